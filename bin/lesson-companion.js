@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+'use strict';
+// Thin launcher: the CLI is bundled by esbuild into dist/cli.js (npm run build).
+const path = require('node:path');
+const fs = require('node:fs');
+const bundle = path.join(__dirname, '..', 'dist', 'cli.js');
+if (!fs.existsSync(bundle)) {
+  process.stderr.write('lesson-companion: dist/cli.js is missing. Run `npm run build` in ' + path.dirname(__dirname) + ' first.\n');
+  process.exit(2);
+}
+require(bundle).runCli();

@@ -1,0 +1,21 @@
+// Two bundles: the extension (Node, CommonJS, `vscode` external) and the webview (browser, IIFE).
+// The CLI is a third Node bundle so that `npx lesson-companion` needs no TypeScript at run time.
+import * as esbuild from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+// jsonc-parser's UMD main hides its requires from esbuild; its ESM build bundles cleanly.
+const common = { bundle: true, mainFields: ['module', 'main'], sourcemap: !production, minify: production, logLevel: 'info' };
+
+const builds = [
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
+];
+
+if (watch) {
+  for (const b of builds) await (await esbuild.context(b)).watch();
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

@@ -1,0 +1,94 @@
+/** Human-readable check reports for a terminal. */
+import { createColors } from 'picocolors';
+import type { CheckReport, Counterexample } from '../core/report';
+import { showInvisibles } from '../core/segment';
+
+type Colors = ReturnType<typeof createColors>;
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length);
+}
+
+function cell(lines: readonly string[] | null): string {
+  if (lines === null) return '(no answer)';
+  if (lines.length === 0) return '(nothing)';
+  return lines.map(showInvisibles).join(' / ');
+}
+
+function counts(record: Readonly<Record<string, number>>): string {
+  const entries = Object.entries(record);
+  return entries.length === 0 ? '-' : entries.map(([k, v]) => `${k}:${v}`).join(' ');
+}
+
+export function formatTrace(example: Counterexample, c: Colors): string[] {
+  const rows = example.trace.map((row, i) => ({
+    n: String(i + 1),
+    command: row.command,
+    expected: cell(row.expected),
+    actual: cell(row.actual),
+    counts: counts(row.counts),
+    diverges: i === example.divergesAt,
+    after: i > example.divergesAt,
+  }));
+  const head = { n: '#', command: 'command', expected: 'expected', actual: 'yours', counts: 'counts after (reference)' };
+  const w = {
+    n: Math.max(1, ...rows.map((r) => r.n.length)),
+    command: Math.max(head.command.length, ...rows.map((r) => r.command.length)),
+    expected: Math.max(head.expected.length, ...rows.map((r) => r.expected.length)),
+    actual: Math.max(head.actual.length, ...rows.map((r) => r.actual.length)),
+  };
+  const line = (mark: string, r: typeof head): string =>
+    `  ${mark} ${pad(r.n, w.n)}  ${pad(r.command, w.command)}  ${pad(r.expected, w.expected)}  ${pad(r.actual, w.actual)}  ${r.counts}`;
+  const out = [c.dim(line(' ', head))];
+  for (const r of rows) {
+    const text = line(r.diverges ? '→' : ' ', r);
+    out.push(r.diverges ? c.red(c.bold(text)) + c.red('  ← first difference') : r.after ? c.dim(text) : text);
+  }
+  return out;
+}
+
+export function formatReport(report: CheckReport, colour: boolean): string {
+  const c = createColors(colour);
+  const out: string[] = [];
+  out.push(c.bold(`${report.lesson} · ${report.language} · ${report.file}`));
+  const { total, passed } = report.checks;
+  const verdict =
+    report.status === 'pass' ? c.green(`✓ all ${total} hidden transcripts pass`) : report.status === 'error' ? c.red('✗ could not check') : c.red(`✗ ${passed} of ${total} hidden transcripts pass`);
+  const fuzz =
+    report.fuzz.transcripts > 0
+      ? report.fuzz.failed > 0
+        ? c.red(` · ${report.fuzz.failed} of ${report.fuzz.transcripts} generated transcripts fail`)
+        : c.dim(` · ${report.fuzz.transcripts} generated transcripts agree`)
+      : '';
+  out.push(`${verdict}${fuzz} ${c.dim(`(seed ${report.fuzz.seed})`)}`);
+  for (const mistake of report.mistakes) {
+    out.push('');
+    const where = `${mistake.function}${mistake.line ? `, line ${mistake.line}` : ''}`;
+    const confidence = mistake.confidence === 'exact' ? '' : c.yellow(' (likely: the evidence matches in part)');
+    out.push(`${c.red(c.bold(`Mistake: ${mistake.title}`))} ${c.dim(`[${mistake.id}] in ${where}`)}${confidence}`);
+    out.push(`  ${mistake.explanation}`);
+    out.push(`  ${c.cyan('Hint:')} ${mistake.hint}`);
+    if (mistake.revealedBy.length) out.push(c.dim(`  Revealed by: ${mistake.revealedBy.join(', ')}`));
+    if (mistake.counterexample) {
+      const ex = mistake.counterexample;
+      out.push(`  Smallest transcript that shows it (${ex.commands.length} of ${ex.shrunkFrom} commands, from ${ex.transcript}):`);
+      out.push(...formatTrace(ex, c).map((l) => `  ${l}`));
+    }
+  }
+  if (report.mistakes.length === 0 && report.counterexample) {
+    const ex = report.counterexample;
+    out.push('');
+    out.push(`Smallest failing transcript (${ex.commands.length} of ${ex.shrunkFrom} commands, from ${ex.transcript}):`);
+    out.push(...formatTrace(ex, c));
+  }
+  if (report.problems.length) {
+    out.push('');
+    for (const p of report.problems) {
+      out.push(`${c.yellow(c.bold(p.kind))}: ${p.message}`);
+      if (p.advice) out.push(`  ${p.advice}`);
+      if (p.details) out.push(...p.details.split('\n').map((l) => c.dim(`  | ${l}`)));
+    }
+  }
+  if (report.status === 'pass') out.push('', c.green('Done: every check passes. Look at the lesson\'s "done when" list next.'));
+  return out.join('\n') + '\n';
+}

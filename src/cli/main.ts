@@ -1,0 +1,65 @@
+/** `lesson-companion`: the command line, and what autograders call. */
+import { PackError } from '../node/packs';
+import { checkCommand } from './checkCommand';
+import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
+import { lessonsCommand } from './lessonsCommand';
+import { runCommand } from './runCommand';
+
+export const COMMANDS: CliCommand[] = [checkCommand, lessonsCommand, runCommand];
+
+function help(io: CliIO): void {
+  io.out('Usage: lesson-companion <command> [options]\n\nCommands:\n');
+  for (const c of COMMANDS) io.out(`  ${c.usage}\n      ${c.summary}\n`);
+  io.out('\nExit codes: 0 pass/ok, 1 check failed or answer wrong, 2 usage or lesson pack error.\n');
+}
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    help(io);
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.err(`lesson-companion: unknown command "${name}"\n`);
+    help(io);
+    return EXIT.usage;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+      io.err(`lesson-companion ${name}: ${error.message}\nUsage: lesson-companion ${command.usage}\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof PackError) {
+      io.err(`lesson-companion ${name}: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    io.err(`lesson-companion ${name}: ${(error as Error).stack ?? String(error)}\n`);
+    return EXIT.usage;
+  }
+}
+
+/** Entry point of bin/lesson-companion.js, and of `node dist/cli.js`. */
+export function runCli(): void {
+  const io: CliIO = {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    isTTY: Boolean(process.stdout.isTTY),
+    env: process.env,
+    cwd: process.cwd(),
+    bundleDir: __dirname,
+  };
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`lesson-companion: ${String(error)}\n`);
+      process.exitCode = EXIT.usage;
+    },
+  );
+}
+
+if (require.main === module) runCli();

@@ -1,0 +1,83 @@
+import type { ReferenceModel } from './model';
+import type { Execute, ProcessResult } from './process';
+import { outputLines } from './segment';
+import type { Outcome } from './simulate';
+
+export interface BatchResult {
+  /** One outcome per command list, in order. */
+  readonly outcomes: readonly Outcome[];
+  /** Every process run, in order; the first one saw the whole batch. */
+  readonly runs: readonly ProcessResult[];
+  /** stdout lines that cannot be answers of this protocol (debug prints). */
+  readonly strayLines: readonly string[];
+}
+
+/** After this many hangs the rest is not run: each hang costs a whole time limit. */
+const MAX_HANGS = 2;
+
+function endingOf(run: ProcessResult): Outcome['ending'] {
+  if (run.timedOut) return 'timed-out';
+  if (run.outputLimited) return 'output-limit';
+  return run.exitCode === 0 ? 'finished' : 'crashed';
+}
+
+/**
+ * Runs many command lists through as few processes as possible. Each list is prefixed with the
+ * protocol's reset command, so one process can answer them all. When a process dies part-way, the
+ * lists it never reached are run again in a fresh process, so one crash costs one extra run.
+ */
+export async function runBatch(model: ReferenceModel, execute: Execute, lists: readonly (readonly string[])[]): Promise<BatchResult> {
+  const outcomes: Outcome[] = [];
+  const runs: ProcessResult[] = [];
+  const strayLines: string[] = [];
+  let hangs = 0;
+  while (outcomes.length < lists.length) {
+    const pending = lists.slice(outcomes.length);
+    if (hangs >= MAX_HANGS) {
+      for (let i = 0; i < pending.length; i++) outcomes.push({ lines: [], ending: 'timed-out' });
+      break;
+    }
+    const input = pending.map((commands) => [model.resetCommand, ...commands].join('\n')).join('\n') + '\n';
+    const run = await execute(input);
+    runs.push(run);
+    if (run.startError || run.prepareError) {
+      for (let i = 0; i < pending.length; i++) outcomes.push({ lines: [], ending: 'crashed' });
+      break;
+    }
+    if (run.timedOut) hangs += 1;
+    const lines: string[] = [];
+    for (const line of outputLines(run.stdout)) {
+      if (model.isAnswerLine(line)) lines.push(line);
+      else if (strayLines.length < 20) strayLines.push(line);
+    }
+    const consumedBefore = outcomes.length;
+    let at = 0;
+    for (const commands of pending) {
+      const full = [model.resetCommand, ...commands];
+      const taken: string[] = [];
+      let answered = 0;
+      for (const command of full) {
+        const shape = model.answerShape(command);
+        if (shape.kind === 'one') {
+          if (at >= lines.length) break;
+          taken.push(lines[at++]!);
+        } else {
+          // A many-line answer at the very end of a dead process cannot be told from "never answered".
+          if (at >= lines.length && endingOf(run) !== 'finished') break;
+          while (at < lines.length && shape.line.test(lines[at]!)) taken.push(lines[at++]!);
+        }
+        answered += 1;
+      }
+      const answerLines = taken.slice(model.resetAnswer.length);
+      if (answered < full.length) {
+        const ending = endingOf(run);
+        outcomes.push({ lines: answerLines, ending: ending === 'finished' ? 'crashed' : ending });
+        break;
+      }
+      outcomes.push({ lines: answerLines, ending: 'finished' });
+    }
+    // A process that answered nothing new would loop forever; count what is left as lost to it.
+    if (outcomes.length === consumedBefore) outcomes.push({ lines: [], ending: endingOf(run) === 'finished' ? 'crashed' : endingOf(run) });
+  }
+  return { outcomes, runs, strayLines };
+}

@@ -1,0 +1,17 @@
+import type { Random } from './model';
+
+/** mulberry32: tiny, seedable, and the same on every platform, so a reported seed reproduces. */
+export function seededRandom(seed: number): Random {
+  let a = seed >>> 0;
+  const next = (): number => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    int: (n) => Math.floor(next() * n),
+    pick: (items) => items[Math.floor(next() * items.length)]!,
+  };
+}

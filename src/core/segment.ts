@@ -1,0 +1,41 @@
+import type { ReferenceModel } from './model';
+
+/**
+ * Cuts a program's stdout lines back into one answer per command, using the protocol's answer shapes.
+ * Commands past the end of the output get no entry, so `answers.length` says how far the program got.
+ */
+export function segmentAnswers(model: ReferenceModel, commands: readonly string[], lines: readonly string[]): string[][] {
+  const answers: string[][] = [];
+  let at = 0;
+  for (const command of commands) {
+    const shape = model.answerShape(command);
+    if (shape.kind === 'one') {
+      if (at >= lines.length) break;
+      answers.push([lines[at]!]);
+      at += 1;
+    } else {
+      const taken: string[] = [];
+      while (at < lines.length && shape.line.test(lines[at]!)) taken.push(lines[at++]!);
+      answers.push(taken);
+    }
+  }
+  return answers;
+}
+
+/** Splits stdout into lines, dropping only the final newline's empty tail. */
+export function outputLines(stdout: string): string[] {
+  if (stdout === '') return [];
+  const lines = stdout.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** Makes invisible characters visible, so "a " and "a" look different in a trace. */
+export function showInvisibles(text: string): string {
+  return text
+    .replace(/\r/g, '␍')
+    .replace(/\t/g, '␉')
+    .replace(/ (?= *$)/g, '·')
+    .replace(/^ +/, (spaces) => '·'.repeat(spaces.length))
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200d\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,0 +1,62 @@
+/**
+ * Delta debugging (Zeller's ddmin) over commands, then over each command's arguments.
+ * `holds` tests many candidates at once so that the caller can run them in one process.
+ */
+export type BatchPredicate = (candidates: readonly (readonly string[])[]) => Promise<readonly boolean[]>;
+
+function chunksOf<T>(items: readonly T[], n: number): T[][] {
+  const chunks: T[][] = [];
+  const size = Math.ceil(items.length / n);
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+export async function shrinkCommands(commands: readonly string[], holds: BatchPredicate, maxRounds = 60): Promise<string[]> {
+  let current = [...commands];
+  let n = 2;
+  let rounds = 0;
+  while (current.length >= 2 && rounds++ < maxRounds) {
+    const chunks = chunksOf(current, n);
+    const complements = chunks.map((_, i) => chunks.filter((__, j) => j !== i).flat());
+    const candidates = n === 2 ? chunks : [...chunks, ...complements];
+    const verdicts = await holds(candidates);
+    const subset = chunks.findIndex((_, i) => verdicts[i]);
+    if (subset >= 0) {
+      current = chunks[subset]!;
+      n = 2;
+      continue;
+    }
+    const complement = n === 2 ? -1 : complements.findIndex((_, i) => verdicts[chunks.length + i]);
+    if (complement >= 0) {
+      current = complements[complement]!;
+      n = Math.max(n - 1, 2);
+      continue;
+    }
+    if (n >= current.length) break;
+    n = Math.min(n * 2, current.length);
+  }
+  return shrinkArguments(current, holds, maxRounds - rounds);
+}
+
+/** Drops single arguments (e.g. a backend from POOL) while the failure still holds. */
+async function shrinkArguments(commands: string[], holds: BatchPredicate, rounds: number): Promise<string[]> {
+  let current = commands;
+  for (let round = 0; round < Math.max(rounds, 1); round++) {
+    const candidates: string[][] = [];
+    current.forEach((command, index) => {
+      const [verb, ...args] = command.split(/\s+/);
+      if (args.length < 2) return;
+      args.forEach((_, drop) => {
+        const next = [...current];
+        next[index] = [verb, ...args.filter((__, k) => k !== drop)].join(' ');
+        candidates.push(next);
+      });
+    });
+    if (candidates.length === 0) break;
+    const verdicts = await holds(candidates);
+    const first = verdicts.findIndex(Boolean);
+    if (first < 0) break;
+    current = candidates[first]!;
+  }
+  return current;
+}

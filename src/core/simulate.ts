@@ -1,0 +1,51 @@
+import type { ReferenceModel } from './model';
+
+/** What a program (real or simulated) did with one transcript's commands. */
+export interface Outcome {
+  /** Answer lines in order, flattened across commands. */
+  readonly lines: readonly string[];
+  /** How it ended: ran to the end of input, crashed, or was stopped. */
+  readonly ending: 'finished' | 'crashed' | 'timed-out' | 'output-limit';
+}
+
+export interface SimulatedStep {
+  readonly command: string;
+  readonly answer: readonly string[];
+  readonly crashed: boolean;
+  readonly snapshot: Readonly<Record<string, number>>;
+}
+
+export interface Simulation {
+  readonly steps: readonly SimulatedStep[];
+  readonly outcome: Outcome;
+}
+
+/** Runs commands through a model with the given mutations on; stops at a simulated crash, as a process would. */
+export function simulate(model: ReferenceModel, commands: readonly string[], mutations: ReadonlySet<string> = new Set()): Simulation {
+  let state = model.initial();
+  const steps: SimulatedStep[] = [];
+  const lines: string[] = [];
+  for (const command of commands) {
+    const result = model.step(state, command, mutations);
+    state = result.state;
+    if (result.answer.kind === 'crash') {
+      steps.push({ command, answer: [], crashed: true, snapshot: model.snapshot(state) });
+      return { steps, outcome: { lines, ending: 'crashed' } };
+    }
+    lines.push(...result.answer.lines);
+    steps.push({ command, answer: result.answer.lines, crashed: false, snapshot: model.snapshot(state) });
+  }
+  return { steps, outcome: { lines, ending: 'finished' } };
+}
+
+export function sameOutcome(a: Outcome, b: Outcome): boolean {
+  return a.ending === b.ending && a.lines.length === b.lines.length && a.lines.every((line, i) => line === b.lines[i]);
+}
+
+/** Index of the first answer line where two outcomes differ, or -1 when they agree. */
+export function firstDifferentLine(a: Outcome, b: Outcome): number {
+  const n = Math.min(a.lines.length, b.lines.length);
+  for (let i = 0; i < n; i++) if (a.lines[i] !== b.lines[i]) return i;
+  if (a.lines.length !== b.lines.length || a.ending !== b.ending) return n;
+  return -1;
+}

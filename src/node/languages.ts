@@ -1,0 +1,98 @@
+/**
+ * How each language's learner file becomes a runnable process. TypeScript is transpiled with sucrase
+ * (pure JavaScript, so the VSIX stays free of native binaries); sucrase keeps line numbers, so
+ * tracebacks point at the learner's own lines.
+ */
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { transform } from 'sucrase';
+import type { Language } from '../core/schema';
+import { LANGUAGES } from '../core/schema';
+
+export interface Interpreters {
+  readonly python: string;
+  readonly node: string;
+}
+
+export const DEFAULT_INTERPRETERS: Interpreters = { python: 'python3', node: process.execPath.endsWith('node') ? process.execPath : 'node' };
+
+export interface PreparedProgram {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  /** Base name of the file tracebacks will mention for the learner's code. */
+  readonly fileName: string;
+  /** Set when the program cannot even be prepared (a TypeScript syntax error). */
+  readonly prepareError?: { message: string; line: number | null };
+  dispose(): Promise<void>;
+}
+
+export function languageOf(file: string): Language | undefined {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.py') return 'python';
+  if (ext === '.js' || ext === '.cjs' || ext === '.mjs') return 'javascript';
+  if (ext === '.ts' || ext === '.cts' || ext === '.mts') return 'typescript';
+  return undefined;
+}
+
+export function isLanguage(value: string): value is Language {
+  return (LANGUAGES as readonly string[]).includes(value);
+}
+
+function transpile(source: string, file: string): { code: string } | { error: string; line: number | null } {
+  try {
+    return { code: transform(source, { transforms: ['typescript', 'imports'], filePath: file, keepUnusedImports: false }).code };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const match = /\((\d+):(\d+)\)/.exec(message);
+    return { error: message.replace(/^Error transforming [^:]*: /, ''), line: match ? Number(match[1]) : null };
+  }
+}
+
+/**
+ * Prepares `learnerFile` to run; with a `driver` (a pack program that imports the learner module),
+ * runs the driver with the learner file as its argument.
+ */
+export async function prepareProgram(language: Language, learnerFile: string, interpreters: Interpreters, driver?: string): Promise<PreparedProgram> {
+  const cwd = path.dirname(learnerFile);
+  const none = async (): Promise<void> => undefined;
+  if (language === 'python') {
+    const args = driver ? [driver, learnerFile] : [learnerFile];
+    return { command: interpreters.python, args, cwd, fileName: path.basename(learnerFile), dispose: none };
+  }
+  if (language === 'javascript') {
+    const args = driver ? [driver, learnerFile] : [learnerFile];
+    return { command: interpreters.node, args, cwd, fileName: path.basename(learnerFile), dispose: none };
+  }
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'lesson-companion-ts-'));
+  const dispose = (): Promise<void> => fs.rm(tmp, { recursive: true, force: true });
+  const outName = path.basename(learnerFile).replace(/\.[cm]?ts$/, '.js');
+  const fail = (message: string, line: number | null): PreparedProgram => ({
+    command: interpreters.node,
+    args: [],
+    cwd,
+    fileName: outName,
+    prepareError: { message, line },
+    dispose,
+  });
+  const learner = transpile(await fs.readFile(learnerFile, 'utf8'), learnerFile);
+  if ('error' in learner) return fail(learner.error, learner.line);
+  // CommonJS output must not be taken for ESM by a "type": "module" package.json near the learner.
+  await fs.writeFile(path.join(tmp, 'package.json'), '{"type":"commonjs"}');
+  const learnerJs = path.join(tmp, outName);
+  await fs.writeFile(learnerJs, learner.code);
+  let driverJs: string | undefined;
+  if (driver) {
+    if (/\.[cm]?ts$/.test(driver)) {
+      const compiled = transpile(await fs.readFile(driver, 'utf8'), driver);
+      if ('error' in compiled) return fail(`lesson driver: ${compiled.error}`, null);
+      driverJs = path.join(tmp, `__driver_${path.basename(driver).replace(/\.[cm]?ts$/, '.js')}`);
+      await fs.writeFile(driverJs, compiled.code);
+    } else {
+      driverJs = driver;
+    }
+  }
+  const args = driverJs ? [driverJs, learnerJs] : [learnerJs];
+  return { command: interpreters.node, args, cwd, fileName: outName, dispose };
+}

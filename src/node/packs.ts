@@ -1,0 +1,144 @@
+/**
+ * Loads lesson packs from folders. Every path a pack names is resolved inside the pack folder and
+ * checked again after following links, so nothing a pack says can reach outside it.
+ */
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { parseManifest, locate, type ManifestProblem } from '../core/manifest';
+import type { ReferenceModel } from '../core/model';
+import { findModel, modelIds } from '../core/models';
+import type { LessonManifest } from '../core/schema';
+import { parseTranscripts, TranscriptSyntaxError, type Transcript } from '../core/transcript';
+
+export const MANIFEST_FILE = 'lesson.json';
+/** Packs are small text; a bigger file is a mistake or an attack. */
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+export interface LoadedPack {
+  readonly dir: string;
+  readonly manifest: LessonManifest;
+  readonly model: ReferenceModel;
+  readonly transcripts: readonly Transcript[];
+  readonly origin: 'built-in' | 'installed' | 'folder';
+}
+
+export class PackError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly problems: readonly ManifestProblem[],
+  ) {
+    super(`${dir}: the lesson pack is not valid:\n${problems.map((p) => `  ${p.file}:${p.line}:${p.column} ${p.message}`).join('\n')}`);
+    this.name = 'PackError';
+  }
+}
+
+/** Resolves `relative` inside `root`, following links, or returns undefined if it would leave it. */
+export async function resolveInside(root: string, relative: string): Promise<string | undefined> {
+  if (path.isAbsolute(relative) || relative.split(/[\\/]/).includes('..')) return undefined;
+  const realRoot = await fs.realpath(root);
+  const candidate = path.resolve(realRoot, relative);
+  let real: string;
+  try {
+    real = await fs.realpath(candidate);
+  } catch {
+    real = candidate; // Missing files are reported by the caller; the lexical check above still holds.
+  }
+  const inside = real === realRoot || real.startsWith(realRoot + path.sep);
+  return inside ? real : undefined;
+}
+
+export async function readPackFile(root: string, relative: string): Promise<string> {
+  const resolved = await resolveInside(root, relative);
+  if (!resolved) throw new Error(`"${relative}" points outside the pack folder`);
+  const stat = await fs.stat(resolved);
+  if (!stat.isFile()) throw new Error(`"${relative}" is not a file`);
+  if (stat.size > MAX_FILE_BYTES) throw new Error(`"${relative}" is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB`);
+  return fs.readFile(resolved, 'utf8');
+}
+
+export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'folder'): Promise<LoadedPack> {
+  const manifestPath = path.join(dir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = await readPackFile(dir, MANIFEST_FILE);
+  } catch (error) {
+    throw new PackError(dir, [{ file: manifestPath, line: 1, column: 1, path: '', message: `cannot read ${MANIFEST_FILE}: ${(error as Error).message}` }]);
+  }
+  const parsed = parseManifest(text, manifestPath);
+  if (!parsed.ok) throw new PackError(dir, parsed.problems);
+  const manifest = parsed.manifest;
+  const problems: ManifestProblem[] = [];
+  const model = findModel(manifest.model);
+  if (!model) problems.push(locate(text, manifestPath, '/model', `unknown model "${manifest.model}"; this engine knows ${modelIds().join(', ')}`));
+  const transcripts: Transcript[] = [];
+  for (const [index, file] of manifest.transcripts.entries()) {
+    try {
+      transcripts.push(...parseTranscripts(await readPackFile(dir, file), file));
+    } catch (error) {
+      if (error instanceof TranscriptSyntaxError) {
+        problems.push({ file: path.join(dir, error.file), line: error.line, column: 1, path: `/transcripts/${index}`, message: error.reason });
+      } else {
+        problems.push(locate(text, manifestPath, `/transcripts/${index}`, (error as Error).message));
+      }
+    }
+  }
+  const names = new Set<string>();
+  for (const t of transcripts) {
+    if (names.has(t.name)) problems.push({ file: path.join(dir, t.file), line: t.line, column: 1, path: '', message: `transcript "${t.name}" is defined in more than one file` });
+    names.add(t.name);
+  }
+  const mutationIds = new Set(model?.mutations.map((m) => m.id) ?? []);
+  manifest.mistakes.forEach((mistake, i) => {
+    mistake.mutants.forEach((mutant, k) => {
+      if (model && !mutationIds.has(mutant)) {
+        problems.push(locate(text, manifestPath, `/mistakes/${i}/mutants/${k}`, `model "${model.id}" has no mutation "${mutant}" (it has ${[...mutationIds].join(', ')})`));
+      }
+    });
+  });
+  const ids = [...manifest.failureQuestions, ...(manifest.quiz ?? [])].map((q) => q.id);
+  ids.forEach((id, i) => {
+    if (ids.indexOf(id) !== i) problems.push(locate(text, manifestPath, '', `question id "${id}" is used twice`));
+  });
+  for (const [language, starter] of Object.entries(manifest.starters)) {
+    for (const [key, rel] of [['dir', starter.dir], ['main', path.posix.join(starter.dir, starter.main)], ['driver', starter.driver]] as const) {
+      if (rel === undefined) continue;
+      const resolved = await resolveInside(dir, rel);
+      const exists = resolved ? await fs.stat(resolved).then(() => true, () => false) : false;
+      if (!resolved) problems.push(locate(text, manifestPath, `/starters/${language}/${key}`, `"${rel}" points outside the pack folder`));
+      else if (!exists) problems.push(locate(text, manifestPath, `/starters/${language}/${key}`, `"${rel}" does not exist in the pack`));
+    }
+  }
+  if (problems.length > 0 || !model) throw new PackError(dir, problems);
+  return { dir, manifest, model, transcripts, origin };
+}
+
+export interface PackListing {
+  readonly packs: LoadedPack[];
+  /** Folders that look like packs but did not load, with why. */
+  readonly broken: { dir: string; error: string }[];
+}
+
+/** Every pack directly inside each root; a later root's pack replaces an earlier one with the same id. */
+export async function discoverPacks(roots: readonly { dir: string; origin: LoadedPack['origin'] }[]): Promise<PackListing> {
+  const byId = new Map<string, LoadedPack>();
+  const broken: PackListing['broken'] = [];
+  for (const root of roots) {
+    let entries: string[];
+    try {
+      entries = (await fs.readdir(root.dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    } catch {
+      continue;
+    }
+    for (const name of entries) {
+      const dir = path.join(root.dir, name);
+      if (!(await fs.stat(path.join(dir, MANIFEST_FILE)).then(() => true, () => false))) continue;
+      try {
+        const pack = await loadPack(dir, root.origin);
+        byId.set(pack.manifest.id, pack);
+      } catch (error) {
+        broken.push({ dir, error: (error as Error).message });
+      }
+    }
+  }
+  return { packs: [...byId.values()].sort((a, b) => a.manifest.id.localeCompare(b.manifest.id)), broken };
+}

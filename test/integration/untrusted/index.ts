@@ -1,0 +1,22 @@
+// Runner for the "untrusted" suite (opened in Restricted Mode by the harness); same as ../suite/index.ts.
+// Standard VS Code test-runner entry point (extensionTestsPath): the extension host require()s this
+// compiled file and calls run(); a rejected promise means failure. mocha@10/glob@10 are CommonJS-friendly,
+// so tsc's CommonJS output can be require()d by the extension host's module loader as is.
+import * as path from 'path';
+import Mocha from 'mocha';
+import { glob } from 'glob';
+
+export async function run(): Promise<void> {
+  // The extension host inherits code-server's environment; the harness sets NO_COLOR=1 when its own
+  // stdout is not a terminal.
+  const mocha = new Mocha({ ui: 'tdd', color: !process.env.NO_COLOR, timeout: 30000 });
+  // Only this folder's tests: each folder under test/integration is its own suite with its own workspace.
+  const testsRoot = __dirname;
+  const files = await glob('**/*.test.js', { cwd: testsRoot });
+  for (const f of files.sort()) {
+    mocha.addFile(path.resolve(testsRoot, f));
+  }
+  await new Promise<void>((resolve, reject) => {
+    mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} tests failed.`)) : resolve()));
+  });
+}
