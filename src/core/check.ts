@@ -127,16 +127,22 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   }
 
   const outcomes = [...batch.outcomes];
-  // Localise: a case that failed in the shared process is run again alone.
-  const failedInBatch = cases.map((c, i) => i).filter((i) => !sameOutcome(outcomes[i]!, cases[i]!.expected));
-  const rerun = failedInBatch.filter((i) => cases[i]!.hidden || failedInBatch.indexOf(i) < hidden.length + 6);
-  const alone = await mapLimit(rerun, 2, async (i) => (await runBatch(model, execute, [cases[i]!.commands])).outcomes[0]!);
+  // Localise: a failing case is run again alone. Two tries tell whether state leaks between cases; only
+  // then is every failing case re-run alone, since each costs a process start.
+  const failedInBatch = cases.map((_, i) => i).filter((i) => !sameOutcome(outcomes[i]!, cases[i]!.expected));
+  const probe = [...failedInBatch].sort((a, b) => cases[a]!.commands.length - cases[b]!.commands.length).slice(0, 2);
+  const runAlone = async (i: number): Promise<Outcome> => (await runBatch(model, execute, [cases[i]!.commands])).outcomes[0]!;
   const leaked: string[] = [];
-  rerun.forEach((caseIndex, k) => {
-    const single = alone[k]!;
-    if (sameOutcome(single, cases[caseIndex]!.expected)) leaked.push(cases[caseIndex]!.name);
-    outcomes[caseIndex] = single;
-  });
+  const adopt = (indexes: readonly number[], results: readonly Outcome[]): void =>
+    indexes.forEach((caseIndex, k) => {
+      if (sameOutcome(results[k]!, cases[caseIndex]!.expected)) leaked.push(cases[caseIndex]!.name);
+      outcomes[caseIndex] = results[k]!;
+    });
+  adopt(probe, await mapLimit(probe, 2, runAlone));
+  if (leaked.length > 0) {
+    const rest = failedInBatch.filter((i) => !probe.includes(i) && (cases[i]!.hidden || i < hidden.length + 10));
+    adopt(rest, await mapLimit(rest, 2, runAlone));
+  }
   const passes = (i: number): boolean => sameOutcome(outcomes[i]!, cases[i]!.expected);
   const verdicts: TranscriptVerdict[] = hidden.map((h, i) => verdictOf(model, h, outcomes[i]!));
 
@@ -176,25 +182,27 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     ? { kind: 'unrecognised', findings: [], mutations: [], failing: [] }
     : diagnose(model, input.manifest.mistakes, evidence);
   const shrinkCtx = { model, execute, evidence, batching: leaked.length === 0 };
-  const mistakes: NamedMistake[] = [];
-  for (const finding of diagnosis.findings) {
-    const spec = input.manifest.mistakes.find((m) => m.id === finding.mistake)!;
-    const counterexample = await counterexampleFor(shrinkCtx, finding.revealedBy, (c, learner) => revealsFinding(model, finding, diagnosis, c, learner));
-    mistakes.push({
-      id: spec.id,
-      title: spec.title,
-      function: spec.function,
-      line: locateFunction(input.source, input.language, spec.function),
-      confidence: finding.confidence,
-      explanation: spec.explanation,
-      hint: spec.hint,
-      mutants: [finding.mutation],
-      revealedBy: finding.revealedBy.filter((n) => hidden.some((h) => h.name === n)),
-      ...(spec.question ? { question: spec.question } : {}),
-      ...(spec.step ? { step: spec.step } : {}),
-      counterexample,
-    });
-  }
+  // Each finding's counterexample is shrunk independently, so they run side by side.
+  const mistakes: NamedMistake[] = await Promise.all(
+    diagnosis.findings.map(async (finding): Promise<NamedMistake> => {
+      const spec = input.manifest.mistakes.find((m) => m.id === finding.mistake)!;
+      const counterexample = await counterexampleFor(shrinkCtx, finding.revealedBy, (c, learner) => revealsFinding(model, finding, diagnosis, c, learner));
+      return {
+        id: spec.id,
+        title: spec.title,
+        function: spec.function,
+        line: locateFunction(input.source, input.language, spec.function),
+        confidence: finding.confidence,
+        explanation: spec.explanation,
+        hint: spec.hint,
+        mutants: [finding.mutation],
+        revealedBy: finding.revealedBy.filter((n) => hidden.some((h) => h.name === n)),
+        ...(spec.question ? { question: spec.question } : {}),
+        ...(spec.step ? { step: spec.step } : {}),
+        counterexample,
+      };
+    }),
+  );
   let counterexample = mistakes.find((m) => m.counterexample)?.counterexample ?? null;
   if (!counterexample) {
     const failingNames = failingCases.map((i) => cases[i]!.name);

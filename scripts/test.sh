@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# `npm test`: every check this project has, in order of cost. Installs code-server (and Chromium) on first
+# use, so it works on a fresh machine. Prints a closing "N passed, N failed" line summed over all suites.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+log_dir="test-output"; mkdir -p "$log_dir"
+passed=0; failed=0; broken=()
+declare -a timings=()
+
+run_step() {
+  local name="$1"; shift
+  local log="$log_dir/$name.log" start=$SECONDS
+  echo "=== $name: $*"
+  "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  # mocha prints "N passing" / "N failing"; strip colour codes before reading them.
+  local p f
+  p=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -Eo '^ *[0-9]+ passing' | grep -Eo '[0-9]+' | awk '{s+=$1} END {print s+0}')
+  f=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -Eo '^ *[0-9]+ failing' | grep -Eo '[0-9]+' | awk '{s+=$1} END {print s+0}')
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+  [ "$rc" -eq 0 ] || broken+=("$name (exit $rc)")
+  timings+=("$(printf '%-12s %4ss' "$name" $((SECONDS - start)))")
+}
+
+run_step typecheck npx tsc --noEmit -p .
+run_step lint npx eslint src test
+run_step build node esbuild.mjs
+run_step unit npx mocha
+if [ -z "${SKIP_VSCODE_TESTS:-}" ]; then
+  [ -f .code-server/node_modules/code-server/out/node/entry.js ] || run_step install-vscode bash scripts/install-code-server.sh
+  run_step integration npm run --silent test:integration
+  if npm run 2>/dev/null | grep -q '^  test:ui$'; then run_step ui npm run --silent test:ui; fi
+fi
+
+echo; printf '%s\n' "${timings[@]}"
+if [ ${#broken[@]} -gt 0 ]; then echo "failed steps: ${broken[*]}"; fi
+echo "tests: $passed passed, $failed failed"
+[ ${#broken[@]} -eq 0 ] && [ "$failed" -eq 0 ]
