@@ -53,14 +53,20 @@ export function formatReport(report: CheckReport, colour: boolean): string {
   out.push(c.bold(`${report.lesson} · ${report.language} · ${report.file}`));
   const { total, passed } = report.checks;
   const verdict =
-    report.status === 'pass' ? c.green(`✓ all ${total} hidden transcripts pass`) : report.status === 'error' ? c.red('✗ could not check') : c.red(`✗ ${passed} of ${total} hidden transcripts pass`);
+    report.status === 'pass'
+      ? c.green(`✓ all ${total} hidden transcripts pass`)
+      : report.status === 'error'
+        ? c.red('✗ could not check: the program did not run (see below)')
+        : passed === total
+          ? c.red(`✗ all ${total} hidden transcripts pass, but not everything is right (see below)`)
+          : c.red(`✗ ${passed} of ${total} hidden transcripts pass`) + (report.checks.notRun ? c.dim(` (${report.checks.notRun} not run after the hang)`) : '');
   const fuzz =
-    report.fuzz.transcripts > 0
+    report.fuzz.transcripts > 0 && report.status !== 'error'
       ? report.fuzz.failed > 0
         ? c.red(` · ${report.fuzz.failed} of ${report.fuzz.transcripts} generated transcripts fail`)
         : c.dim(` · ${report.fuzz.transcripts} generated transcripts agree`)
       : '';
-  out.push(`${verdict}${fuzz} ${c.dim(`(seed ${report.fuzz.seed})`)}`);
+  out.push(`${verdict}${fuzz}${fuzz ? ` ${c.dim(`(seed ${report.fuzz.seed})`)}` : ''}`);
   for (const mistake of report.mistakes) {
     out.push('');
     const where = `${mistake.function}${mistake.line ? `, line ${mistake.line}` : ''}`;

@@ -12,8 +12,8 @@ export interface BatchResult {
   readonly strayLines: readonly string[];
 }
 
-/** After this many hangs the rest is not run: each hang costs a whole time limit. */
-const MAX_HANGS = 2;
+/** After a hang the rest is not run: each hang costs a whole time limit, and one already says what is wrong. */
+const MAX_HANGS = 1;
 
 function endingOf(run: ProcessResult): Outcome['ending'] {
   if (run.timedOut) return 'timed-out';
@@ -34,7 +34,7 @@ export async function runBatch(model: ReferenceModel, execute: Execute, lists: r
   while (outcomes.length < lists.length) {
     const pending = lists.slice(outcomes.length);
     if (hangs >= MAX_HANGS) {
-      for (let i = 0; i < pending.length; i++) outcomes.push({ lines: [], ending: 'timed-out' });
+      for (let i = 0; i < pending.length; i++) outcomes.push({ lines: [], ending: 'not-run' });
       break;
     }
     const input = pending.map((commands) => [model.resetCommand, ...commands].join('\n')).join('\n') + '\n';
@@ -45,6 +45,13 @@ export async function runBatch(model: ReferenceModel, execute: Execute, lists: r
       break;
     }
     if (run.timedOut) hangs += 1;
+    if (run.stdout === '' && endingOf(run) !== 'finished') {
+      // Not even the reset command was answered: the program fails before reading input (a syntax error,
+      // an import error), and every further process would fail the same way.
+      outcomes.push({ lines: [], ending: endingOf(run) });
+      for (let i = 1; i < pending.length; i++) outcomes.push({ lines: [], ending: 'not-run' });
+      break;
+    }
     const lines: string[] = [];
     for (const line of outputLines(run.stdout)) {
       if (model.isAnswerLine(line)) lines.push(line);

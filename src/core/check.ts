@@ -111,7 +111,7 @@ export async function check(input: CheckInput): Promise<CheckReport> {
       lesson: input.manifest.id,
       language: input.language,
       file: input.file,
-      checks: { total: hidden.length, passed, failed: hidden.length - passed },
+      checks: { total: hidden.length, passed, failed: hidden.length - passed, notRun: partial.transcripts.filter((t) => t.notRun).length },
       mistakes: [],
       problems,
       counterexample: null,
@@ -130,7 +130,9 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   // Localise: a failing case is run again alone. Two tries tell whether state leaks between cases; only
   // then is every failing case re-run alone, since each costs a process start.
   const failedInBatch = cases.map((_, i) => i).filter((i) => !sameOutcome(outcomes[i]!, cases[i]!.expected));
-  const probe = [...failedInBatch].sort((a, b) => cases[a]!.commands.length - cases[b]!.commands.length).slice(0, 2);
+  const probe = failedInBatch
+    .filter((i) => outcomes[i]!.ending !== 'timed-out' && outcomes[i]!.ending !== 'not-run')
+    .sort((a, b) => cases[a]!.commands.length - cases[b]!.commands.length).slice(0, 2);
   const runAlone = async (i: number): Promise<Outcome> => (await runBatch(model, execute, [cases[i]!.commands])).outcomes[0]!;
   const leaked: string[] = [];
   const adopt = (indexes: readonly number[], results: readonly Outcome[]): void =>
@@ -169,7 +171,7 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   }
 
   const failingCases = cases.map((_, i) => i).filter((i) => !passes(i));
-  const fuzzFailed = failingCases.filter((i) => !cases[i]!.hidden).length;
+  const fuzzFailed = failingCases.filter((i) => !cases[i]!.hidden && outcomes[i]!.ending !== 'not-run').length;
   if (failingCases.length === 0) {
     const clean = problems.length === 0;
     return report({ status: clean ? 'pass' : 'fail', transcripts: verdicts, fuzz: { seed: input.options.seed, transcripts: generated.length, failed: 0 } });
@@ -177,7 +179,7 @@ export async function check(input: CheckInput): Promise<CheckReport> {
 
   const evidence: Evidence[] = cases
     .map((c, i) => ({ name: c.name, commands: c.commands, learner: outcomes[i]!, hidden: c.hidden, failing: !passes(i) }))
-    .filter((e) => e.hidden || e.failing);
+    .filter((e) => (e.hidden || e.failing) && e.learner.ending !== 'not-run');
   const diagnosis: Diagnosis = unimplemented
     ? { kind: 'unrecognised', findings: [], mutations: [], failing: [] }
     : diagnose(model, input.manifest.mistakes, evidence);
@@ -208,7 +210,10 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     const failingNames = failingCases.map((i) => cases[i]!.name);
     counterexample = await counterexampleFor(shrinkCtx, failingNames, (c, learner) => !sameOutcome(learner, simulate(model, c).outcome));
   }
-  if (diagnosis.kind === 'unrecognised' && !unimplemented && counterexample) {
+  const stopped = problems.some((p) => p.kind === 'timeout' || p.kind === 'crash' || p.kind === 'output-limit');
+  const unanswered = counterexample?.trace[counterexample.divergesAt]?.actual === null;
+  // A crash or hang already says why the answer is missing; "no name for it" would only add noise.
+  if (diagnosis.kind === 'unrecognised' && !unimplemented && counterexample && !(stopped && unanswered)) {
     const row = counterexample.trace[counterexample.divergesAt];
     problems.push({
       kind: 'unrecognised-difference',
@@ -230,6 +235,7 @@ export async function check(input: CheckInput): Promise<CheckReport> {
 
 function verdictOf(model: ReferenceModel, c: Case, outcome: Outcome): TranscriptVerdict {
   if (sameOutcome(outcome, c.expected)) return { name: c.name, passed: true };
+  if (outcome.ending === 'not-run') return { name: c.name, passed: false, notRun: true };
   const expectedAnswers = segmentAnswers(model, c.commands, c.expected.lines);
   const actualAnswers = segmentAnswers(model, c.commands, outcome.lines);
   let divergesAt = expectedAnswers.findIndex((answer, i) => {
@@ -284,6 +290,7 @@ async function counterexampleFor(
       return lists.map((list, i) => reveals(list, outcomes[i]!));
     });
   }
-  const final = commands === start.commands ? start.learner : (await runAll([commands]))[0]!;
+  // A cut hang answers exactly as before up to the hang; running it again would only wait out the limit.
+  const final = commands === start.commands || start.learner.ending === 'timed-out' ? start.learner : (await runAll([commands]))[0]!;
   return buildCounterexample(ctx.model, start.name, commands, final, start.commands.length);
 }

@@ -73,7 +73,7 @@ export function runProblems(run: ProcessResult, ctx: ProblemContext): Problem[] 
     return [
       {
         kind: 'syntax',
-        message: `Your program does not start: ${summary}`,
+        message: `Your program does not start: ${summary}${line ? ` (line ${line})` : ''}`,
         line,
         advice: 'Fix the syntax error at that line; a half-written function still needs to be valid code.',
         details: trimDetails(run.stderr),

@@ -65,6 +65,8 @@ export interface NamedMistake {
 export interface TranscriptVerdict {
   readonly name: string;
   readonly passed: boolean;
+  /** True when it was never run because an earlier transcript hung; it counts as failed. */
+  readonly notRun?: boolean;
   /** Set for failures: the first command (0-based) whose answer differs. */
   readonly divergesAt?: number;
   readonly expected?: readonly string[];
@@ -76,7 +78,7 @@ export interface CheckReport {
   readonly language: Language;
   readonly file: string;
   readonly status: 'pass' | 'fail' | 'error';
-  readonly checks: { readonly total: number; readonly passed: number; readonly failed: number };
+  readonly checks: { readonly total: number; readonly passed: number; readonly failed: number; readonly notRun: number };
   readonly transcripts: readonly TranscriptVerdict[];
   readonly mistakes: readonly NamedMistake[];
   readonly problems: readonly Problem[];

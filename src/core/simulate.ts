@@ -4,8 +4,11 @@ import type { ReferenceModel } from './model';
 export interface Outcome {
   /** Answer lines in order, flattened across commands. */
   readonly lines: readonly string[];
-  /** How it ended: ran to the end of input, crashed, or was stopped. */
-  readonly ending: 'finished' | 'crashed' | 'timed-out' | 'output-limit';
+  /**
+   * How it ended: ran to the end of input, crashed, or was stopped; `not-run` when an earlier hang
+   * made running it pointless (it is then no evidence either way).
+   */
+  readonly ending: 'finished' | 'crashed' | 'timed-out' | 'output-limit' | 'not-run';
 }
 
 export interface SimulatedStep {

@@ -1,0 +1,49 @@
+/**
+ * The lesson packs this editor can offer: the built-in ones shipped in the extension and the ones an
+ * instructor's "Install Lesson Pack…" put into global storage. Loaded lazily and cached, because
+ * loading parses every transcript; `refresh()` after an install.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { packRoots } from '../node/locations';
+import { discoverPacks, type LoadedPack, type PackListing } from '../node/packs';
+import type { Log } from './log';
+
+export class PackService implements vscode.Disposable {
+  private listing: Promise<PackListing> | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly extensionPath: string,
+    private readonly globalStorage: vscode.Uri,
+    private readonly log: Log,
+  ) {}
+
+  /** Where installed packs live: <globalStorage>/packs (the install command writes there too). */
+  get installedDir(): string {
+    return path.join(this.globalStorage.fsPath, 'packs');
+  }
+
+  all(): Promise<PackListing> {
+    this.listing ??= discoverPacks(packRoots(path.join(this.extensionPath, 'dist'), this.installedDir)).then((listing) => {
+      for (const b of listing.broken) this.log.warn(`lesson pack not loaded: ${b.error}`);
+      this.log.info(`lesson packs: ${listing.packs.map((p) => `${p.manifest.id}@${p.manifest.version} (${p.origin})`).join(', ') || 'none'}`);
+      return listing;
+    });
+    return this.listing;
+  }
+
+  async find(id: string): Promise<LoadedPack | undefined> {
+    return (await this.all()).packs.find((p) => p.manifest.id === id);
+  }
+
+  refresh(): void {
+    this.listing = undefined;
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
