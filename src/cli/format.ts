@@ -61,7 +61,7 @@ export function formatReport(report: CheckReport, colour: boolean): string {
           ? c.red(`✗ all ${total} hidden transcripts pass, but not everything is right (see below)`)
           : c.red(`✗ ${passed} of ${total} hidden transcripts pass`) + (report.checks.notRun ? c.dim(` (${report.checks.notRun} not run after the hang)`) : '');
   const fuzz =
-    report.fuzz.transcripts > 0 && report.status !== 'error'
+    report.fuzz.transcripts > 0 && report.status !== 'error' && report.fuzz.notRun < report.fuzz.transcripts
       ? report.fuzz.failed > 0
         ? c.red(` · ${report.fuzz.failed} of ${report.fuzz.transcripts} generated transcripts fail`)
         : c.dim(` · ${report.fuzz.transcripts} generated transcripts agree`)

@@ -115,7 +115,7 @@ export async function check(input: CheckInput): Promise<CheckReport> {
       mistakes: [],
       problems,
       counterexample: null,
-      fuzz: { seed: input.options.seed, transcripts: generated.length, failed: 0 },
+      fuzz: { seed: input.options.seed, transcripts: generated.length, failed: 0, notRun: 0 },
       ...partial,
       durationMs: Math.round(input.clock() - started),
       processRuns,
@@ -171,10 +171,11 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   }
 
   const failingCases = cases.map((_, i) => i).filter((i) => !passes(i));
+  const fuzzNotRun = generated.filter((_, k) => outcomes[hidden.length + k]!.ending === 'not-run').length;
   const fuzzFailed = failingCases.filter((i) => !cases[i]!.hidden && outcomes[i]!.ending !== 'not-run').length;
   if (failingCases.length === 0) {
     const clean = problems.length === 0;
-    return report({ status: clean ? 'pass' : 'fail', transcripts: verdicts, fuzz: { seed: input.options.seed, transcripts: generated.length, failed: 0 } });
+    return report({ status: clean ? 'pass' : 'fail', transcripts: verdicts });
   }
 
   const evidence: Evidence[] = cases
@@ -229,7 +230,7 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     transcripts: verdicts,
     mistakes,
     counterexample,
-    fuzz: { seed: input.options.seed, transcripts: generated.length, failed: fuzzFailed },
+    fuzz: { seed: input.options.seed, transcripts: generated.length, failed: fuzzFailed, notRun: fuzzNotRun },
   });
 }
 

@@ -83,7 +83,7 @@ export interface CheckReport {
   readonly mistakes: readonly NamedMistake[];
   readonly problems: readonly Problem[];
   readonly counterexample: Counterexample | null;
-  readonly fuzz: { readonly seed: number; readonly transcripts: number; readonly failed: number };
+  readonly fuzz: { readonly seed: number; readonly transcripts: number; readonly failed: number; readonly notRun: number };
   readonly durationMs: number;
   readonly processRuns: number;
 }

@@ -1,0 +1,26 @@
+/**
+ * The only producer of HTML for the lesson panel. Pack text is markdown written by whoever made the pack,
+ * so raw HTML in it is escaped (`html: false`) and markdown-it's link validation drops `javascript:` and
+ * similar URLs. Links open outside the panel; images can only be data: or extension resources (CSP).
+ */
+import MarkdownIt from 'markdown-it';
+
+const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: false });
+
+// Open links in a new context so a click never navigates the webview itself away from the panel.
+const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+  tokens[idx]!.attrSet('target', '_blank');
+  tokens[idx]!.attrSet('rel', 'noopener noreferrer');
+  return defaultLinkOpen(tokens, idx, options, env, self);
+};
+
+/** Block markdown (paragraphs, tables, lists) to HTML. */
+export function renderMarkdown(text: string): string {
+  return md.render(text);
+}
+
+/** One line of markdown (a title, an outcome, a hint) to inline HTML, without a wrapping <p>. */
+export function renderInline(text: string): string {
+  return md.renderInline(text);
+}

@@ -1,0 +1,99 @@
+/**
+ * Where a named symbol is in the learner's current document. The language's symbol provider knows best
+ * (it sees methods inside classes, nested functions); when there is none (no Python extension) or it is
+ * still starting, a pack's regular expression, then core's text search, still find a `def pick(`.
+ */
+import * as vscode from 'vscode';
+import type { Language } from '../core/schema';
+import { locateFunction } from '../core/source';
+
+/** A language server that is still starting must not hold up a click or a check for long. */
+const PROVIDER_TIMEOUT_MS = 1500;
+
+export interface Located {
+  /** The whole symbol (for a highlight) and its name (for the selection). */
+  readonly range: vscode.Range;
+  readonly selection: vscode.Range;
+  readonly how: 'symbol-provider' | 'pattern' | 'text-search' | 'top';
+}
+
+function withTimeout<T>(promise: Thenable<T>, ms: number): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    Promise.resolve(promise).then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(undefined);
+      },
+    );
+  });
+}
+
+/** Providers may name a method `pick`, `pick()` or `Balancer.pick`; all of them are `pick`. */
+function sameName(symbolName: string, wanted: string): boolean {
+  const bare = symbolName.replace(/\(.*\)$/, '').trim();
+  return bare === wanted || bare.endsWith(`.${wanted}`);
+}
+
+function searchTree(symbols: readonly vscode.DocumentSymbol[], name: string): vscode.DocumentSymbol | undefined {
+  for (const s of symbols) {
+    if (sameName(s.name, name)) return s;
+    const inner = searchTree(s.children ?? [], name);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+async function fromProvider(doc: vscode.TextDocument, name: string): Promise<Located | undefined> {
+  const result = await withTimeout(
+    vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>('vscode.executeDocumentSymbolProvider', doc.uri),
+    PROVIDER_TIMEOUT_MS,
+  );
+  if (!result || result.length === 0) return undefined;
+  if ('children' in result[0]!) {
+    const found = searchTree(result as vscode.DocumentSymbol[], name);
+    return found ? { range: found.range, selection: found.selectionRange, how: 'symbol-provider' } : undefined;
+  }
+  const flat = (result as vscode.SymbolInformation[]).find((s) => sameName(s.name, name));
+  return flat ? { range: flat.location.range, selection: flat.location.range, how: 'symbol-provider' } : undefined;
+}
+
+function lineLocation(doc: vscode.TextDocument, line: number, how: Located['how']): Located {
+  const text = doc.lineAt(line);
+  const start = new vscode.Position(line, text.firstNonWhitespaceCharacterIndex);
+  const range = new vscode.Range(start, text.range.end);
+  return { range, selection: range, how };
+}
+
+function fromPattern(doc: vscode.TextDocument, pattern: string): Located | undefined {
+  let regex: RegExp;
+  try {
+    regex = new RegExp(pattern, 'm');
+  } catch {
+    return undefined; // a pack's broken pattern is not the learner's problem; fall through to text search
+  }
+  const match = regex.exec(doc.getText());
+  if (!match) return undefined;
+  return lineLocation(doc, doc.positionAt(match.index).line, 'pattern');
+}
+
+/** A symbol's location in `doc`, trying provider, then `pattern`, then core's `locateFunction`. */
+export async function locateSymbol(doc: vscode.TextDocument, name: string, language: Language, pattern?: string): Promise<Located | undefined> {
+  if (name === '#top') return { ...lineLocation(doc, 0, 'top'), how: 'top' };
+  const provided = await fromProvider(doc, name);
+  if (provided) return provided;
+  const byPattern = pattern ? fromPattern(doc, pattern) : undefined;
+  if (byPattern) return byPattern;
+  const line = locateFunction(doc.getText(), language, name);
+  return line ? lineLocation(doc, line - 1, 'text-search') : undefined;
+}
+
+/** The 0-based line of a function's definition, for diagnostics and test messages. */
+export async function functionLine(doc: vscode.TextDocument, name: string, language: Language): Promise<number | undefined> {
+  const found = await locateSymbol(doc, name, language);
+  return found?.selection.start.line;
+}
