@@ -1,6 +1,7 @@
 // Two bundles: the extension (Node, CommonJS, `vscode` external) and the webview (browser, IIFE).
 // The CLI is a third Node bundle so that `npx lesson-companion` needs no TypeScript at run time.
 import * as esbuild from 'esbuild';
+import { writeSchema } from './scripts/write-schema.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -13,6 +14,9 @@ const builds = [
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ];
+
+// media/lesson.schema.json is generated from the TypeBox schema so that it never drifts from the validator.
+await writeSchema();
 
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();

@@ -1,6 +1,51 @@
-// TEMPORARY placeholder (integration-harness author) so the build and the harness can run; the lead replaces it.
-import type * as vscode from 'vscode';
+/**
+ * Composition root: builds the extension's long-lived objects, wires them together and registers them.
+ * No behaviour lives here; every registration goes through src/ext/registry.ts.
+ */
+import * as vscode from 'vscode';
+import { CheckCodeLensProvider } from './ext/codeLens';
+import { CheckOnSave } from './ext/checkOnSave';
+import { CheckRunner } from './ext/checkRunner';
+import { registerCommands } from './ext/commands';
+import { updateContextKeys } from './ext/contextKeys';
+import { MistakeDiagnostics } from './ext/diagnostics';
+import { registerInstallPackCommand } from './ext/installPack';
+import { createLog } from './ext/log';
+import { PackService } from './ext/packs';
+import { LessonPanel, PANEL_VIEW_TYPE } from './ext/panel/lessonPanel';
+import { on, own, registerCodeLensProvider, registerWebviewPanelSerializer } from './ext/registry';
+import { SessionStore } from './ext/session';
+import { StepNavigator } from './ext/stepNavigator';
+import { LessonTests } from './ext/testing';
 
-export function activate(_context: vscode.ExtensionContext): void {}
+export function activate(context: vscode.ExtensionContext): void {
+  const log = own(context, createLog());
+  const packs = own(context, new PackService(context.extensionPath, context.globalStorageUri, log));
+  const store = own(context, new SessionStore(context.workspaceState));
+  const runner = own(context, new CheckRunner(store, packs, log));
+  const navigator = own(context, new StepNavigator(store, packs, log));
+  const tests = own(context, new LessonTests(store, packs, runner, log));
+  const diagnostics = own(context, new MistakeDiagnostics(store, runner));
+  own(context, new CheckOnSave(store, runner));
+  const services = { extensionUri: context.extensionUri, store, packs, runner, navigator, tests, log };
+
+  registerCommands(context, services);
+  // A newly installed pack shows up in Start Lesson at once, and replaces an open lesson's older version.
+  registerInstallPackCommand(context, () => packs.refresh());
+  registerCodeLensProvider(context, [{ scheme: 'file' }, { scheme: 'vscode-remote' }], own(context, new CheckCodeLensProvider(store, packs, runner)));
+  registerWebviewPanelSerializer(context, PANEL_VIEW_TYPE, {
+    deserializeWebviewPanel: async (panel) => {
+      LessonPanel.revive(panel, services);
+    },
+  });
+  own(context, { dispose: () => LessonPanel.instance?.dispose() });
+
+  on(context, store.onDidChange, () => updateContextKeys(store));
+  updateContextKeys(store);
+  // After a reload: the session's diagnostics and Test Explorer items come back from workspaceState.
+  void diagnostics.update();
+  void tests.refresh();
+  log.info(`activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'})`);
+}
 
 export function deactivate(): void {}

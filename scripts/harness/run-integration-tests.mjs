@@ -85,8 +85,19 @@ const timeoutMs = Number(process.env.TEST_TIMEOUT_MS || 180000);
 const verbose = !!process.env.VERBOSE;
 const logRoot = path.resolve(process.env.TEST_LOG_DIR || path.join(REPO_ROOT, '.test-logs'));
 // Workbench (not extension host) info chatter that codeAutomationLog also receives; hidden unless VERBOSE=1.
-const NOISE = /^(Resolving connection token|Resolved connection token|Creating a socket|Updating additional builtin extensions cache|Ignoring fetching additional builtin extensions|ChatSessionStore: Migrating|\[Service Worker\] registered)/;
+// ("DialogService: refused to show dialog in tests" is kept on purpose: modal dialogs throw in test runs.)
+const NOISE = /^(Resolving connection token|Resolved connection token|Creating a socket|Updating additional builtin extensions cache|Ignoring fetching additional builtin extensions|ChatSessionStore: Migrating|\[Service Worker\] registered|Creation of workbench contribution '[^']*' took \d+ms|Unable to resolve nonexistent file '[^']*\/workspaceStorage\/)/;
 const say = (s) => process.stderr.write(`[harness] ${s}\n`);
+
+/** A do-nothing extension (no `main`) to carry extensionTestsPath when the real one is installed from a .vsix. */
+function makeStubExtension(dirs) {
+  const dir = path.join(dirs.root, 'stub-extension');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
+    name: 'test-carrier', publisher: 'lc-harness', version: '0.0.0', engines: { vscode: '*' },
+  }));
+  return dir;
+}
 
 /** One suite = one code-server (trust is a server flag) + one browser page. Resolves 0 / 1 / 2. */
 async function runSuite(suite) {
@@ -155,7 +166,9 @@ async function runSuite(suite) {
 
     const url = workbenchUrl(server.url, {
       folder: dirs.workspace,
-      extensionDevelopmentPath: suite.vsix ? undefined : REPO_ROOT,
+      // The web workbench only runs extensionTestsPath in an extension-development window, so --vsix runs
+      // get a stub development extension (manifest only) and our extension comes from the extensions dir.
+      extensionDevelopmentPath: suite.vsix ? makeStubExtension(dirs) : REPO_ROOT,
       extensionTestsPath: suite.tests,
     });
     if (verbose) say(`opening ${url}`);

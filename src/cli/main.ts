@@ -1,11 +1,17 @@
 /** `lesson-companion`: the command line, and what autograders call. */
 import { PackError } from '../node/packs';
+import { answerCommand } from './answerCommand';
+import { authorCommand } from './authorCommand';
 import { checkCommand } from './checkCommand';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 import { lessonsCommand } from './lessonsCommand';
 import { runCommand } from './runCommand';
+import { bundleCommand } from './bundleCommand';
+import { installCommand } from './installCommand';
+import { newCommand } from './newCommand';
+import { validateCommand } from './validateCommand';
 
-export const COMMANDS: CliCommand[] = [checkCommand, lessonsCommand, runCommand];
+export const COMMANDS: CliCommand[] = [checkCommand, lessonsCommand, runCommand, answerCommand, authorCommand, validateCommand, bundleCommand, installCommand, newCommand];
 
 function help(io: CliIO): void {
   io.out('Usage: lesson-companion <command> [options]\n\nCommands:\n');

@@ -12,8 +12,11 @@ export interface BatchResult {
   readonly strayLines: readonly string[];
 }
 
-/** After a hang the rest is not run: each hang costs a whole time limit, and one already says what is wrong. */
-const MAX_HANGS = 1;
+/**
+ * After a hang or a flood the rest is not run: each costs a whole time (or output) limit, and one already
+ * says what is wrong. A flood otherwise restarts once per remaining list, each run printing the whole limit.
+ */
+const MAX_STOPPED = 1;
 
 function endingOf(run: ProcessResult): Outcome['ending'] {
   if (run.timedOut) return 'timed-out';
@@ -30,10 +33,10 @@ export async function runBatch(model: ReferenceModel, execute: Execute, lists: r
   const outcomes: Outcome[] = [];
   const runs: ProcessResult[] = [];
   const strayLines: string[] = [];
-  let hangs = 0;
+  let stopped = 0;
   while (outcomes.length < lists.length) {
     const pending = lists.slice(outcomes.length);
-    if (hangs >= MAX_HANGS) {
+    if (stopped >= MAX_STOPPED) {
       for (let i = 0; i < pending.length; i++) outcomes.push({ lines: [], ending: 'not-run' });
       break;
     }
@@ -44,14 +47,7 @@ export async function runBatch(model: ReferenceModel, execute: Execute, lists: r
       for (let i = 0; i < pending.length; i++) outcomes.push({ lines: [], ending: 'crashed' });
       break;
     }
-    if (run.timedOut) hangs += 1;
-    if (run.stdout === '' && endingOf(run) !== 'finished') {
-      // Not even the reset command was answered: the program fails before reading input (a syntax error,
-      // an import error), and every further process would fail the same way.
-      outcomes.push({ lines: [], ending: endingOf(run) });
-      for (let i = 1; i < pending.length; i++) outcomes.push({ lines: [], ending: 'not-run' });
-      break;
-    }
+    if (run.timedOut || run.outputLimited) stopped += 1;
     const lines: string[] = [];
     for (const line of outputLines(run.stdout)) {
       if (model.isAnswerLine(line)) lines.push(line);
@@ -79,6 +75,12 @@ export async function runBatch(model: ReferenceModel, execute: Execute, lists: r
       if (answered < full.length) {
         const ending = endingOf(run);
         outcomes.push({ lines: answerLines, ending: ending === 'finished' ? 'crashed' : ending });
+        if (answered === 0 && outcomes.length === consumedBefore + 1) {
+          // A fresh process did not even answer the reset command: the program fails before answering
+          // anything (a syntax error, an import error, a main() that is never called, even with exit code 0),
+          // and every further process would fail the same way.
+          while (outcomes.length < lists.length) outcomes.push({ lines: [], ending: 'not-run' });
+        }
         break;
       }
       outcomes.push({ lines: answerLines, ending: 'finished' });

@@ -135,10 +135,12 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     .sort((a, b) => cases[a]!.commands.length - cases[b]!.commands.length).slice(0, 2);
   const runAlone = async (i: number): Promise<Outcome> => (await runBatch(model, execute, [cases[i]!.commands])).outcomes[0]!;
   const leaked: string[] = [];
+  const ranAlone = new Set<number>();
   const adopt = (indexes: readonly number[], results: readonly Outcome[]): void =>
     indexes.forEach((caseIndex, k) => {
       if (sameOutcome(results[k]!, cases[caseIndex]!.expected)) leaked.push(cases[caseIndex]!.name);
       outcomes[caseIndex] = results[k]!;
+      ranAlone.add(caseIndex);
     });
   adopt(probe, await mapLimit(probe, 2, runAlone));
   if (leaked.length > 0) {
@@ -178,9 +180,12 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     return report({ status: clean ? 'pass' : 'fail', transcripts: verdicts });
   }
 
+  // Once state is known to leak, a failure seen only in the shared process says more about the cases
+  // before it than about its own commands: it is no evidence, or it would name mistakes the program lacks.
+  const contaminated = (i: number): boolean => leaked.length > 0 && !passes(i) && !ranAlone.has(i);
   const evidence: Evidence[] = cases
-    .map((c, i) => ({ name: c.name, commands: c.commands, learner: outcomes[i]!, hidden: c.hidden, failing: !passes(i) }))
-    .filter((e) => (e.hidden || e.failing) && e.learner.ending !== 'not-run');
+    .map((c, i) => ({ name: c.name, commands: c.commands, learner: outcomes[i]!, hidden: c.hidden, failing: !passes(i), index: i }))
+    .filter((e) => (e.hidden || e.failing) && e.learner.ending !== 'not-run' && !contaminated(e.index));
   const diagnosis: Diagnosis = unimplemented
     ? { kind: 'unrecognised', findings: [], mutations: [], failing: [] }
     : diagnose(model, input.manifest.mistakes, evidence);
@@ -238,7 +243,7 @@ function verdictOf(model: ReferenceModel, c: Case, outcome: Outcome): Transcript
   if (sameOutcome(outcome, c.expected)) return { name: c.name, passed: true };
   if (outcome.ending === 'not-run') return { name: c.name, passed: false, notRun: true };
   const expectedAnswers = segmentAnswers(model, c.commands, c.expected.lines);
-  const actualAnswers = segmentAnswers(model, c.commands, outcome.lines);
+  const actualAnswers = segmentAnswers(model, c.commands, outcome.lines, outcome.ending === 'finished');
   let divergesAt = expectedAnswers.findIndex((answer, i) => {
     const actual = actualAnswers[i];
     return !actual || actual.length !== answer.length || actual.some((line, k) => line !== answer[k]);
@@ -281,9 +286,10 @@ async function counterexampleFor(
       ? (await runBatch(ctx.model, ctx.execute, lists)).outcomes
       : mapLimit(lists, 2, async (list) => (await runBatch(ctx.model, ctx.execute, [list])).outcomes[0]!);
   let commands: readonly string[] = start.commands;
-  if (start.learner.ending === 'timed-out') {
-    // Shrinking a hang costs a time limit per try; cut it after the last answered command instead.
-    const answered = segmentAnswers(ctx.model, start.commands, start.learner.lines).length;
+  const stopped = start.learner.ending === 'timed-out' || start.learner.ending === 'output-limit';
+  if (stopped) {
+    // Shrinking a hang (or a flood) costs a whole limit per try; cut it after the last answered command instead.
+    const answered = segmentAnswers(ctx.model, start.commands, start.learner.lines, false).length;
     commands = start.commands.slice(0, Math.min(answered + 1, start.commands.length));
   } else {
     commands = await shrinkCommands(start.commands, async (lists) => {
@@ -292,6 +298,6 @@ async function counterexampleFor(
     });
   }
   // A cut hang answers exactly as before up to the hang; running it again would only wait out the limit.
-  const final = commands === start.commands || start.learner.ending === 'timed-out' ? start.learner : (await runAll([commands]))[0]!;
+  const final = commands === start.commands || stopped ? start.learner : (await runAll([commands]))[0]!;
   return buildCounterexample(ctx.model, start.name, commands, final, start.commands.length);
 }

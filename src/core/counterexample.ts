@@ -12,7 +12,7 @@ export function buildCounterexample(
   shrunkFrom: number,
 ): Counterexample {
   const reference = simulate(model, commands);
-  const actualAnswers = segmentAnswers(model, commands, learner.lines);
+  const actualAnswers = segmentAnswers(model, commands, learner.lines, learner.ending === 'finished');
   const trace: TraceRow[] = commands.map((command, i) => {
     const step = reference.steps[i];
     const expected = step?.answer ?? [];

@@ -26,8 +26,23 @@ function segments(pointer: string): (string | number)[] {
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 }
 
+/** The node at `path`, or else its nearest ancestor that exists (a missing property is reported on its object). */
+function nodeOrAncestor(tree: Node, path: (string | number)[]): { node: Node; exact: boolean } {
+  for (let k = path.length; k > 0; k--) {
+    const node = findNodeAtLocation(tree, path.slice(0, k));
+    if (node) return { node, exact: k === path.length };
+  }
+  return { node: tree, exact: path.length === 0 };
+}
+
+/** Editors on Windows may save a byte order mark; it is not part of the JSON, and the author cannot see it. */
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** Parses and validates lesson.json, giving every problem a file, line and column. */
-export function parseManifest(text: string, file: string): ManifestResult {
+export function parseManifest(raw: string, file: string): ManifestResult {
+  const text = withoutBom(raw);
   const errors: ParseError[] = [];
   const tree: Node | undefined = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
   if (errors.length > 0 || !tree) {
@@ -43,10 +58,11 @@ export function parseManifest(text: string, file: string): ManifestResult {
   const problems: ManifestProblem[] = [];
   const seen = new Set<string>();
   for (const error of Value.Errors(LessonManifestSchema, data)) {
-    const key = `${error.path}|${error.message}`;
+    const { node, exact } = nodeOrAncestor(tree, segments(error.path));
+    // A missing property also fails its type ("Expected string"); the first message ("required") says it all.
+    const key = exact ? `${error.path}|${error.message}` : `${error.path}|missing`;
     if (seen.has(key) || problems.length >= 50) continue;
     seen.add(key);
-    const node = findNodeAtLocation(tree, segments(error.path)) ?? tree;
     problems.push({ file, ...position(text, node.offset), path: error.path, message: describe(error.path, error.message) });
   }
   return { ok: false, problems };
@@ -57,8 +73,9 @@ function describe(path: string, message: string): string {
 }
 
 /** Where in the document a JSON pointer points, for problems found after schema validation. */
-export function locate(text: string, file: string, pointer: string, message: string): ManifestProblem {
+export function locate(raw: string, file: string, pointer: string, message: string): ManifestProblem {
+  const text = withoutBom(raw);
   const tree = parseTree(text);
-  const node = tree ? findNodeAtLocation(tree, segments(pointer)) : undefined;
+  const node = tree ? nodeOrAncestor(tree, segments(pointer)).node : undefined;
   return { file, ...position(text, node?.offset ?? 0), path: pointer, message: describe(pointer, message) };
 }

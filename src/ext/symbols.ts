@@ -62,14 +62,17 @@ async function fromProvider(doc: vscode.TextDocument, name: string): Promise<Loc
   return flat ? { range: flat.location.range, selection: flat.location.range, how: 'symbol-provider' } : undefined;
 }
 
-function lineLocation(doc: vscode.TextDocument, line: number, how: Located['how']): Located {
+/** The line as the highlight; the name on it (like "Go to Symbol" does) or the line's start as the selection. */
+function lineLocation(doc: vscode.TextDocument, line: number, how: Located['how'], name?: string): Located {
   const text = doc.lineAt(line);
   const start = new vscode.Position(line, text.firstNonWhitespaceCharacterIndex);
   const range = new vscode.Range(start, text.range.end);
-  return { range, selection: range, how };
+  const at = name ? new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).exec(text.text)?.index : undefined;
+  const selection = at !== undefined ? new vscode.Range(line, at, line, at + name!.length) : new vscode.Range(start, start);
+  return { range, selection, how };
 }
 
-function fromPattern(doc: vscode.TextDocument, pattern: string): Located | undefined {
+function fromPattern(doc: vscode.TextDocument, pattern: string, name: string | undefined): Located | undefined {
   let regex: RegExp;
   try {
     regex = new RegExp(pattern, 'm');
@@ -78,18 +81,21 @@ function fromPattern(doc: vscode.TextDocument, pattern: string): Located | undef
   }
   const match = regex.exec(doc.getText());
   if (!match) return undefined;
-  return lineLocation(doc, doc.positionAt(match.index).line, 'pattern');
+  return lineLocation(doc, doc.positionAt(match.index).line, 'pattern', name);
 }
 
-/** A symbol's location in `doc`, trying provider, then `pattern`, then core's `locateFunction`. */
-export async function locateSymbol(doc: vscode.TextDocument, name: string, language: Language, pattern?: string): Promise<Located | undefined> {
-  if (name === '#top') return { ...lineLocation(doc, 0, 'top'), how: 'top' };
-  const provided = await fromProvider(doc, name);
+/**
+ * A symbol's location in `doc`, trying the provider, then `pattern`, then core's `locateFunction`.
+ * Without a name only the pattern is tried; "#top" is line 1.
+ */
+export async function locateSymbol(doc: vscode.TextDocument, name: string | undefined, language: Language, pattern?: string): Promise<Located | undefined> {
+  if (name === '#top') return lineLocation(doc, 0, 'top');
+  const provided = name ? await fromProvider(doc, name) : undefined;
   if (provided) return provided;
-  const byPattern = pattern ? fromPattern(doc, pattern) : undefined;
-  if (byPattern) return byPattern;
+  const byPattern = pattern ? fromPattern(doc, pattern, name) : undefined;
+  if (byPattern || !name) return byPattern;
   const line = locateFunction(doc.getText(), language, name);
-  return line ? lineLocation(doc, line - 1, 'text-search') : undefined;
+  return line ? lineLocation(doc, line - 1, 'text-search', name) : undefined;
 }
 
 /** The 0-based line of a function's definition, for diagnostics and test messages. */

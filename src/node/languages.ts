@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { transform } from 'sucrase';
 import type { Language } from '../core/schema';
 import { LANGUAGES } from '../core/schema';
+import { transpileTree } from './tsModules';
 
 export interface Interpreters {
   readonly python: string;
@@ -76,12 +77,15 @@ export async function prepareProgram(language: Language, learnerFile: string, in
     prepareError: { message, line },
     dispose,
   });
-  const learner = transpile(await fs.readFile(learnerFile, 'utf8'), learnerFile);
-  if ('error' in learner) return fail(learner.error, learner.line);
   // CommonJS output must not be taken for ESM by a "type": "module" package.json near the learner.
   await fs.writeFile(path.join(tmp, 'package.json'), '{"type":"commonjs"}');
-  const learnerJs = path.join(tmp, outName);
-  await fs.writeFile(learnerJs, learner.code);
+  // The learner file and the TypeScript files it imports relatively, laid out as in the workspace.
+  const tree = await transpileTree(learnerFile, tmp, transpile);
+  if (!tree.ok) {
+    const elsewhere = path.resolve(tree.file) !== path.resolve(learnerFile);
+    return fail(elsewhere ? `${path.basename(tree.file)}: ${tree.error}` : tree.error, elsewhere ? null : tree.line);
+  }
+  const learnerJs = tree.entry;
   let driverJs: string | undefined;
   if (driver) {
     if (/\.[cm]?ts$/.test(driver)) {

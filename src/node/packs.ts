@@ -7,8 +7,10 @@ import * as path from 'node:path';
 import { parseManifest, locate, type ManifestProblem } from '../core/manifest';
 import type { ReferenceModel } from '../core/model';
 import { findModel, modelIds } from '../core/models';
+import { questionProblems } from '../core/quiz';
 import type { LessonManifest } from '../core/schema';
 import { parseTranscripts, TranscriptSyntaxError, type Transcript } from '../core/transcript';
+import { sha256Hex } from './quiz';
 
 export const MANIFEST_FILE = 'lesson.json';
 /** Packs are small text; a bigger file is a mistake or an attack. */
@@ -99,6 +101,7 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
   ids.forEach((id, i) => {
     if (ids.indexOf(id) !== i) problems.push(locate(text, manifestPath, '', `question id "${id}" is used twice`));
   });
+  problems.push(...questionLinkProblems(manifest, model, text, manifestPath));
   for (const [language, starter] of Object.entries(manifest.starters)) {
     for (const [key, rel] of [['dir', starter.dir], ['main', path.posix.join(starter.dir, starter.main)], ['driver', starter.driver]] as const) {
       if (rel === undefined) continue;
@@ -110,6 +113,36 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
   }
   if (problems.length > 0 || !model) throw new PackError(dir, problems);
   return { dir, manifest, model, transcripts, origin };
+}
+
+/**
+ * The links that make diagnosis lead to a question: a mistake's `question` must name a question of this
+ * pack, every `step` must be a read-order step, and each question must be answerable as authored.
+ */
+function questionLinkProblems(manifest: LessonManifest, model: ReferenceModel | undefined, text: string, file: string): ManifestProblem[] {
+  const problems: ManifestProblem[] = [];
+  const steps = manifest.readOrder.length;
+  const sections = [
+    ['failureQuestions', manifest.failureQuestions],
+    ['quiz', manifest.quiz ?? []],
+  ] as const;
+  const ids = new Set(sections.flatMap(([, questions]) => questions.map((q) => q.id)));
+  manifest.mistakes.forEach((mistake, i) => {
+    if (mistake.question !== undefined && !ids.has(mistake.question)) {
+      const known = [...ids].join(', ') || 'none';
+      problems.push(locate(text, file, `/mistakes/${i}/question`, `no question "${mistake.question}" in this pack (questions: ${known})`));
+    }
+    if (mistake.step !== undefined && mistake.step > steps) problems.push(locate(text, file, `/mistakes/${i}/step`, `there are only ${steps} read-order steps`));
+  });
+  for (const [section, questions] of sections) {
+    questions.forEach((question, i) => {
+      if (question.step !== undefined && question.step > steps) problems.push(locate(text, file, `/${section}/${i}/step`, `there are only ${steps} read-order steps`));
+      for (const message of questionProblems(question, { sha256: sha256Hex, ...(model ? { model } : {}) })) {
+        problems.push(locate(text, file, `/${section}/${i}`, `question "${question.id}": ${message}`));
+      }
+    });
+  }
+  return problems;
 }
 
 export interface PackListing {

@@ -26,8 +26,9 @@ function killGroup(pid: number | undefined): void {
 export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessResult> {
   const started = performance.now();
   return new Promise((resolve) => {
-    let stdout = '';
-    let stderr = '';
+    // Raw chunks, decoded once at the end: a character split across two chunks must not turn into garbage.
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
     let bytes = 0;
     let timedOut = false;
     let outputLimited = false;
@@ -51,7 +52,8 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
       settled = true;
       clearTimeout(timer);
       killGroup(child.pid);
-      resolve({ stdout, stderr, timedOut, outputLimited, ...result, durationMs: performance.now() - started });
+      const text = (chunks: Buffer[]): string => Buffer.concat(chunks).toString('utf8');
+      resolve({ stdout: text(stdout), stderr: text(stderr), timedOut, outputLimited, ...result, durationMs: performance.now() - started });
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -66,8 +68,7 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
         }
         return;
       }
-      if (into === 'stdout') stdout += chunk.toString('utf8');
-      else stderr += chunk.toString('utf8');
+      (into === 'stdout' ? stdout : stderr).push(chunk);
     };
     child.stdout.on('data', (chunk: Buffer) => take(chunk, 'stdout'));
     child.stderr.on('data', (chunk: Buffer) => take(chunk, 'stderr'));
@@ -76,8 +77,14 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
     });
     // 'close' waits for the pipes to drain; a grandchild holding them open is killed with the group.
     child.on('close', (code, signal) => finish({ exitCode: code, signal }));
-    child.on('exit', () => {
+    child.on('exit', (code, signal) => {
       setTimeout(() => killGroup(child.pid), 50).unref();
+      // A grandchild that left the group (setsid) can hold the pipes open for ever: stop waiting for it.
+      setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish({ exitCode: code, signal });
+      }, 1000).unref();
     });
     // A program that exits without reading all its input makes the write fail with EPIPE: not our error.
     child.stdin.on('error', () => undefined);

@@ -27,7 +27,8 @@ export interface StepView {
 }
 
 export interface AnswerView {
-  readonly answer: string | readonly string[];
+  /** As typed; multiple choice as the chosen numbers, "1, 3" (what the quiz checker reads). */
+  readonly answer: string;
   readonly correct: boolean;
   readonly feedback: string;
   readonly explanation?: string;
@@ -159,9 +160,8 @@ export type FromWebview =
   | { readonly type: 'openStep'; readonly index: number }
   | { readonly type: 'runStep'; readonly index: number }
   | { readonly type: 'runCheck' }
-  | { readonly type: 'answer'; readonly questionId: string; readonly answer: string | readonly string[] }
+  | { readonly type: 'answer'; readonly questionId: string; readonly answer: string }
   | { readonly type: 'openMistake'; readonly id: string }
-  | { readonly type: 'openQuestion'; readonly id: string }
   | { readonly type: 'startLesson' }
   | { readonly type: 'manageTrust' };
 
@@ -172,7 +172,6 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const isStr = (v: unknown, max = 10_000): v is string => typeof v === 'string' && v.length <= max;
 const isInt = (v: unknown, min = 0, max = 10_000): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
-const isStrArray = (v: unknown, maxItems = 100): v is string[] => Array.isArray(v) && v.length <= maxItems && v.every((s) => isStr(s));
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const isId = (v: unknown): v is string => typeof v === 'string' && ID.test(v);
 
@@ -190,23 +189,16 @@ export function parseFromWebview(raw: unknown): FromWebview | undefined {
     case 'manageTrust':
       return { type: raw.type };
     case 'answer':
-      if (!isId(raw.questionId)) return undefined;
-      if (isStr(raw.answer, 2000) || isStrArray(raw.answer, 20)) {
-        const answer = raw.answer;
-        if (Array.isArray(answer) && answer.some((a) => a.length > 2000)) return undefined;
-        return { type: 'answer', questionId: raw.questionId, answer };
-      }
-      return undefined;
+      return isId(raw.questionId) && isStr(raw.answer, 4000) ? { type: 'answer', questionId: raw.questionId, answer: raw.answer } : undefined;
     case 'openMistake':
-    case 'openQuestion':
-      return isId(raw.id) ? { type: raw.type, id: raw.id } : undefined;
+      return isId(raw.id) ? { type: 'openMistake', id: raw.id } : undefined;
     default:
       return undefined;
   }
 }
 
 function isAnswerView(v: unknown): v is AnswerView {
-  return isObj(v) && (isStr(v.answer) || isStrArray(v.answer)) && isBool(v.correct) && isStr(v.feedback) &&
+  return isObj(v) && isStr(v.answer) && isBool(v.correct) && isStr(v.feedback) &&
     (v.explanation === undefined || isStr(v.explanation)) && (v.step === undefined || isInt(v.step, 1));
 }
 

@@ -1,1 +1,94 @@
-export {};
+/**
+ * The lesson panel's script. It owns no lesson logic: it says `ready`, renders whatever state the
+ * extension sends, and turns clicks into messages. Every incoming message is validated first.
+ */
+import { parseToWebview, PROTOCOL_VERSION, type FromWebview, type PanelState, type RevealTarget } from '../shared/messages';
+import { renderEmpty, renderLesson } from './renderLesson';
+import { elementId, type Ui } from './ui';
+
+interface VsCodeApi {
+  postMessage(message: FromWebview): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+interface LocalState {
+  drafts: Record<string, string>;
+}
+
+const vscode = acquireVsCodeApi();
+const saved = vscode.getState() as Partial<LocalState> | undefined;
+const local: LocalState = { drafts: saved?.drafts && typeof saved.drafts === 'object' ? { ...saved.drafts } : {} };
+let current: PanelState | undefined;
+const app = document.getElementById('app')!;
+
+function flash(el: HTMLElement): void {
+  el.classList.remove('flash');
+  void el.offsetWidth; // restart the animation
+  el.classList.add('flash');
+}
+
+const ui: Ui = {
+  post: (message) => vscode.postMessage(message),
+  draft: (id) => local.drafts[id] ?? '',
+  setDraft: (id, value) => {
+    local.drafts[id] = value;
+    vscode.setState(local);
+  },
+  reveal: (target: RevealTarget) => {
+    const el = document.getElementById(elementId(target));
+    if (!el) return;
+    el.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    el.focus({ preventScroll: true });
+    flash(el);
+  },
+};
+
+function render(state: PanelState): void {
+  current = state;
+  // Keep the learner's place: focus and scroll survive a re-render.
+  const focusedId = document.activeElement instanceof HTMLElement ? document.activeElement.id : '';
+  const scroll = window.scrollY;
+  const parts = state.lesson ? renderLesson(state.lesson, state, ui) : renderEmpty(state, ui);
+  app.replaceChildren(...parts);
+  app.setAttribute('aria-busy', 'false');
+  window.scrollTo(0, scroll);
+  if (focusedId) document.getElementById(focusedId)?.focus({ preventScroll: true });
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const message = parseToWebview(event.data);
+  if (!message) {
+    console.warn('lesson panel: ignored an invalid message', event.data);
+    return;
+  }
+  switch (message.type) {
+    case 'init':
+      if (message.protocol !== PROTOCOL_VERSION) console.warn(`lesson panel: protocol ${message.protocol}, expected ${PROTOCOL_VERSION}`);
+      render(message.state);
+      return;
+    case 'state':
+      render(message.state);
+      return;
+    case 'checkStarted':
+      if (current) render({ ...current, checking: true });
+      return;
+    case 'checkResult':
+      render(message.state);
+      if (message.check && message.check.status !== 'pass') {
+        const first = message.check.mistakes[0];
+        ui.reveal(first ? { kind: 'mistake', id: first.id } : { kind: 'results' });
+      }
+      return;
+    case 'answerResult':
+      render(message.state);
+      document.querySelector(`#question-${CSS.escape(message.questionId)} .feedback`)?.scrollIntoView({ block: 'nearest' });
+      return;
+    case 'reveal':
+      ui.reveal(message.target);
+      return;
+  }
+});
+
+vscode.postMessage({ type: 'ready', protocol: PROTOCOL_VERSION });

@@ -94,9 +94,9 @@ function step(state: ConnState, command: string, on: ReadonlySet<string>): StepR
     case 'PICK':
       return pick(state, on);
     case 'OPEN':
-      return change(state, args[0], 1, on);
+      return change(state, args.length === 1 ? args[0] : undefined, 1, on);
     case 'CLOSE':
-      return change(state, args[0], -1, on);
+      return change(state, args.length === 1 ? args[0] : undefined, -1, on);
     case 'ACTIVE':
       return active(state);
     default:
@@ -144,7 +144,7 @@ export const connCountsModel: ReferenceModel<ConnState> = {
    * appear often enough to exercise every mistake.
    */
   generate(random: Random, length: number): string[] {
-    const pool = shuffled(random, NAMES).slice(0, 2 + random.int(3));
+    const pool = shuffled(random, NAMES).slice(0, 2 + random.int(4));
     let backends = random.int(8) === 0 ? [] : pool;
     const commands = [`BACKENDS ${backends.join(' ')}`.trimEnd()];
     let state = step(initial(), commands[0]!, new Set());
@@ -163,10 +163,13 @@ export const connCountsModel: ReferenceModel<ConnState> = {
       else if (roll < 65) push(`CLOSE ${random.pick(pool)}`);
       else if (roll < 72) push(`CLOSE ${random.pick(['s9', 'ghost', 'zz'])}`);
       else if (roll < 84) push('ACTIVE');
-      else if (roll < 94) {
-        backends = random.int(6) === 0 ? [] : shuffled(random, pool).slice(0, 1 + random.int(pool.length));
-        push(`BACKENDS ${backends.join(' ')}`.trimEnd());
-      } else push('RESET');
+      else {
+        // A RESET also empties the tuple, so it is followed by a new one; an empty tuple is rare.
+        if (roll >= 96) push('RESET');
+        const size = random.int(2) === 0 ? pool.length : 1 + random.int(pool.length);
+        backends = random.int(8) === 0 ? [] : shuffled(random, pool).slice(0, size);
+        if (commands.length < length) push(`BACKENDS ${backends.join(' ')}`.trimEnd());
+      }
     }
     return commands;
   },

@@ -16,12 +16,13 @@ suite('untrusted workspace (Restricted Mode)', () => {
     assert.strictEqual(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, expected);
   });
 
-  test('report whether the extension is enabled in Restricted Mode', async () => {
+  test('report whether the extension is enabled in Restricted Mode', () => {
+    // Informational. Loaded from source (extensionDevelopmentPath) the extension is *always* enabled:
+    // VS Code never disables an extension under development, whatever workspace trust says. Run the harness
+    // with --vsix to see what users get: without "capabilities.untrustedWorkspaces" in package.json an
+    // installed extension is disabled here and getExtension() returns undefined.
     const ext = vscode.extensions.getExtension(EXT_ID);
-    let act = 'n/a';
-    try { if (ext) { await ext.activate(); act = `activated=${ext.isActive}`; } } catch (e) { act = `activate threw: ${e}`; }
-    console.log(`    ${EXT_ID}: ${ext ? `loaded (${act})` : 'not loaded (disabled by workspace trust)'}`);
-    console.log(`    all: ${vscode.extensions.all.filter((e) => !e.id.startsWith('vscode.')).map((e) => e.id).join(',')}`);
+    console.log(`    ${EXT_ID}: ${ext ? `loaded (active=${ext.isActive})` : 'not loaded (disabled by workspace trust)'}`);
   });
 });
 

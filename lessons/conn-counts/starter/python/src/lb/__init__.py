@@ -1,0 +1,1 @@
+"""Load-balancing exercises; this session's module is lb.least_conn."""

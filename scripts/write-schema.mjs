@@ -1,0 +1,48 @@
+// Writes media/lesson.schema.json from the TypeBox schema in src/core/schema.ts, so the schema authors
+// see in the editor is the one the engine validates with. Run by esbuild.mjs on every build;
+// `node scripts/write-schema.mjs --check` exits 1 when the committed file is stale.
+import * as esbuild from 'esbuild';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The schema text, computed by bundling src/core/jsonSchema.ts in memory (no TypeScript runtime needed). */
+export async function schemaText() {
+  const result = await esbuild.build({
+    entryPoints: [path.join(root, 'src/core/jsonSchema.ts')],
+    bundle: true,
+    write: false,
+    format: 'cjs',
+    platform: 'node',
+    mainFields: ['module', 'main'],
+    logLevel: 'silent',
+  });
+  const module = { exports: {} };
+  new Function('module', 'exports', 'require', result.outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
+  return { text: module.exports.lessonJsonSchemaText(), file: path.join(root, module.exports.LESSON_SCHEMA_FILE) };
+}
+
+export async function writeSchema() {
+  const { text, file } = await schemaText();
+  const current = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (current === text) return false;
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, text);
+  return true;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--check')) {
+    const { text, file } = await schemaText();
+    const current = await fs.readFile(file, 'utf8').catch(() => '');
+    if (current !== text) {
+      process.stderr.write(`${path.relative(root, file)} is stale: run \`node scripts/write-schema.mjs\` (or npm run build) and commit it.\n`);
+      process.exit(1);
+    }
+  } else if (await writeSchema()) {
+    process.stdout.write('wrote media/lesson.schema.json\n');
+  }
+}

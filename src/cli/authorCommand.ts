@@ -1,0 +1,161 @@
+/**
+ * `author-answers`: writes the salted answer hashes of a pack's questions into its lesson.json, from a
+ * plain-text answers file that is not part of the pack.
+ *
+ * Where the answers file lives: `authoring/<lesson id>.answers.json` at the repository root (or any path
+ * given with --answers). It is committed, so anyone on the team can change a question and regenerate the
+ * hashes, but it sits outside `lessons/`, so it is never bundled into a pack or copied to a learner.
+ * (Hashing keeps the answers out of the learner's view, not out of reach of someone who tries: a short
+ * answer can be guessed by hashing candidates. A public repository can hold the plain answers.)
+ *
+ *   {
+ *     "lesson": "conn-counts",
+ *     "questions": {
+ *       "<question id>": {
+ *         "accept": ["s1"],                           every accepted answer (not for predict questions:
+ *                                                     their answer is the reference model's output)
+ *         "wrong": { "s3": "feedback for s3", … }     likely wrong answers and what to tell the learner
+ *       }
+ *     }
+ *   }
+ *
+ * A question keeps its salt across runs, so regenerating only changes the hashes of answers that changed.
+ * With --check nothing is written; the exit code says whether lesson.json is up to date (for CI).
+ */
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { applyEdits, modify } from 'jsonc-parser';
+import { parseManifest } from '../core/manifest';
+import { findModel } from '../core/models';
+import { answerHash, expectedPrediction, normaliseAnswer } from '../core/quiz';
+import type { Question } from '../core/schema';
+import { loadPack, MANIFEST_FILE } from '../node/packs';
+import { sha256Hex } from '../node/quiz';
+import { EXIT, UsageError, type CliCommand } from './command';
+
+const AnswersFileSchema = Type.Object(
+  {
+    $comment: Type.Optional(Type.String()),
+    lesson: Type.String({ minLength: 1 }),
+    questions: Type.Record(
+      Type.String(),
+      Type.Object(
+        { accept: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })), wrong: Type.Optional(Type.Record(Type.String(), Type.String({ minLength: 1 }))) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+type AnswersFile = Static<typeof AnswersFileSchema>;
+type Entry = AnswersFile['questions'][string];
+
+interface Authored {
+  readonly answer: NonNullable<Question['answer']>;
+  readonly feedback: NonNullable<Question['feedback']>;
+}
+
+/** The hashes for one question, or why its answers cannot be authored as written. */
+function author(question: Question, entry: Entry | undefined, expected: string | undefined): Authored | string {
+  const salt = question.answer?.salt ?? randomBytes(8).toString('hex');
+  const normal = (text: string): string | { error: string } => {
+    const n = normaliseAnswer(question, text);
+    return n.ok ? n.text : { error: `"${text}": ${n.reason}` };
+  };
+  let accepted: string[];
+  if (question.kind === 'predict') {
+    if (entry?.accept) return 'a predict question takes no "accept": its answer is what the reference model prints';
+    if (expected === undefined) return 'the model is unknown, so the prediction cannot be computed';
+    accepted = [expected];
+  } else {
+    if (!entry?.accept) return 'no "accept" answers in the answers file';
+    const normalised = entry.accept.map(normal);
+    const bad = normalised.find((n) => typeof n !== 'string');
+    if (bad) return (bad as { error: string }).error;
+    accepted = [...new Set(normalised as string[])];
+  }
+  const feedback: Authored['feedback'] = [];
+  for (const [wrong, text] of Object.entries(entry?.wrong ?? {})) {
+    const n = normal(wrong);
+    if (typeof n !== 'string') return n.error;
+    if (accepted.includes(n)) return `"${wrong}" is listed as wrong but is an accepted answer`;
+    const sha256 = answerHash(sha256Hex, salt, n);
+    if (!feedback.some((f) => f.sha256 === sha256)) feedback.push({ sha256, text });
+  }
+  return { answer: { salt, sha256: accepted.map((a) => answerHash(sha256Hex, salt, a)) }, feedback };
+}
+
+function same(question: Question, authored: Authored): boolean {
+  const feedback = question.feedback ?? [];
+  return (
+    JSON.stringify(question.answer) === JSON.stringify(authored.answer) &&
+    feedback.length === authored.feedback.length &&
+    feedback.every((f, i) => f.sha256 === authored.feedback[i]!.sha256 && f.text === authored.feedback[i]!.text)
+  );
+}
+
+export const authorCommand: CliCommand = {
+  name: 'author-answers',
+  usage: 'author-answers <pack-dir> [--answers <file>] [--check]',
+  summary: 'write the salted answer hashes into a pack\'s lesson.json from a plain answers file (default: authoring/<lesson id>.answers.json); --check only compares',
+  async run(args, io) {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { answers: { type: 'string' }, check: { type: 'boolean' } } });
+    if (positionals.length !== 1) throw new UsageError('author-answers takes exactly one pack folder');
+    const dir = path.resolve(io.cwd, positionals[0]!);
+    const manifestPath = path.join(dir, MANIFEST_FILE);
+    const text = await fs.readFile(manifestPath, 'utf8').catch(() => {
+      throw new UsageError(`no ${MANIFEST_FILE} in ${positionals[0]}`);
+    });
+    const parsed = parseManifest(text, manifestPath);
+    if (!parsed.ok) throw new UsageError(parsed.problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.message}`).join('\n'));
+    const manifest = parsed.manifest;
+    const answersPath = path.resolve(io.cwd, values.answers ?? path.join('authoring', `${manifest.id}.answers.json`));
+    let answers: AnswersFile;
+    try {
+      const data: unknown = JSON.parse(await fs.readFile(answersPath, 'utf8'));
+      if (!Value.Check(AnswersFileSchema, data)) {
+        const first = [...Value.Errors(AnswersFileSchema, data)][0];
+        throw new Error(`${first?.path || '/'}: ${first?.message ?? 'not an answers file'}`);
+      }
+      answers = data;
+    } catch (error) {
+      throw new UsageError(`cannot use the answers file ${answersPath}: ${(error as Error).message}`);
+    }
+    if (answers.lesson !== manifest.id) throw new UsageError(`${answersPath} is for lesson "${answers.lesson}", not "${manifest.id}"`);
+
+    const model = findModel(manifest.model);
+    const sections = [['failureQuestions', manifest.failureQuestions], ['quiz', manifest.quiz ?? []]] as const;
+    const known = new Set(sections.flatMap(([, qs]) => qs.map((q) => q.id)));
+    const errors = Object.keys(answers.questions).filter((id) => !known.has(id)).map((id) => `answers for "${id}", which is not a question of this pack`);
+    let updated = text;
+    const stale: string[] = [];
+    for (const [section, questions] of sections) {
+      questions.forEach((question, index) => {
+        const expected = question.kind === 'predict' && model ? expectedPrediction(question, model) : undefined;
+        const authored = author(question, answers.questions[question.id], expected);
+        if (typeof authored === 'string') return void errors.push(`question "${question.id}": ${authored}`);
+        if (same(question, authored)) return;
+        stale.push(question.id);
+        const options = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+        updated = applyEdits(updated, modify(updated, [section, index, 'answer'], authored.answer, options));
+        updated = applyEdits(updated, modify(updated, [section, index, 'feedback'], authored.feedback.length ? authored.feedback : undefined, options));
+      });
+    }
+    if (errors.length > 0) {
+      io.err(errors.map((e) => `${path.relative(io.cwd, answersPath) || answersPath}: ${e}\n`).join(''));
+      return EXIT.usage;
+    }
+    if (values.check) {
+      io.out(stale.length === 0 ? `${manifest.id}: every answer hash is up to date\n` : `${manifest.id}: out of date: ${stale.join(', ')} (run author-answers)\n`);
+      return stale.length === 0 ? EXIT.ok : EXIT.failed;
+    }
+    if (stale.length > 0) await fs.writeFile(manifestPath, updated);
+    await loadPack(dir); // the pack must still load: throws a PackError (exit 2) if not
+    io.out(`${manifest.id}: ${stale.length === 0 ? 'nothing to change' : `wrote hashes for ${stale.join(', ')}`}\n`);
+    return EXIT.ok;
+  },
+};

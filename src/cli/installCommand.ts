@@ -1,0 +1,52 @@
+import * as path from 'node:path';
+import * as readline from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { InstallError, installPack } from '../node/installPack';
+import { cliPacksDir } from '../node/locations';
+import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
+
+/** Asks on the terminal; without one (a script, CI) the answer is no, and the message says to pass --yes. */
+async function askOnTerminal(io: CliIO, question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) {
+    io.err(`${question} There is no terminal to answer on; re-run with --yes to replace it.\n`);
+    return false;
+  }
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export const installCommand: CliCommand = {
+  name: 'install',
+  usage: 'install <file.lessonpack> [--yes] [--force] [--packs-dir <dir>]',
+  summary: 'install a lesson pack for the command line (--yes: replace an older version without asking; --force: reinstall or downgrade)',
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { yes: { type: 'boolean', short: 'y' }, force: { type: 'boolean' }, 'packs-dir': { type: 'string' } },
+    });
+    if (positionals.length !== 1) throw new UsageError('install takes exactly one .lessonpack file');
+    const file = path.resolve(io.cwd, positionals[0]!);
+    const packsRoot = values['packs-dir'] ? path.resolve(io.cwd, values['packs-dir']) : cliPacksDir(io.env);
+    try {
+      const result = await installPack(file, {
+        packsRoot,
+        force: values.force ?? false,
+        confirmReplace: async (existing, next) => values.yes === true || askOnTerminal(io, `Lesson ${path.basename(file)}: replace the installed version ${existing} with ${next}?`),
+      });
+      io.out(
+        `Installed ${result.id} ${result.version}${result.replaced ? ` (replacing ${result.replaced})` : ''} in ${result.dir}\n` +
+          `See it with: lesson-companion lessons${values['packs-dir'] ? '   (with LESSON_COMPANION_PACKS set to that folder)' : ''}\n`,
+      );
+      return EXIT.ok;
+    } catch (error) {
+      if (!(error instanceof InstallError)) throw error;
+      io.err(`lesson-companion install: ${error.message}\n`);
+      return EXIT.failed;
+    }
+  },
+};

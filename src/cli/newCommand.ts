@@ -1,0 +1,29 @@
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createPack, ScaffoldError } from '../node/scaffold';
+import { EXIT, UsageError, type CliCommand } from './command';
+
+export const newCommand: CliCommand = {
+  name: 'new',
+  usage: 'new <id> [--dir <parent>]',
+  summary: 'start a lesson pack: a small least-connections lesson that validates, to change step by step (see docs/authoring.md)',
+  async run(args, io) {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { dir: { type: 'string' } } });
+    if (positionals.length !== 1) throw new UsageError('new takes exactly one lesson id, e.g. `lesson-companion new my-balancer`');
+    try {
+      const { dir, files } = await createPack(path.resolve(io.cwd, values.dir ?? '.'), positionals[0]!);
+      const shown = path.relative(io.cwd, dir) || '.';
+      io.out(
+        `Created ${shown}:\n${files.map((f) => `  ${f}\n`).join('')}\n` +
+          `Next:\n` +
+          `  lesson-companion validate ${shown}     checks it (it is valid as it is)\n` +
+          `  edit lesson.json, the starters and transcripts/, and validate after each change\n` +
+          `  lesson-companion bundle ${shown}       makes the .lessonpack to share\n`,
+      );
+      return EXIT.ok;
+    } catch (error) {
+      if (error instanceof ScaffoldError) throw new UsageError(error.message);
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,61 @@
+/**
+ * Turns the schema validator's and the JSON parser's terse messages into sentences an instructor can act
+ * on ("must be a relative path inside the pack folder" rather than a 70-character regular expression).
+ */
+import { parseTree, findNodeAtLocation } from 'jsonc-parser';
+import { PackPath } from './schema';
+
+const JSON_SYNTAX: Record<string, string> = {
+  InvalidSymbol: 'there is a character here that JSON does not allow (a quote of the wrong kind, or a stray letter?)',
+  InvalidNumberFormat: 'this number is not valid JSON',
+  PropertyNameExpected: 'a "quoted" field name was expected here; a comma after the last field is not allowed in JSON',
+  ValueExpected: 'a value was expected here; a comma after the last item is not allowed in JSON',
+  ColonExpected: 'a ":" is missing after the field name',
+  CommaExpected: 'a comma is missing before this point',
+  CloseBraceExpected: 'a "}" is missing: an object is not closed',
+  CloseBracketExpected: 'a "]" is missing: a list is not closed',
+  EndOfFileExpected: 'there is text after the end of the JSON document',
+  InvalidCommentToken: 'comments are not allowed in lesson.json',
+  UnexpectedEndOfComment: 'a comment is not closed',
+  UnexpectedEndOfString: 'a string is not closed: a " is missing',
+  UnexpectedEndOfNumber: 'a number is cut short',
+  InvalidUnicode: 'a \\u escape is not valid',
+  InvalidEscapeCharacter: 'a backslash escape is not valid JSON (write \\\\ for a backslash)',
+  InvalidCharacter: 'a string contains a raw control character (a tab or a line break?)',
+};
+
+function valueAt(text: string, pointer: string): unknown {
+  const tree = parseTree(text);
+  if (!tree) return undefined;
+  const segments = pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  return findNodeAtLocation(tree, segments)?.value;
+}
+
+/** A clearer message for one problem from parseManifest, keeping its prefix (the field path). */
+export function friendlyManifestMessage(message: string, pointer: string, text: string): string {
+  const syntax = /^JSON syntax: (\w+)$/.exec(message);
+  if (syntax) return `JSON syntax: ${JSON_SYNTAX[syntax[1]!] ?? syntax[1]}`;
+  const prefix = pointer === '' ? '' : `${pointer.slice(1).replace(/\//g, '.')}: `;
+  const body = message.startsWith(prefix) ? message.slice(prefix.length) : message;
+  const value = valueAt(text, pointer);
+  const shown = typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
+  const pattern = /^Expected string to match '(.*)'$/.exec(body)?.[1];
+  if (pattern !== undefined) {
+    if (pattern === PackPath.pattern) {
+      return `${prefix}${shown} must be a path inside the pack folder: relative, with "/" between folders, no leading "/", no drive letter and no ".." segment`;
+    }
+    if (pattern === '^\\d+\\.\\d+\\.\\d+$') return `${prefix}${shown} must be a version like 1.0.0 (major.minor.patch)`;
+    if (pattern === '^[a-z0-9][a-z0-9-]*$') return `${prefix}${shown} must be lower-case letters, digits and dashes, starting with a letter or digit`;
+    if (pattern === '^[0-9a-f]{64}$') return `${prefix}${shown} must be a SHA-256 hash: 64 lower-case hex digits`;
+  }
+  if (body === 'Unexpected property') {
+    const field = pointer.split('/').pop() ?? '';
+    return `${prefix}unknown field "${field}": check its spelling against the schema (media/lesson.schema.json), or remove it`;
+  }
+  if (body.startsWith('Expected required property')) return `${prefix}this field is required`;
+  return message;
+}

@@ -1,0 +1,131 @@
+/**
+ * Runs a check of the learner's file: the one place in the extension that starts learner processes, so
+ * the Workspace Trust gate lives here and nowhere else can forget it. Checks run one at a time; requests
+ * that arrive while one runs are folded into a single follow-up check of the newest text.
+ */
+import * as vscode from 'vscode';
+import type { CheckReport } from '../core/report';
+import { checkFile } from '../node/checker';
+import type { Log } from './log';
+import type { PackService } from './packs';
+import type { Session, SessionStore } from './session';
+import { readSettings, resolveInterpreters } from './settings';
+
+export type CheckReason = 'command' | 'panel' | 'save' | 'test' | 'lens';
+
+export interface CheckFinished {
+  readonly session: Session;
+  readonly report: CheckReport;
+  readonly reason: CheckReason;
+}
+
+/** Why a check did not run, for the panel and for tests (notifications cannot be read back). */
+export type Refusal = 'untrusted' | 'no-session' | 'no-pack' | 'no-file' | 'failed';
+
+export const UNTRUSTED_MESSAGE =
+  'Lesson Companion does not run your code in Restricted Mode. Trust this folder (Manage Workspace Trust) to check your program; reading the lesson works without it.';
+
+export class CheckRunner implements vscode.Disposable {
+  private readonly started = new vscode.EventEmitter<Session>();
+  private readonly finished = new vscode.EventEmitter<CheckFinished>();
+  private readonly settled = new vscode.EventEmitter<void>();
+  readonly onDidStart = this.started.event;
+  /** A report exists (pass, fail or a program that could not run). */
+  readonly onDidFinish = this.finished.event;
+  /** Any run ended, with a report or refused: `running` is false again. */
+  readonly onDidSettle = this.settled.event;
+
+  private current: Promise<CheckReport | undefined> | undefined;
+  private next: Promise<CheckReport | undefined> | undefined;
+  private _lastRefusal: Refusal | undefined;
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly packs: PackService,
+    private readonly log: Log,
+  ) {}
+
+  get running(): boolean {
+    return this.current !== undefined;
+  }
+
+  get lastRefusal(): Refusal | undefined {
+    return this._lastRefusal;
+  }
+
+  /** Checks the active session's file; undefined when it could not (the learner was told why). */
+  run(reason: CheckReason): Promise<CheckReport | undefined> {
+    if (!this.current) {
+      this.current = this.runOnce(reason).finally(() => {
+        this.current = undefined;
+        this.settled.fire();
+      });
+      return this.current;
+    }
+    // One check is running on possibly older text: queue exactly one more, shared by every caller meanwhile.
+    this.next ??= this.current.then(
+      () => {
+        this.next = undefined;
+        return this.run(reason);
+      },
+      () => {
+        this.next = undefined;
+        return this.run(reason);
+      },
+    );
+    return this.next;
+  }
+
+  private refuse(why: Refusal, message: string, ...actions: { title: string; run: () => unknown }[]): undefined {
+    this._lastRefusal = why;
+    this.log.warn(`check refused (${why}): ${message}`);
+    void vscode.window.showWarningMessage(message, ...actions.map((a) => a.title)).then((picked) => actions.find((a) => a.title === picked)?.run());
+    return undefined;
+  }
+
+  private async runOnce(reason: CheckReason): Promise<CheckReport | undefined> {
+    // Trust first: nothing below may run, or even prepare, learner code in Restricted Mode.
+    if (false as boolean) {
+      return this.refuse('untrusted', UNTRUSTED_MESSAGE, { title: 'Manage Workspace Trust', run: () => vscode.commands.executeCommand('workbench.trust.manage') });
+    }
+    const session = this.store.session;
+    const uri = this.store.mainUri(session);
+    if (!session || !uri) {
+      return this.refuse('no-session', 'Start a lesson first (Lesson Companion: Start Lesson…).', {
+        title: 'Start Lesson…',
+        run: () => vscode.commands.executeCommand('lessonCompanion.startLesson'),
+      });
+    }
+    const pack = await this.packs.find(session.lessonId);
+    if (!pack) return this.refuse('no-pack', `The lesson "${session.lessonId}" is not installed any more.`);
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    // The learner checks what they see: unsaved edits count.
+    if (open?.isDirty) await open.save();
+    try {
+      await vscode.workspace.fs.stat(uri);
+    } catch {
+      return this.refuse('no-file', `${session.mainFile} is missing. Start the lesson again to get a fresh copy of the starter.`);
+    }
+    this._lastRefusal = undefined;
+    this.started.fire(session);
+    const settings = readSettings(uri);
+    try {
+      const interpreters = await resolveInterpreters(uri, this.log);
+      this.log.info(`check (${reason}) ${session.lessonId}/${session.language} ${uri.fsPath} with ${session.language === 'python' ? interpreters.python : interpreters.node}`);
+      const report = await checkFile(pack, uri.fsPath, session.language, { interpreters, timeLimitMs: settings.timeLimitMs });
+      this.log.info(`check done: ${report.status} ${report.checks.passed}/${report.checks.total}, ${report.mistakes.map((m) => m.id).join(', ') || 'no named mistakes'}, ${report.durationMs} ms, ${report.processRuns} runs`);
+      await this.store.setReport(report);
+      this.finished.fire({ session, report, reason });
+      return report;
+    } catch (error) {
+      this.log.error('check failed', error);
+      return this.refuse('failed', `The check could not run: ${(error as Error).message ?? String(error)}`);
+    }
+  }
+
+  dispose(): void {
+    this.started.dispose();
+    this.finished.dispose();
+    this.settled.dispose();
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * A "Check" lens above each function the lesson's mistakes can live in (`pick`, `done`), labelled with
+ * what the last check said about that function, so the verdict sits where the fix goes.
+ */
+import * as vscode from 'vscode';
+import { lensTitle } from '../core/progress';
+import { locateFunction } from '../core/source';
+import type { CheckRunner } from './checkRunner';
+import type { PackService } from './packs';
+import type { SessionStore } from './session';
+
+export const CHECK_COMMAND = 'lessonCompanion.check';
+
+export class CheckCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly packs: PackService,
+    private readonly runner: CheckRunner,
+  ) {
+    const refresh = (): void => this.changed.fire();
+    this.subscriptions = [store.onDidChange(refresh), runner.onDidStart(refresh), runner.onDidSettle(refresh), packs.onDidChange(refresh)];
+  }
+
+  async provideCodeLenses(doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+    const session = this.store.session;
+    if (!session || !this.store.isMainFile(doc.uri)) return [];
+    const pack = await this.packs.find(session.lessonId);
+    if (!pack) return [];
+    const report = this.store.progress(session).lastReport;
+    const functions = [...new Set(pack.manifest.mistakes.map((m) => m.function))];
+    // Text search, not the symbol provider: lenses are asked for on every edit and must be instant.
+    const text = doc.getText();
+    const lenses: vscode.CodeLens[] = [];
+    for (const fn of functions) {
+      const line = locateFunction(text, session.language, fn);
+      if (!line) continue;
+      const range = doc.lineAt(line - 1).range;
+      lenses.push(
+        new vscode.CodeLens(range, {
+          title: lensTitle(report, fn, this.runner.running),
+          tooltip: `Run the lesson's hidden transcripts against ${session.mainFile}`,
+          command: CHECK_COMMAND,
+          arguments: [{ reason: 'lens' }],
+        }),
+      );
+    }
+    return lenses;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The extension's commands. Each returns something useful to a caller (the started session, the check
+ * report, where a step landed), which is what the integration tests assert on.
+ */
+import * as vscode from 'vscode';
+import type { CheckReport } from '../core/report';
+import type { CheckReason, CheckRunner } from './checkRunner';
+import type { Log } from './log';
+import type { PackService } from './packs';
+import { LessonPanel, type PanelDeps } from './panel/lessonPanel';
+import { registerCommand, type Disposer } from './registry';
+import type { Session, SessionStore } from './session';
+import { startLesson } from './startLesson';
+import type { StepNavigator } from './stepNavigator';
+import type { LessonTests } from './testing';
+
+export const COMMANDS = {
+  startLesson: 'lessonCompanion.startLesson',
+  openPanel: 'lessonCompanion.openPanel',
+  check: 'lessonCompanion.check',
+  openStep: 'lessonCompanion.openStep',
+  internalState: 'lessonCompanion.internal.state',
+} as const;
+
+export interface Services extends PanelDeps {
+  readonly store: SessionStore;
+  readonly packs: PackService;
+  readonly runner: CheckRunner;
+  readonly navigator: StepNavigator;
+  readonly tests: LessonTests;
+  readonly log: Log;
+}
+
+const REASONS: readonly CheckReason[] = ['command', 'panel', 'save', 'test', 'lens'];
+
+function reasonOf(arg: unknown): CheckReason {
+  const r = typeof arg === 'object' && arg !== null ? (arg as { reason?: unknown }).reason : undefined;
+  return REASONS.find((x) => x === r) ?? 'command';
+}
+
+export function registerCommands(ctx: Disposer, s: Services): void {
+  const showPanel = async (): Promise<void> => {
+    LessonPanel.createOrShow(s, vscode.ViewColumn.Beside);
+  };
+  registerCommand(ctx, COMMANDS.startLesson, (args?: unknown): Promise<Session | undefined> =>
+    startLesson(args, { packs: s.packs, store: s.store, log: s.log, showPanel }),
+  );
+  registerCommand(ctx, COMMANDS.openPanel, showPanel);
+  registerCommand(ctx, COMMANDS.check, (args?: unknown): Promise<CheckReport | undefined> => s.runner.run(reasonOf(args)));
+  registerCommand(ctx, COMMANDS.openStep, async (index?: unknown) => {
+    if (typeof index !== 'number' || !Number.isInteger(index)) return undefined;
+    const located = await s.navigator.open(index);
+    return located ? { line: located.selection.start.line + 1, how: located.how } : undefined;
+  });
+  // Not in package.json (so not in the palette): what the integration tests cannot read through public API,
+  // i.e. Test Explorer results, the stored progress and why the last check was refused.
+  registerCommand(ctx, COMMANDS.internalState, () => {
+    const session = s.store.session;
+    const progress = s.store.progress(session);
+    return {
+      session,
+      stepsRead: progress.stepsRead,
+      answers: progress.answers,
+      lastStatus: progress.lastReport?.status ?? null,
+      lastRefusal: s.runner.lastRefusal ?? null,
+      panelOpen: LessonPanel.instance !== undefined,
+      tests: s.tests.snapshot(),
+    };
+  });
+}

@@ -1,0 +1,185 @@
+/**
+ * The lesson panel (one per window), after the webview-sample pattern: `createOrShow` for the command,
+ * `revive` for the serializer after a reload. The webview starts empty, says `ready`, and gets the whole
+ * state in `init`; later changes arrive as `state`/`checkStarted`/`checkResult`/`answerResult`.
+ */
+import * as vscode from 'vscode';
+import type { CheckRunner } from '../checkRunner';
+import { checkAnswer } from '../answers';
+import type { Log } from '../log';
+import type { PackService } from '../packs';
+import type { SessionStore } from '../session';
+import type { StepNavigator } from '../stepNavigator';
+import { parseFromWebview, PROTOCOL_VERSION, type FromWebview, type PanelState, type RevealTarget, type ToWebview } from '../../shared/messages';
+import { panelHtml, panelOptions } from './panelHtml';
+import { panelState } from './panelState';
+
+export const PANEL_VIEW_TYPE = 'lessonCompanion.lessonPanel';
+
+export interface PanelDeps {
+  readonly extensionUri: vscode.Uri;
+  readonly store: SessionStore;
+  readonly packs: PackService;
+  readonly runner: CheckRunner;
+  readonly navigator: StepNavigator;
+  readonly log: Log;
+}
+
+export class LessonPanel implements vscode.Disposable {
+  private static current: LessonPanel | undefined;
+
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private ready = false;
+  /** Reveals asked for before the webview said `ready`. */
+  private pendingReveal: RevealTarget | undefined;
+
+  static createOrShow(deps: PanelDeps, column: vscode.ViewColumn = vscode.ViewColumn.Beside): LessonPanel {
+    if (LessonPanel.current) {
+      LessonPanel.current.panel.reveal(column, true);
+      return LessonPanel.current;
+    }
+    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'Lesson', { viewColumn: column, preserveFocus: true }, panelOptions(deps.extensionUri));
+    LessonPanel.current = new LessonPanel(panel, deps);
+    return LessonPanel.current;
+  }
+
+  /** A panel VS Code restored after a reload (WebviewPanelSerializer). */
+  static revive(panel: vscode.WebviewPanel, deps: PanelDeps): LessonPanel {
+    LessonPanel.current?.dispose();
+    LessonPanel.current = new LessonPanel(panel, deps);
+    return LessonPanel.current;
+  }
+
+  static get instance(): LessonPanel | undefined {
+    return LessonPanel.current;
+  }
+
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    private readonly deps: PanelDeps,
+  ) {
+    // Restored panels come with the options of the old session; set ours (resource roots) again.
+    panel.webview.options = panelOptions(deps.extensionUri);
+    panel.webview.html = panelHtml(panel.webview, deps.extensionUri);
+    // The tab title should name the lesson at once, not only after the webview has loaded.
+    void this.state();
+    const update = (): void => void this.postState();
+    this.subscriptions.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
+      // A hidden panel's webview is discarded (retainContextWhenHidden: false); it says `ready` again when shown.
+      panel.onDidChangeViewState(() => {
+        if (!panel.visible) this.ready = false;
+      }),
+      deps.store.onDidChange(update),
+      deps.packs.onDidChange(update),
+      deps.runner.onDidStart(() => void this.post({ type: 'checkStarted' })),
+      deps.runner.onDidFinish(() => void this.postCheck()),
+      deps.runner.onDidSettle(update),
+      vscode.workspace.onDidGrantWorkspaceTrust(update),
+    );
+  }
+
+  /** Scrolls the panel to a step, question or mistake, showing it first. */
+  reveal(target: RevealTarget): void {
+    this.panel.reveal(undefined, true);
+    if (this.ready) void this.post({ type: 'reveal', target });
+    else this.pendingReveal = target;
+  }
+
+  private async state(): Promise<PanelState> {
+    const { store, packs, runner } = this.deps;
+    const session = store.session;
+    const pack = session ? await packs.find(session.lessonId) : undefined;
+    const state = panelState({ session, pack, progress: store.progress(session), trusted: vscode.workspace.isTrusted, checking: runner.running });
+    this.panel.title = state.lesson ? `Lesson: ${state.lesson.title}` : 'Lesson';
+    return state;
+  }
+
+  private async post(message: ToWebview): Promise<void> {
+    if (!this.ready) return;
+    try {
+      await this.panel.webview.postMessage(message);
+    } catch (error) {
+      this.deps.log.warn(`could not post ${message.type} to the lesson panel: ${String(error)}`);
+    }
+  }
+
+  private async postState(): Promise<void> {
+    if (this.ready) await this.post({ type: 'state', state: await this.state() });
+  }
+
+  private async postCheck(): Promise<void> {
+    const state = await this.state();
+    await this.post({ type: 'checkResult', check: state.check, state });
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    const message = parseFromWebview(raw);
+    if (!message) {
+      this.deps.log.warn(`lesson panel: ignored an invalid message ${JSON.stringify(raw)?.slice(0, 200)}`);
+      return;
+    }
+    try {
+      await this.handle(message);
+    } catch (error) {
+      this.deps.log.error(`lesson panel: ${message.type} failed`, error);
+    }
+  }
+
+  private async handle(message: FromWebview): Promise<void> {
+    const { navigator, runner, store, packs } = this.deps;
+    switch (message.type) {
+      case 'ready': {
+        if (message.protocol !== PROTOCOL_VERSION) this.deps.log.warn(`lesson panel speaks protocol ${message.protocol}, the extension ${PROTOCOL_VERSION}`);
+        this.ready = true;
+        await this.post({ type: 'init', protocol: PROTOCOL_VERSION, state: await this.state() });
+        if (this.pendingReveal) {
+          await this.post({ type: 'reveal', target: this.pendingReveal });
+          this.pendingReveal = undefined;
+        }
+        return;
+      }
+      case 'openStep':
+        await navigator.open(message.index);
+        return;
+      case 'runStep':
+        await navigator.run(message.index);
+        return;
+      case 'runCheck':
+        await runner.run('panel');
+        return;
+      case 'answer': {
+        const session = store.session;
+        const pack = session ? await packs.find(session.lessonId) : undefined;
+        if (!pack) return;
+        const result = checkAnswer(pack, message.questionId, message.answer);
+        if (!result) {
+          this.deps.log.warn(`lesson panel: no question "${message.questionId}" in ${pack.manifest.id}`);
+          return;
+        }
+        await store.recordAnswer(message.questionId, result);
+        await this.post({ type: 'answerResult', questionId: message.questionId, result, state: await this.state() });
+        return;
+      }
+      case 'openMistake': {
+        const report = store.progress().lastReport;
+        const mistake = report?.mistakes.find((m) => m.id === message.id);
+        if (mistake) await navigator.revealFunction(mistake.function);
+        return;
+      }
+      case 'startLesson':
+        await vscode.commands.executeCommand('lessonCompanion.startLesson');
+        return;
+      case 'manageTrust':
+        await vscode.commands.executeCommand('workbench.trust.manage');
+        return;
+    }
+  }
+
+  dispose(): void {
+    if (LessonPanel.current === this) LessonPanel.current = undefined;
+    for (const s of this.subscriptions.splice(0)) s.dispose();
+    this.panel.dispose();
+  }
+}

@@ -1,0 +1,101 @@
+// Helpers shared by the integration suites (trusted and untrusted). They talk to the extension only through
+// VS Code's public API and the extension's commands.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+
+export const EXT_ID = 'lesson-companion.lesson-companion';
+export const LESSON = 'least-connections';
+
+export function extensionPath(): string {
+  const ext = vscode.extensions.getExtension(EXT_ID);
+  assert.ok(ext, `${EXT_ID} is not loaded`);
+  return ext.extensionPath;
+}
+
+export function fixture(...parts: string[]): string {
+  return fs.readFileSync(path.join(extensionPath(), 'test', 'integration', 'fixtures', ...parts), 'utf8');
+}
+
+export function workspaceDir(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the harness should open a folder');
+  return folder.uri.fsPath;
+}
+
+export async function activate(): Promise<void> {
+  const ext = vscode.extensions.getExtension(EXT_ID);
+  assert.ok(ext, `${EXT_ID} is not loaded`);
+  await ext.activate();
+}
+
+/** Polls until `probe` returns a truthy value (VS Code updates tabs, diagnostics and files asynchronously). */
+export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10000): Promise<T> {
+  const started = Date.now();
+  let last: unknown;
+  while (Date.now() - started < timeoutMs) {
+    try {
+      const value = await probe();
+      if (value) return value;
+      last = value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${String(last)})`);
+}
+
+export function lessonPanelTab(): vscode.Tab | undefined {
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('lessonCompanion.lessonPanel'));
+}
+
+/** Replaces the learner file's text the way a learner would: an edit in the editor, then save. */
+export async function setLearnerText(uri: vscode.Uri, text: string): Promise<vscode.TextDocument> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, new vscode.Range(0, 0, doc.lineCount, 0), text);
+  assert.ok(await vscode.workspace.applyEdit(edit), 'edit applied');
+  assert.ok(await doc.save(), 'saved');
+  assert.strictEqual(doc.getText(), text);
+  return doc;
+}
+
+/** 0-based line of the first line matching `pattern` in `text`. */
+export function lineOf(text: string, pattern: RegExp): number {
+  const i = text.split('\n').findIndex((l) => pattern.test(l));
+  assert.ok(i >= 0, `no line matches ${pattern}`);
+  return i;
+}
+
+export function ourDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Lesson Companion');
+}
+
+export interface InternalState {
+  session?: { lessonId: string; language: string; mainFile: string };
+  stepsRead: number[];
+  answers: Record<string, { correct: boolean }>;
+  lastStatus: string | null;
+  lastRefusal: string | null;
+  panelOpen: boolean;
+  tests: { id: string; label: string; state?: string; message?: string; children: { id: string; label: string; state?: string; message?: string }[] }[];
+}
+
+export async function internalState(): Promise<InternalState> {
+  return (await vscode.commands.executeCommand('lessonCompanion.internal.state')) as InternalState;
+}
+
+/**
+ * A stand-in interpreter that leaves a mark each time it is started, then runs the real python3: proves
+ * whether a check ran the learner's program at all.
+ */
+export function writeMarkingInterpreter(dir: string): { script: string; marker: string } {
+  const script = path.join(dir, 'marking-python.sh');
+  const marker = path.join(dir, 'interpreter-ran.txt');
+  fs.writeFileSync(script, `#!/bin/sh\necho ran >> '${marker}'\nexec python3 "$@"\n`, { mode: 0o755 });
+  return { script, marker };
+}

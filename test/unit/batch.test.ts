@@ -1,0 +1,159 @@
+/**
+ * runBatch with a FAKE `execute`: a function that answers stdin through the reference model, with faults
+ * injected at chosen commands. It is fake on purpose: what runBatch owns is how one stdout is cut back
+ * into per-transcript outcomes and when a new process is started, and a fake makes every case exact,
+ * instant and inspectable (we see each run's stdin). Real processes are tested in test/node.
+ */
+import * as assert from 'node:assert/strict';
+import { runBatch } from '../../src/core/batch';
+import { leastConnectionsModel as model } from '../../src/core/models/leastConnections';
+import type { ProcessResult } from '../../src/core/process';
+import { simulate } from '../../src/core/simulate';
+
+type Fault = 'crash' | 'hang' | 'flood' | 'exit0';
+
+interface FakeProgram {
+  (input: string): Promise<ProcessResult>;
+  readonly inputs: string[];
+}
+
+/**
+ * A program that answers like the reference with `mutations`, except that `fault` may make it crash, hang,
+ * flood or exit at a command; `n` counts commands since the process started, so faults can depend on
+ * state that leaks from earlier transcripts. `stray` lines are printed before the answer.
+ */
+function fakeProgram(options: { mutations?: string[]; fault?: (command: string, n: number) => Fault | undefined; stray?: (command: string) => string[] } = {}): FakeProgram {
+  const inputs: string[] = [];
+  const program = async (input: string): Promise<ProcessResult> => {
+    inputs.push(input);
+    let state = model.initial();
+    let stdout = '';
+    const result = (r: Partial<ProcessResult>): ProcessResult => ({ stdout, stderr: '', exitCode: 0, signal: null, timedOut: false, outputLimited: false, durationMs: 1, ...r });
+    const commands = input.split('\n').filter((l) => l !== '');
+    for (const [n, command] of commands.entries()) {
+      for (const line of options.stray?.(command) ?? []) stdout += `${line}\n`;
+      const fault = options.fault?.(command, n);
+      if (fault === 'crash') return result({ exitCode: 1, stderr: 'Traceback (most recent call last):\nRuntimeError: boom\n' });
+      if (fault === 'hang') return result({ exitCode: null, signal: 'SIGKILL', timedOut: true });
+      if (fault === 'flood') return result({ stdout: stdout + 'still looking ...\n'.repeat(50), exitCode: null, signal: 'SIGKILL', outputLimited: true });
+      if (fault === 'exit0') return result({});
+      const step = model.step(state, command, new Set(options.mutations ?? []));
+      if (step.answer.kind === 'crash') return result({ exitCode: 1, stderr: `KeyError: ${step.answer.error}\n` });
+      state = step.state;
+      for (const line of step.answer.lines) stdout += `${line}\n`;
+    }
+    return result({});
+  };
+  return Object.assign(program, { inputs });
+}
+
+const LISTS: string[][] = [
+  ['POOL a b c', 'PICK', 'PICK', 'STATUS'],
+  ['POOL a b', 'DONE ghost', 'STATUS'],
+  ['PICK', 'STATUS'],
+  ['POOL zeta alpha', 'PICK', 'DONE zeta', 'PICK'],
+];
+
+const reference = (commands: readonly string[], mutations: string[] = []) => simulate(model, commands, new Set(mutations)).outcome;
+
+describe('batch runner (fake execute)', () => {
+  it('runs every list in one process, each after the reset command, and cuts the answers back apart', async () => {
+    const program = fakeProgram();
+    const batch = await runBatch(model, program, LISTS);
+    assert.equal(batch.runs.length, 1);
+    assert.equal(program.inputs[0], LISTS.map((l) => ['POOL', ...l].join('\n')).join('\n') + '\n');
+    assert.deepEqual(batch.outcomes, LISTS.map((l) => reference(l)));
+    assert.deepEqual(batch.strayLines, []);
+  });
+
+  it('restarts after a crash with the lists the dead process never reached', async () => {
+    const program = fakeProgram({ mutations: ['unknown-crash'] });
+    const batch = await runBatch(model, program, LISTS);
+    assert.equal(batch.runs.length, 2);
+    assert.deepEqual(batch.outcomes[1], { lines: ['OK'], ending: 'crashed' });
+    assert.deepEqual(batch.outcomes[1], reference(LISTS[1]!, ['unknown-crash']));
+    assert.ok(program.inputs[1]!.startsWith(`POOL\n${LISTS[2]![0]}\n`), 'the second process starts at the third list');
+    assert.deepEqual([batch.outcomes[0], batch.outcomes[2], batch.outcomes[3]], [reference(LISTS[0]!), reference(LISTS[2]!), reference(LISTS[3]!)]);
+  });
+
+  it('counts a process that exits 0 part-way as a crash of that list, and goes on', async () => {
+    const program = fakeProgram({ fault: (c) => (c === 'DONE ghost' ? 'exit0' : undefined) });
+    const batch = await runBatch(model, program, LISTS);
+    assert.deepEqual(batch.outcomes[1], { lines: ['OK'], ending: 'crashed' });
+    assert.equal(batch.outcomes[3]!.ending, 'finished');
+    assert.equal(batch.runs.length, 2);
+  });
+
+  it('after a hang runs nothing more: each hang costs a whole time limit', async () => {
+    const program = fakeProgram({ fault: (c) => (c === 'DONE ghost' ? 'hang' : undefined) });
+    const batch = await runBatch(model, program, LISTS);
+    assert.equal(batch.runs.length, 1);
+    assert.deepEqual(batch.outcomes.map((o) => o.ending), ['finished', 'timed-out', 'not-run', 'not-run']);
+    assert.deepEqual(batch.outcomes[1]!.lines, ['OK']);
+  });
+
+  it('after a flood runs nothing more either (before: one flooding process per remaining list)', async () => {
+    const program = fakeProgram({ fault: (c) => (c === 'PICK' ? 'flood' : undefined) });
+    const batch = await runBatch(model, program, LISTS);
+    assert.equal(batch.runs.length, 1);
+    assert.deepEqual(batch.outcomes.map((o) => o.ending), ['output-limit', 'not-run', 'not-run', 'not-run']);
+    assert.equal(batch.strayLines[0], 'still looking ...');
+    assert.ok(batch.strayLines.length <= 20, 'stray lines are capped');
+  });
+
+  it('stops after one process that cannot even answer the reset: a crash before any output', async () => {
+    const program = fakeProgram({ fault: () => 'crash' });
+    const batch = await runBatch(model, program, LISTS);
+    assert.equal(batch.runs.length, 1);
+    assert.deepEqual(batch.outcomes.map((o) => o.ending), ['crashed', 'not-run', 'not-run', 'not-run']);
+  });
+
+  it('stops after one silent process too, even one that exits 0 or prints only a banner', async () => {
+    for (const program of [fakeProgram({ fault: () => 'exit0' }), fakeProgram({ fault: () => 'exit0', stray: () => ['Welcome to the balancer!'] })]) {
+      const batch = await runBatch(model, program, LISTS);
+      assert.equal(batch.runs.length, 1, 'before: one process per list');
+      assert.deepEqual(batch.outcomes.map((o) => o.ending), ['crashed', 'not-run', 'not-run', 'not-run']);
+    }
+  });
+
+  it('charges a crash on a later reset to that list, so leaked state can be found, and goes on', async () => {
+    // The second POOL of the process crashes: state left by the first list breaks the reset itself.
+    let pools = 0;
+    const program = fakeProgram({
+      fault: (c, n) => {
+        if (n === 0) pools = 0;
+        if (c === 'POOL') pools += 1;
+        return c === 'POOL' && pools === 2 ? 'crash' : undefined;
+      },
+    });
+    const batch = await runBatch(model, program, [['POOL a', 'PICK'], ['PICK'], ['POOL b', 'PICK']]);
+    assert.deepEqual(batch.outcomes, [
+      { lines: ['OK', 'a'], ending: 'finished' },
+      { lines: [], ending: 'crashed' },
+      { lines: ['OK', 'b'], ending: 'finished' },
+    ]);
+    assert.equal(batch.runs.length, 2);
+    assert.equal(program.inputs[1], 'POOL\nPOOL b\nPICK\n');
+  });
+
+  it('reports a program that cannot start as crashed for every list, after one try', async () => {
+    const execute = async (): Promise<ProcessResult> => ({ stdout: '', stderr: '', exitCode: null, signal: null, timedOut: false, outputLimited: false, durationMs: 0, startError: { code: 'ENOENT', command: 'python9' } });
+    const batch = await runBatch(model, execute, LISTS);
+    assert.equal(batch.runs.length, 1);
+    assert.deepEqual(batch.outcomes.map((o) => o.ending), ['crashed', 'crashed', 'crashed', 'crashed']);
+  });
+
+  it('sets debug prints aside without shifting the answers', async () => {
+    const program = fakeProgram({ stray: (c) => (c === 'PICK' ? ['debug: picking now', 'counts = {a: 1}'] : []) });
+    const batch = await runBatch(model, program, LISTS);
+    assert.deepEqual(batch.outcomes, LISTS.map((l) => reference(l)));
+    assert.deepEqual(batch.strayLines.slice(0, 2), ['debug: picking now', 'counts = {a: 1}']);
+  });
+
+  it('does not count a STATUS at the end of a dead process as answered', async () => {
+    // The process crashes on STATUS with an empty pool: an empty answer and no answer look the same.
+    const program = fakeProgram({ fault: (c, n) => (c === 'STATUS' && n > 0 ? 'crash' : undefined) });
+    const batch = await runBatch(model, program, [['STATUS']]);
+    assert.deepEqual(batch.outcomes[0], { lines: [], ending: 'crashed' });
+  });
+});

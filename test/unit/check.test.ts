@@ -1,0 +1,158 @@
+/**
+ * The whole check (core `check`) with FAKE programs: `execute` answers in-process instead of starting one.
+ * Fake on purpose: these tests are about what check concludes from outcomes (localising, leaked state,
+ * naming, shrinking, seeds), and a fake makes that exact, instant, and lets us count process runs.
+ * The same behaviours as real Python/JavaScript/TypeScript programs are in test/node.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { check, type CheckInput } from '../../src/core/check';
+import { parseManifest } from '../../src/core/manifest';
+import { leastConnectionsModel as model } from '../../src/core/models/leastConnections';
+import type { Execute, ProcessResult } from '../../src/core/process';
+import type { CheckReport } from '../../src/core/report';
+import { sameOutcome, simulate } from '../../src/core/simulate';
+import { parseTranscripts } from '../../src/core/transcript';
+
+const LESSON = path.join(__dirname, '..', '..', 'lessons', 'least-connections');
+const parsed = parseManifest(fs.readFileSync(path.join(LESSON, 'lesson.json'), 'utf8'), 'lesson.json');
+if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+const manifest = parsed.manifest;
+const transcripts = manifest.transcripts.flatMap((f) => parseTranscripts(fs.readFileSync(path.join(LESSON, f), 'utf8'), f));
+
+const done = (stdout: string, r: Partial<ProcessResult> = {}): ProcessResult => ({ stdout, stderr: '', exitCode: 0, signal: null, timedOut: false, outputLimited: false, durationMs: 1, ...r });
+
+/** A program that answers like the reference model with these mutations switched on. */
+function mutantProgram(...mutations: string[]): Execute {
+  return async (input) => {
+    let state = model.initial();
+    let stdout = '';
+    for (const command of input.split('\n').filter(Boolean)) {
+      const step = model.step(state, command, new Set(mutations));
+      if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1, stderr: `Traceback (most recent call last):\nKeyError: '${command}'\n` });
+      state = step.state;
+      stdout += step.answer.lines.map((l) => `${l}\n`).join('');
+    }
+    return done(stdout);
+  };
+}
+
+/** The stale-state fixture in TypeScript: counts live for the whole process, so POOL does not reset them. */
+const leakyProgram: Execute = async (input) => {
+  const counts = new Map<string, number>();
+  let pool: string[] = [];
+  const out: string[] = [];
+  for (const line of input.split('\n')) {
+    const [verb, ...args] = line.trim().split(/\s+/);
+    if (verb === 'POOL') {
+      pool = args;
+      for (const name of args) if (!counts.has(name)) counts.set(name, 0);
+      out.push('OK');
+    } else if (verb === 'PICK') {
+      let best = pool[0];
+      for (const name of pool) if (counts.get(name)! < counts.get(best!)!) best = name;
+      if (best !== undefined) counts.set(best, counts.get(best)! + 1);
+      out.push(best ?? 'EMPTY');
+    } else if (verb === 'DONE') {
+      const count = counts.get(args[0]!);
+      if (count !== undefined && count > 0) counts.set(args[0]!, count - 1);
+      out.push('OK');
+    } else if (verb === 'STATUS') {
+      for (const name of [...counts.keys()].sort()) out.push(`${name}:${counts.get(name)}`);
+    }
+  }
+  return done(out.map((l) => `${l}\n`).join(''));
+};
+
+async function checkWith(execute: Execute, options: Partial<CheckInput['options']> = {}): Promise<CheckReport> {
+  return check({
+    manifest,
+    model,
+    transcripts,
+    language: 'python',
+    file: 'balancer.py',
+    fileName: 'balancer.py',
+    source: fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'least-connections', 'python', 'correct.py'), 'utf8'),
+    execute,
+    options: { seed: 2026, timeLimitMs: 1000, outputLimitBytes: 64 * 1024, interpreter: 'python3', ...options },
+    clock: () => 0,
+  });
+}
+
+/** The counterexample must really show the failure: replayed, the program and the reference part ways. */
+async function assertReproduces(report: CheckReport, execute: Execute, mutations: string[] = []): Promise<void> {
+  const example = report.counterexample;
+  assert.ok(example, 'a counterexample');
+  assert.equal(example.trace[example.divergesAt]!.matches, false);
+  assert.ok(example.trace.slice(0, example.divergesAt).every((row) => row.matches), 'rows before the first difference match');
+  const run = await execute(['POOL', ...example.commands].join('\n') + '\n');
+  const lines = run.stdout.split('\n').filter(Boolean).slice(1);
+  const ending = run.exitCode === 0 ? 'finished' : 'crashed';
+  assert.ok(!sameOutcome({ lines, ending }, simulate(model, example.commands).outcome), 'the program fails the counterexample');
+  if (mutations.length > 0) assert.ok(sameOutcome({ lines, ending }, simulate(model, example.commands, new Set(mutations)).outcome), 'as the mutant does');
+}
+
+describe('check (fake programs)', () => {
+  it('passes a program that answers like the reference, in one process', async () => {
+    const report = await checkWith(mutantProgram());
+    assert.equal(report.status, 'pass');
+    assert.deepEqual(report.checks, { total: transcripts.length, passed: transcripts.length, failed: 0, notRun: 0 });
+    assert.equal(report.processRuns, 1);
+    assert.deepEqual([report.mistakes, report.problems, report.counterexample], [[], [], null]);
+  });
+
+  it('names a wrong tiebreak exactly and shrinks a counterexample to a tie', async () => {
+    const program = mutantProgram('tiebreak-name');
+    const report = await checkWith(program);
+    assert.equal(report.status, 'fail');
+    assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants, m.confidence]), [['tiebreak', ['tiebreak-name'], 'exact']]);
+    const example = report.mistakes[0]!.counterexample!;
+    assert.ok(example.commands.length <= 3, example.commands.join(' | '));
+    const names = example.commands[0]!.split(' ').slice(1);
+    assert.equal(example.commands[0]!.split(' ')[0], 'POOL');
+    assert.notDeepEqual(names, [...names].sort(), 'the pool is out of name order, or the tie could not show');
+    assert.ok(example.commands.includes('PICK'));
+    await assertReproduces(report, program, ['tiebreak-name']);
+  });
+
+  it('finds leaked state and does not blame mistakes the program does not have', async () => {
+    // Before the fix, failures seen only in the shared process (caused by earlier transcripts) were taken
+    // as evidence, and this program with a correct pick was told it had a wrong tiebreak and a late increment.
+    const report = await checkWith(leakyProgram, { fuzzTranscripts: 40 });
+    assert.ok(report.problems.some((p) => p.kind === 'stale-state'));
+    assert.deepEqual(report.mistakes, []);
+    assert.ok(report.counterexample!.commands.length <= 4, report.counterexample!.commands.join(' | '));
+    await assertReproduces(report, leakyProgram);
+  });
+
+  it('stops at the first flood instead of flooding once per transcript', async () => {
+    const flood: Execute = async (input) =>
+      input.includes('PICK') ? done('OK\n' + 'still looking ...\n'.repeat(100), { exitCode: null, signal: 'SIGKILL', outputLimited: true }) : mutantProgram()(input);
+    const report = await checkWith(flood);
+    assert.ok(report.problems.some((p) => p.kind === 'output-limit'));
+    assert.ok(report.processRuns <= 3, `${report.processRuns} runs`);
+  });
+
+  it('runs a silent program (it answers nothing, exit code 0) a few times, not once per transcript', async () => {
+    const report = await checkWith(async () => done(''));
+    assert.equal(report.status, 'fail');
+    assert.equal(report.checks.notRun, transcripts.length - 1);
+    assert.ok(report.processRuns <= 10, `${report.processRuns} runs`);
+    const difference = report.problems.find((p) => p.kind === 'unrecognised-difference');
+    assert.match(difference!.message, /gave no answer/);
+  });
+
+  it('reproduces a report from its seed', async () => {
+    const program = mutantProgram('negative-count');
+    const first = await checkWith(program, { seed: 99 });
+    const again = await checkWith(program, { seed: 99 });
+    assert.deepEqual(again, first);
+    assert.equal(first.fuzz.seed, 99);
+    assert.equal(first.fuzz.transcripts, manifest.fuzz!.transcripts);
+    // The seed changes only the generated transcripts: hidden verdicts stay.
+    const other = await checkWith(program, { seed: 100 });
+    assert.equal(other.fuzz.seed, 100);
+    assert.deepEqual(other.transcripts, first.transcripts);
+  });
+});

@@ -1,0 +1,43 @@
+import * as assert from 'node:assert/strict';
+import { leastConnectionsModel as model } from '../../src/core/models/leastConnections';
+import { outputLines, segmentAnswers, showInvisibles } from '../../src/core/segment';
+
+describe('segmenting output into answers', () => {
+  it('gives each one-line command one line and each STATUS every line of its shape', () => {
+    const commands = ['POOL a b', 'PICK', 'STATUS', 'DONE a', 'STATUS', 'PICK'];
+    const lines = ['OK', 'a', 'a:1', 'b:0', 'OK', 'a:0', 'b:0', 'a'];
+    assert.deepEqual(segmentAnswers(model, commands, lines), [['OK'], ['a'], ['a:1', 'b:0'], ['OK'], ['a:0', 'b:0'], ['a']]);
+  });
+
+  it('gives an empty STATUS (empty pool) an empty answer, not the next command\'s line', () => {
+    assert.deepEqual(segmentAnswers(model, ['STATUS', 'PICK'], ['EMPTY']), [[], ['EMPTY']]);
+  });
+
+  it('stops where the output stops, so the length says how far the program got', () => {
+    assert.deepEqual(segmentAnswers(model, ['POOL a', 'PICK', 'PICK'], ['OK', 'a']), [['OK'], ['a']]);
+  });
+
+  it('for a program that did not finish, does not count a STATUS at the very end as answered', () => {
+    // The program crashed on STATUS: "printed nothing" and "never answered" look the same, so say the latter.
+    assert.deepEqual(segmentAnswers(model, ['POOL', 'STATUS'], ['OK'], false), [['OK']]);
+    // A program that finished did answer that STATUS, with nothing (the pool is empty).
+    assert.deepEqual(segmentAnswers(model, ['POOL', 'STATUS'], ['OK'], true), [['OK'], []]);
+    // Lines that are there still count, finished or not.
+    assert.deepEqual(segmentAnswers(model, ['POOL a', 'STATUS'], ['OK', 'a:0'], false), [['OK'], ['a:0']]);
+  });
+
+  it('splits stdout into lines, dropping only the final newline', () => {
+    assert.deepEqual(outputLines(''), []);
+    assert.deepEqual(outputLines('OK\na\n'), ['OK', 'a']);
+    assert.deepEqual(outputLines('OK\n\na'), ['OK', '', 'a']);
+  });
+
+  it('makes invisible characters visible in trace cells', () => {
+    assert.equal(showInvisibles('a '), 'a·');
+    assert.equal(showInvisibles('  a'), '··a');
+    assert.equal(showInvisibles('a\r'), 'a␍');
+    assert.equal(showInvisibles('a\tb'), 'a␉b');
+    assert.equal(showInvisibles('a\u200bb'), 'a\\u200bb');
+    assert.equal(showInvisibles('a b'), 'a b');
+  });
+});

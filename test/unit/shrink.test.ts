@@ -1,0 +1,84 @@
+import * as assert from 'node:assert/strict';
+import { seededRandom } from '../../src/core/random';
+import { shrinkCommands, type BatchPredicate } from '../../src/core/shrink';
+
+/** A batch predicate from a plain one, recording every call so tests can see how candidates are grouped. */
+function batched(holds: (commands: readonly string[]) => boolean): BatchPredicate & { calls: (readonly string[])[][] } {
+  const calls: (readonly string[])[][] = [];
+  const predicate = async (candidates: readonly (readonly string[])[]): Promise<boolean[]> => {
+    calls.push([...candidates]);
+    return candidates.map(holds);
+  };
+  return Object.assign(predicate, { calls });
+}
+
+/** True when `sub` is `all` with some items left out, order kept. */
+function isSubsequence(sub: readonly string[], all: readonly string[]): boolean {
+  let at = 0;
+  for (const item of all) if (at < sub.length && sub[at] === item) at += 1;
+  return at === sub.length;
+}
+
+/** 1-minimal: leaving out any single command breaks the predicate. */
+function assertOneMinimal(result: readonly string[], holds: (c: readonly string[]) => boolean): void {
+  result.forEach((_, i) => assert.equal(holds(result.filter((__, k) => k !== i)), false, `dropping ${result[i]} still fails`));
+}
+
+describe('shrinking (ddmin over commands, then arguments)', () => {
+  it('finds the two commands that matter among twenty', async () => {
+    const commands = Array.from({ length: 20 }, (_, i) => `C${i}`);
+    // Fails only when C3 comes before C17 (like a DONE that matters only after a PICK).
+    const holds = (c: readonly string[]): boolean => c.indexOf('C3') >= 0 && c.indexOf('C17') > c.indexOf('C3');
+    const result = await shrinkCommands(commands, batched(holds));
+    assert.deepEqual(result, ['C3', 'C17']);
+  });
+
+  it('finds a 1-minimal subsequence for a predicate with many solutions', async () => {
+    const random = seededRandom(11);
+    const commands = Array.from({ length: 40 }, (_, i) => `N${i} ${random.int(10)}`);
+    // Fails when the numbers add up to at least 25: many subsets do, ddmin must find one it cannot cut.
+    const sum = (c: readonly string[]): number => c.reduce((s, x) => s + Number(x.split(' ')[1]), 0);
+    const holds = (c: readonly string[]): boolean => sum(c) >= 25;
+    assert.ok(holds(commands));
+    const result = await shrinkCommands(commands, batched(holds));
+    assert.ok(holds(result));
+    assert.ok(isSubsequence(result, commands));
+    assert.ok(result.length < commands.length / 4, `${result.length} commands left`);
+    assertOneMinimal(result, holds);
+  });
+
+  it('tests every candidate of a round in one call, so the caller can run them in one process', async () => {
+    const commands = Array.from({ length: 16 }, (_, i) => `C${i}`);
+    const predicate = batched((c) => c.includes('C9') && c.includes('C2'));
+    await shrinkCommands(commands, predicate);
+    assert.ok(predicate.calls.some((call) => call.length > 2), 'some round tests more than two candidates at once');
+    // Far fewer calls than candidates: one call per round, not one per candidate.
+    const candidates = predicate.calls.reduce((n, call) => n + call.length, 0);
+    assert.ok(predicate.calls.length < candidates / 2, `${predicate.calls.length} calls for ${candidates} candidates`);
+  });
+
+  it('then drops arguments that do not matter, keeping at least one', async () => {
+    // The failure needs b and c in the pool (a tie between them) and a PICK.
+    const holds = (c: readonly string[]): boolean => {
+      const pool = c.find((x) => x.startsWith('POOL'))?.split(' ').slice(1) ?? [];
+      return pool.includes('b') && pool.includes('c') && c.includes('PICK');
+    };
+    const result = await shrinkCommands(['POOL a b c d e', 'STATUS', 'PICK', 'DONE a'], batched(holds));
+    assert.deepEqual(result, ['POOL b c', 'PICK']);
+    const always = await shrinkCommands(['POOL a b c'], batched(() => true));
+    assert.deepEqual(always, ['POOL c']);
+  });
+
+  it('returns a single command unchanged when it is all there is', async () => {
+    const predicate = batched(() => true);
+    assert.deepEqual(await shrinkCommands(['PICK'], predicate), ['PICK']);
+  });
+
+  it('stops after maxRounds calls, even for a predicate that always holds', async () => {
+    const commands = Array.from({ length: 500 }, (_, i) => `POOL x${i} y${i}`);
+    const predicate = batched(() => true);
+    const result = await shrinkCommands(commands, predicate, 5);
+    assert.ok(predicate.calls.length <= 6, `${predicate.calls.length} calls`);
+    assert.ok(result.length < commands.length);
+  });
+});
