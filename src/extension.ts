@@ -3,6 +3,7 @@
  * No behaviour lives here; every registration goes through src/ext/registry.ts.
  */
 import * as vscode from 'vscode';
+import { LessonCodeActions } from './ext/codeActions';
 import { CheckCodeLensProvider } from './ext/codeLens';
 import { CheckOnSave } from './ext/checkOnSave';
 import { CheckRunner } from './ext/checkRunner';
@@ -13,7 +14,7 @@ import { registerInstallPackCommand } from './ext/installPack';
 import { createLog } from './ext/log';
 import { PackService } from './ext/packs';
 import { LessonPanel, PANEL_VIEW_TYPE } from './ext/panel/lessonPanel';
-import { on, own, registerCodeLensProvider, registerWebviewPanelSerializer } from './ext/registry';
+import { on, own, registerCodeActionsProvider, registerCodeLensProvider, registerWebviewPanelSerializer } from './ext/registry';
 import { SessionStore } from './ext/session';
 import { StepNavigator } from './ext/stepNavigator';
 import { LessonTests } from './ext/testing';
@@ -32,7 +33,9 @@ export function activate(context: vscode.ExtensionContext): void {
   registerCommands(context, services);
   // A newly installed pack shows up in Start Lesson at once, and replaces an open lesson's older version.
   registerInstallPackCommand(context, () => packs.refresh());
-  registerCodeLensProvider(context, [{ scheme: 'file' }, { scheme: 'vscode-remote' }], own(context, new CheckCodeLensProvider(store, packs, runner)));
+  const learnerFiles: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'vscode-remote' }];
+  registerCodeLensProvider(context, learnerFiles, own(context, new CheckCodeLensProvider(store, packs, runner)));
+  registerCodeActionsProvider(context, learnerFiles, new LessonCodeActions(store), { providedCodeActionKinds: LessonCodeActions.kinds });
   registerWebviewPanelSerializer(context, PANEL_VIEW_TYPE, {
     deserializeWebviewPanel: async (panel) => {
       LessonPanel.revive(panel, services);

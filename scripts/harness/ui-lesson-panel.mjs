@@ -11,7 +11,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, ms } from './lib.mjs';
-import { runCommand, screenshot, setColorTheme, webviewElement, webviewFrame, withWorkbench } from './ui-driver.mjs';
+import { runCommand, screenshot, setColorTheme, waitForWorkbench, webviewElement, webviewFrame, withWorkbench } from './ui-driver.mjs';
 
 const LESSON_TITLE = 'Least Connections Is a Counter';
 const PANEL_TITLE = `Lesson: ${LESSON_TITLE}`;
@@ -151,6 +151,14 @@ async function trustedRun() {
     await runCommand(page, 'Lesson Companion: Open Lesson Panel');
     wv = await webviewFrame(page, PANEL_TITLE);
     await wv.locator('#step-3.read').waitFor({ timeout: 10000 });
+    await wv.locator('#question-fq1-order-independent .feedback.correct').waitFor();
+    await wv.locator('.card.problem', { hasText: '<img src=x onerror=alert(1)>' }).waitFor();
+
+    step('reloading the window brings the panel back with its progress (WebviewPanelSerializer)');
+    await page.reload();
+    await waitForWorkbench(page);
+    wv = await webviewFrame(page, PANEL_TITLE, { timeout: 60000 });
+    await wv.locator('#step-3.read').waitFor({ timeout: 20000 });
     await wv.locator('#question-fq1-order-independent .feedback.correct').waitFor();
     await wv.locator('.card.problem', { hasText: '<img src=x onerror=alert(1)>' }).waitFor();
   });

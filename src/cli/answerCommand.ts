@@ -20,11 +20,14 @@ export const answerCommand: CliCommand = {
     'check an answer to a failure question or quiz question. n counts the failure questions first, then the quiz (1-based; --list shows them). ' +
     'Choices: their number or letter ("2", "b", "1, 3"). Predictions: every printed line, in order. Exit 0 right, 1 wrong, 2 usage',
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args,
+    // A negative number is an answer, not an option: `answer --question 7 -1` must mean "-1".
+    const NEGATIVE = /^-\.?\d/;
+    const { values, positionals: raw } = parseArgs({
+      args: args.map((a) => (NEGATIVE.test(a) ? `\u0000${a}` : a)),
       allowPositionals: true,
       options: { lesson: { type: 'string' }, question: { type: 'string' }, list: { type: 'boolean' }, json: { type: 'boolean' } },
     });
+    const positionals = raw.map((p) => p.replace(/^\u0000/, ''));
     if (!values.lesson) throw new UsageError('answer needs --lesson <id|dir>');
     const pack = await selectPack(io, values.lesson);
     if (values.list) {

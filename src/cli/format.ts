@@ -59,7 +59,7 @@ export function formatReport(report: CheckReport, colour: boolean): string {
         ? c.red('✗ could not check: the program did not run (see below)')
         : passed === total
           ? c.red(`✗ all ${total} hidden transcripts pass, but not everything is right (see below)`)
-          : c.red(`✗ ${passed} of ${total} hidden transcripts pass`) + (report.checks.notRun ? c.dim(` (${report.checks.notRun} not run after the hang)`) : '');
+          : c.red(`✗ ${passed} of ${total} hidden transcripts pass`) + (report.checks.notRun ? c.dim(` (${report.checks.notRun} not run after the program stopped answering)`) : '');
   const fuzz =
     report.fuzz.transcripts > 0 && report.status !== 'error' && report.fuzz.notRun < report.fuzz.transcripts
       ? report.fuzz.failed > 0

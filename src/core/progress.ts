@@ -4,19 +4,25 @@
  * these out; the CLI and the editor say the same thing because they ask the same functions.
  */
 import type { CheckReport, Counterexample, NamedMistake, ProblemKind } from './report';
+import type { Language, ReadStep } from './schema';
 import { showInvisibles } from './segment';
 
 /** "12 of 14 hidden transcripts pass", or why nothing could be checked. */
 export function checkSummary(report: Pick<CheckReport, 'status' | 'checks'>): string {
   const { total, passed } = report.checks;
+  // Reports stored by an older version have no notRun.
+  const notRun = report.checks.notRun ?? 0;
   if (report.status === 'error') return 'Could not check: the program did not run';
   if (report.status === 'pass') return `All ${total} hidden transcripts pass`;
-  return `${passed} of ${total} hidden transcripts pass`;
+  if (passed === total) return `All ${total} hidden transcripts pass, but not everything is right`;
+  return `${passed} of ${total} hidden transcripts pass${notRun ? ` (${notRun} not run after the hang)` : ''}`;
 }
 
-export function fuzzSummary(report: Pick<CheckReport, 'fuzz'>): string {
+/** The generated transcripts' line, empty when they say nothing (none ran, or the program did not run). */
+export function fuzzSummary(report: Pick<CheckReport, 'status' | 'fuzz'>): string {
   const { transcripts, failed, seed } = report.fuzz;
-  if (transcripts === 0) return '';
+  const notRun = report.fuzz.notRun ?? 0;
+  if (transcripts === 0 || report.status === 'error' || notRun >= transcripts) return '';
   return failed > 0
     ? `${failed} of ${transcripts} generated transcripts fail (seed ${seed})`
     : `${transcripts} generated transcripts agree (seed ${seed})`;
@@ -119,4 +125,10 @@ export function traceCells(example: Counterexample): TraceCells {
 /** The learner's "done when" list is met once every check passes; the statements are for the learner. */
 export function doneWhenMet(report: Pick<CheckReport, 'status'> | null | undefined): boolean {
   return report?.status === 'pass';
+}
+
+/** A read-order step's terminal command for a language, if it has one. */
+export function stepCommand(step: Pick<ReadStep, 'run'>, language: Language): string | undefined {
+  if (!step.run) return undefined;
+  return typeof step.run === 'string' ? step.run : step.run[language];
 }

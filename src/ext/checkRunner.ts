@@ -85,7 +85,7 @@ export class CheckRunner implements vscode.Disposable {
 
   private async runOnce(reason: CheckReason): Promise<CheckReport | undefined> {
     // Trust first: nothing below may run, or even prepare, learner code in Restricted Mode.
-    if (false as boolean) {
+    if (!vscode.workspace.isTrusted) {
       return this.refuse('untrusted', UNTRUSTED_MESSAGE, { title: 'Manage Workspace Trust', run: () => vscode.commands.executeCommand('workbench.trust.manage') });
     }
     const session = this.store.session;

@@ -22,7 +22,13 @@ export class CheckCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
     private readonly runner: CheckRunner,
   ) {
     const refresh = (): void => this.changed.fire();
-    this.subscriptions = [store.onDidChange(refresh), runner.onDidStart(refresh), runner.onDidSettle(refresh), packs.onDidChange(refresh)];
+    this.subscriptions = [
+      store.onDidChange(refresh),
+      runner.onDidStart(refresh),
+      runner.onDidSettle(refresh),
+      packs.onDidChange(refresh),
+      vscode.workspace.onDidGrantWorkspaceTrust(refresh),
+    ];
   }
 
   async provideCodeLenses(doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
@@ -39,6 +45,11 @@ export class CheckCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
       const line = locateFunction(text, session.language, fn);
       if (!line) continue;
       const range = doc.lineAt(line - 1).range;
+      if (!vscode.workspace.isTrusted) {
+        // Say why there is no check here, and offer the way to turn it on, instead of a button that refuses.
+        lenses.push(new vscode.CodeLens(range, { title: '$(shield) Check needs a trusted folder', command: 'workbench.trust.manage', tooltip: 'Checking runs your program; Restricted Mode does not allow that.' }));
+        continue;
+      }
       lenses.push(
         new vscode.CodeLens(range, {
           title: lensTitle(report, fn, this.runner.running),

@@ -12,6 +12,7 @@ import { registerCommand, type Disposer } from './registry';
 import type { Session, SessionStore } from './session';
 import { startLesson } from './startLesson';
 import type { StepNavigator } from './stepNavigator';
+import type { RevealTarget } from '../shared/messages';
 import type { LessonTests } from './testing';
 
 export const COMMANDS = {
@@ -33,17 +34,29 @@ export interface Services extends PanelDeps {
 
 const REASONS: readonly CheckReason[] = ['command', 'panel', 'save', 'test', 'lens'];
 
+/** `{ reveal: { kind: 'mistake', id } }` from a quick fix: what to scroll the panel to. */
+function revealOf(arg: unknown): RevealTarget | undefined {
+  const reveal = typeof arg === 'object' && arg !== null ? (arg as { reveal?: unknown }).reveal : undefined;
+  if (typeof reveal !== 'object' || reveal === null) return undefined;
+  const r = reveal as Record<string, unknown>;
+  if ((r.kind === 'mistake' || r.kind === 'question') && typeof r.id === 'string') return { kind: r.kind, id: r.id };
+  if (r.kind === 'step' && typeof r.index === 'number') return { kind: 'step', index: r.index };
+  return r.kind === 'results' ? { kind: 'results' } : undefined;
+}
+
 function reasonOf(arg: unknown): CheckReason {
   const r = typeof arg === 'object' && arg !== null ? (arg as { reason?: unknown }).reason : undefined;
   return REASONS.find((x) => x === r) ?? 'command';
 }
 
 export function registerCommands(ctx: Disposer, s: Services): void {
-  const showPanel = async (): Promise<void> => {
-    LessonPanel.createOrShow(s, vscode.ViewColumn.Beside);
+  const showPanel = async (args?: unknown): Promise<void> => {
+    const panel = LessonPanel.createOrShow(s, vscode.ViewColumn.Beside);
+    const reveal = revealOf(args);
+    if (reveal) panel.reveal(reveal);
   };
   registerCommand(ctx, COMMANDS.startLesson, (args?: unknown): Promise<Session | undefined> =>
-    startLesson(args, { packs: s.packs, store: s.store, log: s.log, showPanel }),
+    startLesson(args, { packs: s.packs, store: s.store, log: s.log, showPanel: () => showPanel() }),
   );
   registerCommand(ctx, COMMANDS.openPanel, showPanel);
   registerCommand(ctx, COMMANDS.check, (args?: unknown): Promise<CheckReport | undefined> => s.runner.run(reasonOf(args)));

@@ -20,6 +20,10 @@ export function registerCodeLensProvider(ctx: Disposer, selector: vscode.Documen
   own(ctx, vscode.languages.registerCodeLensProvider(selector, provider));
 }
 
+export function registerCodeActionsProvider(ctx: Disposer, selector: vscode.DocumentSelector, provider: vscode.CodeActionProvider, metadata?: vscode.CodeActionProviderMetadata): void {
+  own(ctx, vscode.languages.registerCodeActionsProvider(selector, provider, metadata));
+}
+
 export function registerWebviewPanelSerializer(ctx: Disposer, viewType: string, serializer: vscode.WebviewPanelSerializer): void {
   own(ctx, vscode.window.registerWebviewPanelSerializer(viewType, serializer));
 }

@@ -3,6 +3,7 @@
  * with a `run` command runs it in a terminal at the workspace root. Either ticks the step.
  */
 import * as vscode from 'vscode';
+import { stepCommand } from '../core/progress';
 import type { ReadStep } from '../core/schema';
 import { UNTRUSTED_MESSAGE } from './checkRunner';
 import type { Log } from './log';
@@ -12,12 +13,6 @@ import { locateSymbol, type Located } from './symbols';
 
 const HIGHLIGHT_MS = 1800;
 const TERMINAL_NAME = 'Lesson Companion';
-
-/** The terminal command of a step for the session's language, if it has one. */
-export function stepCommand(step: ReadStep, language: Session['language']): string | undefined {
-  if (!step.run) return undefined;
-  return typeof step.run === 'string' ? step.run : step.run[language];
-}
 
 export class StepNavigator implements vscode.Disposable {
   private readonly highlight = vscode.window.createTextEditorDecorationType({

@@ -164,6 +164,11 @@ export class LessonTests implements vscode.Disposable {
         set(item, 'errored', msg);
       } else if (verdict.passed) {
         set(item, 'passed');
+      } else if (verdict.notRun) {
+        // Not evidence either way: an earlier transcript hung and the rest of the batch never ran.
+        const msg = new vscode.TestMessage('Not run: an earlier transcript made the program hang. Fix the timeout first.');
+        if (location) msg.location = location;
+        set(item, 'errored', msg);
       } else {
         const at = verdict.divergesAt !== undefined ? ` at command ${verdict.divergesAt + 1}` : '';
         const msg = vscode.TestMessage.diff(`${verdict.name}: the answers differ${at}`, (verdict.expected ?? []).join('\n'), (verdict.actual ?? []).join('\n'));

@@ -30,6 +30,7 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let bytes = 0;
+    let lastOutput = performance.now();
     let timedOut = false;
     let outputLimited = false;
     let settled = false;
@@ -60,6 +61,7 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
       killGroup(child.pid);
     }, spec.timeLimitMs);
     const take = (chunk: Buffer, into: 'stdout' | 'stderr'): void => {
+      lastOutput = performance.now();
       bytes += chunk.length;
       if (bytes > spec.outputLimitBytes) {
         if (!outputLimited) {
@@ -79,12 +81,22 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
     child.on('close', (code, signal) => finish({ exitCode: code, signal }));
     child.on('exit', (code, signal) => {
       setTimeout(() => killGroup(child.pid), 50).unref();
-      // A grandchild that left the group (setsid) can hold the pipes open for ever: stop waiting for it.
-      setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-        finish({ exitCode: code, signal });
-      }, 1000).unref();
+      // A grandchild that left the group (setsid) can hold the pipes open for ever: once they have been quiet
+      // for a second after the exit, stop waiting. The check runs after one more poll (setImmediate), so
+      // output that only waits because this process was busy is still read first.
+      const giveUp = (): void => {
+        setImmediate(() => {
+          if (settled) return;
+          if (!timedOut && !outputLimited && performance.now() - lastOutput < 1000) {
+            setTimeout(giveUp, 1000).unref();
+            return;
+          }
+          child.stdout.destroy();
+          child.stderr.destroy();
+          finish({ exitCode: code, signal });
+        });
+      };
+      setTimeout(giveUp, 1000).unref();
     });
     // A program that exits without reading all its input makes the write fail with EPIPE: not our error.
     child.stdin.on('error', () => undefined);

@@ -6,7 +6,7 @@ import type { Ui } from './ui';
 let traceIds = 0;
 
 export function renderTrace(trace: TraceView, caption: string): HTMLElement {
-  const head = h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'command'), h('th', { scope: 'col' }, 'expected'), h('th', { scope: 'col' }, 'yours'), h('th', { scope: 'col' }, 'counts after (reference)'));
+  const head = h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'command'), h('th', { scope: 'col' }, 'expected'), h('th', { scope: 'col' }, 'yours'), h('th', { scope: 'col', title: 'What the reference program counts after this command' }, 'counts after'));
   const rows = trace.rows.map((row, i) =>
     h(
       'tr',

@@ -35,7 +35,8 @@ export class LessonPanel implements vscode.Disposable {
 
   static createOrShow(deps: PanelDeps, column: vscode.ViewColumn = vscode.ViewColumn.Beside): LessonPanel {
     if (LessonPanel.current) {
-      LessonPanel.current.panel.reveal(column, true);
+      // Where the learner put it is where it stays.
+      LessonPanel.current.panel.reveal(undefined, true);
       return LessonPanel.current;
     }
     const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'Lesson', { viewColumn: column, preserveFocus: true }, panelOptions(deps.extensionUri));

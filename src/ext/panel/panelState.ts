@@ -3,14 +3,13 @@
  * report. Markdown becomes HTML here (the webview never renders markdown itself); everything else stays
  * plain text for the webview to put in with textContent.
  */
-import { checkSummary, doneWhenMet, fuzzSummary, problemTitle, traceCells } from '../../core/progress';
+import { checkSummary, doneWhenMet, fuzzSummary, problemTitle, stepCommand, traceCells } from '../../core/progress';
 import type { CheckReport } from '../../core/report';
 import type { LessonManifest, Question } from '../../core/schema';
 import type { LoadedPack } from '../../node/packs';
 import type { AnswerView, CheckView, LessonView, MistakeView, PanelState, QuestionView } from '../../shared/messages';
 import { renderInline, renderMarkdown } from '../markdown';
 import type { Progress, Session } from '../session';
-import { stepCommand } from '../stepNavigator';
 
 function questionView(q: Question, answers: Progress['answers']): QuestionView {
   const last: AnswerView | undefined = answers[q.id];

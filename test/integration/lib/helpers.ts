@@ -14,8 +14,11 @@ export function extensionPath(): string {
   return ext.extensionPath;
 }
 
+/** The repository (out/test/integration/lib -> repo), not the extension: a .vsix run has no test fixtures. */
+const REPO = path.resolve(__dirname, '..', '..', '..', '..');
+
 export function fixture(...parts: string[]): string {
-  return fs.readFileSync(path.join(extensionPath(), 'test', 'integration', 'fixtures', ...parts), 'utf8');
+  return fs.readFileSync(path.join(REPO, 'test', 'integration', 'fixtures', ...parts), 'utf8');
 }
 
 export function workspaceDir(): string {

@@ -147,6 +147,23 @@ suite('lesson session (trusted workspace)', () => {
     await setLearnerText(main, text);
   });
 
+  test('quick fixes on the diagnostic lead back to the lesson step and panel', async () => {
+    const text = fixture(LESSON, 'python', 'tiebreak-by-name.py');
+    const pickLine = lineOf(text, /^\s*def pick\(/);
+    const diagnostic = await waitFor('the tiebreak diagnostic', () => ourDiagnostics(main).find((d) => d.code === 'tiebreak' && d.range.start.line === pickLine));
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', main, diagnostic.range);
+    const read = actions.find((a) => a.title.startsWith('Lesson: read step'));
+    const show = actions.find((a) => a.title.startsWith('Lesson: show "Wrong tiebreak"'));
+    assert.ok(read?.command && show?.command, `actions: ${actions.map((a) => a.title).join(' | ')}`);
+    // Move away first, so that landing on def pick is the quick fix's doing.
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(main));
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    await vscode.commands.executeCommand(read.command.command, ...(read.command.arguments ?? []));
+    assert.strictEqual(vscode.window.activeTextEditor?.selection.start.line, pickLine);
+    await vscode.commands.executeCommand(show.command.command, ...(show.command.arguments ?? []));
+    assert.ok(lessonPanelTab(), 'the panel is open');
+  });
+
   test('a syntax error is a problem with a diagnostic on its line, and the transcripts error', async () => {
     const text = fixture(LESSON, 'python', 'syntax-error.py');
     await setLearnerText(main, text);
@@ -193,5 +210,21 @@ suite('lesson session (trusted workspace)', () => {
     assert.deepStrictEqual(state.stepsRead, [1, 3]);
     assert.strictEqual(state.lastStatus, 'pass');
     assert.strictEqual(state.panelOpen, true);
+  });
+
+  test('with lessonCompanion.checkOnSave, saving the file checks it', async () => {
+    const config = vscode.workspace.getConfiguration('lessonCompanion');
+    const mistaken = fixture(LESSON, 'python', 'tiebreak-by-name.py');
+    await setLearnerText(main, mistaken);
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.strictEqual((await internalState()).lastStatus, 'pass', 'off by default: saving did not check');
+    await config.update('checkOnSave', true, vscode.ConfigurationTarget.Global);
+    try {
+      await setLearnerText(main, `${mistaken}\n# saved again\n`);
+      await waitFor('a check after the save', async () => (await internalState()).lastStatus === 'fail', 20000);
+      await waitFor('the tiebreak diagnostic', () => ourDiagnostics(main).find((d) => d.code === 'tiebreak'));
+    } finally {
+      await config.update('checkOnSave', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 });

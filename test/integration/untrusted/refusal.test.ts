@@ -31,6 +31,13 @@ suite('lesson companion in Restricted Mode', () => {
     assert.ok(fs.existsSync(path.join(workspaceDir(), 'balancer.py')));
     const located = await vscode.commands.executeCommand<{ line: number } | undefined>('lessonCompanion.openStep', 3);
     assert.ok(located && located.line > 1, 'a step still reveals its symbol');
+    const main = vscode.Uri.file(path.join(workspaceDir(), 'balancer.py'));
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', main);
+    assert.ok(lenses.length > 0, 'lenses above the lesson functions');
+    for (const lens of lenses) {
+      assert.strictEqual(lens.command?.command, 'workbench.trust.manage', `${lens.command?.title} leads to trust, not to a check`);
+      assert.match(lens.command.title, /trusted folder/);
+    }
   });
 
   test('the check command refuses, says why, and starts no process', async () => {

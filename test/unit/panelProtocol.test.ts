@@ -1,0 +1,82 @@
+// The pure parts of the editor front: what a report means on screen (core/progress) and the message
+// guards on both sides of the webview boundary (shared/messages).
+import * as assert from 'node:assert/strict';
+import { answerCell, checkSummary, failureFocus, lensTitle, stepCommand, traceCells } from '../../src/core/progress';
+import type { CheckReport, NamedMistake } from '../../src/core/report';
+import { parseFromWebview, parseToWebview, PROTOCOL_VERSION, type PanelState } from '../../src/shared/messages';
+
+const mistake = (over: Partial<NamedMistake> = {}): NamedMistake => ({
+  id: 'tiebreak', title: 'Wrong tiebreak', function: 'pick', line: 25, confidence: 'exact', explanation: 'e', hint: 'h',
+  mutants: ['tiebreak-name'], revealedBy: ['ties'], counterexample: null, ...over,
+});
+
+const report = (over: Partial<CheckReport> = {}): CheckReport => ({
+  lesson: 'least-connections', language: 'python', file: 'balancer.py', status: 'fail',
+  checks: { total: 14, passed: 12, failed: 2, notRun: 0 }, transcripts: [], mistakes: [mistake()], problems: [], counterexample: null,
+  fuzz: { seed: 1, transcripts: 40, failed: 3, notRun: 0 }, durationMs: 10, processRuns: 2, ...over,
+});
+
+describe('core/progress: a report on the learner\'s screen', () => {
+  it('summarises pass, fail and error', () => {
+    assert.equal(checkSummary(report()), '12 of 14 hidden transcripts pass');
+    assert.equal(checkSummary(report({ status: 'pass', checks: { total: 14, passed: 14, failed: 0, notRun: 0 } })), 'All 14 hidden transcripts pass');
+    assert.match(checkSummary(report({ status: 'error' })), /^Could not check/);
+    assert.equal(checkSummary(report({ checks: { total: 14, passed: 3, failed: 11, notRun: 9 } })), '3 of 14 hidden transcripts pass (9 not run after the hang)');
+    assert.match(checkSummary(report({ checks: { total: 14, passed: 14, failed: 0, notRun: 0 } })), /but not everything is right/);
+  });
+
+  it('labels a function\'s CodeLens with the mistake found in it, and only there', () => {
+    assert.equal(lensTitle(report(), 'pick'), '✗ Wrong tiebreak · Check again');
+    assert.equal(lensTitle(report({ mistakes: [mistake(), mistake({ id: 'late', title: 'Late' })] }), 'pick'), '✗ Wrong tiebreak (+1 more) · Check again');
+    assert.equal(lensTitle(report(), 'done'), '12/14 pass · Check again');
+    assert.equal(lensTitle(null, 'pick'), '$(beaker) Check');
+    assert.match(lensTitle(report(), 'pick', true), /Checking/);
+  });
+
+  it('points a failure at the first mistake\'s function, else at a problem\'s line', () => {
+    assert.deepEqual(failureFocus(report()), { function: 'pick', line: 25 });
+    assert.deepEqual(failureFocus(report({ mistakes: [], problems: [{ kind: 'crash', message: 'x', line: 7 }] })), { function: null, line: 7 });
+  });
+
+  it('makes invisible characters visible in trace cells and marks the first difference', () => {
+    const cells = traceCells({
+      transcript: 't', commands: ['POOL a', 'PICK'], expected: ['OK', 'a'], actual: ['OK', 'a '], divergesAt: 1, shrunkFrom: 5,
+      trace: [
+        { command: 'POOL a', expected: ['OK'], actual: ['OK'], counts: { a: 0 }, matches: true },
+        { command: 'PICK', expected: ['a'], actual: ['a '], counts: { a: 1 }, matches: false },
+      ],
+    });
+    assert.equal(cells.rows[1]!.actual, 'a·');
+    assert.equal(cells.rows[1]!.diverges, true);
+    assert.equal(cells.rows[0]!.counts, 'a:0');
+    assert.equal(answerCell(null), '(no answer)');
+    assert.equal(answerCell([]), '(nothing)');
+  });
+
+  it('picks a step\'s command for the session language', () => {
+    assert.equal(stepCommand({ run: 'make run' }, 'python'), 'make run');
+    assert.equal(stepCommand({ run: { python: 'python3 b.py' } }, 'python'), 'python3 b.py');
+    assert.equal(stepCommand({ run: { python: 'python3 b.py' } }, 'javascript'), undefined);
+  });
+});
+
+describe('shared/messages: the webview boundary', () => {
+  it('accepts the webview\'s messages and nothing else', () => {
+    assert.deepEqual(parseFromWebview({ type: 'ready', protocol: PROTOCOL_VERSION }), { type: 'ready', protocol: PROTOCOL_VERSION });
+    assert.deepEqual(parseFromWebview({ type: 'openStep', index: 3, extra: 1 }), { type: 'openStep', index: 3 });
+    assert.deepEqual(parseFromWebview({ type: 'answer', questionId: 'fq1', answer: '2' }), { type: 'answer', questionId: 'fq1', answer: '2' });
+    for (const bad of [null, 'ready', { type: 'eval', code: '1' }, { type: 'openStep', index: 0 }, { type: 'openStep', index: '3' },
+      { type: 'answer', questionId: '../x', answer: 'a' }, { type: 'answer', questionId: 'q', answer: 'a'.repeat(5000) }, { type: 'openMistake', id: '' }]) {
+      assert.equal(parseFromWebview(bad), undefined, JSON.stringify(bad)?.slice(0, 80));
+    }
+  });
+
+  it('accepts the extension\'s messages only with a well-formed state', () => {
+    const state: PanelState = { lesson: null, trusted: true, checking: false, check: null };
+    assert.equal(parseToWebview({ type: 'init', protocol: PROTOCOL_VERSION, state })?.type, 'init');
+    assert.equal(parseToWebview({ type: 'state', state: { ...state, trusted: 'yes' } }), undefined);
+    assert.equal(parseToWebview({ type: 'reveal', target: { kind: 'mistake', id: 'tiebreak' } })?.type, 'reveal');
+    assert.equal(parseToWebview({ type: 'reveal', target: { kind: 'script' } }), undefined);
+    assert.equal(parseToWebview({ type: 'unknown' }), undefined);
+  });
+});
