@@ -1,6 +1,7 @@
 /** Human-readable check reports for a terminal. */
 import { createColors } from 'picocolors';
 import type { CheckReport, Counterexample } from '../core/report';
+import { checkSummary, fuzzSummary } from '../core/progress';
 import { showInvisibles } from '../core/segment';
 
 type Colors = ReturnType<typeof createColors>;
@@ -51,22 +52,11 @@ export function formatReport(report: CheckReport, colour: boolean): string {
   const c = createColors(colour);
   const out: string[] = [];
   out.push(c.bold(`${report.lesson} · ${report.language} · ${report.file}`));
-  const { total, passed } = report.checks;
-  const verdict =
-    report.status === 'pass'
-      ? c.green(`✓ all ${total} hidden transcripts pass`)
-      : report.status === 'error'
-        ? c.red('✗ could not check: the program did not run (see below)')
-        : passed === total
-          ? c.red(`✗ all ${total} hidden transcripts pass, but not everything is right (see below)`)
-          : c.red(`✗ ${passed} of ${total} hidden transcripts pass`) + (report.checks.notRun ? c.dim(` (${report.checks.notRun} not run after the program stopped answering)`) : '');
-  const fuzz =
-    report.fuzz.transcripts > 0 && report.status !== 'error' && report.fuzz.notRun < report.fuzz.transcripts
-      ? report.fuzz.failed > 0
-        ? c.red(` · ${report.fuzz.failed} of ${report.fuzz.transcripts} generated transcripts fail`)
-        : c.dim(` · ${report.fuzz.transcripts} generated transcripts agree`)
-      : '';
-  out.push(`${verdict}${fuzz}${fuzz ? ` ${c.dim(`(seed ${report.fuzz.seed})`)}` : ''}`);
+  const summary = checkSummary(report);
+  const verdict = report.status === 'pass' ? c.green(`✓ ${summary}`) : c.red(`✗ ${summary}`);
+  const fuzzText = fuzzSummary(report);
+  const fuzz = fuzzText ? (report.fuzz.failed > 0 ? c.red(` · ${fuzzText}`) : c.dim(` · ${fuzzText}`)) : '';
+  out.push(`${verdict}${fuzz}`);
   for (const mistake of report.mistakes) {
     out.push('');
     const where = `${mistake.function}${mistake.line ? `, line ${mistake.line}` : ''}`;

@@ -1,7 +1,14 @@
 import type { ReferenceModel } from './model';
 import type { Execute, ProcessResult } from './process';
 import { outputLines } from './segment';
-import type { Outcome } from './simulate';
+import { simulate, type Outcome } from './simulate';
+
+export interface BatchOptions {
+  /** At most this many processes; lists not reached by then are `not-run`. */
+  readonly maxRuns?: number;
+  /** True when a run shows that further runs would fail the same way (e.g. an unwritten stub). */
+  readonly hopeless?: (run: ProcessResult) => boolean;
+}
 
 export interface BatchResult {
   /** One outcome per command list, in order. */
@@ -29,14 +36,19 @@ function endingOf(run: ProcessResult): Outcome['ending'] {
  * protocol's reset command, so one process can answer them all. When a process dies part-way, the
  * lists it never reached are run again in a fresh process, so one crash costs one extra run.
  */
-export async function runBatch(model: ReferenceModel, execute: Execute, lists: readonly (readonly string[])[]): Promise<BatchResult> {
+export async function runBatch(
+  model: ReferenceModel,
+  execute: Execute,
+  lists: readonly (readonly string[])[],
+  options: BatchOptions = {},
+): Promise<BatchResult> {
   const outcomes: Outcome[] = [];
   const runs: ProcessResult[] = [];
   const strayLines: string[] = [];
   let stopped = 0;
   while (outcomes.length < lists.length) {
     const pending = lists.slice(outcomes.length);
-    if (stopped >= MAX_STOPPED) {
+    if (stopped >= MAX_STOPPED || runs.length >= (options.maxRuns ?? Infinity) || (runs.length > 0 && options.hopeless?.(runs[runs.length - 1]!))) {
       for (let i = 0; i < pending.length; i++) outcomes.push({ lines: [], ending: 'not-run' });
       break;
     }
@@ -48,11 +60,7 @@ export async function runBatch(model: ReferenceModel, execute: Execute, lists: r
       break;
     }
     if (run.timedOut || run.outputLimited) stopped += 1;
-    const lines: string[] = [];
-    for (const line of outputLines(run.stdout)) {
-      if (model.isAnswerLine(line)) lines.push(line);
-      else if (strayLines.length < 20) strayLines.push(line);
-    }
+    const lines = answerLinesOf(model, run, pending, strayLines);
     const consumedBefore = outcomes.length;
     let at = 0;
     for (const commands of pending) {
@@ -89,4 +97,20 @@ export async function runBatch(model: ReferenceModel, execute: Execute, lists: r
     if (outcomes.length === consumedBefore) outcomes.push({ lines: [], ending: endingOf(run) === 'finished' ? 'crashed' : endingOf(run) });
   }
   return { outcomes, runs, strayLines };
+}
+
+/**
+ * The run's stdout lines that are answers. A line no answer of this protocol could look like is either a
+ * debug print or a wrong answer (a pick that returns "<b>x</b>"). Which one shows in the count: debug prints
+ * make more lines than the reference answers, a wrong answer the same number. Only prints are dropped.
+ */
+function answerLinesOf(model: ReferenceModel, run: ProcessResult, pending: readonly (readonly string[])[], strayLines: string[]): string[] {
+  const all = outputLines(run.stdout);
+  const answers = all.filter((line) => model.isAnswerLine(line));
+  if (answers.length === all.length) return all;
+  const expected = pending.reduce((n, commands) => n + model.resetAnswer.length + simulate(model, commands).outcome.lines.length, 0);
+  const dropStrays = endingOf(run) === 'finished' ? Math.abs(answers.length - expected) < Math.abs(all.length - expected) : all.length > expected;
+  if (!dropStrays) return all;
+  for (const line of all) if (!model.isAnswerLine(line) && strayLines.length < 20) strayLines.push(line);
+  return answers;
 }

@@ -17,6 +17,9 @@ import { shrinkCommands } from './shrink';
 import type { Transcript } from './transcript';
 import { segmentAnswers } from './segment';
 
+/** Restarts allowed for the main batch; a program that crashes on every list would otherwise cost one each. */
+const MAX_MAIN_RUNS = 10;
+
 export interface CheckOptions {
   readonly seed: number;
   readonly fuzzTranscripts?: number;
@@ -101,7 +104,13 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   const generated = fuzzCases(input);
   const cases = [...hidden, ...generated];
 
-  const batch = await runBatch(model, execute, cases.map((c) => c.commands));
+  // A stub fails every list the same way, and each restart after a crash costs a process start.
+  const batch = await runBatch(
+    model,
+    execute,
+    cases.map((c) => c.commands),
+    { maxRuns: MAX_MAIN_RUNS, hopeless: (run) => runProblems(run, problemContext).some((p) => p.kind === 'unimplemented') },
+  );
   const problems: Problem[] = [];
   const firstRunProblems = runProblems(batch.runs[0]!, problemContext);
   const fatal = firstRunProblems.find((p) => p.kind === 'interpreter-missing' || p.kind === 'syntax');
@@ -130,22 +139,35 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   // Localise: a failing case is run again alone. Two tries tell whether state leaks between cases; only
   // then is every failing case re-run alone, since each costs a process start.
   const failedInBatch = cases.map((_, i) => i).filter((i) => !sameOutcome(outcomes[i]!, cases[i]!.expected));
+  const stub = runProblems(batch.runs[0]!, problemContext).some((p) => p.kind === 'unimplemented');
   const probe = failedInBatch
+    .filter(() => !stub)
     .filter((i) => outcomes[i]!.ending !== 'timed-out' && outcomes[i]!.ending !== 'not-run')
     .sort((a, b) => cases[a]!.commands.length - cases[b]!.commands.length).slice(0, 2);
   const runAlone = async (i: number): Promise<Outcome> => (await runBatch(model, execute, [cases[i]!.commands])).outcomes[0]!;
   const leaked: string[] = [];
   const ranAlone = new Set<number>();
-  const adopt = (indexes: readonly number[], results: readonly Outcome[]): void =>
-    indexes.forEach((caseIndex, k) => {
-      if (sameOutcome(results[k]!, cases[caseIndex]!.expected)) leaked.push(cases[caseIndex]!.name);
+  let aloneDiffers = false;
+  // Passing alone but failing in the shared process means either leaked state or answers misaligned by an
+  // earlier case's output. Running the case twice in one process tells the two apart.
+  const leaksAcrossReset = async (i: number): Promise<boolean> => {
+    const twice = await runBatch(model, execute, [cases[i]!.commands, cases[i]!.commands]);
+    return !sameOutcome(twice.outcomes[1]!, cases[i]!.expected);
+  };
+  const adopt = async (indexes: readonly number[], results: readonly Outcome[]): Promise<void> => {
+    for (const [k, caseIndex] of indexes.entries()) {
       outcomes[caseIndex] = results[k]!;
       ranAlone.add(caseIndex);
-    });
-  adopt(probe, await mapLimit(probe, 2, runAlone));
-  if (leaked.length > 0) {
+      if (sameOutcome(results[k]!, cases[caseIndex]!.expected)) {
+        aloneDiffers = true;
+        if (await leaksAcrossReset(caseIndex)) leaked.push(cases[caseIndex]!.name);
+      }
+    }
+  };
+  await adopt(probe, await mapLimit(probe, 2, runAlone));
+  if (aloneDiffers) {
     const rest = failedInBatch.filter((i) => !probe.includes(i) && (cases[i]!.hidden || i < hidden.length + 10));
-    adopt(rest, await mapLimit(rest, 2, runAlone));
+    await adopt(rest, await mapLimit(rest, 2, runAlone));
   }
   const passes = (i: number): boolean => sameOutcome(outcomes[i]!, cases[i]!.expected);
   const verdicts: TranscriptVerdict[] = hidden.map((h, i) => verdictOf(model, h, outcomes[i]!));
@@ -182,14 +204,14 @@ export async function check(input: CheckInput): Promise<CheckReport> {
 
   // Once state is known to leak, a failure seen only in the shared process says more about the cases
   // before it than about its own commands: it is no evidence, or it would name mistakes the program lacks.
-  const contaminated = (i: number): boolean => leaked.length > 0 && !passes(i) && !ranAlone.has(i);
+  const contaminated = (i: number): boolean => aloneDiffers && !passes(i) && !ranAlone.has(i);
   const evidence: Evidence[] = cases
     .map((c, i) => ({ name: c.name, commands: c.commands, learner: outcomes[i]!, hidden: c.hidden, failing: !passes(i), index: i }))
     .filter((e) => (e.hidden || e.failing) && e.learner.ending !== 'not-run' && !contaminated(e.index));
   const diagnosis: Diagnosis = unimplemented
     ? { kind: 'unrecognised', findings: [], mutations: [], failing: [] }
     : diagnose(model, input.manifest.mistakes, evidence);
-  const shrinkCtx = { model, execute, evidence, batching: leaked.length === 0 };
+  const shrinkCtx = { model, execute, evidence, batching: !aloneDiffers, cutOnly: unimplemented !== undefined };
   // Each finding's counterexample is shrunk independently, so they run side by side.
   const mistakes: NamedMistake[] = await Promise.all(
     diagnosis.findings.map(async (finding): Promise<NamedMistake> => {
@@ -269,6 +291,8 @@ interface ShrinkContext {
   readonly execute: Execute;
   readonly evidence: readonly Evidence[];
   readonly batching: boolean;
+  /** Cut failures after the first unanswered command instead of shrinking them (stubs: nothing to learn). */
+  readonly cutOnly: boolean;
 }
 
 /** Shrinks the shortest of `names` that satisfies `reveals` into a counterexample. */
@@ -286,7 +310,7 @@ async function counterexampleFor(
       ? (await runBatch(ctx.model, ctx.execute, lists)).outcomes
       : mapLimit(lists, 2, async (list) => (await runBatch(ctx.model, ctx.execute, [list])).outcomes[0]!);
   let commands: readonly string[] = start.commands;
-  const stopped = start.learner.ending === 'timed-out' || start.learner.ending === 'output-limit';
+  const stopped = ctx.cutOnly || start.learner.ending === 'timed-out' || start.learner.ending === 'output-limit';
   if (stopped) {
     // Shrinking a hang (or a flood) costs a whole limit per try; cut it after the last answered command instead.
     const answered = segmentAnswers(ctx.model, start.commands, start.learner.lines, false).length;

@@ -8,14 +8,15 @@ import type { Language, ReadStep } from './schema';
 import { showInvisibles } from './segment';
 
 /** "12 of 14 hidden transcripts pass", or why nothing could be checked. */
-export function checkSummary(report: Pick<CheckReport, 'status' | 'checks'>): string {
+export function checkSummary(report: Pick<CheckReport, 'status' | 'checks'> & Partial<Pick<CheckReport, 'problems'>>): string {
   const { total, passed } = report.checks;
   // Reports stored by an older version have no notRun.
   const notRun = report.checks.notRun ?? 0;
   if (report.status === 'error') return 'Could not check: the program did not run';
   if (report.status === 'pass') return `All ${total} hidden transcripts pass`;
   if (passed === total) return `All ${total} hidden transcripts pass, but not everything is right`;
-  return `${passed} of ${total} hidden transcripts pass${notRun ? ` (${notRun} not run after the hang)` : ''}`;
+  const why = report.problems?.some((p) => p.kind === 'unimplemented') ? 'the code is not written yet' : 'after the program stopped answering';
+  return `${passed} of ${total} hidden transcripts pass${notRun ? ` (${notRun} not run: ${why})` : ''}`;
 }
 
 /** The generated transcripts' line, empty when they say nothing (none ran, or the program did not run). */
