@@ -13,7 +13,7 @@
 //
 // The engine is TypeScript; this script bundles the few functions it needs with esbuild's JS API into a
 // temp folder and requires that bundle, so it needs neither tsx nor a build of dist/.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
@@ -26,7 +26,9 @@ const PROGRAM = path.join(ROOT, 'test', 'fixtures', 'least-connections', 'python
 const LESSON = path.join(ROOT, 'lessons', 'least-connections');
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = Math.max(1, Number(runsArg > 0 ? process.argv[runsArg + 1] : process.env.BENCH_RUNS ?? 7) || 7);
-const PYTHON = process.env.PYTHON ?? 'python3';
+// All three measurements use the same interpreter, by its real path: `python3` on PATH may be a version
+// manager's shell shim (pyenv) that costs more than Python itself to start, which would flatter "ours".
+const PYTHON = process.env.PYTHON ?? execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
 
 async function buildEngine() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lesson-companion-bench-'));

@@ -108,8 +108,12 @@ function answerLinesOf(model: ReferenceModel, run: ProcessResult, pending: reado
   const all = outputLines(run.stdout);
   const answers = all.filter((line) => model.isAnswerLine(line));
   if (answers.length === all.length) return all;
-  const expected = pending.reduce((n, commands) => n + model.resetAnswer.length + simulate(model, commands).outcome.lines.length, 0);
-  const dropStrays = endingOf(run) === 'finished' ? Math.abs(answers.length - expected) < Math.abs(all.length - expected) : all.length > expected;
+  const expected = pending.flatMap((commands) => [...model.resetAnswer, ...simulate(model, commands).outcome.lines]);
+  // A run cut short (crash, hang, flood) printed only part of its answers, so there the counts say nothing;
+  // which reading lines up with the reference's answers does. A tie (e.g. a flood after the last answer) is prints.
+  const agreement = (lines: readonly string[]): number => lines.reduce((n, line, i) => n + (line === expected[i] ? 1 : 0), 0);
+  const dropStrays =
+    endingOf(run) === 'finished' ? Math.abs(answers.length - expected.length) < Math.abs(all.length - expected.length) : agreement(answers) >= agreement(all);
   if (!dropStrays) return all;
   for (const line of all) if (!model.isAnswerLine(line) && strayLines.length < 20) strayLines.push(line);
   return answers;

@@ -54,7 +54,10 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
       clearTimeout(timer);
       killGroup(child.pid);
       const text = (chunks: Buffer[]): string => Buffer.concat(chunks).toString('utf8');
-      resolve({ stdout: text(stdout), stderr: text(stderr), timedOut, outputLimited, ...result, durationMs: performance.now() - started });
+      // A line cut by the output limit is not a line the program printed ("still" of "still looking…" would
+      // pass for an answer), so stdout ends at its last complete line.
+      const out = outputLimited ? text(stdout).replace(/[^\n]*$/, '') : text(stdout);
+      resolve({ stdout: out, stderr: text(stderr), timedOut, outputLimited, ...result, durationMs: performance.now() - started });
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -62,15 +65,14 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
     }, spec.timeLimitMs);
     const take = (chunk: Buffer, into: 'stdout' | 'stderr'): void => {
       lastOutput = performance.now();
+      // Keep output up to the limit, also from the chunk that crosses it: it may hold the last real answers.
+      const room = Math.max(0, spec.outputLimitBytes - bytes);
       bytes += chunk.length;
-      if (bytes > spec.outputLimitBytes) {
-        if (!outputLimited) {
-          outputLimited = true;
-          killGroup(child.pid);
-        }
-        return;
+      if (room > 0) (into === 'stdout' ? stdout : stderr).push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      if (bytes > spec.outputLimitBytes && !outputLimited) {
+        outputLimited = true;
+        killGroup(child.pid);
       }
-      (into === 'stdout' ? stdout : stderr).push(chunk);
     };
     child.stdout.on('data', (chunk: Buffer) => take(chunk, 'stdout'));
     child.stderr.on('data', (chunk: Buffer) => take(chunk, 'stderr'));

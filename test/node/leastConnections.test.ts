@@ -17,6 +17,11 @@ import { loadPack, type LoadedPack } from '../../src/node/packs';
 const ROOT = path.join(__dirname, '..', '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'least-connections');
 const EXT: Record<Language, string> = { python: 'py', javascript: 'js', typescript: 'ts' };
+/**
+ * The interpreter `python3` runs, by its real path: `python3` on PATH may be a version manager's shell
+ * shim (pyenv), which doubles the cost of each of the hundreds of process starts here.
+ */
+const PYTHON = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
 
 /**
  * Fewer generated transcripts than the lesson's 40 for most fixtures: the hidden ones already reveal every
@@ -106,7 +111,7 @@ for (const language of ['python', 'javascript', 'typescript'] as const) {
     before(async function () {
       this.timeout(240000);
       await mapLimit(Object.keys(OPTIONS), 2, async (name) => {
-        reports.set(name, await checkFile(pack, fixturePath(language, name), language, OPTIONS[name]));
+        reports.set(name, await checkFile(pack, fixturePath(language, name), language, { interpreters: { python: PYTHON }, ...OPTIONS[name] }));
       });
     });
 
@@ -229,11 +234,18 @@ for (const language of ['python', 'javascript', 'typescript'] as const) {
       assert.equal(r.status, 'fail');
     });
 
-    it('flood: stopped at the output limit, once', () => {
+    it('flood: stopped at the output limit, once, and the PICK it flooded on is the first difference', () => {
       const r = report('flood');
       assert.equal(r.status, 'fail');
-      assert.ok(kinds('flood').includes('output-limit'), kinds('flood').join());
+      assert.deepEqual(kinds('flood'), ['stray-output', 'output-limit']);
+      // The shared run and one run of the failing transcript alone; before, one flood per transcript.
       assert.ok(r.processRuns <= 2, `${r.processRuns} runs`);
+      assert.equal(r.checks.notRun, pack.transcripts.length - 1);
+      // Before: the flood's lines were taken as answers to later transcripts, and a bare STATUS was "shown".
+      const example = r.counterexample!;
+      assert.deepEqual(example.commands, ['POOL a b c', 'PICK']);
+      assert.deepEqual(example.trace.map((row) => row.actual), [['OK'], null]);
+      assert.equal(example.divergesAt, 1);
     });
 
     it('stub: not written yet, pointing at the placeholder in pick, and no mistake named', () => {
@@ -272,7 +284,7 @@ for (const language of ['python', 'javascript', 'typescript'] as const) {
       try {
         const file = path.join(dir, `balancer.${EXT[language]}`);
         fs.copyFileSync(fixturePath(language, 'spawns-grandchild'), file);
-        const r = await checkFile(pack, file, language, { timeLimitMs: 1500, fuzzTranscripts: 4 });
+        const r = await checkFile(pack, file, language, { interpreters: { python: PYTHON }, timeLimitMs: 1500, fuzzTranscripts: 4 });
         assert.ok(r.problems.some((p) => p.kind === 'timeout'));
         assert.ok(fs.existsSync(path.join(dir, 'grandchild.started')), 'the grandchild did start');
         const marker = `lesson-companion-grandchild ${dir}`;
@@ -286,7 +298,7 @@ for (const language of ['python', 'javascript', 'typescript'] as const) {
 
     if (language === 'python') {
       it('silent (a typo in the main guard): no answer at all, found in a few runs, not one per transcript', async () => {
-        const r = await checkFile(pack, fixturePath('python', 'silent'), 'python');
+        const r = await checkFile(pack, fixturePath('python', 'silent'), 'python', { interpreters: { python: PYTHON } });
         assert.equal(r.status, 'fail');
         assert.equal(r.checks.notRun, pack.transcripts.length - 1);
         assert.ok(r.processRuns <= 10, `${r.processRuns} runs`);

@@ -38,11 +38,18 @@ describe('process runner (real processes)', function () {
     assert.notEqual(result.exitCode, 0);
   });
 
-  it('stops a program that prints past the output limit, keeping at most the limit', async () => {
-    const result = await runProcess(spec('while True: print("x" * 99)', { outputLimitBytes: 10000 }), '');
+  it('stops a program that prints past the output limit, keeping the complete lines within the limit', async () => {
+    const result = await runProcess(spec('while True: print("x" * 98)', { outputLimitBytes: 10050 }), '');
     assert.equal(result.outputLimited, true);
-    assert.ok(result.stdout.length <= 10000, String(result.stdout.length));
     assert.equal(result.timedOut, false);
+    // 101 whole lines of 99 bytes fit in 10050; the 102nd is cut by the limit and left out.
+    assert.equal(result.stdout, `${'x'.repeat(98)}\n`.repeat(101).slice(0, 9999));
+  });
+
+  it('keeps the answers printed in the same write that crosses the limit (before: the whole write was dropped)', async () => {
+    const result = await runProcess(spec('import sys\nsys.stdout.write("OK\\nOK\\n" + "still looking\\n" * 5000)\nsys.stdout.flush()', { outputLimitBytes: 4096 }), '');
+    assert.equal(result.outputLimited, true);
+    assert.ok(result.stdout.startsWith('OK\nOK\nstill looking\n'), JSON.stringify(result.stdout.slice(0, 40)));
   });
 
   it('decodes a character split across two writes (before: two replacement characters)', async () => {

@@ -22,7 +22,15 @@ interface FakeProgram {
  * flood or exit at a command; `n` counts commands since the process started, so faults can depend on
  * state that leaks from earlier transcripts. `stray` lines are printed before the answer.
  */
-function fakeProgram(options: { mutations?: string[]; fault?: (command: string, n: number) => Fault | undefined; stray?: (command: string) => string[] } = {}): FakeProgram {
+function fakeProgram(
+  options: {
+    mutations?: string[];
+    fault?: (command: string, n: number) => Fault | undefined;
+    stray?: (command: string) => string[];
+    /** Rewrites the model's answer to a command, e.g. into a wrong format. */
+    answer?: (command: string, lines: readonly string[]) => readonly string[];
+  } = {},
+): FakeProgram {
   const inputs: string[] = [];
   const program = async (input: string): Promise<ProcessResult> => {
     inputs.push(input);
@@ -40,7 +48,7 @@ function fakeProgram(options: { mutations?: string[]; fault?: (command: string, 
       const step = model.step(state, command, new Set(options.mutations ?? []));
       if (step.answer.kind === 'crash') return result({ exitCode: 1, stderr: `KeyError: ${step.answer.error}\n` });
       state = step.state;
-      for (const line of step.answer.lines) stdout += `${line}\n`;
+      for (const line of options.answer?.(command, step.answer.lines) ?? step.answer.lines) stdout += `${line}\n`;
     }
     return result({});
   };
@@ -108,12 +116,10 @@ describe('batch runner (fake execute)', () => {
     assert.deepEqual(batch.outcomes.map((o) => o.ending), ['crashed', 'not-run', 'not-run', 'not-run']);
   });
 
-  it('stops after one silent process too, even one that exits 0 or prints only a banner', async () => {
-    for (const program of [fakeProgram({ fault: () => 'exit0' }), fakeProgram({ fault: () => 'exit0', stray: () => ['Welcome to the balancer!'] })]) {
-      const batch = await runBatch(model, program, LISTS);
-      assert.equal(batch.runs.length, 1, 'before: one process per list');
-      assert.deepEqual(batch.outcomes.map((o) => o.ending), ['crashed', 'not-run', 'not-run', 'not-run']);
-    }
+  it('stops after one silent process too, even one that exits with code 0', async () => {
+    const batch = await runBatch(model, fakeProgram({ fault: () => 'exit0' }), LISTS);
+    assert.equal(batch.runs.length, 1, 'before: one process per list');
+    assert.deepEqual(batch.outcomes.map((o) => o.ending), ['crashed', 'not-run', 'not-run', 'not-run']);
   });
 
   it('charges a crash on a later reset to that list, so leaked state can be found, and goes on', async () => {
@@ -141,6 +147,28 @@ describe('batch runner (fake execute)', () => {
     const batch = await runBatch(model, execute, LISTS);
     assert.equal(batch.runs.length, 1);
     assert.deepEqual(batch.outcomes.map((o) => o.ending), ['crashed', 'crashed', 'crashed', 'crashed']);
+  });
+
+  it('sets debug prints aside in a process that crashed too, where the line count says nothing', async () => {
+    // Before: a run cut short kept its prints as answers unless it printed more lines than every list
+    // together would, so PICK's answer became "debug: picking now" and everything after shifted.
+    const program = fakeProgram({ mutations: ['unknown-crash'], stray: (c) => (c === 'PICK' ? ['debug: picking now'] : []) });
+    const batch = await runBatch(model, program, LISTS);
+    assert.deepEqual(batch.outcomes, LISTS.map((l) => reference(l, ['unknown-crash'])));
+    assert.equal(batch.strayLines[0], 'debug: picking now');
+  });
+
+  it('keeps an answer in the wrong shape as the answer, finished or not', async () => {
+    // "<a>" cannot be a backend name, but it stands where one belongs: a wrong answer, not a debug print.
+    const bracketed = (command: string, lines: readonly string[]): readonly string[] => (command === 'PICK' ? lines.map((l) => `<${l}>`) : lines);
+    for (const mutations of [[], ['unknown-crash']]) {
+      const batch = await runBatch(model, fakeProgram({ mutations, answer: bracketed }), LISTS);
+      const expected = LISTS.map((l) => {
+        const sim = simulate(model, l, new Set(mutations));
+        return { lines: sim.steps.flatMap((step) => bracketed(step.command, step.answer)), ending: sim.outcome.ending };
+      });
+      assert.deepEqual(batch.outcomes, expected, mutations.join() || 'finished');
+    }
   });
 
   it('sets debug prints aside without shifting the answers', async () => {
