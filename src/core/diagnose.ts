@@ -99,19 +99,25 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
   }
 
   // No exact match: rank by how many failing transcripts a candidate explains, then by how long it agrees.
+  // Where the program's first departure from the reference is its crash.
+  const crashesAtDeparture = (i: number): boolean =>
+    evidence[i]!.learner.ending === 'crashed' && firstDifferentLine(evidence[i]!.learner, references[i]!) === evidence[i]!.learner.lines.length;
   const scored = all
     .map((c) => {
       const outcomes = outcomesOf(c.mutations);
-      let explained = 0;
+      const explainedIndexes = failingIndexes.filter((i) => explainsDeparture(evidence[i]!.learner, references[i]!, outcomes[i]!));
       let agreement = 0;
       for (const i of failingIndexes) {
-        if (explainsDeparture(evidence[i]!.learner, references[i]!, outcomes[i]!)) explained += 1;
         const d = firstDifferentLine(evidence[i]!.learner, outcomes[i]!);
         agreement += d < 0 ? evidence[i]!.learner.lines.length + 1 : d;
       }
-      return { c, explained, agreement };
+      // A mutant that "explains" only crashes, while the program also crashes where that mutant would not,
+      // matches the crash, not the mistake: a crash on every DONE is not "strangers crash".
+      const onlyCrashes = explainedIndexes.length > 0 && explainedIndexes.every(crashesAtDeparture);
+      const crashesElsewhere = failingIndexes.some((i) => !explainedIndexes.includes(i) && crashesAtDeparture(i));
+      return { c, explained: explainedIndexes.length, agreement, coincidental: onlyCrashes && crashesElsewhere };
     })
-    .filter((s) => s.explained > 0)
+    .filter((s) => s.explained > 0 && !s.coincidental)
     .sort((a, b) => b.explained - a.explained || b.agreement - a.agreement || a.c.mutations.length - b.c.mutations.length);
   if (scored.length === 0) return { kind: 'unrecognised', findings: [], mutations: [], failing };
   const best = scored.filter((s) => s.explained === scored[0]!.explained && s.agreement === scored[0]!.agreement).map((s) => s.c);
