@@ -241,7 +241,8 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   const stopped = problems.some((p) => p.kind === 'timeout' || p.kind === 'crash' || p.kind === 'output-limit');
   const unanswered = counterexample?.trace[counterexample.divergesAt]?.actual === null;
   // A crash or hang already says why the answer is missing; "no name for it" would only add noise.
-  if (diagnosis.kind === 'unrecognised' && !unimplemented && counterexample && !(stopped && unanswered)) {
+  // Leaked state is its own finding; the difference it causes needs no second, vaguer name.
+  if (diagnosis.kind === 'unrecognised' && !unimplemented && leaked.length === 0 && counterexample && !(stopped && unanswered)) {
     const row = counterexample.trace[counterexample.divergesAt];
     problems.push({
       kind: 'unrecognised-difference',

@@ -33,7 +33,12 @@ export function errorSummary(stderr: string, language: Language): string {
 
 /** Keeps the learner's traceback readable and bounded. */
 export function trimDetails(stderr: string, maxLines = 30): string {
-  const lines = stderr.trimEnd().split('\n');
+  // Node's own frames and version banner say nothing about the learner's code.
+  const lines = stderr
+    .trimEnd()
+    .split('\n')
+    .filter((l) => !/^\s+at .*\(node:internal\/|^\s+at node:internal\/|^Node\.js v\d/.test(l));
+  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
   return lines.length <= maxLines ? lines.join('\n') : ['…', ...lines.slice(-maxLines)].join('\n');
 }
 
@@ -64,7 +69,9 @@ export function runProblems(run: ProcessResult, ctx: ProblemContext): Problem[] 
     ];
   }
   if (run.prepareError) {
-    return [{ kind: 'syntax', message: `Your file does not compile: ${run.prepareError.message}`, line: run.prepareError.line, advice: 'Fix the syntax error, then check again.' }];
+    const where = /\s*\((\d+):(\d+)\)\s*$/.exec(run.prepareError.message);
+    const message = where ? `${run.prepareError.message.slice(0, where.index)} (line ${where[1]}, column ${where[2]})` : run.prepareError.message;
+    return [{ kind: 'syntax', message: `Your file does not compile: ${message}`, line: run.prepareError.line, advice: 'Fix the syntax error at that line; a half-written function still needs to be valid code.' }];
   }
   const summary = errorSummary(run.stderr, ctx.language);
   const line = crashLine(run.stderr, ctx.language, ctx.fileName);
@@ -114,7 +121,10 @@ export function runProblems(run: ProcessResult, ctx: ProblemContext): Problem[] 
         kind: 'crash',
         message: `Your program crashed${line ? ` at line ${line}` : ''}: ${summary || `exit code ${run.exitCode ?? run.signal}`}`,
         line,
-        advice: 'Read the traceback below from the bottom up: the last line is the error, the line above it is where.',
+        advice:
+          ctx.language === 'python'
+            ? 'Read the traceback below from the bottom up: the last line is the error, the lines above it say where.'
+            : 'Read the error below from the top: the first lines show the line of your file and the error, then the calls that led there.',
         details: trimDetails(run.stderr),
       },
     ];

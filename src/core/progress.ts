@@ -24,9 +24,10 @@ export function fuzzSummary(report: Pick<CheckReport, 'status' | 'fuzz'>): strin
   const { transcripts, failed, seed } = report.fuzz;
   const notRun = report.fuzz.notRun ?? 0;
   if (transcripts === 0 || report.status === 'error' || notRun >= transcripts) return '';
+  const skipped = notRun > 0 ? `, ${notRun} not run` : '';
   return failed > 0
-    ? `${failed} of ${transcripts} generated transcripts fail (seed ${seed})`
-    : `${transcripts} generated transcripts agree (seed ${seed})`;
+    ? `${failed} of ${transcripts} generated transcripts fail${skipped} (seed ${seed})`
+    : `${transcripts - notRun} generated transcripts agree${skipped} (seed ${seed})`;
 }
 
 const PROBLEM_TITLES: Record<ProblemKind, string> = {
