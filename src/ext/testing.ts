@@ -46,6 +46,9 @@ export class LessonTests implements vscode.Disposable {
     );
   }
 
+  /** What the shown items were built from: version, label and transcript names. */
+  private shownSignature = '';
+
   private rootId(): string | undefined {
     const s = this.store.session;
     return s ? `${s.lessonId}/${s.language}` : undefined;
@@ -59,10 +62,13 @@ export class LessonTests implements vscode.Disposable {
       this.controller.items.replace([]);
       return;
     }
-    const existing = this.controller.items.get(rootId);
-    if (existing && existing.children.size === pack.transcripts.length) return;
+    // Rebuilding items drops their last results, so only rebuild when the pack itself changed.
+    const label = `${pack.manifest.title} (${session.language})`;
+    const signature = [pack.manifest.version, label, ...pack.transcripts.map((t) => t.name)].join('\n');
+    if (this.controller.items.get(rootId) && this.shownSignature === signature) return;
+    this.shownSignature = signature;
     const uri = this.store.mainUri(session);
-    const root = this.controller.createTestItem(rootId, `${pack.manifest.title} (${session.language})`, uri);
+    const root = this.controller.createTestItem(rootId, label, uri);
     root.description = session.mainFile;
     root.children.replace(
       pack.transcripts.map((t) => {
