@@ -15,7 +15,7 @@ export function checkSummary(report: Pick<CheckReport, 'status' | 'checks'> & Pa
   if (report.status === 'error') return 'Could not check: the program did not run';
   if (report.status === 'pass') return `All ${total} hidden transcripts pass`;
   if (passed === total) return `All ${total} hidden transcripts pass, but not everything is right`;
-  const why = report.problems?.some((p) => p.kind === 'unimplemented') ? 'the code is not written yet' : 'after the program stopped answering';
+  const why = report.problems?.some((p) => p.kind === 'unimplemented') ? 'the code is not written yet' : 'the program stopped answering';
   return `${passed} of ${total} hidden transcripts pass${notRun ? ` (${notRun} not run: ${why})` : ''}`;
 }
 

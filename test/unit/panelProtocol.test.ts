@@ -21,7 +21,7 @@ describe('core/progress: a report on the learner\'s screen', () => {
     assert.equal(checkSummary(report()), '12 of 14 hidden transcripts pass');
     assert.equal(checkSummary(report({ status: 'pass', checks: { total: 14, passed: 14, failed: 0, notRun: 0 } })), 'All 14 hidden transcripts pass');
     assert.match(checkSummary(report({ status: 'error' })), /^Could not check/);
-    assert.equal(checkSummary(report({ checks: { total: 14, passed: 3, failed: 11, notRun: 9 } })), '3 of 14 hidden transcripts pass (9 not run: after the program stopped answering)');
+    assert.equal(checkSummary(report({ checks: { total: 14, passed: 3, failed: 11, notRun: 9 } })), '3 of 14 hidden transcripts pass (9 not run: the program stopped answering)');
     assert.match(checkSummary(report({ checks: { total: 14, passed: 14, failed: 0, notRun: 0 } })), /but not everything is right/);
   });
 
