@@ -155,7 +155,11 @@ async function trustedRun() {
     await wv.locator('.card.problem', { hasText: '<img src=x onerror=alert(1)>' }).waitFor();
 
     step('reloading the window brings the panel back with its progress (WebviewPanelSerializer)');
-    await page.reload();
+    // The workbench's own reload runs its shutdown, which flushes the editor state the serializer needs;
+    // a bare page.reload() can race that flush and come back without the panel.
+    const reloaded = page.waitForEvent('load', { timeout: 60000 });
+    await runCommand(page, 'Developer: Reload Window');
+    await reloaded;
     await waitForWorkbench(page);
     wv = await webviewFrame(page, PANEL_TITLE, { timeout: 60000 });
     await wv.locator('#step-3.read').waitFor({ timeout: 20000 });
