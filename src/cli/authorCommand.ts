@@ -30,10 +30,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { applyEdits, modify } from 'jsonc-parser';
 import { parseManifest } from '../core/manifest';
-import { findModel } from '../core/models';
 import { answerHash, expectedPrediction, normaliseAnswer } from '../core/quiz';
 import type { Question } from '../core/schema';
-import { loadPack, MANIFEST_FILE } from '../node/packs';
+import { loadModel } from '../node/modelLoader';
+import { loadPack, MANIFEST_FILE, resolveInside } from '../node/packs';
 import { sha256Hex } from '../node/quiz';
 import { EXIT, UsageError, type CliCommand } from './command';
 
@@ -127,7 +127,8 @@ export const authorCommand: CliCommand = {
     }
     if (answers.lesson !== manifest.id) throw new UsageError(`${answersPath} is for lesson "${answers.lesson}", not "${manifest.id}"`);
 
-    const model = findModel(manifest.model);
+    const modelPath = await resolveInside(dir, manifest.model);
+    const model = modelPath ? loadModel(dir, modelPath) : undefined;
     const sections = [['failureQuestions', manifest.failureQuestions], ['quiz', manifest.quiz ?? []]] as const;
     const known = new Set(sections.flatMap(([, qs]) => qs.map((q) => q.id)));
     const errors = Object.keys(answers.questions).filter((id) => !known.has(id)).map((id) => `answers for "${id}", which is not a question of this pack`);

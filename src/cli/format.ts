@@ -16,7 +16,7 @@ function cell(lines: readonly string[] | null): string {
   return lines.map(showInvisibles).join(' / ');
 }
 
-function counts(record: Readonly<Record<string, number>>): string {
+function counts(record: Readonly<Record<string, number | string>>): string {
   const entries = Object.entries(record);
   return entries.length === 0 ? '-' : entries.map(([k, v]) => `${k}:${v}`).join(' ');
 }

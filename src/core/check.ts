@@ -45,6 +45,7 @@ export interface CheckInput {
 
 interface Case {
   readonly name: string;
+  readonly description: string;
   readonly commands: readonly string[];
   readonly expected: Outcome;
   readonly hidden: boolean;
@@ -63,7 +64,7 @@ function fuzzCases(input: CheckInput): Case[] {
   const random = seededRandom(input.options.seed);
   return Array.from({ length: count }, (_, i) => {
     const commands = input.model.generate(random, 2 + random.int(Math.max(length - 1, 1)));
-    return { name: `generated-${i + 1}`, commands, expected: simulate(input.model, commands).outcome, hidden: false };
+    return { name: `generated-${i + 1}`, description: `a random test (#${i + 1})`, commands, expected: simulate(input.model, commands).outcome, hidden: false };
   });
 }
 
@@ -97,6 +98,7 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   };
   const hidden: Case[] = input.transcripts.map((t) => ({
     name: t.name,
+    description: t.description || t.name,
     commands: t.steps.map((s) => s.command),
     expected: { lines: t.steps.flatMap((s) => s.expected), ending: 'finished' },
     hidden: true,
@@ -132,7 +134,7 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   };
   if (fatal) {
     problems.push(fatal);
-    return report({ status: 'error', transcripts: hidden.map((h) => ({ name: h.name, passed: false })) });
+    return report({ status: 'error', transcripts: hidden.map((h) => ({ name: h.name, description: h.description, passed: false })) });
   }
 
   const outcomes = [...batch.outcomes];
@@ -222,7 +224,8 @@ export async function check(input: CheckInput): Promise<CheckReport> {
         title: spec.title,
         function: spec.function,
         line: locateFunction(input.source, input.language, spec.function),
-        confidence: finding.confidence,
+        confidence: finding.confidence === 'exact' ? 'exact' : 'likely',
+        evidence: { steps: 0, transcripts: finding.revealedBy.length, first: null },
         explanation: spec.explanation,
         hint: spec.hint,
         mutants: [finding.mutation],
@@ -263,8 +266,8 @@ export async function check(input: CheckInput): Promise<CheckReport> {
 }
 
 function verdictOf(model: ReferenceModel, c: Case, outcome: Outcome): TranscriptVerdict {
-  if (sameOutcome(outcome, c.expected)) return { name: c.name, passed: true };
-  if (outcome.ending === 'not-run') return { name: c.name, passed: false, notRun: true };
+  if (sameOutcome(outcome, c.expected)) return { name: c.name, description: c.description, passed: true };
+  if (outcome.ending === 'not-run') return { name: c.name, description: c.description, passed: false, notRun: true };
   const expectedAnswers = segmentAnswers(model, c.commands, c.expected.lines);
   const actualAnswers = segmentAnswers(model, c.commands, outcome.lines, outcome.ending === 'finished');
   let divergesAt = expectedAnswers.findIndex((answer, i) => {
@@ -272,7 +275,7 @@ function verdictOf(model: ReferenceModel, c: Case, outcome: Outcome): Transcript
     return !actual || actual.length !== answer.length || actual.some((line, k) => line !== answer[k]);
   });
   if (divergesAt < 0) divergesAt = Math.min(actualAnswers.length, c.commands.length - 1);
-  return { name: c.name, passed: false, divergesAt, expected: c.expected.lines, actual: outcome.lines };
+  return { name: c.name, description: c.description, passed: false, divergesAt, expected: c.expected.lines, actual: outcome.lines };
 }
 
 function revealsFinding(model: ReferenceModel, finding: Finding, diagnosis: Diagnosis, commands: readonly string[], learner: Outcome): boolean {

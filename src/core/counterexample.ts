@@ -23,6 +23,8 @@ export function buildCounterexample(
   const firstMismatch = trace.findIndex((row) => !row.matches);
   return {
     transcript,
+    label: transcript,
+    reproduced: true,
     commands,
     expected: reference.outcome.lines,
     actual: learner.lines,

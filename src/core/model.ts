@@ -3,7 +3,8 @@
  * one command at a time. Mutations are named, switchable mistakes injected into the same machine, so
  * a mutant is "the reference with these mutation ids on", and pairs of mistakes come for free.
  *
- * Models live in the engine (not in packs) so that no pack ever runs code in the editor's process.
+ * A model ships inside its lesson pack (`"model": "model/model.ts"` in lesson.json), so the engine knows no
+ * protocol of its own. docs/authoring.md documents this interface for pack authors with a worked example.
  */
 export type Answer =
   | { readonly kind: 'lines'; readonly lines: readonly string[] }
@@ -13,11 +14,21 @@ export type Answer =
 export interface StepResult<S> {
   readonly state: S;
   readonly answer: Answer;
+  /**
+   * Other answers that are just as right under these mutations: set by a nondeterministic mutation such as
+   * "ties go to any tied backend". The engine then accepts any of them at this step.
+   */
+  readonly alternatives?: readonly (readonly string[])[];
 }
 
 export interface MutationInfo {
   readonly id: string;
   readonly description: string;
+  /**
+   * The mutation allows several answers (its `step` returns `alternatives`), like a program that breaks ties
+   * at random. It can only be matched step by step, never as a whole program.
+   */
+  readonly nondeterministic?: boolean;
 }
 
 /** How to cut a stream of answer lines back into per-command answers. */
@@ -42,13 +53,30 @@ export interface ReferenceModel<S = unknown> {
    */
   readonly resetCommand: string;
   readonly resetAnswer: readonly string[];
+  /**
+   * A read-only command that prints the program's bookkeeping (e.g. `STATUS`). The engine runs it after
+   * every step of a confirmed counterexample to show the learner's own counts beside the reference's.
+   */
+  readonly observeCommand?: string;
   initial(): S;
-  step(state: S, command: string, mutations: ReadonlySet<string>): StepResult<S>;
-  /** The visible bookkeeping after a command, for trace tables (e.g. in-flight counts). */
-  snapshot(state: S): Readonly<Record<string, number>>;
+  /**
+   * Answers one command. `observed` is the learner program's own answer to it, when known: the model then
+   * follows it wherever it tells something about the program's state (the backend a PICK chose, the counts a
+   * STATUS printed), under these same mutations, and returns the state that follows. That is how a
+   * diagnosis stays in step with a program after their first difference. The returned `answer` is always the
+   * model's own.
+   */
+  step(state: S, command: string, mutations: ReadonlySet<string>, observed?: readonly string[]): StepResult<S>;
+  /** The visible bookkeeping after a command, for trace tables of lessons without an observe command. */
+  snapshot(state: S): Readonly<Record<string, number | string>>;
   answerShape(command: string): AnswerShape;
   /** True when a stdout line could be an answer of this protocol at all; others are stray prints. */
   isAnswerLine(line: string): boolean;
   /** One random transcript's commands, for fuzzing. Deterministic for a given Random. */
   generate(random: Random, length: number): string[];
+  /**
+   * One sentence, in the learner's terms, on how the program's answer differs from the reference's at a
+   * step no known mistake explains, e.g. "PICK chose c with 1 in flight while a had 0".
+   */
+  describeDifference?(state: S, command: string, expected: readonly string[], actual: readonly string[]): string;
 }

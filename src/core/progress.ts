@@ -40,6 +40,8 @@ const PROBLEM_TITLES: Record<ProblemKind, string> = {
   unimplemented: 'Not written yet',
   'interpreter-missing': 'Interpreter not found',
   'unrecognised-difference': 'A difference this lesson has no name for',
+  nondeterministic: 'Your program answers differently each run',
+  'model-error': "The lesson's reference model failed",
 };
 
 export function problemTitle(kind: ProblemKind | string): string {
@@ -101,7 +103,7 @@ export function answerCell(lines: readonly string[] | null): string {
   return lines.map(showInvisibles).join(' / ');
 }
 
-export function countsCell(counts: Readonly<Record<string, number>>): string {
+export function countsCell(counts: Readonly<Record<string, number | string>>): string {
   const entries = Object.entries(counts);
   return entries.length === 0 ? '–' : entries.map(([k, v]) => `${k}:${v}`).join(' ');
 }

@@ -102,7 +102,7 @@ export const LessonManifestSchema = Type.Object(
     summary: Type.Optional(Type.String({ maxLength: 500 })),
     coreQuestion: Markdown,
     outcomes: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 1 }),
-    model: Type.String({ minLength: 1, description: "The engine's reference model for this protocol, e.g. least-connections." }),
+    model: Type.Intersect([PackPath], { description: 'The reference model of the exercise: a JavaScript or TypeScript module in the pack, e.g. "model/model.ts" (see docs/authoring.md).' }),
     protocol: Markdown,
     starters: Type.Object(
       { python: Type.Optional(StarterSchema), javascript: Type.Optional(StarterSchema), typescript: Type.Optional(StarterSchema) },

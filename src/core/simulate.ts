@@ -15,7 +15,7 @@ export interface SimulatedStep {
   readonly command: string;
   readonly answer: readonly string[];
   readonly crashed: boolean;
-  readonly snapshot: Readonly<Record<string, number>>;
+  readonly snapshot: Readonly<Record<string, number | string>>;
 }
 
 export interface Simulation {

@@ -6,9 +6,9 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { transform } from 'sucrase';
 import type { Language } from '../core/schema';
 import { LANGUAGES } from '../core/schema';
+import { transformModule } from './transpile';
 import { transpileTree } from './tsModules';
 
 export interface Interpreters {
@@ -41,15 +41,7 @@ export function isLanguage(value: string): value is Language {
   return (LANGUAGES as readonly string[]).includes(value);
 }
 
-function transpile(source: string, file: string): { code: string } | { error: string; line: number | null } {
-  try {
-    return { code: transform(source, { transforms: ['typescript', 'imports'], filePath: file, keepUnusedImports: false }).code };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const match = /\((\d+):(\d+)\)/.exec(message);
-    return { error: message.replace(/^Error transforming [^:]*: /, ''), line: match ? Number(match[1]) : null };
-  }
-}
+const transpile = (source: string, file: string): ReturnType<typeof transformModule> => transformModule(source, file.replace(/\.[cm]?js$/, '.ts'));
 
 /**
  * Prepares `learnerFile` to run; with a `driver` (a pack program that imports the learner module),

@@ -6,10 +6,10 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseManifest, locate, type ManifestProblem } from '../core/manifest';
 import type { ReferenceModel } from '../core/model';
-import { findModel, modelIds } from '../core/models';
 import { questionProblems } from '../core/quiz';
 import type { LessonManifest } from '../core/schema';
 import { parseTranscripts, TranscriptSyntaxError, type Transcript } from '../core/transcript';
+import { loadModel, ModelLoadError } from './modelLoader';
 import { sha256Hex } from './quiz';
 
 export const MANIFEST_FILE = 'lesson.json';
@@ -70,8 +70,17 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
   if (!parsed.ok) throw new PackError(dir, parsed.problems);
   const manifest = parsed.manifest;
   const problems: ManifestProblem[] = [];
-  const model = findModel(manifest.model);
-  if (!model) problems.push(locate(text, manifestPath, '/model', `unknown model "${manifest.model}"; this engine knows ${modelIds().join(', ')}`));
+  let model: ReferenceModel | undefined;
+  const modelPath = await resolveInside(dir, manifest.model);
+  if (!modelPath) problems.push(locate(text, manifestPath, '/model', `"${manifest.model}" points outside the pack folder`));
+  else {
+    try {
+      model = loadModel(dir, modelPath);
+    } catch (error) {
+      if (!(error instanceof ModelLoadError)) throw error;
+      problems.push({ file: error.file, line: error.line ?? 1, column: 1, path: '/model', message: error.message });
+    }
+  }
   const transcripts: Transcript[] = [];
   for (const [index, file] of manifest.transcripts.entries()) {
     try {

@@ -4,6 +4,8 @@
  * fewest that catch each of its five mistakes and tell every two apart (test/node/validate.test.ts
  * checks that they still do).
  */
+import { SCAFFOLD_MODEL } from './scaffoldModel';
+
 const PY = `# lesson-companion: __ID__
 """A least-connections load balancer, driven by commands on stdin.
 
@@ -162,7 +164,7 @@ function manifest(id: string): string {
     summary: 'TODO: one sentence on what the learner builds.',
     coreQuestion: 'TODO: the one question this lesson answers. Example: what single number per backend lets a balancer send work to whoever is least busy right now?',
     outcomes: ['TODO: what the learner can do or explain afterwards'],
-    model: 'least-connections',
+    model: 'model/model.js',
     protocol:
       'Your program reads one command per line on stdin and answers on stdout.\n\n| command | answer |\n|---|---|\n| `POOL <b1> <b2> ...` | `OK`; replaces the pool, every count starts at 0 |\n| `PICK` | the backend with the fewest in flight, counted at once; ties go to pool order; `EMPTY` for an empty pool |\n| `DONE <backend>` | `OK`; a count at 0 stays 0, a name outside the pool is ignored |\n| `STATUS` | one `<backend>:<in_flight>` line per backend, sorted by name |',
     starters: {
@@ -237,6 +239,7 @@ function manifest(id: string): string {
 export function scaffoldFiles(id: string): Map<string, string> {
   return new Map([
     ['lesson.json', manifest(id)],
+    ['model/model.js', SCAFFOLD_MODEL.replace('__ID__', id)],
     ['transcripts/hidden.txt', TRANSCRIPTS],
     ['starter/python/balancer.py', PY.replace('__ID__', id)],
     ['starter/javascript/balancer.js', jsLike(false).replace('__ID__', id)],

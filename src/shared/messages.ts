@@ -76,7 +76,7 @@ export interface MistakeView {
   readonly hintHtml: string;
   readonly function: string;
   readonly line: number | null;
-  readonly confidence: 'exact' | 'partial';
+  readonly confidence: 'exact' | 'likely';
   readonly revealedBy: readonly string[];
   readonly step?: { readonly index: number; readonly title: string };
   readonly question?: { readonly id: string; readonly promptText: string };

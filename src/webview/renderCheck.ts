@@ -48,7 +48,7 @@ function mistakeCard(m: MistakeView, state: PanelState, ui: Ui): HTMLElement {
   return h(
     'article',
     { class: 'card mistake', id: `mistake-${m.id}`, tabindex: '-1', 'aria-labelledby': `mistake-${m.id}-title` },
-    h('h3', { id: `mistake-${m.id}-title` }, h('span', { class: 'icon', 'aria-hidden': 'true' }, '✗ '), m.title, m.confidence === 'partial' ? h('span', { class: 'badge' }, 'likely') : null),
+    h('h3', { id: `mistake-${m.id}-title` }, h('span', { class: 'icon', 'aria-hidden': 'true' }, '✗ '), m.title, m.confidence === 'likely' ? h('span', { class: 'badge' }, 'likely') : null),
     trustedHtml('div', m.explanationHtml),
     h('p', { class: 'hint' }, h('strong', {}, 'Hint: '), trustedHtml('span', m.hintHtml, 'md-inline')),
     h('p', { class: 'where' }, 'In ', linkButton(`${m.function}()`, () => ui.post({ type: 'openMistake', id: m.id }), { class: 'link function-link' }), m.line ? `, line ${m.line}` : ''),

@@ -41,7 +41,7 @@ describe('lesson panel view model', () => {
     const spec = pack.manifest.mistakes.find((m) => m.id === 'tiebreak')!;
     const report: CheckReport = {
       lesson: 'conn-counts', language: 'python', file: 'f', status: 'fail', checks: { total: 17, passed: 9, failed: 8, notRun: 0 }, transcripts: [],
-      mistakes: [{ id: spec.id, title: spec.title, function: spec.function, line: 39, confidence: 'exact', explanation: spec.explanation, hint: spec.hint, mutants: [], revealedBy: ['ties'], question: spec.question!, step: spec.step!, counterexample: null }],
+      mistakes: [{ id: spec.id, title: spec.title, function: spec.function, line: 39, confidence: 'exact', explanation: spec.explanation, hint: spec.hint, mutants: [], revealedBy: ['ties'], evidence: { steps: 1, transcripts: 1, first: null }, question: spec.question!, step: spec.step!, counterexample: null }],
       problems: [{ kind: 'stray-output', message: 'printed "<img src=x>"', advice: 'use `stderr`' }],
       counterexample: null, fuzz: { seed: 1, transcripts: 40, failed: 2, notRun: 0 }, durationMs: 5, processRuns: 3,
     };

@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { runBatch } from '../../src/core/batch';
-import { leastConnectionsModel as model } from '../../src/core/models/leastConnections';
+import { model } from '../../lessons/least-connections/model/model';
 import type { ProcessResult } from '../../src/core/process';
 import { simulate } from '../../src/core/simulate';
 

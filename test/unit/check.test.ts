@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { check, type CheckInput } from '../../src/core/check';
 import { parseManifest } from '../../src/core/manifest';
-import { leastConnectionsModel as model } from '../../src/core/models/leastConnections';
+import { model } from '../../lessons/least-connections/model/model';
 import type { Execute, ProcessResult } from '../../src/core/process';
 import type { CheckReport } from '../../src/core/report';
 import { sameOutcome, simulate } from '../../src/core/simulate';

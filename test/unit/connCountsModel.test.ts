@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { candidates } from '../../src/core/diagnose';
-import { connCountsModel as model } from '../../src/core/models/connCounts';
+import { model } from '../../lessons/conn-counts/model/model';
 import { seededRandom } from '../../src/core/random';
 import type { LessonManifest } from '../../src/core/schema';
 import { simulate } from '../../src/core/simulate';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { buildCounterexample } from '../../src/core/counterexample';
-import { leastConnectionsModel as model } from '../../src/core/models/leastConnections';
+import { model } from '../../lessons/least-connections/model/model';
 import { simulate } from '../../src/core/simulate';
 
 describe('counterexample traces', () => {

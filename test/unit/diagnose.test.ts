@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { candidates, diagnose, type Evidence, type MistakeMutants } from '../../src/core/diagnose';
 import { parseManifest } from '../../src/core/manifest';
-import { leastConnectionsModel as model } from '../../src/core/models/leastConnections';
+import { model } from '../../lessons/least-connections/model/model';
 import { simulate, type Outcome } from '../../src/core/simulate';
 import { parseTranscripts, type Transcript } from '../../src/core/transcript';
 

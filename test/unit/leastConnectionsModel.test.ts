@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { leastConnectionsModel as model } from '../../src/core/models/leastConnections';
+import { model } from '../../lessons/least-connections/model/model';
 import { simulate } from '../../src/core/simulate';
 
 const run = (commands: string[], mutations: string[] = []): string[] => [...simulate(model, commands, new Set(mutations)).outcome.lines];

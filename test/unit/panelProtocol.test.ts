@@ -7,7 +7,7 @@ import { parseFromWebview, parseToWebview, PROTOCOL_VERSION, type PanelState } f
 
 const mistake = (over: Partial<NamedMistake> = {}): NamedMistake => ({
   id: 'tiebreak', title: 'Wrong tiebreak', function: 'pick', line: 25, confidence: 'exact', explanation: 'e', hint: 'h',
-  mutants: ['tiebreak-name'], revealedBy: ['ties'], counterexample: null, ...over,
+  mutants: ['tiebreak-name'], revealedBy: ['ties'], evidence: { steps: 1, transcripts: 1, first: null }, counterexample: null, ...over,
 });
 
 const report = (over: Partial<CheckReport> = {}): CheckReport => ({
@@ -40,7 +40,7 @@ describe('core/progress: a report on the learner\'s screen', () => {
 
   it('makes invisible characters visible in trace cells and marks the first difference', () => {
     const cells = traceCells({
-      transcript: 't', commands: ['POOL a', 'PICK'], expected: ['OK', 'a'], actual: ['OK', 'a '], divergesAt: 1, shrunkFrom: 5,
+      transcript: 't', label: 't', reproduced: true, commands: ['POOL a', 'PICK'], expected: ['OK', 'a'], actual: ['OK', 'a '], divergesAt: 1, shrunkFrom: 5,
       trace: [
         { command: 'POOL a', expected: ['OK'], actual: ['OK'], counts: { a: 0 }, matches: true },
         { command: 'PICK', expected: ['a'], actual: ['a '], counts: { a: 1 }, matches: false },

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { leastConnectionsModel } from '../../src/core/models/leastConnections';
+import { model as leastConnectionsModel } from '../../lessons/least-connections/model/model';
 import { answerHash, checkAnswer, normaliseAnswer, questionProblems, type QuizDeps } from '../../src/core/quiz';
 import type { Mistake, Question } from '../../src/core/schema';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { defaultSeed } from '../../src/core/check';
-import { leastConnectionsModel as model } from '../../src/core/models/leastConnections';
+import { model } from '../../lessons/least-connections/model/model';
 import { seededRandom } from '../../src/core/random';
 import { simulate } from '../../src/core/simulate';
 

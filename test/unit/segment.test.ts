@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { leastConnectionsModel as model } from '../../src/core/models/leastConnections';
+import { model } from '../../lessons/least-connections/model/model';
 import { outputLines, segmentAnswers, showInvisibles } from '../../src/core/segment';
 
 describe('segmenting output into answers', () => {

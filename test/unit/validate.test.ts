@@ -6,7 +6,7 @@ import { archivePathProblem, compareVersions, integrityInput, isBundledPath, par
 import { lessonJsonSchemaText, LESSON_SCHEMA_FILE } from '../../src/core/jsonSchema';
 import { parseManifest } from '../../src/core/manifest';
 import { friendlyManifestMessage } from '../../src/core/manifestMessages';
-import { leastConnectionsModel as model } from '../../src/core/models/leastConnections';
+import { model } from '../../lessons/least-connections/model/model';
 import type { LessonManifest } from '../../src/core/schema';
 import { simulate } from '../../src/core/simulate';
 import { parseTranscripts, type Transcript } from '../../src/core/transcript';

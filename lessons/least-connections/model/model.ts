@@ -1,0 +1,219 @@
+/**
+ * Reference model of lesson "least-connections": POOL / PICK / DONE / STATUS.
+ * Ties go to pool order; STATUS is sorted by name in code-point order.
+ *
+ * Counts are BigInts so that an unsigned counter's wrap-around (0 - 1 = 18446744073709551615 in a uint64,
+ * as in Go's `atomic.AddUint64(&b.conns, ^uint64(0))`) is printed exactly as the learner's program prints it.
+ *
+ * This file is pack code: the engine loads it with nothing but the language itself (no require, no I/O).
+ * The `import type` below is erased when the model is loaded; it only lets the editor check the shape.
+ */
+import type { Answer, AnswerShape, Random, ReferenceModel, StepResult } from '../../../src/core/model';
+
+interface PoolState {
+  readonly pool: readonly string[];
+  /** Insertion-ordered like the learner's dict/Map, so a stranger added by mistake shows up. */
+  readonly inFlight: ReadonlyMap<string, bigint>;
+  /** Rotation cursor, used only by the rotating-tiebreak mutant. */
+  readonly cursor: number;
+}
+
+const BACKEND = /^[A-Za-z0-9._-]+$/;
+const STATUS_LINE = /^[^\s:]+:-?\d+$/;
+const U32 = (1n << 32n) - 1n;
+const U64 = (1n << 64n) - 1n;
+
+function lines(...answer: string[]): Answer {
+  return { kind: 'lines', lines: answer };
+}
+
+function codePointCompare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The mask of an unsigned counter when a wrap-around mutant is on, else undefined. */
+function unsignedMask(on: ReadonlySet<string>): bigint | undefined {
+  return on.has('wrap-64') ? U64 : on.has('wrap-32') ? U32 : undefined;
+}
+
+function pick(state: PoolState, on: ReadonlySet<string>, observed?: readonly string[]): StepResult<PoolState> {
+  const { pool, inFlight } = state;
+  if (pool.length === 0) {
+    if (on.has('empty-crash')) return { state, answer: { kind: 'crash', error: 'pick on an empty pool' } };
+    return { state, answer: lines('EMPTY') };
+  }
+  const countOf = (name: string): bigint => inFlight.get(name) ?? 0n;
+  let fewest = countOf(pool[0]!);
+  for (const name of pool) if (countOf(name) < fewest) fewest = countOf(name);
+  const tied = pool.map((name, index) => ({ name, index })).filter((b) => countOf(b.name) === fewest);
+  let chosen = tied[0]!;
+  let cursor = state.cursor;
+  if (on.has('tiebreak-name')) {
+    chosen = [...tied].sort((x, y) => codePointCompare(x.name, y.name))[0]!;
+  } else if (on.has('tiebreak-last')) {
+    chosen = tied[tied.length - 1]!;
+  } else if (on.has('tiebreak-rotate')) {
+    chosen = tied.find((b) => b.index >= cursor % pool.length) ?? tied[0]!;
+  }
+  const answer = lines(chosen.name);
+  const alternatives = on.has('tiebreak-any') ? tied.filter((b) => b !== chosen).map((b) => [b.name]) : undefined;
+  // Follow the program's own choice when it names a backend of the pool: its count is what the next PICK sees.
+  const followed = observed?.length === 1 ? pool.indexOf(observed[0]!) : -1;
+  if (followed >= 0) chosen = { name: pool[followed]!, index: followed };
+  cursor = chosen.index + 1;
+  const next = new Map(inFlight);
+  if (!on.has('no-increment')) {
+    const mask = unsignedMask(on);
+    const raised = countOf(chosen.name) + 1n;
+    next.set(chosen.name, mask === undefined ? raised : raised & mask);
+  }
+  return { state: { pool, inFlight: next, cursor }, answer, ...(alternatives ? { alternatives } : {}) };
+}
+
+function done(state: PoolState, name: string | undefined, on: ReadonlySet<string>): StepResult<PoolState> {
+  if (name === undefined) return { state, answer: lines('OK') };
+  const known = state.pool.includes(name);
+  if (!known && on.has('unknown-crash')) {
+    return { state, answer: { kind: 'crash', error: `DONE for ${name}, which is not in the pool` } };
+  }
+  if (!known && !on.has('unknown-added')) return { state, answer: lines('OK') };
+  const current = state.inFlight.get(name) ?? 0n;
+  const mask = unsignedMask(on);
+  let lowered: bigint;
+  if (mask !== undefined) lowered = (current - 1n) & mask;
+  else if (on.has('negative-count')) lowered = current - 1n;
+  else lowered = current > 0n ? current - 1n : 0n;
+  const next = new Map(state.inFlight);
+  next.set(name, lowered);
+  return { state: { ...state, inFlight: next }, answer: lines('OK') };
+}
+
+function status(state: PoolState, observed?: readonly string[]): StepResult<PoolState> {
+  const names = [...state.inFlight.keys()].sort(codePointCompare);
+  const answer = lines(...names.map((name) => `${name}:${state.inFlight.get(name) ?? 0n}`));
+  if (!observed) return { state, answer };
+  // The program printed its own counts: from here on, those are the counts.
+  const next = new Map(state.inFlight);
+  for (const line of observed) {
+    const match = /^([^\s:]+):(-?\d+)$/.exec(line);
+    if (match) next.set(match[1]!, BigInt(match[2]!));
+  }
+  return { state: { ...state, inFlight: next }, answer };
+}
+
+function reset(state: PoolState, names: readonly string[], on: ReadonlySet<string>): StepResult<PoolState> {
+  let inFlight: Map<string, bigint>;
+  if (on.has('reset-keeps-all')) {
+    // Counts kept for the whole process: old names stay, new ones start at 0.
+    inFlight = new Map(state.inFlight);
+    for (const name of names) if (!inFlight.has(name)) inFlight.set(name, 0n);
+  } else if (on.has('reset-keeps-counts')) {
+    // A reload that keeps a backend keeps its count; only new names start at 0.
+    inFlight = new Map(names.map((name) => [name, state.inFlight.get(name) ?? 0n]));
+  } else {
+    inFlight = new Map(names.map((name) => [name, 0n]));
+  }
+  return { state: { pool: names, inFlight, cursor: 0 }, answer: lines('OK') };
+}
+
+function describeDifference(state: PoolState, command: string, expected: readonly string[], actual: readonly string[]): string {
+  const verb = command.trim().split(/\s+/)[0];
+  const count = (name: string): string => `${state.inFlight.get(name) ?? 0n}`;
+  if (verb === 'PICK' && actual.length === 1 && expected.length === 1) {
+    const [mine] = actual;
+    const [theirs] = expected;
+    if (!state.pool.includes(mine!)) {
+      return state.pool.length === 0
+        ? `PICK answered "${mine}" on an empty pool, where the answer is EMPTY`
+        : `PICK answered "${mine}", which is not a backend of the pool (${state.pool.join(' ')})`;
+    }
+    return `PICK chose ${mine} with ${count(mine!)} in flight while ${theirs} had ${count(theirs!)}`;
+  }
+  if (verb === 'STATUS') {
+    const wrong = actual.find((line) => !expected.includes(line));
+    const missing = expected.find((line) => !actual.some((a) => a.split(':')[0] === line.split(':')[0]));
+    if (wrong) {
+      const name = wrong.split(':')[0]!;
+      return state.inFlight.has(name) ? `STATUS printed ${wrong} where ${name} has ${count(name)} in flight` : `STATUS printed ${wrong}, but ${name} is not in the pool`;
+    }
+    if (missing) return `STATUS left out ${missing}`;
+    return `STATUS printed the right lines in another order (they are sorted by name)`;
+  }
+  return `${command} answered "${actual.join(' / ') || '(nothing)'}" where the reference answers "${expected.join(' / ') || '(nothing)'}"`;
+}
+
+const NAME_POOL = ['zeta', 'alpha', 'mid', 'a', 'b', 'c', 'web1', 'web10', 'web2'];
+
+function shuffled(random: Random, items: readonly string[]): string[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = random.int(i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+export const model: ReferenceModel<PoolState> = {
+  id: 'least-connections',
+  description: 'POOL/PICK/DONE/STATUS least-connections balancer; ties go to pool order',
+  mutations: [
+    { id: 'tiebreak-name', description: 'ties go to the smallest name instead of pool order' },
+    { id: 'tiebreak-last', description: 'ties go to the last tied backend in pool order' },
+    { id: 'tiebreak-rotate', description: 'ties rotate among the tied backends' },
+    { id: 'tiebreak-any', description: 'ties go to any tied backend (at random, or by some rotation)', nondeterministic: true },
+    { id: 'negative-count', description: 'DONE at 0 goes below zero' },
+    { id: 'wrap-32', description: 'DONE at 0 wraps an unsigned 32-bit counter to 4294967295' },
+    { id: 'wrap-64', description: 'DONE at 0 wraps an unsigned 64-bit counter to 18446744073709551615' },
+    { id: 'no-increment', description: 'PICK does not count the chosen backend at once' },
+    { id: 'unknown-crash', description: 'DONE for a name not in the pool crashes' },
+    { id: 'unknown-added', description: 'DONE for a name not in the pool adds it to the counts' },
+    { id: 'empty-crash', description: 'PICK on an empty pool crashes' },
+    { id: 'reset-keeps-counts', description: 'POOL keeps the counts of backends that stay in the pool' },
+    { id: 'reset-keeps-all', description: 'POOL keeps every count it ever had, old backends included' },
+  ],
+  resetCommand: 'POOL',
+  resetAnswer: ['OK'],
+  observeCommand: 'STATUS',
+  initial: () => ({ pool: [], inFlight: new Map(), cursor: 0 }),
+  step(state, command, on, observed) {
+    const [verb, ...args] = command.trim().split(/\s+/);
+    switch (verb) {
+      case 'POOL':
+        return reset(state, args, on);
+      case 'PICK':
+        return pick(state, on, observed);
+      case 'DONE':
+        return done(state, args[0], on);
+      case 'STATUS':
+        return status(state, observed);
+      default:
+        return { state, answer: lines('ERROR') };
+    }
+  },
+  snapshot: (state) => Object.fromEntries([...state.inFlight].map(([name, count]) => [name, count >= BigInt(Number.MIN_SAFE_INTEGER) && count <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(count) : String(count)])),
+  answerShape(command): AnswerShape {
+    return command.trim().split(/\s+/)[0] === 'STATUS' ? { kind: 'many', line: STATUS_LINE } : { kind: 'one' };
+  },
+  isAnswerLine: (line) => line === 'OK' || line === 'EMPTY' || BACKEND.test(line) || STATUS_LINE.test(line),
+  describeDifference,
+  generate(random: Random, length: number): string[] {
+    const pool = shuffled(random, NAME_POOL).slice(0, random.int(5));
+    const commands = [`POOL ${pool.join(' ')}`.trimEnd()];
+    let current = pool;
+    while (commands.length < length) {
+      const roll = random.int(100);
+      if (roll < 45) commands.push('PICK');
+      else if (roll < 73 && current.length > 0) commands.push(`DONE ${random.pick(current)}`);
+      else if (roll < 81) commands.push(`DONE ${random.pick(['ghost', 'zz', 'Alpha'])}`);
+      else if (roll < 96 || current.length === 0) commands.push('STATUS');
+      else {
+        // A reload that keeps some backends and adds one: counts must still start from 0.
+        current = [...shuffled(random, current).slice(0, Math.max(1, current.length - 1)), random.pick(NAME_POOL.filter((n) => !current.includes(n)))];
+        commands.push(`POOL ${current.join(' ')}`);
+      }
+    }
+    return commands;
+  },
+};
+
+export default model;
