@@ -8,6 +8,7 @@ let sucrase: Sucrase | undefined;
 export type Transpiled = { code: string } | { error: string; line: number | null };
 
 export function transformModule(source: string, file: string): Transpiled {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, to keep CLI start-up short
   sucrase ??= require('sucrase') as Sucrase;
   const typescript = /\.[cm]?ts$/.test(file);
   try {
