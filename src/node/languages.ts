@@ -29,6 +29,13 @@ export interface PreparedProgram {
   dispose(): Promise<void>;
 }
 
+/**
+ * Node writes to a pipe set up by a Node parent (a socket pair) asynchronously, so a program that dies of an
+ * uncaught exception loses answers it had already printed; the crash then seems to come earlier than it did.
+ * Blocking writes keep every answer. Passed inline, so nothing has to be readable by a sandboxed program.
+ */
+export const NODE_BLOCKING_STDIO = ['--import', 'data:text/javascript,for(const s of[process.stdout,process.stderr])s._handle%3F.setBlocking%3F.(true)'];
+
 export function languageOf(file: string): Language | undefined {
   const ext = path.extname(file).toLowerCase();
   if (ext === '.py') return 'python';
@@ -55,7 +62,7 @@ export async function prepareProgram(language: Language, learnerFile: string, in
     return { command: interpreters.python, args, cwd, fileName: path.basename(learnerFile), dispose: none };
   }
   if (language === 'javascript') {
-    const args = driver ? [driver, learnerFile] : [learnerFile];
+    const args = [...NODE_BLOCKING_STDIO, ...(driver ? [driver, learnerFile] : [learnerFile])];
     return { command: interpreters.node, args, cwd, fileName: path.basename(learnerFile), dispose: none };
   }
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'lesson-companion-ts-'));
@@ -89,6 +96,6 @@ export async function prepareProgram(language: Language, learnerFile: string, in
       driverJs = driver;
     }
   }
-  const args = driverJs ? [driverJs, learnerJs] : [learnerJs];
+  const args = [...NODE_BLOCKING_STDIO, ...(driverJs ? [driverJs, learnerJs] : [learnerJs])];
   return { command: interpreters.node, args, cwd, fileName: outName, dispose };
 }
