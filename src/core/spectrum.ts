@@ -16,6 +16,11 @@ export interface SpectrumInput {
   readonly otherFailing?: readonly number[];
   /** The program's answer at the first failing command; null when it gave none (it crashed or stopped there). */
   readonly failingAnswer: readonly string[] | null;
+  /**
+   * The failing command's outcome in the lesson's words, to use instead of "when PICK answered alpha",
+   * e.g. "when PICK chose alpha" (only with a single failing command).
+   */
+  readonly failingEvent?: string;
   /** How many lines to return at most. */
   readonly limit?: number;
 }
@@ -86,7 +91,7 @@ export function rankSuspiciousLines(input: SpectrumInput): SuspiciousLines | und
   const everywhere = Math.sqrt(failing.length / (failing.length + passing.length));
   const best = Math.max(...ranked.map((entry) => entry.score));
   const telling = best > everywhere + 1e-9 ? ranked.filter((entry) => entry.score >= best - 1e-9).sort(byScoreThenLine).slice(0, limit) : [];
-  const happened = whatHappened(verb, input.failingAnswer, failing.length);
+  const happened = input.failingEvent !== undefined && failing.length === 1 ? input.failingEvent : whatHappened(verb, input.failingAnswer, failing.length);
 
   if (telling.length > 0) {
     const top = telling[0]!;

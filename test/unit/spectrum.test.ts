@@ -57,10 +57,12 @@ describe('ranking suspicious lines (Ochiai)', () => {
     assert.equal(ranked?.reason, 'this line ran when PICK answered c, and not at the other PICK command, which was right');
   });
 
-  it('words a crash and an empty answer', () => {
+  it('words a crash, an empty answer, a long one, and the lesson\'s own phrasing', () => {
     assert.match(rankSuspiciousLines({ ...base, failingAnswer: null })!.reason, /^this line ran at the PICK where the program stopped, /);
     assert.match(rankSuspiciousLines({ ...base, failingAnswer: [] })!.reason, /^this line ran when PICK answered nothing, /);
     assert.match(rankSuspiciousLines({ ...base, failingAnswer: ['x'.repeat(60)] })!.reason, /answered x{39}…, /);
+    // The caller's own words for what happened win.
+    assert.match(rankSuspiciousLines({ ...base, failingEvent: 'when PICK chose c' })!.reason, /^this line ran when PICK chose c, and not at /);
   });
 
   it('says honestly when the same lines ran at the right PICKs, and offers the lines of this command kind only', () => {
