@@ -26,6 +26,11 @@ export interface PreparedProgram {
   readonly fileName: string;
   /** Set when the program cannot even be prepared (a TypeScript syntax error). */
   readonly prepareError?: { message: string; line: number | null };
+  /**
+   * The learner's own files as the process runs them, each with its source: for TypeScript the
+   * transpiled copies (same line numbers). Line tracing counts only these.
+   */
+  readonly learnerFiles?: readonly { readonly run: string; readonly source: string }[];
   dispose(): Promise<void>;
 }
 
@@ -59,11 +64,11 @@ export async function prepareProgram(language: Language, learnerFile: string, in
   const none = async (): Promise<void> => undefined;
   if (language === 'python') {
     const args = driver ? [driver, learnerFile] : [learnerFile];
-    return { command: interpreters.python, args, cwd, fileName: path.basename(learnerFile), dispose: none };
+    return { command: interpreters.python, args, cwd, fileName: path.basename(learnerFile), learnerFiles: [{ run: learnerFile, source: learnerFile }], dispose: none };
   }
   if (language === 'javascript') {
     const args = [...NODE_BLOCKING_STDIO, ...(driver ? [driver, learnerFile] : [learnerFile])];
-    return { command: interpreters.node, args, cwd, fileName: path.basename(learnerFile), dispose: none };
+    return { command: interpreters.node, args, cwd, fileName: path.basename(learnerFile), learnerFiles: [{ run: learnerFile, source: learnerFile }], dispose: none };
   }
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'lesson-companion-ts-'));
   const dispose = (): Promise<void> => fs.rm(tmp, { recursive: true, force: true });
@@ -97,5 +102,6 @@ export async function prepareProgram(language: Language, learnerFile: string, in
     }
   }
   const args = [...NODE_BLOCKING_STDIO, ...(driverJs ? [driverJs, learnerJs] : [learnerJs])];
-  return { command: interpreters.node, args, cwd, fileName: outName, dispose };
+  const learnerFiles = tree.compiled.map(({ source, out }) => ({ run: out, source }));
+  return { command: interpreters.node, args, cwd, fileName: outName, learnerFiles, dispose };
 }
