@@ -36,6 +36,8 @@ export interface CandidateTally {
   supportCount: number;
   /** Commands where the program answered like the reference and this candidate would not have. */
   against: number;
+  /** The same, by the command's first word: evidence at a kind of command the program does not follow anyway is weak. */
+  readonly againstByVerb: Map<string, number>;
   firstAgainst: StepRef | null;
   /** Answered every command exactly as the program did, with its own first answer (never an alternative). */
   exact: boolean;
@@ -90,7 +92,7 @@ function listOf(stream: EvidenceStream, index: number): { list: number; listInde
 }
 
 export function walkEvidence(model: ReferenceModel, streams: readonly EvidenceStream[], candidates: readonly Candidate[]): Walk {
-  const tallies: CandidateTally[] = candidates.map((candidate) => ({ candidate, support: [], supportCount: 0, against: 0, firstAgainst: null, exact: !candidate.nondeterministic }));
+  const tallies: CandidateTally[] = candidates.map((candidate) => ({ candidate, support: [], supportCount: 0, against: 0, againstByVerb: new Map(), firstAgainst: null, exact: !candidate.nondeterministic }));
   const differing: StepRef[] = [];
   const differingKeys = new Set<string>();
   const sentences: UnexplainedStep[] = [];
@@ -105,6 +107,7 @@ export function walkEvidence(model: ReferenceModel, streams: readonly EvidenceSt
     let at = 0;
     for (let index = 0; index < stream.commands.length; index++) {
       const command = stream.commands[index]!;
+      const verb = command.trim().split(/\s+/)[0] ?? '';
       const expected = model.step(reference, command, none);
       let cut = cutAnswer(model, stream.commands, index, stream.lines, at, finished, expected.answer.kind === 'lines' ? expected.answer.lines.length : undefined);
       // A dead process's last many-line answer cannot be told from no answer. Where the reference prints
@@ -132,6 +135,7 @@ export function walkEvidence(model: ReferenceModel, streams: readonly EvidenceSt
         if (referenceAgrees) {
           if (verdict === false) {
             tally.against += 1;
+            tally.againstByVerb.set(verb, (tally.againstByVerb.get(verb) ?? 0) + 1);
             tally.firstAgainst ??= ref;
           }
         } else if (verdict !== false) {
