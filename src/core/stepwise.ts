@@ -10,6 +10,7 @@
  * program differs, every candidate that gives the program's answer explains it.
  */
 import type { ReferenceModel, StepResult } from './model';
+import { clipLine, SHOWN_ANSWER_CHARS } from './clip';
 import { cutAnswer } from './segment';
 
 /** A place in the evidence: a command of a stream, and the transcript (list) it belongs to. */
@@ -164,6 +165,6 @@ function describe(model: ReferenceModel, state: unknown, command: string, expect
   } catch {
     custom = undefined; // a sentence is a courtesy; the generic one below is still true
   }
-  if (typeof custom === 'string' && custom !== '') return custom;
-  return `\`${command}\` answered "${answer.lines.join(' / ') || '(nothing)'}" where the reference answers "${expectedLines.join(' / ') || '(nothing)'}"`;
+  if (typeof custom === 'string' && custom !== '') return clipLine(custom, 4 * SHOWN_ANSWER_CHARS);
+  return `\`${command}\` answered "${clipLine(answer.lines.join(' / ')) || '(nothing)'}" where the reference answers "${clipLine(expectedLines.join(' / ')) || '(nothing)'}"`;
 }
