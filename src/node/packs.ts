@@ -19,7 +19,11 @@ const MAX_FILE_BYTES = 2 * 1024 * 1024;
 export interface LoadedPack {
   readonly dir: string;
   readonly manifest: LessonManifest;
-  readonly model: ReferenceModel;
+  /**
+   * The pack's reference model: pack code. Loaded only where pack code may run (the engine worker, the
+   * author's own tools), never in the editor's process.
+   */
+  readonly model?: ReferenceModel;
   readonly transcripts: readonly Transcript[];
   readonly origin: 'built-in' | 'installed' | 'folder';
 }
@@ -58,7 +62,12 @@ export async function readPackFile(root: string, relative: string): Promise<stri
   return fs.readFile(resolved, 'utf8');
 }
 
-export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'folder'): Promise<LoadedPack> {
+export interface LoadOptions {
+  /** Load and check the reference model too (runs pack code). */
+  readonly model?: boolean;
+}
+
+export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'folder', options: LoadOptions = {}): Promise<LoadedPack> {
   const manifestPath = path.join(dir, MANIFEST_FILE);
   let text: string;
   try {
@@ -73,7 +82,9 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
   let model: ReferenceModel | undefined;
   const modelPath = await resolveInside(dir, manifest.model);
   if (!modelPath) problems.push(locate(text, manifestPath, '/model', `"${manifest.model}" points outside the pack folder`));
-  else {
+  else if (!options.model) {
+    if (!(await fs.stat(modelPath).then((st) => st.isFile(), () => false))) problems.push(locate(text, manifestPath, '/model', `the model file ${manifest.model} does not exist`));
+  } else {
     try {
       model = loadModel(dir, modelPath);
     } catch (error) {
@@ -120,8 +131,8 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
       else if (!exists) problems.push(locate(text, manifestPath, `/starters/${language}/${key}`, `"${rel}" does not exist in the pack`));
     }
   }
-  if (problems.length > 0 || !model) throw new PackError(dir, problems);
-  return { dir, manifest, model, transcripts, origin };
+  if (problems.length > 0 || (options.model && !model)) throw new PackError(dir, problems);
+  return { dir, manifest, ...(model ? { model } : {}), transcripts, origin };
 }
 
 /**

@@ -138,7 +138,7 @@ export async function validatePack(dir: string, options: ValidatePackOptions = {
   const manifestText = await readPackFile(dir, MANIFEST_FILE).catch(() => '');
   let pack: LoadedPack;
   try {
-    pack = await loadPack(dir);
+    pack = await loadPack(dir, 'folder', { model: true });
   } catch (error) {
     if (!(error instanceof PackError)) throw error;
     return { valid: false, dir, problems: fromPackError(dir, error, manifestText), starters: [] };
@@ -151,7 +151,7 @@ export async function validatePack(dir: string, options: ValidatePackOptions = {
     manifest,
     manifestText,
     manifestFile: MANIFEST_FILE,
-    model: pack.model,
+    model: pack.model!,
     transcripts: pack.transcripts,
     starterFiles: files,
     seed: options.seed ?? defaultSeed(manifest),
