@@ -2,8 +2,9 @@
  * Turns the schema validator's and the JSON parser's terse messages into sentences an instructor can act
  * on ("must be a relative path inside the pack folder" rather than a 70-character regular expression).
  */
-import { parseTree, findNodeAtLocation } from 'jsonc-parser';
-import { PackPath } from './schema';
+import { findNodeAtLocation } from 'jsonc-parser';
+import { treeOf } from './manifest';
+import { PackPath, SINGLE_LINE_PATTERN } from './schema';
 
 const JSON_SYNTAX: Record<string, string> = {
   InvalidSymbol: 'there is a character here that JSON does not allow (a quote of the wrong kind, or a stray letter?)',
@@ -25,7 +26,7 @@ const JSON_SYNTAX: Record<string, string> = {
 };
 
 function valueAt(text: string, pointer: string): unknown {
-  const tree = parseTree(text);
+  const tree = treeOf(text);
   if (!tree) return undefined;
   const segments = pointer
     .split('/')
@@ -51,6 +52,19 @@ export function friendlyManifestMessage(message: string, pointer: string, text: 
     if (pattern === '^\\d+\\.\\d+\\.\\d+$') return `${prefix}${shown} must be a version like 1.0.0 (major.minor.patch)`;
     if (pattern === '^[a-z0-9][a-z0-9-]*$') return `${prefix}${shown} must be lower-case letters, digits and dashes, starting with a letter or digit`;
     if (pattern === '^[0-9a-f]{64}$') return `${prefix}${shown} must be a SHA-256 hash: 64 lower-case hex digits`;
+    if (pattern === SINGLE_LINE_PATTERN) {
+      const bad = typeof value === 'string' ? [...value].find((c) => !new RegExp(SINGLE_LINE_PATTERN).test(c)) : undefined;
+      const which = bad === undefined ? '' : ` (it holds ${bad === '\n' ? 'a line break' : `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`})`;
+      return `${prefix}must be one line of plain text: no line break, control, bidi or invisible character${which}, so that what the learner sees is what runs`;
+    }
+  }
+  const most = /^Expected array length to be less or equal to (\d+)$/.exec(body)?.[1];
+  if (most !== undefined) return `${prefix}has ${Array.isArray(value) ? value.length : 'too many'} items; a lesson pack may have at most ${most} here`;
+  const longest = /^Expected string length less or equal to (\d+)$/.exec(body)?.[1];
+  if (longest !== undefined) return `${prefix}is ${typeof value === 'string' ? value.length : 'too many'} characters long; at most ${longest} are allowed here`;
+  if (body === 'Expected array elements to be unique' && Array.isArray(value)) {
+    const twice = value.find((v, i) => value.indexOf(v) !== i);
+    return `${prefix}lists ${JSON.stringify(twice)} more than once; each entry must appear once`;
   }
   if (body === 'Unexpected property') {
     const field = pointer.split('/').pop() ?? '';

@@ -106,10 +106,6 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
       }
     });
   });
-  const ids = [...manifest.failureQuestions, ...(manifest.quiz ?? [])].map((q) => q.id);
-  ids.forEach((id, i) => {
-    if (ids.indexOf(id) !== i) problems.push(locate(text, manifestPath, '', `question id "${id}" is used twice`));
-  });
   problems.push(...questionLinkProblems(manifest, model, text, manifestPath));
   for (const [language, starter] of Object.entries(manifest.starters)) {
     for (const [key, rel] of [['dir', starter.dir], ['main', path.posix.join(starter.dir, starter.main)], ['driver', starter.driver]] as const) {
