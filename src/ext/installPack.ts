@@ -3,8 +3,10 @@
  * with the same checks as `lesson-companion install` (src/node/installPack.ts). Installing runs nothing
  * from the pack, so it is allowed in Restricted Mode.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { InstallError, installPack, type InstallResult } from '../node/installPack';
+import { builtInLessonsDir } from '../node/locations';
 import { registerCommand } from './registry';
 
 export const INSTALL_PACK_COMMAND = 'lessonCompanion.installPack';
@@ -12,6 +14,8 @@ export const INSTALL_PACK_COMMAND = 'lessonCompanion.installPack';
 /** For tests and automation: `{ replace: true }` answers the replacement question without a dialog. */
 interface InstallArgs {
   readonly replace?: boolean;
+  /** Answers "hide the built-in lesson of the same id?" without a dialog. */
+  readonly shadow?: boolean;
 }
 
 async function chooseFile(): Promise<vscode.Uri | undefined> {
@@ -43,7 +47,18 @@ export function registerInstallPackCommand(context: vscode.ExtensionContext, onI
       );
       return answer === replace;
     };
-    const install = (force: boolean): Promise<InstallResult> => installPack(file.fsPath, { packsRoot, confirmReplace, force });
+    const confirmShadow = async (builtIn: string, next: string): Promise<boolean> => {
+      if (args?.shadow !== undefined) return args.shadow;
+      const install = 'Install Anyway';
+      const answer = await vscode.window.showWarningMessage(
+        `This pack (version ${next}) has the id of a lesson built into Lesson Companion (version ${builtIn}). Install it in place of the built-in lesson?`,
+        { modal: true, detail: 'While it is installed, starting this lesson starts the installed pack, not the built-in one.' },
+        install,
+      );
+      return answer === install;
+    };
+    const builtInDir = builtInLessonsDir(path.join(context.extensionPath, 'dist'));
+    const install = (force: boolean): Promise<InstallResult> => installPack(file.fsPath, { packsRoot, confirmReplace, force, builtInDir, confirmShadow });
     try {
       let result: InstallResult;
       try {

@@ -15,6 +15,8 @@ import { sha256Hex } from './quiz';
 export const MANIFEST_FILE = 'lesson.json';
 /** Packs are small text; a bigger file is a mistake or an attack. */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** Every check sends every hidden transcript; a long stress transcript is about 1 MB. */
+const MAX_TRANSCRIPT_CHARS = 8 * 1024 * 1024;
 
 export interface LoadedPack {
   readonly dir: string;
@@ -82,9 +84,13 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
     }
   }
   const transcripts: Transcript[] = [];
+  let transcriptChars = 0;
   for (const [index, file] of manifest.transcripts.entries()) {
     try {
-      transcripts.push(...parseTranscripts(await readPackFile(dir, file), file));
+      const source = await readPackFile(dir, file);
+      transcriptChars += source.length;
+      if (transcriptChars > MAX_TRANSCRIPT_CHARS) throw new Error(`the transcript files add up to more than ${MAX_TRANSCRIPT_CHARS / 1024 / 1024} MiB, more than any check can send`);
+      transcripts.push(...parseTranscripts(source, file));
     } catch (error) {
       if (error instanceof TranscriptSyntaxError) {
         problems.push({ file: path.join(dir, error.file), line: error.line, column: 1, path: `/transcripts/${index}`, message: error.reason });

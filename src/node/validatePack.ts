@@ -3,7 +3,6 @@
  * core/validate.ts, and runs every starter for real to prove that it does not already pass.
  */
 import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Adequacy } from '../core/adequacy';
 import { defaultSeed } from '../core/check';
@@ -15,6 +14,7 @@ import { checkFile, DEFAULT_OUTPUT_LIMIT_BYTES } from './checker';
 import type { Interpreters } from './languages';
 import { loadPack, MANIFEST_FILE, PackError, readPackFile, resolveInside, type LoadedPack } from './packs';
 import { searchPattern } from './patternMatch';
+import { makeTempDir } from './tempDir';
 
 export interface ValidatePackOptions {
   readonly interpreters?: Partial<Interpreters>;
@@ -110,7 +110,7 @@ async function matchPatterns(input: Pick<ValidateLessonInput, 'manifest' | 'star
 async function runStarter(pack: LoadedPack, language: Language, options: ValidatePackOptions): Promise<{ run: StarterRun; problem?: ValidationProblem }> {
   const starter = pack.manifest.starters[language]!;
   const source = await resolveInside(pack.dir, starter.dir);
-  const workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'lesson-companion-validate-'));
+  const workspace = await makeTempDir('lesson-companion-validate-');
   const file = `${starter.dir}/${starter.main}`;
   try {
     await fs.cp(source!, workspace, { recursive: true });
