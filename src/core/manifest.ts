@@ -80,7 +80,8 @@ function sizeProblem(text: string, file: string): ManifestProblem | undefined {
 /** The parse tree of the last text located in: validation locates dozens of problems in the same text. */
 let lastTree: { text: string; tree: Node | undefined } | undefined;
 export function treeOf(text: string): Node | undefined {
-  if (lastTree?.text !== text) lastTree = { text, tree: parseTree(text) };
+  // parseTree recurses once per level: a text too deep to be a manifest has no tree worth a stack overflow.
+  if (lastTree?.text !== text) lastTree = { text, tree: sizeProblem(text, '') ? undefined : parseTree(text) };
   return lastTree.tree;
 }
 

@@ -48,7 +48,7 @@ const NAME = /^[a-z0-9][a-z0-9._-]*$/;
  */
 export const TRANSCRIPT_LIMITS = {
   lineChars: 1000,
-  wordsPerCommand: 100,
+  wordsPerCommand: 200,
   commandsPerTranscript: 10_000,
   answerLinesPerCommand: 1000,
   transcriptsPerFile: 1000,

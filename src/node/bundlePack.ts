@@ -125,7 +125,7 @@ export async function bundlePack(dir: string, outFile: string, options: BundleOp
     // Install takes a large entry compressed beyond its ratio for a zip bomb; a long, repetitive transcript
     // legitimately is one, so such a file is stored as it is (the pack's size limits still bound it).
     const storeAsIs = bombRatio(data.length, deflateRawSync(data, { level: 9 }).length) !== undefined;
-    zip.addBuffer(data, file.path, storeAsIs ? { ...entry, compress: false } : entry);
+    zip.addBuffer(data, file.path, storeAsIs ? { mtime: FIXED_MTIME, mode: FILE_MODE, compress: false, forceDosTimestamp: true } : entry);
   }
   zip.end();
   // Written beside the target and renamed, so a failed bundle never leaves half a file under its name.

@@ -238,7 +238,7 @@ export async function installPack(file: string, options: InstallOptions): Promis
           ? error.problems
               .map((p) => {
                 const where = path.relative(unpacked, p.file) || MANIFEST_FILE;
-                return `  ${where}:${p.line}:${p.column} ${where === MANIFEST_FILE ? friendlyManifestMessage(p.message, p.path, manifestText) : p.message}`;
+                return `  ${where}:${p.line}:${p.column}: ${where === MANIFEST_FILE ? friendlyManifestMessage(p.message, p.path, manifestText) : p.message}`;
               })
               .join('\n')
           : `  ${(error as Error).message}`;
