@@ -214,7 +214,7 @@ async function makePacksRoot(packsRoot: string): Promise<string> {
   } catch (error) {
     const why = fsReason(error);
     if (!why) throw error;
-    throw new InstallError('unwritable', `cannot install into ${packsRoot}: ${why}; nothing was installed`);
+    throw new InstallError('unwritable', `cannot install into ${packsRoot}: ${why}; nothing was installed.`);
   }
 }
 
@@ -286,7 +286,7 @@ async function writeFiles(unpacked: string, manifest: ArchiveManifest, contents:
   } catch (error) {
     const why = fsReason(error);
     if (!why) throw error;
-    throw new InstallError('unwritable', `cannot write the pack into ${path.dirname(path.dirname(unpacked))}: ${why}; nothing was installed`);
+    throw new InstallError('unwritable', `cannot write the pack into ${path.dirname(path.dirname(unpacked))}: ${why}; nothing was installed.`);
   }
 }
 
