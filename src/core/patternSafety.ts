@@ -10,7 +10,8 @@
  * ambiguous alternatives such as `(a|a)*$`), so matching in the editor is also bounded in time and length
  * (src/node/patternMatch.ts).
  */
-import { analyse } from 'scslre';
+type Scslre = typeof import('scslre');
+let scslre: Scslre | undefined;
 
 /** The flags read-order patterns run with, here and in the editor. */
 export const PATTERN_FLAGS = 'm';
@@ -30,10 +31,14 @@ export function checkPattern(pattern: string): PatternVerdict {
   } catch (error) {
     return { ok: false, reason: 'invalid', message: `"pattern" is not a valid regular expression (${(error as Error).message})` };
   }
-  let reports: ReturnType<typeof analyse>['reports'];
+  let reports: ReturnType<Scslre['analyse']>['reports'];
   try {
     // "Move" reports describe every unanchored search (O(n²) at worst), which is all of them: not a finding.
-    reports = analyse({ source: pattern, flags: PATTERN_FLAGS }, { reportTypes: { Move: false } }).reports;
+    // Loaded on first use: its automata library builds Unicode tables when loaded (~0.1 s), which commands
+    // that read no pattern should not pay.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    scslre ??= require('scslre') as Scslre;
+    reports = scslre.analyse({ source: pattern, flags: PATTERN_FLAGS }, { reportTypes: { Move: false } }).reports;
   } catch (error) {
     // regexpp is stricter than V8 in a few corners (e.g. lone brackets); V8 compiled it, so say so plainly.
     return { ok: false, reason: 'invalid', message: `"pattern" cannot be analysed for speed (${(error as Error).message}); write it in plainer JavaScript regular-expression syntax` };

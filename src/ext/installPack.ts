@@ -11,6 +11,10 @@ import { registerCommand } from './registry';
 
 export const INSTALL_PACK_COMMAND = 'lessonCompanion.installPack';
 
+/** Why the last install did not happen, in the words shown to the user (for lessonCompanion.internal.state). */
+let lastRefusal: string | undefined;
+export const lastInstallRefusal = (): string | undefined => lastRefusal;
+
 /** For tests and automation: `{ replace: true }` answers the replacement question without a dialog. */
 interface InstallArgs {
   readonly replace?: boolean;
@@ -59,6 +63,7 @@ export function registerInstallPackCommand(context: vscode.ExtensionContext, onI
     };
     const builtInDir = builtInLessonsDir(path.join(context.extensionPath, 'dist'));
     const install = (force: boolean): Promise<InstallResult> => installPack(file.fsPath, { packsRoot, confirmReplace, force, builtInDir, confirmShadow });
+    lastRefusal = undefined;
     try {
       let result: InstallResult;
       try {
@@ -76,10 +81,12 @@ export function registerInstallPackCommand(context: vscode.ExtensionContext, onI
       return result;
     } catch (error) {
       if (error instanceof InstallError) {
+        lastRefusal = error.message;
         if (error.reason === 'declined') void vscode.window.showInformationMessage(`Nothing was installed: ${error.message}.`);
         else void vscode.window.showErrorMessage(`The lesson pack was not installed. ${error.message}`);
         return undefined;
       }
+      lastRefusal = (error as Error).message;
       void vscode.window.showErrorMessage(`The lesson pack was not installed: ${(error as Error).message}`);
       return undefined;
     }
