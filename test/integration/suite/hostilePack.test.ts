@@ -76,7 +76,7 @@ suite('hostile lesson packs (trusted workspace)', () => {
     assert.strictEqual(await install(file), undefined, 'not installed');
     const refusal = (await internalState()).lastInstallRefusal ?? '';
     assert.match(refusal, /refused lc-catastrophic-1\.0\.0\.lessonpack: the lesson pack inside is not valid/);
-    assert.match(refusal, /lesson\.json:\d+:\d+: step 2: "pattern" \/\(a\+\)\+\$\/ can take exponential time/);
+    assert.match(refusal, /lesson\.json:\d+:\d+: readOrder\.1\.pattern: step 2: "pattern" \/\(a\+\)\+\$\/ can take exponential time/);
     assert.strictEqual(await start('lc-catastrophic'), undefined, 'no such lesson');
   });
 
@@ -85,8 +85,9 @@ suite('hostile lesson packs (trusted workspace)', () => {
 
   test('opening a step whose pattern is slow leaves the extension host responsive, and the match is stopped', async function () {
     this.timeout(60000);
-    // scslre does not flag ambiguous alternatives like (a|a)*: this one is exponential on a run of a's.
-    slowPack = await packArchive('lc-slow-pattern', '1.0.0', (m) => void (m.readOrder[1] = { title: 'A slow anchor', pattern: '(a|a)*$' }));
+    // scslre does not flag overlapping alternatives like (a|aa)+: on a run of 40 a's that ends in "!",
+    // V8 tries every way to split the run (minutes of work; a sixth of a second on a run of 20).
+    slowPack = await packArchive('lc-slow-pattern', '1.0.0', (m) => void (m.readOrder[1] = { title: 'A slow anchor', pattern: '(a|aa)+$' }));
     const result = await install(slowPack);
     assert.ok(result, (await internalState()).lastInstallRefusal ?? 'installed');
     installedDir = result.dir;
