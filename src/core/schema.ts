@@ -115,6 +115,20 @@ export const MistakeSchema = Type.Object(
       uniqueItems: true,
       description: "The reference model's mutation ids that make this mistake.",
     }),
+    variants: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            mutant: Type.String({ minLength: 1, maxLength: 64, description: 'One of this mistake\'s mutants.' }),
+            title: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
+            explanation: Markdown,
+            hint: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: PACK_LIMITS.mutantsPerMistake, description: 'Words for a particular form of the mistake (e.g. an unsigned counter that wraps around), shown when the program matches that mutant.' },
+      ),
+    ),
     question: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Id of the failure question that teaches this mistake.' })),
     step: Type.Optional(Type.Integer({ minimum: 1, maximum: PACK_LIMITS.stepNumber, description: 'Read-order step (1-based) that teaches this mistake.' })),
   },
