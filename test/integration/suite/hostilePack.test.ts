@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import yazl from 'yazl';
 import { ARCHIVE_MANIFEST, integrityInput } from '../../../src/core/archive';
 import type { CheckReport } from '../../../src/core/report';
-import { activate, extensionPath, fixture, internalState, LESSON, setLearnerText, workspaceDir } from '../lib/helpers';
+import { activate, extensionPath, fixture, internalState, LESSON, waitFor, workspaceDir } from '../lib/helpers';
 
 type InstallResult = { id: string; version: string; dir: string };
 type Manifest = { id: string; version: string; title: string; readOrder: Record<string, unknown>[] };
@@ -26,6 +26,8 @@ const sha = (data: Buffer | string): string => createHash('sha256').update(data)
 suite('hostile lesson packs (trusted workspace)', () => {
   let tmp: string;
   let main: vscode.Uri;
+  let slowPack: string;
+  let installedDir: string | undefined;
 
   /**
    * The built-in lesson under another id, with `edit` applied to its lesson.json, zipped with a correct
@@ -68,6 +70,8 @@ suite('hostile lesson packs (trusted workspace)', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     fs.rmSync(main.fsPath, { force: true });
     fs.rmSync(tmp, { recursive: true, force: true });
+    // The install suite expects a packs folder with only its own pack.
+    if (installedDir) fs.rmSync(installedDir, { recursive: true, force: true });
   });
 
   test('a pack whose read-order pattern backtracks exponentially is refused at install, with words', async function () {
@@ -80,8 +84,6 @@ suite('hostile lesson packs (trusted workspace)', () => {
     assert.strictEqual(await start('lc-catastrophic'), undefined, 'no such lesson');
   });
 
-  let slowPack: string;
-  let installedDir: string;
 
   test('opening a step whose pattern is slow leaves the extension host responsive, and the match is stopped', async function () {
     this.timeout(60000);
@@ -92,7 +94,10 @@ suite('hostile lesson packs (trusted workspace)', () => {
     assert.ok(result, (await internalState()).lastInstallRefusal ?? 'installed');
     installedDir = result.dir;
     assert.strictEqual((await start('lc-slow-pattern'))?.lessonId, 'lc-slow-pattern');
-    await setLearnerText(main, `# ${'a'.repeat(40)}!\n${fixture(LESSON, 'python', 'correct.py')}`);
+    // Written on disk rather than edited: the editor may still be settling the file Start Lesson just wrote.
+    const text = `# ${'a'.repeat(40)}!\n${fixture(LESSON, 'python', 'correct.py')}`;
+    fs.writeFileSync(main.fsPath, text);
+    await waitFor('the editor to show the learner text', async () => (await vscode.workspace.openTextDocument(main)).getText() === text);
 
     const began = Date.now();
     let openedAt = 0;
@@ -114,7 +119,7 @@ suite('hostile lesson packs (trusted workspace)', () => {
     this.timeout(90000);
     const first = await check();
     assert.strictEqual(first?.status, 'pass', 'the untouched pack checks the correct solution');
-    fs.appendFileSync(path.join(installedDir, 'transcripts', 'basics.txt'), '\n=== easy: always passes\n> POOL a\nOK\n');
+    fs.appendFileSync(path.join(installedDir!, 'transcripts', 'basics.txt'), '\n=== easy: always passes\n> POOL a\nOK\n');
     assert.strictEqual(await check(), undefined, 'no check against a changed pack');
     assert.strictEqual((await internalState()).lastRefusal, 'changed-pack');
     const reinstalled = await install(slowPack, { replace: true });
@@ -129,7 +134,7 @@ suite('hostile lesson packs (trusted workspace)', () => {
     const file = await packArchive(LESSON, '0.0.1', (m) => void (m.title = 'An old copy'));
     assert.strictEqual(await install(file, { shadow: false }), undefined);
     assert.match((await internalState()).lastInstallRefusal ?? '', new RegExp(`kept the built-in lesson ${LESSON} \\d+\\.\\d+\\.\\d+, which is newer than this pack's 0\\.0\\.1`));
-    const packsRoot = path.dirname(installedDir);
+    const packsRoot = path.dirname(installedDir!);
     assert.ok(!fs.existsSync(path.join(packsRoot, LESSON)), 'nothing installed over the built-in lesson');
   });
 });
