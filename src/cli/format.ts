@@ -2,7 +2,7 @@
 import { createColors } from 'picocolors';
 import type { CheckReport, Counterexample } from '../core/report';
 import { checkSummary, fuzzSummary } from '../core/progress';
-import { showInvisibles } from '../core/segment';
+import { safeText, showInvisibles } from '../core/text';
 
 type Colors = ReturnType<typeof createColors>;
 
@@ -18,13 +18,13 @@ function cell(lines: readonly string[] | null): string {
 
 function counts(record: Readonly<Record<string, number | string>>): string {
   const entries = Object.entries(record);
-  return entries.length === 0 ? '-' : entries.map(([k, v]) => `${k}:${v}`).join(' ');
+  return entries.length === 0 ? '-' : safeText(entries.map(([k, v]) => `${k}:${v}`).join(' '));
 }
 
 export function formatTrace(example: Counterexample, c: Colors): string[] {
   const rows = example.trace.map((row, i) => ({
     n: String(i + 1),
-    command: row.command,
+    command: showInvisibles(row.command),
     expected: cell(row.expected),
     actual: cell(row.actual),
     counts: counts(row.counts),
@@ -51,7 +51,7 @@ export function formatTrace(example: Counterexample, c: Colors): string[] {
 export function formatReport(report: CheckReport, colour: boolean): string {
   const c = createColors(colour);
   const out: string[] = [];
-  out.push(c.bold(`${report.lesson} · ${report.language} · ${report.file}`));
+  out.push(c.bold(`${report.lesson} · ${report.language} · ${safeText(report.file)}`));
   const summary = checkSummary(report);
   const verdict = report.status === 'pass' ? c.green(`✓ ${summary}`) : c.red(`✗ ${summary}`);
   const fuzzText = fuzzSummary(report);
@@ -59,11 +59,11 @@ export function formatReport(report: CheckReport, colour: boolean): string {
   out.push(`${verdict}${fuzz}`);
   for (const mistake of report.mistakes) {
     out.push('');
-    const where = `${mistake.function}${mistake.line ? `, line ${mistake.line}` : ''}`;
+    const where = `${safeText(mistake.function)}${mistake.line ? `, line ${mistake.line}` : ''}`;
     const confidence = mistake.confidence === 'exact' ? '' : c.yellow(' (likely: the evidence matches in part)');
-    out.push(`${c.red(c.bold(`Mistake: ${mistake.title}`))} ${c.dim(`[${mistake.id}] in ${where}`)}${confidence}`);
-    out.push(`  ${mistake.explanation}`);
-    out.push(`  ${c.cyan('Hint:')} ${mistake.hint}`);
+    out.push(`${c.red(c.bold(`Mistake: ${safeText(mistake.title)}`))} ${c.dim(`[${mistake.id}] in ${where}`)}${confidence}`);
+    out.push(`  ${safeText(mistake.explanation, { multiline: true })}`);
+    out.push(`  ${c.cyan('Hint:')} ${safeText(mistake.hint, { multiline: true })}`);
     if (mistake.revealedBy.length) out.push(c.dim(`  Revealed by: ${mistake.revealedBy.join(', ')}`));
     if (mistake.counterexample) {
       const ex = mistake.counterexample;
@@ -80,9 +80,10 @@ export function formatReport(report: CheckReport, colour: boolean): string {
   if (report.problems.length) {
     out.push('');
     for (const p of report.problems) {
-      out.push(`${c.yellow(c.bold(p.kind))}: ${p.message}`);
-      if (p.advice) out.push(`  ${p.advice}`);
-      if (p.details) out.push(...p.details.split('\n').map((l) => c.dim(`  | ${l}`)));
+      // Learner text (stray lines, stderr, exception messages) can hold terminal control sequences.
+      out.push(`${c.yellow(c.bold(p.kind))}: ${safeText(p.message, { multiline: true })}`);
+      if (p.advice) out.push(`  ${safeText(p.advice, { multiline: true })}`);
+      if (p.details) out.push(...safeText(p.details, { multiline: true }).split('\n').map((l) => c.dim(`  | ${l}`)));
     }
   }
   if (report.status === 'pass') out.push('', c.green('Done: every check passes. Look at the lesson\'s "done when" list next.'));

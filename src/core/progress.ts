@@ -5,7 +5,7 @@
  */
 import type { CheckReport, Counterexample, NamedMistake, ProblemKind } from './report';
 import type { Language, ReadStep } from './schema';
-import { showInvisibles } from './segment';
+import { safeText, showInvisibles } from './text';
 
 /** "12 of 14 hidden transcripts pass", or why nothing could be checked. */
 export function checkSummary(report: Pick<CheckReport, 'status' | 'checks'> & Partial<Pick<CheckReport, 'problems'>>): string {
@@ -105,7 +105,7 @@ export function answerCell(lines: readonly string[] | null): string {
 
 export function countsCell(counts: Readonly<Record<string, number | string>>): string {
   const entries = Object.entries(counts);
-  return entries.length === 0 ? '–' : entries.map(([k, v]) => `${k}:${v}`).join(' ');
+  return entries.length === 0 ? '–' : safeText(entries.map(([k, v]) => `${k}:${v}`).join(' '));
 }
 
 export function traceCells(example: Counterexample): TraceCells {

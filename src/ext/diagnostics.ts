@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { problemTitle } from '../core/progress';
 import type { CheckReport } from '../core/report';
+import { safeText } from '../core/text';
 import type { CheckRunner } from './checkRunner';
 import type { SessionStore } from './session';
 import { functionLine } from './symbols';
@@ -82,7 +83,7 @@ export async function buildDiagnostics(doc: vscode.TextDocument, report: CheckRe
   const out: vscode.Diagnostic[] = [];
   for (const mistake of report.mistakes) {
     const line = (await functionLine(doc, mistake.function, language)) ?? (mistake.line ? mistake.line - 1 : 0);
-    const d = new vscode.Diagnostic(lineRange(doc, line), `${mistake.title}: ${mistake.hint}`, vscode.DiagnosticSeverity.Error);
+    const d = new vscode.Diagnostic(lineRange(doc, line), safeText(`${mistake.title}: ${mistake.hint}`, { multiline: true }), vscode.DiagnosticSeverity.Error);
     d.source = DIAGNOSTIC_SOURCE;
     d.code = mistake.id;
     out.push(d);
@@ -90,7 +91,7 @@ export async function buildDiagnostics(doc: vscode.TextDocument, report: CheckRe
   for (const problem of report.problems) {
     if (typeof problem.line !== 'number' || problem.line < 1) continue;
     const severity = problem.kind === 'unimplemented' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Error;
-    const d = new vscode.Diagnostic(lineRange(doc, problem.line - 1), `${problemTitle(problem.kind)}: ${problem.message}${problem.advice ? ` ${problem.advice}` : ''}`, severity);
+    const d = new vscode.Diagnostic(lineRange(doc, problem.line - 1), safeText(`${problemTitle(problem.kind)}: ${problem.message}${problem.advice ? ` ${problem.advice}` : ''}`, { multiline: true }), severity);
     d.source = DIAGNOSTIC_SOURCE;
     d.code = problem.kind;
     out.push(d);

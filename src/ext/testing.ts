@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { checkSummary, failureFocus } from '../core/progress';
 import type { CheckReport } from '../core/report';
+import { safeText } from '../core/text';
 import type { CheckRunner } from './checkRunner';
 import type { Log } from './log';
 import type { PackService } from './packs';
@@ -165,7 +166,7 @@ export class LessonTests implements vscode.Disposable {
     root.children.forEach((item) => {
       const verdict = report.transcripts.find((t) => item.id === `${root.id}/${t.name}`);
       if (report.status === 'error' || !verdict) {
-        const msg = new vscode.TestMessage(problem ? `${problem.message}${problem.advice ? `\n${problem.advice}` : ''}` : 'The program could not be checked.');
+        const msg = new vscode.TestMessage(problem ? safeText(`${problem.message}${problem.advice ? `\n${problem.advice}` : ''}`, { multiline: true }) : 'The program could not be checked.');
         if (location) msg.location = location;
         set(item, 'errored', msg);
       } else if (verdict.passed) {
@@ -177,12 +178,12 @@ export class LessonTests implements vscode.Disposable {
         set(item, 'errored', msg);
       } else {
         const at = verdict.divergesAt !== undefined ? ` at command ${verdict.divergesAt + 1}` : '';
-        const msg = vscode.TestMessage.diff(`${verdict.name}: the answers differ${at}`, (verdict.expected ?? []).join('\n'), (verdict.actual ?? []).join('\n'));
+        const msg = vscode.TestMessage.diff(`${verdict.name}: the answers differ${at}`, (verdict.expected ?? []).map((l) => safeText(l)).join('\n'), (verdict.actual ?? []).map((l) => safeText(l)).join('\n'));
         if (location) msg.location = location;
         set(item, 'failed', msg);
       }
     });
-    const summary = new vscode.TestMessage(`${checkSummary(report)}${report.mistakes.length ? `: ${report.mistakes.map((m) => m.title).join('; ')}` : ''}`);
+    const summary = new vscode.TestMessage(safeText(`${checkSummary(report)}${report.mistakes.length ? `: ${report.mistakes.map((m) => m.title).join('; ')}` : ''}`));
     if (location) summary.location = location;
     set(root, report.status === 'pass' ? 'passed' : report.status === 'error' ? 'errored' : 'failed', summary);
   }

@@ -15,6 +15,8 @@ import { sha256Hex } from './quiz';
 export const MANIFEST_FILE = 'lesson.json';
 /** Packs are small text; a bigger file is a mistake or an attack. */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** Every check sends every hidden transcript; a long stress transcript is about 1 MB. */
+const MAX_TRANSCRIPT_CHARS = 8 * 1024 * 1024;
 
 export interface LoadedPack {
   readonly dir: string;
@@ -93,9 +95,13 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
     }
   }
   const transcripts: Transcript[] = [];
+  let transcriptChars = 0;
   for (const [index, file] of manifest.transcripts.entries()) {
     try {
-      transcripts.push(...parseTranscripts(await readPackFile(dir, file), file));
+      const source = await readPackFile(dir, file);
+      transcriptChars += source.length;
+      if (transcriptChars > MAX_TRANSCRIPT_CHARS) throw new Error(`the transcript files add up to more than ${MAX_TRANSCRIPT_CHARS / 1024 / 1024} MiB, more than any check can send`);
+      transcripts.push(...parseTranscripts(source, file));
     } catch (error) {
       if (error instanceof TranscriptSyntaxError) {
         problems.push({ file: path.join(dir, error.file), line: error.line, column: 1, path: `/transcripts/${index}`, message: error.reason });
@@ -116,10 +122,6 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
         problems.push(locate(text, manifestPath, `/mistakes/${i}/mutants/${k}`, `model "${model.id}" has no mutation "${mutant}" (it has ${[...mutationIds].join(', ')})`));
       }
     });
-  });
-  const ids = [...manifest.failureQuestions, ...(manifest.quiz ?? [])].map((q) => q.id);
-  ids.forEach((id, i) => {
-    if (ids.indexOf(id) !== i) problems.push(locate(text, manifestPath, '', `question id "${id}" is used twice`));
   });
   problems.push(...questionLinkProblems(manifest, model, text, manifestPath));
   for (const [language, starter] of Object.entries(manifest.starters)) {

@@ -5,6 +5,7 @@
  */
 import { checkSummary, doneWhenMet, fuzzSummary, problemTitle, stepCommand, traceCells } from '../../core/progress';
 import type { CheckReport } from '../../core/report';
+import { safeText } from '../../core/text';
 import type { LessonManifest, Question } from '../../core/schema';
 import type { LoadedPack } from '../../node/packs';
 import type { AnswerView, CheckView, LessonView, MistakeView, PanelState, QuestionView } from '../../shared/messages';
@@ -59,10 +60,11 @@ export function checkView(report: CheckReport, manifest: LessonManifest, at: str
     problems: report.problems.map((p) => ({
       kind: p.kind,
       title: problemTitle(p.kind),
-      message: p.message,
-      ...(p.advice ? { advice: p.advice } : {}),
+      // textContent keeps HTML inert, but bidi and control characters from the learner's output must show.
+      message: safeText(p.message, { multiline: true }),
+      ...(p.advice ? { advice: safeText(p.advice, { multiline: true }) } : {}),
       ...(typeof p.line === 'number' ? { line: p.line } : {}),
-      ...(p.details ? { details: p.details } : {}),
+      ...(p.details ? { details: safeText(p.details, { multiline: true }) } : {}),
     })),
     ...(report.counterexample && !carried ? { trace: traceCells(report.counterexample) } : {}),
     durationMs: report.durationMs,
