@@ -4,9 +4,10 @@ import * as path from 'node:path';
 import { check, defaultSeed } from '../core/check';
 import type { CheckReport } from '../core/report';
 import type { Language } from '../core/schema';
+import { containProgram } from './contain';
 import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters } from './languages';
 import { resolveInside, type LoadedPack } from './packs';
-import { runProcess } from './runner';
+import { sandboxSettingFromEnv, type SandboxSetting } from './sandbox';
 
 export interface CheckFileOptions {
   readonly interpreters?: Partial<Interpreters>;
@@ -14,10 +15,26 @@ export interface CheckFileOptions {
   readonly outputLimitBytes?: number;
   readonly seed?: number;
   readonly fuzzTranscripts?: number;
+  /** `require` fails (SandboxUnavailableError) where there is no sandbox; default: LESSON_COMPANION_SANDBOX, else auto. */
+  readonly sandbox?: SandboxSetting;
+  readonly memoryLimitMiB?: number;
 }
 
 export const DEFAULT_TIME_LIMIT_MS = 5000;
 export const DEFAULT_OUTPUT_LIMIT_BYTES = 1024 * 1024;
+/**
+ * Time each command may take in a batch. The time limit is for a whole process, and one process answers
+ * hundreds of commands: a correct program taking 10 ms per command must not fail a 598-command batch.
+ * A hang does not wait for this: the runner stops a program that stopped answering after about 1 s.
+ */
+export const PER_COMMAND_BUDGET_MS = 25;
+
+/** The time limit for a run with this input: the limit, or the per-command budget times the commands if more. */
+export function timeLimitFor(input: string, timeLimitMs: number): number {
+  let commands = 0;
+  for (let i = input.indexOf('\n'); i >= 0; i = input.indexOf('\n', i + 1)) commands++;
+  return Math.max(timeLimitMs, commands * PER_COMMAND_BUDGET_MS);
+}
 
 export async function checkFile(pack: LoadedPack, file: string, language: Language, options: CheckFileOptions = {}): Promise<CheckReport> {
   const interpreters: Interpreters = { ...DEFAULT_INTERPRETERS, ...options.interpreters };
@@ -30,7 +47,12 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   const outputLimitBytes = options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES;
   try {
-    return await check({
+    const launch = await containProgram(program, {
+      setting: options.sandbox ?? sandboxSettingFromEnv(),
+      hidden: [pack.dir],
+      ...(options.memoryLimitMiB !== undefined ? { memoryLimitMiB: options.memoryLimitMiB } : {}),
+    });
+    const report = await check({
       manifest: pack.manifest,
       model: pack.model,
       transcripts: pack.transcripts,
@@ -50,9 +72,10 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
         if (program.prepareError) {
           return { stdout: '', stderr: '', exitCode: null, signal: null, timedOut: false, outputLimited: false, prepareError: program.prepareError, durationMs: 0 };
         }
-        return runProcess({ command: program.command, args: program.args, cwd: program.cwd, timeLimitMs, outputLimitBytes }, input);
+        return launch.run(input, { timeLimitMs: timeLimitFor(input, timeLimitMs), outputLimitBytes });
       },
     });
+    return { ...report, containment: launch.containment };
   } finally {
     await program.dispose();
   }

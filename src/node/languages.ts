@@ -8,6 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Language } from '../core/schema';
 import { LANGUAGES } from '../core/schema';
+import { trackTempDir } from './cleanup';
+import type { Runtime } from './interpreter';
 import { transformModule } from './transpile';
 import { transpileTree } from './tsModules';
 
@@ -19,9 +21,16 @@ export interface Interpreters {
 export const DEFAULT_INTERPRETERS: Interpreters = { python: 'python3', node: process.execPath.endsWith('node') ? process.execPath : 'node' };
 
 export interface PreparedProgram {
+  /** Which interpreter `command` is. */
+  readonly runtime: Runtime;
   readonly command: string;
   readonly args: readonly string[];
+  /** The learner's folder: where the program runs by hand (`run`). */
   readonly cwd: string;
+  /** What the program reads: the learner's folder, or the folder TypeScript was transpiled into. */
+  readonly readable: readonly string[];
+  /** Files of the lesson pack in `args` (a driver used as it is): a sandbox shows these files alone. */
+  readonly packFiles: readonly string[];
   /** Base name of the file tracebacks will mention for the learner's code. */
   readonly fileName: string;
   /** Set when the program cannot even be prepared (a TypeScript syntax error). */
@@ -50,25 +59,55 @@ const transpile = (source: string, file: string): ReturnType<typeof transformMod
 export async function prepareProgram(language: Language, learnerFile: string, interpreters: Interpreters, driver?: string): Promise<PreparedProgram> {
   const cwd = path.dirname(learnerFile);
   const none = async (): Promise<void> => undefined;
-  if (language === 'python') {
+  const packFiles = driver ? [driver] : [];
+  if (language === 'python' || language === 'javascript') {
     const args = driver ? [driver, learnerFile] : [learnerFile];
-    return { command: interpreters.python, args, cwd, fileName: path.basename(learnerFile), dispose: none };
-  }
-  if (language === 'javascript') {
-    const args = driver ? [driver, learnerFile] : [learnerFile];
-    return { command: interpreters.node, args, cwd, fileName: path.basename(learnerFile), dispose: none };
+    const [runtime, command] = language === 'python' ? (['python', interpreters.python] as const) : (['node', interpreters.node] as const);
+    return { runtime, command, args, cwd, readable: [cwd], packFiles, fileName: path.basename(learnerFile), dispose: none };
   }
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'lesson-companion-ts-'));
-  const dispose = (): Promise<void> => fs.rm(tmp, { recursive: true, force: true });
+  // Removed by dispose, or by cleanup.ts when the CLI is stopped before that.
+  const untrack = trackTempDir(tmp);
+  const dispose = async (): Promise<void> => {
+    await fs.rm(tmp, { recursive: true, force: true });
+    untrack();
+  };
   const outName = path.basename(learnerFile).replace(/\.[cm]?ts$/, '.js');
   const fail = (message: string, line: number | null): PreparedProgram => ({
+    runtime: 'node',
     command: interpreters.node,
     args: [],
     cwd,
+    readable: [tmp],
+    packFiles: [],
     fileName: outName,
     prepareError: { message, line },
     dispose,
   });
+  try {
+    return await transpileInto(tmp, learnerFile, driver, fail, (args, packFiles) => ({
+      runtime: 'node',
+      command: interpreters.node,
+      args,
+      cwd,
+      readable: [tmp],
+      packFiles,
+      fileName: outName,
+      dispose,
+    }));
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}
+
+async function transpileInto(
+  tmp: string,
+  learnerFile: string,
+  driver: string | undefined,
+  fail: (message: string, line: number | null) => PreparedProgram,
+  program: (args: string[], packFiles: string[]) => PreparedProgram,
+): Promise<PreparedProgram> {
   // CommonJS output must not be taken for ESM by a "type": "module" package.json near the learner.
   await fs.writeFile(path.join(tmp, 'package.json'), '{"type":"commonjs"}');
   // The learner file and the TypeScript files it imports relatively, laid out as in the workspace.
@@ -89,6 +128,5 @@ export async function prepareProgram(language: Language, learnerFile: string, in
       driverJs = driver;
     }
   }
-  const args = driverJs ? [driverJs, learnerJs] : [learnerJs];
-  return { command: interpreters.node, args, cwd, fileName: outName, dispose };
+  return program(driverJs ? [driverJs, learnerJs] : [learnerJs], driver && driverJs === driver ? [driver] : []);
 }
