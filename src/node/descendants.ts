@@ -71,6 +71,29 @@ function childrenOf(pid: number): number[] {
   return children;
 }
 
+/**
+ * The data memory (heap, in KiB) of `pid` and all its descendants, 0 where /proc cannot tell: whether a
+ * silent program is busy filling its memory (it will run out) or really stopped.
+ */
+export function treeDataKiB(pid: number): number {
+  if (!HAS_CHILDREN_LISTS) return 0;
+  let total = 0;
+  const queue = [pid];
+  const seen = new Set<number>();
+  while (queue.length > 0 && seen.size < 1000) {
+    const next = queue.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    try {
+      total += Number(/^VmData:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${next}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      continue;
+    }
+    queue.push(...childrenOf(next));
+  }
+  return total;
+}
+
 function hasMarker(pid: number, marker: string): boolean {
   try {
     if (OWN_UID >= 0 && fs.statSync(`/proc/${pid}`).uid !== OWN_UID) return false;

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { ProcessResult } from '../core/process';
 import { trackProcess } from './cleanup';
-import { DescendantTracker } from './descendants';
+import { DescendantTracker, treeDataKiB } from './descendants';
 import { StderrKeeper } from './stderrKeeper';
 
 export interface ProcessSpec {
@@ -40,6 +40,8 @@ export const DEFAULT_STALL_MS = 1000;
 /** A program that has printed nothing yet also gets this long to start (an interpreter on a loaded machine). */
 const START_GRACE_MS = 2000;
 const SWEEP_EVERY_MS = 100;
+/** A silent program whose memory grew this much since the last look is filling it, not stopped. */
+const MEMORY_GROWTH_KIB = 16 * 1024;
 
 /** What interpreters print when an allocation fails under a memory limit. */
 const OUT_OF_MEMORY = /^MemoryError\b|JavaScript heap out of memory|Array buffer allocation failed|std::bad_alloc|Cannot allocate memory|out of memory/im;
@@ -114,11 +116,16 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
       stop();
     }, spec.timeLimitMs);
     // Progress, not only the total limit: once all input is written, silence on stdout means a hang.
+    // A silent program that keeps filling its memory is let run into its memory limit, which says more.
+    const watchMemory = spec.memoryLimitMiB !== undefined && child.pid !== undefined;
+    let memorySeen = 0;
+    let silenceFrom: number | undefined;
     const watchForStall = (): void => {
       if (settled || stallMs <= 0 || inputWritten === undefined) return;
-      const since = lastStdout ?? inputWritten;
-      const allowed = lastStdout === undefined ? stallMs + START_GRACE_MS : stallMs;
+      const since = Math.max(lastStdout ?? inputWritten, silenceFrom ?? 0);
+      const allowed = lastStdout === undefined && silenceFrom === undefined ? stallMs + START_GRACE_MS : stallMs;
       const wait = since + allowed - performance.now();
+      if (watchMemory) memorySeen = Math.max(memorySeen, wait > 0 ? treeDataKiB(child.pid!) : memorySeen);
       if (wait > 0) {
         setTimeout(watchForStall, wait).unref();
         return;
@@ -126,7 +133,14 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
       // One more poll first: output that only waits because this process was busy is read before judging.
       setImmediate(() => {
         if (settled || timedOut || outputLimited) return;
-        if ((lastStdout ?? inputWritten!) + allowed > performance.now()) {
+        if (since + allowed > performance.now() || (lastStdout ?? 0) > since) {
+          watchForStall();
+          return;
+        }
+        const memory = watchMemory ? treeDataKiB(child.pid!) : 0;
+        if (memory - memorySeen > MEMORY_GROWTH_KIB) {
+          memorySeen = memory;
+          silenceFrom = performance.now();
           watchForStall();
           return;
         }

@@ -111,12 +111,13 @@ let detected: Promise<{ tool: SandboxTool; path: string } | null> | undefined;
 /**
  * The sandbox this machine offers, found once per process by starting one: a bwrap or unshare that exists
  * but cannot create namespaces (a kernel or container that forbids them) is as good as none.
- * `LESSON_COMPANION_SANDBOX_TOOL=unshare` skips bubblewrap (to test the unshare sandbox where both exist).
+ * For tests, `LESSON_COMPANION_SANDBOX_TOOL` picks one: `unshare` skips bubblewrap (to test the unshare
+ * sandbox where both exist), `bwrap` skips unshare, `none` plays a machine that has neither.
  */
 export function availableSandbox(env: NodeJS.ProcessEnv = process.env): Promise<{ tool: SandboxTool; path: string } | null> {
   detected ??= (async () => {
-    if (process.platform !== 'linux') return null;
     const only = env.LESSON_COMPANION_SANDBOX_TOOL;
+    if (process.platform !== 'linux' || only === 'none') return null;
     const bwrap = onPath('bwrap');
     if (bwrap && only !== 'unshare' && (await probeBwrap(bwrap))) return { tool: 'bwrap' as const, path: bwrap };
     const unshare = onPath('unshare');
