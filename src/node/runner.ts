@@ -89,6 +89,7 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(stallTimer);
       clearInterval(sweeper);
       stop();
       untrack();
@@ -97,8 +98,11 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
       // A line cut by the output limit is not a line the program printed ("still" of "still looking…" would
       // pass for an answer), so stdout ends at its last complete line.
       const out = outputLimited ? text.replace(/[^\n]*$/, '') : text;
-      const failed = result.exitCode !== 0 && !result.startError && !timedOut && !outputLimited;
-      const memoryExceeded = spec.memoryLimitMiB !== undefined && failed && OUT_OF_MEMORY.test(errorText);
+      // It failed by itself (not killed by us), saying an allocation failed: that is the whole story, even if
+      // a stall or the time limit was being called at the same moment.
+      const failedByItself = result.exitCode !== 0 && result.signal !== 'SIGKILL' && !result.startError && !outputLimited;
+      const memoryExceeded = spec.memoryLimitMiB !== undefined && failedByItself && OUT_OF_MEMORY.test(errorText);
+      if (memoryExceeded) stalled = timedOut = false;
       resolve({
         stdout: out,
         stderr: errorText,
@@ -118,29 +122,35 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
     // Progress, not only the total limit: once all input is written, silence on stdout means a hang.
     // A silent program that keeps filling its memory is let run into its memory limit, which says more.
     const watchMemory = spec.memoryLimitMiB !== undefined && child.pid !== undefined;
-    let memorySeen = 0;
-    let silenceFrom: number | undefined;
+    const memoryNow = (): number => (watchMemory ? treeDataKiB(child.pid!) : 0);
+    /** The program's memory when the watch began or was last judged: growth since then is being busy. */
+    let memoryBefore: number | undefined;
+    let busyFrom: number | undefined;
+    let stallTimer: NodeJS.Timeout | undefined;
     const watchForStall = (): void => {
+      clearTimeout(stallTimer);
       if (settled || stallMs <= 0 || inputWritten === undefined) return;
-      const since = Math.max(lastStdout ?? inputWritten, silenceFrom ?? 0);
-      const allowed = lastStdout === undefined && silenceFrom === undefined ? stallMs + START_GRACE_MS : stallMs;
+      const since = Math.max(lastStdout ?? inputWritten, busyFrom ?? 0);
+      const allowed = lastStdout === undefined && busyFrom === undefined ? stallMs + START_GRACE_MS : stallMs;
+      memoryBefore ??= memoryNow();
+      // A timer may fire a little early: a few milliseconds before the end is the end.
       const wait = since + allowed - performance.now();
-      if (watchMemory) memorySeen = Math.max(memorySeen, wait > 0 ? treeDataKiB(child.pid!) : memorySeen);
-      if (wait > 0) {
-        setTimeout(watchForStall, wait).unref();
+      if (wait > 5) {
+        stallTimer = setTimeout(watchForStall, wait).unref();
         return;
       }
       // One more poll first: output that only waits because this process was busy is read before judging.
       setImmediate(() => {
         if (settled || timedOut || outputLimited) return;
-        if (since + allowed > performance.now() || (lastStdout ?? 0) > since) {
+        if ((lastStdout ?? 0) > since) {
           watchForStall();
           return;
         }
-        const memory = watchMemory ? treeDataKiB(child.pid!) : 0;
-        if (memory - memorySeen > MEMORY_GROWTH_KIB) {
-          memorySeen = memory;
-          silenceFrom = performance.now();
+        const memory = memoryNow();
+        const grew = memory - memoryBefore! > MEMORY_GROWTH_KIB;
+        memoryBefore = memory;
+        if (grew) {
+          busyFrom = performance.now();
           watchForStall();
           return;
         }
@@ -150,7 +160,10 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
       });
     };
     child.stdout.on('data', (chunk: Buffer) => {
+      // The first answer ends the start-up grace: from now on a second of silence is a stall.
+      const first = lastStdout === undefined;
       lastOutput = lastStdout = performance.now();
+      if (first) watchForStall();
       // Keep output up to the limit, also from the chunk that crosses it: it may hold the last real answers.
       const room = Math.max(0, spec.outputLimitBytes - bytes);
       bytes += chunk.length;
