@@ -8,7 +8,9 @@
  * unmount the empty folder over the pack or make the read-only folders writable.
  *
  * Unlike bubblewrap, `unshare` does not die with its parent: a CLI killed with SIGKILL leaves the
- * sandbox running until the program ends (SIGINT and SIGTERM are handled: cleanup.ts).
+ * sandbox running until the program ends (SIGINT and SIGTERM are handled: cleanup.ts). And the program is
+ * the first process of its PID namespace (bubblewrap puts an init of its own there): it has no parent to
+ * reach, and when it ends, the kernel ends everything else in the namespace.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -118,10 +118,12 @@ describe(`hostile learner programs (built CLI, LESSON_COMPANION_SANDBOX=${settin
       assert.ok(!run.stdout.includes('GRADER_TOKEN'));
     });
 
-    it('kills-checker: SIGKILL to its parent and the parent’s group does not stop the check, which passes', async function () {
+    it('kills-checker: SIGKILL to its parent and the parent’s group does not stop the check', async function () {
       needsSandbox(this, 'the program can kill the checker, a process of the same user');
-      const { report } = await checkContained('kills-checker.py', ['--fuzz', '4']);
-      assert.equal(report.status, 'pass', problemText(report));
+      // It reaches no process of the checker. Under unshare the program is the first process of its own
+      // namespace, with no parent to kill, and its own group is what it kills: a crash of its own making.
+      const { run } = await checkContained('kills-checker.py', ['--fuzz', '4']);
+      assert.ok(run.code === 0 || run.code === 1, `exit ${run.code}`);
     });
 
     it('network: cannot connect to a server on 127.0.0.1', async function () {
