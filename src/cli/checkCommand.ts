@@ -52,6 +52,11 @@ export const checkCommand: CliCommand = {
     const timeLimitMs = bounded('timeout', values.timeout, TIMEOUT_MS, 'milliseconds');
     const fuzzTranscripts = bounded('fuzz', values.fuzz, FUZZ, 'random tests');
     const seed = bounded('seed', values.seed, SEED, '');
+    const fromEnv = io.env.LESSON_COMPANION_SANDBOX?.trim().toLowerCase();
+    if (values.sandbox === undefined && fromEnv && !isSandboxSetting(fromEnv)) {
+      // A grader's typo ("required") must not quietly run without the sandbox it asked for.
+      throw new UsageError(`LESSON_COMPANION_SANDBOX takes ${SANDBOX_SETTINGS.join(', ')}, not "${io.env.LESSON_COMPANION_SANDBOX}"`);
+    }
     const sandbox = values.sandbox ?? sandboxSettingFromEnv(io.env);
     if (!isSandboxSetting(sandbox)) throw new UsageError(`--sandbox takes ${SANDBOX_SETTINGS.join(', ')}, not "${sandbox}"`);
     const file = path.resolve(io.cwd, positionals[0]!);
