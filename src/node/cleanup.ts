@@ -38,8 +38,32 @@ export function endEverything(): void {
     }
   }
   stoppers.clear();
-  for (const dir of [...tempDirs]) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+  for (const dir of [...tempDirs]) removeTree(dir);
   tempDirs.clear();
+}
+
+/** Makes every folder under `dir` writable again: a program may have locked one to stay. */
+function unlock(dir: string): void {
+  try {
+    fs.chmodSync(dir, 0o700);
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) unlock(`${dir}/${entry.name}`);
+  } catch {
+    // Not ours to change; the removal below says what it can.
+  }
+}
+
+/** Removes a temporary folder, also one whose folders the program made unwritable; never throws. */
+export function removeTree(dir: string): void {
+  try {
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+  } catch {
+    unlock(dir);
+    try {
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+    } catch {
+      // Left behind; nothing more can be done without privileges.
+    }
+  }
 }
 
 const EXIT_ON: Record<'SIGINT' | 'SIGTERM' | 'SIGHUP', number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { trackTempDir } from './cleanup';
+import { removeTree, trackTempDir } from './cleanup';
 import { resolveInterpreter } from './interpreter';
 import type { PreparedProgram } from './languages';
 import type { ProcessResult } from '../core/process';
@@ -82,7 +82,8 @@ function limited(runtime: PreparedProgram['runtime'], command: string, args: rea
 }
 
 export async function containProgram(program: PreparedProgram, options: ContainOptions): Promise<Launch> {
-  const sandbox = options.setting === 'off' ? null : await availableSandbox();
+  // Both are asked once per process; the first check asks both at once.
+  const [sandbox, resolved] = await Promise.all([options.setting === 'off' ? null : availableSandbox(), resolveInterpreter(program.command, program.runtime)]);
   if (!sandbox && options.setting === 'require') {
     throw new SandboxUnavailableError(
       process.platform === 'linux'
@@ -90,7 +91,6 @@ export async function containProgram(program: PreparedProgram, options: ContainO
         : `the sandbox is required (--sandbox=require) but there is none on ${process.platform}: it needs Linux with bubblewrap or user namespaces`,
     );
   }
-  const resolved = await resolveInterpreter(program.command, program.runtime);
   const memoryMiB = options.memoryLimitMiB ?? DEFAULT_MEMORY_LIMIT_MIB;
   const containment: Containment = sandbox ? 'sandbox' : 'process-group';
   if (!resolved.ok && ['ENOENT', 'EACCES', 'ENOTDIR'].includes(resolved.code)) {
@@ -101,8 +101,10 @@ export async function containProgram(program: PreparedProgram, options: ContainO
   const executable = resolved.ok ? resolved.interpreter.executable : program.command;
   const needs = resolved.ok ? resolved.interpreter.needs : [];
   if (sandbox) {
-    const view: SandboxView = { readOnly: [...program.readable, ...needs], packFiles: packFilesView(program.packFiles), hidden: options.hidden };
-    const [command, args] = limited(program.runtime, executable, insideArgs(view, program.args), memoryMiB, true);
+    const packFiles = packFilesView(program.packFiles);
+    const [command, args] = limited(program.runtime, executable, insideArgs(packFiles, program.args), memoryMiB, true);
+    // The limit's wrapper (prlimit) is run inside too: it must be visible there, wherever it is installed.
+    const view: SandboxView = { readOnly: [...program.readable, ...needs, command], packFiles, hidden: options.hidden };
     const toolArgs = sandbox.tool === 'bwrap' ? bwrapArgs(view, command, args) : unshareArgs(view, command, args);
     const pathVariable = [...new Set([path.dirname(executable), '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
     const spec: RunSpec = {
@@ -138,7 +140,7 @@ export async function containProgram(program: PreparedProgram, options: ContainO
           input,
         );
       } finally {
-        await fs.rm(workDir, { recursive: true, force: true, maxRetries: 2 });
+        removeTree(workDir);
         untrack();
       }
     },

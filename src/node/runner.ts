@@ -70,14 +70,15 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
     let stalled = false;
     let outputLimited = false;
     let settled = false;
-    const marker = spec.sweepDescendants ? `LESSON_COMPANION_RUN=${randomBytes(12).toString('hex')}` : undefined;
+    // Unique to this run, inherited by all it starts: how the sweep recognises its descendants.
+    const runId = spec.sweepDescendants ? randomBytes(12).toString('hex') : undefined;
     const env = {
       ...(spec.inheritEnv === false ? {} : { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONIOENCODING: 'utf-8', PYTHONUNBUFFERED: '1', NODE_OPTIONS: '' }),
       ...spec.env,
-      ...(marker ? { LESSON_COMPANION_RUN: marker.slice(marker.indexOf('=') + 1) } : {}),
+      ...(runId ? { LESSON_COMPANION_RUN: runId } : {}),
     };
     const child = spawn(spec.command, [...spec.args], { cwd: spec.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
-    const tracker = marker && child.pid !== undefined ? new DescendantTracker(child.pid, marker) : undefined;
+    const tracker = runId && child.pid !== undefined ? new DescendantTracker(child.pid, `LESSON_COMPANION_RUN=${runId}`) : undefined;
     const stop = (): void => {
       killGroup(child.pid);
       tracker?.killAll();

@@ -77,7 +77,7 @@ function run(command: string, args: readonly string[], timeoutMs = 10_000): Prom
   });
 }
 
-/** The first of `names` found on PATH, as an absolute path. */
+/** Where `name` is on PATH, as an absolute path. */
 export function onPath(name: string): string | undefined {
   for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(path.delimiter)) {
     if (!dir) continue;
@@ -96,12 +96,9 @@ export function onPath(name: string): string | undefined {
 const PROBE_VIEW: SandboxView = { readOnly: [], packFiles: new Map(), hidden: [] };
 
 async function probeBwrap(bwrap: string): Promise<boolean> {
-  const help = await run(bwrap, ['--help']);
-  const text = help.stdout + help.stderr;
-  bwrapFeatures = { size: /--size\b/.test(text), disableUserns: /--disable-userns\b/.test(text) };
-  const probe = await run(bwrap, bwrapArgs(PROBE_VIEW, 'true', []));
-  if (probe.ok) return true;
-  // An older bubblewrap may refuse one of the newer options: try once without them.
+  bwrapFeatures = { size: true, disableUserns: true };
+  if ((await run(bwrap, bwrapArgs(PROBE_VIEW, 'true', []))).ok) return true;
+  // An older bubblewrap (before 0.6 or so) refuses these options: try once without them.
   bwrapFeatures = { size: false, disableUserns: false };
   return (await run(bwrap, bwrapArgs(PROBE_VIEW, 'true', []))).ok;
 }

@@ -58,8 +58,8 @@ export function topLevelSystem(): { links: [target: string, at: string][]; folde
 }
 
 /** `args` with each pack file's host path replaced by its path inside the sandbox. */
-export function insideArgs(view: SandboxView, args: readonly string[]): string[] {
-  return args.map((arg) => view.packFiles.get(arg) ?? arg);
+export function insideArgs(packFiles: SandboxView['packFiles'], args: readonly string[]): string[] {
+  return args.map((arg) => packFiles.get(arg) ?? arg);
 }
 
 /** Host path → SANDBOX_PACK_FILES/<name>, for the pack files a program runs (its driver). */
