@@ -80,7 +80,7 @@ export function endEverythingOnSignals(err: (text: string) => void = (t) => proc
     process.on(signal, () => {
       const { processes } = liveCount();
       endEverything();
-      err(`lesson-companion: stopped by ${signal}${processes > 0 ? '; the program being checked was stopped too' : ''}.\n`);
+      err(`lesson-companion: stopped by ${signal}${processes > 0 ? '; the learner program it was running was stopped too' : ''}.\n`);
       process.exit(code);
     });
   }

@@ -208,7 +208,7 @@ describe(`hostile learner programs (built CLI, LESSON_COMPANION_SANDBOX=${settin
         cli.kill(signal);
         const run = await done;
         assert.equal(run.code, code, run.stderr);
-        assert.match(run.stderr, new RegExp(`stopped by ${signal}; the program being checked was stopped too`));
+        assert.match(run.stderr, new RegExp(`stopped by ${signal}; the learner program it was running was stopped too`));
         assert.deepEqual(await survivorsOf(copy.token), []);
         assert.deepEqual(harness.leftovers(), [], 'the TypeScript transpile folder is removed');
       });
