@@ -1,8 +1,9 @@
 /**
  * The sandbox built with util-linux `unshare` where bubblewrap is not installed but user namespaces are
  * allowed. The same view as bubblewrap's (sandboxView.ts), built by a shell script that runs as root of a
- * new user namespace: it mounts a fresh root (tmpfs), binds the system and the learner's folder read-only
- * into it, a new /proc for the new PID namespace, a private /tmp; then it enters a second user namespace as
+ * new user namespace: it mounts a fresh root (a tmpfs, over /sys of its own mount namespace), binds the
+ * system and the learner's folder read-only into it, a new /proc for the new PID namespace, a private /tmp;
+ * then it enters a second user namespace as
  * `nobody`, chrooted into that root. Entering the second namespace locks the mounts (a less privileged
  * namespace cannot undo mounts it inherits), and its program starts without capabilities, so it cannot
  * unmount the empty folder over the pack or make the read-only folders writable.
@@ -13,9 +14,6 @@
  * reach, and when it ends, the kernel ends everything else in the namespace.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { trackTempDir } from './cleanup';
 import { DEVICES, ETC_FILES, SANDBOX_UID, SANDBOX_WORK_DIR, WORK_DIR_BYTES, extraBinds, hiddenInside, topLevelSystem, type SandboxView } from './sandboxView';
 
 /** POSIX shell quoting of one word. */
@@ -23,16 +21,11 @@ function quote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-let mountPoint: string | undefined;
-
-/** An empty folder of our own to mount the new root on (inside the namespace only; it stays empty outside). */
-function rootMountPoint(): string {
-  if (!mountPoint || !fs.existsSync(mountPoint)) {
-    mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'lesson-companion-root-'));
-    trackTempDir(mountPoint);
-  }
-  return mountPoint;
-}
+/**
+ * Where the new root is mounted, inside the namespace only: /sys exists on every Linux, no learner file or
+ * interpreter lives under it, and the sandbox shows none of it. So no folder of ours is needed on the host.
+ */
+const ROOT_MOUNT_POINT = '/sys';
 
 /** Shell lines that bind `source` read-only at the same path under the new root ($R). */
 function bindReadOnly(source: string, at = source): string[] {
@@ -83,7 +76,7 @@ export function unshareArgs(view: SandboxView, command: string, args: readonly s
     '--',
     '/bin/sh',
     '-c',
-    setupScript(view, rootMountPoint()),
+    setupScript(view, ROOT_MOUNT_POINT),
     'sh',
     command,
     ...args,
