@@ -268,7 +268,7 @@ function probeCase(model: ReferenceModel, indexes: readonly number[], cases: rea
 function locateAttempts(model: ReferenceModel, example: Counterexample | null, finding: Finding | undefined, streams: readonly Stream[]): LocateAttempt[] {
   const attempts: LocateAttempt[] = [];
   const verb = (command: string): string => command.trim().split(/\s+/)[0] ?? '';
-  // A mistake in the bookkeeping (a count that goes negative) shows at a later PICK, but is made at the
+  // A mistake in the bookkeeping (a count that goes negative) shows at a later command, but is made at the
   // command where the mutant's counts first part from the reference's: that is where the lines are wrong.
   const atCause = (a: LocateAttempt): LocateAttempt => {
     if (!finding || finding.nondeterministic) return a;

@@ -31,12 +31,12 @@ export function assembleProblems(p: ProblemInputs): Problem[] {
   const problems: Problem[] = [];
   const probed = p.probe?.probed.label ?? '';
   if (p.probe?.freshDifference) {
-    const tiebreak = p.findings.some((f) => f.nondeterministic);
+    const freeChoice = p.findings.some((f) => f.nondeterministic);
     problems.push({
       kind: 'nondeterministic',
       message: `Your program answers differently on two runs of the same commands: ${differenceText(p.probe.freshDifference, probed)}.`,
-      advice: tiebreak
-        ? 'The lesson has one right answer for every command: a tie has a rule (see the tiebreak card), not a coin toss.'
+      advice: freeChoice
+        ? 'The lesson has one right answer for every command: a choice among equals has a rule (see the card below), not a coin toss.'
         : 'Look for randomness (random.choice, Math.random) or a loop over something whose order is not fixed (a set, a Go map).',
     });
   }

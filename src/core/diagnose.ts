@@ -8,9 +8,9 @@
  *   contradict (a candidate that would have answered otherwise where the program was right is out);
  * - what is left uncovered is a difference the lesson has no name for, reported as such with a sentence.
  *
- * A nondeterministic candidate ("ties go to any tied backend") is never contradicted, so it is trusted
+ * A nondeterministic candidate ("ties go to any of the tied") is never contradicted, so it is trusted
  * only when nothing else the program does at that kind of command is left unexplained: a program that
- * sometimes picks a backend that is not even among the least loaded is not "just" breaking ties.
+ * sometimes chooses something that is not even among the best is not "just" breaking ties.
  */
 import type { ReferenceModel } from './model';
 import { stepKey, walkEvidence, type Candidate, type CandidateTally, type EvidenceStream, type StepRef, type UnexplainedStep, type Walk } from './stepwise';

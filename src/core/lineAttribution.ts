@@ -55,7 +55,7 @@ class Shares {
     }
   }
 
-  /** Marks a command reached even when none of the learner's lines ran in it (a driver's RESET). */
+  /** Marks a command reached even when none of the learner's lines ran in it (a driver's reset command). */
   reach(command: number): void {
     if (command >= 0 && command < this.commandCount) this.reached.add(command);
   }

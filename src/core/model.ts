@@ -16,7 +16,7 @@ export interface StepResult<S> {
   readonly answer: Answer;
   /**
    * Other answers that are just as right under these mutations: set by a nondeterministic mutation such as
-   * "ties go to any tied backend". The engine then accepts any of them at this step.
+   * "ties go to any of the tied". The engine then accepts any of them at this step.
    */
   readonly alternatives?: readonly (readonly string[])[];
 }
@@ -54,15 +54,15 @@ export interface ReferenceModel<S = unknown> {
   readonly resetCommand: string;
   readonly resetAnswer: readonly string[];
   /**
-   * A read-only command that prints the program's bookkeeping (e.g. `STATUS`). The engine runs it after
+   * A read-only command that prints the program's bookkeeping (a command that lists the counts). The engine runs it after
    * every step of a confirmed counterexample to show the learner's own counts beside the reference's.
    */
   readonly observeCommand?: string;
   initial(): S;
   /**
    * Answers one command. `observed` is the learner program's own answer to it, when known: the model then
-   * follows it wherever it tells something about the program's state (the backend a PICK chose, the counts a
-   * STATUS printed), under these same mutations, and returns the state that follows. That is how a
+   * follows it wherever it tells something about the program's state (the choice it made, the counts it
+   * printed), under these same mutations, and returns the state that follows. That is how a
    * diagnosis stays in step with a program after their first difference. The returned `answer` is always the
    * model's own.
    */
@@ -76,7 +76,7 @@ export interface ReferenceModel<S = unknown> {
   generate(random: Random, length: number): string[];
   /**
    * One sentence, in the learner's terms, on how the program's answer differs from the reference's at a
-   * step no known mistake explains, e.g. "PICK chose c with 1 in flight while a had 0".
+   * step no known mistake explains, e.g. "CHOOSE took c with 1 in flight while a had 0".
    */
   describeDifference?(state: S, command: string, expected: readonly string[], actual: readonly string[]): string;
 }

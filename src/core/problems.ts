@@ -49,7 +49,7 @@ export interface ProblemContext {
   readonly interpreter: string;
   readonly timeLimitMs: number;
   readonly outputLimitBytes: number;
-  /** Where a stalled run stopped answering, in words, e.g. "command 12 (`PICK`)", when the caller knows it. */
+  /** Where a stalled run stopped answering, in words, e.g. "command 12 (`CHOOSE`)", when the caller knows it. */
   readonly stalledAt?: string;
 }
 

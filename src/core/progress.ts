@@ -55,7 +55,7 @@ export function mistakesIn(report: Pick<CheckReport, 'mistakes'> | null | undefi
 
 /**
  * The label above a function the lesson's mistakes can live in: the last result as it concerns this
- * function, so a learner sees "✗ Wrong tiebreak" right where the fix goes.
+ * function, so a learner sees "✗ <the mistake's title>" right where the fix goes.
  */
 export function lensTitle(report: CheckReport | null | undefined, fn: string, running = false): string {
   if (running) return '$(sync~spin) Checking…';

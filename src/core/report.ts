@@ -36,7 +36,7 @@ export interface TraceRow {
   readonly counts: Readonly<Record<string, number | string>>;
   readonly matches: boolean;
   /**
-   * The program's own answer to the lesson's observe command (e.g. STATUS) run right after this command:
+   * The program's own answer to the lesson's observe command (a command that lists the counts) run right after this command:
    * the learner's counts. null when it gave none; absent when the lesson has no observe command.
    */
   readonly observed?: readonly string[] | null;
@@ -50,7 +50,7 @@ export interface TraceRow {
 export interface Replay {
   /** The exact standard input (reset command first). */
   readonly stdin: string;
-  /** One POSIX shell line that replays it from the learner file's folder, e.g. `printf 'POOL a b\nPICK\n' | python3 balancer.py`. */
+  /** One POSIX shell line that replays it from the learner file's folder, e.g. `printf '%s\n' 'START a b' CHOOSE | python3 main.py`. */
   readonly shell: string;
 }
 
@@ -80,7 +80,7 @@ export interface Location {
   readonly lines: readonly number[];
   /** The function (or method) those lines are in, when known. */
   readonly function: string | null;
-  /** Why these lines, in words: "these lines ran when PICK chose alpha, and not at the PICKs that were right". */
+  /** Why these lines, in words: "these lines ran when CHOOSE answered alpha, and not at the other CHOOSE commands, which were right". */
   readonly reason: string;
 }
 

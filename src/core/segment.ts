@@ -4,7 +4,7 @@ import { simulate } from './simulate';
 /**
  * Cuts the answer to `commands[index]` out of `lines` from position `at`; undefined when the program never
  * answered it. A many-line answer takes every line of its shape, except that two many-line commands in a row
- * (STATUS, STATUS) cannot be told apart by shape: then the first takes as many lines as `expectedLength`
+ * (the same read-only command twice) cannot be told apart by shape: then the first takes as many lines as `expectedLength`
  * says (the reference's answer), when there are that many.
  */
 export function cutAnswer(

@@ -52,7 +52,7 @@ async function shrinkOnce(commands: readonly string[], holds: BatchPredicate, ma
   return shrinkArguments(current, holds, maxRounds - rounds);
 }
 
-/** Drops single arguments (e.g. a backend from POOL) while the failure still holds. */
+/** Drops single arguments (e.g. one name of a list) while the failure still holds. */
 async function shrinkArguments(commands: string[], holds: BatchPredicate, rounds: number): Promise<string[]> {
   let current = commands;
   for (let round = 0; round < Math.max(rounds, 1); round++) {

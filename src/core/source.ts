@@ -20,7 +20,7 @@ export function locateFunction(source: string, language: Language, name: string)
   return null;
 }
 
-/** A lesson id declared in a file header, e.g. `# lesson-companion: least-connections`. */
+/** A lesson id declared in a file header, e.g. `# lesson-companion: my-lesson`. */
 export function declaredLesson(source: string): string | undefined {
   const head = source.split(/\r?\n/, 15).join('\n');
   return /lesson-companion:\s*lesson\s*=?\s*([a-z0-9][a-z0-9-]*)/.exec(head)?.[1] ?? /lesson-companion:\s*([a-z0-9][a-z0-9-]*)/.exec(head)?.[1];

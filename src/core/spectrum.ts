@@ -17,8 +17,8 @@ export interface SpectrumInput {
   /** The program's answer at the first failing command; null when it gave none (it crashed or stopped there). */
   readonly failingAnswer: readonly string[] | null;
   /**
-   * The failing command's outcome in the lesson's words, to use instead of "when PICK answered alpha",
-   * e.g. "when PICK chose alpha" (only with a single failing command).
+   * The failing command's outcome in the lesson's words, to use instead of "when CHOOSE answered alpha",
+   * e.g. "when CHOOSE took alpha" (only with a single failing command).
    */
   readonly failingEvent?: string;
   /** How many lines to return at most. */
@@ -52,7 +52,7 @@ function shownAnswer(answer: readonly string[]): string {
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
-/** "when PICK answered alpha", "at the PICK where the program stopped". */
+/** "when CHOOSE answered alpha", "at the CHOOSE where the program stopped". */
 function whatHappened(verb: string, answer: readonly string[] | null, failingCount: number): string {
   const single =
     answer === null ? `at the ${verb} where the program stopped` : answer.length === 0 ? `when ${verb} answered nothing` : `when ${verb} answered ${shownAnswer(answer)}`;
@@ -61,7 +61,7 @@ function whatHappened(verb: string, answer: readonly string[] | null, failingCou
   return `at the ${failingCount} ${verb} commands that went wrong (${first})`;
 }
 
-/** "the other 2 PICK commands, which were right" (the command word never takes a plural ending). */
+/** "the other 2 CHOOSE commands, which were right" (the command word never takes a plural ending). */
 function rightOnes(verb: string, count: number): string {
   return count === 1 ? `the other ${verb} command, which was right` : `the other ${count} ${verb} commands, which were right`;
 }

@@ -2,7 +2,7 @@
  * Step-by-step diagnosis. Each stream of evidence (every command one process was given, and its answers)
  * is walked command by command. Beside the reference, one trajectory per candidate (a mutation, or a pair)
  * answers each command from its own state; then every trajectory adopts what the program showed (the
- * backend its PICK chose, the counts its STATUS printed) and goes on. So one mistake does not hide the
+ * choice it made, the counts it printed) and goes on. So one mistake does not hide the
  * next, and a program that chooses at random among ties stays in step with the models after each choice.
  *
  * At a command where the program answers like the reference, a candidate that answers otherwise is

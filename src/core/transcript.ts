@@ -3,9 +3,9 @@
  *
  *   # a comment
  *   === worked-trace: the lesson's worked trace
- *   > POOL a b c
+ *   > START a b c
  *   OK
- *   > PICK
+ *   > CHOOSE
  *   a
  *
  * `=== name: description` starts a transcript, `> ` starts a command, and the lines after a command up to
@@ -43,7 +43,7 @@ const NAME = /^[a-z0-9][a-z0-9._-]*$/;
 /**
  * How much one transcript file may hold. Every hidden transcript is simulated by every mutant at each
  * validate and sent to the learner's program at each check, so a pack from someone else must not be able
- * to make that unbounded (a 250,000-name POOL line took minutes). Real transcripts use a few dozen
+ * to make that unbounded (a command of 250,000 words took minutes). Real transcripts use a few dozen
  * commands of a few words; a long stress transcript fits easily.
  */
 export const TRANSCRIPT_LIMITS = {
