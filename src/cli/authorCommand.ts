@@ -34,7 +34,7 @@ import { answerHash, expectedPrediction, normaliseAnswer } from '../core/quiz';
 import type { Question } from '../core/schema';
 import { loadModel } from '../node/modelLoader';
 import { loadPack, MANIFEST_FILE, resolveInside } from '../node/packs';
-import { sha256Hex } from '../node/quiz';
+import { sha256Hex } from '../node/hash';
 import { EXIT, UsageError, type CliCommand } from './command';
 
 const AnswersFileSchema = Type.Object(

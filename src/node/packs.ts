@@ -10,7 +10,7 @@ import { questionProblems } from '../core/quiz';
 import type { LessonManifest } from '../core/schema';
 import { parseTranscripts, TranscriptSyntaxError, type Transcript } from '../core/transcript';
 import { loadModel, ModelLoadError } from './modelLoader';
-import { sha256Hex } from './quiz';
+import { sha256Hex } from './hash';
 
 export const MANIFEST_FILE = 'lesson.json';
 /** Packs are small text; a bigger file is a mistake or an attack. */

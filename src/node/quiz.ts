@@ -18,10 +18,12 @@
  * Nothing here reads files or starts processes: a predict question is checked by running the engine's
  * reference model in-process.
  */
-import { createHash } from 'node:crypto';
 import { checkAnswer, type CheckedAnswer } from '../core/quiz';
 import type { Question } from '../core/schema';
+import { sha256Hex } from './hash';
 import type { LoadedPack } from './packs';
+
+export { sha256Hex };
 
 export interface QuestionInfo {
   /** 1-based: failure questions first, then the quiz. */
@@ -59,9 +61,6 @@ export class UnknownQuestionError extends Error {
   }
 }
 
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
 
 export function listQuestions(pack: LoadedPack): QuestionInfo[] {
   const { manifest } = pack;
