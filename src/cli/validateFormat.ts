@@ -11,6 +11,7 @@ type Colors = ReturnType<typeof createColors>;
 const AREAS: { area: ValidationArea; title: string }[] = [
   { area: 'schema', title: 'lesson.json' },
   { area: 'files', title: 'files' },
+  { area: 'model', title: 'model' },
   { area: 'transcripts', title: 'transcripts' },
   { area: 'starters', title: 'starters' },
   { area: 'mistakes', title: 'mistakes' },
@@ -40,6 +41,8 @@ function goodNews(result: PackValidation, area: ValidationArea): string {
       return 'matches the schema';
     case 'files':
       return `every path stays inside the pack; starters for ${counts.languages.join(', ')}`;
+    case 'model':
+      return `${result.model ?? 'the model'} loads, answers the same commands the same way, and every mutation shows`;
     case 'transcripts':
       return counts.transcripts === 1 ? 'the reference agrees with the one hidden transcript' : `the reference agrees with all ${counts.transcripts} hidden transcripts`;
     case 'starters':

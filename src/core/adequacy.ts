@@ -74,8 +74,12 @@ export function measureAdequacy(model: ReferenceModel, mistakes: Mistakes, trans
     const oy = outcomes(y);
     return names.filter((_, i) => !sameOutcome(ox[i]!, oy[i]!));
   };
+  // A free-choice mutation (ties at random) answers like the reference: it is caught where it has a choice.
+  const free = new Set(model.mutations.filter((m) => m.nondeterministic).map((m) => m.id));
+  const choices = (mutation: string): string[] =>
+    transcripts.filter((t) => simulate(model, t.steps.map((s) => s.command), new Set([mutation])).steps.some((step) => step.alternatives > 0)).map((t) => t.name);
   const coverage: MistakeCoverage[] = mistakes.map((m) => {
-    const mutations = m.mutants.map((mutation) => ({ mutation, caughtBy: differing([mutation], []) }));
+    const mutations = m.mutants.map((mutation) => ({ mutation, caughtBy: free.has(mutation) ? choices(mutation) : differing([mutation], []) }));
     const caughtBy = names.filter((n) => mutations.some((c) => c.caughtBy.includes(n)));
     return { mistake: m.id, mutations, caughtBy };
   });
@@ -88,8 +92,9 @@ export function measureAdequacy(model: ReferenceModel, mistakes: Mistakes, trans
       let separatedBy = Number.POSITIVE_INFINITY;
       let unseparated: [string, string] | undefined;
       const masked: { both: [string, string]; looksLike: string }[] = [];
-      for (const ma of a.mutants) {
-        for (const mb of b.mutants) {
+      // Free-choice mutations are told apart step by step, not by whole outcomes.
+      for (const ma of a.mutants.filter((m) => !free.has(m))) {
+        for (const mb of b.mutants.filter((m) => !free.has(m))) {
           // Two mutants that are both never caught look like the reference, and that is reported once, per mistake.
           if (!caught.has(ma) && !caught.has(mb)) continue;
           const count = differing([ma], [mb]).length;

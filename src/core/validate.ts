@@ -7,6 +7,7 @@
  */
 import { freshName, measureAdequacy, proposeTranscript, separates, type Adequacy } from './adequacy';
 import { locate } from './manifest';
+import { checkModel } from './modelChecks';
 import type { ReferenceModel } from './model';
 import { checkPattern } from './patternSafety';
 import { seededRandom } from './random';
@@ -15,7 +16,7 @@ import { simulate } from './simulate';
 import { locateFunction } from './source';
 import type { Transcript } from './transcript';
 
-export type ValidationArea = 'schema' | 'files' | 'transcripts' | 'starters' | 'mistakes' | 'read-order' | 'questions';
+export type ValidationArea = 'schema' | 'files' | 'model' | 'transcripts' | 'starters' | 'mistakes' | 'read-order' | 'questions';
 
 export interface ValidationProblem {
   readonly severity: 'error' | 'warning';
@@ -49,6 +50,9 @@ export interface ValidateLessonInput {
   readonly patternMatches?: ReadonlyMap<string, boolean | 'timed-out'>;
   /** The most a program may print in one check (bytes), which the hidden transcripts' answers must fit. */
   readonly outputLimitBytes?: number;
+  /** The model file (relative to the pack) and its text, to check the model itself (modelChecks.ts). */
+  readonly modelFile?: { readonly path: string; readonly source: string };
+  readonly clock?: () => number;
 }
 
 export const patternKey = (stepIndex: number, language: Language): string => `${stepIndex}:${language}`;
@@ -313,8 +317,12 @@ export async function checkMistakes(input: ValidateLessonInput): Promise<{ probl
 
 export async function validateLesson(input: ValidateLessonInput): Promise<LessonValidation> {
   const { problems: mistakeProblems, adequacy } = await checkMistakes(input);
+  const modelProblems = input.modelFile
+    ? checkModel({ model: input.model, transcripts: input.transcripts, seed: input.seed, file: input.modelFile.path, source: input.modelFile.source, clock: input.clock ?? (() => 0) })
+    : [];
   return {
     problems: [
+      ...modelProblems,
       ...checkTranscriptsAgree(input.model, input.transcripts),
       ...(input.outputLimitBytes !== undefined ? checkOutputFits(input.model, input.transcripts, input.outputLimitBytes) : []),
       ...mistakeProblems,

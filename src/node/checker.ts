@@ -18,7 +18,7 @@ import { linesIn, traceCommandLines, tracedFiles } from './lineTrace';
 import { ModelError, ModelLoadError } from './modelLoader';
 import { loadPack, resolveInside, type LoadedPack } from './packs';
 import { replayLine } from './replay';
-import { sandboxSettingFromEnv, type SandboxSetting } from './sandbox';
+import { availableSandbox, sandboxSettingFromEnv, type SandboxSetting } from './sandbox';
 
 export interface CheckFileOptions {
   readonly interpreters?: Partial<Interpreters>;
@@ -84,6 +84,21 @@ async function locateLines(
     if (ranked?.discriminating) return { location: { lines: ranked.lines, function: null, reason: ranked.reason }, runs };
   }
   return { runs };
+}
+
+/**
+ * The engine worker in its own network namespace where bubblewrap can give it one: Node's permission model
+ * (which holds it to reading the engine and the pack) does not cover the network in Node 20.
+ */
+async function engineWrap(setting: SandboxSetting): Promise<{ wrap?: (command: string, args: readonly string[]) => { command: string; args: string[] } }> {
+  const sandbox = setting === 'off' ? null : await availableSandbox();
+  if (sandbox?.tool !== 'bwrap') return {};
+  return {
+    wrap: (command, args) => ({
+      command: sandbox.path,
+      args: ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent', '--new-session', '--', command, ...args],
+    }),
+  };
 }
 
 /** A check that could not run because the pack's own model failed: the pack's fault, said so. */
@@ -161,7 +176,7 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
             trace,
           },
           { execute, ...(trace ? { locate } : {}), ...(options.onPhase ? { onPhase: options.onPhase } : {}) },
-          { ...(options.signal ? { signal: options.signal } : {}) },
+          { ...(options.signal ? { signal: options.signal } : {}), ...(await engineWrap(contain.setting)) },
         );
       } else {
         const model = pack.model ?? (await loadPack(pack.dir, pack.origin, { model: true })).model!;

@@ -120,6 +120,12 @@ export function loadModel(packDir: string, entry: string): ReferenceModel {
   return guardModel(model, path.basename(packDir), path.relative(packDir, entry));
 }
 
+/** An error's message, also for an Error made in the model's own realm (not an instance of this realm's Error). */
+function messageOf(reason: unknown): string {
+  if (typeof reason === 'object' && reason !== null && typeof (reason as { message?: unknown }).message === 'string') return (reason as { message: string }).message;
+  return String(reason);
+}
+
 /** A failure of the pack's own model while checking: the pack's fault, reported with its name. */
 export class ModelError extends Error {
   constructor(
@@ -128,7 +134,7 @@ export class ModelError extends Error {
     readonly operation: string,
     readonly reason: unknown,
   ) {
-    super(`the reference model of lesson "${pack}" (${file}) failed in ${operation}: ${reason instanceof Error ? reason.message : String(reason)}`);
+    super(`the reference model of lesson "${pack}" (${file}) failed in ${operation}: ${messageOf(reason)}`);
     this.name = 'ModelError';
   }
 }

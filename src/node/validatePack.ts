@@ -44,6 +44,7 @@ export interface PackValidation {
 const MAX_STARTER_FILES = 200;
 
 function areaOf(file: string, pointer: string): ValidationArea {
+  if (pointer === '/model') return 'model';
   if (file !== MANIFEST_FILE) return 'transcripts';
   if (pointer.startsWith('/starters')) return 'files';
   if (pointer.startsWith('/mistakes')) return 'mistakes';
@@ -180,6 +181,8 @@ export async function validatePack(dir: string, options: ValidatePackOptions = {
     seed: options.seed ?? defaultSeed(manifest),
     patternMatches: await matchPatterns({ manifest, starterFiles: files }),
     outputLimitBytes: DEFAULT_OUTPUT_LIMIT_BYTES,
+    modelFile: { path: manifest.model, source: await readPackFile(dir, manifest.model).catch(() => '') },
+    clock: () => performance.now(),
   });
   const problems: ValidationProblem[] = [...lesson.problems];
   const starters: StarterRun[] = [];

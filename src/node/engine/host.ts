@@ -67,7 +67,8 @@ export function runEngineJob(bundle: string, job: EngineJob, services: EngineSer
   const node = options.node ?? process.execPath;
   const args = [...permissionArgs(bundle, job.packDir), `--max-old-space-size=${options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB}`, bundle];
   const command = options.wrap ? options.wrap(node, args) : { command: node, args };
-  const quietLimitMs = options.quietLimitMs ?? DEFAULT_QUIET_LIMIT_MS;
+  // LESSON_COMPANION_ENGINE_QUIET_MS: tests of a model that loops need not wait the full default.
+  const quietLimitMs = options.quietLimitMs ?? (Number(process.env.LESSON_COMPANION_ENGINE_QUIET_MS) || DEFAULT_QUIET_LIMIT_MS);
   return new Promise<CheckReport>((resolve, reject) => {
     let settled = false;
     let stderr = '';
