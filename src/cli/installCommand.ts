@@ -22,7 +22,7 @@ async function askOnTerminal(io: CliIO, question: string): Promise<boolean> {
 export const installCommand: CliCommand = {
   name: 'install',
   usage: 'install <file.lessonpack> [--yes] [--force] [--packs-dir <dir>]',
-  summary: 'install a lesson pack for the command line (--yes: replace an older version, or hide a built-in lesson of the same id, without asking; --force: reinstall or downgrade)',
+  summary: 'install a lesson pack for the command line; it asks first, because a pack contains code that runs when you check (--yes: install, replace an older version or hide a built-in lesson of the same id without asking; --force: reinstall or downgrade)',
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
@@ -38,6 +38,9 @@ export const installCommand: CliCommand = {
         force: values.force ?? false,
         confirmReplace: async (existing, next) => values.yes === true || askOnTerminal(io, `Lesson ${path.basename(file)}: replace the installed version ${existing} with ${next}?`),
         builtInDir: builtInLessonsDir(io.bundleDir),
+        confirmCode: async (id, version, model) =>
+          values.yes === true ||
+          askOnTerminal(io, `${id} ${version} contains code (its reference model, ${model}) that runs on this computer when you check a program against it. Install it only if you trust where it comes from. Install it?`),
         confirmShadow: async (builtIn, next) =>
           values.yes === true ||
           askOnTerminal(io, `${path.basename(file)} (version ${next}) has the id of a built-in lesson (version ${builtIn}); once installed, it is offered instead of the built-in one. Install it?`),

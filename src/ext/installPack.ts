@@ -20,6 +20,8 @@ interface InstallArgs {
   readonly replace?: boolean;
   /** Answers "hide the built-in lesson of the same id?" without a dialog. */
   readonly shadow?: boolean;
+  /** Answers "this pack contains code that runs when you check: install it?" without a dialog. */
+  readonly trustCode?: boolean;
 }
 
 async function chooseFile(): Promise<vscode.Uri | undefined> {
@@ -51,6 +53,16 @@ export function registerInstallPackCommand(context: vscode.ExtensionContext, onI
       );
       return answer === replace;
     };
+    const confirmCode = async (id: string, version: string, model: string): Promise<boolean> => {
+      if (args?.trustCode !== undefined) return args.trustCode;
+      const install = 'Install';
+      const answer = await vscode.window.showWarningMessage(
+        `Install lesson ${id} ${version}? This pack contains code that runs when you check.`,
+        { modal: true, detail: `Its reference model (${model}) runs on this computer every time you check a program in this lesson (in a separate process that may not write files or start programs). Install lesson packs only from people you trust.` },
+        install,
+      );
+      return answer === install;
+    };
     const confirmShadow = async (builtIn: string, next: string): Promise<boolean> => {
       if (args?.shadow !== undefined) return args.shadow;
       const install = 'Install Anyway';
@@ -62,7 +74,7 @@ export function registerInstallPackCommand(context: vscode.ExtensionContext, onI
       return answer === install;
     };
     const builtInDir = builtInLessonsDir(path.join(context.extensionPath, 'dist'));
-    const install = (force: boolean): Promise<InstallResult> => installPack(file.fsPath, { packsRoot, confirmReplace, force, builtInDir, confirmShadow });
+    const install = (force: boolean): Promise<InstallResult> => installPack(file.fsPath, { packsRoot, confirmReplace, force, builtInDir, confirmShadow, confirmCode });
     lastRefusal = undefined;
     try {
       let result: InstallResult;

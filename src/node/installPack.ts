@@ -58,6 +58,11 @@ export interface InstallOptions {
   readonly builtInDir?: string;
   /** Asked before the pack hides a built-in lesson of the same id; without it, such a pack is not installed. */
   readonly confirmShadow?: (builtInVersion: string, newVersion: string) => Promise<boolean>;
+  /**
+   * Asked before anything is written: the pack carries code (its reference model) that runs when a program
+   * is checked against it. Without it, the pack is installed (the caller has said yes some other way).
+   */
+  readonly confirmCode?: (id: string, version: string, model: string) => Promise<boolean>;
   /** Install even when the same or a newer version is already installed. */
   readonly force?: boolean;
   /** Lower limits, for tests. */
@@ -263,8 +268,16 @@ export async function installPack(file: string, options: InstallOptions): Promis
       if (newer && !options.force && !(await options.confirmReplace?.(existing, lesson.version))) {
         throw new InstallError('declined', `kept ${lesson.id} ${existing}: replacing it with ${lesson.version} was not confirmed`);
       }
+    // Asked last, after the questions about versions: the pack's code runs when a program is checked.
+    if (options.confirmCode && !(await options.confirmCode(lesson.id, lesson.version, lesson.model))) {
+      throw new InstallError('declined', `did not install ${lesson.id} ${lesson.version}: it carries code (${lesson.model}) that runs when you check, and that was not confirmed`);
+    }
       await swapIn(unpacked, target, path.join(staging, 'previous'));
       return { id: lesson.id, version: lesson.version, dir: target, replaced: existing };
+    }
+    // Asked last, after the questions about versions: the pack's code runs when a program is checked.
+    if (options.confirmCode && !(await options.confirmCode(lesson.id, lesson.version, lesson.model))) {
+      throw new InstallError('declined', `did not install ${lesson.id} ${lesson.version}: it carries code (${lesson.model}) that runs when you check, and that was not confirmed`);
     }
     await fs.rename(unpacked, target);
     return { id: lesson.id, version: lesson.version, dir: target };

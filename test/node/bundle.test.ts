@@ -214,10 +214,14 @@ describe('install', function () {
       const io = fakeIo(tmp);
       return { code: await main(['install', ...args, '--packs-dir', packsRoot], io), io };
     };
-    const first = await run(v1);
+    // Every pack carries code (its model): the CLI asks, and without a terminal only --yes says yes.
+    const unasked = await run(v1);
+    assert.equal(unasked.code, 1);
+    assert.match(unasked.io.stderr, /contains code \(its reference model, model\/model\.js\) that runs on this computer when you check[^]*re-run with --yes/);
+    const first = await run(v1, '--yes');
     assert.equal(first.code, 0, first.io.stderr);
     assert.match(first.io.stdout, /Installed demo 0.1.0 in /);
-    const again = await run(v1);
+    const again = await run(v1, '--yes');
     assert.equal(again.code, 1);
     assert.match(again.io.stderr, /already installed .* the same version; nothing was changed\. Install it anyway with --force\./);
     const newer = await run(v2, '--yes');

@@ -79,7 +79,7 @@ describe('hostile learners and environments (CLI)', function () {
       assertWords(changed.io.stderr, /The installed lesson pack "demo" was changed after it was installed: transcripts\/hidden\.txt is not the file that was installed\. .*none was run\. Reinstall the pack from its \.lessonpack file with `lesson-companion install <file>\.lessonpack --force`/);
       assert.equal(changed.io.stdout, '', 'no report');
       const io = fakeIo(tmp);
-      assert.equal(await main(['install', path.join(tmp, 'demo.lessonpack'), '--force', '--packs-dir', packsRoot], io), 0, io.stderr);
+      assert.equal(await main(['install', path.join(tmp, 'demo.lessonpack'), '--force', '--yes', '--packs-dir', packsRoot], io), 0, io.stderr);
       assert.equal((await check()).code, 1, 'reinstalled: checks run again');
     });
 

@@ -21,7 +21,7 @@ const cli = (...args: string[]): string =>
     encoding: 'utf8', stdio: 'pipe', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
   });
 const install = (file: string, args?: { replace: boolean }): Thenable<InstallResult | undefined> =>
-  vscode.commands.executeCommand<InstallResult | undefined>('lessonCompanion.installPack', vscode.Uri.file(file), args);
+  vscode.commands.executeCommand<InstallResult | undefined>('lessonCompanion.installPack', vscode.Uri.file(file), { trustCode: true, ...args });
 const start = (lessonId: string): Thenable<{ lessonId: string; mainFile: string } | undefined> =>
   vscode.commands.executeCommand('lessonCompanion.startLesson', { lessonId, language: 'python' });
 const check = async (): Promise<CheckReport> => {
