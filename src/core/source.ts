@@ -25,3 +25,48 @@ export function declaredLesson(source: string): string | undefined {
   const head = source.split(/\r?\n/, 15).join('\n');
   return /lesson-companion:\s*lesson\s*=?\s*([a-z0-9][a-z0-9-]*)/.exec(head)?.[1] ?? /lesson-companion:\s*([a-z0-9][a-z0-9-]*)/.exec(head)?.[1];
 }
+
+/**
+ * The first line (0-based) of a function's body that runs when it is called, from the line of its
+ * definition: a breakpoint on `def pick(` stops only when the module defines it, not when it is called.
+ * Skips a multi-line signature, blank lines, comments and a Python docstring. Null when there is none.
+ */
+export function firstBodyLine(source: string, language: Language, defLine: number): number | null {
+  const lines = source.split(/\r?\n/);
+  let i = defLine;
+  // The signature ends at the line with the body's opener (":" in Python, "{" elsewhere).
+  const opener = language === 'python' ? /:\s*(#.*)?$/ : /\{/;
+  while (i < lines.length && !opener.test(lines[i]!)) i++;
+  if (i >= lines.length) return null;
+  // A one-line body after the brace (`function f() { return 1; }`) is on this line.
+  const rest = language === 'python' ? '' : lines[i]!.slice(lines[i]!.lastIndexOf('{') + 1);
+  if (rest.trim() !== '' && !rest.trim().startsWith('#') && !rest.trim().startsWith('//') && rest.trim() !== '}') return i;
+  i++;
+  let inDocstring: string | null = null;
+  let inBlockComment = false;
+  for (; i < lines.length; i++) {
+    const text = lines[i]!.trim();
+    if (inDocstring) {
+      if (text.includes(inDocstring)) inDocstring = null;
+      continue;
+    }
+    if (inBlockComment) {
+      if (text.includes('*/')) inBlockComment = false;
+      continue;
+    }
+    if (text === '' || text.startsWith('#') || text.startsWith('//')) continue;
+    if (language === 'python') {
+      const quote = /^[rRbBuU]?("""|''')/.exec(text)?.[1];
+      if (quote) {
+        // A docstring closed on its own line takes just that line.
+        if (text.indexOf(quote, text.indexOf(quote) + 3) < 0) inDocstring = quote;
+        continue;
+      }
+    } else if (text.startsWith('/*')) {
+      if (!text.includes('*/')) inBlockComment = true;
+      continue;
+    }
+    return text === '}' ? null : i;
+  }
+  return null;
+}
