@@ -1,6 +1,6 @@
 /** Human-readable check reports for a terminal: the same words and numbers as the editor, in colour. */
 import { createColors } from 'picocolors';
-import { behaviourText, counterexampleLabel, evidenceText, isLikely, mistakeExplanation, mistakeHeadline, mistakeWhere, revealedByLabels } from '../core/findings';
+import { behaviourText, counterexampleSource, evidenceText, isLikely, mistakeExplanation, mistakeHeadline, mistakeWhere, revealedByLabels } from '../core/findings';
 import { checkDetails, checkSummary, problemTitle, verdictSentence } from '../core/progress';
 import type { CheckReport, Counterexample } from '../core/report';
 import { countsNote, traceCells, traceLength, traceTextLines, type TracePaint } from '../core/traceView';
@@ -21,7 +21,7 @@ export function formatTrace(example: Counterexample, c: Colors): string[] {
 }
 
 function traceCaption(example: Counterexample, report: CheckReport, what: string): string {
-  return `${what} (${traceLength(traceCells(example))}, from ${counterexampleLabel(example, report)}):`;
+  return `${what} (${traceLength(traceCells(example))}, from ${counterexampleSource(example, report)}):`;
 }
 
 export function formatReport(report: CheckReport, colour: boolean): string {
@@ -45,7 +45,7 @@ export function formatReport(report: CheckReport, colour: boolean): string {
     if (behaviour) out.push(`  ${behaviour}`);
     const evidence = evidenceText(mistake);
     if (evidence) out.push(c.dim(`  ${evidence}`));
-    if (mistake.revealedBy.length) out.push(c.dim(`  Shown by: ${revealedByLabels(report, mistake).join('; ')}`));
+    if (mistake.revealedBy.length) out.push(c.dim(`  Shown by: ${revealedByLabels(report, mistake).map((l) => `“${l}”`).join(', ')}`));
     if (mistake.counterexample) {
       out.push(`  ${traceCaption(mistake.counterexample, report, 'Smallest transcript that shows it')}`);
       out.push(...formatTrace(mistake.counterexample, c).map((l) => `  ${l}`));

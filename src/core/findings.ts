@@ -88,6 +88,12 @@ export function counterexampleLabel(example: Pick<Counterexample, 'label' | 'tra
   return example.label && example.label !== example.transcript ? example.label : transcriptLabel(report, example.transcript);
 }
 
+/** "from a random test (#24)" / "from the transcript “ties follow pool order”": where a trace came from, as a caption says it. */
+export function counterexampleSource(example: Pick<Counterexample, 'label' | 'transcript'>, report?: Pick<CheckReport, 'transcripts'> | null): string {
+  const label = counterexampleLabel(example, report);
+  return /^generated-\d+$/.test(example.transcript) ? label : `the transcript “${label}”`;
+}
+
 /** The hidden transcripts that show a mistake, by their descriptions. */
 export function revealedByLabels(report: Pick<CheckReport, 'transcripts'>, m: Pick<NamedMistake, 'revealedBy'>): string[] {
   return m.revealedBy.map((name) => transcriptLabel(report, name));

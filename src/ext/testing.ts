@@ -10,7 +10,7 @@
  * them all, and the run's own time in the header is the one duration.
  */
 import * as vscode from 'vscode';
-import { counterexampleLabel, inlineMessage, mistakeHeadline, mistakeWhere } from '../core/findings';
+import { counterexampleSource, inlineMessage, mistakeHeadline, mistakeWhere } from '../core/findings';
 import { checkSummary, failureFocus, mistakeFocus, verdictSentence } from '../core/progress';
 import type { CheckReport, Counterexample, NamedMistake } from '../core/report';
 import { countsNote, escapeMarkdown, traceCells, traceLength, traceMarkdown, traceTextLines } from '../core/traceView';
@@ -266,7 +266,7 @@ export class LessonTests implements vscode.Disposable {
     const cells = traceCells(example);
     const md = new vscode.MarkdownString();
     if (mistake) md.appendMarkdown(`**${mdText(mistakeHeadline(mistake))}**. ${mdText(mistakeWhere(mistake).text)}\n\n`);
-    md.appendMarkdown(`Smallest transcript that shows it (${mdText(traceLength(cells))}, from ${mdText(counterexampleLabel(example, report))}):\n\n`);
+    md.appendMarkdown(`Smallest transcript that shows it (${mdText(traceLength(cells))}, from ${mdText(counterexampleSource(example, report))}):\n\n`);
     md.appendMarkdown(`${traceMarkdown(cells)}\n\n`);
     md.appendMarkdown(`${mdText(countsNote(cells))}\n\n`);
     if (example.replay) {
@@ -282,7 +282,7 @@ export class LessonTests implements vscode.Disposable {
     for (const m of report.mistakes) {
       out.push('', `${mistakeHeadline(m)}. ${mistakeWhere(m).text}`);
       if (m.counterexample) {
-        out.push(`Smallest transcript that shows it (${traceLength(traceCells(m.counterexample))}, from ${counterexampleLabel(m.counterexample, report)}):`);
+        out.push(`Smallest transcript that shows it (${traceLength(traceCells(m.counterexample))}, from ${counterexampleSource(m.counterexample, report)}):`);
         out.push(...traceTextLines(traceCells(m.counterexample)));
         if (m.counterexample.replay) out.push(`Replay it yourself: ${m.counterexample.replay.shell}`);
       }

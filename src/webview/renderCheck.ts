@@ -114,7 +114,7 @@ function mistakeCard(m: MistakeView, state: PanelState, ui: Ui): HTMLElement {
       m.where.reason ? `: ${m.where.reason}.` : '',
     ),
     m.evidence ? h('p', { class: 'evidence muted small' }, m.evidence) : null,
-    m.revealedBy.length ? h('p', { class: 'revealed muted small' }, `Shown by: ${m.revealedBy.join('; ')}`) : null,
+    m.revealedBy.length ? h('p', { class: 'revealed muted small' }, `Shown by: ${m.revealedBy.map((l) => `“${l}”`).join(', ')}`) : null,
     loop.length ? h('ul', { class: 'loop' }, ...loop) : null,
     m.trace ? renderTrace(m.trace, state, state.lesson, ui) : null,
   );

@@ -3,7 +3,7 @@
  * report. Markdown becomes HTML here (the webview never renders markdown itself); everything else stays
  * plain text for the webview to put in with textContent.
  */
-import { behaviourText, counterexampleLabel, evidenceText, mistakeExplanation, mistakeTitle, mistakeWhere, revealedByLabels } from '../../core/findings';
+import { behaviourText, counterexampleSource, evidenceText, mistakeExplanation, mistakeTitle, mistakeWhere, revealedByLabels } from '../../core/findings';
 import { checkDetails, checkDetailsTooltip, checkSummary, doneWhenMet, problemTitle, progressLine, stepCommand, verdictSentence } from '../../core/progress';
 import type { CheckReport, Counterexample } from '../../core/report';
 import type { LessonManifest, Question } from '../../core/schema';
@@ -35,7 +35,7 @@ function traceView(example: Counterexample, report: CheckReport, mistakeId: stri
   const cells = traceCells(example);
   return {
     mistakeId,
-    caption: `${what} (${traceLength(cells)}, from ${counterexampleLabel(example, report)})`,
+    caption: `${what} (${traceLength(cells)}, from ${counterexampleSource(example, report)})`,
     columns: cells.columns,
     note: countsNote(cells),
     divergesAt: cells.divergesAt,
