@@ -37,7 +37,7 @@ export function formatReport(report: CheckReport, colour: boolean): string {
     out.push('');
     const where = mistakeWhere(mistake);
     const headline = `Mistake: ${mistakeHeadline(mistake)}`;
-    out.push(isLikely(mistake) ? `${c.yellow(c.bold(headline))} ${c.dim('(the evidence matches in part)')}` : c.red(c.bold(headline)));
+    out.push(isLikely(mistake) ? c.yellow(c.bold(headline)) : c.red(c.bold(headline)));
     out.push(`  ${where.text}${where.reason ? `: ${where.reason}` : ''}`);
     out.push(`  ${mistakeExplanation(mistake)}`);
     out.push(`  ${c.cyan('Hint:')} ${mistake.hint}`);

@@ -96,7 +96,8 @@ export function counterexampleSource(example: Pick<Counterexample, 'label' | 'tr
 
 /** The hidden transcripts that show a mistake, by their descriptions. */
 export function revealedByLabels(report: Pick<CheckReport, 'transcripts'>, m: Pick<NamedMistake, 'revealedBy'>): string[] {
-  return m.revealedBy.map((name) => transcriptLabel(report, name));
+  // Several generated transcripts can share one description ("40 mixed commands"): say it once.
+  return [...new Set(m.revealedBy.map((name) => transcriptLabel(report, name)))];
 }
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
