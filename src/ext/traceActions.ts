@@ -26,6 +26,24 @@ const PYTHON_DEBUGGERS = [
 ] as const;
 export const PYTHON_DEBUGGER_NAME = 'the Python Debugger extension (ms-python.debugpy)';
 
+/** How long a new terminal's shell may take to announce shell integration before the line is simply typed. */
+const SHELL_INTEGRATION_WAIT_MS = 3000;
+
+function shellIntegrationOf(terminal: vscode.Terminal, timeoutMs: number): Promise<vscode.TerminalShellIntegration | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      listener.dispose();
+      resolve(undefined);
+    }, timeoutMs);
+    const listener = vscode.window.onDidChangeTerminalShellIntegration((e) => {
+      if (e.terminal !== terminal) return;
+      clearTimeout(timer);
+      listener.dispose();
+      resolve(e.shellIntegration);
+    });
+  });
+}
+
 export interface TraceTarget {
   readonly session: Session;
   readonly uri: vscode.Uri;
@@ -77,8 +95,11 @@ export class TraceActions implements vscode.Disposable {
     return true;
   }
 
-  /** Runs the trace's replay line in a terminal in the learner file's folder; returns the line it sent. */
-  async runInTerminal(mistakeId: string | null): Promise<{ command: string; cwd: string } | undefined> {
+  /**
+   * Runs the trace's replay line in a terminal in the learner file's folder. With shell integration (the
+   * usual case in bash, zsh, fish, PowerShell) the command runs as a tracked execution; otherwise it is typed.
+   */
+  async runInTerminal(mistakeId: string | null): Promise<{ command: string; cwd: string; tracked: boolean } | undefined> {
     if (this.refuseUntrusted()) return undefined;
     const target = this.target(mistakeId);
     const shell = target?.example.replay?.shell;
@@ -92,10 +113,12 @@ export class TraceActions implements vscode.Disposable {
     const terminal = this.terminal!;
     terminal.show();
     // A terminal of ours used before may have moved elsewhere: the replay line is relative to the file's folder.
-    if (!fresh) terminal.sendText(`cd ${shellQuote(cwd)}`, true);
-    terminal.sendText(shell, true);
-    this.log.info(`replay in terminal (${cwd}): ${shell}`);
-    return { command: shell, cwd };
+    const line = fresh ? shell : `cd ${shellQuote(cwd)} && ${shell}`;
+    const integration = terminal.shellIntegration ?? (await shellIntegrationOf(terminal, SHELL_INTEGRATION_WAIT_MS));
+    if (integration) integration.executeCommand(line);
+    else terminal.sendText(line, true);
+    this.log.info(`replay in terminal (${cwd}${integration ? '' : ', typed'}): ${shell}`);
+    return { command: line, cwd, tracked: integration !== undefined };
   }
 
   /** Starts a debug session of the learner's program on the trace, with a breakpoint where the finding points. */
