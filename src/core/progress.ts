@@ -112,7 +112,7 @@ export function checkDetails(report: Pick<CheckReport, 'status' | 'fuzz'>): stri
 }
 
 /** The details line's tooltip: what random tests and the seed are, and how to replay them. */
-export function checkDetailsTooltip(report: Pick<CheckReport, 'status' | 'fuzz' | 'file' | 'containment'>): string {
+export function checkDetailsTooltip(report: Pick<CheckReport, 'status' | 'fuzz' | 'file' | 'containment' | 'determinism'>): string {
   const lines: string[] = [];
   if (report.fuzz.transcripts > 0 && report.status !== 'error') {
     lines.push(
@@ -120,6 +120,8 @@ export function checkDetailsTooltip(report: Pick<CheckReport, 'status' | 'fuzz' 
       `To replay them in a terminal: lesson-companion check ${report.file} --seed ${report.fuzz.seed}`,
     );
   }
+  if (report.determinism?.fresh === 'different') lines.push('Two runs of the same commands gave different answers: something in your program is random.');
+  else if (report.determinism?.afterReset === 'different') lines.push('The same commands after a reset gave different answers: something carries over from one run to the next.');
   if (report.containment === 'sandbox') lines.push('Your program ran in a sandbox: it could not see the lesson\'s files or other processes.');
   return lines.join('\n');
 }

@@ -50,6 +50,7 @@ describe('core/progress: a report on the learner\'s screen', () => {
     const tooltip = checkDetailsTooltip(report());
     assert.match(tooltip, /seed 1\b/);
     assert.match(tooltip, /lesson-companion check balancer\.py --seed 1/);
+    assert.match(checkDetailsTooltip(report({ determinism: { fresh: 'different', afterReset: 'unknown', runs: 2 }, containment: 'sandbox' })), /different answers: something in your program is random\.\nYour program ran in a sandbox/);
     assert.equal(progressLine({ stepsRead: 2, steps: 6, answered: 1, questions: 5 }), '2 of 6 read · 1 of 5 answered');
   });
 
