@@ -1,5 +1,5 @@
 import type { ReferenceModel } from './model';
-import type { Execute, ProcessResult } from './process';
+import type { Execute, ProcessResult, RunLimits } from './process';
 import { outputLines } from './segment';
 import { simulate, type Outcome } from './simulate';
 
@@ -8,6 +8,21 @@ export interface BatchOptions {
   readonly maxRuns?: number;
   /** True when a run shows that further runs would fail the same way (e.g. an unwritten stub). */
   readonly hopeless?: (run: ProcessResult) => boolean;
+  readonly limits?: RunLimits;
+}
+
+/**
+ * Everything one process was given and answered: the evidence a diagnosis walks step by step. Reset
+ * commands are included, so state that survives a reset shows here as it would in the program.
+ */
+export interface Stream {
+  /** Every command written to the process, in order, each list after the reset command. */
+  readonly commands: readonly string[];
+  /** The program's answer lines (stray debug prints removed). */
+  readonly lines: readonly string[];
+  readonly ending: Outcome['ending'];
+  /** Where each list starts in `commands` (at its reset command): its index in the batch and length (reset included). */
+  readonly segments: readonly { readonly list: number; readonly start: number; readonly length: number }[];
 }
 
 export interface BatchResult {
@@ -17,6 +32,8 @@ export interface BatchResult {
   readonly runs: readonly ProcessResult[];
   /** stdout lines that cannot be answers of this protocol (debug prints). */
   readonly strayLines: readonly string[];
+  /** One per process run, in order. */
+  readonly streams: readonly Stream[];
 }
 
 /**
@@ -31,40 +48,63 @@ function endingOf(run: ProcessResult): Outcome['ending'] {
   return run.exitCode === 0 ? 'finished' : 'crashed';
 }
 
+/** What to do with the lists not yet run after a process crashed part-way. */
+export interface AfterCrash {
+  /** Lists (batch indexes) that will most likely crash the same way: run after the others, one process each. */
+  readonly defer: ReadonlySet<number>;
+  /** Of those, lists not worth a process of their own (e.g. generated ones): not run. */
+  readonly skip: ReadonlySet<number>;
+}
+
 /**
  * Runs many command lists through as few processes as possible. Each list is prefixed with the
  * protocol's reset command, so one process can answer them all. When a process dies part-way, the
- * lists it never reached are run again in a fresh process, so one crash costs one extra run.
+ * lists it never reached are run again in a fresh process, so one crash costs one extra run; with
+ * `afterCrash`, lists that would crash the same way go last, so the others share one process.
  */
 export async function runBatch(
   model: ReferenceModel,
   execute: Execute,
   lists: readonly (readonly string[])[],
-  options: BatchOptions = {},
+  options: BatchOptions & { readonly afterCrash?: (crashed: Stream, pending: readonly number[]) => AfterCrash } = {},
 ): Promise<BatchResult> {
-  const outcomes: Outcome[] = [];
+  const outcomes: (Outcome | undefined)[] = new Array(lists.length).fill(undefined);
   const runs: ProcessResult[] = [];
   const strayLines: string[] = [];
+  const streams: Stream[] = [];
+  let queue = lists.map((_, i) => i);
   let stopped = 0;
-  while (outcomes.length < lists.length) {
-    const pending = lists.slice(outcomes.length);
+  const limits = options.limits;
+  const abandon = (indexes: readonly number[], ending: Outcome['ending']): void => {
+    for (const i of indexes) outcomes[i] ??= { lines: [], ending };
+  };
+  while (queue.length > 0) {
     if (stopped >= MAX_STOPPED || runs.length >= (options.maxRuns ?? Infinity) || (runs.length > 0 && options.hopeless?.(runs[runs.length - 1]!))) {
-      for (let i = 0; i < pending.length; i++) outcomes.push({ lines: [], ending: 'not-run' });
+      abandon(queue, 'not-run');
       break;
     }
-    const input = pending.map((commands) => [model.resetCommand, ...commands].join('\n')).join('\n') + '\n';
-    const run = await execute(input);
+    const pending = queue;
+    const input = pending.map((i) => [model.resetCommand, ...lists[i]!].join('\n')).join('\n') + '\n';
+    const run = await execute(input, limits);
     runs.push(run);
     if (run.startError || run.prepareError) {
-      for (let i = 0; i < pending.length; i++) outcomes.push({ lines: [], ending: 'crashed' });
+      abandon(pending, 'crashed');
       break;
     }
     if (run.timedOut || run.outputLimited) stopped += 1;
-    const lines = answerLinesOf(model, run, pending, strayLines);
-    const consumedBefore = outcomes.length;
+    const lines = answerLinesOf(model, run, pending.map((i) => lists[i]!), strayLines);
+    const segments: { list: number; start: number; length: number }[] = [];
+    let offset = 0;
+    for (const i of pending) {
+      segments.push({ list: i, start: offset, length: lists[i]!.length + 1 });
+      offset += lists[i]!.length + 1;
+    }
+    const stream: Stream = { commands: pending.flatMap((i) => [model.resetCommand, ...lists[i]!]), lines, ending: endingOf(run), segments };
+    streams.push(stream);
     let at = 0;
-    for (const commands of pending) {
-      const full = [model.resetCommand, ...commands];
+    let consumed = 0;
+    for (const i of pending) {
+      const full = [model.resetCommand, ...lists[i]!];
       const taken: string[] = [];
       let answered = 0;
       for (const command of full) {
@@ -80,23 +120,29 @@ export async function runBatch(
         answered += 1;
       }
       const answerLines = taken.slice(model.resetAnswer.length);
+      consumed += 1;
       if (answered < full.length) {
         const ending = endingOf(run);
-        outcomes.push({ lines: answerLines, ending: ending === 'finished' ? 'crashed' : ending });
-        if (answered === 0 && outcomes.length === consumedBefore + 1) {
+        outcomes[i] = { lines: answerLines, ending: ending === 'finished' ? 'crashed' : ending };
+        if (answered === 0 && consumed === 1) {
           // A fresh process did not even answer the reset command: the program fails before answering
           // anything (a syntax error, an import error, a main() that is never called, even with exit code 0),
           // and every further process would fail the same way.
-          while (outcomes.length < lists.length) outcomes.push({ lines: [], ending: 'not-run' });
+          abandon(queue, 'not-run');
+          queue = [];
         }
         break;
       }
-      outcomes.push({ lines: answerLines, ending: 'finished' });
+      outcomes[i] = { lines: answerLines, ending: 'finished' };
     }
-    // A process that answered nothing new would loop forever; count what is left as lost to it.
-    if (outcomes.length === consumedBefore) outcomes.push({ lines: [], ending: endingOf(run) === 'finished' ? 'crashed' : endingOf(run) });
+    queue = queue.slice(consumed);
+    if (queue.length > 0 && stream.ending === 'crashed' && options.afterCrash) {
+      const { defer, skip } = options.afterCrash(stream, queue);
+      abandon(queue.filter((i) => defer.has(i) && skip.has(i)), 'not-run');
+      queue = [...queue.filter((i) => !defer.has(i)), ...queue.filter((i) => defer.has(i) && !skip.has(i))];
+    }
   }
-  return { outcomes, runs, strayLines };
+  return { outcomes: outcomes.map((o) => o ?? { lines: [], ending: 'not-run' }), runs, strayLines, streams };
 }
 
 /**

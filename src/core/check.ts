@@ -1,24 +1,36 @@
 /**
- * One check of a learner program: run every hidden and generated transcript (batched), localise
- * failures, name the mistakes, and shrink a counterexample. Pure: processes come in as `execute`.
+ * One check of a learner program, in phases:
+ *   run        every hidden and generated transcript through as few processes as possible (batch.ts);
+ *   probe      one failing transcript again, alone and twice, to tell randomness and carried-over state (probe.ts);
+ *   diagnose   every process's commands and answers, step by step, against the reference and its mutants (diagnose.ts);
+ *   confirm    the smallest transcript that shows each finding, run for real in a fresh process (confirm.ts);
+ *   locate     the lines of the learner's file that ran when it went wrong (the Node layer's `locate`).
+ * Pure: processes come in as `execute`, tracing as `locate`.
  */
-import { runBatch } from './batch';
+import { runBatch, type AfterCrash, type Stream } from './batch';
+import { DEFAULT_FUZZ_LENGTH, DEFAULT_FUZZ_TRANSCRIPTS, generatedCases, hiddenCases, mapLimit, type Case } from './cases';
+import { assembleProblems, stoppedProblem } from './checkProblems';
+import { counterexampleForDifference, counterexamplesFor, type ConfirmContext } from './confirm';
 import { buildCounterexample } from './counterexample';
-import { diagnose, type Diagnosis, type Evidence, type Finding } from './diagnose';
+import { diagnose, type Diagnosis, type Finding, type MistakeMutants } from './diagnose';
 import type { ReferenceModel } from './model';
+import { probeDeterminism, type Probe } from './probe';
 import type { Execute } from './process';
 import { runProblems, type ProblemContext } from './problems';
-import { seededRandom } from './random';
-import type { CheckReport, Counterexample, NamedMistake, Problem, TranscriptVerdict } from './report';
+import type { CheckReport, Counterexample, Location, NamedMistake, TranscriptVerdict } from './report';
 import type { Language, LessonManifest } from './schema';
-import { sameOutcome, simulate, firstDifferentLine, type Outcome } from './simulate';
-import { locateFunction } from './source';
-import { shrinkCommands } from './shrink';
-import type { Transcript } from './transcript';
 import { segmentAnswers } from './segment';
+import { sameOutcome, simulate, type Outcome } from './simulate';
+import { walkEvidence } from './stepwise';
+import { locateFunction } from './source';
+import type { Transcript } from './transcript';
+
+export { defaultSeed } from './cases';
 
 /** Restarts allowed for the main batch; a program that crashes on every list would otherwise cost one each. */
 const MAX_MAIN_RUNS = 10;
+/** Process runs the fallback shrinking may spend per finding, when the program does not follow its mutant. */
+const MAX_SHRINK_ROUNDS = 8;
 
 export interface CheckOptions {
   readonly seed: number;
@@ -27,7 +39,11 @@ export interface CheckOptions {
   readonly timeLimitMs: number;
   readonly outputLimitBytes: number;
   readonly interpreter: string;
+  /** How many processes may run side by side (the machine's cores). */
+  readonly concurrency?: number;
 }
+
+export type CheckPhase = 'run' | 'probe' | 'diagnose' | 'confirm' | 'locate';
 
 export interface CheckInput {
   readonly manifest: LessonManifest;
@@ -41,49 +57,17 @@ export interface CheckInput {
   readonly execute: Execute;
   readonly options: CheckOptions;
   readonly clock: () => number;
-}
-
-interface Case {
-  readonly name: string;
-  readonly description: string;
-  readonly commands: readonly string[];
-  readonly expected: Outcome;
-  readonly hidden: boolean;
-}
-
-/** A seed that is the same for every check of a pack version, so a report reproduces by default. */
-export function defaultSeed(manifest: Pick<LessonManifest, 'id' | 'version'>): number {
-  let hash = 2166136261;
-  for (const c of `${manifest.id}@${manifest.version}`) hash = Math.imul(hash ^ c.charCodeAt(0), 16777619) >>> 0;
-  return hash;
-}
-
-function fuzzCases(input: CheckInput): Case[] {
-  const count = input.options.fuzzTranscripts ?? input.manifest.fuzz?.transcripts ?? 40;
-  const length = input.options.fuzzLength ?? input.manifest.fuzz?.length ?? 16;
-  const random = seededRandom(input.options.seed);
-  return Array.from({ length: count }, (_, i) => {
-    const commands = input.model.generate(random, 2 + random.int(Math.max(length - 1, 1)));
-    return { name: `generated-${i + 1}`, description: `a random test (#${i + 1})`, commands, expected: simulate(input.model, commands).outcome, hidden: false };
-  });
-}
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  });
-  await Promise.all(workers);
-  return results;
+  /** One shell line that replays this standard input from the learner file's folder. */
+  readonly replay?: (stdin: string) => string;
+  /** Traces the learner's program on a counterexample and names the suspicious lines (one process run). */
+  readonly locate?: (commands: readonly string[], failingIndex: number, answers: readonly (readonly string[] | null)[]) => Promise<Location | undefined>;
+  readonly onPhase?: (phase: CheckPhase) => void;
 }
 
 export async function check(input: CheckInput): Promise<CheckReport> {
   const started = input.clock();
-  const { model } = input;
+  const { model, manifest } = input;
+  const concurrency = Math.max(1, input.options.concurrency ?? 2);
   const problemContext: ProblemContext = {
     language: input.language,
     fileName: input.fileName,
@@ -92,182 +76,184 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     outputLimitBytes: input.options.outputLimitBytes,
   };
   let processRuns = 0;
-  const execute: Execute = async (stdin) => {
+  const execute: Execute = async (stdin, limits) => {
     processRuns += 1;
-    return input.execute(stdin);
+    return input.execute(stdin, limits);
   };
-  const hidden: Case[] = input.transcripts.map((t) => ({
-    name: t.name,
-    description: t.description || t.name,
-    commands: t.steps.map((s) => s.command),
-    expected: { lines: t.steps.flatMap((s) => s.expected), ending: 'finished' },
-    hidden: true,
-  }));
-  const generated = fuzzCases(input);
+  const hidden = hiddenCases(input.transcripts);
+  const generated = generatedCases(model, input.options.seed, input.options.fuzzTranscripts ?? manifest.fuzz?.transcripts ?? DEFAULT_FUZZ_TRANSCRIPTS, input.options.fuzzLength ?? manifest.fuzz?.length ?? DEFAULT_FUZZ_LENGTH);
   const cases = [...hidden, ...generated];
 
-  // A stub fails every list the same way, and each restart after a crash costs a process start.
-  const batch = await runBatch(
-    model,
-    execute,
-    cases.map((c) => c.commands),
-    { maxRuns: MAX_MAIN_RUNS, hopeless: (run) => runProblems(run, problemContext).some((p) => p.kind === 'unimplemented') },
-  );
-  const problems: Problem[] = [];
-  const firstRunProblems = runProblems(batch.runs[0]!, problemContext);
-  const fatal = firstRunProblems.find((p) => p.kind === 'interpreter-missing' || p.kind === 'syntax');
-  const report = (partial: Partial<CheckReport> & Pick<CheckReport, 'status' | 'transcripts'>): CheckReport => {
-    const passed = partial.transcripts.filter((t) => t.passed).length;
+  input.onPhase?.('run');
+  const isStub = (problems: ReturnType<typeof runProblems>): boolean => problems.some((p) => p.kind === 'unimplemented');
+  const main = await runBatch(model, execute, cases.map((c) => c.commands), {
+    maxRuns: MAX_MAIN_RUNS,
+    hopeless: (run) => isStub(runProblems(run, problemContext)),
+    afterCrash: (crashed, pending) => crashesLikeThis(model, manifest.mistakes, crashed, pending, cases),
+  });
+  const firstRunProblems = runProblems(main.runs[0]!, problemContext);
+  const outcomes = main.outcomes;
+  const passes = (i: number): boolean => sameOutcome(outcomes[i]!, cases[i]!.expected);
+  const verdicts: TranscriptVerdict[] = hidden.map((h, i) => verdictOf(model, h, outcomes[i]!));
+  const report = (partial: Partial<CheckReport> & Pick<CheckReport, 'status'>): CheckReport => {
+    const transcripts = partial.transcripts ?? verdicts;
+    const passed = transcripts.filter((t) => t.passed).length;
+    const failingGenerated = generated.filter((_, k) => !passes(hidden.length + k));
     return {
-      lesson: input.manifest.id,
+      lesson: manifest.id,
       language: input.language,
       file: input.file,
-      checks: { total: hidden.length, passed, failed: hidden.length - passed, notRun: partial.transcripts.filter((t) => t.notRun).length },
-      mistakes: [],
-      problems,
-      counterexample: null,
-      fuzz: { seed: input.options.seed, transcripts: generated.length, failed: 0, notRun: 0 },
-      ...partial,
+      status: partial.status,
+      checks: { total: hidden.length, passed, failed: hidden.length - passed, notRun: transcripts.filter((t) => t.notRun).length },
+      transcripts,
+      mistakes: partial.mistakes ?? [],
+      problems: partial.problems ?? [],
+      counterexample: partial.counterexample ?? null,
+      fuzz: {
+        seed: input.options.seed,
+        transcripts: generated.length,
+        failed: failingGenerated.filter((c) => outcomes[cases.indexOf(c)]!.ending !== 'not-run').length,
+        notRun: failingGenerated.filter((c) => outcomes[cases.indexOf(c)]!.ending === 'not-run').length,
+      },
+      ...(partial.determinism ? { determinism: partial.determinism } : {}),
       durationMs: Math.round(input.clock() - started),
       processRuns,
     };
   };
-  if (fatal) {
-    problems.push(fatal);
-    return report({ status: 'error', transcripts: hidden.map((h) => ({ name: h.name, description: h.description, passed: false })) });
+
+  const fatal = firstRunProblems.find((p) => p.kind === 'interpreter-missing' || p.kind === 'syntax');
+  if (fatal) return report({ status: 'error', problems: [fatal], transcripts: hidden.map((h) => ({ name: h.name, description: h.label, passed: false })) });
+
+  const failing = cases.map((_, i) => i).filter((i) => !passes(i));
+  const stub = firstRunProblems.find((p) => p.kind === 'unimplemented');
+  if (stub) {
+    // Nothing to diagnose in a placeholder: show where it stopped, at no further cost.
+    const first = failing[0];
+    const counterexample = first === undefined ? null : stoppedCounterexample(model, cases[first]!, outcomes[first]!);
+    return report({ status: 'fail', problems: [stub], counterexample });
+  }
+  if (failing.length === 0) {
+    const problems = assembleProblems({ model, main, runProblems: (r) => runProblems(r, problemContext), findings: [], diagnosis: undefined, probe: undefined, cases, counterexample: null });
+    return report({ status: problems.length === 0 ? 'pass' : 'fail', problems });
   }
 
-  const outcomes = [...batch.outcomes];
-  // Localise: a failing case is run again alone. Two tries tell whether state leaks between cases; only
-  // then is every failing case re-run alone, since each costs a process start.
-  const failedInBatch = cases.map((_, i) => i).filter((i) => !sameOutcome(outcomes[i]!, cases[i]!.expected));
-  const stub = runProblems(batch.runs[0]!, problemContext).some((p) => p.kind === 'unimplemented');
-  const probe = failedInBatch
-    .filter(() => !stub)
-    .filter((i) => outcomes[i]!.ending !== 'timed-out' && outcomes[i]!.ending !== 'not-run')
-    .sort((a, b) => cases[a]!.commands.length - cases[b]!.commands.length).slice(0, 2);
-  const runAlone = async (i: number): Promise<Outcome> => (await runBatch(model, execute, [cases[i]!.commands])).outcomes[0]!;
-  const leaked: string[] = [];
-  const ranAlone = new Set<number>();
-  let aloneDiffers = false;
-  // Passing alone but failing in the shared process means either leaked state or answers misaligned by an
-  // earlier case's output. Running the case twice in one process tells the two apart.
-  const leaksAcrossReset = async (i: number): Promise<boolean> => {
-    const twice = await runBatch(model, execute, [cases[i]!.commands, cases[i]!.commands]);
-    return !sameOutcome(twice.outcomes[1]!, cases[i]!.expected);
+  input.onPhase?.('diagnose');
+  let streams: Stream[] = [...main.streams];
+  let diagnosis = diagnose(model, manifest.mistakes, streams);
+  // Probe: the shortest failing transcript that the program answered to the end (a hang or a flood says
+  // enough), unless a mutant already answers every command of every transcript exactly as the program did:
+  // that leaves no room for randomness, nor for state that survives the reset.
+  const answeredFailure = failing
+    .filter((i) => outcomes[i]!.ending === 'finished' || outcomes[i]!.ending === 'crashed')
+    .sort((a, b) => cases[a]!.commands.length - cases[b]!.commands.length)[0];
+  const settled = diagnosis.findings.length > 0 && diagnosis.findings.every((f) => f.confidence === 'exact') && diagnosis.unexplained.length === 0;
+  let probe: Probe | undefined;
+  if (answeredFailure !== undefined && !settled) {
+    input.onPhase?.('probe');
+    probe = await probeDeterminism(model, execute, cases[answeredFailure]!, outcomes[answeredFailure]);
+    streams = [...streams, ...probe.streams.map((s) => ({ ...s, segments: s.segments.map((seg) => ({ ...seg, list: answeredFailure })) }))];
+    diagnosis = diagnose(model, manifest.mistakes, streams, { random: probe.determinism.fresh === 'different' });
+  }
+  const random = probe?.determinism.fresh === 'different';
+
+  input.onPhase?.('confirm');
+  const ctx: ConfirmContext = {
+    model,
+    execute,
+    cases,
+    streams,
+    random,
+    leaky: probe?.determinism.afterReset === 'different',
+    concurrency,
+    ...(input.replay ? { replay: input.replay } : {}),
+    maxShrinkRounds: MAX_SHRINK_ROUNDS,
   };
-  const adopt = async (indexes: readonly number[], results: readonly Outcome[]): Promise<void> => {
-    for (const [k, caseIndex] of indexes.entries()) {
-      outcomes[caseIndex] = results[k]!;
-      ranAlone.add(caseIndex);
-      if (sameOutcome(results[k]!, cases[caseIndex]!.expected)) {
-        aloneDiffers = true;
-        if (await leaksAcrossReset(caseIndex)) leaked.push(cases[caseIndex]!.name);
-      }
-    }
-  };
-  await adopt(probe, await mapLimit(probe, 2, runAlone));
-  if (aloneDiffers) {
-    const rest = failedInBatch.filter((i) => !probe.includes(i) && (cases[i]!.hidden || i < hidden.length + 10));
-    await adopt(rest, await mapLimit(rest, 2, runAlone));
-  }
-  const passes = (i: number): boolean => sameOutcome(outcomes[i]!, cases[i]!.expected);
-  const verdicts: TranscriptVerdict[] = hidden.map((h, i) => verdictOf(model, h, outcomes[i]!));
+  const examples = await counterexamplesFor(ctx, diagnosis.findings);
+  let mistakes = diagnosis.findings.map((finding, i) => namedMistake(input, cases, finding, examples[i] ?? null, probe));
 
-  const unimplemented = firstRunProblems.find((p) => p.kind === 'unimplemented');
-  if (unimplemented) problems.push(unimplemented);
-  if (leaked.length > 0) {
-    problems.push({
-      kind: 'stale-state',
-      message: `State leaks from one transcript to the next: ${leaked.slice(0, 3).join(', ')} pass${leaked.length === 1 ? 'es' : ''} when run alone but fail after other commands.`,
-      advice: `\`${model.resetCommand}\` must start from scratch: clear every count and list, not just add to them.`,
+  let counterexample: Counterexample | null = mistakes.find((m) => m.counterexample)?.counterexample ?? null;
+  const stoppedCase = failing.find((i) => outcomes[i]!.ending === 'timed-out' || outcomes[i]!.ending === 'output-limit');
+  if (!counterexample && (diagnosis.unexplained.length > 0 || diagnosis.findings.length === 0) && answeredFailure !== undefined) {
+    const lists = new Set(diagnosis.unexplained.map((u) => u.step.list));
+    const around = failing.filter((i) => lists.has(i) && (outcomes[i]!.ending === 'finished' || outcomes[i]!.ending === 'crashed'));
+    const pool = (around.length > 0 ? around : [answeredFailure]).map((i) => cases[i]!);
+    counterexample = await counterexampleForDifference(ctx, pool, new Map(pool.map((c) => [c, outcomes[cases.indexOf(c)]!])));
+  }
+  if (!counterexample && stoppedCase !== undefined) counterexample = stoppedCounterexample(model, cases[stoppedCase]!, outcomes[stoppedCase]!);
+
+  if (input.locate) {
+    input.onPhase?.('locate');
+    mistakes = await mapLimit(mistakes, concurrency, async (mistake) => {
+      const example = mistake.counterexample;
+      if (!example?.reproduced) return mistake;
+      processRuns += 1;
+      const location = await input.locate!(example.commands, example.divergesAt, example.trace.map((row) => row.actual)).catch(() => undefined);
+      return location ? { ...mistake, location } : mistake;
     });
   }
-  if (batch.strayLines.length > 0) {
-    problems.push({
-      kind: 'stray-output',
-      message: `Your program printed lines that are not answers, e.g. "${batch.strayLines[0]}". They were ignored for the checks below.`,
-      advice: 'Print debugging to stderr instead (Python: print(..., file=sys.stderr); JavaScript: console.error).',
-    });
-  }
-  const runIssues = [...batch.runs].map((r) => runProblems(r, problemContext)).flat();
-  for (const kind of ['crash', 'timeout', 'output-limit'] as const) {
-    const found = runIssues.find((p) => p.kind === kind);
-    if (found) problems.push(found);
-  }
 
-  const failingCases = cases.map((_, i) => i).filter((i) => !passes(i));
-  const fuzzNotRun = generated.filter((_, k) => outcomes[hidden.length + k]!.ending === 'not-run').length;
-  const fuzzFailed = failingCases.filter((i) => !cases[i]!.hidden && outcomes[i]!.ending !== 'not-run').length;
-  if (failingCases.length === 0) {
-    const clean = problems.length === 0;
-    return report({ status: clean ? 'pass' : 'fail', transcripts: verdicts });
+  const problems = assembleProblems({ model, main, runProblems: (r) => runProblems(r, problemContext), findings: diagnosis.findings, diagnosis, probe, cases, counterexample });
+  if (stoppedCase !== undefined) {
+    const stopped = stoppedProblem(model, cases[stoppedCase]!, outcomes[stoppedCase]!, problems);
+    if (stopped) problems.splice(problems.findIndex((p) => p.kind === stopped.kind), 1, stopped);
   }
+  return report({ status: 'fail', mistakes, counterexample, problems, ...(probe ? { determinism: probe.determinism } : {}) });
+}
 
-  // Once state is known to leak, a failure seen only in the shared process says more about the cases
-  // before it than about its own commands: it is no evidence, or it would name mistakes the program lacks.
-  const contaminated = (i: number): boolean => aloneDiffers && !passes(i) && !ranAlone.has(i);
-  const evidence: Evidence[] = cases
-    .map((c, i) => ({ name: c.name, commands: c.commands, learner: outcomes[i]!, hidden: c.hidden, failing: !passes(i), index: i }))
-    .filter((e) => (e.hidden || e.failing) && e.learner.ending !== 'not-run' && !contaminated(e.index));
-  const diagnosis: Diagnosis = unimplemented
-    ? { kind: 'unrecognised', findings: [], mutations: [], failing: [] }
-    : diagnose(model, input.manifest.mistakes, evidence);
-  const shrinkCtx = { model, execute, evidence, batching: !aloneDiffers, cutOnly: unimplemented !== undefined };
-  // Each finding's counterexample is shrunk independently, so they run side by side.
-  const mistakes: NamedMistake[] = await Promise.all(
-    diagnosis.findings.map(async (finding): Promise<NamedMistake> => {
-      const spec = input.manifest.mistakes.find((m) => m.id === finding.mistake)!;
-      const counterexample = await counterexampleFor(shrinkCtx, finding.revealedBy, (c, learner) => revealsFinding(model, finding, diagnosis, c, learner));
-      return {
-        id: spec.id,
-        title: spec.title,
-        function: spec.function,
-        line: locateFunction(input.source, input.language, spec.function),
-        confidence: finding.confidence === 'exact' ? 'exact' : 'likely',
-        evidence: { steps: 0, transcripts: finding.revealedBy.length, first: null },
-        explanation: spec.explanation,
-        hint: spec.hint,
-        mutants: [finding.mutation],
-        revealedBy: finding.revealedBy.filter((n) => hidden.some((h) => h.name === n)),
-        ...(spec.question ? { question: spec.question } : {}),
-        ...(spec.step ? { step: spec.step } : {}),
-        counterexample,
-      };
-    }),
-  );
-  let counterexample = mistakes.find((m) => m.counterexample)?.counterexample ?? null;
-  if (!counterexample) {
-    const failingNames = failingCases.map((i) => cases[i]!.name);
-    counterexample = await counterexampleFor(shrinkCtx, failingNames, (c, learner) => !sameOutcome(learner, simulate(model, c).outcome));
-  }
-  const stopped = problems.some((p) => p.kind === 'timeout' || p.kind === 'crash' || p.kind === 'output-limit');
-  const unanswered = counterexample?.trace[counterexample.divergesAt]?.actual === null;
-  // A crash or hang already says why the answer is missing; "no name for it" would only add noise.
-  // Leaked state is its own finding; the difference it causes needs no second, vaguer name.
-  if (diagnosis.kind === 'unrecognised' && !unimplemented && leaked.length === 0 && counterexample && !(stopped && unanswered)) {
-    const row = counterexample.trace[counterexample.divergesAt];
-    problems.push({
-      kind: 'unrecognised-difference',
-      message:
-        `Your program differs from the reference in a way this lesson has no name for. ` +
-        `At command ${counterexample.divergesAt + 1} (\`${row?.command ?? '?'}\`) the reference answers ` +
-        `"${(row?.expected ?? []).join(' / ') || '(nothing)'}" but your program ${row?.actual ? `answered "${row.actual.join(' / ') || '(nothing)'}"` : 'gave no answer'}.`,
-      advice: 'Walk through the trace below by hand, keeping the counts on paper.',
-    });
-  }
-  return report({
-    status: 'fail',
-    transcripts: verdicts,
-    mistakes,
+function namedMistake(input: CheckInput, cases: readonly Case[], finding: Finding, counterexample: Counterexample | null, probe: Probe | undefined): NamedMistake {
+  const spec = input.manifest.mistakes.find((m) => m.id === finding.mistake)!;
+  const variant = spec.variants?.find((v) => v.mutant === finding.mutation);
+  const lists = [...new Set(finding.steps.map((s) => s.list))];
+  const first = finding.steps[0];
+  const firstCase = first ? cases[first.list] : undefined;
+  const behaviour = !finding.nondeterministic ? undefined : probe?.determinism.fresh === 'different' ? 'random' : probe?.determinism.afterReset === 'different' ? 'rotating' : undefined;
+  return {
+    id: spec.id,
+    title: variant?.title ?? spec.title,
+    function: spec.function,
+    line: locateFunction(input.source, input.language, spec.function),
+    confidence: finding.confidence,
+    explanation: spec.explanation,
+    hint: variant?.hint ?? spec.hint,
+    mutants: [finding.mutation],
+    ...(variant ? { variant: { mutant: variant.mutant, ...(variant.title ? { title: variant.title } : {}), explanation: variant.explanation } } : {}),
+    ...(behaviour ? { behaviour } : {}),
+    evidence: {
+      steps: finding.stepCount,
+      transcripts: lists.length,
+      first: first && firstCase ? { transcript: firstCase.name, label: firstCase.label, index: first.listIndex, command: first.command } : null,
+    },
+    revealedBy: lists.map((l) => cases[l]).filter((c): c is Case => c !== undefined && c.hidden).map((c) => c.name),
+    ...(spec.question ? { question: spec.question } : {}),
+    ...(spec.step ? { step: spec.step } : {}),
     counterexample,
-    fuzz: { seed: input.options.seed, transcripts: generated.length, failed: fuzzFailed, notRun: fuzzNotRun },
-  });
+  };
+}
+
+/**
+ * After a crash: the lists where a mutant that crashes where the program did (and that the program's answers
+ * before the crash do not contradict) would crash too. They go last, and generated ones are not run at all:
+ * a program that crashes on every stranger would otherwise cost a process per transcript with a stranger.
+ */
+function crashesLikeThis(model: ReferenceModel, mistakes: readonly MistakeMutants[], crashed: Stream, pending: readonly number[], cases: readonly Case[]): AfterCrash {
+  const mutations = [...new Set(mistakes.flatMap((m) => m.mutants))].filter((id) => !model.mutations.find((m) => m.id === id)?.nondeterministic);
+  const walk = walkEvidence(model, [crashed], mutations.map((m) => ({ mutations: [m], nondeterministic: false })));
+  const last = walk.differing[walk.differing.length - 1];
+  const crashers = walk.tallies.filter((t) => t.against === 0 && last !== undefined && t.support.some((s) => s.index === last.index)).map((t) => new Set(t.candidate.mutations));
+  const defer = new Set(pending.filter((i) => crashers.some((on) => simulate(model, cases[i]!.commands, on).outcome.ending === 'crashed')));
+  return { defer, skip: new Set([...defer].filter((i) => !cases[i]!.hidden)) };
+}
+
+/** A hang, a flood or a placeholder: cut after the command it stopped at. Running it again would only wait. */
+function stoppedCounterexample(model: ReferenceModel, c: Case, outcome: Outcome): Counterexample {
+  const answered = segmentAnswers(model, c.commands, outcome.lines, false).length;
+  const commands = c.commands.slice(0, Math.min(answered + 1, c.commands.length));
+  return buildCounterexample(model, { transcript: c.name, label: c.label, shrunkFrom: c.commands.length, reproduced: false }, commands, outcome);
 }
 
 function verdictOf(model: ReferenceModel, c: Case, outcome: Outcome): TranscriptVerdict {
-  if (sameOutcome(outcome, c.expected)) return { name: c.name, description: c.description, passed: true };
-  if (outcome.ending === 'not-run') return { name: c.name, description: c.description, passed: false, notRun: true };
+  if (sameOutcome(outcome, c.expected)) return { name: c.name, description: c.label, passed: true };
+  if (outcome.ending === 'not-run') return { name: c.name, description: c.label, passed: false, notRun: true };
   const expectedAnswers = segmentAnswers(model, c.commands, c.expected.lines);
   const actualAnswers = segmentAnswers(model, c.commands, outcome.lines, outcome.ending === 'finished');
   let divergesAt = expectedAnswers.findIndex((answer, i) => {
@@ -275,57 +261,7 @@ function verdictOf(model: ReferenceModel, c: Case, outcome: Outcome): Transcript
     return !actual || actual.length !== answer.length || actual.some((line, k) => line !== answer[k]);
   });
   if (divergesAt < 0) divergesAt = Math.min(actualAnswers.length, c.commands.length - 1);
-  return { name: c.name, description: c.description, passed: false, divergesAt, expected: c.expected.lines, actual: outcome.lines };
+  return { name: c.name, description: c.label, passed: false, divergesAt, expected: c.expected.lines, actual: outcome.lines };
 }
 
-function revealsFinding(model: ReferenceModel, finding: Finding, diagnosis: Diagnosis, commands: readonly string[], learner: Outcome): boolean {
-  const reference = simulate(model, commands).outcome;
-  if (sameOutcome(learner, reference)) return false;
-  const alone = simulate(model, commands, new Set([finding.mutation])).outcome;
-  if (sameOutcome(alone, reference)) return false;
-  if (finding.confidence === 'exact') {
-    return sameOutcome(learner, simulate(model, commands, new Set(diagnosis.mutations)).outcome) || sameOutcome(learner, alone);
-  }
-  const d = firstDifferentLine(learner, alone);
-  return d < 0 || d > firstDifferentLine(learner, reference);
-}
-
-interface ShrinkContext {
-  readonly model: ReferenceModel;
-  readonly execute: Execute;
-  readonly evidence: readonly Evidence[];
-  readonly batching: boolean;
-  /** Cut failures after the first unanswered command instead of shrinking them (stubs: nothing to learn). */
-  readonly cutOnly: boolean;
-}
-
-/** Shrinks the shortest of `names` that satisfies `reveals` into a counterexample. */
-async function counterexampleFor(
-  ctx: ShrinkContext,
-  names: readonly string[],
-  reveals: (commands: readonly string[], learner: Outcome) => boolean,
-): Promise<Counterexample | null> {
-  const start = ctx.evidence
-    .filter((e) => names.includes(e.name) && reveals(e.commands, e.learner))
-    .sort((a, b) => a.commands.length - b.commands.length)[0];
-  if (!start) return null;
-  const runAll = async (lists: readonly (readonly string[])[]): Promise<readonly Outcome[]> =>
-    ctx.batching
-      ? (await runBatch(ctx.model, ctx.execute, lists)).outcomes
-      : mapLimit(lists, 2, async (list) => (await runBatch(ctx.model, ctx.execute, [list])).outcomes[0]!);
-  let commands: readonly string[] = start.commands;
-  const stopped = ctx.cutOnly || start.learner.ending === 'timed-out' || start.learner.ending === 'output-limit';
-  if (stopped) {
-    // Shrinking a hang (or a flood) costs a whole limit per try; cut it after the last answered command instead.
-    const answered = segmentAnswers(ctx.model, start.commands, start.learner.lines, false).length;
-    commands = start.commands.slice(0, Math.min(answered + 1, start.commands.length));
-  } else {
-    commands = await shrinkCommands(start.commands, async (lists) => {
-      const outcomes = await runAll(lists);
-      return lists.map((list, i) => reveals(list, outcomes[i]!));
-    });
-  }
-  // A cut hang answers exactly as before up to the hang; running it again would only wait out the limit.
-  const final = commands === start.commands || stopped ? start.learner : (await runAll([commands]))[0]!;
-  return buildCounterexample(ctx.model, start.name, commands, final, start.commands.length);
-}
+export type { Diagnosis };

@@ -1,16 +1,19 @@
 /**
- * Names the mistakes a program's behaviour reveals by comparing it with the reference's mutants,
- * alone and in pairs. Exact matches win; otherwise a mutant is named only if it reproduces the
- * program's first departure from the reference, which is the least evidence we accept.
+ * Names the mistakes a program's behaviour reveals. The evidence is walked step by step against the
+ * reference and every candidate (each mutation alone, then pairs where one is not enough; see
+ * stepwise.ts). The verdicts, strongest first:
+ *
+ * - exact: a candidate answers every command of the evidence exactly as the program did;
+ * - likely: the differing commands are covered by candidates that the program's own answers never
+ *   contradict (a candidate that would have answered otherwise where the program was right is out);
+ * - what is left uncovered is a difference the lesson has no name for, reported as such with a sentence.
+ *
+ * A nondeterministic candidate ("ties go to any tied backend") is never contradicted, so it is trusted
+ * only when nothing else the program does at that kind of command is left unexplained: a program that
+ * sometimes picks a backend that is not even among the least loaded is not "just" breaking ties.
  */
 import type { ReferenceModel } from './model';
-import { firstDifferentLine, sameOutcome, simulate, type Outcome } from './simulate';
-
-export interface Evidence {
-  readonly name: string;
-  readonly commands: readonly string[];
-  readonly learner: Outcome;
-}
+import { stepKey, walkEvidence, type Candidate, type CandidateTally, type EvidenceStream, type StepRef, type UnexplainedStep, type Walk } from './stepwise';
 
 export interface MistakeMutants {
   readonly id: string;
@@ -19,109 +22,155 @@ export interface MistakeMutants {
 
 export interface Finding {
   readonly mistake: string;
+  /** The mutation of this mistake that explains the evidence. */
   readonly mutation: string;
-  readonly confidence: 'exact' | 'partial';
-  readonly revealedBy: readonly string[];
+  /** Every mutation of the candidate it was found with (itself, or a pair), for finding a counterexample. */
+  readonly mutations: readonly string[];
+  readonly confidence: 'exact' | 'likely';
+  /** Named through a nondeterministic mutation: the program's choice at those commands is free (e.g. random ties). */
+  readonly nondeterministic: boolean;
+  /** Differing commands this mistake explains (at most a few hundred kept; `stepCount` has them all). */
+  readonly steps: readonly StepRef[];
+  readonly stepCount: number;
 }
 
 export interface Diagnosis {
-  readonly kind: 'none' | 'exact' | 'partial' | 'unrecognised';
   readonly findings: readonly Finding[];
-  /** Every mutation of the explaining candidate (one, or a pair). */
-  readonly mutations: readonly string[];
-  readonly failing: readonly string[];
+  /** Differing commands no named mistake explains, with a sentence each (evidence order). */
+  readonly unexplained: readonly UnexplainedStep[];
+  readonly unexplainedCount: number;
+  readonly differingCount: number;
 }
 
-interface Candidate {
-  readonly mutations: readonly string[];
-  readonly mistakes: readonly string[];
+export interface DiagnoseOptions {
+  /** The program answers differently on two fresh runs: prefer the nondeterministic form of a mistake. */
+  readonly random?: boolean;
 }
 
-export function candidates(mistakes: readonly MistakeMutants[]): Candidate[] {
-  const singles: Candidate[] = mistakes.flatMap((m) => m.mutants.map((mutation) => ({ mutations: [mutation], mistakes: [m.id] })));
+/** Bounds that keep a hostile or oversized pack from making a diagnosis run out of memory or time. */
+export const MAX_SINGLE_CANDIDATES = 64;
+export const MAX_PAIR_CANDIDATES = 400;
+
+const verbOf = (command: string): string => command.trim().split(/\s+/)[0] ?? '';
+
+export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutants[], streams: readonly EvidenceStream[], options: DiagnoseOptions = {}): Diagnosis {
+  const nondeterministic = new Set(model.mutations.filter((m) => m.nondeterministic).map((m) => m.id));
+  const mistakeOf = new Map<string, string>();
+  for (const mistake of mistakes) for (const mutation of mistake.mutants) if (!mistakeOf.has(mutation)) mistakeOf.set(mutation, mistake.id);
+  const mutations = [...mistakeOf.keys()].slice(0, MAX_SINGLE_CANDIDATES);
+  const candidate = (ids: readonly string[]): Candidate => ({ mutations: ids, nondeterministic: ids.some((id) => nondeterministic.has(id)) });
+
+  const singles = walkEvidence(model, streams, mutations.map((m) => candidate([m])));
+  if (singles.differingCount === 0) return { findings: [], unexplained: [], unexplainedCount: 0, differingCount: 0 };
+
+  const exactSingles = singles.tallies.filter((t) => t.exact);
+  if (exactSingles.length > 0) return exactDiagnosis(exactSingles, mistakeOf, nondeterministic, singles);
+
+  // Pairs only where singles leave something: a mutation is worth pairing when it shows anywhere at all.
+  const active = singles.tallies.filter((t) => t.supportCount > 0 || t.against > 0).map((t) => t.candidate.mutations[0]!);
   const pairs: Candidate[] = [];
-  mistakes.forEach((a, i) =>
-    mistakes.slice(i + 1).forEach((b) => {
-      for (const ma of a.mutants) for (const mb of b.mutants) pairs.push({ mutations: [ma, mb], mistakes: [a.id, b.id] });
-    }),
-  );
-  return [...singles, ...pairs];
-}
-
-/** True when `candidate` agrees with the learner at least one line past where the reference stops agreeing. */
-function explainsDeparture(learner: Outcome, reference: Outcome, candidate: Outcome): boolean {
-  const referenceAgrees = firstDifferentLine(learner, reference);
-  if (referenceAgrees < 0) return false;
-  const candidateAgrees = firstDifferentLine(learner, candidate);
-  return candidateAgrees < 0 || candidateAgrees > referenceAgrees;
-}
-
-export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutants[], evidence: readonly Evidence[]): Diagnosis {
-  const references = evidence.map((e) => simulate(model, e.commands).outcome);
-  const failingIndexes = evidence.map((_, i) => i).filter((i) => !sameOutcome(evidence[i]!.learner, references[i]!));
-  const failing = failingIndexes.map((i) => evidence[i]!.name);
-  if (failingIndexes.length === 0) return { kind: 'none', findings: [], mutations: [], failing };
-
-  const outcomeCache = new Map<string, Outcome[]>();
-  const outcomesOf = (mutations: readonly string[]): Outcome[] => {
-    const key = [...mutations].sort().join('+');
-    let cached = outcomeCache.get(key);
-    if (!cached) {
-      cached = evidence.map((e) => simulate(model, e.commands, new Set(mutations)).outcome);
-      outcomeCache.set(key, cached);
+  for (const a of active) {
+    for (const b of mutations) {
+      if (pairs.length >= MAX_PAIR_CANDIDATES) break;
+      if (a === b || mistakeOf.get(a) === mistakeOf.get(b)) continue;
+      if (active.includes(b) && active.indexOf(b) < active.indexOf(a)) continue; // each active pair once
+      pairs.push(candidate([a, b]));
     }
-    return cached;
-  };
-  const mistakeOf = new Map(mistakes.flatMap((m) => m.mutants.map((mutation) => [mutation, m.id] as const)));
-  const revealedBy = (mutation: string): string[] => {
-    const outcomes = outcomesOf([mutation]);
-    return failingIndexes
-      .filter((i) => explainsDeparture(evidence[i]!.learner, references[i]!, outcomes[i]!))
-      .map((i) => evidence[i]!.name);
-  };
-  const findingsFor = (chosen: readonly Candidate[], confidence: Finding['confidence']): Finding[] => {
-    const byMistake = new Map<string, Finding>();
-    for (const candidate of chosen) {
-      for (const mutation of candidate.mutations) {
-        const mistake = mistakeOf.get(mutation)!;
-        if (!byMistake.has(mistake)) byMistake.set(mistake, { mistake, mutation, confidence, revealedBy: revealedBy(mutation) });
-      }
-    }
-    return [...byMistake.values()];
-  };
-
-  const all = candidates(mistakes);
-  const exact = all.filter((c) => outcomesOf(c.mutations).every((o, i) => sameOutcome(o, evidence[i]!.learner)));
-  const exactSingles = exact.filter((c) => c.mutations.length === 1);
-  const chosenExact = exactSingles.length > 0 ? exactSingles : exact;
-  if (chosenExact.length > 0) {
-    return { kind: 'exact', findings: findingsFor(chosenExact, 'exact'), mutations: chosenExact[0]!.mutations, failing };
   }
+  const paired = pairs.length > 0 ? walkEvidence(model, streams, pairs) : undefined;
+  const exactPairs = paired?.tallies.filter((t) => t.exact) ?? [];
+  if (exactPairs.length > 0) return exactDiagnosis(exactPairs.slice(0, 1), mistakeOf, nondeterministic, singles);
 
-  // No exact match: rank by how many failing transcripts a candidate explains, then by how long it agrees.
-  // Where the program's first departure from the reference is its crash.
-  const crashesAtDeparture = (i: number): boolean =>
-    evidence[i]!.learner.ending === 'crashed' && firstDifferentLine(evidence[i]!.learner, references[i]!) === evidence[i]!.learner.lines.length;
-  const scored = all
-    .map((c) => {
-      const outcomes = outcomesOf(c.mutations);
-      const explainedIndexes = failingIndexes.filter((i) => explainsDeparture(evidence[i]!.learner, references[i]!, outcomes[i]!));
-      let agreement = 0;
-      for (const i of failingIndexes) {
-        const d = firstDifferentLine(evidence[i]!.learner, outcomes[i]!);
-        agreement += d < 0 ? evidence[i]!.learner.lines.length + 1 : d;
+  const admissible = [...singles.tallies, ...(paired?.tallies ?? [])].filter((t) => t.against === 0 && t.supportCount > 0);
+  const { chosen, uncovered } = cover(admissible, singles.differingKeys, options.random === true);
+  let findings = findingsOf(chosen, mistakeOf, nondeterministic, singles.tallies);
+
+  // A free-choice finding is dropped when the same kind of command is also left unexplained.
+  const uncoveredVerbs = (): Set<string> => new Set(singles.sentences.filter((s) => uncovered.has(stepKey(s.step))).map((s) => verbOf(s.step.command)));
+  for (;;) {
+    const verbs = uncoveredVerbs();
+    const doubtful = findings.find((f) => f.nondeterministic && f.steps.some((s) => verbs.has(verbOf(s.command))));
+    if (!doubtful) break;
+    for (const s of doubtful.steps) if (!findings.some((f) => f !== doubtful && f.steps.some((o) => stepKey(o) === stepKey(s)))) uncovered.add(stepKey(s));
+    findings = findings.filter((f) => f !== doubtful);
+  }
+  const unexplained = singles.sentences.filter((s) => uncovered.has(stepKey(s.step)));
+  return { findings, unexplained, unexplainedCount: unexplained.length, differingCount: singles.differingCount };
+}
+
+function exactDiagnosis(tallies: readonly CandidateTally[], mistakeOf: ReadonlyMap<string, string>, free: ReadonlySet<string>, singles: Walk): Diagnosis {
+  const findings = findingsOf(tallies, mistakeOf, free, singles.tallies).map((f) => ({ ...f, confidence: 'exact' as const }));
+  return { findings, unexplained: [], unexplainedCount: 0, differingCount: singles.differingCount };
+}
+
+/**
+ * Greedy set cover of the differing commands: each round takes the candidate that explains the most
+ * commands not yet explained; on a tie a deterministic one (a random program: a nondeterministic one),
+ * then a single before a pair.
+ */
+function cover(admissible: readonly CandidateTally[], differing: ReadonlySet<string>, random: boolean): { chosen: CandidateTally[]; uncovered: Set<string> } {
+  const uncovered = new Set(differing);
+  const chosen: CandidateTally[] = [];
+  for (;;) {
+    let best: { tally: CandidateTally; gain: number } | undefined;
+    for (const tally of admissible) {
+      if (chosen.includes(tally)) continue;
+      const gain = tally.support.filter((s) => uncovered.has(stepKey(s))).length;
+      if (gain === 0) continue;
+      if (!best || gain > best.gain || (gain === best.gain && prefer(tally, best.tally, random))) best = { tally, gain };
+    }
+    if (!best) break;
+    chosen.push(best.tally);
+    for (const s of best.tally.support) uncovered.delete(stepKey(s));
+  }
+  return { chosen, uncovered };
+}
+
+function prefer(a: CandidateTally, b: CandidateTally, random: boolean): boolean {
+  const freeA = a.candidate.nondeterministic;
+  const freeB = b.candidate.nondeterministic;
+  if (freeA !== freeB) return random ? freeA : freeB;
+  return a.candidate.mutations.length < b.candidate.mutations.length;
+}
+
+/**
+ * One finding per mistake. A mutation found as half of a pair is credited only with the commands the
+ * other half does not explain alone: those are where this mistake shows.
+ */
+function findingsOf(tallies: readonly CandidateTally[], mistakeOf: ReadonlyMap<string, string>, free: ReadonlySet<string>, singles: readonly CandidateTally[]): Finding[] {
+  const byMistake = new Map<string, { finding: Finding; keys: Set<string> }>();
+  const singleKeys = (mutation: string): Set<string> => new Set(singles.find((t) => t.candidate.mutations.length === 1 && t.candidate.mutations[0] === mutation)?.support.map(stepKey) ?? []);
+  for (const tally of tallies) {
+    for (const mutation of tally.candidate.mutations) {
+      const others = tally.candidate.mutations.filter((m) => m !== mutation).map(singleKeys);
+      const own = others.length === 0 ? tally.support : tally.support.filter((s) => !others.some((keys) => keys.has(stepKey(s))));
+      if (own.length === 0) continue;
+      const mistake = mistakeOf.get(mutation)!;
+      const existing = byMistake.get(mistake);
+      if (!existing) {
+        byMistake.set(mistake, {
+          finding: {
+            mistake,
+            mutation,
+            mutations: tally.candidate.mutations,
+            confidence: 'likely',
+            nondeterministic: free.has(mutation),
+            steps: [...own],
+            stepCount: others.length === 0 ? tally.supportCount : own.length,
+          },
+          keys: new Set(own.map(stepKey)),
+        });
+        continue;
       }
-      // A mutant that "explains" only crashes, while the program also crashes where that mutant would not,
-      // matches the crash, not the mistake: a crash on every DONE is not "strangers crash".
-      const onlyCrashes = explainedIndexes.length > 0 && explainedIndexes.every(crashesAtDeparture);
-      const crashesElsewhere = failingIndexes.some((i) => !explainedIndexes.includes(i) && crashesAtDeparture(i));
-      return { c, explained: explainedIndexes.length, agreement, coincidental: onlyCrashes && crashesElsewhere };
-    })
-    .filter((s) => s.explained > 0 && !s.coincidental)
-    .sort((a, b) => b.explained - a.explained || b.agreement - a.agreement || a.c.mutations.length - b.c.mutations.length);
-  if (scored.length === 0) return { kind: 'unrecognised', findings: [], mutations: [], failing };
-  const best = scored.filter((s) => s.explained === scored[0]!.explained && s.agreement === scored[0]!.agreement).map((s) => s.c);
-  const findings = findingsFor(best, 'partial').filter((f) => f.revealedBy.length > 0);
-  if (findings.length === 0) return { kind: 'unrecognised', findings: [], mutations: [], failing };
-  return { kind: 'partial', findings, mutations: best[0]!.mutations, failing };
+      const steps = [...existing.finding.steps];
+      for (const s of own) {
+        if (existing.keys.has(stepKey(s))) continue;
+        existing.keys.add(stepKey(s));
+        steps.push(s);
+      }
+      existing.finding = { ...existing.finding, steps, stepCount: Math.max(existing.finding.stepCount, steps.length) };
+    }
+  }
+  const first = (f: Finding): number => Math.min(...f.steps.map((s) => s.stream * 1e9 + s.index), Infinity);
+  return [...byMistake.values()].map((v) => ({ ...v.finding, steps: [...v.finding.steps].sort((a, b) => a.stream - b.stream || a.index - b.index) })).sort((a, b) => first(a) - first(b));
 }

@@ -13,5 +13,11 @@ export interface ProcessResult {
   readonly durationMs: number;
 }
 
+/** Per-run overrides of the check's limits. */
+export interface RunLimits {
+  /** A smaller output cap, e.g. once a program is known to flood. */
+  readonly outputLimitBytes?: number;
+}
+
 /** Runs the learner program once with this stdin. Supplied by the Node layer. */
-export type Execute = (input: string) => Promise<ProcessResult>;
+export type Execute = (input: string, limits?: RunLimits) => Promise<ProcessResult>;

@@ -87,6 +87,20 @@ export const MistakeSchema = Type.Object(
     function: Type.String({ minLength: 1, maxLength: 80, description: 'The learner function the mistake lives in.' }),
     hint: Type.String({ minLength: 1, maxLength: 1000 }),
     mutants: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: "The reference model's mutation ids that make this mistake." }),
+    variants: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            mutant: Type.String({ minLength: 1, maxLength: 64, description: 'One of this mistake\'s mutants.' }),
+            title: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
+            explanation: Markdown,
+            hint: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 16, description: 'Words for a particular form of the mistake (e.g. an unsigned counter that wraps around), shown when the program matches that mutant.' },
+      ),
+    ),
     question: Type.Optional(Type.String({ description: 'Id of the failure question that teaches this mistake.' })),
     step: Type.Optional(Type.Integer({ minimum: 1, description: 'Read-order step (1-based) that teaches this mistake.' })),
   },

@@ -1,26 +1,61 @@
 import type { ReferenceModel } from './model';
+import { simulate } from './simulate';
 
 /**
- * Cuts a program's stdout lines back into one answer per command, using the protocol's answer shapes.
- * Commands past the end of the output get no entry, so `answers.length` says how far the program got.
- * `finished` is false for a program that crashed or was stopped: then a many-line answer at the very end
- * of its output cannot be told from "never answered", and counts as not answered (as in the batch runner).
+ * Cuts the answer to `commands[index]` out of `lines` from position `at`; undefined when the program never
+ * answered it. A many-line answer takes every line of its shape, except that two many-line commands in a row
+ * (STATUS, STATUS) cannot be told apart by shape: then the first takes as many lines as `expectedLength`
+ * says (the reference's answer), when there are that many.
  */
-export function segmentAnswers(model: ReferenceModel, commands: readonly string[], lines: readonly string[], finished = true): string[][] {
+export function cutAnswer(
+  model: ReferenceModel,
+  commands: readonly string[],
+  index: number,
+  lines: readonly string[],
+  at: number,
+  finished: boolean,
+  expectedLength?: number,
+): string[] | undefined {
+  const shape = model.answerShape(commands[index]!);
+  if (shape.kind === 'one') return at < lines.length ? [lines[at]!] : undefined;
+  if (at >= lines.length && !finished) return undefined;
+  let end = at;
+  while (end < lines.length && shape.line.test(lines[end]!)) end++;
+  const next = commands[index + 1];
+  if (next === undefined || model.answerShape(next).kind !== 'many') return lines.slice(at, end);
+  // The same read-only command several times in a row answers the same lines each time: split the run evenly.
+  let repeats = 1;
+  while (commands[index + repeats] === commands[index]) repeats++;
+  const run = end - at;
+  if (repeats > 1 && run % repeats === 0) {
+    const size = run / repeats;
+    const chunk = lines.slice(at, at + size).join('\n');
+    let even = true;
+    for (let r = 1; r < repeats && even; r++) even = lines.slice(at + r * size, at + (r + 1) * size).join('\n') === chunk;
+    if (even) return lines.slice(at, at + size);
+  }
+  if (expectedLength !== undefined && run > expectedLength) end = at + expectedLength;
+  return lines.slice(at, end);
+}
+
+/**
+ * Cuts a program's stdout lines back into one answer per command, using the protocol's answer shapes
+ * (and, where shapes are ambiguous, the reference's `expected` answers). Commands past the end of the
+ * output get no entry, so `answers.length` says how far the program got. `finished` is false for a program
+ * that crashed or was stopped: then a many-line answer at the very end of its output cannot be told from
+ * "never answered", and counts as not answered (as in the batch runner).
+ */
+export function segmentAnswers(model: ReferenceModel, commands: readonly string[], lines: readonly string[], finished = true, expected?: readonly (readonly string[])[]): string[][] {
   const answers: string[][] = [];
   let at = 0;
-  for (const command of commands) {
-    const shape = model.answerShape(command);
-    if (shape.kind === 'one') {
-      if (at >= lines.length) break;
-      answers.push([lines[at]!]);
-      at += 1;
-    } else {
-      if (at >= lines.length && !finished) break;
-      const taken: string[] = [];
-      while (at < lines.length && shape.line.test(lines[at]!)) taken.push(lines[at++]!);
-      answers.push(taken);
-    }
+  const many = (i: number): boolean => i < commands.length && model.answerShape(commands[i]!).kind === 'many';
+  const ambiguous = commands.some((_, i) => many(i) && many(i + 1));
+  const hints = expected ?? (ambiguous ? simulate(model, commands).steps.map((s) => s.answer) : undefined);
+  for (let i = 0; i < commands.length; i++) {
+    const answer = cutAnswer(model, commands, i, lines, at, finished, hints?.[i]?.length);
+    if (!answer) break;
+    answers.push(answer);
+    at += answer.length;
   }
   return answers;
 }

@@ -12,6 +12,20 @@ function chunksOf<T>(items: readonly T[], n: number): T[][] {
 }
 
 export async function shrinkCommands(commands: readonly string[], holds: BatchPredicate, maxRounds = 60): Promise<string[]> {
+  // Dropping an argument can make a command droppable again (and the other way round): repeat to a fixpoint.
+  let current = [...commands];
+  // maxRounds bounds every call of `holds`, over all passes: each call may cost a process run.
+  let left = maxRounds;
+  const counted: BatchPredicate = async (lists) => (left-- > 0 ? holds(lists) : lists.map(() => false));
+  for (let pass = 0; pass < 3 && left > 0; pass++) {
+    const next = await shrinkOnce(current, counted, left);
+    if (next.length === current.length && next.every((c, i) => c === current[i])) break;
+    current = next;
+  }
+  return current;
+}
+
+async function shrinkOnce(commands: readonly string[], holds: BatchPredicate, maxRounds: number): Promise<string[]> {
   let current = [...commands];
   let n = 2;
   let rounds = 0;

@@ -16,6 +16,8 @@ export interface SimulatedStep {
   readonly answer: readonly string[];
   readonly crashed: boolean;
   readonly snapshot: Readonly<Record<string, number | string>>;
+  /** How many other answers a nondeterministic mutation would accept here (0 for a deterministic step). */
+  readonly alternatives: number;
 }
 
 export interface Simulation {
@@ -32,11 +34,11 @@ export function simulate(model: ReferenceModel, commands: readonly string[], mut
     const result = model.step(state, command, mutations);
     state = result.state;
     if (result.answer.kind === 'crash') {
-      steps.push({ command, answer: [], crashed: true, snapshot: model.snapshot(state) });
+      steps.push({ command, answer: [], crashed: true, snapshot: model.snapshot(state), alternatives: 0 });
       return { steps, outcome: { lines, ending: 'crashed' } };
     }
     lines.push(...result.answer.lines);
-    steps.push({ command, answer: result.answer.lines, crashed: false, snapshot: model.snapshot(state) });
+    steps.push({ command, answer: result.answer.lines, crashed: false, snapshot: model.snapshot(state), alternatives: result.alternatives?.length ?? 0 });
   }
   return { steps, outcome: { lines, ending: 'finished' } };
 }

@@ -1,5 +1,6 @@
 /** Checks a learner file against a loaded pack: the Node side of core `check`. */
 import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { check, defaultSeed } from '../core/check';
 import type { CheckReport } from '../core/report';
@@ -14,6 +15,29 @@ export interface CheckFileOptions {
   readonly outputLimitBytes?: number;
   readonly seed?: number;
   readonly fuzzTranscripts?: number;
+}
+
+/** A POSIX shell word: single-quoted unless it is plain. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * One shell line a learner can paste in the learner file's folder to replay a transcript with their own
+ * prints: the commands through printf, piped into the program as the check ran it (through the lesson's
+ * driver, if any; TypeScript through `lesson-companion run`).
+ */
+export function replayLine(stdin: string, language: Language, learnerFile: string, lessonId: string, interpreters: Interpreters, driver: string | undefined): string {
+  const commands = stdin.split('\n').filter((line) => line !== '');
+  const feed = `printf '%s\\n' ${commands.map(shellWord).join(' ')}`;
+  const file = shellWord(path.basename(learnerFile));
+  let program: string;
+  if (language === 'typescript') program = `npx lesson-companion run ${file} --lesson ${shellWord(lessonId)}`;
+  else {
+    const interpreter = path.basename(language === 'python' ? interpreters.python : interpreters.node);
+    program = [interpreter, ...(driver ? [shellWord(driver)] : []), file].join(' ');
+  }
+  return `${feed} | ${program}`;
 }
 
 export const DEFAULT_TIME_LIMIT_MS = 5000;
@@ -45,12 +69,14 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
         timeLimitMs,
         outputLimitBytes,
         interpreter: program.command,
+        concurrency: Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length)),
       },
-      execute: async (input) => {
+      replay: (stdin) => replayLine(stdin, language, absolute, pack.manifest.id, interpreters, driver),
+      execute: async (input, limits) => {
         if (program.prepareError) {
           return { stdout: '', stderr: '', exitCode: null, signal: null, timedOut: false, outputLimited: false, prepareError: program.prepareError, durationMs: 0 };
         }
-        return runProcess({ command: program.command, args: program.args, cwd: program.cwd, timeLimitMs, outputLimitBytes }, input);
+        return runProcess({ command: program.command, args: program.args, cwd: program.cwd, timeLimitMs, outputLimitBytes: limits?.outputLimitBytes ?? outputLimitBytes }, input);
       },
     });
   } finally {

@@ -26,8 +26,20 @@ export interface PreparedProgram {
   readonly fileName: string;
   /** Set when the program cannot even be prepared (a TypeScript syntax error). */
   readonly prepareError?: { message: string; line: number | null };
+  /**
+   * The learner's own files as the process runs them, each with its source: for TypeScript the
+   * transpiled copies (same line numbers). Line tracing counts only these.
+   */
+  readonly learnerFiles?: readonly { readonly run: string; readonly source: string }[];
   dispose(): Promise<void>;
 }
+
+/**
+ * Node writes to a pipe set up by a Node parent (a socket pair) asynchronously, so a program that dies of an
+ * uncaught exception loses answers it had already printed; the crash then seems to come earlier than it did.
+ * Blocking writes keep every answer. Passed inline, so nothing has to be readable by a sandboxed program.
+ */
+export const NODE_BLOCKING_STDIO = ['--import', 'data:text/javascript,for(const s of[process.stdout,process.stderr])s._handle%3F.setBlocking%3F.(true)'];
 
 export function languageOf(file: string): Language | undefined {
   const ext = path.extname(file).toLowerCase();
@@ -52,11 +64,11 @@ export async function prepareProgram(language: Language, learnerFile: string, in
   const none = async (): Promise<void> => undefined;
   if (language === 'python') {
     const args = driver ? [driver, learnerFile] : [learnerFile];
-    return { command: interpreters.python, args, cwd, fileName: path.basename(learnerFile), dispose: none };
+    return { command: interpreters.python, args, cwd, fileName: path.basename(learnerFile), learnerFiles: [{ run: learnerFile, source: learnerFile }], dispose: none };
   }
   if (language === 'javascript') {
-    const args = driver ? [driver, learnerFile] : [learnerFile];
-    return { command: interpreters.node, args, cwd, fileName: path.basename(learnerFile), dispose: none };
+    const args = [...NODE_BLOCKING_STDIO, ...(driver ? [driver, learnerFile] : [learnerFile])];
+    return { command: interpreters.node, args, cwd, fileName: path.basename(learnerFile), learnerFiles: [{ run: learnerFile, source: learnerFile }], dispose: none };
   }
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'lesson-companion-ts-'));
   const dispose = (): Promise<void> => fs.rm(tmp, { recursive: true, force: true });
@@ -89,6 +101,7 @@ export async function prepareProgram(language: Language, learnerFile: string, in
       driverJs = driver;
     }
   }
-  const args = driverJs ? [driverJs, learnerJs] : [learnerJs];
-  return { command: interpreters.node, args, cwd, fileName: outName, dispose };
+  const args = [...NODE_BLOCKING_STDIO, ...(driverJs ? [driverJs, learnerJs] : [learnerJs])];
+  const learnerFiles = tree.compiled.map(({ source, out }) => ({ run: out, source }));
+  return { command: interpreters.node, args, cwd, fileName: outName, learnerFiles, dispose };
 }

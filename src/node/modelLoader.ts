@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
-import type { ReferenceModel } from '../core/model';
+import type { AnswerShape, ReferenceModel } from '../core/model';
 import { transformModule } from './transpile';
 
 export class ModelLoadError extends Error {
@@ -110,5 +110,70 @@ export function loadModel(packDir: string, entry: string): ReferenceModel {
 
   const exports = load(entry) as Record<string, unknown> | null;
   const candidate = exports && typeof exports === 'object' ? (exports.model ?? exports.default) : undefined;
-  return checkModelShape(candidate, entry);
+  const model = checkModelShape(candidate, entry);
+  return guardModel(model, path.basename(packDir), path.relative(packDir, entry));
+}
+
+/** A failure of the pack's own model while checking: the pack's fault, reported with its name. */
+export class ModelError extends Error {
+  constructor(
+    readonly pack: string,
+    readonly file: string,
+    readonly operation: string,
+    readonly reason: unknown,
+  ) {
+    super(`the reference model of lesson "${pack}" (${file}) failed in ${operation}: ${reason instanceof Error ? reason.message : String(reason)}`);
+    this.name = 'ModelError';
+  }
+}
+
+const copyLines = (lines: readonly string[]): string[] => Array.from(lines, (line) => String(line));
+
+/**
+ * The model as the engine uses it: every answer copied into this realm (arrays made in the model's vm
+ * context have another Array.prototype), and every exception turned into a ModelError that names the pack.
+ */
+export function guardModel(model: ReferenceModel, pack: string, file: string): ReferenceModel {
+  const call = <T>(operation: string, fn: () => T): T => {
+    try {
+      return fn();
+    } catch (error) {
+      throw new ModelError(pack, file, operation, error);
+    }
+  };
+  const shapes = new Map<string, AnswerShape>();
+  const mutations = Array.from(model.mutations, (m) => ({ id: String(m.id), description: String(m.description ?? ''), ...(m.nondeterministic ? { nondeterministic: true } : {}) }));
+  return {
+    id: String(model.id),
+    description: String(model.description ?? ''),
+    mutations,
+    resetCommand: String(model.resetCommand),
+    resetAnswer: copyLines(model.resetAnswer),
+    ...(model.observeCommand ? { observeCommand: String(model.observeCommand) } : {}),
+    initial: () => call('initial()', () => model.initial()),
+    step(state, command, on, observed) {
+      return call(`step("${command}")`, () => {
+        const result = model.step(state, command, on, observed);
+        const answer = result.answer.kind === 'crash' ? { kind: 'crash' as const, error: String(result.answer.error) } : { kind: 'lines' as const, lines: copyLines(result.answer.lines) };
+        return { state: result.state, answer, ...(result.alternatives ? { alternatives: Array.from(result.alternatives, copyLines) } : {}) };
+      });
+    },
+    snapshot: (state) => call('snapshot()', () => ({ ...model.snapshot(state) })),
+    answerShape(command) {
+      let shape = shapes.get(command);
+      if (!shape) {
+        shape = call(`answerShape("${command}")`, () => {
+          const own = model.answerShape(command);
+          return own.kind === 'many' ? { kind: 'many' as const, line: new RegExp(own.line.source, own.line.flags) } : { kind: 'one' as const };
+        });
+        if (shapes.size < 4096) shapes.set(command, shape);
+      }
+      return shape;
+    },
+    isAnswerLine: (line) => call('isAnswerLine()', () => model.isAnswerLine(line) === true),
+    generate: (random, length) => call('generate()', () => copyLines(model.generate(random, length))),
+    ...(model.describeDifference
+      ? { describeDifference: (state: unknown, command: string, expected: readonly string[], actual: readonly string[]) => call('describeDifference()', () => String(model.describeDifference!(state, command, expected, actual))) }
+      : {}),
+  };
 }

@@ -14,7 +14,13 @@ import * as path from 'node:path';
 export type Transpile = (source: string, file: string) => { code: string } | { error: string; line: number | null };
 
 export type TreeResult =
-  | { readonly ok: true; readonly entry: string; readonly files: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly entry: string;
+      readonly files: readonly string[];
+      /** Each TypeScript file of the tree and the JavaScript written for it (same line numbers). */
+      readonly compiled: readonly { readonly source: string; readonly out: string }[];
+    }
   | { readonly ok: false; readonly file: string; readonly error: string; readonly line: number | null };
 
 /** A runaway import graph is a mistake; a lesson has a handful of files. */
@@ -85,5 +91,6 @@ export async function transpileTree(entry: string, outDir: string, transpile: Tr
     if (code === null) await fs.copyFile(file, out);
     else await fs.writeFile(out, code);
   }
-  return { ok: true, entry: outOf(path.resolve(entry)), files: [...compiled.keys()] };
+  const written = [...compiled].filter(([, code]) => code !== null).map(([file]) => ({ source: file, out: outOf(file) }));
+  return { ok: true, entry: outOf(path.resolve(entry)), files: [...compiled.keys()], compiled: written };
 }

@@ -93,8 +93,8 @@ describe('bundle', function () {
     const second = await bundlePack(dir, path.join(tmp, 'b.lessonpack'), quick);
     assert.ok((await fs.readFile(first.file)).equals(await fs.readFile(second.file)), 'identical bytes');
     const entries = [...(await readZip(first.file)).keys()];
-    assert.deepEqual(entries, [ARCHIVE_MANIFEST, 'lesson.json', 'starter/javascript/balancer.js', 'starter/python/balancer.py', 'starter/typescript/balancer.ts', 'transcripts/hidden.txt']);
-    assert.equal(first.manifest.files.length, 5);
+    assert.deepEqual(entries, [ARCHIVE_MANIFEST, 'lesson.json', 'model/model.js', 'starter/javascript/balancer.js', 'starter/python/balancer.py', 'starter/typescript/balancer.ts', 'transcripts/hidden.txt']);
+    assert.equal(first.manifest.files.length, 6);
   });
 
   it('refuses an invalid pack, with the validation problems, and writes nothing', async () => {
@@ -152,7 +152,7 @@ describe('install', function () {
   it('refuses oversized entries, zip bombs and too many entries before reading them', async () => {
     await expectRefused(craftZip([{ name: 'big.txt', data: Buffer.from('x'), method: 8, declaredSize: 0xffffff00 }]), 'too-large', /"big.txt" would unpack to 4096.0 MiB; one pack file may be at most 5.0 MiB/);
     await expectRefused(craftZip([{ name: 'zeros.txt', data: Buffer.alloc(2 * 1024 * 1024), method: 8 }]), 'too-large', /compressed \d+ to 1, which only a zip bomb does/);
-    await expectRefused(await bundled(), 'too-large', /it has 6 entries; a lesson pack may have at most 3/, { limits: { entries: 3 } });
+    await expectRefused(await bundled(), 'too-large', /it has 7 entries; a lesson pack may have at most 3/, { limits: { entries: 3 } });
   });
 
   it('refuses a truncated file, a file that is not a zip, and a tampered or padded archive', async () => {
@@ -181,9 +181,9 @@ describe('install', function () {
     await installPack(await bundled('0.1.0'), { packsRoot });
     const files = await readZip(path.join(tmp, 'demo-0.1.0.lessonpack'));
     files.delete(ARCHIVE_MANIFEST);
-    files.set('lesson.json', Buffer.from(files.get('lesson.json')!.toString().replace('"0.1.0"', '"0.2.0"').replace('"least-connections"', '"no-such-model"')));
+    files.set('lesson.json', Buffer.from(files.get('lesson.json')!.toString().replace('"0.1.0"', '"0.2.0"').replace('"model/model.js"', '"model/no-such-model.js"')));
     let asked = false;
-    await expectRefused(archiveOf(files, 'demo', '0.2.0'), 'invalid', /the lesson pack inside is not valid[^]*unknown model "no-such-model"/, { confirmReplace: async () => (asked = true) });
+    await expectRefused(archiveOf(files, 'demo', '0.2.0'), 'invalid', /the lesson pack inside is not valid[^]*no-such-model.js does not exist/, { confirmReplace: async () => (asked = true) });
     assert.equal(asked, false, 'no question about replacing with a pack that does not load');
     assert.equal((await loadPack(path.join(packsRoot, 'demo'))).manifest.version, '0.1.0');
   });
@@ -234,7 +234,7 @@ describe('install', function () {
     const { dir } = await createPack(tmp, 'demo');
     const io = fakeIo(tmp);
     assert.equal(await main(['bundle', 'demo'], io), 0, io.stderr);
-    assert.match(io.stdout, /^Bundled demo 0.1.0: 5 files, [\d.]+ KiB → demo-0.1.0.lessonpack/);
+    assert.match(io.stdout, /^Bundled demo 0.1.0: 6 files, [\d.]+ KiB → demo-0.1.0.lessonpack/);
     assert.ok(await fs.stat(path.join(tmp, 'demo-0.1.0.lessonpack')));
     await fs.writeFile(path.join(dir, 'transcripts/hidden.txt'), '=== t: x\n> POOL a\nOK\n> PICK\nb\n');
     const bad = fakeIo(tmp);

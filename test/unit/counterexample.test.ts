@@ -1,13 +1,15 @@
 import * as assert from 'node:assert/strict';
-import { buildCounterexample } from '../../src/core/counterexample';
+import { buildCounterexample, splitObserved, withObserve, type CounterexampleSource } from '../../src/core/counterexample';
 import { model } from '../../lessons/least-connections/model/model';
 import { simulate } from '../../src/core/simulate';
+
+const from = (transcript: string, shrunkFrom: number): CounterexampleSource => ({ transcript, label: `the ${transcript} transcript`, shrunkFrom, reproduced: true });
 
 describe('counterexample traces', () => {
   it('lays the reference and the program side by side, with the counts after each command', () => {
     const commands = ['POOL zeta alpha', 'PICK', 'PICK', 'STATUS'];
     const learner = simulate(model, commands, new Set(['tiebreak-name'])).outcome;
-    const example = buildCounterexample(model, 'ties', commands, learner, 9);
+    const example = buildCounterexample(model, from('ties', 9), commands, learner);
     assert.equal(example.transcript, 'ties');
     assert.equal(example.shrunkFrom, 9);
     assert.deepEqual(example.commands, commands);
@@ -35,7 +37,7 @@ describe('counterexample traces', () => {
   it('marks commands after a crash as never answered (actual null)', () => {
     const commands = ['POOL a', 'DONE ghost', 'PICK'];
     const learner = simulate(model, commands, new Set(['unknown-crash'])).outcome;
-    const example = buildCounterexample(model, 't', commands, learner, 3);
+    const example = buildCounterexample(model, from('t', 3), commands, learner);
     assert.deepEqual(example.trace.map((r) => r.actual), [['OK'], null, null]);
     assert.equal(example.divergesAt, 1);
   });
@@ -43,18 +45,42 @@ describe('counterexample traces', () => {
   it('points at a STATUS the program died on, even when the reference prints nothing for it', () => {
     // Before the fix the empty STATUS counted as answered "(nothing)", every row matched, and
     // divergesAt pointed at a matching row.
-    const example = buildCounterexample(model, 't', ['POOL', 'STATUS'], { lines: ['OK'], ending: 'crashed' }, 2);
+    const example = buildCounterexample(model, from('t', 2), ['POOL', 'STATUS'], { lines: ['OK'], ending: 'crashed' });
     assert.equal(example.divergesAt, 1);
     assert.equal(example.trace[1]!.actual, null);
     assert.equal(example.trace[example.divergesAt]!.matches, false);
   });
 
   it('shows a STATUS of a program that finished as answered, even when empty', () => {
-    const example = buildCounterexample(model, 't', ['STATUS', 'PICK'], { lines: ['a'], ending: 'finished' }, 2);
+    const example = buildCounterexample(model, from('t', 2), ['STATUS', 'PICK'], { lines: ['a'], ending: 'finished' });
     assert.deepEqual(example.trace.map((r) => [r.actual, r.matches]), [
       [[], true],
       [['a'], false],
     ]);
     assert.equal(example.divergesAt, 1);
+  });
+
+  it("carries the program's own counts beside the reference's when the run had the observe command after each step", () => {
+    const commands = ['POOL mid web2', 'DONE web2', 'PICK'];
+    const mutations = new Set(['negative-count']);
+    const plain = simulate(model, commands, mutations).outcome;
+    const observedRun = simulate(model, withObserve(model, commands), mutations).outcome;
+    const observed = splitObserved(model, commands, plain, observedRun);
+    assert.ok(observed, 'the observed run answers the plain commands as the plain run did');
+    const example = buildCounterexample(model, from('done-at-zero', 6), commands, plain, observed);
+    assert.equal(example.observeCommand, 'STATUS');
+    assert.deepEqual(example.trace.map((r) => [r.observed, r.shouldBe]), [
+      [['mid:0', 'web2:0'], ['mid:0', 'web2:0']],
+      [['mid:0', 'web2:-1'], ['mid:0', 'web2:0']],
+      [['mid:0', 'web2:0'], ['mid:1', 'web2:0']],
+    ]);
+    assert.equal(example.divergesAt, 2);
+  });
+
+  it('drops the counts when the observed run did not answer like the shown run', () => {
+    const commands = ['POOL a b', 'PICK'];
+    const plain = simulate(model, commands).outcome;
+    const otherRun = simulate(model, withObserve(model, commands), new Set(['tiebreak-last'])).outcome;
+    assert.equal(splitObserved(model, commands, plain, otherRun), undefined);
   });
 });

@@ -31,7 +31,7 @@ describe('lesson manifest parsing', () => {
     const result = parseManifest(GOOD, FILE);
     assert.ok(result.ok, JSON.stringify(!result.ok && result.problems));
     assert.equal(result.manifest.id, 'least-connections');
-    assert.equal(result.manifest.mistakes.length, 5);
+    assert.equal(result.manifest.mistakes.length, 6);
   });
 
   it('accepts a manifest saved with a byte order mark (the author cannot see it)', () => {
@@ -41,7 +41,7 @@ describe('lesson manifest parsing', () => {
 
   it('reports a JSON syntax error at its line and column', () => {
     // A missing comma: the parser notices at the start of the next property.
-    const broken = edit(GOOD, '"model": "least-connections",', '"model": "least-connections"');
+    const broken = edit(GOOD, '"model": "model/model.ts",', '"model": "model/model.ts"');
     const [problem, ...rest] = problemsOf(broken);
     assert.equal(rest.length, 0);
     assert.deepEqual({ line: problem!.line, column: problem!.column }, positionOf(broken, '"protocol"'));
@@ -101,7 +101,7 @@ describe('lesson manifest parsing', () => {
 
   it('locate() finds a pointer after validation, and the nearest object for one that does not exist', () => {
     const model = locate(GOOD, FILE, '/model', 'unknown model');
-    assert.deepEqual({ line: model.line, column: model.column }, positionOf(GOOD, '"least-connections",\n  "protocol"'));
+    assert.deepEqual({ line: model.line, column: model.column }, positionOf(GOOD, '"model/model.ts",\n  "protocol"'));
     assert.equal(model.message, 'model: unknown model');
     const missing = locate(GOOD, FILE, '/mistakes/1/no-such-field', 'no such field');
     const second = GOOD.lastIndexOf('{', GOOD.indexOf('"id": "negative-count"'));

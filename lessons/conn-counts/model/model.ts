@@ -121,7 +121,8 @@ function step(state: ConnState, command: string, on: ReadonlySet<string>, observ
   const [verb, ...args] = command.trim().split(/\s+/);
   switch (verb) {
     case 'RESET':
-      return { state: initial(), answer: lines('OK') };
+      // A class-level dict shared by every ConnCounts: a "fresh" one still holds the old counts.
+      return { state: on.has('reset-keeps-counts') ? { ...initial(), active: state.active } : initial(), answer: lines('OK') };
     case 'BACKENDS':
       return { state: { ...state, backends: args }, answer: lines('OK') };
     case 'PICK':
@@ -191,6 +192,7 @@ export const model: ReferenceModel<ConnState> = {
     { id: 'unseen-crash', description: 'connection_opened raises KeyError for a backend with no entry yet' },
     { id: 'unseen-crash-close', description: 'connection_closed raises KeyError for a backend with no entry yet' },
     { id: 'close-skips-unseen', description: 'connection_closed does nothing for a backend with no entry, so no 0 entry appears' },
+    { id: 'reset-keeps-counts', description: 'a new ConnCounts still holds the old counts (one dict shared by every instance)' },
     { id: 'empty-no-error', description: 'pick() on empty backends returns None/null instead of raising ValueError' },
     { id: 'empty-crash', description: 'pick() on empty backends fails with an unexpected error (e.g. reduce of an empty array)' },
   ],

@@ -1,0 +1,76 @@
+/**
+ * Is the program a function of its input? One failing transcript is run alone in two fresh processes, and
+ * twice in one process (each time after the reset command). Fresh runs that differ mean randomness (an
+ * unseeded generator); fresh runs that agree while the second run in one process differs mean something
+ * carries across the reset (counts, a rotation cursor, a seeded generator). The runs are evidence too.
+ */
+import { runBatch, type Stream } from './batch';
+import type { Case } from './cases';
+import type { ReferenceModel } from './model';
+import type { Execute } from './process';
+import type { Determinism } from './report';
+import { segmentAnswers } from './segment';
+import type { Outcome } from './simulate';
+import { sameOutcome } from './simulate';
+
+export interface AnswerDifference {
+  /** 0-based index of the command in the probed transcript, and the command. */
+  readonly index: number;
+  readonly command: string;
+  readonly first: readonly string[] | null;
+  readonly second: readonly string[] | null;
+  /** For a difference across the reset: seen running it twice, or running it after the other transcripts. */
+  readonly seen?: 'twice' | 'after-others';
+}
+
+export interface Probe {
+  readonly probed: Case;
+  readonly determinism: Determinism;
+  /** The probe runs as evidence streams, their lists all standing for `probed`. */
+  readonly streams: readonly Stream[];
+  /** The probed transcript run alone in a fresh process. */
+  readonly alone: Outcome;
+  readonly freshDifference?: AnswerDifference;
+  readonly resetDifference?: AnswerDifference;
+}
+
+function firstDifference(model: ReferenceModel, commands: readonly string[], a: Outcome, b: Outcome): AnswerDifference | undefined {
+  if (sameOutcome(a, b)) return undefined;
+  const x = segmentAnswers(model, commands, a.lines, a.ending === 'finished');
+  const y = segmentAnswers(model, commands, b.lines, b.ending === 'finished');
+  for (let i = 0; i < commands.length; i++) {
+    const p = x[i] ?? null;
+    const q = y[i] ?? null;
+    const same = p !== null && q !== null && p.length === q.length && p.every((line, k) => line === q[k]);
+    if (!same && (p !== null || q !== null)) return { index: i, command: commands[i]!, first: p, second: q };
+  }
+  return { index: commands.length - 1, command: commands[commands.length - 1] ?? '', first: null, second: null };
+}
+
+/**
+ * Two processes, started side by side: [T, T] in one, [T] in the other. `inBatch` is how T fared after the
+ * other transcripts in the check's main process: a third look at state that survives the reset.
+ */
+export async function probeDeterminism(model: ReferenceModel, execute: Execute, probed: Case, inBatch?: Outcome): Promise<Probe> {
+  const [twice, again] = await Promise.all([runBatch(model, execute, [probed.commands, probed.commands]), runBatch(model, execute, [probed.commands])]);
+  const first = twice.outcomes[0]!;
+  const second = twice.outcomes[1]!;
+  const fresh = again.outcomes[0]!;
+  const usable = (o: Outcome): boolean => o.ending !== 'not-run' && o.ending !== 'timed-out' && o.ending !== 'output-limit';
+  const freshDifference = usable(first) && usable(fresh) ? firstDifference(model, probed.commands, first, fresh) : undefined;
+  const twiceDifference = !freshDifference && usable(first) && usable(second) ? firstDifference(model, probed.commands, first, second) : undefined;
+  const batchDifference = !freshDifference && !twiceDifference && inBatch && usable(first) && usable(inBatch) ? firstDifference(model, probed.commands, first, inBatch) : undefined;
+  const resetDifference = twiceDifference ? { ...twiceDifference, seen: 'twice' as const } : batchDifference ? { ...batchDifference, seen: 'after-others' as const } : undefined;
+  return {
+    probed,
+    determinism: {
+      fresh: !usable(first) || !usable(fresh) ? 'unknown' : freshDifference ? 'different' : 'same',
+      afterReset: resetDifference ? 'different' : !usable(first) || !usable(second) || freshDifference ? 'unknown' : 'same',
+      runs: twice.runs.length + again.runs.length,
+    },
+    streams: [...twice.streams, ...again.streams],
+    alone: first,
+    ...(freshDifference ? { freshDifference } : {}),
+    ...(resetDifference ? { resetDifference } : {}),
+  };
+}
