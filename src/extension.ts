@@ -29,7 +29,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const tests = own(context, new LessonTests(store, packs, runner, log));
   const diagnostics = own(context, new MistakeDiagnostics(store, runner));
   own(context, new CheckOnSave(store, runner));
-  const traces = own(context, new TraceActions(store, packs, log));
+  const traces = own(context, new TraceActions(store, packs, log, context.extensionPath));
   const services = { extensionUri: context.extensionUri, store, packs, runner, navigator, tests, traces, log };
 
   registerCommands(context, services);

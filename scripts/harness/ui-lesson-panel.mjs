@@ -180,41 +180,13 @@ async function trustedRun() {
     assertNoInternalNames(testing.rows.join('\n'), 'the Test Explorer');
     for (const row of testing.rows) assert.doesNotMatch(row, /\d+(\.\d+)?\s?(ms|s)\b/, `a test item shows a duration of its own: ${row}`);
 
-    step('the likely finding is a warning, on the helper\'s lines, and says "likely"');
+    step('the likely finding is a warning that says "likely" (squiggle, CodeLens, Problems)');
     await page.locator('.tabs-container .tab', { hasText: 'least_conn.py' }).first().click();
     await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 15000 });
     await page.locator('.monaco-editor .codelens-decoration', { hasText: /Ties are not broken by name \(likely\)/ }).first().waitFor({ timeout: 15000 });
-    const lines = helperText.split('\n');
-    const helperStart = lines.findIndex((l) => /^def _least_busy\(/.test(l)) + 1;
-    const helperEnd = lines.findIndex((l) => /^def connection_opened\(/.test(l)) + 1;
-    await runCommand(page, 'Go to Line/Column...');
-    await page.keyboard.type('1');
-    await page.keyboard.press('Enter');
-    await runCommand(page, 'Go to Next Problem (Error, Warning, Info)');
-    const marker = page.locator('.marker-widget').first();
-    await marker.waitFor({ timeout: 10000 });
-    const markerText = await marker.innerText();
-    assert.match(markerText, /Ties are not broken by name \(likely\)/);
-    const squiggleLine = await cursorLine(page);
-    assert.ok(squiggleLine > helperStart && squiggleLine < helperEnd, `the tiebreak squiggle (line ${squiggleLine}) is in the helper _least_busy() (lines ${helperStart}–${helperEnd})`);
-    await page.keyboard.press('Escape');
     await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
     await page.locator('.markers-panel .monaco-list-row', { hasText: /\(likely\)/ }).first().waitFor({ timeout: 10000 });
     await runCommand(page, 'View: Hide Panel');
-
-    step('the editor\'s inline message sits on its own mistake\'s code, and fits beside it with the Explorer open');
-    await page.evaluate(() => (document.activeElement instanceof HTMLElement) && document.activeElement.blur());
-    await page.keyboard.press('Control+Shift+E');
-    await page.locator('.explorer-folders-view').first().waitFor({ timeout: 10000 });
-    const inline = page.locator('.monaco-editor .view-line').filter({ has: page.locator('.test-message-inline-content', { hasText: /Ties are not broken by name/ }) }).first();
-    await inline.waitFor({ timeout: 15000 });
-    const inlineCode = (await inline.innerText()).split(/✗|⚠/)[0].trim();
-    const inlineLine = lines.findIndex((l) => l.trim() === inlineCode) + 1;
-    assert.ok(inlineLine > helperStart && inlineLine < helperEnd, `the inline message sits on line ${inlineLine} ("${inlineCode}"), in the helper (lines ${helperStart}–${helperEnd})`);
-    const message = await page.locator('.test-message-inline-content', { hasText: /Ties are not broken by name/ }).first().boundingBox();
-    const editorBox = await page.locator('.monaco-editor .overflow-guard').first().boundingBox();
-    assert.ok(message.x + message.width <= editorBox.x + editorBox.width, `the inline message is cut off: it ends at ${Math.round(message.x + message.width)} px, the editor at ${Math.round(editorBox.x + editorBox.width)} px`);
-    await screenshot(page, path.join(SHOTS, 'editor-inline-dark.png'));
 
     step('the trace: your counts and should be, the differing count marked');
     wv = await webviewFrame(page, PANEL_TITLE);
@@ -246,6 +218,38 @@ async function trustedRun() {
     }
     await setColorTheme(s, 'dark');
     wv = await webviewFrame(page, PANEL_TITLE);
+
+    // Where the finding points: the lines that ran when the program went wrong, in the learner's own helper.
+    step('the squiggle sits on the helper\'s lines');
+    await page.locator('.tabs-container .tab', { hasText: 'least_conn.py' }).first().click();
+    const lines = helperText.split('\n');
+    const helperStart = lines.findIndex((l) => /^def _least_busy\(/.test(l)) + 1;
+    const helperEnd = lines.findIndex((l) => /^def connection_opened\(/.test(l)) + 1;
+    await runCommand(page, 'Go to Line/Column...');
+    await page.keyboard.type('1');
+    await page.keyboard.press('Enter');
+    await runCommand(page, 'Go to Next Problem (Error, Warning, Info)');
+    const marker = page.locator('.marker-widget').first();
+    await marker.waitFor({ timeout: 10000 });
+    const markerText = await marker.innerText();
+    assert.match(markerText, /Ties are not broken by name \(likely\)/);
+    const squiggleLine = await cursorLine(page);
+    assert.ok(squiggleLine > helperStart && squiggleLine < helperEnd, `the tiebreak squiggle (line ${squiggleLine}) is in the helper _least_busy() (lines ${helperStart}–${helperEnd})`);
+    await page.keyboard.press('Escape');
+    step('the editor\'s inline message sits on its own mistake\'s code, and fits beside it with the Explorer open');
+    await page.evaluate(() => (document.activeElement instanceof HTMLElement) && document.activeElement.blur());
+    await page.keyboard.press('Control+Shift+E');
+    await page.locator('.explorer-folders-view').first().waitFor({ timeout: 10000 });
+    const inline = page.locator('.monaco-editor .view-line').filter({ has: page.locator('.test-message-inline-content', { hasText: /Ties are not broken by name/ }) }).first();
+    await inline.waitFor({ timeout: 15000 });
+    const inlineCode = (await inline.innerText()).split(/✗|⚠/)[0].trim();
+    const inlineLine = lines.findIndex((l) => l.trim() === inlineCode) + 1;
+    assert.ok(inlineLine > helperStart && inlineLine < helperEnd, `the inline message sits on line ${inlineLine} ("${inlineCode}"), in the helper (lines ${helperStart}–${helperEnd})`);
+    const message = await page.locator('.test-message-inline-content', { hasText: /Ties are not broken by name/ }).first().boundingBox();
+    const editorBox = await page.locator('.monaco-editor .overflow-guard').first().boundingBox();
+    assert.ok(message.x + message.width <= editorBox.x + editorBox.width, `the inline message is cut off: it ends at ${Math.round(message.x + message.width)} px, the editor at ${Math.round(editorBox.x + editorBox.width)} px`);
+    await screenshot(page, path.join(SHOTS, 'editor-inline-dark.png'));
+
 
     step('a learner who prints HTML sees it as text');
     fs.writeFileSync(mainPath, fs.readFileSync(path.join(FIXTURES, 'prints-html.py'), 'utf8'));

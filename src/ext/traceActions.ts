@@ -74,7 +74,19 @@ export class TraceActions implements vscode.Disposable {
     private readonly store: SessionStore,
     private readonly packs: PackService,
     private readonly log: Log,
+    /** This extension's folder: its bundled CLI runs TypeScript in the terminal where `npx` would not find it. */
+    private readonly extensionPath: string,
   ) {}
+
+  /**
+   * The report's replay line as this editor can run it: a learner's workspace has no `lesson-companion`
+   * package for `npx` to find, but the extension carries the same CLI.
+   */
+  private async terminalLine(shell: string, uri: vscode.Uri): Promise<string> {
+    if (!shell.includes('npx lesson-companion ')) return shell;
+    const { node } = await resolveInterpreters(uri, this.log);
+    return shell.replace('npx lesson-companion ', `${shellQuote(node)} ${shellQuote(path.join(this.extensionPath, 'dist', 'cli.js'))} `);
+  }
 
   /** The counterexample of a mistake (or the report's own when `mistakeId` is null) in the last report. */
   target(mistakeId: string | null): TraceTarget | undefined {
@@ -108,16 +120,17 @@ export class TraceActions implements vscode.Disposable {
       return undefined;
     }
     const cwd = path.dirname(target.uri.fsPath);
+    const command = await this.terminalLine(shell, target.uri);
     const fresh = !this.terminal || this.terminal.exitStatus !== undefined;
     if (fresh) this.terminal = vscode.window.createTerminal({ name: TERMINAL_NAME, cwd });
     const terminal = this.terminal!;
     terminal.show();
     // A terminal of ours used before may have moved elsewhere: the replay line is relative to the file's folder.
-    const line = fresh ? shell : `cd ${shellQuote(cwd)} && ${shell}`;
+    const line = fresh ? command : `cd ${shellQuote(cwd)} && ${command}`;
     const integration = terminal.shellIntegration ?? (await shellIntegrationOf(terminal, SHELL_INTEGRATION_WAIT_MS));
     if (integration) integration.executeCommand(line);
     else terminal.sendText(line, true);
-    this.log.info(`replay in terminal (${cwd}${integration ? '' : ', typed'}): ${shell}`);
+    this.log.info(`replay in terminal (${cwd}${integration ? '' : ', typed'}): ${line}`);
     return { command: line, cwd, tracked: integration !== undefined };
   }
 
