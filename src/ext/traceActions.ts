@@ -179,7 +179,8 @@ export class TraceActions implements vscode.Disposable {
             runtimeExecutable: plan.runtime,
             console: 'integratedTerminal',
             skipFiles: ['<node_internals>/**'],
-            ...(plan.outFiles ? { outFiles: [...plan.outFiles], sourceMaps: true, resolveSourceMapLocations: [...plan.outFiles] } : {}),
+            // sucrase's maps carry no names to rename variables by (js-debug would fail looking for them).
+            ...(plan.outFiles ? { outFiles: [...plan.outFiles], sourceMaps: true, resolveSourceMapLocations: [...plan.outFiles], sourceMapRenames: false } : {}),
             lessonCompanion: marker,
           }
         : { type, request: 'launch', name, program: plan.program, args: plan.args, cwd: plan.cwd, python: plan.runtime, console: 'integratedTerminal', justMyCode: true, lessonCompanion: marker };
