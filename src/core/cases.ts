@@ -43,13 +43,13 @@ export function generatedCases(model: ReferenceModel, seed: number, count: numbe
 }
 
 /** Runs `fn` over `items`, at most `limit` at a time (the machine's cores), keeping the order of results. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
     while (next < items.length) {
       const i = next++;
-      results[i] = await fn(items[i]!);
+      results[i] = await fn(items[i]!, i);
     }
   });
   await Promise.all(workers);

@@ -22,7 +22,7 @@ import type { Language, LessonManifest } from './schema';
 import { segmentAnswers } from './segment';
 import { sameOutcome, simulate, type Outcome } from './simulate';
 import { walkEvidence } from './stepwise';
-import { locateFunction } from './source';
+import { enclosingFunction, locateFunction } from './source';
 import type { Transcript } from './transcript';
 
 export { defaultSeed } from './cases';
@@ -43,6 +43,15 @@ export interface CheckOptions {
   readonly concurrency?: number;
 }
 
+/** A run of the program to trace: the full stdin (reset command first), its answers, the first wrong one. */
+export interface LocateAttempt {
+  readonly commands: readonly string[];
+  readonly answers: readonly (readonly string[])[];
+  readonly failingIndex: number;
+  /** Other commands whose answers were wrong too: they are not counted among the right ones. */
+  readonly otherFailing: readonly number[];
+}
+
 export type CheckPhase = 'run' | 'probe' | 'diagnose' | 'confirm' | 'locate';
 
 export interface CheckInput {
@@ -59,8 +68,12 @@ export interface CheckInput {
   readonly clock: () => number;
   /** One shell line that replays this standard input from the learner file's folder. */
   readonly replay?: (stdin: string) => string;
-  /** Traces the learner's program on a counterexample and names the suspicious lines (one process run). */
-  readonly locate?: (commands: readonly string[], failingIndex: number, answers: readonly (readonly string[] | null)[]) => Promise<Location | undefined>;
+  /**
+   * Traces the learner's program on the commands (reset first) and names the lines that ran at the failing
+   * command and not at the right ones of its kind; each attempt costs a process run, and the next is tried
+   * only while no line stands out. Undefined when tracing is not possible.
+   */
+  readonly locate?: (attempts: readonly LocateAttempt[]) => Promise<{ readonly location?: Location; readonly runs: number }>;
   readonly onPhase?: (phase: CheckPhase) => void;
 }
 
@@ -183,12 +196,14 @@ export async function check(input: CheckInput): Promise<CheckReport> {
 
   if (input.locate) {
     input.onPhase?.('locate');
-    mistakes = await mapLimit(mistakes, concurrency, async (mistake) => {
-      const example = mistake.counterexample;
-      if (!example?.reproduced) return mistake;
-      processRuns += 1;
-      const location = await input.locate!(example.commands, example.divergesAt, example.trace.map((row) => row.actual)).catch(() => undefined);
-      return location ? { ...mistake, location } : mistake;
+    mistakes = await mapLimit(mistakes, concurrency, async (mistake, i) => {
+      const attempts = locateAttempts(model, mistake.counterexample, diagnosis.findings[i], streams);
+      if (attempts.length === 0) return mistake;
+      const { location, runs } = await input.locate!(attempts).catch(() => ({ location: undefined, runs: 1 }));
+      processRuns += runs;
+      if (!location) return mistake;
+      const fn = location.function ?? (location.lines[0] ? enclosingFunction(input.source, input.language, location.lines[0]) : null);
+      return { ...mistake, location: { ...location, function: fn } };
     });
   }
 
@@ -228,6 +243,48 @@ function namedMistake(input: CheckInput, cases: readonly Case[], finding: Findin
     ...(spec.step ? { step: spec.step } : {}),
     counterexample,
   };
+}
+
+/**
+ * What to trace for a finding: its counterexample, and (when that has no right command of the same kind to
+ * compare with) the transcript the finding was first seen in, up to that command.
+ */
+function locateAttempts(model: ReferenceModel, example: Counterexample | null, finding: Finding | undefined, streams: readonly Stream[]): LocateAttempt[] {
+  const attempts: LocateAttempt[] = [];
+  const verb = (command: string): string => command.trim().split(/\s+/)[0] ?? '';
+  // Only worth a run when a command of the same kind was answered right, to compare the lines with.
+  const worthTracing = (a: LocateAttempt): boolean =>
+    a.commands.some((c, i) => i !== a.failingIndex && !a.otherFailing.includes(i) && i < a.answers.length && verb(c) === verb(a.commands[a.failingIndex]!));
+  if (example?.reproduced) {
+    const answered = example.trace.filter((row) => row.actual !== null);
+    const attempt: LocateAttempt = {
+      commands: [model.resetCommand, ...example.commands],
+      answers: [model.resetAnswer, ...answered.map((row) => row.actual!)],
+      failingIndex: example.divergesAt + 1,
+      otherFailing: example.trace.map((row, i) => (row.matches ? -1 : i + 1)).filter((i) => i > example.divergesAt + 1),
+    };
+    if (worthTracing(attempt)) attempts.push(attempt);
+  }
+  // A whole transcript the finding is seen in: its other commands of that kind are the right ones.
+  const tried = new Set<string>();
+  for (const step of finding?.steps.slice(0, 20) ?? []) {
+    const stream = streams[step.stream];
+    const segment = stream?.segments.find((s) => step.index >= s.start && step.index < s.start + s.length);
+    if (!stream || !segment || stream.ending === 'timed-out' || stream.ending === 'output-limit' || tried.has(`${step.stream}:${segment.start}`)) continue;
+    tried.add(`${step.stream}:${segment.start}`);
+    const commands = stream.commands.slice(segment.start, segment.start + segment.length);
+    const upto = stream.commands.slice(0, segment.start + segment.length);
+    const answers = segmentAnswers(model, upto, stream.lines, stream.ending === 'finished').slice(segment.start);
+    const expected = simulate(model, commands).steps.map((s) => s.answer);
+    const differs = (i: number): boolean => !answers[i] || answers[i]!.length !== expected[i]?.length || answers[i]!.some((line, k) => line !== expected[i]![k]);
+    const failingIndex = step.index - segment.start;
+    const attempt: LocateAttempt = { commands, answers, failingIndex, otherFailing: commands.map((_, i) => i).filter((i) => i !== failingIndex && differs(i)) };
+    if (worthTracing(attempt)) {
+      attempts.push(attempt);
+      break;
+    }
+  }
+  return attempts;
 }
 
 /**

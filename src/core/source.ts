@@ -70,3 +70,34 @@ export function firstBodyLine(source: string, language: Language, defLine: numbe
   }
   return null;
 }
+
+/**
+ * The name of the function (or method) whose body holds `line`, found by text: the nearest definition above
+ * it, at a smaller indentation for Python. null at module level or when nothing looks like a definition.
+ */
+export function enclosingFunction(source: string, language: Language, line: number): string | null {
+  const lines = source.split(/\r?\n/);
+  const indent = (text: string): number => text.length - text.trimStart().length;
+  const target = lines[line - 1];
+  if (target === undefined) return null;
+  let limit = indent(target);
+  const definitions =
+    language === 'python'
+      ? [/^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(/]
+      : [
+          /^\s*(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*[(<]/,
+          /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]*)?=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*(?::[^=]*)?=>|[A-Za-z_$][\w$]*\s*=>)/,
+          /^\s*(?:(?:public|private|protected|static|async|override|readonly)\s+)*([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^)]*\)\s*(?::[^{]*)?\{/,
+        ];
+  for (let i = line - 1; i >= 0; i--) {
+    const text = lines[i]!;
+    if (text.trim() === '') continue;
+    if (i < line - 1 && indent(text) >= limit && language === 'python') continue;
+    for (const pattern of definitions) {
+      const match = pattern.exec(text);
+      if (match && !['if', 'for', 'while', 'switch', 'catch', 'return'].includes(match[1]!)) return match[1]!;
+    }
+    if (language === 'python' && indent(text) < limit) limit = indent(text);
+  }
+  return null;
+}

@@ -2,10 +2,12 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { check, defaultSeed } from '../core/check';
-import type { CheckReport } from '../core/report';
+import { check, defaultSeed, type LocateAttempt } from '../core/check';
+import { rankSuspiciousLines } from '../core/spectrum';
+import type { CheckReport, Location } from '../core/report';
 import type { Language } from '../core/schema';
-import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters } from './languages';
+import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters, type PreparedProgram } from './languages';
+import { linesIn, traceCommandLines, tracedFiles } from './lineTrace';
 import { resolveInside, type LoadedPack } from './packs';
 import { runProcess } from './runner';
 
@@ -40,6 +42,40 @@ export function replayLine(stdin: string, language: Language, learnerFile: strin
   return `${feed} | ${program}`;
 }
 
+/**
+ * Traces the learner's program on each attempt in turn until the lines of one failing command stand out
+ * from those of the right commands of its kind (src/core/spectrum.ts).
+ */
+async function locateLines(
+  program: PreparedProgram,
+  learnerFile: string,
+  language: Language,
+  attempts: readonly LocateAttempt[],
+  limits: { timeLimitMs: number; outputLimitBytes: number },
+): Promise<{ location?: Location; runs: number }> {
+  let runs = 0;
+  for (const attempt of attempts) {
+    runs += 1;
+    const trace = await traceCommandLines({
+      language,
+      spec: { command: program.command, args: program.args, cwd: program.cwd, ...limits },
+      files: tracedFiles(program, learnerFile),
+      commands: attempt.commands,
+      answers: attempt.answers,
+    });
+    if (!trace) continue;
+    const ranked = rankSuspiciousLines({
+      commands: attempt.commands,
+      lines: linesIn(trace, learnerFile),
+      failingIndex: attempt.failingIndex,
+      otherFailing: attempt.otherFailing,
+      failingAnswer: attempt.answers[attempt.failingIndex] ?? null,
+    });
+    if (ranked?.discriminating) return { location: { lines: ranked.lines, function: null, reason: ranked.reason }, runs };
+  }
+  return { runs };
+}
+
 export const DEFAULT_TIME_LIMIT_MS = 5000;
 export const DEFAULT_OUTPUT_LIMIT_BYTES = 1024 * 1024;
 
@@ -72,6 +108,7 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
         concurrency: Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length)),
       },
       replay: (stdin) => replayLine(stdin, language, absolute, pack.manifest.id, interpreters, driver),
+      ...(program.prepareError ? {} : { locate: (attempts) => locateLines(program, absolute, language, attempts, { timeLimitMs, outputLimitBytes }) }),
       execute: async (input, limits) => {
         if (program.prepareError) {
           return { stdout: '', stderr: '', exitCode: null, signal: null, timedOut: false, outputLimited: false, prepareError: program.prepareError, durationMs: 0 };

@@ -91,8 +91,12 @@ export function tracedSpec(request: LineTraceRequest, nonce: string): ProcessSpe
   let total = 0;
   for (const answer of request.answers) ends.push((total += answer.length));
   const config = JSON.stringify({ nonce, files: request.files.map((file) => file.run), ends });
-  const bootstrap = request.language === 'python' ? ['-c', PYTHON_TRACE_BOOTSTRAP] : ['-e', NODE_TRACE_BOOTSTRAP, '--'];
-  return { ...request.spec, args: [...bootstrap, config, ...request.spec.args] };
+  if (request.language === 'python') return { ...request.spec, args: ['-c', PYTHON_TRACE_BOOTSTRAP, config, ...request.spec.args] };
+  // Node's own options (those before the script) stay in front of the bootstrap.
+  const script = request.spec.args.findIndex((arg, i) => !arg.startsWith('-') && !(i > 0 && request.spec.args[i - 1] === '--import'));
+  const options = script < 0 ? [] : request.spec.args.slice(0, script);
+  const rest = script < 0 ? request.spec.args : request.spec.args.slice(script);
+  return { ...request.spec, args: [...options, '-e', NODE_TRACE_BOOTSTRAP, '--', config, ...rest] };
 }
 
 /** True when the traced run printed the answers the untraced run did, and the tracer saw every line of it. */

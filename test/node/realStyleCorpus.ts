@@ -1,0 +1,116 @@
+/**
+ * The real-style corpus on disk (test/fixtures/real-style/<lesson>/<language>/): finding its programs and
+ * reading the verdict each one's header comment states. See test/fixtures/real-style/README.md.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Language } from '../../src/core/schema';
+
+export const CORPUS = path.join(__dirname, '..', 'fixtures', 'real-style');
+
+const EXT: Record<Language, string> = { python: 'py', javascript: 'js', typescript: 'ts' };
+const LANGUAGES = Object.keys(EXT) as Language[];
+
+/** What a careful human grader says about one program, as its header states it. */
+export interface Expectation {
+  readonly lesson: string;
+  /** Mistake ids the program makes, sorted; empty for a correct program and for one outside the catalogue. */
+  readonly mistakes: readonly string[];
+  /** `none`: a correct program. `(unnamed)`: wrong, but in no way the lesson's catalogue names. */
+  readonly correct: boolean;
+  readonly behaviour?: 'random' | 'rotating';
+  readonly unrecognised: boolean;
+  /** mistake id → the model mutation of the form the program shows (e.g. negative-count → wrap-64). */
+  readonly variants: Readonly<Record<string, string>>;
+  readonly style: string;
+}
+
+export interface Fixture {
+  readonly lesson: string;
+  readonly language: Language;
+  /** `<lesson>/<language>/<name>`, the fixture's name in reports. */
+  readonly id: string;
+  readonly file: string;
+  readonly expect: Expectation;
+}
+
+export class HeaderError extends Error {}
+
+/**
+ * Reads the header: `lesson-companion`, `expect-mistakes` and `style` lines are required; `expect-behaviour`,
+ * `expect-unrecognised` and `expect-variant` are optional. Comment markers are `#` or `//`.
+ */
+export function parseHeader(source: string, where: string): Expectation {
+  const fields = new Map<string, string>();
+  for (const line of source.split(/\r?\n/).slice(0, 12)) {
+    const match = /^\s*(?:#|\/\/)\s*([a-z-]+):\s*(.*?)\s*$/.exec(line);
+    if (match) fields.set(match[1]!, match[2]!);
+  }
+  const need = (key: string): string => {
+    const value = fields.get(key);
+    if (!value) throw new HeaderError(`${where}: the header has no "${key}:" line`);
+    return value;
+  };
+  const lesson = need('lesson-companion');
+  const listed = need('expect-mistakes');
+  const correct = listed === 'none';
+  const mistakes = correct || listed === '(unnamed)' ? [] : listed.split(',').map((id) => id.trim()).filter(Boolean).sort();
+  if (!correct && listed !== '(unnamed)' && mistakes.length === 0) throw new HeaderError(`${where}: "expect-mistakes:" lists nothing`);
+  const behaviour = fields.get('expect-behaviour');
+  if (behaviour !== undefined && behaviour !== 'random' && behaviour !== 'rotating') throw new HeaderError(`${where}: expect-behaviour is "${behaviour}"; it is random or rotating`);
+  if (behaviour !== undefined && !mistakes.includes('tiebreak')) throw new HeaderError(`${where}: expect-behaviour is only for a tiebreak mistake`);
+  const unrecognised = fields.get('expect-unrecognised');
+  if (unrecognised !== undefined && unrecognised !== 'yes') throw new HeaderError(`${where}: expect-unrecognised is "yes" or absent`);
+  if (listed === '(unnamed)' && unrecognised !== 'yes') throw new HeaderError(`${where}: a program with no named mistake that is not correct has expect-unrecognised: yes`);
+  if (correct && unrecognised === 'yes') throw new HeaderError(`${where}: a correct program has no unrecognised difference`);
+  const variants: Record<string, string> = {};
+  for (const pair of (fields.get('expect-variant') ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [mistake, mutant] = pair.split('=').map((s) => s.trim());
+    if (!mistake || !mutant || !mistakes.includes(mistake)) throw new HeaderError(`${where}: expect-variant "${pair}" is not <listed mistake>=<mutation>`);
+    variants[mistake] = mutant;
+  }
+  return {
+    lesson,
+    mistakes,
+    correct,
+    ...(behaviour ? { behaviour } : {}),
+    unrecognised: unrecognised === 'yes',
+    variants,
+    style: need('style'),
+  };
+}
+
+/**
+ * Every program of the corpus. A lesson whose starter is a module driven by the pack (conn-counts) keeps
+ * each program in its own folder under the starter's file name (`<name>/least_conn.py`).
+ */
+export function discoverFixtures(moduleNames: Readonly<Record<string, Partial<Record<Language, string>>>>): Fixture[] {
+  const fixtures: Fixture[] = [];
+  for (const lesson of fs.readdirSync(CORPUS).sort()) {
+    if (!fs.statSync(path.join(CORPUS, lesson)).isDirectory()) continue;
+    for (const language of LANGUAGES) {
+      const dir = path.join(CORPUS, lesson, language);
+      if (!fs.existsSync(dir)) continue;
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        let file: string;
+        let name: string;
+        if (entry.isDirectory()) {
+          const moduleName = moduleNames[lesson]?.[language];
+          if (!moduleName) throw new HeaderError(`${lesson}/${language}/${entry.name} is a folder, but lesson ${lesson} has no ${language} module to put in it`);
+          file = path.join(dir, entry.name, moduleName);
+          name = entry.name;
+        } else if (entry.name.endsWith(`.${EXT[language]}`)) {
+          file = path.join(dir, entry.name);
+          name = entry.name.slice(0, -EXT[language].length - 1);
+        } else {
+          continue;
+        }
+        const id = `${lesson}/${language}/${name}`;
+        const expect = parseHeader(fs.readFileSync(file, 'utf8'), id);
+        if (expect.lesson !== lesson) throw new HeaderError(`${id}: the header says lesson-companion: ${expect.lesson}`);
+        fixtures.push({ lesson, language, id, file, expect });
+      }
+    }
+  }
+  return fixtures;
+}
