@@ -182,6 +182,10 @@ async function trustedRun() {
 
     step('the likely finding is a warning that says "likely" (squiggle, CodeLens, Problems)');
     await page.locator('.tabs-container .tab', { hasText: 'least_conn.py' }).first().click();
+    // Scroll the helper into view: the editor only renders the lines on screen.
+    await runCommand(page, 'Go to Line/Column...');
+    await page.keyboard.type(String(helperText.split('\n').findIndex((l) => /^def connection_opened\(/.test(l)) + 1));
+    await page.keyboard.press('Enter');
     await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 15000 });
     await page.locator('.monaco-editor .codelens-decoration', { hasText: /Ties are not broken by name \(likely\)/ }).first().waitFor({ timeout: 15000 });
     await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');

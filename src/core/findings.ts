@@ -6,7 +6,7 @@
  */
 import type { CheckReport, Counterexample, NamedMistake } from './report';
 import type { Language } from './schema';
-import { locateFunction } from './source';
+import { functionBodyLines, locateFunction } from './source';
 
 /** The title, in the wording of the variant the program shows when the lesson words it apart. */
 export function mistakeTitle(m: Pick<NamedMistake, 'title' | 'variant'>): string {
@@ -141,7 +141,23 @@ export function shorten(text: string, max: number): string {
  * enough to read beside code at 1440×900 with the Explorer open (about 60 characters).
  */
 export function inlineMessage(m: Pick<NamedMistake, 'title' | 'variant' | 'confidence'>): string {
-  return shorten(`✗ ${mistakeHeadline(m)}`, 60);
+  return shorten(`${isLikely(m) ? '⚠' : '✗'} ${mistakeHeadline(m)}`, 40);
+}
+
+const NOT_CODE = /^(#|\/\/|\/\*|\*|"""|''')/;
+
+/**
+ * The line (1-based) the editor's one-line message goes after: among the mistake's traced lines, else its
+ * function's body, the shortest line of code, so the message has the most room beside it.
+ */
+export function inlineMessageLine(m: NamedMistake, source: string, language: Language, anchors: FunctionAnchors | undefined): number | null {
+  const text = source.split(/\r?\n/);
+  const traced = currentLines(m, source, language, anchors);
+  const def = locateFunction(source, language, mistakeFunction(m));
+  const candidates = traced.length > 0 ? traced : def ? functionBodyLines(source, language, def) : [];
+  const code = candidates.filter((l) => text[l - 1] !== undefined && text[l - 1]!.trim() !== '' && !NOT_CODE.test(text[l - 1]!.trim()));
+  if (code.length === 0) return def;
+  return code.reduce((best, l) => (text[l - 1]!.trimEnd().length < text[best - 1]!.trimEnd().length ? l : best));
 }
 
 /** Where each traced mistake's function was in the checked source (1-based), to move its lines with later edits. */

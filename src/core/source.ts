@@ -101,3 +101,37 @@ export function enclosingFunction(source: string, language: Language, line: numb
   }
   return null;
 }
+
+/**
+ * The 1-based lines of a function's body, from the line of its definition (1-based): by indentation in
+ * Python, by braces elsewhere (a brace in a string or comment can end it early; good enough to place a
+ * message). Empty when the definition has no body on the following lines.
+ */
+export function functionBodyLines(source: string, language: Language, defLine: number): number[] {
+  const lines = source.split(/\r?\n/);
+  const indent = (text: string): number => text.length - text.trimStart().length;
+  const out: number[] = [];
+  if (language === 'python') {
+    const base = indent(lines[defLine - 1] ?? '');
+    for (let i = defLine; i < lines.length; i++) {
+      const text = lines[i]!;
+      if (text.trim() === '') continue;
+      if (indent(text) <= base && out.length > 0) break;
+      if (indent(text) > base) out.push(i + 1);
+    }
+    return out;
+  }
+  let depth = 0;
+  let opened = false;
+  for (let i = defLine - 1; i < lines.length; i++) {
+    for (const ch of lines[i]!) {
+      if (ch === '{') {
+        depth++;
+        opened = true;
+      } else if (ch === '}') depth--;
+    }
+    if (i > defLine - 1 && opened && (depth > 0 || lines[i]!.trim() !== '}')) out.push(i + 1);
+    if (opened && depth <= 0) break;
+  }
+  return out;
+}

@@ -10,7 +10,7 @@
  * them all, and the run's own time in the header is the one duration.
  */
 import * as vscode from 'vscode';
-import { counterexampleSource, inlineMessage, mistakeHeadline, mistakeWhere } from '../core/findings';
+import { counterexampleSource, inlineMessage, inlineMessageLine, mistakeHeadline, mistakeWhere } from '../core/findings';
 import { checkSummary, failureFocus, mistakeFocus, verdictSentence } from '../core/progress';
 import type { CheckReport, Counterexample, NamedMistake } from '../core/report';
 import { countsNote, escapeMarkdown, traceCells, traceLength, traceMarkdown, traceTextLines } from '../core/traceView';
@@ -187,12 +187,15 @@ export class LessonTests implements vscode.Disposable {
     return new vscode.Location(uri, new vscode.Position(line, 0));
   }
 
+  /** Where a mistake's one-line message goes: a short line of its traced code or its function, with room beside it. */
   private async mistakeLocation(m: NamedMistake): Promise<vscode.Location | undefined> {
     const session = this.store.session;
     const uri = this.store.mainUri(session);
     if (!session || !uri) return undefined;
     try {
       const doc = await vscode.workspace.openTextDocument(uri);
+      const line = inlineMessageLine(m, doc.getText(), session.language, this.store.progress(session).lastAnchors);
+      if (line) return new vscode.Location(uri, new vscode.Position(line - 1, 0));
       return new vscode.Location(uri, (await mistakeRange(doc, m, session.language, this.store.progress(session).lastAnchors)).start);
     } catch {
       return this.locate(mistakeFocus(m));

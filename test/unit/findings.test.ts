@@ -2,7 +2,7 @@
 // evidence, and transcripts by description, never by internal name.
 import * as assert from 'node:assert/strict';
 import {
-  behaviourText, counterexampleLabel, currentLines, diagnosticMessage, evidenceText, functionAnchors, inlineMessage, leadingBlock, linesText,
+  behaviourText, counterexampleLabel, currentLines, diagnosticMessage, evidenceText, functionAnchors, inlineMessage, inlineMessageLine, leadingBlock, linesText,
   mistakeExplanation, mistakeHeadline, mistakeSeverity, mistakeTitle, mistakeWhere, revealedByLabels, transcriptLabel,
 } from '../../src/core/findings';
 import type { CheckReport, NamedMistake } from '../../src/core/report';
@@ -63,7 +63,7 @@ describe('core/findings: a mistake in the learner\'s words', () => {
 
   it('keeps the editor\'s inline message short enough to read beside the code', () => {
     const long = mistake({ title: 'The count of a backend that is done is taken down twice when the same DONE arrives again', confidence: 'likely' });
-    assert.ok(inlineMessage(long).length <= 60, inlineMessage(long));
+    assert.ok(inlineMessage(long).length <= 40, inlineMessage(long));
     assert.match(inlineMessage(long), /…$/);
     assert.equal(inlineMessage(mistake()), '✗ Ties are not broken by pool order');
   });
@@ -78,5 +78,36 @@ describe('core/findings: a mistake in the learner\'s words', () => {
     assert.deepEqual(currentLines(traced, checked, 'python', undefined), [5]);
     assert.deepEqual(leadingBlock([75, 74, 76, 80]), { first: 74, last: 76 });
     assert.equal(leadingBlock([]), null);
+  });
+});
+
+describe('core/findings: where the editor\'s one-line message goes', () => {
+  const source = [
+    'def pick(counts, backends):',
+    '    """Pick one."""',
+    '    return _least_busy(counts, backends)',
+    '',
+    'def _least_busy(counts, backends):',
+    '    loads = [counts.active.get(backend, 0) for backend in backends]',
+    '    best = backends[0]',
+    '    for backend in backends[1:]:',
+    '        if counts.active.get(backend, 0) < counts.active.get(best, 0):',
+    '            best = backend',
+    '    return best',
+    '',
+    'def connection_closed(counts: ConnCounts, backend: str) -> None:',
+    '    # one off, never below zero',
+    '    counts.active[backend] = counts.active.get(backend, 0) - 1',
+  ].join('\n');
+
+  it('the shortest of the traced lines, so the message has room beside the code', () => {
+    const traced = mistake({ location: { lines: [7, 8, 9, 11], function: '_least_busy', reason: 'r' } });
+    assert.equal(inlineMessageLine(traced, source, 'python', undefined), 11);
+  });
+
+  it('without traced lines, the shortest line of code in the function\'s body (not its long signature, not a comment)', () => {
+    assert.equal(inlineMessageLine(mistake({ function: 'connection_closed', location: undefined }), source, 'python', undefined), 15);
+    assert.equal(inlineMessageLine(mistake({ function: 'pick' }), source, 'python', undefined), 3);
+    assert.ok(inlineMessage(mistake({ confidence: 'likely' })).startsWith('⚠ '));
   });
 });

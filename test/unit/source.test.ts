@@ -1,6 +1,6 @@
 // Where a breakpoint goes so that it stops when the function is called, not when it is defined.
 import * as assert from 'node:assert/strict';
-import { firstBodyLine, locateFunction } from '../../src/core/source';
+import { firstBodyLine, functionBodyLines, locateFunction } from '../../src/core/source';
 
 describe('core/source: the first line of a function body', () => {
   it('Python: skips a multi-line signature, a docstring and comments', () => {
@@ -26,5 +26,10 @@ describe('core/source: the first line of a function body', () => {
     assert.equal(firstBodyLine(js, 'javascript', 0), 4);
     assert.equal(firstBodyLine('  pick(): string | null { return null; }\n', 'typescript', 0), 0);
     assert.equal(firstBodyLine('function empty() {\n}\n', 'javascript', 0), null);
+  });
+
+  it('the lines of a body: by indentation in Python, by braces in JavaScript', () => {
+    assert.deepEqual(functionBodyLines('def f():\n    a = 1\n\n    return a\n\ndef g():\n    pass\n', 'python', 1), [2, 4]);
+    assert.deepEqual(functionBodyLines('  done(b) {\n    if (x) {\n      y();\n    }\n  }\n  other() {}\n', 'javascript', 1), [2, 3, 4]);
   });
 });
