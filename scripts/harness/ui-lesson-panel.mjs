@@ -244,12 +244,14 @@ async function trustedRun() {
     await page.evaluate(() => (document.activeElement instanceof HTMLElement) && document.activeElement.blur());
     await page.keyboard.press('Control+Shift+E');
     await page.locator('.explorer-folders-view').first().waitFor({ timeout: 10000 });
-    const inline = page.locator('.monaco-editor .view-line').filter({ has: page.locator('.test-message-inline-content', { hasText: /Ties are not broken by name/ }) }).first();
+    // The editor renders spaces as no-break spaces: \s matches both.
+    const tieMessage = /Ties\sare\snot\sbroken\sby\sname/;
+    const inline = page.locator('.monaco-editor .view-line').filter({ has: page.locator('.test-message-inline-content', { hasText: tieMessage }) }).first();
     await inline.waitFor({ timeout: 15000 });
-    const inlineCode = (await inline.innerText()).split(/✗|⚠/)[0].trim();
+    const inlineCode = (await inline.innerText()).replace(/\u00a0/g, ' ').split(/✗|⚠/)[0].trim();
     const inlineLine = lines.findIndex((l) => l.trim() === inlineCode) + 1;
     assert.ok(inlineLine > helperStart && inlineLine < helperEnd, `the inline message sits on line ${inlineLine} ("${inlineCode}"), in the helper (lines ${helperStart}–${helperEnd})`);
-    const message = await page.locator('.test-message-inline-content', { hasText: /Ties are not broken by name/ }).first().boundingBox();
+    const message = await page.locator('.test-message-inline-content', { hasText: tieMessage }).first().boundingBox();
     const editorBox = await page.locator('.monaco-editor .overflow-guard').first().boundingBox();
     assert.ok(message.x + message.width <= editorBox.x + editorBox.width, `the inline message is cut off: it ends at ${Math.round(message.x + message.width)} px, the editor at ${Math.round(editorBox.x + editorBox.width)} px`);
     await screenshot(page, path.join(SHOTS, 'editor-inline-dark.png'));

@@ -236,7 +236,7 @@ export class LessonTests implements vscode.Disposable {
         if (fallback) msg.location = fallback;
         set(item, 'errored', [msg]);
       } else {
-        set(item, 'failed', this.failureMessages(report, verdict, located, fallback));
+        set(item, 'failed', this.failureMessages(report, verdict, located));
       }
     });
     const failing = report.transcripts.filter((t) => !t.passed).length;
@@ -251,12 +251,13 @@ export class LessonTests implements vscode.Disposable {
    * A failing transcript's messages: a short one on the line its mistake points at (the editor shows it
    * after that line), the answers side by side, and the smallest trace when it came from this transcript.
    */
-  private failureMessages(report: CheckReport, verdict: CheckReport['transcripts'][number], located: Map<string, vscode.Location | undefined>, fallback: vscode.Location | undefined): vscode.TestMessage[] {
+  private failureMessages(report: CheckReport, verdict: CheckReport['transcripts'][number], located: Map<string, vscode.Location | undefined>): vscode.TestMessage[] {
     const mistake = report.mistakes.find((m) => m.revealedBy.includes(verdict.name));
     const at = verdict.divergesAt !== undefined ? ` at command ${verdict.divergesAt + 1}` : '';
     const messages: vscode.TestMessage[] = [];
+    // Only a message that names a mistake goes beside the code; a bare difference has no line to stand on.
     const short = new vscode.TestMessage(mistake ? inlineMessage(mistake) : `✗ The answers differ${at}`);
-    const where = mistake ? located.get(mistake.id) : fallback;
+    const where = mistake ? located.get(mistake.id) : undefined;
     if (where) short.location = where;
     messages.push(short);
     messages.push(vscode.TestMessage.diff(`${verdict.description || 'This transcript'}: the answers differ${at}`, (verdict.expected ?? []).join('\n'), (verdict.actual ?? []).join('\n')));
