@@ -207,6 +207,8 @@ async function trustedRun() {
     const likelyTitle = await card.locator('h3').evaluate((h) => h.textContent);
     assert.match(likelyTitle, /name likely$/, `a space before the badge: "${likelyTitle}"`);
     assertNoInternalNames(await wv.locator('body').innerText(), 'the panel');
+    await negative.locator('table.trace').scrollIntoViewIfNeeded();
+    await screenshot(page, path.join(SHOTS, 'counts-dark.png'), { locator: webviewElement(page, PANEL_TITLE) });
     await card.scrollIntoViewIfNeeded();
     await screenshot(page, path.join(SHOTS, 'mistake-dark.png'));
     await screenshot(page, path.join(SHOTS, 'panel-dark.png'), { locator: webviewElement(page, PANEL_TITLE) });
@@ -219,6 +221,8 @@ async function trustedRun() {
       await page.waitForTimeout(400); // the webview re-applies theme variables asynchronously
       await screenshot(page, path.join(SHOTS, `mistake-${theme}.png`));
       await screenshot(page, path.join(SHOTS, `panel-${theme}.png`), { locator: webviewElement(page, PANEL_TITLE) });
+      await wv.locator('.card.mistake', { hasText: 'A count goes below zero' }).locator('table.trace').scrollIntoViewIfNeeded();
+      await screenshot(page, path.join(SHOTS, `counts-${theme}.png`), { locator: webviewElement(page, PANEL_TITLE) });
     }
     await setColorTheme(s, 'dark');
     wv = await webviewFrame(page, PANEL_TITLE);
