@@ -156,9 +156,7 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   // Probe: the shortest failing transcript that the program answered to the end (a hang or a flood says
   // enough), unless a mutant already answers every command of every transcript exactly as the program did:
   // that leaves no room for randomness, nor for state that survives the reset.
-  const answeredFailure = failing
-    .filter((i) => outcomes[i]!.ending === 'finished' || outcomes[i]!.ending === 'crashed')
-    .sort((a, b) => cases[a]!.commands.length - cases[b]!.commands.length)[0];
+  const answeredFailure = probeCase(model, failing.filter((i) => outcomes[i]!.ending === 'finished' || outcomes[i]!.ending === 'crashed'), cases, diagnosis.findings.map((f) => f.mutation));
   const settled = diagnosis.findings.length > 0 && diagnosis.findings.every((f) => f.confidence === 'exact') && diagnosis.unexplained.length === 0;
   let probe: Probe | undefined;
   if (answeredFailure !== undefined && !settled) {
@@ -243,6 +241,24 @@ function namedMistake(input: CheckInput, cases: readonly Case[], finding: Findin
     ...(spec.step ? { step: spec.step } : {}),
     counterexample,
   };
+}
+
+/**
+ * The failing transcript to probe with. Two runs of a program that chooses at random may still agree when
+ * it has few choices to make, so the shortest transcript with enough free choices (ties, under the
+ * model's nondeterministic mutations) to make agreement by chance unlikely; else the one with most choices.
+ */
+function probeCase(model: ReferenceModel, indexes: readonly number[], cases: readonly Case[], suspected: readonly string[]): number | undefined {
+  const free = new Set(model.mutations.filter((m) => m.nondeterministic).map((m) => m.id));
+  // Choices counted under the mistakes already suspected: a count that goes negative, say, breaks ties the reference would have.
+  const on = new Set([...free, ...suspected]);
+  const ranked = indexes.map((i) => {
+    let ways = 1;
+    if (free.size > 0) for (const step of simulate(model, cases[i]!.commands, on).steps) ways *= 1 + step.alternatives;
+    return { i, ways: Math.min(ways, 1e6), length: cases[i]!.commands.length };
+  });
+  const enough = ranked.filter((r) => r.ways >= 256).sort((a, b) => a.length - b.length)[0];
+  return enough?.i ?? [...ranked].sort((a, b) => b.ways - a.ways || a.length - b.length)[0]?.i;
 }
 
 /**

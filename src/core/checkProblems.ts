@@ -1,5 +1,6 @@
 /** The problems a check reports besides named mistakes, each in the learner's words. */
 import type { BatchResult } from './batch';
+import { clipLine } from './clip';
 import type { Case } from './cases';
 import type { Diagnosis, Finding } from './diagnose';
 import type { ReferenceModel } from './model';
@@ -20,7 +21,7 @@ export interface ProblemInputs {
   readonly counterexample: Counterexample | null;
 }
 
-const answerText = (lines: readonly string[] | null): string => (lines === null ? 'nothing' : lines.length === 0 ? '(nothing)' : lines.join(' / '));
+const answerText = (lines: readonly string[] | null): string => (lines === null ? 'nothing' : lines.length === 0 ? '(nothing)' : clipLine(lines.join(' / ')));
 
 function differenceText(d: AnswerDifference, probed: string): string {
   return `at command ${d.index + 1} (\`${d.command}\`) of "${probed}" one run answered ${answerText(d.first)}, the other ${answerText(d.second)}`;
@@ -52,7 +53,7 @@ export function assembleProblems(p: ProblemInputs): Problem[] {
   if (p.main.strayLines.length > 0) {
     problems.push({
       kind: 'stray-output',
-      message: `Your program printed lines that are not answers, e.g. "${p.main.strayLines[0]}". They were ignored for the checks below.`,
+      message: `Your program printed lines that are not answers, e.g. "${clipLine(p.main.strayLines[0]!)}". They were ignored for the checks below.`,
       advice: 'Print debugging to stderr instead (Python: print(..., file=sys.stderr); JavaScript: console.error).',
     });
   }

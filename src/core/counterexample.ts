@@ -1,3 +1,4 @@
+import { clipLines } from './clip';
 import type { ReferenceModel } from './model';
 import type { Counterexample, Replay, TraceRow } from './report';
 import { segmentAnswers } from './segment';
@@ -53,9 +54,11 @@ export function buildCounterexample(
   const trace: TraceRow[] = commands.map((command, i) => {
     const step = reference.steps[i];
     const expected = step?.answer ?? [];
-    const actual = actualAnswers[i] ?? null;
-    const matches = actual !== null && actual.length === expected.length && actual.every((line, k) => line === expected[k]);
-    const row: TraceRow = { command, expected, actual, counts: step?.snapshot ?? {}, matches };
+    const full = actualAnswers[i] ?? null;
+    const matches = full !== null && full.length === expected.length && full.every((line, k) => line === expected[k]);
+    const shown = full === null ? null : clipLines(full);
+    const actual = shown === null ? null : shown.lines;
+    const row: TraceRow = { command, expected, actual, counts: step?.snapshot ?? {}, matches, ...(shown?.clipped ? { details: full!.join('\n') } : {}) };
     if (!observed || !shouldBe) return row;
     return { ...row, observed: observed[i] ?? null, shouldBe: shouldBe[2 * i + 1]?.answer ?? [] };
   });

@@ -81,7 +81,18 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
   const exactPairs = paired?.tallies.filter((t) => t.exact) ?? [];
   if (exactPairs.length > 0) return exactDiagnosis(exactPairs.slice(0, 1), mistakeOf, nondeterministic, singles);
 
-  const admissible = [...singles.tallies, ...(paired?.tallies ?? [])].filter((t) => t.against === 0 && t.supportCount > 0);
+  // A kind of command where the program does something no candidate explains (power-of-two-choices picks) is
+  // weak evidence against a mistake: agreeing with the reference there can be coincidence. So a candidate
+  // with support at a well-understood kind of command is not ruled out by disagreements at such a kind;
+  // one seen only where the program is not understood must not be contradicted anywhere.
+  const all = [...singles.tallies, ...(paired?.tallies ?? [])];
+  const explainedSomehow = new Set(all.flatMap((t) => t.support.map(stepKey)));
+  const unreliable = new Set(singles.sentences.filter((s) => !explainedSomehow.has(stepKey(s.step))).map((s) => verbOf(s.step.command)));
+  const admissible = all.filter((t) => {
+    if (t.supportCount === 0) return false;
+    const firm = t.support.some((s) => !unreliable.has(verbOf(s.command)));
+    return [...t.againstByVerb].every(([verb, n]) => n === 0 || (firm && unreliable.has(verb)));
+  });
   const { chosen, uncovered } = cover(admissible, singles.differingKeys, options.random === true);
   let findings = findingsOf(chosen, mistakeOf, nondeterministic, singles.tallies);
 

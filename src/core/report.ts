@@ -42,6 +42,8 @@ export interface TraceRow {
   readonly observed?: readonly string[] | null;
   /** The reference's answer to the observe command at the same point: what the counts should be. */
   readonly shouldBe?: readonly string[];
+  /** The program's full answer when `actual` had to be cut for display (a line of more than about 80 characters). */
+  readonly details?: string;
 }
 
 /** How to run a counterexample by hand, with the learner's own prints and debugger. */

@@ -10,6 +10,7 @@
  * program differs, every candidate that gives the program's answer explains it.
  */
 import type { ReferenceModel, StepResult } from './model';
+import { clipLine, SHOWN_ANSWER_CHARS } from './clip';
 import { cutAnswer } from './segment';
 
 /** A place in the evidence: a command of a stream, and the transcript (list) it belongs to. */
@@ -36,6 +37,8 @@ export interface CandidateTally {
   supportCount: number;
   /** Commands where the program answered like the reference and this candidate would not have. */
   against: number;
+  /** The same, by the command's first word: evidence at a kind of command the program does not follow anyway is weak. */
+  readonly againstByVerb: Map<string, number>;
   firstAgainst: StepRef | null;
   /** Answered every command exactly as the program did, with its own first answer (never an alternative). */
   exact: boolean;
@@ -90,7 +93,7 @@ function listOf(stream: EvidenceStream, index: number): { list: number; listInde
 }
 
 export function walkEvidence(model: ReferenceModel, streams: readonly EvidenceStream[], candidates: readonly Candidate[]): Walk {
-  const tallies: CandidateTally[] = candidates.map((candidate) => ({ candidate, support: [], supportCount: 0, against: 0, firstAgainst: null, exact: !candidate.nondeterministic }));
+  const tallies: CandidateTally[] = candidates.map((candidate) => ({ candidate, support: [], supportCount: 0, against: 0, againstByVerb: new Map(), firstAgainst: null, exact: !candidate.nondeterministic }));
   const differing: StepRef[] = [];
   const differingKeys = new Set<string>();
   const sentences: UnexplainedStep[] = [];
@@ -105,6 +108,7 @@ export function walkEvidence(model: ReferenceModel, streams: readonly EvidenceSt
     let at = 0;
     for (let index = 0; index < stream.commands.length; index++) {
       const command = stream.commands[index]!;
+      const verb = command.trim().split(/\s+/)[0] ?? '';
       const expected = model.step(reference, command, none);
       let cut = cutAnswer(model, stream.commands, index, stream.lines, at, finished, expected.answer.kind === 'lines' ? expected.answer.lines.length : undefined);
       // A dead process's last many-line answer cannot be told from no answer. Where the reference prints
@@ -132,6 +136,7 @@ export function walkEvidence(model: ReferenceModel, streams: readonly EvidenceSt
         if (referenceAgrees) {
           if (verdict === false) {
             tally.against += 1;
+            tally.againstByVerb.set(verb, (tally.againstByVerb.get(verb) ?? 0) + 1);
             tally.firstAgainst ??= ref;
           }
         } else if (verdict !== false) {
@@ -160,6 +165,6 @@ function describe(model: ReferenceModel, state: unknown, command: string, expect
   } catch {
     custom = undefined; // a sentence is a courtesy; the generic one below is still true
   }
-  if (typeof custom === 'string' && custom !== '') return custom;
-  return `\`${command}\` answered "${answer.lines.join(' / ') || '(nothing)'}" where the reference answers "${expectedLines.join(' / ') || '(nothing)'}"`;
+  if (typeof custom === 'string' && custom !== '') return clipLine(custom, 4 * SHOWN_ANSWER_CHARS);
+  return `\`${command}\` answered "${clipLine(answer.lines.join(' / ')) || '(nothing)'}" where the reference answers "${clipLine(expectedLines.join(' / ')) || '(nothing)'}"`;
 }

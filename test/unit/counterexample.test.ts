@@ -83,4 +83,15 @@ describe('counterexample traces', () => {
     const otherRun = simulate(model, withObserve(model, commands), new Set(['tiebreak-last'])).outcome;
     assert.equal(splitObserved(model, commands, plain, otherRun), undefined);
   });
+
+  it('cuts a long answer for display, saying its length, and keeps the full text in details', () => {
+    const flood = 'x'.repeat(1000);
+    const example = buildCounterexample(model, from('t', 2), ['POOL a', 'PICK'], { lines: ['OK', flood], ending: 'finished' });
+    const row = example.trace[1]!;
+    assert.equal(row.actual!.length, 1);
+    assert.match(row.actual![0]!, /^x{79}… \(1,000 characters\)$/);
+    assert.equal(row.details, flood);
+    assert.equal(row.matches, false);
+    assert.equal(example.trace[0]!.details, undefined, 'short answers are shown whole');
+  });
 });

@@ -16,6 +16,8 @@ interface PoolState {
   readonly inFlight: ReadonlyMap<string, bigint>;
   /** Rotation cursor, used only by the rotating-tiebreak mutant. */
   readonly cursor: number;
+  /** Counts of backends dropped by a POOL, kept only by the registry mutant (a name seen before comes back). */
+  readonly retired?: ReadonlyMap<string, bigint>;
 }
 
 const BACKEND = /^[A-Za-z0-9._-]+$/;
@@ -67,7 +69,7 @@ function pick(state: PoolState, on: ReadonlySet<string>, observed?: readonly str
     const raised = countOf(chosen.name) + 1n;
     next.set(chosen.name, mask === undefined ? raised : raised & mask);
   }
-  return { state: { pool, inFlight: next, cursor }, answer, ...(alternatives ? { alternatives } : {}) };
+  return { state: { ...state, inFlight: next, cursor }, answer, ...(alternatives ? { alternatives } : {}) };
 }
 
 function done(state: PoolState, name: string | undefined, on: ReadonlySet<string>): StepResult<PoolState> {
@@ -108,6 +110,11 @@ function reset(state: PoolState, names: readonly string[], on: ReadonlySet<strin
     // Counts kept for the whole process: old names stay, new ones start at 0.
     inFlight = new Map(state.inFlight);
     for (const name of names) if (!inFlight.has(name)) inFlight.set(name, 0n);
+  } else if (on.has('reset-keeps-registry')) {
+    // A registry of every backend ever configured: a name seen before, in any pool, comes back with its count.
+    const retired = new Map([...(state.retired ?? []), ...state.inFlight]);
+    inFlight = new Map(names.map((name) => [name, retired.get(name) ?? 0n]));
+    return { state: { pool: names, inFlight, cursor: 0, retired }, answer: lines('OK') };
   } else if (on.has('reset-keeps-counts')) {
     // A reload that keeps a backend keeps its count; only new names start at 0.
     inFlight = new Map(names.map((name) => [name, state.inFlight.get(name) ?? 0n]));
@@ -170,6 +177,7 @@ export const model: ReferenceModel<PoolState> = {
     { id: 'unknown-added', description: 'DONE for a name not in the pool adds it to the counts' },
     { id: 'empty-crash', description: 'PICK on an empty pool crashes' },
     { id: 'reset-keeps-counts', description: 'POOL keeps the counts of backends that stay in the pool' },
+    { id: 'reset-keeps-registry', description: 'POOL brings back the old count of any backend seen before, in any earlier pool' },
     { id: 'reset-keeps-all', description: 'POOL keeps every count it ever had, old backends included' },
   ],
   resetCommand: 'POOL',
