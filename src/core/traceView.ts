@@ -28,6 +28,8 @@ export interface TraceRowCells {
   readonly shouldBe: readonly CountCell[];
   /** Some count differs in this row (two-column traces only). */
   readonly countsDiffer: boolean;
+  /** The program's whole answer when `actual` was cut for display. */
+  readonly details?: string;
 }
 
 export type CountColumns = 'observed' | 'reference';
@@ -98,6 +100,7 @@ export function traceCells(example: Counterexample): TraceCells {
       matches: row.matches,
       diverges: i === example.divergesAt,
       after: i > example.divergesAt,
+      ...(row.details ? { details: row.details } : {}),
     };
     if (columns === 'reference') return { ...base, shouldBe: referenceCounts(row.counts), countsDiffer: false };
     // A row without the reference's answer falls back to its bookkeeping, which says the same in other words.

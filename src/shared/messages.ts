@@ -78,6 +78,8 @@ export interface TraceRowView {
   /** `observed` traces: what the counts should be; `reference` traces: the reference's counts. */
   readonly shouldBe: readonly CountCellView[];
   readonly countsDiffer: boolean;
+  /** The program's whole answer when `actual` was cut for display. */
+  readonly details?: string;
 }
 
 export interface TraceView {

@@ -45,7 +45,7 @@ export function renderTrace(trace: TraceView, state: PanelState, lesson: LessonV
       h('td', { class: 'num' }, row.diverges ? `→ ${i + 1}` : String(i + 1)),
       h('td', { class: 'command' }, h('code', {}, row.command)),
       h('td', {}, h('code', {}, row.expected)),
-      h('td', {}, h('code', {}, row.actual), row.diverges ? h('span', { class: 'diverge-label' }, '← first difference') : null),
+      h('td', { title: row.details }, h('code', {}, row.actual), row.diverges ? h('span', { class: 'diverge-label' }, '← first difference') : null),
       ...(observed ? [countCells(row.yours), countCells(row.shouldBe)] : [countCells(row.shouldBe)]),
     );
   });
