@@ -85,7 +85,7 @@ export interface InternalState {
   lastStatus: string | null;
   lastRefusal: string | null;
   panelOpen: boolean;
-  tests: { id: string; label: string; state?: string; message?: string; children: { id: string; label: string; state?: string; message?: string }[] }[];
+  tests: { id: string; label: string; state?: string; message?: string; children: { id: string; label: string; state?: string; message?: string; inline?: string; inlineLine?: number }[] }[];
 }
 
 export async function internalState(): Promise<InternalState> {
