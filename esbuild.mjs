@@ -12,6 +12,8 @@ const common = { bundle: true, mainFields: ['module', 'main'], sourcemap: !produ
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20' },
+  // The engine worker: runs a pack's model, under Node's permission model (src/node/engine/host.ts).
+  { ...common, entryPoints: ['src/node/engine/worker.ts'], outfile: 'dist/engine.js', platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ];
 

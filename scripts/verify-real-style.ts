@@ -83,7 +83,7 @@ async function verify(file: string, generatedCount: number, on: readonly string[
   const relative = path.relative(path.join(ROOT, 'test', 'fixtures', 'real-style'), path.resolve(file));
   const lesson = relative.split(path.sep)[0]!;
   const language = languageOf(file) as Language;
-  const pack: LoadedPack = await loadPack(path.join(ROOT, 'lessons', lesson));
+  const pack: LoadedPack = await loadPack(path.join(ROOT, 'lessons', lesson), 'folder', { model: true });
   const model: ReferenceModel = pack.model;
   const starter = pack.manifest.starters[language]!;
   const driver = starter.driver ? path.join(pack.dir, starter.driver) : undefined;

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { CheckReport } from '../core/report';
 import type { Language } from '../core/schema';
 import { checkFile } from '../node/checker';
+import { fsReason } from '../node/errors';
 import { isLanguage, languageOf } from '../node/languages';
 import { EXIT, UsageError, type CliCommand } from './command';
 import { formatReport } from './format';
@@ -34,8 +35,10 @@ export const checkCommand: CliCommand = {
     if (!language || !isLanguage(language)) {
       throw new UsageError(`cannot tell the language of ${positionals[0]}: use a .py, .js or .ts file, or --language`);
     }
-    const source = await fs.readFile(file, 'utf8').catch(() => {
-      throw new UsageError(`cannot read ${positionals[0]}: no such file`);
+    const source = await fs.readFile(file, 'utf8').catch((error: unknown) => {
+      // "is a folder", "permission denied": said as they are; a missing file in the words tests and users know.
+      const why = fsReason(error);
+      throw new UsageError(`cannot read ${positionals[0]}: ${why && why !== 'it does not exist' ? why : 'no such file'}`);
     });
     const pack = await selectPack(io, values.lesson, file, source);
     if (!pack.manifest.starters[language as Language]) {

@@ -3,6 +3,7 @@ import { createColors } from 'picocolors';
 import { behaviourText, counterexampleSource, evidenceText, isLikely, mistakeExplanation, mistakeHeadline, mistakeWhere, revealedByLabels } from '../core/findings';
 import { checkDetails, checkSummary, problemTitle, verdictSentence } from '../core/progress';
 import type { CheckReport, Counterexample } from '../core/report';
+import { safeText } from '../core/text';
 import { countsNote, traceCells, traceLength, traceTextLines, type TracePaint } from '../core/traceView';
 
 type Colors = ReturnType<typeof createColors>;
@@ -16,7 +17,7 @@ export function formatTrace(example: Counterexample, c: Colors): string[] {
   const cells = traceCells(example);
   const out = traceTextLines(cells, paint(c));
   out.push(c.dim(countsNote(cells)));
-  if (example.replay) out.push(`${c.cyan('Replay it yourself:')} ${example.replay.shell}`);
+  if (example.replay) out.push(`${c.cyan('Replay it yourself:')} ${safeText(example.replay.shell)}`);
   return out;
 }
 
@@ -27,7 +28,7 @@ function traceCaption(example: Counterexample, report: CheckReport, what: string
 export function formatReport(report: CheckReport, colour: boolean): string {
   const c = createColors(colour);
   const out: string[] = [];
-  out.push(c.bold(`${report.lesson} · ${report.language} · ${report.file}`));
+  out.push(c.bold(`${report.lesson} · ${report.language} · ${safeText(report.file)}`));
   const verdict = `${report.status === 'pass' ? '✓' : '✗'} ${checkSummary(report)}`;
   out.push(report.status === 'pass' ? c.green(verdict) : c.red(verdict));
   out.push(verdictSentence(report));
@@ -39,8 +40,8 @@ export function formatReport(report: CheckReport, colour: boolean): string {
     const headline = `Mistake: ${mistakeHeadline(mistake)}`;
     out.push(isLikely(mistake) ? c.yellow(c.bold(headline)) : c.red(c.bold(headline)));
     out.push(`  ${where.text}${where.reason ? `: ${where.reason}` : ''}`);
-    out.push(`  ${mistakeExplanation(mistake)}`);
-    out.push(`  ${c.cyan('Hint:')} ${mistake.hint}`);
+    out.push(`  ${safeText(mistakeExplanation(mistake), { multiline: true })}`);
+    out.push(`  ${c.cyan('Hint:')} ${safeText(mistake.hint, { multiline: true })}`);
     const behaviour = behaviourText(mistake);
     if (behaviour) out.push(`  ${behaviour}`);
     const evidence = evidenceText(mistake);
@@ -59,9 +60,10 @@ export function formatReport(report: CheckReport, colour: boolean): string {
   if (report.problems.length) {
     out.push('');
     for (const p of report.problems) {
-      out.push(`${c.yellow(c.bold(problemTitle(p.kind)))}${p.line ? c.dim(` (line ${p.line})`) : ''}: ${p.message}`);
-      if (p.advice) out.push(`  ${p.advice}`);
-      if (p.details) out.push(...p.details.split('\n').map((l) => c.dim(`  | ${l}`)));
+      // Learner text (stray lines, stderr, exception messages) can hold terminal control sequences.
+      out.push(`${c.yellow(c.bold(problemTitle(p.kind)))}${p.line ? c.dim(` (line ${p.line})`) : ''}: ${safeText(p.message, { multiline: true })}`);
+      if (p.advice) out.push(`  ${safeText(p.advice, { multiline: true })}`);
+      if (p.details) out.push(...safeText(p.details, { multiline: true }).split('\n').map((l) => c.dim(`  | ${l}`)));
     }
   }
   return out.join('\n') + '\n';

@@ -2,13 +2,13 @@ import * as path from 'node:path';
 import * as readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { InstallError, installPack } from '../node/installPack';
-import { cliPacksDir } from '../node/locations';
+import { builtInLessonsDir, cliPacksDir } from '../node/locations';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 
 /** Asks on the terminal; without one (a script, CI) the answer is no, and the message says to pass --yes. */
 async function askOnTerminal(io: CliIO, question: string): Promise<boolean> {
   if (!process.stdin.isTTY) {
-    io.err(`${question} There is no terminal to answer on; re-run with --yes to replace it.\n`);
+    io.err(`${question} There is no terminal to answer on; re-run with --yes to say yes.\n`);
     return false;
   }
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
@@ -22,7 +22,7 @@ async function askOnTerminal(io: CliIO, question: string): Promise<boolean> {
 export const installCommand: CliCommand = {
   name: 'install',
   usage: 'install <file.lessonpack> [--yes] [--force] [--packs-dir <dir>]',
-  summary: 'install a lesson pack for the command line (--yes: replace an older version without asking; --force: reinstall or downgrade)',
+  summary: 'install a lesson pack for the command line (--yes: replace an older version, or hide a built-in lesson of the same id, without asking; --force: reinstall or downgrade)',
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
@@ -37,6 +37,10 @@ export const installCommand: CliCommand = {
         packsRoot,
         force: values.force ?? false,
         confirmReplace: async (existing, next) => values.yes === true || askOnTerminal(io, `Lesson ${path.basename(file)}: replace the installed version ${existing} with ${next}?`),
+        builtInDir: builtInLessonsDir(io.bundleDir),
+        confirmShadow: async (builtIn, next) =>
+          values.yes === true ||
+          askOnTerminal(io, `${path.basename(file)} (version ${next}) has the id of a built-in lesson (version ${builtIn}); once installed, it is offered instead of the built-in one. Install it?`),
       });
       io.out(
         `Installed ${result.id} ${result.version}${result.replaced ? ` (replacing ${result.replaced})` : ''} in ${result.dir}\n` +
@@ -45,7 +49,8 @@ export const installCommand: CliCommand = {
       return EXIT.ok;
     } catch (error) {
       if (!(error instanceof InstallError)) throw error;
-      io.err(`lesson-companion install: ${error.message}\n`);
+      const where = error.reason === 'unwritable' ? ' Choose a folder you can write to with --packs-dir or LESSON_COMPANION_PACKS.' : '';
+      io.err(`lesson-companion install: ${error.message}${where}\n`);
       return EXIT.failed;
     }
   },

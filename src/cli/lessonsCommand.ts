@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { safeText } from '../core/text';
 import { EXIT, type CliCommand } from './command';
 import { allPacks } from './packSelection';
 
@@ -23,9 +24,9 @@ export const lessonsCommand: CliCommand = {
       return EXIT.ok;
     }
     for (const p of packs) {
-      io.out(`${p.manifest.id}  ${p.manifest.version}  ${p.manifest.title}\n    ${Object.keys(p.manifest.starters).join(', ')} · ${p.transcripts.length} hidden transcripts · ${p.origin} · ${p.dir}\n`);
+      io.out(`${p.manifest.id}  ${p.manifest.version}  ${safeText(p.manifest.title)}\n    ${Object.keys(p.manifest.starters).join(', ')} · ${p.transcripts.length} hidden transcripts · ${p.origin} · ${p.dir}\n`);
     }
-    for (const b of broken) io.err(`not loaded: ${b.dir}\n${b.error}\n`);
+    for (const b of broken) io.err(`not loaded: ${safeText(b.dir)}\n${safeText(b.error, { multiline: true })}\n`);
     if (packs.length === 0) io.out('No lessons found.\n');
     return EXIT.ok;
   },

@@ -1,4 +1,5 @@
 /** `lesson-companion`: the command line, and what autograders call. */
+import { WordedError } from '../node/errors';
 import { PackError } from '../node/packs';
 import { answerCommand } from './answerCommand';
 import { authorCommand } from './authorCommand';
@@ -16,11 +17,13 @@ export const COMMANDS: CliCommand[] = [checkCommand, lessonsCommand, runCommand,
 function help(io: CliIO): void {
   io.out('Usage: lesson-companion <command> [options]\n\nCommands:\n');
   for (const c of COMMANDS) io.out(`  ${c.usage}\n      ${c.summary}\n`);
+  io.out('\nEvery command takes --debug: on an unexpected error, show its stack trace.\n');
   io.out('\nExit codes: 0 pass/ok, 1 check failed or answer wrong, 2 usage or lesson pack error.\n');
 }
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
-  const [name, ...rest] = argv;
+  const debug = argv.includes('--debug');
+  const [name, ...rest] = argv.filter((a) => a !== '--debug');
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     help(io);
     return name ? EXIT.ok : EXIT.usage;
@@ -38,11 +41,13 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       io.err(`lesson-companion ${name}: ${error.message}\nUsage: lesson-companion ${command.usage}\n`);
       return EXIT.usage;
     }
-    if (error instanceof PackError) {
+    if (error instanceof PackError || error instanceof WordedError) {
       io.err(`lesson-companion ${name}: ${error.message}\n`);
       return EXIT.usage;
     }
-    io.err(`lesson-companion ${name}: ${(error as Error).stack ?? String(error)}\n`);
+    // A bug, not a mistake of the user's: one line, and the stack only when asked for.
+    const firstLine = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    io.err(debug ? `lesson-companion ${name}: ${(error as Error).stack ?? String(error)}\n` : `lesson-companion ${name}: unexpected error: ${firstLine} (run again with --debug to see where)\n`);
     return EXIT.usage;
   }
 }
@@ -62,7 +67,7 @@ export function runCli(): void {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`lesson-companion: ${String(error)}\n`);
+      process.stderr.write(`lesson-companion: unexpected error: ${String(error).split('\n')[0]}\n`);
       process.exitCode = EXIT.usage;
     },
   );

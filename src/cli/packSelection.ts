@@ -2,6 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { declaredLesson } from '../core/source';
 import { cliPacksDir, packRoots } from '../node/locations';
+import { verifyInstalledPack } from '../node/packIntegrity';
 import { discoverPacks, loadPack, MANIFEST_FILE, type LoadedPack, type PackListing } from '../node/packs';
 import { UsageError, type CliIO } from './command';
 
@@ -11,9 +12,16 @@ export async function allPacks(io: CliIO): Promise<PackListing> {
 
 /**
  * The pack a learner file belongs to: `--lesson` (an id or a pack folder), else the file's
- * `lesson-companion: <id>` header, else the pack whose starter has the same file name.
+ * `lesson-companion: <id>` header, else the pack whose starter has the same file name. An installed pack
+ * must still be what was installed (PackIntegrityError otherwise): the graded program may have changed it.
  */
 export async function selectPack(io: CliIO, lesson: string | undefined, file?: string, source?: string): Promise<LoadedPack> {
+  const pack = await findPack(io, lesson, file, source);
+  if (pack.origin === 'installed') await verifyInstalledPack(pack);
+  return pack;
+}
+
+async function findPack(io: CliIO, lesson: string | undefined, file?: string, source?: string): Promise<LoadedPack> {
   if (lesson && (lesson.includes('/') || lesson.includes(path.sep))) {
     const dir = path.resolve(io.cwd, lesson);
     if (await fs.stat(path.join(dir, MANIFEST_FILE)).then(() => true, () => false)) return loadPack(dir);

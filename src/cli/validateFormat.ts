@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import { createColors } from 'picocolors';
 import type { Adequacy } from '../core/adequacy';
+import { safeText } from '../core/text';
 import type { ValidationArea, ValidationProblem } from '../core/validate';
 import type { PackValidation } from '../node/validatePack';
 
@@ -54,9 +55,10 @@ function goodNews(result: PackValidation, area: ValidationArea): string {
 
 function problemLines(p: ValidationProblem, shownDir: string, c: Colors): string[] {
   const mark = p.severity === 'error' ? c.red('✗') : c.yellow('!');
-  const out = [`  ${mark} ${c.bold(where(p, shownDir))}: ${p.message}`];
-  if (p.advice) out.push(`      ${c.dim('→')} ${p.advice}`);
-  if (p.proposal) out.push(...p.proposal.trimEnd().split('\n').map((l) => `        ${c.cyan(l)}`));
+  // Messages quote the pack's own text, and a pack from someone else may hold terminal control sequences.
+  const out = [`  ${mark} ${c.bold(safeText(where(p, shownDir)))}: ${safeText(p.message, { multiline: true })}`];
+  if (p.advice) out.push(`      ${c.dim('→')} ${safeText(p.advice, { multiline: true })}`);
+  if (p.proposal) out.push(...safeText(p.proposal.trimEnd(), { multiline: true }).split('\n').map((l) => `        ${c.cyan(l)}`));
   return out;
 }
 

@@ -93,6 +93,41 @@ export function collisionKey(name: string): string {
   return name.normalize('NFC').toLowerCase().replace(/\/$/, '');
 }
 
+/**
+ * Why these file paths cannot all be written into one folder, or undefined: the same path twice (also in
+ * different upper/lower case, which Windows and macOS cannot tell apart), or a file whose name another
+ * path needs as a folder (`data` and `data/x.txt`).
+ */
+export function pathClash(paths: readonly string[]): string | undefined {
+  const files = new Map<string, string>();
+  for (const p of paths) {
+    const key = collisionKey(p);
+    const other = files.get(key);
+    if (other !== undefined) return other === p ? `"${p}" is listed twice` : `"${other}" and "${p}" differ only in upper/lower case, which Windows and macOS cannot tell apart`;
+    files.set(key, p);
+  }
+  for (const p of paths) {
+    const segments = p.split('/');
+    for (let i = 1; i < segments.length; i++) {
+      const file = files.get(collisionKey(segments.slice(0, i).join('/')));
+      if (file !== undefined) return `"${file}" is a file, but "${p}" needs a folder of that name`;
+    }
+  }
+  return undefined;
+}
+
+export type ArchiveLimits = { readonly [K in keyof typeof ARCHIVE_LIMITS]: number };
+
+/**
+ * The compression ratio of an entry when it is high enough that install refuses it as a zip bomb, else
+ * undefined. Bundle asks the same question before it compresses a file, so that it never writes an
+ * archive install would refuse (a long, repetitive transcript compresses that well legitimately).
+ */
+export function bombRatio(size: number, compressedSize: number, limits: ArchiveLimits = ARCHIVE_LIMITS): number | undefined {
+  const ratio = size / Math.max(compressedSize, 1);
+  return size >= limits.ratioCheckedFromBytes && ratio > limits.compressionRatio ? ratio : undefined;
+}
+
 const SKIPPED_NAMES = new Set(['Thumbs.db', 'desktop.ini', 'node_modules', '__pycache__']);
 
 /**

@@ -7,6 +7,7 @@
 import type { CheckReport, Counterexample, NamedMistake } from './report';
 import type { Language } from './schema';
 import { functionBodyLines, locateFunction } from './source';
+import { safeText } from './text';
 
 /** The title, in the wording of the variant the program shows when the lesson words it apart. */
 export function mistakeTitle(m: Pick<NamedMistake, 'title' | 'variant'>): string {
@@ -66,9 +67,10 @@ export interface Where {
 export function mistakeWhere(m: Pick<NamedMistake, 'function' | 'line' | 'location'>): Where {
   const loc = m.location;
   if (loc && loc.lines.length > 0) {
-    const fn = loc.function ?? m.function;
+    // The function's name comes from the learner's file and the reason quotes the program's answers.
+    const fn = safeText(loc.function ?? m.function);
     const lines = linesText(loc.lines);
-    return { function: fn, lines: loc.lines, text: `${lines.charAt(0).toUpperCase()}${lines.slice(1)}${loc.function ? ` of ${loc.function}()` : ''}`, reason: loc.reason };
+    return { function: fn, lines: loc.lines, text: `${lines.charAt(0).toUpperCase()}${lines.slice(1)}${loc.function ? ` of ${fn}()` : ''}`, reason: safeText(loc.reason) };
   }
   return { function: m.function, lines: [], text: `In ${m.function}()${m.line ? `, line ${m.line}` : ''}` };
 }
@@ -106,7 +108,7 @@ const plural = (n: number, one: string, many: string): string => `${n} ${n === 1
 export function evidenceText(m: Pick<NamedMistake, 'evidence'>): string {
   const e = m.evidence;
   if (!e || e.steps === 0) return '';
-  const first = e.first ? `, first at command ${e.first.index + 1} (${e.first.command}) of ${e.first.label}` : '';
+  const first = e.first ? `, first at command ${e.first.index + 1} (${safeText(e.first.command)}) of ${safeText(e.first.label)}` : '';
   return `Seen at ${plural(e.steps, 'command', 'commands')} in ${plural(e.transcripts, 'transcript', 'transcripts')}${first}.`;
 }
 

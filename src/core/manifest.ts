@@ -1,5 +1,6 @@
 import { Value } from '@sinclair/typebox/value';
 import { parseTree, findNodeAtLocation, type Node, type ParseError, printParseErrorCode } from 'jsonc-parser';
+import { checkPattern } from './patternSafety';
 import { LessonManifestSchema, type LessonManifest } from './schema';
 
 export interface ManifestProblem {
@@ -40,9 +41,55 @@ function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/**
+ * Bounds checked before the JSON parser sees the text: the parser (and later the validator) recurse once
+ * per level, so `[[[[…]]]]` 100,000 deep overflows the stack, and a few megabytes of JSON cost seconds.
+ * A real lesson.json is about 20 KB and 6 levels deep.
+ */
+export const MANIFEST_MAX_CHARS = 1024 * 1024;
+export const MANIFEST_MAX_DEPTH = 32;
+
+/** The first place the text nests deeper than `max`, found in one pass without parsing. */
+function tooDeepAt(text: string, max: number): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return undefined;
+}
+
+function sizeProblem(text: string, file: string): ManifestProblem | undefined {
+  if (text.length > MANIFEST_MAX_CHARS) {
+    return { file, line: 1, column: 1, path: '', message: `lesson.json is ${Math.round(text.length / 1024)} KiB; a lesson.json may be at most ${MANIFEST_MAX_CHARS / 1024} KiB (put long texts in fewer words, and transcripts in transcript files)` };
+  }
+  const deep = tooDeepAt(text, MANIFEST_MAX_DEPTH);
+  if (deep !== undefined) {
+    return { file, ...position(text, deep), path: '', message: `lesson.json nests lists and objects more than ${MANIFEST_MAX_DEPTH} levels deep here; a lesson needs about 6, so this is not a lesson manifest` };
+  }
+  return undefined;
+}
+
+/** The parse tree of the last text located in: validation locates dozens of problems in the same text. */
+let lastTree: { text: string; tree: Node | undefined } | undefined;
+export function treeOf(text: string): Node | undefined {
+  // parseTree recurses once per level: a text too deep to be a manifest has no tree worth a stack overflow.
+  if (lastTree?.text !== text) lastTree = { text, tree: sizeProblem(text, '') ? undefined : parseTree(text) };
+  return lastTree.tree;
+}
+
 /** Parses and validates lesson.json, giving every problem a file, line and column. */
 export function parseManifest(raw: string, file: string): ManifestResult {
   const text = withoutBom(raw);
+  const tooBig = sizeProblem(text, file);
+  if (tooBig) return { ok: false, problems: [tooBig] };
   const errors: ParseError[] = [];
   const tree: Node | undefined = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
   if (errors.length > 0 || !tree) {
@@ -54,7 +101,10 @@ export function parseManifest(raw: string, file: string): ManifestResult {
     };
   }
   const data: unknown = JSON.parse(text);
-  if (Value.Check(LessonManifestSchema, data)) return { ok: true, manifest: data };
+  if (Value.Check(LessonManifestSchema, data)) {
+    const problems = ruleProblems(data, text, file);
+    return problems.length === 0 ? { ok: true, manifest: data } : { ok: false, problems };
+  }
   const problems: ManifestProblem[] = [];
   const seen = new Set<string>();
   for (const error of Value.Errors(LessonManifestSchema, data)) {
@@ -75,7 +125,34 @@ function describe(path: string, message: string): string {
 /** Where in the document a JSON pointer points, for problems found after schema validation. */
 export function locate(raw: string, file: string, pointer: string, message: string): ManifestProblem {
   const text = withoutBom(raw);
-  const tree = parseTree(text);
+  const tree = treeOf(text);
   const node = tree ? nodeOrAncestor(tree, segments(pointer)).node : undefined;
   return { file, ...position(text, node?.offset ?? 0), path: pointer, message: describe(pointer, message) };
+}
+
+/**
+ * What the schema cannot say: ids unique by value (the lists are of objects), and read-order patterns that
+ * compile and cannot backtrack exponentially (see patternSafety.ts).
+ */
+function ruleProblems(manifest: LessonManifest, text: string, file: string): ManifestProblem[] {
+  const problems: ManifestProblem[] = [];
+  const unique = (items: readonly { id: string; pointer: string }[], what: string): void => {
+    const seen = new Map<string, string>();
+    for (const { id, pointer } of items) {
+      const first = seen.get(id);
+      if (first !== undefined) problems.push(locate(text, file, `${pointer}/id`, `${what} id "${id}" is used twice (first at ${first.slice(1).replace(/\//g, '.')}); ids must be unique`));
+      else seen.set(id, pointer);
+    }
+  };
+  unique(manifest.mistakes.map((m, i) => ({ id: m.id, pointer: `/mistakes/${i}` })), 'mistake');
+  unique(
+    [...manifest.failureQuestions.map((q, i) => ({ id: q.id, pointer: `/failureQuestions/${i}` })), ...(manifest.quiz ?? []).map((q, i) => ({ id: q.id, pointer: `/quiz/${i}` }))],
+    'question',
+  );
+  manifest.readOrder.forEach((step, i) => {
+    if (step.pattern === undefined) return;
+    const verdict = checkPattern(step.pattern);
+    if (!verdict.ok) problems.push(locate(text, file, `/readOrder/${i}/pattern`, `step ${i + 1}: ${verdict.message}`));
+  });
+  return problems;
 }

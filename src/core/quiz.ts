@@ -179,10 +179,11 @@ export function checkAnswer(question: Question, answer: string, deps: QuizDeps):
   const salt = question.answer?.salt ?? '';
   const hash = answerHash(deps.sha256, salt, normalised.text);
   let correct: boolean;
-  if (question.kind === 'predict') {
-    if (!deps.model) throw new Error(`question "${question.id}" predicts a transcript's output and needs the lesson's model`);
+  if (question.kind === 'predict' && deps.model) {
     correct = normalised.text === expectedPrediction(question, deps.model);
   } else {
+    // Without the model (the editor never runs pack code) a prediction is checked against the hash
+    // author-answers stored, which validate keeps in step with the model.
     correct = question.answer?.sha256.includes(hash) ?? false;
   }
   if (correct) {

@@ -14,6 +14,29 @@ export const PackPath = Type.String({
   description: 'A path inside the pack folder, relative, with no ".." segments.',
 });
 const Markdown = Type.String({ minLength: 1, maxLength: 8000, description: 'Markdown text.' });
+
+/**
+ * How much a pack may hold. A pack comes from someone else and is read by every check, so each list is
+ * bounded where it is read: diagnosis looks at mistakes × mutants, the panel lists steps and questions.
+ * Real lessons use a fraction of this (the built-in ones: at most 8 mistakes, 2 mutants each, 6 steps).
+ */
+export const PACK_LIMITS = {
+  mistakes: 64,
+  mutantsPerMistake: 16,
+  steps: 100,
+  questions: 100,
+  transcriptFiles: 100,
+  listItems: 20,
+  stepNumber: 100,
+} as const;
+
+/**
+ * One line of text with nothing a terminal or the bidi algorithm acts on: no line break (a `run` command
+ * with one is two commands to the shell, and the panel shows only the first), no control character, no
+ * bidi or invisible format character (which would show the learner a command other than the one that runs).
+ */
+export const SINGLE_LINE_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\ufeff]+$';
+const Command = Type.String({ minLength: 1, maxLength: 300, pattern: SINGLE_LINE_PATTERN });
 export const LanguageSchema = Type.Union([Type.Literal('python'), Type.Literal('javascript'), Type.Literal('typescript')]);
 
 export const StarterSchema = Type.Object(
@@ -35,9 +58,9 @@ export const ReadStepSchema = Type.Object(
     run: Type.Optional(
       Type.Union(
         [
-          Type.String({ minLength: 1, maxLength: 300 }),
+          Command,
           Type.Object(
-            { python: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })), javascript: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })), typescript: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })) },
+            { python: Type.Optional(Command), javascript: Type.Optional(Command), typescript: Type.Optional(Command) },
             { additionalProperties: false },
           ),
         ],
@@ -65,16 +88,16 @@ export const QuestionSchema = Type.Object(
     /** Salted hashes of the normalised accepted answers; the answers themselves are not in the pack. */
     answer: Type.Optional(
       Type.Object(
-        { salt: Type.String({ minLength: 8, maxLength: 64 }), sha256: Type.Array(Type.String({ pattern: '^[0-9a-f]{64}$' }), { minItems: 1 }) },
+        { salt: Type.String({ minLength: 8, maxLength: 64 }), sha256: Type.Array(Type.String({ pattern: '^[0-9a-f]{64}$' }), { minItems: 1, maxItems: PACK_LIMITS.listItems }) },
         { additionalProperties: false },
       ),
     ),
     orderless: Type.Optional(Type.Boolean({ description: 'Short answers: "a, b" and "b, a" are the same answer.' })),
-    commands: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 50, description: 'Predict-the-output: the transcript whose output the learner predicts.' })),
+    commands: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200, pattern: SINGLE_LINE_PATTERN }), { minItems: 1, maxItems: 50, description: 'Predict-the-output: the transcript whose output the learner predicts.' })),
     feedback: Type.Optional(Type.Array(FeedbackSchema, { maxItems: 20 })),
     hint: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'Shown for a wrong answer that has no specific feedback.' })),
     explanation: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'Shown once the answer is right.' })),
-    step: Type.Optional(Type.Integer({ minimum: 1, description: 'The read-order step (1-based) that answers this question.' })),
+    step: Type.Optional(Type.Integer({ minimum: 1, maximum: PACK_LIMITS.stepNumber, description: 'The read-order step (1-based) that answers this question.' })),
   },
   { additionalProperties: false },
 );
@@ -86,7 +109,12 @@ export const MistakeSchema = Type.Object(
     explanation: Markdown,
     function: Type.String({ minLength: 1, maxLength: 80, description: 'The learner function the mistake lives in.' }),
     hint: Type.String({ minLength: 1, maxLength: 1000 }),
-    mutants: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: "The reference model's mutation ids that make this mistake." }),
+    mutants: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+      minItems: 1,
+      maxItems: PACK_LIMITS.mutantsPerMistake,
+      uniqueItems: true,
+      description: "The reference model's mutation ids that make this mistake.",
+    }),
     variants: Type.Optional(
       Type.Array(
         Type.Object(
@@ -98,36 +126,36 @@ export const MistakeSchema = Type.Object(
           },
           { additionalProperties: false },
         ),
-        { maxItems: 16, description: 'Words for a particular form of the mistake (e.g. an unsigned counter that wraps around), shown when the program matches that mutant.' },
+        { maxItems: PACK_LIMITS.mutantsPerMistake, description: 'Words for a particular form of the mistake (e.g. an unsigned counter that wraps around), shown when the program matches that mutant.' },
       ),
     ),
-    question: Type.Optional(Type.String({ description: 'Id of the failure question that teaches this mistake.' })),
-    step: Type.Optional(Type.Integer({ minimum: 1, description: 'Read-order step (1-based) that teaches this mistake.' })),
+    question: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Id of the failure question that teaches this mistake.' })),
+    step: Type.Optional(Type.Integer({ minimum: 1, maximum: PACK_LIMITS.stepNumber, description: 'Read-order step (1-based) that teaches this mistake.' })),
   },
   { additionalProperties: false },
 );
 
 export const LessonManifestSchema = Type.Object(
   {
-    $schema: Type.Optional(Type.String()),
+    $schema: Type.Optional(Type.String({ maxLength: 500 })),
     id: Id,
     version: Type.String({ pattern: '^\\d+\\.\\d+\\.\\d+$', description: 'Semantic version; a newer version replaces an installed older one.' }),
     title: Type.String({ minLength: 1, maxLength: 120 }),
     summary: Type.Optional(Type.String({ maxLength: 500 })),
     coreQuestion: Markdown,
-    outcomes: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 1 }),
+    outcomes: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 1, maxItems: PACK_LIMITS.listItems }),
     model: Type.Intersect([PackPath], { description: 'The reference model of the exercise: a JavaScript or TypeScript module in the pack, e.g. "model/model.ts" (see docs/authoring.md).' }),
     protocol: Markdown,
     starters: Type.Object(
       { python: Type.Optional(StarterSchema), javascript: Type.Optional(StarterSchema), typescript: Type.Optional(StarterSchema) },
       { additionalProperties: false, minProperties: 1 },
     ),
-    transcripts: Type.Array(PackPath, { minItems: 1, description: 'Hidden transcript files.' }),
-    readOrder: Type.Array(ReadStepSchema, { minItems: 1 }),
-    failureQuestions: Type.Array(QuestionSchema),
-    quiz: Type.Optional(Type.Array(QuestionSchema)),
-    doneWhen: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 1 }),
-    mistakes: Type.Array(MistakeSchema, { minItems: 1 }),
+    transcripts: Type.Array(PackPath, { minItems: 1, maxItems: PACK_LIMITS.transcriptFiles, uniqueItems: true, description: 'Hidden transcript files.' }),
+    readOrder: Type.Array(ReadStepSchema, { minItems: 1, maxItems: PACK_LIMITS.steps }),
+    failureQuestions: Type.Array(QuestionSchema, { maxItems: PACK_LIMITS.questions }),
+    quiz: Type.Optional(Type.Array(QuestionSchema, { maxItems: PACK_LIMITS.questions })),
+    doneWhen: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 1, maxItems: PACK_LIMITS.listItems }),
+    mistakes: Type.Array(MistakeSchema, { minItems: 1, maxItems: PACK_LIMITS.mistakes }),
     fuzz: Type.Optional(
       Type.Object(
         { transcripts: Type.Integer({ minimum: 0, maximum: 500 }), length: Type.Integer({ minimum: 2, maximum: 200 }) },

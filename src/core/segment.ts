@@ -67,13 +67,3 @@ export function outputLines(stdout: string): string[] {
   if (lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
-
-/** Makes invisible characters visible, so "a " and "a" look different in a trace. */
-export function showInvisibles(text: string): string {
-  return text
-    .replace(/\r/g, '␍')
-    .replace(/\t/g, '␉')
-    .replace(/ (?= *$)/g, '·')
-    .replace(/^ +/, (spaces) => '·'.repeat(spaces.length))
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200d\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}

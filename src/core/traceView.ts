@@ -6,7 +6,7 @@
  * column holds the reference's bookkeeping, labelled as such.
  */
 import type { Counterexample, TraceRow } from './report';
-import { showInvisibles } from './segment';
+import { showInvisibles } from './text';
 
 export interface CountCell {
   readonly text: string;

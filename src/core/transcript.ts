@@ -40,37 +40,66 @@ export class TranscriptSyntaxError extends Error {
 
 const NAME = /^[a-z0-9][a-z0-9._-]*$/;
 
+/**
+ * How much one transcript file may hold. Every hidden transcript is simulated by every mutant at each
+ * validate and sent to the learner's program at each check, so a pack from someone else must not be able
+ * to make that unbounded (a 250,000-name POOL line took minutes). Real transcripts use a few dozen
+ * commands of a few words; a long stress transcript fits easily.
+ */
+export const TRANSCRIPT_LIMITS = {
+  lineChars: 1000,
+  wordsPerCommand: 200,
+  commandsPerTranscript: 10_000,
+  answerLinesPerCommand: 1000,
+  transcriptsPerFile: 1000,
+} as const;
+
+/** Control characters other than tab: a transcript is plain text, and its lines reach the learner's screen. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
 export function parseTranscripts(text: string, file: string): Transcript[] {
   const transcripts: Transcript[] = [];
+  const names = new Set<string>();
   let current: { name: string; description: string; line: number; steps: { command: string; expected: string[]; line: number }[] } | undefined;
-  const lines = text.split(/\r?\n/);
+  // A byte order mark (Windows editors) is not part of the first line; CR alone (classic Mac) ends a line too.
+  const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split(/\r\n|\r|\n/);
   lines.forEach((raw, index) => {
     const lineNo = index + 1;
+    const fail = (reason: string): never => {
+      throw new TranscriptSyntaxError(file, lineNo, reason);
+    };
+    if (raw.length > TRANSCRIPT_LIMITS.lineChars) fail(`the line is ${raw.length} characters long; a transcript line may be at most ${TRANSCRIPT_LIMITS.lineChars}`);
+    const control = CONTROL.exec(raw);
+    if (control) fail(`the line holds a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}) at column ${control.index + 1}; transcripts are plain text, one command or answer per line`);
     const line = raw.trimEnd();
     if (line.trim() === '' || line.startsWith('#')) return;
     if (line.startsWith('===')) {
       const header = line.slice(3).trim();
       const colon = header.indexOf(':');
       const name = (colon < 0 ? header : header.slice(0, colon)).trim();
-      if (!NAME.test(name)) {
-        throw new TranscriptSyntaxError(file, lineNo, `transcript name "${name}" must be lower-case letters, digits, '.', '_' or '-'`);
-      }
-      if (transcripts.some((t) => t.name === name) || current?.name === name) {
-        throw new TranscriptSyntaxError(file, lineNo, `transcript "${name}" is defined twice`);
-      }
+      if (!NAME.test(name)) fail(`transcript name "${name}" must be lower-case letters, digits, '.', '_' or '-'`);
+      if (names.has(name)) fail(`transcript "${name}" is defined twice`);
+      if (names.size >= TRANSCRIPT_LIMITS.transcriptsPerFile) fail(`this file holds more than ${TRANSCRIPT_LIMITS.transcriptsPerFile} transcripts; split them over several files`);
+      names.add(name);
       if (current) transcripts.push(finish(current, file));
       current = { name, description: colon < 0 ? '' : header.slice(colon + 1).trim(), line: lineNo, steps: [] };
       return;
     }
-    if (!current) throw new TranscriptSyntaxError(file, lineNo, 'expected "=== <name>" before the first command');
+    if (!current) return fail('expected "=== <name>" before the first command');
     if (line.startsWith('>')) {
       const command = line.slice(1).trim();
-      if (command === '') throw new TranscriptSyntaxError(file, lineNo, 'a "> " line needs a command');
+      if (command === '') fail('a "> " line needs a command');
+      const words = command.split(/\s+/).length;
+      if (words > TRANSCRIPT_LIMITS.wordsPerCommand) fail(`the command has ${words} words; a command may have at most ${TRANSCRIPT_LIMITS.wordsPerCommand}`);
+      if (current.steps.length >= TRANSCRIPT_LIMITS.commandsPerTranscript) {
+        fail(`transcript "${current.name}" has more than ${TRANSCRIPT_LIMITS.commandsPerTranscript} commands; split it into several transcripts`);
+      }
       current.steps.push({ command, expected: [], line: lineNo });
       return;
     }
     const last = current.steps[current.steps.length - 1];
-    if (!last) throw new TranscriptSyntaxError(file, lineNo, `answer "${line}" comes before any "> command"`);
+    if (!last) return fail(`answer "${line}" comes before any "> command"`);
+    if (last.expected.length >= TRANSCRIPT_LIMITS.answerLinesPerCommand) fail(`the answer to \`${last.command}\` (line ${last.line}) has more than ${TRANSCRIPT_LIMITS.answerLinesPerCommand} lines`);
     last.expected.push(line);
   });
   if (current) transcripts.push(finish(current, file));

@@ -8,6 +8,7 @@
 import { freshName, measureAdequacy, proposeTranscript, separates, type Adequacy } from './adequacy';
 import { locate } from './manifest';
 import type { ReferenceModel } from './model';
+import { checkPattern } from './patternSafety';
 import { seededRandom } from './random';
 import type { Language, LessonManifest, Question } from './schema';
 import { simulate } from './simulate';
@@ -41,6 +42,33 @@ export interface ValidateLessonInput {
   readonly starterFiles: Partial<Record<Language, ReadonlyMap<string, string>>>;
   /** Seeds the search for separating transcripts, so the proposals reproduce. */
   readonly seed: number;
+  /**
+   * Whether each read-order pattern matched its starter file, keyed by `patternKey`, found by the caller
+   * with a time bound (a pack's pattern may be slow); without an entry the pattern is matched here.
+   */
+  readonly patternMatches?: ReadonlyMap<string, boolean | 'timed-out'>;
+  /** The most a program may print in one check (bytes), which the hidden transcripts' answers must fit. */
+  readonly outputLimitBytes?: number;
+}
+
+export const patternKey = (stepIndex: number, language: Language): string => `${stepIndex}:${language}`;
+
+/** The starter file each read-order step opens, per language, with its text when the starter has it. */
+export function readOrderTargets(
+  input: Pick<ValidateLessonInput, 'manifest' | 'starterFiles'>,
+): { stepIndex: number; language: Language; dir: string; target: string; source: string | undefined }[] {
+  const out: ReturnType<typeof readOrderTargets> = [];
+  input.manifest.readOrder.forEach((step, stepIndex) => {
+    for (const [language, starter] of Object.entries(input.manifest.starters) as [Language, LessonManifest['starters'][Language]][]) {
+      const files = input.starterFiles[language];
+      if (!starter || !files) continue;
+      const target = step.file ?? starter.main;
+      // The starter's files are keyed like `sub/dir/file.py`; a step may write `./file.py`.
+      const source = files.get(target.split('/').filter((s) => s !== '' && s !== '.').join('/'));
+      out.push({ stepIndex, language, dir: starter.dir, target, source });
+    }
+  });
+  return out;
 }
 
 export interface LessonValidation {
@@ -131,44 +159,84 @@ export function checkQuestions(input: Pick<ValidateLessonInput, 'manifest' | 'ma
 }
 
 /** Every read-order step must find its anchor in every language's starter, as the learner will see it. */
-export function checkReadOrder(input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile' | 'starterFiles'>): ValidationProblem[] {
+export function checkReadOrder(input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile' | 'starterFiles' | 'patternMatches'>): ValidationProblem[] {
   const { manifest, manifestText: text, manifestFile: file } = input;
   const problems: ValidationProblem[] = [];
-  const at = (pointer: string, message: string, advice: string): void => {
+  const at = (pointer: string, message: string, advice: string, severity: 'error' | 'warning' = 'error'): void => {
     const where = locate(text, file, pointer, message);
-    problems.push({ severity: 'error', area: 'read-order', file, line: where.line, column: where.column, message: where.message, advice });
+    problems.push({ severity, area: 'read-order', file, line: where.line, column: where.column, message: where.message, advice });
   };
+  const regexes = new Map<number, RegExp | null>();
   manifest.readOrder.forEach((step, i) => {
-    const base = `/readOrder/${i}`;
-    let regex: RegExp | undefined;
-    if (step.pattern !== undefined) {
-      try {
-        regex = new RegExp(step.pattern, 'm');
-      } catch (error) {
-        at(`${base}/pattern`, `step ${i + 1}: "pattern" is not a valid regular expression (${(error as Error).message})`, 'Fix the regular expression; remember that a backslash is written \\\\ in JSON.');
-        return;
-      }
-    }
-    for (const [language, starter] of Object.entries(manifest.starters) as [Language, LessonManifest['starters'][Language]][]) {
-      if (!starter) continue;
-      const files = input.starterFiles[language];
-      if (!files) continue;
-      const target = step.file ?? starter.main;
-      // The starter's files are keyed like `sub/dir/file.py`; a step may write `./file.py`.
-      const source = files.get(target.split('/').filter((s) => s !== '' && s !== '.').join('/'));
-      if (source === undefined) {
-        at(step.file ? `${base}/file` : base, `step ${i + 1} opens "${target}", which is not in the ${language} starter (${starter.dir})`, `Add the file to ${starter.dir}, or fix "file" (it is relative to the starter folder, which becomes the learner's workspace).`);
-        continue;
-      }
-      if (step.symbol === '#top' || (step.symbol === undefined && regex === undefined)) continue;
-      const found = (step.symbol !== undefined && locateFunction(source, language, step.symbol) !== null) || (regex?.test(source) ?? false);
-      if (!found) {
-        const what = [step.symbol !== undefined ? `symbol "${step.symbol}"` : '', regex ? `pattern /${step.pattern}/` : ''].filter(Boolean).join(' or ');
-        at(step.symbol !== undefined ? `${base}/symbol` : `${base}/pattern`, `step ${i + 1} ("${step.title}"): ${what} is not found in ${starter.dir}/${target}`, 'Name a function, method or class the starter defines, add a "pattern" that matches its line, or use "#top".');
-      }
+    if (step.pattern === undefined) return;
+    const verdict = checkPattern(step.pattern);
+    regexes.set(i, verdict.ok ? verdict.regex : null);
+    if (!verdict.ok) {
+      at(`/readOrder/${i}/pattern`, `step ${i + 1}: ${verdict.message}`, 'Fix the regular expression; remember that a backslash is written \\\\ in JSON.');
+    } else if (verdict.polynomial !== undefined) {
+      at(
+        `/readOrder/${i}/pattern`,
+        `step ${i + 1}: "pattern" /${step.pattern}/ slows down more than linearly on long runs of ${JSON.stringify(verdict.polynomial)}: two repetitions can trade characters`,
+        'It still works (the editor gives up after a second), but a pattern like "def\\\\s+pick" that anchors on a name is faster and clearer.',
+        'warning',
+      );
     }
   });
+  for (const { stepIndex: i, language, dir, target, source } of readOrderTargets(input)) {
+    const step = manifest.readOrder[i]!;
+    const base = `/readOrder/${i}`;
+    const regex = regexes.get(i);
+    if (regex === null) continue; // reported above
+    if (source === undefined) {
+      at(step.file ? `${base}/file` : base, `step ${i + 1} opens "${target}", which is not in the ${language} starter (${dir})`, `Add the file to ${dir}, or fix "file" (it is relative to the starter folder, which becomes the learner's workspace).`);
+      continue;
+    }
+    if (step.symbol === '#top' || (step.symbol === undefined && regex === undefined)) continue;
+    if (step.symbol !== undefined && locateFunction(source, language, step.symbol) !== null) continue;
+    const matched = regex ? (input.patternMatches?.get(patternKey(i, language)) ?? regex.test(source)) : false;
+    if (matched === 'timed-out') {
+      at(`${base}/pattern`, `step ${i + 1} ("${step.title}"): pattern /${step.pattern}/ took too long on ${dir}/${target} and was stopped`, 'Simplify the regular expression (no nested or adjacent repetitions of the same characters), or name a "symbol" instead.');
+    } else if (!matched) {
+      const what = [step.symbol !== undefined ? `symbol "${step.symbol}"` : '', regex ? `pattern /${step.pattern}/` : ''].filter(Boolean).join(' or ');
+      at(step.symbol !== undefined ? `${base}/symbol` : `${base}/pattern`, `step ${i + 1} ("${step.title}"): ${what} is not found in ${dir}/${target}`, 'Name a function, method or class the starter defines, add a "pattern" that matches its line, or use "#top".');
+    }
+  }
   return problems;
+}
+
+/**
+ * One check sends every hidden transcript to one process and stops it when it prints more than the output
+ * limit, so transcripts whose answers alone exceed the limit would fail a correct program with "too much
+ * output". Generated transcripts share the limit too, hence the warning well before it.
+ */
+export function checkOutputFits(model: ReferenceModel, transcripts: readonly Transcript[], limitBytes: number): ValidationProblem[] {
+  const encoder = new TextEncoder();
+  const bytesOf = (lines: readonly string[]): number => lines.reduce((n, line) => n + encoder.encode(line).length + 1, 0);
+  const reset = bytesOf(model.resetAnswer);
+  let total = 0;
+  let largest: { transcript: Transcript; bytes: number } | undefined;
+  for (const t of transcripts) {
+    const bytes = reset + t.steps.reduce((n, step) => n + bytesOf(step.expected), 0);
+    total += bytes;
+    if (!largest || bytes > largest.bytes) largest = { transcript: t, bytes };
+  }
+  const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(2)} MiB`;
+  if (!largest || total <= limitBytes * 0.8) return [];
+  const where = { area: 'transcripts' as const, file: largest.transcript.file, line: largest.transcript.line };
+  if (total > limitBytes) {
+    return [{
+      severity: 'error',
+      ...where,
+      message: `the hidden transcripts' expected answers add up to ${mib(total)}, more than the ${mib(limitBytes)} a program may print in one check, so even a correct program would be stopped for printing too much (the largest is "${largest.transcript.name}", ${mib(largest.bytes)})`,
+      advice: 'Make the long transcripts shorter, or fewer: a transcript that shows a mistake rarely needs more than a few dozen commands.',
+    }];
+  }
+  return [{
+    severity: 'warning',
+    ...where,
+    message: `the hidden transcripts' expected answers add up to ${mib(total)}, close to the ${mib(limitBytes)} a program may print in one check; the generated transcripts run in the same check and may push a correct program over it`,
+    advice: 'Make the longest transcripts shorter, or lower "fuzz".',
+  }];
 }
 
 /** Every mistake caught, every pair told apart; proposals for the transcripts that are missing. */
@@ -246,7 +314,13 @@ export async function checkMistakes(input: ValidateLessonInput): Promise<{ probl
 export async function validateLesson(input: ValidateLessonInput): Promise<LessonValidation> {
   const { problems: mistakeProblems, adequacy } = await checkMistakes(input);
   return {
-    problems: [...checkTranscriptsAgree(input.model, input.transcripts), ...mistakeProblems, ...checkReadOrder(input), ...checkQuestions(input)],
+    problems: [
+      ...checkTranscriptsAgree(input.model, input.transcripts),
+      ...(input.outputLimitBytes !== undefined ? checkOutputFits(input.model, input.transcripts, input.outputLimitBytes) : []),
+      ...mistakeProblems,
+      ...checkReadOrder(input),
+      ...checkQuestions(input),
+    ],
     adequacy,
   };
 }

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { functionAnchors } from '../core/findings';
 import type { CheckReport } from '../core/report';
 import { checkFile } from '../node/checker';
+import { PackIntegrityError, verifyInstalledPack } from '../node/packIntegrity';
 import type { Log } from './log';
 import type { PackService } from './packs';
 import type { Session, SessionStore } from './session';
@@ -21,7 +22,7 @@ export interface CheckFinished {
 }
 
 /** Why a check did not run, for the panel and for tests (notifications cannot be read back). */
-export type Refusal = 'untrusted' | 'no-session' | 'no-pack' | 'no-file' | 'failed';
+export type Refusal = 'untrusted' | 'no-session' | 'no-pack' | 'changed-pack' | 'no-file' | 'failed';
 
 export const UNTRUSTED_MESSAGE =
   'Lesson Companion does not run your code in Restricted Mode. Trust this folder (Manage Workspace Trust) to check your program; reading the lesson works without it.';
@@ -99,6 +100,22 @@ export class CheckRunner implements vscode.Disposable {
     }
     const pack = await this.packs.find(session.lessonId);
     if (!pack) return this.refuse('no-pack', `The lesson "${session.lessonId}" is not installed any more.`);
+    if (pack.origin === 'installed') {
+      // The program being graded runs as this user and could have rewritten the pack that grades it.
+      const changed = await verifyInstalledPack(pack).then(
+        () => undefined,
+        (error: unknown) => {
+          if (error instanceof PackIntegrityError) return error;
+          throw error;
+        },
+      );
+      if (changed) {
+        return this.refuse('changed-pack', `${changed.summary} Reinstall it from its .lessonpack file.`, {
+          title: 'Reinstall…',
+          run: () => vscode.commands.executeCommand('lessonCompanion.installPack'),
+        });
+      }
+    }
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     // The learner checks what they see: unsaved edits count.
     if (open?.isDirty) await open.save();

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { CheckReport } from '../core/report';
 import type { CheckReason, CheckRunner } from './checkRunner';
+import { lastInstallRefusal } from './installPack';
 import type { Log } from './log';
 import type { PackService } from './packs';
 import { LessonPanel, type PanelDeps } from './panel/lessonPanel';
@@ -89,6 +90,7 @@ export function registerCommands(ctx: Disposer, s: Services): void {
       answers: progress.answers,
       lastStatus: progress.lastReport?.status ?? null,
       lastRefusal: s.runner.lastRefusal ?? null,
+      lastInstallRefusal: lastInstallRefusal() ?? null,
       panelOpen: LessonPanel.instance !== undefined,
       tests: s.tests.snapshot(),
     };

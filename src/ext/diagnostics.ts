@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { currentLines, diagnosticMessage, leadingBlock, mistakeFunction, mistakeSeverity, type FunctionAnchors } from '../core/findings';
 import { problemTitle } from '../core/progress';
 import type { CheckReport } from '../core/report';
+import { safeText } from '../core/text';
 import type { CheckRunner } from './checkRunner';
 import type { SessionStore } from './session';
 import { functionLine } from './symbols';
@@ -111,14 +112,14 @@ export async function buildDiagnostics(doc: vscode.TextDocument, report: CheckRe
   const out: BuiltDiagnostic[] = [];
   for (const mistake of report.mistakes) {
     const severity = mistakeSeverity(mistake) === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error;
-    const d = new vscode.Diagnostic(await mistakeRange(doc, mistake, language, anchors), diagnosticMessage(mistake), severity);
+    const d = new vscode.Diagnostic(await mistakeRange(doc, mistake, language, anchors), safeText(diagnosticMessage(mistake), { multiline: true }), severity);
     d.source = DIAGNOSTIC_SOURCE;
     out.push({ diagnostic: d, mistakeId: mistake.id });
   }
   for (const problem of report.problems) {
     if (typeof problem.line !== 'number' || problem.line < 1) continue;
     const severity = problem.kind === 'unimplemented' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Error;
-    const d = new vscode.Diagnostic(lineRange(doc, problem.line - 1), `${problemTitle(problem.kind)}: ${problem.message}${problem.advice ? ` ${problem.advice}` : ''}`, severity);
+    const d = new vscode.Diagnostic(lineRange(doc, problem.line - 1), safeText(`${problemTitle(problem.kind)}: ${problem.message}${problem.advice ? ` ${problem.advice}` : ''}`, { multiline: true }), severity);
     d.source = DIAGNOSTIC_SOURCE;
     out.push({ diagnostic: d });
   }

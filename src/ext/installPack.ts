@@ -3,15 +3,23 @@
  * with the same checks as `lesson-companion install` (src/node/installPack.ts). Installing runs nothing
  * from the pack, so it is allowed in Restricted Mode.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { InstallError, installPack, type InstallResult } from '../node/installPack';
+import { builtInLessonsDir } from '../node/locations';
 import { registerCommand } from './registry';
 
 export const INSTALL_PACK_COMMAND = 'lessonCompanion.installPack';
 
+/** Why the last install did not happen, in the words shown to the user (for lessonCompanion.internal.state). */
+let lastRefusal: string | undefined;
+export const lastInstallRefusal = (): string | undefined => lastRefusal;
+
 /** For tests and automation: `{ replace: true }` answers the replacement question without a dialog. */
 interface InstallArgs {
   readonly replace?: boolean;
+  /** Answers "hide the built-in lesson of the same id?" without a dialog. */
+  readonly shadow?: boolean;
 }
 
 async function chooseFile(): Promise<vscode.Uri | undefined> {
@@ -43,7 +51,19 @@ export function registerInstallPackCommand(context: vscode.ExtensionContext, onI
       );
       return answer === replace;
     };
-    const install = (force: boolean): Promise<InstallResult> => installPack(file.fsPath, { packsRoot, confirmReplace, force });
+    const confirmShadow = async (builtIn: string, next: string): Promise<boolean> => {
+      if (args?.shadow !== undefined) return args.shadow;
+      const install = 'Install Anyway';
+      const answer = await vscode.window.showWarningMessage(
+        `This pack (version ${next}) has the id of a lesson built into Lesson Companion (version ${builtIn}). Install it in place of the built-in lesson?`,
+        { modal: true, detail: 'While it is installed, starting this lesson starts the installed pack, not the built-in one.' },
+        install,
+      );
+      return answer === install;
+    };
+    const builtInDir = builtInLessonsDir(path.join(context.extensionPath, 'dist'));
+    const install = (force: boolean): Promise<InstallResult> => installPack(file.fsPath, { packsRoot, confirmReplace, force, builtInDir, confirmShadow });
+    lastRefusal = undefined;
     try {
       let result: InstallResult;
       try {
@@ -61,10 +81,12 @@ export function registerInstallPackCommand(context: vscode.ExtensionContext, onI
       return result;
     } catch (error) {
       if (error instanceof InstallError) {
+        lastRefusal = error.message;
         if (error.reason === 'declined') void vscode.window.showInformationMessage(`Nothing was installed: ${error.message}.`);
         else void vscode.window.showErrorMessage(`The lesson pack was not installed. ${error.message}`);
         return undefined;
       }
+      lastRefusal = (error as Error).message;
       void vscode.window.showErrorMessage(`The lesson pack was not installed: ${(error as Error).message}`);
       return undefined;
     }

@@ -1,11 +1,20 @@
 /**
  * The only producer of HTML for the lesson panel. Pack text is markdown written by whoever made the pack,
- * so raw HTML in it is escaped (`html: false`) and markdown-it's link validation drops `javascript:` and
- * similar URLs. Links open outside the panel; images can only be data: or extension resources (CSP).
+ * so raw HTML in it is escaped (`html: false`) and only `https:` links become links: `command:` would run
+ * an editor command on a click, `vscode://` would hand a URL to another extension, `file:` would open the
+ * learner's files. Any other link stays as plain text. Links open outside the panel; images can only be
+ * data: or extension resources (CSP).
  */
 import MarkdownIt from 'markdown-it';
 
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: false });
+
+/** Inline images as markdown-it allows them by default (the CSP admits no other image source anyway). */
+const DATA_IMAGE = /^data:image\/(gif|png|jpeg|webp);/;
+md.validateLink = (url: string): boolean => {
+  const trimmed = url.trim().toLowerCase();
+  return trimmed.startsWith('https:') || DATA_IMAGE.test(trimmed);
+};
 
 // Open links in a new context so a click never navigates the webview itself away from the panel.
 const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { Language } from '../core/schema';
 import { locateFunction } from '../core/source';
+import { searchPattern } from '../node/patternMatch';
 
 /** A language server that is still starting must not hold up a click or a check for long. */
 const PROVIDER_TIMEOUT_MS = 1500;
@@ -72,16 +73,17 @@ function lineLocation(doc: vscode.TextDocument, line: number, how: Located['how'
   return { range, selection, how };
 }
 
-function fromPattern(doc: vscode.TextDocument, pattern: string, name: string | undefined): Located | undefined {
-  let regex: RegExp;
-  try {
-    regex = new RegExp(pattern, 'm');
-  } catch {
-    return undefined; // a pack's broken pattern is not the learner's problem; fall through to text search
-  }
-  const match = regex.exec(doc.getText());
-  if (!match) return undefined;
-  return lineLocation(doc, doc.positionAt(match.index).line, 'pattern', name);
+/**
+ * The pack's regular expression, matched in a worker thread with a time bound: a slow pattern must not
+ * freeze the extension host. A broken, slow or unmatched pattern is not the learner's problem; the caller
+ * falls through to text search.
+ */
+async function fromPattern(doc: vscode.TextDocument, pattern: string, name: string | undefined): Promise<Located | undefined> {
+  const version = doc.version;
+  const search = await searchPattern(pattern, doc.getText());
+  // The learner may have typed while the worker searched: an index into old text would point anywhere.
+  if (!search.found || doc.version !== version) return undefined;
+  return lineLocation(doc, doc.positionAt(search.index).line, 'pattern', name);
 }
 
 /**
@@ -92,7 +94,7 @@ export async function locateSymbol(doc: vscode.TextDocument, name: string | unde
   if (name === '#top') return lineLocation(doc, 0, 'top');
   const provided = name ? await fromProvider(doc, name) : undefined;
   if (provided) return provided;
-  const byPattern = pattern ? fromPattern(doc, pattern, name) : undefined;
+  const byPattern = pattern ? await fromPattern(doc, pattern, name) : undefined;
   if (byPattern || !name) return byPattern;
   const line = locateFunction(doc.getText(), language, name);
   return line ? lineLocation(doc, line - 1, 'text-search', name) : undefined;

@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import { counterexampleSource, inlineMessage, inlineMessageLine, mistakeHeadline, mistakeWhere } from '../core/findings';
 import { checkSummary, failureFocus, mistakeFocus, verdictSentence } from '../core/progress';
 import type { CheckReport, Counterexample, NamedMistake } from '../core/report';
+import { safeText } from '../core/text';
 import { countsNote, escapeMarkdown, traceCells, traceLength, traceMarkdown, traceTextLines } from '../core/traceView';
 import type { CheckRunner } from './checkRunner';
 import type { Log } from './log';
@@ -225,7 +226,7 @@ export class LessonTests implements vscode.Disposable {
     root.children.forEach((item) => {
       const verdict = report.transcripts.find((t) => item.id === `${root.id}/${t.name}`);
       if (report.status === 'error' || !verdict) {
-        const msg = new vscode.TestMessage(problem ? `${problem.message}${problem.advice ? `\n${problem.advice}` : ''}` : 'The program could not be checked.');
+        const msg = new vscode.TestMessage(problem ? safeText(`${problem.message}${problem.advice ? `\n${problem.advice}` : ''}`, { multiline: true }) : 'The program could not be checked.');
         if (fallback) msg.location = fallback;
         set(item, 'errored', [msg]);
       } else if (verdict.passed) {
@@ -275,7 +276,7 @@ export class LessonTests implements vscode.Disposable {
     md.appendMarkdown(`${mdText(countsNote(cells))}\n\n`);
     if (example.replay) {
       md.appendMarkdown('Replay it yourself, from your file\'s folder:\n\n');
-      md.appendCodeblock(example.replay.shell, 'sh');
+      md.appendCodeblock(safeText(example.replay.shell), 'sh');
     }
     return md;
   }
@@ -288,7 +289,7 @@ export class LessonTests implements vscode.Disposable {
       if (m.counterexample) {
         out.push(`Smallest transcript that shows it (${traceLength(traceCells(m.counterexample))}, from ${counterexampleSource(m.counterexample, report)}):`);
         out.push(...traceTextLines(traceCells(m.counterexample)));
-        if (m.counterexample.replay) out.push(`Replay it yourself: ${m.counterexample.replay.shell}`);
+        if (m.counterexample.replay) out.push(`Replay it yourself: ${safeText(m.counterexample.replay.shell)}`);
       }
     }
     return out;

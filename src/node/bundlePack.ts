@@ -3,23 +3,28 @@
  * first, so an instructor cannot publish a pack that would fail learners, and it is deterministic (fixed
  * times and modes, sorted entries), so the same folder always gives the same bytes.
  */
-import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { deflateRawSync } from 'node:zlib';
 import { ZipFile } from 'yazl';
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_LIMITS,
   ARCHIVE_MANIFEST,
   archivePathProblem,
+  bombRatio,
   collisionKey,
   integrityInput,
   isBundledPath,
+  pathClash,
   type ArchiveFile,
   type ArchiveManifest,
 } from '../core/archive';
+import { fsReason } from './errors';
+import { sha256 } from './hash';
+import { InstallError, readVerifiedArchive } from './installPack';
 import { loadPack } from './packs';
 import { validatePack, type PackValidation, type ValidatePackOptions } from './validatePack';
 
@@ -44,7 +49,6 @@ export interface PackFile {
   readonly absolute: string;
 }
 
-export const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
 
 /** The files that go into a bundle, sorted; refuses symbolic links and anything install would refuse. */
 export async function listPackFiles(dir: string): Promise<PackFile[]> {
@@ -71,6 +75,8 @@ export async function listPackFiles(dir: string): Promise<PackFile[]> {
     }
   };
   await walk('');
+  const clash = pathClash(files.map((f) => f.path));
+  if (clash) throw new BundleError(`cannot bundle: ${clash}; rename one`);
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -114,14 +120,29 @@ export async function bundlePack(dir: string, outFile: string, options: BundleOp
   const zip = new ZipFile();
   const entry = { mtime: FIXED_MTIME, mode: FILE_MODE, compress: true, compressionLevel: 9, forceDosTimestamp: true };
   zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 2) + '\n'), ARCHIVE_MANIFEST, entry);
-  for (const file of files) zip.addBuffer(contents.get(file.path)!, file.path, entry);
+  for (const file of files) {
+    const data = contents.get(file.path)!;
+    // Install takes a large entry compressed beyond its ratio for a zip bomb; a long, repetitive transcript
+    // legitimately is one, so such a file is stored as it is (the pack's size limits still bound it).
+    const storeAsIs = bombRatio(data.length, deflateRawSync(data, { level: 9 }).length) !== undefined;
+    zip.addBuffer(data, file.path, storeAsIs ? { mtime: FIXED_MTIME, mode: FILE_MODE, compress: false, forceDosTimestamp: true } : entry);
+  }
   zip.end();
   // Written beside the target and renamed, so a failed bundle never leaves half a file under its name.
   const partial = `${out}.partial-${process.pid}`;
-  await fs.mkdir(path.dirname(out), { recursive: true });
   try {
+    await fs.mkdir(path.dirname(out), { recursive: true });
     await pipeline(zip.outputStream, createWriteStream(partial));
+    // The same rules install applies, on the very bytes written: a bundle install would refuse is no bundle.
+    await readVerifiedArchive(partial).catch((error: unknown) => {
+      if (error instanceof InstallError) throw new BundleError(`the bundle was not written, because install would refuse it: ${error.message.replace(/^refused [^:]*: /, '')}`);
+      throw error;
+    });
     await fs.rename(partial, out);
+  } catch (error) {
+    const why = fsReason(error);
+    if (!why) throw error;
+    throw new BundleError(`cannot write ${out}: ${why}. Choose another place with -o`);
   } finally {
     await fs.rm(partial, { force: true });
   }

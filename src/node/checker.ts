@@ -8,7 +8,8 @@ import type { CheckReport, Location } from '../core/report';
 import type { Language } from '../core/schema';
 import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters, type PreparedProgram } from './languages';
 import { linesIn, traceCommandLines, tracedFiles } from './lineTrace';
-import { resolveInside, type LoadedPack } from './packs';
+import { replayLine } from './replay';
+import { loadPack, resolveInside, type LoadedPack } from './packs';
 import { runProcess } from './runner';
 
 export interface CheckFileOptions {
@@ -17,29 +18,6 @@ export interface CheckFileOptions {
   readonly outputLimitBytes?: number;
   readonly seed?: number;
   readonly fuzzTranscripts?: number;
-}
-
-/** A POSIX shell word: single-quoted unless it is plain. */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * One shell line a learner can paste in the learner file's folder to replay a transcript with their own
- * prints: the commands through printf, piped into the program as the check ran it (through the lesson's
- * driver, if any; TypeScript through `lesson-companion run`).
- */
-export function replayLine(stdin: string, language: Language, learnerFile: string, lessonId: string, interpreters: Interpreters, driver: string | undefined): string {
-  const commands = stdin.split('\n').filter((line) => line !== '');
-  const feed = `printf '%s\\n' ${commands.map(shellWord).join(' ')}`;
-  const file = shellWord(path.basename(learnerFile));
-  let program: string;
-  if (language === 'typescript') program = `npx lesson-companion run ${file} --lesson ${shellWord(lessonId)}`;
-  else {
-    const interpreter = path.basename(language === 'python' ? interpreters.python : interpreters.node);
-    program = [interpreter, ...(driver ? [shellWord(driver)] : []), file].join(' ');
-  }
-  return `${feed} | ${program}`;
 }
 
 /**
@@ -92,7 +70,7 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
   try {
     return await check({
       manifest: pack.manifest,
-      model: pack.model,
+      model: pack.model ?? (await loadPack(pack.dir, pack.origin, { model: true })).model!,
       transcripts: pack.transcripts,
       language,
       file,

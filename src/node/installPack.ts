@@ -8,9 +8,11 @@
  * 2. check every file against `manifest.lessonpack.json` (SHA-256 and size) and the manifest's integrity
  *    hash, with no file missing and none extra;
  * 3. write the files into a fresh folder inside the packs folder and load it as a pack (loadPack),
- *    which also proves every path the pack names stays inside it; pack code is never run;
- * 4. replace an installed older version only after `confirmReplace`, by renames, so a failure at any
- *    step leaves the installed pack as it was.
+ *    which also proves every path the pack names stays inside it; pack code is never run; the archive's
+ *    manifest goes in too, so each check can verify the installed files (packIntegrity.ts);
+ * 4. replace an installed older version only after `confirmReplace`, and hide a built-in lesson of the
+ *    same id only after `confirmShadow`, by renames, so a failure at any step leaves the installed pack
+ *    as it was.
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
@@ -20,16 +22,21 @@ import {
   ARCHIVE_LIMITS,
   ARCHIVE_MANIFEST,
   archivePathProblem,
+  bombRatio,
   collisionKey,
   compareVersions,
   integrityInput,
   parseArchiveManifest,
+  pathClash,
+  type ArchiveLimits,
   type ArchiveManifest,
 } from '../core/archive';
-import { sha256 } from './bundlePack';
-import { loadPack, MANIFEST_FILE, PackError } from './packs';
+import { friendlyManifestMessage } from '../core/manifestMessages';
+import { fsReason } from './errors';
+import { sha256 } from './hash';
+import { discoverPacks, loadPack, MANIFEST_FILE, PackError } from './packs';
 
-export type InstallRefusal = 'unreadable' | 'unsafe' | 'too-large' | 'damaged' | 'invalid' | 'not-newer' | 'declined';
+export type InstallRefusal = 'unreadable' | 'unsafe' | 'too-large' | 'damaged' | 'invalid' | 'not-newer' | 'declined' | 'unwritable';
 
 export class InstallError extends Error {
   constructor(
@@ -41,12 +48,16 @@ export class InstallError extends Error {
   }
 }
 
-export type Limits = { readonly [K in keyof typeof ARCHIVE_LIMITS]: number };
+export type Limits = ArchiveLimits;
 
 export interface InstallOptions {
   readonly packsRoot: string;
   /** Asked before a newer version replaces an installed one; without it, nothing is replaced. */
   readonly confirmReplace?: (existingVersion: string, newVersion: string) => Promise<boolean>;
+  /** The built-in lessons (the CLI's or the extension's), which an installed pack of the same id hides. */
+  readonly builtInDir?: string;
+  /** Asked before the pack hides a built-in lesson of the same id; without it, such a pack is not installed. */
+  readonly confirmShadow?: (builtInVersion: string, newVersion: string) => Promise<boolean>;
   /** Install even when the same or a newer version is already installed. */
   readonly force?: boolean;
   /** Lower limits, for tests. */
@@ -116,9 +127,8 @@ async function readArchive(file: string, limits: Limits): Promise<Map<string, Bu
       if (entry.uncompressedSize > limits.entryBytes) throw refuse('too-large', `"${name}" would unpack to ${mib(entry.uncompressedSize)}; one pack file may be at most ${mib(limits.entryBytes)}`);
       declared += entry.uncompressedSize;
       if (declared > limits.totalBytes) throw refuse('too-large', `its files would unpack to more than ${mib(limits.totalBytes)}, the most a lesson pack may hold`);
-      if (entry.uncompressedSize >= limits.ratioCheckedFromBytes && entry.uncompressedSize / Math.max(entry.compressedSize, 1) > limits.compressionRatio) {
-        throw refuse('too-large', `"${name}" is compressed ${Math.round(entry.uncompressedSize / Math.max(entry.compressedSize, 1))} to 1, which only a zip bomb does. ${DO_NOT_INSTALL}`);
-      }
+      const ratio = bombRatio(entry.uncompressedSize, entry.compressedSize, limits);
+      if (ratio !== undefined) throw refuse('too-large', `"${name}" is compressed ${Math.round(ratio)} to 1, which only a zip bomb does. ${DO_NOT_INSTALL}`);
       contents.set(name, await readEntry(zip, entry, limits, refuse));
     }
   } catch (error) {
@@ -155,6 +165,8 @@ function verify(shown: string, contents: Map<string, Buffer>): ArchiveManifest {
   if (!parsed.ok) throw refuse(parsed.reason);
   const { manifest } = parsed;
   if (sha256(integrityInput(manifest.files)) !== manifest.integrity) throw refuse(`the file list in ${ARCHIVE_MANIFEST} does not match its integrity hash: the archive was edited or damaged. Download it again.`);
+  const clash = pathClash(manifest.files.map((f) => f.path));
+  if (clash) throw new InstallError('unsafe', `refused ${shown}: its ${ARCHIVE_MANIFEST} cannot be installed as it is: ${clash}. ${DO_NOT_INSTALL}`);
   const listed = new Set(manifest.files.map((f) => f.path));
   for (const name of contents.keys()) {
     if (name !== ARCHIVE_MANIFEST && !listed.has(name)) throw refuse(`"${name}" is in the archive but not in its manifest: the archive was edited after it was bundled`);
@@ -177,28 +189,59 @@ async function installedVersion(dir: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * Reads an archive under install's limits and checks it against its manifest, writing nothing: what
+ * install does first, and what bundle does to the archive it has just written.
+ */
+export async function readVerifiedArchive(file: string, limits: Limits = ARCHIVE_LIMITS): Promise<{ manifest: ArchiveManifest; contents: Map<string, Buffer> }> {
+  const contents = await readArchive(file, limits);
+  return { manifest: verify(path.basename(file), contents), contents };
+}
+
+/** The version of the built-in lesson `id`, if there is one. */
+async function builtInVersion(builtInDir: string | undefined, id: string): Promise<string | undefined> {
+  if (!builtInDir) return undefined;
+  const { packs } = await discoverPacks([{ dir: builtInDir, origin: 'built-in' }]);
+  return packs.find((p) => p.manifest.id === id)?.manifest.version;
+}
+
+async function makePacksRoot(packsRoot: string): Promise<string> {
+  try {
+    await fs.mkdir(packsRoot, { recursive: true });
+    const root = await fs.realpath(packsRoot);
+    await fs.access(root, fs.constants.W_OK);
+    return root;
+  } catch (error) {
+    const why = fsReason(error);
+    if (!why) throw error;
+    throw new InstallError('unwritable', `cannot install into ${packsRoot}: ${why}; nothing was installed.`);
+  }
+}
+
 export async function installPack(file: string, options: InstallOptions): Promise<InstallResult> {
   const limits: Limits = { ...ARCHIVE_LIMITS, ...options.limits };
   const shown = path.basename(file);
-  const contents = await readArchive(file, limits);
-  const manifest = verify(shown, contents);
-  await fs.mkdir(options.packsRoot, { recursive: true });
-  const root = await fs.realpath(options.packsRoot);
+  const { manifest, contents } = await readVerifiedArchive(file, limits);
+  const root = await makePacksRoot(options.packsRoot);
   // Inside the packs folder, so the final rename stays on one disk; one level down, so pack discovery never sees it.
   const staging = path.join(root, `.installing-${randomBytes(6).toString('hex')}`);
   const unpacked = path.join(staging, 'pack');
   try {
-    for (const f of manifest.files) {
-      const target = path.resolve(unpacked, f.path);
-      if (!target.startsWith(unpacked + path.sep)) throw new InstallError('unsafe', `refused ${shown}: "${f.path}" would be written outside the pack folder`);
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.writeFile(target, contents.get(f.path)!, { flag: 'wx', mode: 0o644 });
-    }
+    await writeFiles(unpacked, manifest, contents, shown);
     let lesson;
     try {
       lesson = (await loadPack(unpacked)).manifest;
     } catch (error) {
-      const detail = error instanceof PackError ? error.problems.map((p) => `  ${path.relative(unpacked, p.file) || MANIFEST_FILE}:${p.line}:${p.column} ${p.message}`).join('\n') : `  ${(error as Error).message}`;
+      const manifestText = contents.get(MANIFEST_FILE)?.toString('utf8') ?? '';
+      const detail =
+        error instanceof PackError
+          ? error.problems
+              .map((p) => {
+                const where = path.relative(unpacked, p.file) || MANIFEST_FILE;
+                return `  ${where}:${p.line}:${p.column}: ${where === MANIFEST_FILE ? friendlyManifestMessage(p.message, p.path, manifestText) : p.message}`;
+              })
+              .join('\n')
+          : `  ${(error as Error).message}`;
       throw new InstallError('invalid', `refused ${shown}: the lesson pack inside is not valid (its author can run \`lesson-companion validate\` on it):\n${detail}`);
     }
     if (lesson.id !== manifest.id || lesson.version !== manifest.version) {
@@ -206,6 +249,11 @@ export async function installPack(file: string, options: InstallOptions): Promis
     }
     const target = path.join(root, lesson.id);
     const existing = await installedVersion(target);
+    const builtIn = existing === undefined ? await builtInVersion(options.builtInDir, lesson.id) : undefined;
+    if (builtIn !== undefined && !(await options.confirmShadow?.(builtIn, lesson.version))) {
+      const older = compareVersions(lesson.version, builtIn) < 0 ? `, which is newer than this pack's ${lesson.version}` : '';
+      throw new InstallError('declined', `kept the built-in lesson ${lesson.id} ${builtIn}${older}: installing ${shown} would hide it, and that was not confirmed`);
+    }
     if (existing !== undefined) {
       const newer = existing.startsWith('unknown') || compareVersions(lesson.version, existing) > 0;
       if (!newer && !options.force) {
@@ -222,6 +270,23 @@ export async function installPack(file: string, options: InstallOptions): Promis
     return { id: lesson.id, version: lesson.version, dir: target };
   } finally {
     await fs.rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** The archive's files, and its manifest for later verification, into the fresh folder `unpacked`. */
+async function writeFiles(unpacked: string, manifest: ArchiveManifest, contents: Map<string, Buffer>, shown: string): Promise<void> {
+  try {
+    for (const f of manifest.files) {
+      const target = path.resolve(unpacked, f.path);
+      if (!target.startsWith(unpacked + path.sep)) throw new InstallError('unsafe', `refused ${shown}: "${f.path}" would be written outside the pack folder`);
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.writeFile(target, contents.get(f.path)!, { flag: 'wx', mode: 0o644 });
+    }
+    await fs.writeFile(path.join(unpacked, ARCHIVE_MANIFEST), contents.get(ARCHIVE_MANIFEST)!, { flag: 'wx', mode: 0o644 });
+  } catch (error) {
+    const why = fsReason(error);
+    if (!why) throw error;
+    throw new InstallError('unwritable', `cannot write the pack into ${path.dirname(path.dirname(unpacked))}: ${why}; nothing was installed.`);
   }
 }
 

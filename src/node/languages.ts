@@ -4,10 +4,10 @@
  * tracebacks point at the learner's own lines.
  */
 import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Language } from '../core/schema';
 import { LANGUAGES } from '../core/schema';
+import { makeTempDir } from './tempDir';
 import { transformModule } from './transpile';
 import { transpileTree } from './tsModules';
 
@@ -70,7 +70,7 @@ export async function prepareProgram(language: Language, learnerFile: string, in
     const args = [...NODE_BLOCKING_STDIO, ...(driver ? [driver, learnerFile] : [learnerFile])];
     return { command: interpreters.node, args, cwd, fileName: path.basename(learnerFile), learnerFiles: [{ run: learnerFile, source: learnerFile }], dispose: none };
   }
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'lesson-companion-ts-'));
+  const tmp = await makeTempDir('lesson-companion-ts-');
   const dispose = (): Promise<void> => fs.rm(tmp, { recursive: true, force: true });
   const outName = path.basename(learnerFile).replace(/\.[cm]?ts$/, '.js');
   const fail = (message: string, line: number | null): PreparedProgram => ({

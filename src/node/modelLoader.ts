@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 import type { AnswerShape, ReferenceModel } from '../core/model';
+import { fsReason } from './errors';
 import { transformModule } from './transpile';
 
 export class ModelLoadError extends Error {
@@ -81,7 +82,12 @@ export function loadModel(packDir: string, entry: string): ReferenceModel {
     const stat = fs.statSync(real);
     if (!stat.isFile()) throw new ModelLoadError(file, null, `${path.relative(packDir, file)} is not a file`);
     if (stat.size > MAX_MODEL_BYTES) throw new ModelLoadError(file, null, `${path.relative(packDir, file)} is larger than ${MAX_MODEL_BYTES / 1024} KiB`);
-    const source = fs.readFileSync(real, 'utf8');
+    let source: string;
+    try {
+      source = fs.readFileSync(real, 'utf8');
+    } catch (error) {
+      throw new ModelLoadError(file, null, `cannot read ${path.relative(packDir, file)}: ${fsReason(error) ?? (error as Error).message}`);
+    }
     const compiled = transformModule(source, file);
     if ('error' in compiled) throw new ModelLoadError(file, compiled.line, `${path.relative(packDir, file)} does not compile: ${compiled.error}`);
     const module = { exports: {} as unknown };

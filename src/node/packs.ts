@@ -15,11 +15,17 @@ import { sha256Hex } from './quiz';
 export const MANIFEST_FILE = 'lesson.json';
 /** Packs are small text; a bigger file is a mistake or an attack. */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** Every check sends every hidden transcript; a long stress transcript is about 1 MB. */
+const MAX_TRANSCRIPT_CHARS = 8 * 1024 * 1024;
 
 export interface LoadedPack {
   readonly dir: string;
   readonly manifest: LessonManifest;
-  readonly model: ReferenceModel;
+  /**
+   * The pack's reference model: pack code. Loaded only where pack code may run (the engine worker, the
+   * author's own tools), never in the editor's process.
+   */
+  readonly model?: ReferenceModel;
   readonly transcripts: readonly Transcript[];
   readonly origin: 'built-in' | 'installed' | 'folder';
 }
@@ -58,7 +64,12 @@ export async function readPackFile(root: string, relative: string): Promise<stri
   return fs.readFile(resolved, 'utf8');
 }
 
-export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'folder'): Promise<LoadedPack> {
+export interface LoadOptions {
+  /** Load and check the reference model too (runs pack code). */
+  readonly model?: boolean;
+}
+
+export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'folder', options: LoadOptions = {}): Promise<LoadedPack> {
   const manifestPath = path.join(dir, MANIFEST_FILE);
   let text: string;
   try {
@@ -73,7 +84,9 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
   let model: ReferenceModel | undefined;
   const modelPath = await resolveInside(dir, manifest.model);
   if (!modelPath) problems.push(locate(text, manifestPath, '/model', `"${manifest.model}" points outside the pack folder`));
-  else {
+  else if (!options.model) {
+    if (!(await fs.stat(modelPath).then((st) => st.isFile(), () => false))) problems.push(locate(text, manifestPath, '/model', `the model file ${manifest.model} does not exist`));
+  } else {
     try {
       model = loadModel(dir, modelPath);
     } catch (error) {
@@ -82,9 +95,13 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
     }
   }
   const transcripts: Transcript[] = [];
+  let transcriptChars = 0;
   for (const [index, file] of manifest.transcripts.entries()) {
     try {
-      transcripts.push(...parseTranscripts(await readPackFile(dir, file), file));
+      const source = await readPackFile(dir, file);
+      transcriptChars += source.length;
+      if (transcriptChars > MAX_TRANSCRIPT_CHARS) throw new Error(`the transcript files add up to more than ${MAX_TRANSCRIPT_CHARS / 1024 / 1024} MiB, more than any check can send`);
+      transcripts.push(...parseTranscripts(source, file));
     } catch (error) {
       if (error instanceof TranscriptSyntaxError) {
         problems.push({ file: path.join(dir, error.file), line: error.line, column: 1, path: `/transcripts/${index}`, message: error.reason });
@@ -106,10 +123,6 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
       }
     });
   });
-  const ids = [...manifest.failureQuestions, ...(manifest.quiz ?? [])].map((q) => q.id);
-  ids.forEach((id, i) => {
-    if (ids.indexOf(id) !== i) problems.push(locate(text, manifestPath, '', `question id "${id}" is used twice`));
-  });
   problems.push(...questionLinkProblems(manifest, model, text, manifestPath));
   for (const [language, starter] of Object.entries(manifest.starters)) {
     for (const [key, rel] of [['dir', starter.dir], ['main', path.posix.join(starter.dir, starter.main)], ['driver', starter.driver]] as const) {
@@ -120,8 +133,8 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
       else if (!exists) problems.push(locate(text, manifestPath, `/starters/${language}/${key}`, `"${rel}" does not exist in the pack`));
     }
   }
-  if (problems.length > 0 || !model) throw new PackError(dir, problems);
-  return { dir, manifest, model, transcripts, origin };
+  if (problems.length > 0 || (options.model && !model)) throw new PackError(dir, problems);
+  return { dir, manifest, ...(model ? { model } : {}), transcripts, origin };
 }
 
 /**

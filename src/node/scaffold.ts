@@ -1,6 +1,7 @@
 /** `lesson-companion new`: writes a pack folder that validates as it is (see scaffoldFiles.ts). */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { fsReason } from './errors';
 import { scaffoldFiles } from './scaffoldFiles';
 
 export const PACK_ID = /^[a-z0-9][a-z0-9-]*$/;
@@ -18,8 +19,14 @@ export async function createPack(parent: string, id: string): Promise<{ dir: str
   const files = scaffoldFiles(id);
   for (const [relative, text] of files) {
     const target = path.join(dir, relative);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.writeFile(target, text, { flag: 'wx' });
+    try {
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.writeFile(target, text, { flag: 'wx' });
+    } catch (error) {
+      const why = fsReason(error);
+      if (!why) throw error;
+      throw new ScaffoldError(`cannot write ${target}: ${why}. Make the pack somewhere you can write to, e.g. --dir ~/lessons`);
+    }
   }
   return { dir, files: [...files.keys()] };
 }

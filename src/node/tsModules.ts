@@ -10,6 +10,7 @@
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { fsReason } from './errors';
 
 export type Transpile = (source: string, file: string) => { code: string } | { error: string; line: number | null };
 
@@ -75,7 +76,13 @@ export async function transpileTree(entry: string, outDir: string, transpile: Tr
       compiled.set(file, null);
       continue;
     }
-    const result = transpile(await fs.readFile(file, 'utf8'), file);
+    let source: string;
+    try {
+      source = await fs.readFile(file, 'utf8');
+    } catch (error) {
+      return { ok: false, file, error: `cannot be read (${fsReason(error) ?? (error as Error).message})`, line: null };
+    }
+    const result = transpile(source, file);
     if ('error' in result) return { ok: false, file, error: result.error, line: result.line };
     compiled.set(file, result.code);
     for (const specifier of relativeRequires(result.code)) {

@@ -3,16 +3,18 @@
  * core/validate.ts, and runs every starter for real to prove that it does not already pass.
  */
 import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Adequacy } from '../core/adequacy';
 import { defaultSeed } from '../core/check';
 import { friendlyManifestMessage } from '../core/manifestMessages';
 import type { Language } from '../core/schema';
-import { validateLesson, type ValidationArea, type ValidationProblem } from '../core/validate';
-import { checkFile } from './checker';
+import { checkPattern } from '../core/patternSafety';
+import { patternKey, readOrderTargets, validateLesson, type ValidateLessonInput, type ValidationArea, type ValidationProblem } from '../core/validate';
+import { checkFile, DEFAULT_OUTPUT_LIMIT_BYTES } from './checker';
 import type { Interpreters } from './languages';
 import { loadPack, MANIFEST_FILE, PackError, readPackFile, resolveInside, type LoadedPack } from './packs';
+import { searchPattern } from './patternMatch';
+import { makeTempDir } from './tempDir';
 
 export interface ValidatePackOptions {
   readonly interpreters?: Partial<Interpreters>;
@@ -83,11 +85,32 @@ async function starterFiles(pack: LoadedPack, dir: string): Promise<Map<string, 
   return files;
 }
 
+/**
+ * Each read-order pattern matched against the starter file its step opens, in a worker with a time bound,
+ * as the editor will match it: a pattern the analyser let through can still be slow on some text.
+ */
+async function matchPatterns(input: Pick<ValidateLessonInput, 'manifest' | 'starterFiles'>): Promise<Map<string, boolean | 'timed-out'>> {
+  const matches = new Map<string, boolean | 'timed-out'>();
+  const queue = readOrderTargets(input).filter(({ stepIndex, source }) => {
+    const pattern = input.manifest.readOrder[stepIndex]!.pattern;
+    return pattern !== undefined && source !== undefined && checkPattern(pattern).ok;
+  });
+  // A few workers at a time: a pack may have a hundred steps in three languages.
+  const searchers = Array.from({ length: Math.min(4, queue.length) }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const search = await searchPattern(input.manifest.readOrder[next.stepIndex]!.pattern!, next.source!);
+      matches.set(patternKey(next.stepIndex, next.language), search.found || (search.why === 'timed-out' ? 'timed-out' : false));
+    }
+  });
+  await Promise.all(searchers);
+  return matches;
+}
+
 /** Runs the starter the way a learner would first check it: copied into a fresh workspace. */
 async function runStarter(pack: LoadedPack, language: Language, options: ValidatePackOptions): Promise<{ run: StarterRun; problem?: ValidationProblem }> {
   const starter = pack.manifest.starters[language]!;
   const source = await resolveInside(pack.dir, starter.dir);
-  const workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'lesson-companion-validate-'));
+  const workspace = await makeTempDir('lesson-companion-validate-');
   const file = `${starter.dir}/${starter.main}`;
   try {
     await fs.cp(source!, workspace, { recursive: true });
@@ -138,7 +161,7 @@ export async function validatePack(dir: string, options: ValidatePackOptions = {
   const manifestText = await readPackFile(dir, MANIFEST_FILE).catch(() => '');
   let pack: LoadedPack;
   try {
-    pack = await loadPack(dir);
+    pack = await loadPack(dir, 'folder', { model: true });
   } catch (error) {
     if (!(error instanceof PackError)) throw error;
     return { valid: false, dir, problems: fromPackError(dir, error, manifestText), starters: [] };
@@ -151,10 +174,12 @@ export async function validatePack(dir: string, options: ValidatePackOptions = {
     manifest,
     manifestText,
     manifestFile: MANIFEST_FILE,
-    model: pack.model,
+    model: pack.model!,
     transcripts: pack.transcripts,
     starterFiles: files,
     seed: options.seed ?? defaultSeed(manifest),
+    patternMatches: await matchPatterns({ manifest, starterFiles: files }),
+    outputLimitBytes: DEFAULT_OUTPUT_LIMIT_BYTES,
   });
   const problems: ValidationProblem[] = [...lesson.problems];
   const starters: StarterRun[] = [];

@@ -36,7 +36,7 @@ function contains(feedback: string, answer: string): boolean {
 
 /** What counts as giving the answer away for a question: its accepted answers, or the right choices' texts. */
 function givenAway(question: Question, pack: LoadedPack, accept: readonly string[]): string[] {
-  if (question.kind === 'predict') return [expectedPrediction(question, pack.model)];
+  if (question.kind === 'predict') return [expectedPrediction(question, pack.model!)];
   if (question.kind === 'single' || question.kind === 'multiple') {
     // Accepted as choice numbers: the text of each right choice must not be quoted back either.
     const right = accept.flatMap((a) => a.split(/[\s,]+/)).map((n) => question.choices![Number(n) - 1]!).filter(Boolean);
@@ -51,7 +51,7 @@ function givenAway(question: Question, pack: LoadedPack, accept: readonly string
 describe('wrong-answer feedback does not give the answer away', () => {
   for (const id of LESSONS) {
     it(`${id}: no feedback on a wrong answer, authored or the hint, contains an accepted answer`, async () => {
-      const pack = await loadPack(path.join(ROOT, 'lessons', id), 'built-in');
+      const pack = await loadPack(path.join(ROOT, 'lessons', id), 'built-in', { model: true });
       const answers = JSON.parse(fs.readFileSync(path.join(ROOT, 'authoring', `${id}.answers.json`), 'utf8')) as AnswersFile;
       const deps = { sha256: sha256Hex, model: pack.model, mistakes: pack.manifest.mistakes };
       const leaks: string[] = [];
@@ -94,11 +94,11 @@ describe('wrong-answer feedback does not give the answer away', () => {
   });
 
   it('"Show answer" gives the worked answer, and for a prediction what the program prints', async () => {
-    const pack = await loadPack(path.join(ROOT, 'lessons', 'least-connections'), 'built-in');
+    const pack = await loadPack(path.join(ROOT, 'lessons', 'least-connections'), 'built-in', { model: true });
     const predict = pack.manifest.failureQuestions.find((q) => q.kind === 'predict')!;
     const shown = revealAnswer(predict, { model: pack.model });
     assert.equal(shown.explanation, predict.explanation);
-    assert.equal(tokens(shown.expectedOutput!.join(' ')).join(' '), expectedPrediction(predict, pack.model));
+    assert.equal(tokens(shown.expectedOutput!.join(' ')).join(' '), expectedPrediction(predict, pack.model!));
     const short = pack.manifest.failureQuestions.find((q) => q.kind === 'short')!;
     assert.deepEqual(revealAnswer(short, { model: pack.model }), { explanation: short.explanation });
   });

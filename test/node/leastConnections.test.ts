@@ -85,7 +85,7 @@ function assertCounterexample(mistake: NamedMistake, maxLength: number): void {
   assert.equal(example.trace[example.divergesAt]!.matches, false);
   assert.ok(example.trace.slice(0, example.divergesAt).every((row) => row.matches));
   // The reference with the named mutation on gives the program's answers: it shows this mistake.
-  const mutant = simulate(pack.model, example.commands, new Set(mistake.mutants)).outcome;
+  const mutant = simulate(pack.model!, example.commands, new Set(mistake.mutants)).outcome;
   assert.deepEqual(mutant.lines, example.actual);
 }
 
@@ -93,7 +93,7 @@ let pack: LoadedPack;
 
 describe('least-connections fixtures', () => {
 before(async () => {
-  pack = await loadPack(path.join(ROOT, 'lessons', 'least-connections'));
+  pack = await loadPack(path.join(ROOT, 'lessons', 'least-connections'), 'folder', { model: true });
 });
 
 for (const language of ['python', 'javascript', 'typescript'] as const) {

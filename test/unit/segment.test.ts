@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { model } from '../../lessons/least-connections/model/model';
-import { outputLines, segmentAnswers, showInvisibles } from '../../src/core/segment';
+import { outputLines, segmentAnswers } from '../../src/core/segment';
+import { showInvisibles } from '../../src/core/text';
 
 describe('segmenting output into answers', () => {
   it('gives each one-line command one line and each STATUS every line of its shape', () => {

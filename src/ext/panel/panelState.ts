@@ -7,6 +7,7 @@ import { behaviourText, counterexampleSource, evidenceText, mistakeExplanation, 
 import { checkDetails, checkDetailsTooltip, checkSummary, doneWhenMet, problemTitle, progressLine, stepCommand, verdictSentence } from '../../core/progress';
 import type { CheckReport, Counterexample } from '../../core/report';
 import type { LessonManifest, Question } from '../../core/schema';
+import { safeText } from '../../core/text';
 import { countsNote, traceCells, traceLength } from '../../core/traceView';
 import type { LoadedPack } from '../../node/packs';
 import type { AnswerView, CheckView, DebugSupport, LessonView, MistakeView, PanelState, QuestionView, TraceView } from '../../shared/messages';
@@ -40,7 +41,7 @@ function traceView(example: Counterexample, report: CheckReport, mistakeId: stri
     note: countsNote(cells),
     divergesAt: cells.divergesAt,
     rows: cells.rows,
-    ...(example.replay ? { replay: example.replay.shell } : {}),
+    ...(example.replay ? { replay: safeText(example.replay.shell) } : {}),
   };
 }
 
@@ -78,10 +79,11 @@ export function checkView(report: CheckReport, manifest: LessonManifest, at: str
     problems: report.problems.map((p) => ({
       kind: p.kind,
       title: problemTitle(p.kind),
-      message: p.message,
-      ...(p.advice ? { advice: p.advice } : {}),
+      // textContent keeps HTML inert, but bidi and control characters from the learner's output must show.
+      message: safeText(p.message, { multiline: true }),
+      ...(p.advice ? { advice: safeText(p.advice, { multiline: true }) } : {}),
       ...(typeof p.line === 'number' ? { line: p.line } : {}),
-      ...(p.details ? { details: p.details } : {}),
+      ...(p.details ? { details: safeText(p.details, { multiline: true }) } : {}),
     })),
     ...(report.counterexample && !carried ? { trace: traceView(report.counterexample, report, null, 'Smallest failing transcript') } : {}),
     durationMs: report.durationMs,

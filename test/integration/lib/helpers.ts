@@ -84,6 +84,7 @@ export interface InternalState {
   answers: Record<string, { correct: boolean }>;
   lastStatus: string | null;
   lastRefusal: string | null;
+  lastInstallRefusal: string | null;
   panelOpen: boolean;
   tests: { id: string; label: string; state?: string; message?: string; children: { id: string; label: string; state?: string; message?: string; inline?: string; inlineLine?: number }[] }[];
 }

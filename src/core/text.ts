@@ -1,0 +1,54 @@
+/**
+ * Learner text made safe to show. A learner's program decides its own stdout, stderr and exception text,
+ * and that text reaches a terminal (the CLI report), VS Code (Test Explorer, diagnostics) and the panel.
+ * Raw, an escape character can clear the screen, set the window title or plant an OSC 8 link; a bidi
+ * control can make an answer read differently from what was printed; a zero-width character can make two
+ * different answers look the same. This is the one function every surface uses: such characters are not
+ * removed (the learner must see that they printed them) but written out as `\u001b`, `\u202e`, ….
+ */
+
+/**
+ * Characters that are never shown raw: C0 controls (tab and line breaks are decided by the caller), DEL,
+ * C1 controls (U+0080–U+009F, which include the one-byte CSI and OSC), every format character (bidi
+ * embeddings, overrides and isolates, marks, zero-width characters, the word joiner, the BOM, Unicode tag
+ * characters), line and paragraph separators, and lone surrogates.
+ */
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+
+function codePointEscape(char: string): string {
+  const code = char.codePointAt(0)!;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+export interface SafeTextOptions {
+  /** Keep line breaks as line breaks (details, stderr); otherwise they are shown as `\n`. Default false. */
+  readonly multiline?: boolean;
+}
+
+/** `text` with every control, bidi and invisible format character written out visibly. */
+export function safeText(text: string, options: SafeTextOptions = {}): string {
+  const lines = options.multiline ? text.split(/\r?\n/) : [text];
+  return lines
+    .map((line) =>
+      line.replace(UNSAFE, (char) => {
+        if (char === '\t') return options.multiline ? '\t' : '\\t';
+        if (char === '\n') return '\\n';
+        if (char === '\r') return '\\r';
+        return codePointEscape(char);
+      }),
+    )
+    .join('\n');
+}
+
+/**
+ * One answer line as a trace cell: safe, and with the whitespace that tells answers apart made visible,
+ * so "a " and "a" do not look the same (trailing and leading spaces as `·`, tab `␉`, carriage return `␍`).
+ */
+export function showInvisibles(text: string): string {
+  const visible = text
+    .replace(/\r/g, '␍')
+    .replace(/\t/g, '␉')
+    .replace(/ (?= *$)/g, '·')
+    .replace(/^ +/, (spaces) => '·'.repeat(spaces.length));
+  return safeText(visible);
+}

@@ -1,0 +1,169 @@
+/**
+ * Starts an engine worker (worker.ts, bundled as dist/engine.js) for one job and serves what it asks
+ * for: runs of the learner's program, traced runs. The worker runs pack code, so it is held in:
+ * - Node's permission model: it may read the engine bundle and the pack folder, nothing else; no file
+ *   writes, no child processes, no worker threads;
+ * - no network where a sandbox tool can take it away (bubblewrap's own network namespace);
+ * - a heap limit, and a time limit on every stretch it computes without asking for anything: a model
+ *   that loops or allocates without end is stopped and named, and the learner's work is untouched.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { LocateAttempt } from '../../core/check';
+import type { ProcessResult, RunLimits } from '../../core/process';
+import type { CheckReport, Location } from '../../core/report';
+import { ENGINE_PROTOCOL, parseWorkerMessage, type EngineFailureKind, type EngineJob, type HostMessage } from './protocol';
+
+export interface EngineServices {
+  readonly execute: (input: string, limits?: RunLimits) => Promise<ProcessResult>;
+  readonly locate?: (attempts: readonly LocateAttempt[]) => Promise<{ location?: Location; runs: number }>;
+  readonly onPhase?: (phase: string) => void;
+}
+
+export interface EngineOptions {
+  /** The Node that runs the worker (in VS Code: its own runtime, with ELECTRON_RUN_AS_NODE). */
+  readonly node?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** The longest the worker may compute between two messages. */
+  readonly quietLimitMs?: number;
+  readonly heapLimitMb?: number;
+  /** Wraps the worker's command line, e.g. in a sandbox without network; returns the command to run. */
+  readonly wrap?: (command: string, args: readonly string[]) => { command: string; args: string[] };
+  readonly signal?: AbortSignal;
+}
+
+/** The job could not finish: the pack's model failed, the pack is broken, or the engine itself failed. */
+export class EngineError extends Error {
+  constructor(
+    readonly kind: EngineFailureKind | 'stopped' | 'cancelled',
+    message: string,
+    readonly file?: string,
+    readonly line?: number | null,
+  ) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
+
+export const DEFAULT_QUIET_LIMIT_MS = 20_000;
+export const DEFAULT_HEAP_LIMIT_MB = 256;
+
+/** The worker bundle next to this one (dist/engine.js), or undefined when running from source. */
+export function engineBundle(bundleDir: string): string | undefined {
+  const file = path.join(bundleDir, 'engine.js');
+  return fs.existsSync(file) ? file : undefined;
+}
+
+function permissionArgs(bundle: string, packDir: string): string[] {
+  const read = (p: string): string => `--allow-fs-read=${p}`;
+  // Node 20 aborts on the same folder given twice (a radix tree assertion): the real path and the given one once each.
+  const folders = [...new Set([fs.realpathSync(packDir), path.resolve(packDir)])];
+  return ['--experimental-permission', read(bundle), ...folders.map((dir) => read(path.join(dir, '*'))), '--no-warnings'];
+}
+
+/** Runs `job` in a fresh worker and resolves with its report; rejects with an EngineError. */
+export function runEngineJob(bundle: string, job: EngineJob, services: EngineServices, options: EngineOptions = {}): Promise<CheckReport> {
+  const node = options.node ?? process.execPath;
+  const args = [...permissionArgs(bundle, job.packDir), `--max-old-space-size=${options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB}`, bundle];
+  const command = options.wrap ? options.wrap(node, args) : { command: node, args };
+  const quietLimitMs = options.quietLimitMs ?? DEFAULT_QUIET_LIMIT_MS;
+  return new Promise<CheckReport>((resolve, reject) => {
+    let settled = false;
+    let stderr = '';
+    let child: ChildProcess;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let waitingForUs = 0;
+    const end = (error: EngineError | undefined, report?: CheckReport): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (error) reject(error);
+      else resolve(report!);
+    };
+    // The worker is quiet while it computes; it must not be for too long when it is not waiting for us.
+    const arm = (): void => {
+      clearTimeout(timer);
+      if (waitingForUs > 0) return;
+      timer = setTimeout(() => end(new EngineError('stopped', `the lesson's engine computed for more than ${Math.round(quietLimitMs / 1000)} s without a result: its reference model may loop for ever`)), quietLimitMs);
+    };
+    const onAbort = (): void => end(new EngineError('cancelled', 'the check was cancelled'));
+    try {
+      child = spawn(command.command, command.args, {
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { ...(options.env ?? process.env), NODE_OPTIONS: '' },
+        windowsHide: true,
+      });
+    } catch (error) {
+      reject(new EngineError('internal', `cannot start the lesson's engine: ${(error as Error).message}`));
+      return;
+    }
+    options.signal?.addEventListener('abort', onAbort);
+    if (options.signal?.aborted) return onAbort();
+    const reply = (message: HostMessage): void => {
+      if (!settled && child.stdin?.writable) child.stdin.write(`${JSON.stringify(message)}\n`);
+    };
+    const serve = async (work: () => Promise<HostMessage>): Promise<void> => {
+      waitingForUs += 1;
+      arm();
+      try {
+        reply(await work());
+      } catch (error) {
+        end(new EngineError('internal', `the host failed to serve the engine: ${(error as Error).message}`));
+      } finally {
+        waitingForUs -= 1;
+        arm();
+      }
+    };
+    let buffered = '';
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      buffered += chunk;
+      let newline: number;
+      while ((newline = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        const message = parseWorkerMessage(line);
+        if (!message) return end(new EngineError('internal', "the lesson's engine said something that is not part of its protocol, so it was stopped"));
+        arm();
+        switch (message.type) {
+          case 'execute':
+            void serve(async () => ({ type: 'executed', id: message.id, result: await services.execute(message.input, message.limits) }));
+            break;
+          case 'locate':
+            void serve(async () => {
+              const located = services.locate ? await services.locate(message.attempts) : { runs: 0 };
+              return { type: 'located', id: message.id, ...(located.location ? { location: located.location } : {}), runs: located.runs };
+            });
+            break;
+          case 'phase':
+            services.onPhase?.(message.phase);
+            break;
+          case 'report':
+            return end(undefined, message.report);
+          case 'failed':
+            return end(new EngineError(message.kind, message.message, message.file, message.line));
+        }
+      }
+    });
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      if (stderr.length < 16_384) stderr += chunk;
+    });
+    child.stdin!.on('error', () => undefined);
+    child.on('error', (error) => end(new EngineError('internal', `cannot start the lesson's engine (${command.command}): ${error.message}`)));
+    child.on('close', (code, signal) => {
+      if (settled) return;
+      if (/heap out of memory|Allocation failed/i.test(stderr)) {
+        return end(new EngineError('model-error', `the lesson's engine ran out of memory (${options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB} MiB): its reference model may allocate without end`));
+      }
+      if (/Maximum call stack size exceeded/.test(stderr)) return end(new EngineError('model-error', "the lesson's reference model recursed without end (stack overflow)"));
+      const last = process.env.LC_DEBUG_ENGINE ? stderr : (stderr.trim().split('\n').slice(-1)[0] ?? '');
+      end(new EngineError('internal', `the lesson's engine stopped (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`));
+    });
+    reply({ type: 'start', protocol: ENGINE_PROTOCOL, job });
+    arm();
+  });
+}

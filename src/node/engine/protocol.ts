@@ -1,0 +1,119 @@
+/**
+ * The messages between a check's host (the CLI process, which starts learner programs) and its engine
+ * worker (a separate Node process that loads the pack's model and runs the diagnosis). One JSON object per
+ * line in each direction. The worker may run pack code, so the host trusts nothing it says: every message
+ * is checked on arrival, and a worker that says something else is stopped.
+ */
+import type { LocateAttempt } from '../../core/check';
+import type { ProcessResult, RunLimits } from '../../core/process';
+import type { CheckReport, Location } from '../../core/report';
+import type { Language } from '../../core/schema';
+
+export const ENGINE_PROTOCOL = 1;
+
+/** What the worker needs to check a learner file: everything but the right to start processes. */
+export interface CheckJob {
+  readonly kind: 'check';
+  readonly packDir: string;
+  readonly origin: 'built-in' | 'installed' | 'folder';
+  readonly language: Language;
+  /** The learner file as the report names it, its absolute path, its base name as tracebacks show it, its text. */
+  readonly file: string;
+  readonly absolute: string;
+  readonly fileName: string;
+  readonly source: string;
+  readonly seed?: number;
+  readonly fuzzTranscripts?: number;
+  readonly timeLimitMs: number;
+  readonly outputLimitBytes: number;
+  readonly interpreter: string;
+  readonly concurrency: number;
+  /** For the replay line: how the learner would run the program by hand. */
+  readonly replay: { readonly interpreters: { readonly python: string; readonly node: string }; readonly driver?: string };
+  readonly trace: boolean;
+}
+
+export type EngineJob = CheckJob;
+
+export type HostMessage =
+  | { readonly type: 'start'; readonly protocol: number; readonly job: EngineJob }
+  | { readonly type: 'executed'; readonly id: number; readonly result: ProcessResult }
+  | { readonly type: 'located'; readonly id: number; readonly location?: Location; readonly runs: number };
+
+export type EngineFailureKind = 'model-error' | 'pack-error' | 'internal';
+
+export type WorkerMessage =
+  | { readonly type: 'execute'; readonly id: number; readonly input: string; readonly limits?: RunLimits }
+  | { readonly type: 'locate'; readonly id: number; readonly attempts: readonly LocateAttempt[] }
+  | { readonly type: 'phase'; readonly phase: string }
+  | { readonly type: 'report'; readonly report: CheckReport }
+  | { readonly type: 'failed'; readonly kind: EngineFailureKind; readonly message: string; readonly file?: string; readonly line?: number | null };
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+/** A worker may ask for no more input than this at once (the host bounds what it feeds a learner). */
+const MAX_INPUT_CHARS = 64 * 1024 * 1024;
+
+function isAttempt(v: unknown): v is LocateAttempt {
+  return (
+    isObj(v) &&
+    Array.isArray(v.commands) &&
+    v.commands.every((c) => typeof c === 'string') &&
+    Array.isArray(v.answers) &&
+    v.answers.every((a) => Array.isArray(a) && a.every((l) => typeof l === 'string')) &&
+    isId(v.failingIndex) &&
+    Array.isArray(v.otherFailing) &&
+    v.otherFailing.every(isId)
+  );
+}
+
+/** A message from the worker, checked; undefined for anything that is not one. */
+export function parseWorkerMessage(line: string): WorkerMessage | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isObj(raw)) return undefined;
+  switch (raw.type) {
+    case 'execute':
+      if (!isId(raw.id) || typeof raw.input !== 'string' || raw.input.length > MAX_INPUT_CHARS) return undefined;
+      if (raw.limits !== undefined && !(isObj(raw.limits) && (raw.limits.outputLimitBytes === undefined || (typeof raw.limits.outputLimitBytes === 'number' && raw.limits.outputLimitBytes > 0)))) return undefined;
+      return { type: 'execute', id: raw.id, input: raw.input, ...(isObj(raw.limits) ? { limits: raw.limits as RunLimits } : {}) };
+    case 'locate':
+      return isId(raw.id) && Array.isArray(raw.attempts) && raw.attempts.length <= 4 && raw.attempts.every(isAttempt) ? { type: 'locate', id: raw.id, attempts: raw.attempts } : undefined;
+    case 'phase':
+      return typeof raw.phase === 'string' && raw.phase.length < 40 ? { type: 'phase', phase: raw.phase } : undefined;
+    case 'report':
+      return isObj(raw.report) && typeof raw.report.status === 'string' && Array.isArray(raw.report.mistakes) ? { type: 'report', report: raw.report as unknown as CheckReport } : undefined;
+    case 'failed':
+      if (raw.kind !== 'model-error' && raw.kind !== 'pack-error' && raw.kind !== 'internal') return undefined;
+      if (typeof raw.message !== 'string') return undefined;
+      return {
+        type: 'failed',
+        kind: raw.kind,
+        message: raw.message.slice(0, 4000),
+        ...(typeof raw.file === 'string' ? { file: raw.file } : {}),
+        ...(typeof raw.line === 'number' || raw.line === null ? { line: raw.line as number | null } : {}),
+      };
+    default:
+      return undefined;
+  }
+}
+
+/** A message from the host; the worker trusts its host, but still reads only what it understands. */
+export function parseHostMessage(line: string): HostMessage | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isObj(raw)) return undefined;
+  if (raw.type === 'start' && raw.protocol === ENGINE_PROTOCOL && isObj(raw.job) && raw.job.kind === 'check') return raw as unknown as HostMessage;
+  if (raw.type === 'executed' && isId(raw.id) && isObj(raw.result)) return raw as unknown as HostMessage;
+  if (raw.type === 'located' && isId(raw.id) && typeof raw.runs === 'number') return raw as unknown as HostMessage;
+  return undefined;
+}

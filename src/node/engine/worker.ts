@@ -1,0 +1,107 @@
+/**
+ * The engine worker: the process that runs pack code. It loads the lesson pack with its reference model and
+ * runs the whole diagnosis, asking its host (over stdin/stdout, see protocol.ts) for every run of the
+ * learner's program. Started by host.ts under Node's permission model: it may read the engine and the pack,
+ * and nothing else; it may not write files, start processes or threads. What it needs comes in messages.
+ */
+import { check } from '../../core/check';
+import { defaultSeed } from '../../core/cases';
+import type { ProcessResult, RunLimits } from '../../core/process';
+import type { Location } from '../../core/report';
+import { replayLine } from '../replay';
+import { ModelError, ModelLoadError } from '../modelLoader';
+import { loadPack, PackError } from '../packs';
+import { ENGINE_PROTOCOL, parseHostMessage, type CheckJob, type HostMessage, type WorkerMessage } from './protocol';
+
+const send = (message: WorkerMessage): void => {
+  process.stdout.write(`${JSON.stringify(message)}\n`);
+};
+
+const pending = new Map<number, (message: HostMessage) => void>();
+let nextId = 0;
+
+function ask<T extends HostMessage>(message: (id: number) => WorkerMessage): Promise<T> {
+  const id = nextId++;
+  return new Promise<T>((resolve) => {
+    pending.set(id, (reply) => resolve(reply as T));
+    send(message(id));
+  });
+}
+
+async function runCheck(job: CheckJob): Promise<void> {
+  const pack = await loadPack(job.packDir, job.origin, { model: true });
+  const execute = async (input: string, limits?: RunLimits): Promise<ProcessResult> =>
+    (await ask<Extract<HostMessage, { type: 'executed' }>>((id) => ({ type: 'execute', id, input, ...(limits ? { limits } : {}) }))).result;
+  const locate = async (attempts: Parameters<NonNullable<Parameters<typeof check>[0]['locate']>>[0]): Promise<{ location?: Location; runs: number }> => {
+    const reply = await ask<Extract<HostMessage, { type: 'located' }>>((id) => ({ type: 'locate', id, attempts }));
+    return { ...(reply.location ? { location: reply.location } : {}), runs: reply.runs };
+  };
+  const driver = job.replay.driver;
+  const report = await check({
+    manifest: pack.manifest,
+    model: pack.model!,
+    transcripts: pack.transcripts,
+    language: job.language,
+    file: job.file,
+    fileName: job.fileName,
+    source: job.source,
+    clock: () => performance.now(),
+    options: {
+      seed: job.seed ?? defaultSeed(pack.manifest),
+      ...(job.fuzzTranscripts !== undefined ? { fuzzTranscripts: job.fuzzTranscripts } : {}),
+      timeLimitMs: job.timeLimitMs,
+      outputLimitBytes: job.outputLimitBytes,
+      interpreter: job.interpreter,
+      concurrency: job.concurrency,
+    },
+    execute,
+    replay: (stdin) => replayLine(stdin, job.language, job.absolute, pack.manifest.id, job.replay.interpreters, driver),
+    ...(job.trace ? { locate } : {}),
+    onPhase: (phase) => send({ type: 'phase', phase }),
+  });
+  send({ type: 'report', report });
+}
+
+function fail(error: unknown): void {
+  if (error instanceof ModelError) send({ type: 'failed', kind: 'model-error', message: error.message, file: error.file });
+  else if (error instanceof ModelLoadError) send({ type: 'failed', kind: 'model-error', message: error.message, file: error.file, line: error.line });
+  else if (error instanceof PackError) send({ type: 'failed', kind: 'pack-error', message: error.message });
+  else send({ type: 'failed', kind: 'internal', message: error instanceof Error ? error.message : String(error) });
+}
+
+function main(): void {
+  // A socket pair to a Node parent takes writes asynchronously; the last message must not be lost at exit.
+  (process.stdout as unknown as { _handle?: { setBlocking?: (on: boolean) => void } })._handle?.setBlocking?.(true);
+  let buffered = '';
+  let started = false;
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk: string) => {
+    buffered += chunk;
+    let newline: number;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      const message = parseHostMessage(line);
+      if (!message) continue;
+      if (message.type === 'start') {
+        if (started || message.protocol !== ENGINE_PROTOCOL) continue;
+        started = true;
+        runCheck(message.job).then(
+          () => process.exit(0),
+          (error: unknown) => {
+            fail(error);
+            process.exit(1);
+          },
+        );
+        continue;
+      }
+      const resolve = pending.get(message.id);
+      pending.delete(message.id);
+      resolve?.(message);
+    }
+  });
+  // The host went away: nothing left to do for it.
+  process.stdin.on('end', () => process.exit(2));
+}
+
+main();
