@@ -4,15 +4,34 @@ import { parseArgs } from 'node:util';
 import type { CheckReport } from '../core/report';
 import type { Language } from '../core/schema';
 import { checkFile } from '../node/checker';
+import { engineBundle } from '../node/engine/host';
+import { SandboxUnavailableError } from '../node/contain';
 import { fsReason } from '../node/errors';
+import { isSandboxSetting, SANDBOX_SETTINGS, sandboxSettingFromEnv } from '../node/sandbox';
 import { isLanguage, languageOf } from '../node/languages';
 import { EXIT, UsageError, type CliCommand } from './command';
 import { formatReport } from './format';
 import { selectPack } from './packSelection';
 
+/** Bounds of the numeric options: a limit far outside them is a typo, and would fail or hang a check. */
+const TIMEOUT_MS = { min: 100, max: 600_000 };
+const FUZZ = { min: 0, max: 5000 };
+const SEED = { min: 0, max: 2 ** 32 - 1 };
+
+/** The option's whole number, within its bounds, or a usage error that says which bounds. */
+function bounded(name: string, value: string | undefined, range: { min: number; max: number }, unit: string): number | undefined {
+  if (value === undefined) return undefined;
+  const words = `${range.min.toLocaleString('en-US')} to ${range.max.toLocaleString('en-US')}${unit ? ` ${unit}` : ''}`;
+  if (!/^\d+$/.test(value.trim())) throw new UsageError(`--${name} takes a whole number from ${words}, not "${value}"`);
+  const number = Number(value.trim());
+  if (number < range.min || number > range.max) throw new UsageError(`--${name} ${value.trim()} is out of range: use ${words}`);
+  return number;
+}
+
 export const checkCommand: CliCommand = {
   name: 'check',
-  usage: 'check <file> [--lesson <id|dir>] [--json] [--language python|javascript|typescript] [--python <path>] [--node <path>] [--timeout <ms>] [--seed <n>] [--fuzz <n>]',
+  usage:
+    'check <file> [--lesson <id|dir>] [--json] [--language python|javascript|typescript] [--python <path>] [--node <path>] [--timeout <ms>] [--seed <n>] [--fuzz <n>] [--sandbox auto|require|off]',
   summary: "run a learner program against the lesson's hidden transcripts and name its mistakes",
   async run(args, io) {
     const { values, positionals } = parseArgs({
@@ -27,9 +46,21 @@ export const checkCommand: CliCommand = {
         timeout: { type: 'string' },
         seed: { type: 'string' },
         fuzz: { type: 'string' },
+        sandbox: { type: 'string' },
       },
     });
     if (positionals.length !== 1) throw new UsageError('check takes exactly one file');
+    // Options first: a mistyped option is reported before any file is read or any program started.
+    const timeLimitMs = bounded('timeout', values.timeout, TIMEOUT_MS, 'milliseconds');
+    const fuzzTranscripts = bounded('fuzz', values.fuzz, FUZZ, 'random tests');
+    const seed = bounded('seed', values.seed, SEED, '');
+    const fromEnv = io.env.LESSON_COMPANION_SANDBOX?.trim().toLowerCase();
+    if (values.sandbox === undefined && fromEnv && !isSandboxSetting(fromEnv)) {
+      // A grader's typo ("required") must not quietly run without the sandbox it asked for.
+      throw new UsageError(`LESSON_COMPANION_SANDBOX takes ${SANDBOX_SETTINGS.join(', ')}, not "${io.env.LESSON_COMPANION_SANDBOX}"`);
+    }
+    const sandbox = values.sandbox ?? sandboxSettingFromEnv(io.env);
+    if (!isSandboxSetting(sandbox)) throw new UsageError(`--sandbox takes ${SANDBOX_SETTINGS.join(', ')}, not "${sandbox}"`);
     const file = path.resolve(io.cwd, positionals[0]!);
     const language = values.language ?? languageOf(file);
     if (!language || !isLanguage(language)) {
@@ -44,17 +75,22 @@ export const checkCommand: CliCommand = {
     if (!pack.manifest.starters[language as Language]) {
       throw new UsageError(`lesson "${pack.manifest.id}" has no ${language} version (it has ${Object.keys(pack.manifest.starters).join(', ')})`);
     }
-    const int = (name: string, value: string | undefined): number | undefined => {
-      if (value === undefined) return undefined;
-      if (!/^\d+$/.test(value)) throw new UsageError(`--${name} takes a whole number, not "${value}"`);
-      return Number(value);
-    };
-    const report: CheckReport = await checkFile(pack, file, language as Language, {
-      interpreters: { ...(values.python ? { python: values.python } : {}), ...(values.node ? { node: values.node } : {}) },
-      ...(values.timeout ? { timeLimitMs: int('timeout', values.timeout)! } : {}),
-      ...(values.seed ? { seed: int('seed', values.seed)! } : {}),
-      ...(values.fuzz ? { fuzzTranscripts: int('fuzz', values.fuzz)! } : {}),
-    });
+    let report: CheckReport;
+    try {
+      report = await checkFile(pack, file, language as Language, {
+        interpreters: { ...(values.python ? { python: values.python } : {}), ...(values.node ? { node: values.node } : {}) },
+        ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
+        ...(seed !== undefined ? { seed } : {}),
+        ...(fuzzTranscripts !== undefined ? { fuzzTranscripts } : {}),
+        sandbox,
+        // The pack's model runs in the engine worker next to this bundle, never in this process.
+        ...(engineBundle(io.bundleDir) ? { engine: engineBundle(io.bundleDir)! } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof SandboxUnavailableError)) throw error;
+      io.err(`lesson-companion check: ${error.message}. Nothing was run.\n`);
+      return EXIT.usage;
+    }
     const shown = { ...report, file: path.relative(io.cwd, file) || file };
     if (values.json) io.out(JSON.stringify(shown, null, 2) + '\n');
     else io.out(formatReport(shown, io.isTTY && !io.env.NO_COLOR));

@@ -1,4 +1,5 @@
 /** `lesson-companion`: the command line, and what autograders call. */
+import { endEverythingOnSignals } from '../node/cleanup';
 import { WordedError } from '../node/errors';
 import { PackError } from '../node/packs';
 import { answerCommand } from './answerCommand';
@@ -54,6 +55,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 
 /** Entry point of bin/lesson-companion.js, and of `node dist/cli.js`. */
 export function runCli(): void {
+  // Ctrl-C or an autograder's `timeout`: end the learner's program and remove temp folders before exiting.
+  endEverythingOnSignals();
   const io: CliIO = {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),

@@ -268,6 +268,15 @@ function probeCase(model: ReferenceModel, indexes: readonly number[], cases: rea
 function locateAttempts(model: ReferenceModel, example: Counterexample | null, finding: Finding | undefined, streams: readonly Stream[]): LocateAttempt[] {
   const attempts: LocateAttempt[] = [];
   const verb = (command: string): string => command.trim().split(/\s+/)[0] ?? '';
+  // A mistake in the bookkeeping (a count that goes negative) shows at a later PICK, but is made at the
+  // command where the mutant's counts first part from the reference's: that is where the lines are wrong.
+  const atCause = (a: LocateAttempt): LocateAttempt => {
+    if (!finding || finding.nondeterministic) return a;
+    const mutant = simulate(model, a.commands, new Set([finding.mutation])).steps;
+    const reference = simulate(model, a.commands).steps;
+    const cause = reference.findIndex((step, i) => i < a.failingIndex && JSON.stringify(step.snapshot) !== JSON.stringify(mutant[i]?.snapshot));
+    return cause < 0 ? a : { ...a, failingIndex: cause, otherFailing: [...new Set([...a.otherFailing, a.failingIndex])] };
+  };
   // Only worth a run when a command of the same kind was answered right, to compare the lines with.
   const worthTracing = (a: LocateAttempt): boolean =>
     a.commands.some((c, i) => i !== a.failingIndex && !a.otherFailing.includes(i) && i < a.answers.length && verb(c) === verb(a.commands[a.failingIndex]!));
@@ -279,7 +288,7 @@ function locateAttempts(model: ReferenceModel, example: Counterexample | null, f
       failingIndex: example.divergesAt + 1,
       otherFailing: example.trace.map((row, i) => (row.matches ? -1 : i + 1)).filter((i) => i > example.divergesAt + 1),
     };
-    if (worthTracing(attempt)) attempts.push(attempt);
+    if (worthTracing(atCause(attempt))) attempts.push(atCause(attempt));
   }
   // A whole transcript the finding is seen in: its other commands of that kind are the right ones.
   const tried = new Set<string>();
@@ -294,7 +303,7 @@ function locateAttempts(model: ReferenceModel, example: Counterexample | null, f
     const expected = simulate(model, commands).steps.map((s) => s.answer);
     const differs = (i: number): boolean => !answers[i] || answers[i]!.length !== expected[i]?.length || answers[i]!.some((line, k) => line !== expected[i]![k]);
     const failingIndex = step.index - segment.start;
-    const attempt: LocateAttempt = { commands, answers, failingIndex, otherFailing: commands.map((_, i) => i).filter((i) => i !== failingIndex && differs(i)) };
+    const attempt = atCause({ commands, answers, failingIndex, otherFailing: commands.map((_, i) => i).filter((i) => i !== failingIndex && differs(i)) });
     if (worthTracing(attempt)) {
       attempts.push(attempt);
       break;

@@ -49,6 +49,8 @@ export interface ProblemContext {
   readonly interpreter: string;
   readonly timeLimitMs: number;
   readonly outputLimitBytes: number;
+  /** Where a stalled run stopped answering, in words, e.g. "command 12 (`PICK`)", when the caller knows it. */
+  readonly stalledAt?: string;
 }
 
 /**
@@ -87,11 +89,20 @@ export function runProblems(run: ProcessResult, ctx: ProblemContext): Problem[] 
       },
     ];
   }
+  if (run.stalled) {
+    return [
+      {
+        kind: 'timeout',
+        message: `Your program stopped answering${ctx.stalledAt ? ` at ${ctx.stalledAt}` : ''}: it had been given all the commands but printed nothing for 1 s, so it was stopped.`,
+        advice: 'Look for a loop that never ends, or code that waits for more input than one line per command.',
+      },
+    ];
+  }
   if (run.timedOut) {
     return [
       {
         kind: 'timeout',
-        message: `Your program stopped answering: no result within ${(ctx.timeLimitMs / 1000).toFixed(1)} s, so it was stopped.`,
+        message: `Your program stopped answering: no result within ${((run.timeLimitMs ?? ctx.timeLimitMs) / 1000).toFixed(1)} s, so it was stopped.`,
         advice: 'Look for a loop that never ends, or code that waits for more input than one line per command.',
       },
     ];
@@ -102,6 +113,18 @@ export function runProblems(run: ProcessResult, ctx: ProblemContext): Problem[] 
         kind: 'output-limit',
         message: `Your program printed more than ${Math.round(ctx.outputLimitBytes / 1024)} KiB, so it was stopped.`,
         advice: 'Look for a print inside a loop that never ends.',
+      },
+    ];
+  }
+  if (run.memoryExceeded) {
+    return [
+      {
+        // The report has no kind of its own for it yet: the program failed, and the message says why.
+        kind: 'crash',
+        message: `Your program ran out of memory${run.memoryLimitMiB ? ` (limit ${run.memoryLimitMiB} MiB)` : ''}, so it was stopped.`,
+        line,
+        advice: 'Look for a list, dict or string that grows on every pass of a loop that never ends.',
+        details: trimDetails(run.stderr),
       },
     ];
   }

@@ -1,11 +1,26 @@
 /** What the Node runner reports about one run of a learner program; core only reads it. */
 export interface ProcessResult {
   readonly stdout: string;
+  /** The program's error output; a long one keeps its head and its tail, with a line saying how much was left out. */
   readonly stderr: string;
   readonly exitCode: number | null;
   readonly signal: string | null;
+  /** Stopped for time: the total limit ran out, or the program stalled (see `stalled`). */
   readonly timedOut: boolean;
+  /**
+   * Stopped because it stopped answering: all its input was written and it printed nothing on stdout for
+   * about a second while still running (it spins, sleeps or waits for input that will not come). A stalled
+   * run is also `timedOut`, so whatever only knows `timedOut` treats it as the hang it is.
+   */
+  readonly stalled?: boolean;
+  /** The time limit that applied to this run (the runner may raise it with the number of commands), in ms. */
+  readonly timeLimitMs?: number;
+  /** Stopped because its stdout went past the output limit (stderr has its own cap and never stops it). */
   readonly outputLimited: boolean;
+  /** It failed because an allocation failed under the memory limit (MemoryError, heap out of memory). */
+  readonly memoryExceeded?: boolean;
+  /** The memory limit it ran under, in MiB, when it ran out of memory. */
+  readonly memoryLimitMiB?: number;
   /** The program could not be started at all (e.g. ENOENT for a missing interpreter). */
   readonly startError?: { readonly code: string; readonly command: string };
   /** The program could not even be prepared (e.g. a TypeScript syntax error found while transpiling). */

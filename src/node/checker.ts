@@ -1,16 +1,24 @@
-/** Checks a learner file against a loaded pack: the Node side of core `check`. */
+/**
+ * Checks a learner file against a loaded pack: the Node side of core `check`. The learner's program runs
+ * contained (contain.ts); the diagnosis runs in an engine worker (engine/host.ts) when the engine bundle is
+ * at hand, so that the pack's model never runs in this process, or in-process for tests and benchmarks.
+ */
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { check, defaultSeed, type LocateAttempt } from '../core/check';
-import { rankSuspiciousLines } from '../core/spectrum';
+import type { ProcessResult, RunLimits } from '../core/process';
 import type { CheckReport, Location } from '../core/report';
 import type { Language } from '../core/schema';
+import { rankSuspiciousLines } from '../core/spectrum';
+import { containProgram, type ContainOptions } from './contain';
+import { EngineError, runEngineJob } from './engine/host';
 import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters, type PreparedProgram } from './languages';
 import { linesIn, traceCommandLines, tracedFiles } from './lineTrace';
-import { replayLine } from './replay';
+import { ModelError, ModelLoadError } from './modelLoader';
 import { loadPack, resolveInside, type LoadedPack } from './packs';
-import { runProcess } from './runner';
+import { replayLine } from './replay';
+import { sandboxSettingFromEnv, type SandboxSetting } from './sandbox';
 
 export interface CheckFileOptions {
   readonly interpreters?: Partial<Interpreters>;
@@ -18,6 +26,31 @@ export interface CheckFileOptions {
   readonly outputLimitBytes?: number;
   readonly seed?: number;
   readonly fuzzTranscripts?: number;
+  /** `require` fails (SandboxUnavailableError) where there is no sandbox; default: LESSON_COMPANION_SANDBOX, else auto. */
+  readonly sandbox?: SandboxSetting;
+  readonly memoryLimitMiB?: number;
+  /** The engine worker bundle (dist/engine.js) to run the diagnosis in; without it the diagnosis runs in this process. */
+  readonly engine?: string;
+  /** Trace the learner's program to point at the lines that went wrong (one or two more runs per mistake). */
+  readonly trace?: boolean;
+  readonly onPhase?: (phase: string) => void;
+  readonly signal?: AbortSignal;
+}
+
+export const DEFAULT_TIME_LIMIT_MS = 5000;
+export const DEFAULT_OUTPUT_LIMIT_BYTES = 1024 * 1024;
+/**
+ * Time each command may take in a batch. The time limit is for a whole process, and one process answers
+ * hundreds of commands: a correct program taking 10 ms per command must not fail a 598-command batch.
+ * A hang does not wait for this: the runner stops a program that stopped answering after about 1 s.
+ */
+export const PER_COMMAND_BUDGET_MS = 25;
+
+/** The time limit for a run with this input: the limit, or the per-command budget times the commands if more. */
+export function timeLimitFor(input: string, timeLimitMs: number): number {
+  let commands = 0;
+  for (let i = input.indexOf('\n'); i >= 0; i = input.indexOf('\n', i + 1)) commands++;
+  return Math.max(timeLimitMs, commands * PER_COMMAND_BUDGET_MS);
 }
 
 /**
@@ -29,18 +62,17 @@ async function locateLines(
   learnerFile: string,
   language: Language,
   attempts: readonly LocateAttempt[],
+  contain: ContainOptions,
   limits: { timeLimitMs: number; outputLimitBytes: number },
 ): Promise<{ location?: Location; runs: number }> {
   let runs = 0;
   for (const attempt of attempts) {
     runs += 1;
-    const trace = await traceCommandLines({
-      language,
-      spec: { command: program.command, args: program.args, cwd: program.cwd, ...limits },
-      files: tracedFiles(program, learnerFile),
-      commands: attempt.commands,
-      answers: attempt.answers,
-    });
+    const trace = await traceCommandLines(
+      { language, spec: { command: program.command, args: program.args, cwd: program.cwd, ...limits }, files: tracedFiles(program, learnerFile), commands: attempt.commands, answers: attempt.answers },
+      // The traced command line, contained like every run of the learner's program.
+      async (spec, input) => (await containProgram({ ...program, args: spec.args }, contain)).run(input, limits),
+    );
     if (!trace) continue;
     const ranked = rankSuspiciousLines({
       commands: attempt.commands,
@@ -54,8 +86,29 @@ async function locateLines(
   return { runs };
 }
 
-export const DEFAULT_TIME_LIMIT_MS = 5000;
-export const DEFAULT_OUTPUT_LIMIT_BYTES = 1024 * 1024;
+/** A check that could not run because the pack's own model failed: the pack's fault, said so. */
+function modelFailure(pack: LoadedPack, file: string, language: Language, message: string): CheckReport {
+  return {
+    lesson: pack.manifest.id,
+    language,
+    file,
+    status: 'error',
+    checks: { total: pack.transcripts.length, passed: 0, failed: pack.transcripts.length, notRun: pack.transcripts.length },
+    transcripts: pack.transcripts.map((t) => ({ name: t.name, description: t.description || t.name, passed: false, notRun: true })),
+    mistakes: [],
+    problems: [
+      {
+        kind: 'model-error',
+        message: `The lesson could not check your program: ${message}.`,
+        advice: `This is a fault of the lesson pack "${pack.manifest.id}" (its reference model, ${pack.manifest.model}), not of your program, which is untouched. Tell the lesson's author; a newer version of the pack may fix it.`,
+      },
+    ],
+    counterexample: null,
+    fuzz: { seed: 0, transcripts: 0, failed: 0, notRun: 0 },
+    durationMs: 0,
+    processRuns: 0,
+  };
+}
 
 export async function checkFile(pack: LoadedPack, file: string, language: Language, options: CheckFileOptions = {}): Promise<CheckReport> {
   const interpreters: Interpreters = { ...DEFAULT_INTERPRETERS, ...options.interpreters };
@@ -67,33 +120,80 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
   const program = await prepareProgram(language, absolute, interpreters, driver);
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   const outputLimitBytes = options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES;
+  const contain: ContainOptions = {
+    setting: options.sandbox ?? sandboxSettingFromEnv(),
+    hidden: [pack.dir],
+    ...(options.memoryLimitMiB !== undefined ? { memoryLimitMiB: options.memoryLimitMiB } : {}),
+  };
+  const concurrency = Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length));
   try {
-    return await check({
-      manifest: pack.manifest,
-      model: pack.model ?? (await loadPack(pack.dir, pack.origin, { model: true })).model!,
-      transcripts: pack.transcripts,
-      language,
-      file,
-      fileName: program.fileName,
-      source,
-      clock: () => performance.now(),
-      options: {
-        seed: options.seed ?? defaultSeed(pack.manifest),
-        ...(options.fuzzTranscripts !== undefined ? { fuzzTranscripts: options.fuzzTranscripts } : {}),
-        timeLimitMs,
-        outputLimitBytes,
-        interpreter: program.command,
-        concurrency: Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length)),
-      },
-      replay: (stdin) => replayLine(stdin, language, absolute, pack.manifest.id, interpreters, driver),
-      ...(program.prepareError ? {} : { locate: (attempts) => locateLines(program, absolute, language, attempts, { timeLimitMs, outputLimitBytes }) }),
-      execute: async (input, limits) => {
-        if (program.prepareError) {
-          return { stdout: '', stderr: '', exitCode: null, signal: null, timedOut: false, outputLimited: false, prepareError: program.prepareError, durationMs: 0 };
-        }
-        return runProcess({ command: program.command, args: program.args, cwd: program.cwd, timeLimitMs, outputLimitBytes: limits?.outputLimitBytes ?? outputLimitBytes }, input);
-      },
-    });
+    const launch = await containProgram(program, contain);
+    const execute = async (input: string, limits?: RunLimits): Promise<ProcessResult> => {
+      if (program.prepareError) {
+        return { stdout: '', stderr: '', exitCode: null, signal: null, timedOut: false, outputLimited: false, prepareError: program.prepareError, durationMs: 0 };
+      }
+      return launch.run(input, { timeLimitMs: timeLimitFor(input, timeLimitMs), outputLimitBytes: limits?.outputLimitBytes ?? outputLimitBytes });
+    };
+    const trace = options.trace !== false && !program.prepareError;
+    const locate = (attempts: readonly LocateAttempt[]): Promise<{ location?: Location; runs: number }> =>
+      locateLines(program, absolute, language, attempts, contain, { timeLimitMs, outputLimitBytes });
+    let report: CheckReport;
+    try {
+      if (options.engine) {
+        report = await runEngineJob(
+          options.engine,
+          {
+            kind: 'check',
+            packDir: pack.dir,
+            origin: pack.origin,
+            language,
+            file,
+            absolute,
+            fileName: program.fileName,
+            source,
+            ...(options.seed !== undefined ? { seed: options.seed } : {}),
+            ...(options.fuzzTranscripts !== undefined ? { fuzzTranscripts: options.fuzzTranscripts } : {}),
+            timeLimitMs,
+            outputLimitBytes,
+            interpreter: program.command,
+            concurrency,
+            replay: { interpreters: { python: interpreters.python, node: interpreters.node }, ...(driver ? { driver } : {}) },
+            trace,
+          },
+          { execute, ...(trace ? { locate } : {}), ...(options.onPhase ? { onPhase: options.onPhase } : {}) },
+          { ...(options.signal ? { signal: options.signal } : {}) },
+        );
+      } else {
+        const model = pack.model ?? (await loadPack(pack.dir, pack.origin, { model: true })).model!;
+        report = await check({
+          manifest: pack.manifest,
+          model,
+          transcripts: pack.transcripts,
+          language,
+          file,
+          fileName: program.fileName,
+          source,
+          clock: () => performance.now(),
+          options: {
+            seed: options.seed ?? defaultSeed(pack.manifest),
+            ...(options.fuzzTranscripts !== undefined ? { fuzzTranscripts: options.fuzzTranscripts } : {}),
+            timeLimitMs,
+            outputLimitBytes,
+            interpreter: program.command,
+            concurrency,
+          },
+          execute,
+          replay: (stdin) => replayLine(stdin, language, absolute, pack.manifest.id, interpreters, driver),
+          ...(trace ? { locate } : {}),
+          ...(options.onPhase ? { onPhase: options.onPhase } : {}),
+        });
+      }
+    } catch (error) {
+      if (error instanceof ModelError || error instanceof ModelLoadError) return modelFailure(pack, file, language, error.message);
+      if (error instanceof EngineError && (error.kind === 'model-error' || error.kind === 'stopped')) return modelFailure(pack, file, language, error.message);
+      throw error;
+    }
+    return { ...report, containment: launch.containment };
   } finally {
     await program.dispose();
   }

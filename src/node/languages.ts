@@ -7,7 +7,9 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Language } from '../core/schema';
 import { LANGUAGES } from '../core/schema';
+import { trackTempDir } from './cleanup';
 import { makeTempDir } from './tempDir';
+import type { Runtime } from './interpreter';
 import { transformModule } from './transpile';
 import { transpileTree } from './tsModules';
 
@@ -19,9 +21,16 @@ export interface Interpreters {
 export const DEFAULT_INTERPRETERS: Interpreters = { python: 'python3', node: process.execPath.endsWith('node') ? process.execPath : 'node' };
 
 export interface PreparedProgram {
+  /** Which interpreter `command` is. */
+  readonly runtime: Runtime;
   readonly command: string;
   readonly args: readonly string[];
+  /** The learner's folder: where the program runs by hand (`run`). */
   readonly cwd: string;
+  /** What the program reads: the learner's folder, or the folder TypeScript was transpiled into. */
+  readonly readable: readonly string[];
+  /** Files of the lesson pack in `args` (a driver used as it is): a sandbox shows these files alone. */
+  readonly packFiles: readonly string[];
   /** Base name of the file tracebacks will mention for the learner's code. */
   readonly fileName: string;
   /** Set when the program cannot even be prepared (a TypeScript syntax error). */
@@ -62,25 +71,58 @@ const transpile = (source: string, file: string): ReturnType<typeof transformMod
 export async function prepareProgram(language: Language, learnerFile: string, interpreters: Interpreters, driver?: string): Promise<PreparedProgram> {
   const cwd = path.dirname(learnerFile);
   const none = async (): Promise<void> => undefined;
-  if (language === 'python') {
-    const args = driver ? [driver, learnerFile] : [learnerFile];
-    return { command: interpreters.python, args, cwd, fileName: path.basename(learnerFile), learnerFiles: [{ run: learnerFile, source: learnerFile }], dispose: none };
-  }
-  if (language === 'javascript') {
-    const args = [...NODE_BLOCKING_STDIO, ...(driver ? [driver, learnerFile] : [learnerFile])];
-    return { command: interpreters.node, args, cwd, fileName: path.basename(learnerFile), learnerFiles: [{ run: learnerFile, source: learnerFile }], dispose: none };
+  const packFiles = driver ? [driver] : [];
+  if (language === 'python' || language === 'javascript') {
+    const files = driver ? [driver, learnerFile] : [learnerFile];
+    const [runtime, command] = language === 'python' ? (['python', interpreters.python] as const) : (['node', interpreters.node] as const);
+    const args = runtime === 'node' ? [...NODE_BLOCKING_STDIO, ...files] : files;
+    const learnerFiles = [{ run: learnerFile, source: learnerFile }];
+    return { runtime, command, args, cwd, readable: [cwd], packFiles, fileName: path.basename(learnerFile), learnerFiles, dispose: none };
   }
   const tmp = await makeTempDir('lesson-companion-ts-');
-  const dispose = (): Promise<void> => fs.rm(tmp, { recursive: true, force: true });
+  // Removed by dispose, or by cleanup.ts when the CLI is stopped before that.
+  const untrack = trackTempDir(tmp);
+  const dispose = async (): Promise<void> => {
+    await fs.rm(tmp, { recursive: true, force: true });
+    untrack();
+  };
   const outName = path.basename(learnerFile).replace(/\.[cm]?ts$/, '.js');
   const fail = (message: string, line: number | null): PreparedProgram => ({
+    runtime: 'node',
     command: interpreters.node,
     args: [],
     cwd,
+    readable: [tmp],
+    packFiles: [],
     fileName: outName,
     prepareError: { message, line },
     dispose,
   });
+  try {
+    return await transpileInto(tmp, learnerFile, driver, fail, (args, packFiles, learnerFiles) => ({
+      runtime: 'node',
+      command: interpreters.node,
+      args: [...NODE_BLOCKING_STDIO, ...args],
+      cwd,
+      readable: [tmp],
+      packFiles,
+      fileName: outName,
+      learnerFiles,
+      dispose,
+    }));
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}
+
+async function transpileInto(
+  tmp: string,
+  learnerFile: string,
+  driver: string | undefined,
+  fail: (message: string, line: number | null) => PreparedProgram,
+  program: (args: string[], packFiles: string[], learnerFiles: { run: string; source: string }[]) => PreparedProgram,
+): Promise<PreparedProgram> {
   // CommonJS output must not be taken for ESM by a "type": "module" package.json near the learner.
   await fs.writeFile(path.join(tmp, 'package.json'), '{"type":"commonjs"}');
   // The learner file and the TypeScript files it imports relatively, laid out as in the workspace.
@@ -101,7 +143,6 @@ export async function prepareProgram(language: Language, learnerFile: string, in
       driverJs = driver;
     }
   }
-  const args = [...NODE_BLOCKING_STDIO, ...(driverJs ? [driverJs, learnerJs] : [learnerJs])];
   const learnerFiles = tree.compiled.map(({ source, out }) => ({ run: out, source }));
-  return { command: interpreters.node, args, cwd, fileName: outName, learnerFiles, dispose };
+  return program(driverJs ? [driverJs, learnerJs] : [learnerJs], driver && driverJs === driver ? [driver] : [], learnerFiles);
 }

@@ -113,10 +113,14 @@ function sameAnswers(run: ProcessResult, answers: readonly (readonly string[])[]
  * bootstrap did not start, the program answered differently from the untraced run, or wrote past the
  * tracer); otherwise per-command lines, undefined for the commands whose lines cannot be told apart.
  */
-export async function traceCommandLines(request: LineTraceRequest): Promise<LineTrace | undefined> {
+export async function traceCommandLines(
+  request: LineTraceRequest,
+  /** Runs the traced command line; the check passes its contained runner (the sandbox) here. */
+  runner: (spec: ProcessSpec, input: string) => Promise<ProcessResult> = runProcess,
+): Promise<LineTrace | undefined> {
   const nonce = randomBytes(8).toString('hex');
   const input = request.commands.map((command) => `${command}\n`).join('');
-  const run = await runProcess(tracedSpec(request, nonce), input);
+  const run = await runner(tracedSpec(request, nonce), input);
   const { records, stderr, malformed } = takeRecords(run.stderr, nonce);
   const cleaned: ProcessResult = { ...run, stderr };
   if (malformed || run.startError || run.outputLimited || records[records.length - 1]?.kind !== 'X') return undefined;

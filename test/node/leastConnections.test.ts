@@ -13,6 +13,7 @@ import type { Language } from '../../src/core/schema';
 import { simulate } from '../../src/core/simulate';
 import { checkFile, type CheckFileOptions } from '../../src/node/checker';
 import { loadPack, type LoadedPack } from '../../src/node/packs';
+import { survivorsOf, watchWhile } from './processWatch';
 
 const ROOT = path.join(__dirname, '..', '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'least-connections');
@@ -278,18 +279,18 @@ for (const language of ['python', 'javascript', 'typescript'] as const) {
 
     it('spawns-grandchild: a timeout, and nothing the program started survives', async function () {
       this.timeout(60000);
-      // A copy in a fresh folder: the grandchild's command line names the folder, so `ps` finds only ours.
+      // A copy with a marker of its own: `ps` then finds only this test's grandchild, not another run's.
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-grandchild-'));
+      const marker = `lesson-companion-grandchild-${path.basename(dir)}`;
       try {
         const file = path.join(dir, `balancer.${EXT[language]}`);
-        fs.copyFileSync(fixturePath(language, 'spawns-grandchild'), file);
-        const r = await checkFile(pack, file, language, { interpreters: { python: PYTHON }, timeLimitMs: 1500, fuzzTranscripts: 4 });
+        fs.writeFileSync(file, fs.readFileSync(fixturePath(language, 'spawns-grandchild'), 'utf8').replace('lesson-companion-grandchild', marker));
+        const { result: r, mostSeen } = await watchWhile(marker, () =>
+          checkFile(pack, file, language, { interpreters: { python: PYTHON }, timeLimitMs: 1500, fuzzTranscripts: 4 }),
+        );
         assert.ok(r.problems.some((p) => p.kind === 'timeout'));
-        assert.ok(fs.existsSync(path.join(dir, 'grandchild.started')), 'the grandchild did start');
-        const marker = `lesson-companion-grandchild ${dir}`;
-        const survivors = (): string[] => execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(marker) && !/^\s*Z/.test(l));
-        for (let i = 0; i < 20 && survivors().length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-        assert.deepEqual(survivors(), []);
+        assert.ok(mostSeen > 0, 'the grandchild did start');
+        assert.deepEqual(await survivorsOf(marker), []);
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }

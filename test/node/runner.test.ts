@@ -1,8 +1,10 @@
 /** The bounded process runner, with real processes (python3 -c …). */
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { runProcess, type ProcessSpec } from '../../src/node/runner';
+import { timeLimitFor } from '../../src/node/checker';
 
 const spec = (code: string, overrides: Partial<ProcessSpec> = {}): ProcessSpec => ({
   command: 'python3',
@@ -23,6 +25,9 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+/** The interpreter itself (python3 on PATH may be a shim that prlimit cannot see through). */
+const PYTHON = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
 
 describe('process runner (real processes)', function () {
   this.timeout(20000);
@@ -90,5 +95,55 @@ describe('process runner (real processes)', function () {
       // It is outside the runner's reach by design; this test started it, so this test ends it.
       if (pid > 0 && alive(pid)) process.kill(pid, 'SIGKILL');
     }
+  });
+
+  it('with the descendant sweep, kills a grandchild that left the process group (setsid) when the program exits', async () => {
+    const code = 'import subprocess\np = subprocess.Popen(["sleep", "30"], start_new_session=True)\nprint(p.pid, flush=True)';
+    const result = await runProcess(spec(code, { sweepDescendants: true }), '');
+    const pid = Number(result.stdout.trim());
+    assert.ok(pid > 0);
+    for (let i = 0; i < 40 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(alive(pid), false, 'the setsid grandchild is gone');
+  });
+
+  it('stops a program that has all its input and prints nothing for a second, long before the time limit', async () => {
+    const result = await runProcess(spec('import sys, time\nprint(sys.stdin.readline().strip(), flush=True)\ntime.sleep(60)', { timeLimitMs: 30000 }), 'POOL a\nPICK\n');
+    assert.deepEqual([result.stdout, result.stalled, result.timedOut], ['POOL a\n', true, true]);
+  });
+
+  it('lets a slow program that keeps answering run to its end', async () => {
+    const code = 'import sys, time\nfor line in sys.stdin:\n    time.sleep(0.3)\n    print(line.strip(), flush=True)';
+    const result = await runProcess(spec(code, { timeLimitMs: 30000 }), 'a\nb\nc\nd\ne\nf\n');
+    assert.deepEqual([result.stdout, result.stalled, result.timedOut, result.exitCode], ['a\nb\nc\nd\ne\nf\n', undefined, false, 0]);
+  });
+
+  it('keeps a bounded head and tail of a stderr flood, never stops for it, and keeps the traceback at its end', async () => {
+    const code = 'import sys\nfor i in range(20000): sys.stderr.write(f"debug line {i}\\n")\nprint("OK", flush=True)\nraise ValueError("the end")';
+    const result = await runProcess(spec(code, { stderrLimitBytes: 8192, outputLimitBytes: 1024 }), '');
+    assert.deepEqual([result.stdout, result.outputLimited, result.exitCode], ['OK\n', false, 1]);
+    assert.ok(result.stderr.length < 9000, `${result.stderr.length} characters kept`);
+    assert.ok(result.stderr.startsWith('debug line 0\n'));
+    assert.match(result.stderr, /\n… \([\d,]+ bytes of error output left out\) …\n/);
+    assert.match(result.stderr, /ValueError: the end\n$/);
+  });
+
+  it('tells a program that ran out of memory under its limit, even when it fills memory silently', async () => {
+    // Silent while it grows: the hang detection must not stop it first, the memory limit must.
+    const code = 'import time\nprint("ready", flush=True)\nkept = []\nwhile True:\n    kept.append(bytearray(16 * 1024 * 1024))\n    time.sleep(0.25)';
+    const prlimit = { command: 'prlimit', args: [`--data=${256 * 1024 * 1024}`, '--', PYTHON, '-c', code], memoryLimitMiB: 256, timeLimitMs: 30000 };
+    const result = await runProcess(spec('', prlimit), '');
+    assert.deepEqual([result.memoryExceeded, result.memoryLimitMiB, result.stalled], [true, 256, undefined]);
+    assert.match(result.stderr, /MemoryError/);
+  });
+
+  it('gives the program only the environment it is given when it does not inherit', async () => {
+    // Python itself adds LC_CTYPE when no locale is set (PEP 538).
+    const result = await runProcess(spec('import os\nprint(" ".join(sorted(set(os.environ) - {"LC_CTYPE"})))', { command: PYTHON, env: { ONLY: '1' }, inheritEnv: false }), '');
+    assert.equal(result.stdout, 'ONLY\n');
+  });
+
+  it('a batch gets 25 ms per command when that is more than the time limit', () => {
+    assert.equal(timeLimitFor('PICK\n'.repeat(10), 5000), 5000);
+    assert.equal(timeLimitFor('PICK\n'.repeat(598), 5000), 598 * 25);
   });
 });

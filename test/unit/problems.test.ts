@@ -147,6 +147,26 @@ describe('problems of a run', () => {
     assert.deepEqual([ts.kind, ts.line], ['syntax', 37]);
   });
 
+  it('a stalled run says it stopped answering for 1 s (and where, when the caller knows), not the time limit', () => {
+    const stalled = run({ timedOut: true, stalled: true, exitCode: null, signal: 'SIGKILL', timeLimitMs: 15000 });
+    const [problem] = runProblems(stalled, PY);
+    assert.equal(problem!.kind, 'timeout');
+    assert.equal(problem!.message, 'Your program stopped answering: it had been given all the commands but printed nothing for 1 s, so it was stopped.');
+    assert.match(runProblems(stalled, { ...PY, stalledAt: 'command 12 (`PICK`)' })[0]!.message, /^Your program stopped answering at command 12 \(`PICK`\): /);
+  });
+
+  it('a time limit raised for a long batch is the one the message gives', () => {
+    assert.match(runProblems(run({ timedOut: true, exitCode: null, timeLimitMs: 14500 }), PY)[0]!.message, /no result within 14\.5 s/);
+  });
+
+  it('a program that ran out of memory says so, with the limit, and keeps its traceback', () => {
+    const stderr = 'Traceback (most recent call last):\n  File "/w/balancer.py", line 30, in pick\n    history.append(bytearray(1024 * 1024))\nMemoryError\n';
+    const [problem] = runProblems(run({ exitCode: 1, stderr, memoryExceeded: true, memoryLimitMiB: 512 }), PY);
+    assert.equal(problem!.message, 'Your program ran out of memory (limit 512 MiB), so it was stopped.');
+    assert.equal(problem!.line, 30);
+    assert.match(problem!.details!, /MemoryError/);
+  });
+
   it('nothing for a run that ended normally, even with output on stderr', () => {
     assert.deepEqual(runProblems(run({ stdout: 'OK\n', stderr: 'debug: hello\n' }), PY), []);
   });
