@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = ['fs', 'fs/*', 'node:*', 'child_process', 'path', 'os', 'crypto', 'http', 'https', 'net', 'stream', 'util', 'worker_threads', 'zlib'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.code-server/**', 'lessons/**', 'test/fixtures/**', 'scripts/**', '*.mjs', 'bin/**'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.code-server/**', 'lessons/**', 'test/fixtures/**', 'test/integration/fixtures/**', 'scripts/**', '*.mjs', 'bin/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['src/**/*.ts', 'test/**/*.ts'],

@@ -18,6 +18,7 @@ import { on, own, registerCodeActionsProvider, registerCodeLensProvider, registe
 import { SessionStore } from './ext/session';
 import { StepNavigator } from './ext/stepNavigator';
 import { LessonTests } from './ext/testing';
+import { TraceActions } from './ext/traceActions';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = own(context, createLog());
@@ -28,14 +29,15 @@ export function activate(context: vscode.ExtensionContext): void {
   const tests = own(context, new LessonTests(store, packs, runner, log));
   const diagnostics = own(context, new MistakeDiagnostics(store, runner));
   own(context, new CheckOnSave(store, runner));
-  const services = { extensionUri: context.extensionUri, store, packs, runner, navigator, tests, log };
+  const traces = own(context, new TraceActions(store, packs, log, context.extensionPath));
+  const services = { extensionUri: context.extensionUri, store, packs, runner, navigator, tests, traces, log };
 
   registerCommands(context, services);
   // A newly installed pack shows up in Start Lesson at once, and replaces an open lesson's older version.
   registerInstallPackCommand(context, () => packs.refresh());
   const learnerFiles: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'vscode-remote' }];
   registerCodeLensProvider(context, learnerFiles, own(context, new CheckCodeLensProvider(store, packs, runner)));
-  registerCodeActionsProvider(context, learnerFiles, new LessonCodeActions(store), { providedCodeActionKinds: LessonCodeActions.kinds });
+  registerCodeActionsProvider(context, learnerFiles, new LessonCodeActions(store, diagnostics), { providedCodeActionKinds: LessonCodeActions.kinds });
   registerWebviewPanelSerializer(context, PANEL_VIEW_TYPE, {
     deserializeWebviewPanel: async (panel) => {
       LessonPanel.revive(panel, services);

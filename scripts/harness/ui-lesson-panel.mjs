@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 // Browser test of the lesson panel in the real VS Code web workbench (code-server + headless Chromium, via
-// ui-driver.mjs): start a lesson from the palette, click a read-order step and see the editor reveal the
-// symbol, answer a question and see the feedback, press Check on a mistaken file and see the mistake card
-// (and the squiggle + CodeLens in the editor), show a learner's printed HTML as text, and take screenshots
-// in the dark, light and high-contrast themes; then the panel in Restricted Mode.
+// ui-driver.mjs), at 1440×900: start a lesson from the palette (Check is in view, and stays in view when the
+// panel scrolls), click a read-order step and see the editor reveal the symbol, answer a question wrong and
+// see feedback that does not give the answer away (then Show answer), press Check on a file whose pick()
+// delegates to a helper and that has two mistakes, and see: the mistake cards with two count columns and
+// the differing cell marked, the warning squiggle of a likely finding on the helper's lines, one count in
+// the panel, the Test Explorer header and the activity-bar badge, no internal name in any visible text;
+// screenshots in the dark, light and high-contrast themes; a learner's printed HTML shown as text; then
+// the panel in Restricted Mode.
 //
 //   node scripts/harness/ui-lesson-panel.mjs        (npm run test:ui builds first)
 // Screenshots: test-output/screenshots/*.png. Exit 0 pass, 1 failure (failure.png in .test-logs-ui/).
@@ -18,6 +22,7 @@ const PANEL_TITLE = `Lesson: ${LESSON_TITLE}`;
 const MAIN = 'src/lb/least_conn.py';
 const FIXTURES = path.join(REPO_ROOT, 'test', 'integration', 'fixtures', 'conn-counts', 'python');
 const SHOTS = path.join(REPO_ROOT, 'test-output', 'screenshots');
+const LESSON_DIR = path.join(REPO_ROOT, 'lessons', 'conn-counts');
 const say = (s) => process.stderr.write(`[ui-lesson-panel] ${s}\n`);
 const t0 = Date.now();
 const step = (s) => say(`${ms(Date.now() - t0)} ${s}`);
@@ -60,6 +65,40 @@ async function waitForCursorLine(page, line, timeout = 10000) {
   throw new Error(`the editor cursor should be on line ${line}, status bar says ${last}`);
 }
 
+/** Internal names a learner must never see: the hidden transcripts' names (the ones with a dash), generated ones. */
+function internalNames() {
+  const dir = path.join(LESSON_DIR, 'transcripts');
+  const names = fs.readdirSync(dir).flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/^=== ([^:\s]+):/gm)].map((m) => m[1]));
+  return names.filter((n) => n.includes('-'));
+}
+
+function assertNoInternalNames(text, where) {
+  for (const name of internalNames()) assert.ok(!new RegExp(`\\b${escapeRegExp(name)}\\b`).test(text), `${where} shows the internal name "${name}"`);
+  assert.doesNotMatch(text, /generated-\d|Revealed by/, `${where} shows an internal name`);
+}
+
+/** #check is inside the panel's viewport (not scrolled away, not under anything). */
+async function checkInView(wv) {
+  return wv.locator('#check').evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2;
+    const y = r.top + r.height / 2;
+    return r.top >= 0 && r.bottom <= window.innerHeight && document.elementFromPoint(x, y) === el;
+  });
+}
+
+/** The Test Explorer header's "passed/total" and the Testing activity-bar badge. */
+async function testingNumbers(page) {
+  await runCommand(page, 'Testing: Focus on Test Explorer View');
+  const header = page.locator('.result-summary > div').filter({ hasText: /^\d+\/\d+$/ }).first();
+  await header.waitFor({ timeout: 15000 });
+  const [passed, total] = (await header.innerText()).split('/').map(Number);
+  const badge = page.locator('.activitybar .action-item').filter({ has: page.locator('.action-label[aria-label^="Testing"]') }).locator('.badge-content').first();
+  const badgeText = (await badge.count()) ? (await badge.innerText()).trim() : '';
+  const rows = await page.locator('.test-explorer .monaco-list-row').allInnerTexts();
+  return { passed, total, badge: badgeText ? Number(badgeText) : 0, rows };
+}
+
 async function trustedRun() {
   await withWorkbench({ theme: 'dark', viewport: { width: 1440, height: 900 } }, async (s) => {
     const { page, dirs } = s;
@@ -82,42 +121,94 @@ async function trustedRun() {
     await wv.locator('#step-3.read').waitFor({ timeout: 5000 });
     step(`editor revealed def pick at line ${pickLine}; step 3 is ticked`);
 
-    step('answering a failure question, wrong then right');
+    step('answering a failure question wrong: the feedback guides and does not give the answer away');
     wv = await webviewFrame(page, PANEL_TITLE);
+    const accepted = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'authoring', 'conn-counts.answers.json'), 'utf8')).questions;
+    const short = wv.locator('#question-fq1-pick-empty-counts');
+    await short.scrollIntoViewIfNeeded();
+    await short.locator('input[type=text]').fill('s3');
+    await short.locator('input[type=text]').press('Enter');
+    const wrong = short.locator('.feedback.wrong');
+    await wrong.waitFor({ timeout: 10000 });
+    const wrongText = await wrong.locator('.feedback-text').innerText();
+    for (const answer of accepted['fq1-pick-empty-counts'].accept) {
+      assert.ok(!new RegExp(`\\b${escapeRegExp(answer)}\\b`, 'i').test(wrongText), `the feedback on a wrong answer gives the answer "${answer}" away: ${wrongText}`);
+    }
+    assert.equal(await wrong.locator('.explanation').count(), 0, 'no explanation with a wrong answer');
+    await wrong.locator('.step-link', { hasText: 'Read step 3 again' }).waitFor();
+    await screenshot(page, path.join(SHOTS, 'questions-dark.png'), { locator: webviewElement(page, PANEL_TITLE) });
+    await wrong.locator('.show-answer').click();
+    await short.locator('.feedback.revealed', { hasText: 's1' }).waitFor({ timeout: 10000 });
+    step('Show answer gives the worked answer');
     const q = wv.locator('#question-fq1-order-independent');
     await q.scrollIntoViewIfNeeded();
     await q.locator('label.choice').nth(0).click();
     await q.locator('button[type=submit]').click();
-    await q.locator('.feedback.wrong', { hasText: 'empty tuple' }).waitFor({ timeout: 10000 });
-    await q.locator('.feedback.wrong .step-link', { hasText: 'Read step 3 again' }).waitFor();
+    await q.locator('.feedback.wrong').waitFor({ timeout: 10000 });
     await q.locator('label.choice').nth(1).click();
     await q.locator('button[type=submit]').click();
     await q.locator('.feedback.correct', { hasText: 'Right.' }).waitFor({ timeout: 10000 });
-    const short = wv.locator('#question-fq1-pick-empty-counts');
-    await short.locator('input[type=text]').fill('s3');
-    await short.locator('input[type=text]').press('Enter');
-    await short.locator('.feedback.wrong', { hasText: 'tuple order' }).waitFor({ timeout: 10000 });
-    step('feedback shown for both');
-    await short.scrollIntoViewIfNeeded();
-    await screenshot(page, path.join(SHOTS, 'questions-dark.png'), { locator: webviewElement(page, PANEL_TITLE) });
+    await wv.locator('#progress', { hasText: /1 of \d+ answered/ }).waitFor({ timeout: 5000 });
     await wv.locator('#read').scrollIntoViewIfNeeded();
     await screenshot(page, path.join(SHOTS, 'steps-dark.png'), { locator: webviewElement(page, PANEL_TITLE) });
 
-    step('Check on a file with the tiebreak mistake');
-    fs.writeFileSync(mainPath, fs.readFileSync(path.join(FIXTURES, 'tiebreak-by-order.py'), 'utf8'));
+    step('Check is in view at 1440×900, and stays there when the panel scrolls');
+    assert.ok(await checkInView(wv), 'Check is visible without scrolling');
+    await wv.locator('body').evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    assert.ok(await checkInView(wv), 'Check is still visible at the bottom of the panel');
+
+    step('Check on a file whose pick() delegates to a helper, with two mistakes');
+    const helperText = fs.readFileSync(path.join(FIXTURES, 'helper-two-mistakes.py'), 'utf8');
+    fs.writeFileSync(mainPath, helperText);
     await wv.locator('#check').click();
     const card = wv.locator('.card.mistake', { hasText: 'Ties are not broken by name' });
-    await card.waitFor({ timeout: 60000 });
-    await card.locator('table.trace tr.diverges').waitFor();
+    await card.waitFor({ timeout: 90000 });
+    assert.equal(await wv.locator('.card.mistake').count(), 2, 'two mistake cards');
     await card.locator('.step-link', { hasText: 'Step 3' }).waitFor();
-    await wv.locator('.verdict-fail', { hasText: 'of 17 hidden transcripts pass' }).waitFor();
     // The diagnosis → question loop: the card links to the question that teaches the mistake.
     await card.locator('.question-link').click();
     await wv.locator('#question-fq1-order-independent.flash').waitFor({ timeout: 5000 });
-    // In the editor: a squiggle on the function and the CodeLens verdict above it.
-    await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 15000 });
-    await page.locator('.monaco-editor .codelens-decoration', { hasText: '✗ Ties are not broken by name' }).first().waitFor({ timeout: 15000 });
-    step('mistake card, trace, squiggle and CodeLens are there');
+
+    step('one count: the panel, the Test Explorer header and the badge');
+    const summary = await wv.locator('#results .verdict .summary').innerText();
+    const [, shownPassed, shownTotal] = /(\d+) of (\d+) hidden transcripts pass/.exec(summary) ?? [];
+    assert.ok(shownPassed, `the verdict states the count: ${summary}`);
+    assert.equal(await wv.locator('.topbar .last-verdict .summary').innerText(), summary, 'the sticky bar says the same');
+    const testing = await testingNumbers(page);
+    assert.deepEqual([testing.passed, testing.total], [Number(shownPassed), Number(shownTotal)], `Test Explorer header ${testing.passed}/${testing.total}, panel "${summary}"`);
+    assert.equal(testing.badge, Number(shownTotal) - Number(shownPassed), 'the badge counts the failing transcripts');
+    assertNoInternalNames(testing.rows.join('\n'), 'the Test Explorer');
+    for (const row of testing.rows) assert.doesNotMatch(row, /\d+(\.\d+)?\s?(ms|s)\b/, `a test item shows a duration of its own: ${row}`);
+
+    step('the likely finding is a warning that says "likely" (squiggle, CodeLens, Problems)');
+    await page.locator('.tabs-container .tab', { hasText: 'least_conn.py' }).first().click();
+    // Scroll the helper into view: the editor only renders the lines on screen.
+    await runCommand(page, 'Go to Line/Column...');
+    await page.keyboard.type(String(helperText.split('\n').findIndex((l) => /^def connection_opened\(/.test(l)) + 1));
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 15000 });
+    await page.locator('.monaco-editor .codelens-decoration', { hasText: /Ties are not broken by name \(likely\)/ }).first().waitFor({ timeout: 15000 });
+    await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
+    await page.locator('.markers-panel .monaco-list-row', { hasText: /\(likely\)/ }).first().waitFor({ timeout: 10000 });
+    await runCommand(page, 'View: Hide Panel');
+
+    step('the trace: your counts and should be, the differing count marked');
+    wv = await webviewFrame(page, PANEL_TITLE);
+    const negative = wv.locator('.card.mistake', { hasText: 'A count goes below zero' });
+    await negative.scrollIntoViewIfNeeded();
+    const heads = await negative.locator('table.trace th').allInnerTexts();
+    assert.deepEqual(heads.slice(-2), ['your counts', 'should be'], `trace columns: ${heads.join(' | ')}`);
+    const differs = negative.locator('table.trace .count.differs').first();
+    await differs.waitFor();
+    assert.match(await differs.innerText(), /^s\d+:-1/, 'the learner\'s own -1 is in the table, marked');
+    await negative.locator('button.run-trace').waitFor();
+    await negative.locator('button.debug-trace', { hasText: /Python Debugger/ }).waitFor();
+    await negative.locator('.replay-line', { hasText: /python3?/ }).waitFor();
+    const likelyTitle = await card.locator('h3').evaluate((h) => h.textContent);
+    assert.match(likelyTitle, /name likely$/, `a space before the badge: "${likelyTitle}"`);
+    assertNoInternalNames(await wv.locator('body').innerText(), 'the panel');
+    await negative.locator('table.trace').scrollIntoViewIfNeeded();
+    await screenshot(page, path.join(SHOTS, 'counts-dark.png'), { locator: webviewElement(page, PANEL_TITLE) });
     await card.scrollIntoViewIfNeeded();
     await screenshot(page, path.join(SHOTS, 'mistake-dark.png'));
     await screenshot(page, path.join(SHOTS, 'panel-dark.png'), { locator: webviewElement(page, PANEL_TITLE) });
@@ -130,9 +221,55 @@ async function trustedRun() {
       await page.waitForTimeout(400); // the webview re-applies theme variables asynchronously
       await screenshot(page, path.join(SHOTS, `mistake-${theme}.png`));
       await screenshot(page, path.join(SHOTS, `panel-${theme}.png`), { locator: webviewElement(page, PANEL_TITLE) });
+      await wv.locator('.card.mistake', { hasText: 'A count goes below zero' }).locator('table.trace').scrollIntoViewIfNeeded();
+      await screenshot(page, path.join(SHOTS, `counts-${theme}.png`), { locator: webviewElement(page, PANEL_TITLE) });
     }
     await setColorTheme(s, 'dark');
     wv = await webviewFrame(page, PANEL_TITLE);
+
+    // Where the finding points: the lines that ran when the program went wrong, in the learner's own helper.
+    step('the squiggle sits on the helper\'s lines');
+    await page.locator('.tabs-container .tab', { hasText: 'least_conn.py' }).first().click();
+    const lines = helperText.split('\n');
+    const helperStart = lines.findIndex((l) => /^def _least_busy\(/.test(l)) + 1;
+    const helperEnd = lines.findIndex((l) => /^def connection_opened\(/.test(l)) + 1;
+    await runCommand(page, 'Go to Line/Column...');
+    await page.keyboard.type('1');
+    await page.keyboard.press('Enter');
+    await runCommand(page, 'Go to Next Problem (Error, Warning, Info)');
+    const marker = page.locator('.marker-widget').first();
+    await marker.waitFor({ timeout: 10000 });
+    const markerText = await marker.innerText();
+    assert.match(markerText, /Ties are not broken by name \(likely\)/);
+    const squiggleLine = await cursorLine(page);
+    assert.ok(squiggleLine > helperStart && squiggleLine < helperEnd, `the tiebreak squiggle (line ${squiggleLine}) is in the helper _least_busy() (lines ${helperStart}–${helperEnd})`);
+    await page.keyboard.press('Escape');
+    step('the editor\'s inline message sits on its own mistake\'s code, and fits beside it with the Explorer open');
+    await page.evaluate(() => (document.activeElement instanceof HTMLElement) && document.activeElement.blur());
+    await page.keyboard.press('Control+Shift+E');
+    await page.locator('.explorer-folders-view').first().waitFor({ timeout: 10000 });
+    // VS Code 1.100 shows a test message after its line as a content widget (.test-error-content-widget).
+    const widget = page.locator('.monaco-editor .test-error-content-widget', { hasText: 'Ties are not broken by name' }).first();
+    await widget.waitFor({ timeout: 15000 });
+    const placed = await widget.evaluate((w) => {
+      const editor = w.closest('.monaco-editor');
+      const top = w.getBoundingClientRect().top;
+      const row = [...editor.querySelectorAll('.view-line')].sort((a, b) => Math.abs(a.getBoundingClientRect().top - top) - Math.abs(b.getBoundingClientRect().top - top))[0];
+      const content = w.querySelector('.content');
+      return {
+        code: row.textContent.replace(/\u00a0/g, ' ').trim(),
+        right: w.getBoundingClientRect().right,
+        editorRight: editor.querySelector('.overflow-guard').getBoundingClientRect().right,
+        truncated: content.scrollWidth > content.clientWidth + 1,
+        text: content.textContent,
+      };
+    });
+    const inlineLine = lines.findIndex((l) => l.trim() === placed.code) + 1;
+    assert.ok(inlineLine > helperStart && inlineLine < helperEnd, `the inline message sits on line ${inlineLine} ("${placed.code}"), in the helper (lines ${helperStart}–${helperEnd})`);
+    assert.match(placed.text, /^⚠ Ties are not broken by name \(likely\)$/);
+    assert.ok(!placed.truncated && placed.right <= placed.editorRight, `the inline message "${placed.text}" is cut off (ends at ${Math.round(placed.right)} px, the editor at ${Math.round(placed.editorRight)} px)`);
+    await screenshot(page, path.join(SHOTS, 'editor-inline-dark.png'));
+
 
     step('a learner who prints HTML sees it as text');
     fs.writeFileSync(mainPath, fs.readFileSync(path.join(FIXTURES, 'prints-html.py'), 'utf8'));
@@ -152,6 +289,7 @@ async function trustedRun() {
     wv = await webviewFrame(page, PANEL_TITLE);
     await wv.locator('#step-3.read').waitFor({ timeout: 10000 });
     await wv.locator('#question-fq1-order-independent .feedback.correct').waitFor();
+    await wv.locator('#question-fq1-pick-empty-counts .feedback.revealed').waitFor();
     await wv.locator('.card.problem', { hasText: '<img src=x onerror=alert(1)>' }).waitFor();
 
     step('reloading the window brings the panel back with its progress (WebviewPanelSerializer)');

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { answerQuestion, listQuestions, UnknownQuestionError, type QuestionInfo } from '../node/quiz';
+import { answerQuestion, listQuestions, showAnswer, UnknownQuestionError, type QuestionInfo } from '../node/quiz';
 import { EXIT, UsageError, type CliCommand } from './command';
 import { selectPack } from './packSelection';
 
@@ -15,17 +15,17 @@ function describe(q: QuestionInfo): string {
 /** Answers one question of a lesson: the terminal counterpart of the panel's quiz. */
 export const answerCommand: CliCommand = {
   name: 'answer',
-  usage: 'answer --lesson <id|dir> (--list | --question <n|id> "<answer>") [--json]',
+  usage: 'answer --lesson <id|dir> (--list | --question <n|id> ("<answer>" | --show)) [--json]',
   summary:
     'check an answer to a failure question or quiz question. n counts the failure questions first, then the quiz (1-based; --list shows them). ' +
-    'Choices: their number or letter ("2", "b", "1, 3"). Predictions: every printed line, in order. Exit 0 right, 1 wrong, 2 usage',
+    'Choices: their number or letter ("2", "b", "1, 3"). Predictions: every printed line, in order. --show prints the worked answer instead. Exit 0 right, 1 wrong, 2 usage',
   async run(args, io) {
     // A negative number is an answer, not an option: `answer --question 7 -1` must mean "-1".
     const NEGATIVE = /^-\.?\d/;
     const { values, positionals: raw } = parseArgs({
       args: args.map((a) => (NEGATIVE.test(a) ? `\u0000${a}` : a)),
       allowPositionals: true,
-      options: { lesson: { type: 'string' }, question: { type: 'string' }, list: { type: 'boolean' }, json: { type: 'boolean' } },
+      options: { lesson: { type: 'string' }, question: { type: 'string' }, list: { type: 'boolean' }, json: { type: 'boolean' }, show: { type: 'boolean' } },
     });
     const positionals = raw.map((p) => p.replace(/^\u0000/, ''));
     if (!values.lesson) throw new UsageError('answer needs --lesson <id|dir>');
@@ -37,6 +37,19 @@ export const answerCommand: CliCommand = {
       return EXIT.ok;
     }
     if (values.question === undefined) throw new UsageError('answer needs --question <n|id> (or --list)');
+    if (values.show) {
+      // The learner asked for the answer: the worked explanation, and for a prediction what is printed.
+      let shown;
+      try {
+        shown = showAnswer(pack, values.question);
+      } catch (error) {
+        if (error instanceof UnknownQuestionError) throw new UsageError(error.message);
+        throw error;
+      }
+      if (values.json) io.out(JSON.stringify(shown, null, 2) + '\n');
+      else io.out([`The answer: ${shown.explanation}`, ...(shown.expectedOutput ?? []).map((l) => `  ${l}`)].join('\n') + '\n');
+      return EXIT.ok;
+    }
     // Several words are one answer: `answer ... a b c` is the same as `answer ... "a b c"`.
     if (positionals.length === 0) throw new UsageError('answer needs the answer text after the options');
     const text = positionals.join(' ');

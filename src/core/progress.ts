@@ -1,11 +1,12 @@
 /**
- * What a check report means for the learner's screen, in one place: the summary line, the CodeLens
- * label above a function, the trace cells, which function a failure points at. The extension only lays
- * these out; the CLI and the editor say the same thing because they ask the same functions.
+ * What a check report means for the learner's screen, in one place: the count, the verdict's lead
+ * sentence and its quieter details, the CodeLens label above a function, which function a failure points
+ * at, the progress line. The extension only lays these out; the CLI and the editor say the same thing
+ * because they ask the same functions (mistakes in words: findings.ts; traces: traceView.ts).
  */
-import type { CheckReport, Counterexample, NamedMistake, ProblemKind } from './report';
+import { isLikely, mistakeFunction, mistakeHeadline, mistakeTitle } from './findings';
+import type { CheckReport, NamedMistake, ProblemKind } from './report';
 import type { Language, ReadStep } from './schema';
-import { safeText, showInvisibles } from './text';
 
 /** "12 of 14 hidden transcripts pass", or why nothing could be checked. */
 export function checkSummary(report: Pick<CheckReport, 'status' | 'checks'> & Partial<Pick<CheckReport, 'problems'>>): string {
@@ -17,17 +18,6 @@ export function checkSummary(report: Pick<CheckReport, 'status' | 'checks'> & Pa
   if (passed === total) return `All ${total} hidden transcripts pass, but not everything is right`;
   const why = report.problems?.some((p) => p.kind === 'unimplemented') ? 'the code is not written yet' : 'the program stopped answering';
   return `${passed} of ${total} hidden transcripts pass${notRun ? ` (${notRun} not run: ${why})` : ''}`;
-}
-
-/** The generated transcripts' line, empty when they say nothing (none ran, or the program did not run). */
-export function fuzzSummary(report: Pick<CheckReport, 'status' | 'fuzz'>): string {
-  const { transcripts, failed, seed } = report.fuzz;
-  const notRun = report.fuzz.notRun ?? 0;
-  if (transcripts === 0 || report.status === 'error' || notRun >= transcripts) return '';
-  const skipped = notRun > 0 ? `, ${notRun} not run` : '';
-  return failed > 0
-    ? `${failed} of ${transcripts} generated transcripts fail${skipped} (seed ${seed})`
-    : `${transcripts - notRun} generated transcripts agree${skipped} (seed ${seed})`;
 }
 
 const PROBLEM_TITLES: Record<ProblemKind, string> = {
@@ -48,9 +38,14 @@ export function problemTitle(kind: ProblemKind | string): string {
   return (PROBLEM_TITLES as Record<string, string>)[kind] ?? kind;
 }
 
-/** Named mistakes that live in `fn`, in report order. */
+/** Named mistakes whose code is in `fn`: the helper the program was traced into, else the catalogue's function. */
 export function mistakesIn(report: Pick<CheckReport, 'mistakes'> | null | undefined, fn: string): NamedMistake[] {
-  return report ? report.mistakes.filter((m) => m.function === fn) : [];
+  return report ? report.mistakes.filter((m) => mistakeFunction(m) === fn) : [];
+}
+
+/** The functions a report points into, beyond the lesson's own (a helper such as `select()`). */
+export function pointedFunctions(report: Pick<CheckReport, 'mistakes'> | null | undefined): string[] {
+  return report ? [...new Set(report.mistakes.map(mistakeFunction))] : [];
 }
 
 /**
@@ -63,67 +58,79 @@ export function lensTitle(report: CheckReport | null | undefined, fn: string, ru
   const here = mistakesIn(report, fn);
   if (here.length > 0) {
     const more = here.length > 1 ? ` (+${here.length - 1} more)` : '';
-    return `✗ ${here[0]!.title}${more} · Check again`;
+    return `${isLikely(here[0]!) ? '⚠' : '✗'} ${mistakeHeadline(here[0]!)}${more} · Check again`;
   }
   if (report.status === 'pass') return `✓ ${checkSummary(report)} · Check again`;
   if (report.status === 'error') return '✗ Could not run · Check again';
-  return `${report.checks.passed}/${report.checks.total} pass · Check again`;
+  return `${report.checks.passed} of ${report.checks.total} pass · Check again`;
 }
 
-/** The function a failing report points the learner at: its first named mistake's, if any. */
+/** Where a failing report points the learner: its first named mistake's lines or function, else a problem's line. */
 export function failureFocus(report: CheckReport): { readonly function: string | null; readonly line: number | null } {
   const first = report.mistakes[0];
-  if (first) return { function: first.function, line: first.line };
+  if (first) return mistakeFocus(first);
   const located = report.problems.find((p) => typeof p.line === 'number' && p.line > 0);
   return { function: null, line: located?.line ?? null };
 }
 
-export interface TraceRowCells {
-  readonly command: string;
-  readonly expected: string;
-  readonly actual: string;
-  readonly counts: string;
-  readonly matches: boolean;
-  readonly diverges: boolean;
-  readonly after: boolean;
+/** One mistake's place: its most suspicious line when the program was traced, else its function. */
+export function mistakeFocus(m: NamedMistake): { readonly function: string; readonly line: number | null } {
+  return { function: mistakeFunction(m), line: m.location?.lines[0] ?? m.line };
 }
 
-export interface TraceCells {
-  readonly transcript: string;
-  readonly commands: number;
-  readonly shrunkFrom: number;
-  readonly divergesAt: number;
-  readonly rows: readonly TraceRowCells[];
+/**
+ * The verdict's lead sentence: what failed and what to do next. Counts and random tests go in the
+ * quieter details line.
+ */
+export function verdictSentence(report: Pick<CheckReport, 'status' | 'mistakes' | 'problems' | 'checks' | 'fuzz'>): string {
+  if (report.status === 'pass') return 'Every check passes. You are done: look at the “Done when” list.';
+  const problem = report.problems[0];
+  if (report.status === 'error') {
+    return `${problem ? problemTitle(problem.kind) : 'Your program did not run'}. Fix that first (see below), then Check again.`;
+  }
+  const [first, ...rest] = report.mistakes;
+  if (first) {
+    const name = `“${mistakeTitle(first)}”${isLikely(first) ? ' (likely)' : ''}`;
+    return rest.length === 0
+      ? `One mistake found: ${name}. Read its card below, fix it, then Check again.`
+      : `${rest.length + 1} mistakes found. Start with ${name}: read its card below, fix it, then Check again.`;
+  }
+  if (problem?.kind === 'unimplemented') return 'Your code is not written yet: write the functions the card below names, then Check again.';
+  if (problem?.kind === 'model-error') return "The lesson's own reference failed: this is not your mistake. Tell the lesson's author (details below).";
+  if (problem) return `${problemTitle(problem.kind)}. Read the card below, fix it, then Check again.`;
+  return 'Some answers differ from the expected ones. Compare the transcript below with your code, then Check again.';
 }
 
-/** One answer as a table cell; "a " and "a" must not look the same, nor "no answer" and "empty". */
-export function answerCell(lines: readonly string[] | null): string {
-  if (lines === null) return '(no answer)';
-  if (lines.length === 0) return '(nothing)';
-  return lines.map(showInvisibles).join(' / ');
+/** The quiet line under the verdict: the random tests, and the seed that replays them. */
+export function checkDetails(report: Pick<CheckReport, 'status' | 'fuzz'>): string {
+  const { transcripts, failed } = report.fuzz;
+  const notRun = report.fuzz.notRun ?? 0;
+  if (transcripts === 0 || report.status === 'error' || notRun >= transcripts) return '';
+  const ran = transcripts - notRun;
+  const outcome = failed > 0 ? `${failed} of ${ran} failed` : `all ${ran} passed`;
+  return `Also ${transcripts} random tests: ${outcome}${notRun ? ` (${notRun} not run)` : ''} · seed ${report.fuzz.seed}`;
 }
 
-export function countsCell(counts: Readonly<Record<string, number | string>>): string {
-  const entries = Object.entries(counts);
-  return entries.length === 0 ? '–' : safeText(entries.map(([k, v]) => `${k}:${v}`).join(' '));
+/** The details line's tooltip: what random tests and the seed are, and how to replay them. */
+export function checkDetailsTooltip(report: Pick<CheckReport, 'status' | 'fuzz' | 'file' | 'containment' | 'determinism'>): string {
+  const lines: string[] = [];
+  if (report.fuzz.transcripts > 0 && report.status !== 'error') {
+    lines.push(
+      `Besides the hidden transcripts, each check runs ${report.fuzz.transcripts} random transcripts made from seed ${report.fuzz.seed}. The same seed makes the same transcripts, so a failure can be replayed.`,
+      `To replay them in a terminal: lesson-companion check ${report.file} --seed ${report.fuzz.seed}`,
+    );
+  }
+  if (report.determinism?.fresh === 'different') lines.push('Two runs of the same commands gave different answers: something in your program is random.');
+  else if (report.determinism?.afterReset === 'different') lines.push('The same commands after a reset gave different answers: something carries over from one run to the next.');
+  if (report.containment === 'sandbox') lines.push('Your program ran in a sandbox: it could not see the lesson\'s files or other processes.');
+  return lines.join('\n');
 }
 
-export function traceCells(example: Counterexample): TraceCells {
-  return {
-    transcript: example.transcript,
-    commands: example.commands.length,
-    shrunkFrom: example.shrunkFrom,
-    divergesAt: example.divergesAt,
-    rows: example.trace.map((row, i) => ({
-      command: showInvisibles(row.command),
-      expected: answerCell(row.expected),
-      actual: answerCell(row.actual),
-      counts: countsCell(row.counts),
-      matches: row.matches,
-      diverges: i === example.divergesAt,
-      after: i > example.divergesAt,
-    })),
-  };
+/** "2 of 6 read · 1 of 5 answered": the sticky bar's progress. */
+export function progressLine(p: { readonly stepsRead: number; readonly steps: number; readonly answered: number; readonly questions: number }): string {
+  const parts = [`${p.stepsRead} of ${p.steps} read`];
+  if (p.questions > 0) parts.push(`${p.answered} of ${p.questions} answered`);
+  return parts.join(' · ');
 }
 
 /** The learner's "done when" list is met once every check passes; the statements are for the learner. */

@@ -205,6 +205,26 @@ export function checkAnswer(question: Question, answer: string, deps: QuizDeps):
   return { correct: false, feedback: fallback, ...step };
 }
 
+export interface RevealedAnswer {
+  /** The worked answer: the question's explanation. */
+  readonly explanation: string;
+  /** Predict questions: what the reference prints for the commands, one answer per line. */
+  readonly expectedOutput?: readonly string[];
+}
+
+/**
+ * The answer a learner asked to see ("Show answer"). Accepted answers are stored only as hashes, so the
+ * explanation carries it; a predict question's output comes from the model.
+ */
+export function revealAnswer(question: Question, deps: Pick<QuizDeps, 'model'>): RevealedAnswer {
+  const explanation = question.explanation ?? 'This question has no written-out answer. Re-read the step it points to.';
+  if (question.kind === 'predict' && deps.model) {
+    const run = simulate(deps.model, question.commands ?? []);
+    return { explanation, expectedOutput: run.outcome.lines };
+  }
+  return { explanation };
+}
+
 /**
  * What is wrong with a question as authored, beyond the schema: what each kind needs, and (given the
  * model) that a predict question's commands run and its stored hash still matches the model's output.

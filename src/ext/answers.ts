@@ -2,7 +2,7 @@
  * Answers to a lesson's questions, checked by the engine (src/node/quiz.ts → core/quiz.ts) and turned
  * into what the panel shows. Nothing here decides whether an answer is right.
  */
-import { answerQuestion, UnknownQuestionError } from '../node/quiz';
+import { answerQuestion, showAnswer, UnknownQuestionError } from '../node/quiz';
 import type { LoadedPack } from '../node/packs';
 import type { AnswerView } from '../shared/messages';
 
@@ -18,6 +18,24 @@ export function checkAnswer(pack: LoadedPack, questionId: string, answer: string
     };
   } catch (error) {
     // A panel restored from an older pack version may still show a question the pack no longer has.
+    if (error instanceof UnknownQuestionError) return undefined;
+    throw error;
+  }
+}
+
+/** The worked answer the learner asked to see, as the panel shows it; undefined for a question the pack no longer has. */
+export function revealedAnswer(pack: LoadedPack, questionId: string, lastAnswer: string | undefined): AnswerView | undefined {
+  try {
+    const shown = showAnswer(pack, questionId);
+    return {
+      answer: lastAnswer ?? '',
+      correct: false,
+      revealed: true,
+      feedback: 'The answer',
+      explanation: shown.explanation,
+      ...(shown.expectedOutput ? { expectedOutput: shown.expectedOutput } : {}),
+    };
+  } catch (error) {
     if (error instanceof UnknownQuestionError) return undefined;
     throw error;
   }

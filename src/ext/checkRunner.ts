@@ -4,6 +4,7 @@
  * that arrive while one runs are folded into a single follow-up check of the newest text.
  */
 import * as vscode from 'vscode';
+import { functionAnchors } from '../core/findings';
 import type { CheckReport } from '../core/report';
 import { checkFile } from '../node/checker';
 import { PackIntegrityError, verifyInstalledPack } from '../node/packIntegrity';
@@ -131,7 +132,9 @@ export class CheckRunner implements vscode.Disposable {
       this.log.info(`check (${reason}) ${session.lessonId}/${session.language} ${uri.fsPath} with ${session.language === 'python' ? interpreters.python : interpreters.node}`);
       const report = await checkFile(pack, uri.fsPath, session.language, { interpreters, timeLimitMs: settings.timeLimitMs });
       this.log.info(`check done: ${report.status} ${report.checks.passed}/${report.checks.total}, ${report.mistakes.map((m) => m.id).join(', ') || 'no named mistakes'}, ${report.durationMs} ms, ${report.processRuns} runs`);
-      await this.store.setReport(report);
+      // The file on disk is what was checked: remember where the traced functions were in it.
+      const checked = await vscode.workspace.openTextDocument(uri).then((d) => d.getText(), () => '');
+      await this.store.setReport(report, functionAnchors(report, checked, session.language));
       this.finished.fire({ session, report, reason });
       return report;
     } catch (error) {

@@ -3,14 +3,18 @@
  * the mistake, or see its card (trace, question) in the panel. They change no code: the learner fixes it.
  */
 import * as vscode from 'vscode';
+import { mistakeTitle } from '../core/findings';
 import { COMMANDS } from './commands';
-import { DIAGNOSTIC_SOURCE } from './diagnostics';
+import { DIAGNOSTIC_SOURCE, type MistakeDiagnostics } from './diagnostics';
 import type { SessionStore } from './session';
 
 export class LessonCodeActions implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
-  constructor(private readonly store: SessionStore) {}
+  constructor(
+    private readonly store: SessionStore,
+    private readonly diagnostics: Pick<MistakeDiagnostics, 'mistakeFor'>,
+  ) {}
 
   provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
     if (!this.store.isMainFile(doc.uri)) return [];
@@ -18,9 +22,10 @@ export class LessonCodeActions implements vscode.CodeActionProvider {
     const actions: vscode.CodeAction[] = [];
     for (const diagnostic of context.diagnostics) {
       if (diagnostic.source !== DIAGNOSTIC_SOURCE) continue;
-      const mistake = report?.mistakes.find((m) => m.id === diagnostic.code);
+      const id = this.diagnostics.mistakeFor(diagnostic);
+      const mistake = report?.mistakes.find((m) => m.id === id);
       if (!mistake) continue;
-      const show = new vscode.CodeAction(`Lesson: show "${mistake.title}" in the lesson panel`, vscode.CodeActionKind.QuickFix);
+      const show = new vscode.CodeAction(`Lesson: show "${mistakeTitle(mistake)}" in the lesson panel`, vscode.CodeActionKind.QuickFix);
       show.command = { title: show.title, command: COMMANDS.openPanel, arguments: [{ reveal: { kind: 'mistake', id: mistake.id } }] };
       show.diagnostics = [diagnostic];
       actions.push(show);

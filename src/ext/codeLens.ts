@@ -3,7 +3,7 @@
  * what the last check said about that function, so the verdict sits where the fix goes.
  */
 import * as vscode from 'vscode';
-import { lensTitle } from '../core/progress';
+import { lensTitle, pointedFunctions } from '../core/progress';
 import { locateFunction } from '../core/source';
 import type { CheckRunner } from './checkRunner';
 import type { PackService } from './packs';
@@ -37,7 +37,8 @@ export class CheckCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
     const pack = await this.packs.find(session.lessonId);
     if (!pack) return [];
     const report = this.store.progress(session).lastReport;
-    const functions = [...new Set(pack.manifest.mistakes.map((m) => m.function))];
+    // The lesson's functions, and the learner's own helpers a finding points into.
+    const functions = [...new Set([...pack.manifest.mistakes.map((m) => m.function), ...pointedFunctions(report)])];
     // Text search, not the symbol provider: lenses are asked for on every edit and must be instant.
     const text = doc.getText();
     const lenses: vscode.CodeLens[] = [];

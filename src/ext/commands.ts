@@ -15,12 +15,16 @@ import { startLesson } from './startLesson';
 import type { StepNavigator } from './stepNavigator';
 import type { RevealTarget } from '../shared/messages';
 import type { LessonTests } from './testing';
+import type { TraceActions } from './traceActions';
 
 export const COMMANDS = {
   startLesson: 'lessonCompanion.startLesson',
   openPanel: 'lessonCompanion.openPanel',
   check: 'lessonCompanion.check',
   openStep: 'lessonCompanion.openStep',
+  /** Not in the palette: the panel's trace buttons, and the integration tests. */
+  runTrace: 'lessonCompanion.runTrace',
+  debugTrace: 'lessonCompanion.debugTrace',
   internalState: 'lessonCompanion.internal.state',
 } as const;
 
@@ -30,6 +34,7 @@ export interface Services extends PanelDeps {
   readonly runner: CheckRunner;
   readonly navigator: StepNavigator;
   readonly tests: LessonTests;
+  readonly traces: TraceActions;
   readonly log: Log;
 }
 
@@ -43,6 +48,12 @@ function revealOf(arg: unknown): RevealTarget | undefined {
   if ((r.kind === 'mistake' || r.kind === 'question') && typeof r.id === 'string') return { kind: r.kind, id: r.id };
   if (r.kind === 'step' && typeof r.index === 'number') return { kind: 'step', index: r.index };
   return r.kind === 'results' ? { kind: 'results' } : undefined;
+}
+
+/** `{ mistakeId: "tiebreak" }` names a mistake's trace; `{ mistakeId: null }` or nothing, the report's own. */
+function mistakeIdOf(arg: unknown): string | null {
+  const id = typeof arg === 'object' && arg !== null ? (arg as { mistakeId?: unknown }).mistakeId : undefined;
+  return typeof id === 'string' ? id : null;
 }
 
 function reasonOf(arg: unknown): CheckReason {
@@ -66,6 +77,8 @@ export function registerCommands(ctx: Disposer, s: Services): void {
     const located = await s.navigator.open(index);
     return located ? { line: located.selection.start.line + 1, how: located.how } : undefined;
   });
+  registerCommand(ctx, COMMANDS.runTrace, (arg?: unknown) => s.traces.runInTerminal(mistakeIdOf(arg)));
+  registerCommand(ctx, COMMANDS.debugTrace, (arg?: unknown) => s.traces.debug(mistakeIdOf(arg)));
   // Not in package.json (so not in the palette): what the integration tests cannot read through public API,
   // i.e. Test Explorer results, the stored progress and why the last check was refused.
   registerCommand(ctx, COMMANDS.internalState, () => {

@@ -1,9 +1,12 @@
 /**
- * Named mistakes and located problems of the last check, as diagnostics in the learner's file. Lines
- * are found again in the current text (the learner may have edited since the check), so the squiggle
- * stays on `def pick` even after lines were added above it.
+ * Named mistakes and located problems of the last check, as diagnostics in the learner's file. A mistake
+ * sits on the lines that ran when the program went wrong (a helper's, if that is where they are), else on
+ * its function; a likely one is a warning that says "likely". Lines are found again in the current text
+ * (the learner may have edited since the check), so the squiggle follows its code when lines are added
+ * above it. No internal ids show: the quick fixes find a diagnostic's mistake through `mistakeFor`.
  */
 import * as vscode from 'vscode';
+import { currentLines, diagnosticMessage, leadingBlock, mistakeFunction, mistakeSeverity, type FunctionAnchors } from '../core/findings';
 import { problemTitle } from '../core/progress';
 import type { CheckReport } from '../core/report';
 import { safeText } from '../core/text';
@@ -26,6 +29,8 @@ export class MistakeDiagnostics implements vscode.Disposable {
   /** Each update supersedes the ones still finding symbols. */
   private generation = 0;
   private sessionKey: string | undefined;
+  /** `line:message` → mistake id, for the quick fixes. */
+  private mistakeIds = new Map<string, string>();
 
   constructor(
     private readonly store: SessionStore,
@@ -66,10 +71,16 @@ export class MistakeDiagnostics implements vscode.Disposable {
       this.collection.clear();
       return;
     }
-    const diagnostics = await buildDiagnostics(doc, report, session.language);
+    const built = await buildDiagnostics(doc, report, session.language, this.store.progress(session).lastAnchors);
     if (generation !== this.generation) return;
+    this.mistakeIds = new Map(built.filter((b) => b.mistakeId).map((b) => [diagnosticKey(b.diagnostic), b.mistakeId!]));
     this.collection.clear();
-    this.collection.set(uri, diagnostics);
+    this.collection.set(uri, built.map((b) => b.diagnostic));
+  }
+
+  /** The mistake a diagnostic of ours stands for (diagnostics come back to code actions as copies). */
+  mistakeFor(diagnostic: vscode.Diagnostic): string | undefined {
+    return this.mistakeIds.get(diagnosticKey(diagnostic));
   }
 
   dispose(): void {
@@ -79,22 +90,38 @@ export class MistakeDiagnostics implements vscode.Disposable {
   }
 }
 
-export async function buildDiagnostics(doc: vscode.TextDocument, report: CheckReport, language: CheckReport['language']): Promise<vscode.Diagnostic[]> {
-  const out: vscode.Diagnostic[] = [];
+const diagnosticKey = (d: vscode.Diagnostic): string => `${d.range.start.line}:${d.message}`;
+
+export interface BuiltDiagnostic {
+  readonly diagnostic: vscode.Diagnostic;
+  readonly mistakeId?: string;
+}
+
+/** Where a mistake's squiggle goes: its traced lines (the leading block of them), else its function's line. */
+export async function mistakeRange(doc: vscode.TextDocument, mistake: CheckReport['mistakes'][number], language: CheckReport['language'], anchors?: FunctionAnchors): Promise<vscode.Range> {
+  const block = leadingBlock(currentLines(mistake, doc.getText(), language, anchors));
+  if (block) {
+    const first = lineRange(doc, block.first - 1);
+    return new vscode.Range(first.start, lineRange(doc, block.last - 1).end);
+  }
+  const line = (await functionLine(doc, mistakeFunction(mistake), language)) ?? (mistake.line ? mistake.line - 1 : 0);
+  return lineRange(doc, line);
+}
+
+export async function buildDiagnostics(doc: vscode.TextDocument, report: CheckReport, language: CheckReport['language'], anchors?: FunctionAnchors): Promise<BuiltDiagnostic[]> {
+  const out: BuiltDiagnostic[] = [];
   for (const mistake of report.mistakes) {
-    const line = (await functionLine(doc, mistake.function, language)) ?? (mistake.line ? mistake.line - 1 : 0);
-    const d = new vscode.Diagnostic(lineRange(doc, line), safeText(`${mistake.title}: ${mistake.hint}`, { multiline: true }), vscode.DiagnosticSeverity.Error);
+    const severity = mistakeSeverity(mistake) === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error;
+    const d = new vscode.Diagnostic(await mistakeRange(doc, mistake, language, anchors), safeText(diagnosticMessage(mistake), { multiline: true }), severity);
     d.source = DIAGNOSTIC_SOURCE;
-    d.code = mistake.id;
-    out.push(d);
+    out.push({ diagnostic: d, mistakeId: mistake.id });
   }
   for (const problem of report.problems) {
     if (typeof problem.line !== 'number' || problem.line < 1) continue;
     const severity = problem.kind === 'unimplemented' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Error;
     const d = new vscode.Diagnostic(lineRange(doc, problem.line - 1), safeText(`${problemTitle(problem.kind)}: ${problem.message}${problem.advice ? ` ${problem.advice}` : ''}`, { multiline: true }), severity);
     d.source = DIAGNOSTIC_SOURCE;
-    d.code = problem.kind;
-    out.push(d);
+    out.push({ diagnostic: d });
   }
   return out;
 }

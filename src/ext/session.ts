@@ -4,6 +4,7 @@
  * steps they have read, what they answered, and the last check report.
  */
 import * as vscode from 'vscode';
+import type { FunctionAnchors } from '../core/findings';
 import type { CheckReport } from '../core/report';
 import { LANGUAGES, type Language } from '../core/schema';
 import type { AnswerView } from '../shared/messages';
@@ -20,14 +21,18 @@ export interface Session {
 export interface Progress {
   readonly stepsRead: readonly number[];
   readonly answers: Readonly<Record<string, AnswerView>>;
+  /** Questions whose answer the learner asked to see ("Show answer"), in the order they asked. */
+  readonly answersShown: readonly string[];
   readonly lastReport: CheckReport | null;
+  /** Where the traced mistakes' functions were in the checked file, so their lines follow later edits. */
+  readonly lastAnchors: FunctionAnchors;
   /** ISO time of the last check. */
   readonly lastCheckAt: string | null;
 }
 
 const SESSION_KEY = 'lessonCompanion.session';
 const progressKey = (s: Pick<Session, 'lessonId' | 'language'>): string => `lessonCompanion.progress/${s.lessonId}/${s.language}`;
-const EMPTY: Progress = { stepsRead: [], answers: {}, lastReport: null, lastCheckAt: null };
+const EMPTY: Progress = { stepsRead: [], answers: {}, answersShown: [], lastReport: null, lastAnchors: {}, lastCheckAt: null };
 
 function isSession(v: unknown): v is Session {
   if (typeof v !== 'object' || v === null) return false;
@@ -44,7 +49,9 @@ function asProgress(v: unknown): Progress {
   const answers = typeof p.answers === 'object' && p.answers !== null ? (p.answers as Record<string, AnswerView>) : {};
   const lastReport = typeof p.lastReport === 'object' && p.lastReport !== null && 'status' in p.lastReport ? (p.lastReport as CheckReport) : null;
   const lastCheckAt = typeof p.lastCheckAt === 'string' ? p.lastCheckAt : null;
-  return { stepsRead, answers, lastReport, lastCheckAt };
+  const answersShown = Array.isArray(p.answersShown) ? p.answersShown.filter((id): id is string => typeof id === 'string') : [];
+  const lastAnchors = typeof p.lastAnchors === 'object' && p.lastAnchors !== null ? (p.lastAnchors as FunctionAnchors) : {};
+  return { stepsRead, answers, answersShown, lastReport, lastAnchors, lastCheckAt };
 }
 
 export class SessionStore implements vscode.Disposable {
@@ -103,8 +110,17 @@ export class SessionStore implements vscode.Disposable {
     return this.updateProgress((p) => ({ ...p, answers: { ...p.answers, [questionId]: answer } }));
   }
 
-  setReport(report: CheckReport): Promise<void> {
-    return this.updateProgress((p) => ({ ...p, lastReport: report, lastCheckAt: new Date().toISOString() }));
+  /** The learner asked to see a question's answer: shown now, and remembered as shown. */
+  recordAnswerShown(questionId: string, shown: AnswerView): Promise<void> {
+    return this.updateProgress((p) => ({
+      ...p,
+      answers: { ...p.answers, [questionId]: shown },
+      answersShown: p.answersShown.includes(questionId) ? p.answersShown : [...p.answersShown, questionId],
+    }));
+  }
+
+  setReport(report: CheckReport, anchors: FunctionAnchors = {}): Promise<void> {
+    return this.updateProgress((p) => ({ ...p, lastReport: report, lastAnchors: anchors, lastCheckAt: new Date().toISOString() }));
   }
 
   dispose(): void {

@@ -3,9 +3,12 @@
  * with a `run` command runs it in a terminal at the workspace root. Either ticks the step.
  */
 import * as vscode from 'vscode';
+import { mistakeFunction } from '../core/findings';
 import { stepCommand } from '../core/progress';
+import type { NamedMistake } from '../core/report';
 import type { ReadStep } from '../core/schema';
 import { UNTRUSTED_MESSAGE } from './checkRunner';
+import { mistakeRange } from './diagnostics';
 import type { Log } from './log';
 import type { PackService } from './packs';
 import type { Session, SessionStore } from './session';
@@ -59,6 +62,29 @@ export class StepNavigator implements vscode.Disposable {
     const session = this.store.session;
     const uri = this.store.mainUri(session);
     return session && uri ? this.show(uri, name, session.language) : undefined;
+  }
+
+  /** Shows where a mistake points: the lines that ran when the program went wrong, else its function. */
+  async revealMistake(mistake: NamedMistake): Promise<vscode.Range | undefined> {
+    const session = this.store.session;
+    const uri = this.store.mainUri(session);
+    if (!session || !uri || !mistake.location?.lines.length) {
+      const located = await this.revealFunction(mistakeFunction(mistake));
+      return located?.range;
+    }
+    let doc: vscode.TextDocument;
+    try {
+      doc = await vscode.workspace.openTextDocument(uri);
+    } catch {
+      return undefined;
+    }
+    const range = await mistakeRange(doc, mistake, session.language, this.store.progress(session).lastAnchors);
+    const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+    const editor = await vscode.window.showTextDocument(doc, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.One, preserveFocus: false, preview: false });
+    editor.selection = new vscode.Selection(range.start, range.start);
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    this.flash(editor, range);
+    return range;
   }
 
   private async show(uri: vscode.Uri, symbol: string | undefined, language: Session['language'], pattern?: string): Promise<Located | undefined> {

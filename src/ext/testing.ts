@@ -1,17 +1,29 @@
 /**
- * The Test Explorer view of a lesson: one item per session, one child per hidden transcript. One check
- * runs every transcript, so running any item runs the check and reports all of them; checks started
- * elsewhere (panel, CodeLens, save) show up here too.
+ * The Test Explorer view of a lesson: one item per session, one child per hidden transcript, labelled
+ * with its description. One check runs every transcript, so running any item runs the check and reports
+ * all of them; checks started elsewhere (panel, CodeLens, save) show up here too, as a run that lasts as
+ * long as the check.
+ *
+ * The numbers are the panel's: only the transcripts get a result, so the header's "passed/total" is the
+ * panel's "N of M hidden transcripts pass" and the badge counts the failing transcripts. The root item
+ * gets no result of its own (its state is its children's), and no item gets a duration: one check runs
+ * them all, and the run's own time in the header is the one duration.
  */
 import * as vscode from 'vscode';
-import { checkSummary, failureFocus } from '../core/progress';
-import type { CheckReport } from '../core/report';
+import { counterexampleSource, inlineMessage, inlineMessageLine, mistakeHeadline, mistakeWhere } from '../core/findings';
+import { checkSummary, failureFocus, mistakeFocus, verdictSentence } from '../core/progress';
+import type { CheckReport, Counterexample, NamedMistake } from '../core/report';
 import { safeText } from '../core/text';
+import { countsNote, escapeMarkdown, traceCells, traceLength, traceMarkdown, traceTextLines } from '../core/traceView';
 import type { CheckRunner } from './checkRunner';
 import type { Log } from './log';
 import type { PackService } from './packs';
 import type { SessionStore } from './session';
+import { mistakeRange } from './diagnostics';
 import { functionLine } from './symbols';
+
+/** Text from the engine and the pack, as markdown that shows it as written. */
+const mdText = (text: string): string => escapeMarkdown(text);
 
 export type ItemState = 'passed' | 'failed' | 'errored' | 'skipped';
 
@@ -20,15 +32,28 @@ export interface TestTreeSnapshot {
   readonly label: string;
   readonly state?: ItemState;
   readonly message?: string;
-  readonly children: readonly { readonly id: string; readonly label: string; readonly state?: ItemState; readonly message?: string }[];
+  readonly children: readonly { readonly id: string; readonly label: string; readonly state?: ItemState; readonly message?: string; readonly inline?: string; readonly inlineLine?: number }[];
 }
+
+interface ItemResult {
+  readonly state: ItemState;
+  readonly message?: string;
+  /** The located message the editor shows after the line, and its 0-based line. */
+  readonly inline?: string;
+  readonly inlineLine?: number;
+}
+
+/** Carriage returns too: the Test Results output is a terminal. */
+const terminalText = (lines: readonly string[]): string => `${lines.join('\r\n')}\r\n`;
 
 export class LessonTests implements vscode.Disposable {
   private readonly controller = vscode.tests.createTestController('lessonCompanion', 'Lesson Companion');
   private readonly subscriptions: vscode.Disposable[] = [];
   /** The last outcome per item: the Testing API has no way to read results back. */
-  private readonly results = new Map<string, { state: ItemState; message?: string }>();
+  private readonly results = new Map<string, ItemResult>();
   private inTestRun = false;
+  /** The run that shows a check started outside the Test Explorer, open while it runs. */
+  private mirrorRun: vscode.TestRun | undefined;
 
   constructor(
     private readonly store: SessionStore,
@@ -41,8 +66,17 @@ export class LessonTests implements vscode.Disposable {
     this.subscriptions.push(
       store.onDidChange(() => void this.refresh()),
       packs.onDidChange(() => void this.refresh()),
+      runner.onDidStart(() => {
+        if (!this.inTestRun) void this.startMirror();
+      }),
       runner.onDidFinish((e) => {
-        if (!this.inTestRun) void this.mirror(e.report);
+        if (!this.inTestRun) void this.finishMirror(e.report);
+      }),
+      runner.onDidSettle(() => {
+        // Refused or failed before a report: the run ends without results.
+        const run = this.mirrorRun;
+        this.mirrorRun = undefined;
+        run?.end();
       }),
     );
   }
@@ -65,7 +99,7 @@ export class LessonTests implements vscode.Disposable {
     }
     // Rebuilding items drops their last results, so only rebuild when the pack itself changed.
     const label = `${pack.manifest.title} (${session.language})`;
-    const signature = [pack.manifest.version, label, ...pack.transcripts.map((t) => t.name)].join('\n');
+    const signature = [pack.manifest.version, label, ...pack.transcripts.map((t) => `${t.name}\t${t.description}`)].join('\n');
     if (this.controller.items.get(rootId) && this.shownSignature === signature) return;
     this.shownSignature = signature;
     const uri = this.store.mainUri(session);
@@ -73,8 +107,9 @@ export class LessonTests implements vscode.Disposable {
     root.description = session.mainFile;
     root.children.replace(
       pack.transcripts.map((t) => {
-        const item = this.controller.createTestItem(`${rootId}/${t.name}`, t.name, uri);
-        item.description = t.description;
+        // Learners see the description; the transcript's name stays an id.
+        const item = this.controller.createTestItem(`${rootId}/${t.name}`, t.description || t.name, uri);
+        item.description = 'hidden transcript';
         return item;
       }),
     );
@@ -84,7 +119,7 @@ export class LessonTests implements vscode.Disposable {
   private async runTests(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
     await this.refresh();
     const run = this.controller.createTestRun(request, 'Check');
-    const items = this.itemsFor(request);
+    const items = this.transcriptItems();
     items.forEach((i) => run.started(i));
     this.inTestRun = true;
     try {
@@ -98,47 +133,52 @@ export class LessonTests implements vscode.Disposable {
         });
         return;
       }
-      await this.report(run, report, new Set(items.map((i) => i.id)));
+      await this.report(run, report);
     } finally {
       this.inTestRun = false;
       run.end();
     }
   }
 
-  /** Every requested item and its children (all items when the request names none), minus exclusions. */
-  private itemsFor(request: vscode.TestRunRequest): vscode.TestItem[] {
-    const excluded = new Set((request.exclude ?? []).map((i) => i.id));
+  /** The hidden transcripts' items: one check runs them all, whichever item was asked for. */
+  private transcriptItems(): vscode.TestItem[] {
     const out: vscode.TestItem[] = [];
-    const visit = (item: vscode.TestItem): void => {
-      if (excluded.has(item.id)) return;
-      out.push(item);
-      item.children.forEach(visit);
-    };
-    if (request.include?.length) request.include.forEach(visit);
-    else this.controller.items.forEach(visit);
+    this.controller.items.forEach((root) => root.children.forEach((c) => out.push(c)));
     return out;
   }
 
-  /** A check started outside the Test Explorer: show its verdicts there as well. */
-  private async mirror(report: CheckReport): Promise<void> {
+  /** A check started outside the Test Explorer: a run that lasts as long as the check. */
+  private async startMirror(): Promise<void> {
     await this.refresh();
+    this.mirrorRun?.end();
     const run = this.controller.createTestRun(new vscode.TestRunRequest(), 'Check', false);
+    this.mirrorRun = run;
+    this.transcriptItems().forEach((i) => run.started(i));
+  }
+
+  private async finishMirror(report: CheckReport): Promise<void> {
+    let run = this.mirrorRun;
+    this.mirrorRun = undefined;
     try {
-      await this.report(run, report, undefined);
+      if (!run) {
+        await this.refresh();
+        run = this.controller.createTestRun(new vscode.TestRunRequest(), 'Check', false);
+      }
+      await this.report(run, report);
     } catch (error) {
       this.log.error('could not show the check in the Test Explorer', error);
     } finally {
-      run.end();
+      run?.end();
     }
   }
 
-  private async failureLocation(report: CheckReport): Promise<vscode.Location | undefined> {
+  /** A place in the learner's file (0-based line): a mistake's lines or function, else where the failure points. */
+  private async locate(focus: { function: string | null; line: number | null }): Promise<vscode.Location | undefined> {
     const session = this.store.session;
     const uri = this.store.mainUri(session);
     if (!session || !uri) return undefined;
-    const focus = failureFocus(report);
     let line = focus.line ? focus.line - 1 : 0;
-    if (focus.function) {
+    if (focus.function && !focus.line) {
       try {
         line = (await functionLine(await vscode.workspace.openTextDocument(uri), focus.function, session.language)) ?? line;
       } catch {
@@ -148,18 +188,38 @@ export class LessonTests implements vscode.Disposable {
     return new vscode.Location(uri, new vscode.Position(line, 0));
   }
 
-  private async report(run: vscode.TestRun, report: CheckReport, only: Set<string> | undefined): Promise<void> {
+  /** Where a mistake's one-line message goes: a short line of its traced code or its function, with room beside it. */
+  private async mistakeLocation(m: NamedMistake): Promise<vscode.Location | undefined> {
+    const session = this.store.session;
+    const uri = this.store.mainUri(session);
+    if (!session || !uri) return undefined;
+    try {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const line = inlineMessageLine(m, doc.getText(), session.language, this.store.progress(session).lastAnchors);
+      if (line) return new vscode.Location(uri, new vscode.Position(line - 1, 0));
+      return new vscode.Location(uri, (await mistakeRange(doc, m, session.language, this.store.progress(session).lastAnchors)).start);
+    } catch {
+      return this.locate(mistakeFocus(m));
+    }
+  }
+
+  private async report(run: vscode.TestRun, report: CheckReport): Promise<void> {
     const rootId = this.rootId();
     const root = rootId ? this.controller.items.get(rootId) : undefined;
     if (!root) return;
-    const wanted = (item: vscode.TestItem): boolean => !only || only.has(item.id);
-    const location = await this.failureLocation(report);
-    const set = (item: vscode.TestItem, state: ItemState, message?: vscode.TestMessage): void => {
-      if (!wanted(item)) return;
-      this.results.set(item.id, { state, ...(message ? { message: String(message.message) } : {}) });
-      if (state === 'passed') run.passed(item, report.durationMs);
-      else if (state === 'failed') run.failed(item, message ?? new vscode.TestMessage('failed'));
-      else if (state === 'errored') run.errored(item, message ?? new vscode.TestMessage('could not run'));
+    const fallback = await this.locate(failureFocus(report));
+    const located = new Map<string, vscode.Location | undefined>();
+    for (const m of report.mistakes) located.set(m.id, await this.mistakeLocation(m));
+    const set = (item: vscode.TestItem, state: ItemState, messages: vscode.TestMessage[] = []): void => {
+      const inline = messages.find((m) => m.location);
+      this.results.set(item.id, {
+        state,
+        ...(messages.length ? { message: messages.map((m) => (typeof m.message === 'string' ? m.message : m.message.value)).join('\n') } : {}),
+        ...(inline ? { inline: String(inline.message), inlineLine: inline.location!.range.start.line } : {}),
+      });
+      if (state === 'passed') run.passed(item);
+      else if (state === 'failed') run.failed(item, messages);
+      else if (state === 'errored') run.errored(item, messages);
       else run.skipped(item);
     };
     const problem = report.problems[0];
@@ -167,25 +227,72 @@ export class LessonTests implements vscode.Disposable {
       const verdict = report.transcripts.find((t) => item.id === `${root.id}/${t.name}`);
       if (report.status === 'error' || !verdict) {
         const msg = new vscode.TestMessage(problem ? safeText(`${problem.message}${problem.advice ? `\n${problem.advice}` : ''}`, { multiline: true }) : 'The program could not be checked.');
-        if (location) msg.location = location;
-        set(item, 'errored', msg);
+        if (fallback) msg.location = fallback;
+        set(item, 'errored', [msg]);
       } else if (verdict.passed) {
         set(item, 'passed');
       } else if (verdict.notRun) {
         // Not evidence either way: an earlier transcript hung and the rest of the batch never ran.
         const msg = new vscode.TestMessage('Not run: an earlier transcript made the program hang. Fix the timeout first.');
-        if (location) msg.location = location;
-        set(item, 'errored', msg);
+        if (fallback) msg.location = fallback;
+        set(item, 'errored', [msg]);
       } else {
-        const at = verdict.divergesAt !== undefined ? ` at command ${verdict.divergesAt + 1}` : '';
-        const msg = vscode.TestMessage.diff(`${verdict.name}: the answers differ${at}`, (verdict.expected ?? []).map((l) => safeText(l)).join('\n'), (verdict.actual ?? []).map((l) => safeText(l)).join('\n'));
-        if (location) msg.location = location;
-        set(item, 'failed', msg);
+        set(item, 'failed', this.failureMessages(report, verdict, located));
       }
     });
-    const summary = new vscode.TestMessage(safeText(`${checkSummary(report)}${report.mistakes.length ? `: ${report.mistakes.map((m) => m.title).join('; ')}` : ''}`));
-    if (location) summary.location = location;
-    set(root, report.status === 'pass' ? 'passed' : report.status === 'error' ? 'errored' : 'failed', summary);
+    const failing = report.transcripts.filter((t) => !t.passed).length;
+    this.results.set(root.id, {
+      state: report.status === 'pass' ? 'passed' : report.status === 'error' ? 'errored' : failing > 0 || report.status === 'fail' ? 'failed' : 'passed',
+      message: `${checkSummary(report)}. ${verdictSentence(report)}`,
+    });
+    run.appendOutput(terminalText(this.outputLines(report)));
+  }
+
+  /**
+   * A failing transcript's messages: a short one on the line its mistake points at (the editor shows it
+   * after that line), the answers side by side, and the smallest trace when it came from this transcript.
+   */
+  private failureMessages(report: CheckReport, verdict: CheckReport['transcripts'][number], located: Map<string, vscode.Location | undefined>): vscode.TestMessage[] {
+    const mistake = report.mistakes.find((m) => m.revealedBy.includes(verdict.name));
+    const at = verdict.divergesAt !== undefined ? ` at command ${verdict.divergesAt + 1}` : '';
+    const messages: vscode.TestMessage[] = [];
+    // Only a message that names a mistake goes beside the code; a bare difference has no line to stand on.
+    const short = new vscode.TestMessage(mistake ? inlineMessage(mistake) : `✗ The answers differ${at}`);
+    const where = mistake ? located.get(mistake.id) : undefined;
+    if (where) short.location = where;
+    messages.push(short);
+    messages.push(vscode.TestMessage.diff(`${verdict.description || 'This transcript'}: the answers differ${at}`, (verdict.expected ?? []).join('\n'), (verdict.actual ?? []).join('\n')));
+    const example = mistake?.counterexample ?? (report.mistakes.length === 0 ? report.counterexample : null);
+    if (example && example.transcript === verdict.name) messages.push(new vscode.TestMessage(this.traceMessage(report, example, mistake)));
+    return messages;
+  }
+
+  private traceMessage(report: CheckReport, example: Counterexample, mistake: NamedMistake | undefined): vscode.MarkdownString {
+    const cells = traceCells(example);
+    const md = new vscode.MarkdownString();
+    if (mistake) md.appendMarkdown(`**${mdText(mistakeHeadline(mistake))}**. ${mdText(mistakeWhere(mistake).text)}\n\n`);
+    md.appendMarkdown(`Smallest transcript that shows it (${mdText(traceLength(cells))}, from ${mdText(counterexampleSource(example, report))}):\n\n`);
+    md.appendMarkdown(`${traceMarkdown(cells)}\n\n`);
+    md.appendMarkdown(`${mdText(countsNote(cells))}\n\n`);
+    if (example.replay) {
+      md.appendMarkdown('Replay it yourself, from your file\'s folder:\n\n');
+      md.appendCodeblock(safeText(example.replay.shell), 'sh');
+    }
+    return md;
+  }
+
+  /** The Test Results output: the verdict, then each mistake with its trace as aligned text. */
+  private outputLines(report: CheckReport): string[] {
+    const out = [checkSummary(report), verdictSentence(report)];
+    for (const m of report.mistakes) {
+      out.push('', `${mistakeHeadline(m)}. ${mistakeWhere(m).text}`);
+      if (m.counterexample) {
+        out.push(`Smallest transcript that shows it (${traceLength(traceCells(m.counterexample))}, from ${counterexampleSource(m.counterexample, report)}):`);
+        out.push(...traceTextLines(traceCells(m.counterexample)));
+        if (m.counterexample.replay) out.push(`Replay it yourself: ${safeText(m.counterexample.replay.shell)}`);
+      }
+    }
+    return out;
   }
 
   /** For the integration tests (lessonCompanion.internal.state): the tree and each item's last state. */
@@ -200,6 +307,7 @@ export class LessonTests implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.mirrorRun?.end();
     for (const s of this.subscriptions) s.dispose();
     this.controller.dispose();
   }

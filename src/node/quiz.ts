@@ -13,12 +13,15 @@
  *       there is one, else the question's hint; for a right answer, "Right."), `explanation` once right,
  *       `step`/`stepTitle` pointing into the read order, `unreadable` when the text is not an answer of
  *       that kind at all (e.g. a word for a number question). Throws UnknownQuestionError for a bad ref.
+ *   showAnswer(pack, ref): RevealedAnswer
+ *       The worked answer a learner asked for: the explanation, and for a predict question what the
+ *       reference prints. Throws UnknownQuestionError for a bad ref.
  *   sha256Hex(text): the hash the packs use (node:crypto), for authoring tools.
  *
- * Nothing here reads files or starts processes: a predict question is checked by running the engine's
- * reference model in-process.
+ * Nothing here reads files, starts processes or runs pack code: a predict question is checked against the
+ * hash author-answers stored (validate keeps it in step with the pack's model).
  */
-import { checkAnswer, type CheckedAnswer } from '../core/quiz';
+import { checkAnswer, revealAnswer, type CheckedAnswer, type RevealedAnswer } from '../core/quiz';
 import type { Question } from '../core/schema';
 import { sha256Hex } from './hash';
 import type { LoadedPack } from './packs';
@@ -98,4 +101,10 @@ export function answerQuestion(pack: LoadedPack, questionRef: string, answer: st
   if (!info) throw new UnknownQuestionError(questionRef, listQuestions(pack));
   const checked = checkAnswer(info.question, answer, { sha256: sha256Hex, model: pack.model, mistakes: pack.manifest.mistakes });
   return { questionId: info.id, n: info.n, ...checked, ...(checked.step !== undefined && info.stepTitle ? { stepTitle: info.stepTitle } : {}) };
+}
+
+export function showAnswer(pack: LoadedPack, questionRef: string): RevealedAnswer & { readonly questionId: string } {
+  const info = findQuestion(pack, questionRef);
+  if (!info) throw new UnknownQuestionError(questionRef, listQuestions(pack));
+  return { questionId: info.id, ...revealAnswer(info.question, { model: pack.model }) };
 }

@@ -7,12 +7,26 @@ let sucrase: Sucrase | undefined;
 
 export type Transpiled = { code: string } | { error: string; line: number | null };
 
-export function transformModule(source: string, file: string): Transpiled {
+/**
+ * With `sourceMap`, the code ends in an inline source map whose source is `file` itself (absolute), so a
+ * debugger binds breakpoints set in the learner's .ts file to the transpiled .js that runs.
+ */
+export function transformModule(source: string, file: string, options: { sourceMap?: boolean } = {}): Transpiled {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, to keep CLI start-up short
   sucrase ??= require('sucrase') as Sucrase;
   const typescript = /\.[cm]?ts$/.test(file);
   try {
-    return { code: sucrase.transform(source, { transforms: typescript ? ['typescript', 'imports'] : ['imports'], filePath: file, keepUnusedImports: false }).code };
+    const result = sucrase.transform(source, {
+      transforms: typescript ? ['typescript', 'imports'] : ['imports'],
+      filePath: file,
+      keepUnusedImports: false,
+      ...(options.sourceMap ? { sourceMapOptions: { compiledFilename: file.replace(/\.[cm]?ts$/, '.js').split(/[\\/]/).pop()! } } : {}),
+    });
+    if (options.sourceMap && result.sourceMap) {
+      const map = Buffer.from(JSON.stringify({ ...result.sourceMap, sourcesContent: [source] })).toString('base64');
+      return { code: `${result.code}\n//# sourceMappingURL=data:application/json;charset=utf-8;base64,${map}\n` };
+    }
+    return { code: result.code };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const match = /\((\d+):(\d+)\)/.exec(message);

@@ -9,8 +9,12 @@
  * it into the DOM with `textContent` only.
  */
 
-/** Bump when a message or view type changes shape. */
-export const PROTOCOL_VERSION = 1;
+/**
+ * Bump when a message or view type changes shape.
+ * 2: traces with the learner's own counts beside the reference's, run/debug a trace, show an answer,
+ *    the verdict as a sentence plus details, the progress line, where a finding points.
+ */
+export const PROTOCOL_VERSION = 2;
 
 export type LanguageId = 'python' | 'javascript' | 'typescript';
 
@@ -31,9 +35,14 @@ export interface AnswerView {
   readonly answer: string;
   readonly correct: boolean;
   readonly feedback: string;
+  /** Only with the right answer, or once the learner asked to see it: a wrong answer's feedback guides, it does not tell. */
   readonly explanation?: string;
   /** Read-order step that teaches the answer. */
   readonly step?: number;
+  /** The learner asked for the answer ("Show answer"); the explanation carries it. */
+  readonly revealed?: boolean;
+  /** Predict questions, once revealed: what the program prints, one answer per line. */
+  readonly expectedOutput?: readonly string[];
 }
 
 export type QuestionKind = 'single' | 'multiple' | 'short' | 'number' | 'predict';
@@ -49,24 +58,58 @@ export interface QuestionView {
   readonly last?: AnswerView;
 }
 
+/** One `name:count` of a count column; `differs` when the other column does not have it. */
+export interface CountCellView {
+  readonly text: string;
+  readonly differs: boolean;
+}
+
 export interface TraceRowView {
   readonly command: string;
   /** Answer lines joined for display, invisible characters made visible. */
   readonly expected: string;
   readonly actual: string;
-  readonly counts: string;
   readonly matches: boolean;
   readonly diverges: boolean;
   /** Rows after the first difference: the reference's story, less relevant to the learner. */
   readonly after: boolean;
+  /** `observed` traces: the program's own counts; null when it did not answer the observe command. */
+  readonly yours?: readonly CountCellView[] | null;
+  /** `observed` traces: what the counts should be; `reference` traces: the reference's counts. */
+  readonly shouldBe: readonly CountCellView[];
+  readonly countsDiffer: boolean;
+  /** The program's whole answer when `actual` was cut for display. */
+  readonly details?: string;
 }
 
 export interface TraceView {
-  readonly transcript: string;
-  readonly commands: number;
-  readonly shrunkFrom: number;
+  /** Which trace, for runTrace/debugTrace: the mistake's id, or null for the report's own counterexample. */
+  readonly mistakeId: string | null;
+  /** "Smallest transcript that shows it (3 of 12 commands, from a random test (#24))". */
+  readonly caption: string;
+  /** Two count columns (your counts, should be) or one (reference counts). */
+  readonly columns: 'observed' | 'reference';
+  /** What the count columns are, in one sentence. */
+  readonly note: string;
   readonly divergesAt: number;
   readonly rows: readonly TraceRowView[];
+  /** The shell line that replays it from the learner file's folder; absent when the check could not say. */
+  readonly replay?: string;
+}
+
+/** Whether "Debug this transcript" can start a debugger for the session's language. */
+export interface DebugSupport {
+  readonly available: boolean;
+  /** When not: what to install, in words ("the Python Debugger extension (ms-python.debugpy)"). */
+  readonly install?: string;
+}
+
+export interface WhereView {
+  readonly function: string;
+  readonly lines: readonly number[];
+  /** "Lines 74–75 of select()" / "In pick(), line 25". */
+  readonly text: string;
+  readonly reason?: string;
 }
 
 export interface MistakeView {
@@ -74,9 +117,13 @@ export interface MistakeView {
   readonly title: string;
   readonly explanationHtml: string;
   readonly hintHtml: string;
-  readonly function: string;
-  readonly line: number | null;
+  readonly where: WhereView;
   readonly confidence: 'exact' | 'likely';
+  /** "Seen at 7 commands in 3 transcripts, …"; empty when the report has no evidence. */
+  readonly evidence: string;
+  /** How the program's ties behave, when the check saw it. */
+  readonly behaviour?: string;
+  /** The hidden transcripts that show it, by description. */
   readonly revealedBy: readonly string[];
   readonly step?: { readonly index: number; readonly title: string };
   readonly question?: { readonly id: string; readonly promptText: string };
@@ -94,11 +141,15 @@ export interface ProblemView {
 
 export interface CheckView {
   readonly status: 'pass' | 'fail' | 'error';
-  /** e.g. "12 of 14 hidden transcripts pass". */
+  /** The count, the same as the Test Explorer's and the badge's: "12 of 14 hidden transcripts pass". */
   readonly summary: string;
+  /** What failed and what to do next, in one sentence. */
+  readonly sentence: string;
   readonly passed: number;
   readonly total: number;
-  readonly fuzz: string;
+  /** The quiet line: random tests and their seed (empty when there is nothing to say), with a tooltip. */
+  readonly details: string;
+  readonly detailsTooltip: string;
   readonly mistakes: readonly MistakeView[];
   readonly problems: readonly ProblemView[];
   /** The shrunk counterexample when no named mistake carries one. */
@@ -126,6 +177,9 @@ export interface LessonView {
   readonly quiz: readonly QuestionView[];
   readonly protocolHtml: string;
   readonly doneWhen: readonly DoneView[];
+  /** "2 of 6 read · 1 of 5 answered". */
+  readonly progress: string;
+  readonly debug: DebugSupport;
 }
 
 export interface PanelState {
@@ -162,6 +216,10 @@ export type FromWebview =
   | { readonly type: 'runCheck' }
   | { readonly type: 'answer'; readonly questionId: string; readonly answer: string }
   | { readonly type: 'openMistake'; readonly id: string }
+  /** Run / debug a trace: the extension looks the transcript up in its own report, the webview only names it. */
+  | { readonly type: 'runTrace'; readonly mistakeId: string | null }
+  | { readonly type: 'debugTrace'; readonly mistakeId: string | null }
+  | { readonly type: 'showAnswer'; readonly questionId: string }
   | { readonly type: 'startLesson' }
   | { readonly type: 'manageTrust' };
 
@@ -192,6 +250,11 @@ export function parseFromWebview(raw: unknown): FromWebview | undefined {
       return isId(raw.questionId) && isStr(raw.answer, 4000) ? { type: 'answer', questionId: raw.questionId, answer: raw.answer } : undefined;
     case 'openMistake':
       return isId(raw.id) ? { type: 'openMistake', id: raw.id } : undefined;
+    case 'runTrace':
+    case 'debugTrace':
+      return raw.mistakeId === null || isId(raw.mistakeId) ? { type: raw.type, mistakeId: raw.mistakeId } : undefined;
+    case 'showAnswer':
+      return isId(raw.questionId) ? { type: 'showAnswer', questionId: raw.questionId } : undefined;
     default:
       return undefined;
   }
@@ -199,7 +262,9 @@ export function parseFromWebview(raw: unknown): FromWebview | undefined {
 
 function isAnswerView(v: unknown): v is AnswerView {
   return isObj(v) && isStr(v.answer) && isBool(v.correct) && isStr(v.feedback) &&
-    (v.explanation === undefined || isStr(v.explanation)) && (v.step === undefined || isInt(v.step, 1));
+    (v.explanation === undefined || isStr(v.explanation)) && (v.step === undefined || isInt(v.step, 1)) &&
+    (v.revealed === undefined || isBool(v.revealed)) &&
+    (v.expectedOutput === undefined || (Array.isArray(v.expectedOutput) && v.expectedOutput.every((l) => isStr(l))));
 }
 
 function isRevealTarget(v: unknown): v is RevealTarget {
@@ -224,13 +289,29 @@ function isRevealTarget(v: unknown): v is RevealTarget {
 export function isPanelState(v: unknown): v is PanelState {
   if (!isObj(v) || !isBool(v.trusted) || !isBool(v.checking)) return false;
   if (v.notice !== undefined && !isStr(v.notice)) return false;
-  if (v.lesson !== null && !(isObj(v.lesson) && isStr(v.lesson.title) && Array.isArray(v.lesson.steps) && Array.isArray(v.lesson.failureQuestions) && Array.isArray(v.lesson.quiz) && Array.isArray(v.lesson.doneWhen))) return false;
+  if (v.lesson !== null && !isLessonView(v.lesson)) return false;
   return v.check === null || isCheckView(v.check);
 }
 
+function isLessonView(v: unknown): boolean {
+  return isObj(v) && isStr(v.title) && isStr(v.progress) && Array.isArray(v.steps) && Array.isArray(v.failureQuestions) &&
+    Array.isArray(v.quiz) && Array.isArray(v.doneWhen) && isObj(v.debug) && isBool(v.debug.available);
+}
+
+function isTraceView(v: unknown): boolean {
+  return isObj(v) && (v.mistakeId === null || isId(v.mistakeId)) && (v.columns === 'observed' || v.columns === 'reference') &&
+    isStr(v.caption) && Array.isArray(v.rows) && (v.replay === undefined || isStr(v.replay));
+}
+
+function isMistakeView(v: unknown): boolean {
+  return isObj(v) && isId(v.id) && isStr(v.title) && (v.confidence === 'exact' || v.confidence === 'likely') &&
+    isObj(v.where) && isStr(v.where.text) && Array.isArray(v.revealedBy) && (v.trace === undefined || isTraceView(v.trace));
+}
+
 function isCheckView(v: unknown): v is CheckView {
-  return isObj(v) && (v.status === 'pass' || v.status === 'fail' || v.status === 'error') && isStr(v.summary) &&
-    Array.isArray(v.mistakes) && Array.isArray(v.problems);
+  return isObj(v) && (v.status === 'pass' || v.status === 'fail' || v.status === 'error') && isStr(v.summary) && isStr(v.sentence) &&
+    isStr(v.details) && Array.isArray(v.mistakes) && v.mistakes.every(isMistakeView) && Array.isArray(v.problems) &&
+    (v.trace === undefined || isTraceView(v.trace));
 }
 
 /** Validates a message from the extension (the webview's side of the boundary). */

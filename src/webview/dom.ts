@@ -52,6 +52,22 @@ export function section(id: string, title: string, ...children: Child[]): HTMLEl
 }
 
 /**
+ * A section the learner can fold: a <details> whose summary is the heading. `open` is the state to show;
+ * `onToggle` hears the learner's own clicks, so a re-render keeps what they chose.
+ */
+export function foldSection(id: string, title: string, open: boolean, onToggle: (open: boolean) => void, ...children: Child[]): HTMLElement {
+  const details = h('details', { class: 'fold', open }, h('summary', {}, h('h2', { id: `${id}-h` }, title)), ...children);
+  // Setting `open` while building also queues a toggle event: only real changes count.
+  let shown = open;
+  details.addEventListener('toggle', () => {
+    if (details.open === shown) return;
+    shown = details.open;
+    onToggle(details.open);
+  });
+  return h('section', { id, 'aria-labelledby': `${id}-h` }, details);
+}
+
+/**
  * Engine and author messages quote code in `backticks`. They can also quote what the learner's program
  * printed, so they are not markdown: only the backtick spans become <code>, and all of it is text nodes.
  */

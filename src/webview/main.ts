@@ -15,11 +15,14 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 interface LocalState {
   drafts: Record<string, string>;
+  /** Sections the learner folded (true) or unfolded (false) themselves. */
+  folds: Record<string, boolean>;
 }
 
 const vscode = acquireVsCodeApi();
 const saved = vscode.getState() as Partial<LocalState> | undefined;
-const local: LocalState = { drafts: saved?.drafts && typeof saved.drafts === 'object' ? { ...saved.drafts } : {} };
+const record = <T>(v: unknown): Record<string, T> => (v && typeof v === 'object' && !Array.isArray(v) ? { ...(v as Record<string, T>) } : {});
+const local: LocalState = { drafts: record<string>(saved?.drafts), folds: record<boolean>(saved?.folds) };
 let current: PanelState | undefined;
 const app = document.getElementById('app')!;
 
@@ -36,9 +39,16 @@ const ui: Ui = {
     local.drafts[id] = value;
     vscode.setState(local);
   },
+  folded: (id) => (typeof local.folds[id] === 'boolean' ? local.folds[id] : undefined),
+  setFolded: (id, folded) => {
+    local.folds[id] = folded;
+    vscode.setState(local);
+  },
   reveal: (target: RevealTarget) => {
     const el = document.getElementById(elementId(target));
     if (!el) return;
+    // A target inside a folded section: unfold it first, or there is nothing to scroll to.
+    for (let d = el.closest('details'); d; d = d.parentElement?.closest('details') ?? null) d.open = true;
     el.scrollIntoView({ block: 'center', behavior: 'smooth' });
     el.focus({ preventScroll: true });
     flash(el);

@@ -1,7 +1,7 @@
 /** The whole panel, top to bottom, from one PanelState. */
 import type { LessonView, PanelState, StepView } from '../shared/messages';
-import { button, h, linkButton, section, trustedHtml } from './dom';
-import { renderResults } from './renderCheck';
+import { button, foldSection, h, linkButton, trustedHtml, type Child } from './dom';
+import { renderResults, verdictLine } from './renderCheck';
 import { renderQuestions } from './renderQuestions';
 import type { Ui } from './ui';
 
@@ -27,54 +27,79 @@ function stepItem(step: StepView, ui: Ui): HTMLElement {
   );
 }
 
-function exercise(lesson: LessonView, state: PanelState, ui: Ui): HTMLElement {
+/**
+ * The compact bar that stays at the top: Check, how far the learner is, and the last verdict. It keeps
+ * Check in reach however long the lesson text is.
+ */
+function topBar(lesson: LessonView, state: PanelState, ui: Ui): HTMLElement {
   const check = button(state.checking ? 'Checking…' : 'Check', () => ui.post({ type: 'runCheck' }), {
     id: 'check',
     class: 'primary',
     disabled: state.checking || !state.trusted,
     'aria-describedby': state.trusted ? undefined : 'trust-note',
   });
-  const trust = state.trusted
-    ? null
-    : h(
-        'div',
-        { class: 'notice', id: 'trust-note', role: 'note' },
-        h('p', {}, h('strong', {}, 'Check is off in Restricted Mode. '), 'Checking runs your program, and this folder is not trusted. Reading the lesson and answering questions still work.'),
-        h('p', {}, 'To check, trust the folder: ', linkButton('Manage Workspace Trust', () => ui.post({ type: 'manageTrust' })), ' (or the “Restricted Mode” item in the status bar).'),
-      );
-  return section(
-    'exercise',
-    'Exercise',
-    h('p', {}, 'Your file: ', h('code', {}, lesson.mainFile), ` (${LANGUAGE_NAMES[lesson.language]})`),
-    trustedHtml('div', lesson.protocolHtml, 'md protocol'),
-    h('div', { class: 'check-row' }, check),
-    trust,
-    renderResults(state.check, state, ui),
+  const verdict = state.check
+    ? linkButton('', () => ui.reveal({ kind: 'results' }), { class: `link last-verdict verdict-${state.check.status}`, title: 'Show the results' })
+    : h('span', { class: 'last-verdict muted' }, state.checking ? '' : 'Not checked yet');
+  if (state.check) verdict.append(...verdictLine(state.check));
+  return h(
+    'div',
+    { class: 'topbar', role: 'region', 'aria-label': 'Check and progress' },
+    check,
+    h('span', { class: 'progress', id: 'progress' }, lesson.progress),
+    verdict,
   );
 }
 
+function trustNote(state: PanelState, ui: Ui): HTMLElement | null {
+  if (state.trusted) return null;
+  return h(
+    'div',
+    { class: 'notice', id: 'trust-note', role: 'note' },
+    h('p', {}, h('strong', {}, 'Check is off in Restricted Mode. '), 'Checking runs your program, and this folder is not trusted. Reading the lesson and answering questions still work.'),
+    h('p', {}, 'To check, trust the folder: ', linkButton('Manage Workspace Trust', () => ui.post({ type: 'manageTrust' })), ' (or the “Restricted Mode” item in the status bar).'),
+  );
+}
+
+/** A section folded as the learner left it; until they choose, `byDefault`. */
+function fold(id: string, title: string, byDefault: boolean, ui: Ui, ...children: Child[]): HTMLElement {
+  const folded = ui.folded(id) ?? !byDefault;
+  return foldSection(id, title, !folded, (open) => ui.setFolded(id, !open), ...children);
+}
+
 export function renderLesson(lesson: LessonView, state: PanelState, ui: Ui): HTMLElement[] {
-  const parts: HTMLElement[] = [];
-  parts.push(
+  // Once every step is read, the lesson text folds away by default and the exercise comes first.
+  const allRead = lesson.steps.length > 0 && lesson.steps.every((s) => s.read);
+  const parts: HTMLElement[] = [
+    topBar(lesson, state, ui),
     h('header', {}, h('h1', {}, lesson.title), lesson.summary ? h('p', { class: 'summary' }, lesson.summary) : null),
-    section('core', 'Core question', trustedHtml('blockquote', lesson.coreQuestionHtml, 'md core-question')),
-    section('outcomes', 'You will be able to', h('ul', {}, ...lesson.outcomesHtml.map((html) => trustedHtml('li', html, 'md-inline')))),
-    section(
+  ];
+  const note = trustNote(state, ui);
+  if (note) parts.push(note);
+  parts.push(
+    fold('core', 'Core question', !allRead, ui, trustedHtml('blockquote', lesson.coreQuestionHtml, 'md core-question')),
+    fold('outcomes', 'You will be able to', !allRead, ui, h('ul', {}, ...lesson.outcomesHtml.map((html) => trustedHtml('li', html, 'md-inline')))),
+    fold(
       'read',
       'Read in this order',
+      !allRead,
+      ui,
       h('p', { class: 'muted small' }, `${lesson.steps.filter((s) => s.read).length} of ${lesson.steps.length} read. Click a step to see it in your file.`),
       h('ol', { class: 'steps' }, ...lesson.steps.map((s) => stepItem(s, ui))),
     ),
-    exercise(lesson, state, ui),
+    fold('protocol', 'The protocol', true, ui, h('p', {}, 'Your file: ', h('code', {}, lesson.mainFile), ` (${LANGUAGE_NAMES[lesson.language]})`), trustedHtml('div', lesson.protocolHtml, 'md protocol')),
+    fold('check-results', 'Results', true, ui, renderResults(state.check, state, ui)),
   );
   if (lesson.failureQuestions.length) {
-    parts.push(section('failure-questions', 'When it fails: questions', ...renderQuestions(lesson.failureQuestions, ui)));
+    parts.push(fold('failure-questions', 'When it fails: questions', true, ui, ...renderQuestions(lesson.failureQuestions, ui)));
   }
-  if (lesson.quiz.length) parts.push(section('quiz', 'Quiz', ...renderQuestions(lesson.quiz, ui, lesson.failureQuestions.length + 1)));
+  if (lesson.quiz.length) parts.push(fold('quiz', 'Quiz', true, ui, ...renderQuestions(lesson.quiz, ui, lesson.failureQuestions.length + 1)));
   parts.push(
-    section(
+    fold(
       'done',
       'Done when',
+      true,
+      ui,
       h(
         'ul',
         { class: 'done-when' },

@@ -32,12 +32,29 @@ function answerInput(q: QuestionView, ui: Ui): { el: HTMLElement; value: () => s
 
 function feedback(result: AnswerView, q: QuestionView, ui: Ui): HTMLElement {
   const step = result.step ?? q.step;
+  if (result.revealed) {
+    return h(
+      'div',
+      { class: 'feedback revealed', role: 'status' },
+      h('p', {}, h('strong', {}, 'The answer: '), ...richText(result.explanation ?? result.feedback)),
+      result.expectedOutput ? h('pre', { class: 'expected-output', 'aria-label': 'What the program prints' }, result.expectedOutput.join('\n')) : null,
+    );
+  }
   return h(
     'div',
     { class: `feedback ${result.correct ? 'correct' : 'wrong'}`, role: 'status' },
     h('p', {}, h('span', { class: 'icon', 'aria-hidden': 'true' }, result.correct ? '✓ ' : '✗ '), h('span', { class: 'feedback-text' }, ...richText(result.feedback))),
     result.explanation ? h('p', { class: 'explanation' }, ...richText(result.explanation)) : null,
-    !result.correct && step ? h('p', {}, linkButton(`Read step ${step} again`, () => ui.post({ type: 'openStep', index: step }), { class: 'link step-link' })) : null,
+    !result.correct
+      ? h(
+          'p',
+          { class: 'feedback-actions' },
+          step ? linkButton(`Read step ${step} again`, () => ui.post({ type: 'openStep', index: step }), { class: 'link step-link' }) : null,
+          step ? ' · ' : null,
+          // The answer is there when the learner asks for it, not in the feedback on a wrong one.
+          linkButton('Show answer', () => ui.post({ type: 'showAnswer', questionId: q.id }), { class: 'link show-answer' }),
+        )
+      : null,
   );
 }
 

@@ -6,8 +6,11 @@ export interface Ui {
   /** Typed-but-not-sent answers, so a re-render (or a hidden panel) does not lose them. */
   draft(questionId: string): string;
   setDraft(questionId: string, value: string): void;
-  /** Scroll to a part of this panel. */
+  /** Scroll to a part of this panel (unfolding the section it is in). */
   reveal(target: RevealTarget): void;
+  /** The learner's own choice to fold or unfold a section; undefined until they made one. */
+  folded(sectionId: string): boolean | undefined;
+  setFolded(sectionId: string, folded: boolean): void;
 }
 
 export function elementId(target: RevealTarget): string {

@@ -286,7 +286,11 @@ describe('questions: the CLI', function () {
     assert.match(right.out, /^✓ Right\./);
     const wrong = await answer('--lesson', 'conn-counts', '--question', 'fq1-pick-empty-counts', 's3');
     assert.equal(wrong.code, 1);
-    assert.match(wrong.out, /tuple order, not the tiebreak[\s\S]*Re-read step 3/);
+    assert.match(wrong.out, /the tuple's order is not what breaks this tie[\s\S]*Re-read step 3/);
+    assert.doesNotMatch(wrong.out, /\bs1\b/, 'the feedback on a wrong answer does not give the right one');
+    const shown = await answer('--lesson', 'conn-counts', '--question', 'fq1-pick-empty-counts', '--show');
+    assert.equal(shown.code, 0, shown.err);
+    assert.match(shown.out, /^The answer: All three are at 0, and the tie goes to the smallest name: `s1`/);
     assert.equal((await answer('--lesson', 'least-connections', '--question', 'quiz-worked-trace', 'OK', 'a', 'b', 'c', 'OK', 'b', 'a')).code, 0);
     for (const args of [['--question', '1', 's1'], ['--lesson', 'conn-counts', 's1'], ['--lesson', 'conn-counts', '--question', '1'], ['--lesson', 'conn-counts', '--question', '99', 'x'], ['--lesson', 'nope', '--question', '1', 'x'], ['--lesson', 'conn-counts', '--bogus']]) {
       const result = await answer(...args);

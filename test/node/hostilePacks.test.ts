@@ -163,7 +163,7 @@ describe('hostile packs (test/fixtures/hostile/packs)', function () {
 
   it('command:, vscode:// and file: links in lesson text stay text in the panel; https: links work', async () => {
     const pack = await timed('command-links', 'load and render', async () => loadPack(await makeCase(tmp, 'command-links')));
-    const view = lessonView({ lessonId: 'demo', language: 'python', mainFile: 'balancer.py', folder: 'file:///w' }, pack, { stepsRead: [], answers: {}, lastReport: null, lastCheckAt: null });
+    const view = lessonView({ lessonId: 'demo', language: 'python', mainFile: 'balancer.py', folder: 'file:///w' }, pack, { stepsRead: [], answers: {}, answersShown: [], lastReport: null, lastAnchors: {}, lastCheckAt: null });
     const html = [view.coreQuestionHtml, view.protocolHtml, view.steps[0]!.detailHtml ?? ''].join('\n');
     assert.doesNotMatch(html, /href="(command|vscode|file):/i, html);
     assert.match(html, /<a href="https:\/\/example\.org\/protocol"[^>]*>the docs<\/a>/);

@@ -1,7 +1,8 @@
 // The pure parts of the editor front: what a report means on screen (core/progress) and the message
 // guards on both sides of the webview boundary (shared/messages).
 import * as assert from 'node:assert/strict';
-import { answerCell, checkSummary, failureFocus, lensTitle, stepCommand, traceCells } from '../../src/core/progress';
+import { checkDetails, checkDetailsTooltip, checkSummary, failureFocus, lensTitle, progressLine, stepCommand, verdictSentence } from '../../src/core/progress';
+import { answerCell, traceCells } from '../../src/core/traceView';
 import type { CheckReport, NamedMistake } from '../../src/core/report';
 import { parseFromWebview, parseToWebview, PROTOCOL_VERSION, type PanelState } from '../../src/shared/messages';
 
@@ -28,13 +29,34 @@ describe('core/progress: a report on the learner\'s screen', () => {
   it('labels a function\'s CodeLens with the mistake found in it, and only there', () => {
     assert.equal(lensTitle(report(), 'pick'), '✗ Wrong tiebreak · Check again');
     assert.equal(lensTitle(report({ mistakes: [mistake(), mistake({ id: 'late', title: 'Late' })] }), 'pick'), '✗ Wrong tiebreak (+1 more) · Check again');
-    assert.equal(lensTitle(report(), 'done'), '12/14 pass · Check again');
+    assert.equal(lensTitle(report(), 'done'), '12 of 14 pass · Check again');
     assert.equal(lensTitle(null, 'pick'), '$(beaker) Check');
     assert.match(lensTitle(report(), 'pick', true), /Checking/);
   });
 
-  it('points a failure at the first mistake\'s function, else at a problem\'s line', () => {
+  it('says "likely" on the CodeLens of a likely finding, and puts it on the helper the program was traced into', () => {
+    const traced = mistake({ confidence: 'likely', location: { lines: [74, 75], function: 'select', reason: 'these lines ran when PICK chose alpha' } });
+    assert.equal(lensTitle(report({ mistakes: [traced] }), 'select'), '⚠ Wrong tiebreak (likely) · Check again');
+    assert.equal(lensTitle(report({ mistakes: [traced] }), 'pick'), '12 of 14 pass · Check again');
+  });
+
+  it('leads the verdict with what failed and what to do next, with random tests in the quiet line', () => {
+    assert.equal(verdictSentence(report()), 'One mistake found: “Wrong tiebreak”. Read its card below, fix it, then Check again.');
+    assert.match(verdictSentence(report({ mistakes: [mistake({ confidence: 'likely' }), mistake({ id: 'late', title: 'Late' })] })), /^2 mistakes found\. Start with “Wrong tiebreak” \(likely\):/);
+    assert.match(verdictSentence(report({ status: 'pass', mistakes: [] })), /^Every check passes/);
+    assert.match(verdictSentence(report({ status: 'error', mistakes: [], problems: [{ kind: 'syntax', message: 'x' }] })), /^Your program does not start\. Fix that first/);
+    assert.equal(checkDetails(report()), 'Also 40 random tests: 3 of 40 failed · seed 1');
+    assert.equal(checkDetails(report({ status: 'error' })), '');
+    const tooltip = checkDetailsTooltip(report());
+    assert.match(tooltip, /seed 1\b/);
+    assert.match(tooltip, /lesson-companion check balancer\.py --seed 1/);
+    assert.match(checkDetailsTooltip(report({ determinism: { fresh: 'different', afterReset: 'unknown', runs: 2 }, containment: 'sandbox' })), /different answers: something in your program is random\.\nYour program ran in a sandbox/);
+    assert.equal(progressLine({ stepsRead: 2, steps: 6, answered: 1, questions: 5 }), '2 of 6 read · 1 of 5 answered');
+  });
+
+  it('points a failure at the first mistake\'s lines or function, else at a problem\'s line', () => {
     assert.deepEqual(failureFocus(report()), { function: 'pick', line: 25 });
+    assert.deepEqual(failureFocus(report({ mistakes: [mistake({ location: { lines: [80, 81], function: 'select', reason: 'r' } })] })), { function: 'select', line: 80 });
     assert.deepEqual(failureFocus(report({ mistakes: [], problems: [{ kind: 'crash', message: 'x', line: 7 }] })), { function: null, line: 7 });
   });
 
@@ -48,7 +70,8 @@ describe('core/progress: a report on the learner\'s screen', () => {
     });
     assert.equal(cells.rows[1]!.actual, 'a·');
     assert.equal(cells.rows[1]!.diverges, true);
-    assert.equal(cells.rows[0]!.counts, 'a:0');
+    assert.deepEqual(cells.rows[0]!.shouldBe, [{ text: 'a:0', differs: false }]);
+    assert.equal(cells.columns, 'reference');
     assert.equal(answerCell(null), '(no answer)');
     assert.equal(answerCell([]), '(nothing)');
   });
@@ -63,17 +86,27 @@ describe('core/progress: a report on the learner\'s screen', () => {
 describe('shared/messages: the webview boundary', () => {
   it('accepts the webview\'s messages and nothing else', () => {
     assert.deepEqual(parseFromWebview({ type: 'ready', protocol: PROTOCOL_VERSION }), { type: 'ready', protocol: PROTOCOL_VERSION });
+    assert.deepEqual(parseFromWebview({ type: 'runTrace', mistakeId: 'tiebreak' }), { type: 'runTrace', mistakeId: 'tiebreak' });
+    assert.deepEqual(parseFromWebview({ type: 'debugTrace', mistakeId: null }), { type: 'debugTrace', mistakeId: null });
+    assert.deepEqual(parseFromWebview({ type: 'showAnswer', questionId: 'fq1' }), { type: 'showAnswer', questionId: 'fq1' });
+    // The webview names a trace; it never sends a command line to run.
+    assert.deepEqual(parseFromWebview({ type: 'runTrace', mistakeId: 'tiebreak', shell: 'rm -rf ~' }), { type: 'runTrace', mistakeId: 'tiebreak' });
     assert.deepEqual(parseFromWebview({ type: 'openStep', index: 3, extra: 1 }), { type: 'openStep', index: 3 });
     assert.deepEqual(parseFromWebview({ type: 'answer', questionId: 'fq1', answer: '2' }), { type: 'answer', questionId: 'fq1', answer: '2' });
     for (const bad of [null, 'ready', { type: 'eval', code: '1' }, { type: 'openStep', index: 0 }, { type: 'openStep', index: '3' },
-      { type: 'answer', questionId: '../x', answer: 'a' }, { type: 'answer', questionId: 'q', answer: 'a'.repeat(5000) }, { type: 'openMistake', id: '' }]) {
+      { type: 'answer', questionId: '../x', answer: 'a' }, { type: 'answer', questionId: 'q', answer: 'a'.repeat(5000) }, { type: 'openMistake', id: '' },
+      { type: 'runTrace' }, { type: 'runTrace', mistakeId: 3 }, { type: 'debugTrace', mistakeId: 'a b' }, { type: 'showAnswer', questionId: '' }]) {
       assert.equal(parseFromWebview(bad), undefined, JSON.stringify(bad)?.slice(0, 80));
     }
   });
 
   it('accepts the extension\'s messages only with a well-formed state', () => {
     const state: PanelState = { lesson: null, trusted: true, checking: false, check: null };
+    assert.equal(PROTOCOL_VERSION, 2);
     assert.equal(parseToWebview({ type: 'init', protocol: PROTOCOL_VERSION, state })?.type, 'init');
+    // A version-1 check (a "fuzz" line, no sentence) from a stale panel is not taken for a version-2 one.
+    const v1 = { status: 'fail', summary: '1 of 2 hidden transcripts pass', passed: 1, total: 2, fuzz: '', mistakes: [], problems: [], durationMs: 1, at: '' };
+    assert.equal(parseToWebview({ type: 'state', state: { ...state, check: v1 } }), undefined);
     assert.equal(parseToWebview({ type: 'state', state: { ...state, trusted: 'yes' } }), undefined);
     assert.equal(parseToWebview({ type: 'reveal', target: { kind: 'mistake', id: 'tiebreak' } })?.type, 'reveal');
     assert.equal(parseToWebview({ type: 'reveal', target: { kind: 'script' } }), undefined);

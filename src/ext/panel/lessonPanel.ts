@@ -5,11 +5,12 @@
  */
 import * as vscode from 'vscode';
 import type { CheckRunner } from '../checkRunner';
-import { checkAnswer } from '../answers';
+import { checkAnswer, revealedAnswer } from '../answers';
 import type { Log } from '../log';
 import type { PackService } from '../packs';
 import type { SessionStore } from '../session';
 import type { StepNavigator } from '../stepNavigator';
+import { debugSupport, type TraceActions } from '../traceActions';
 import { parseFromWebview, PROTOCOL_VERSION, type FromWebview, type PanelState, type RevealTarget, type ToWebview } from '../../shared/messages';
 import { panelHtml, panelOptions } from './panelHtml';
 import { panelState } from './panelState';
@@ -22,6 +23,7 @@ export interface PanelDeps {
   readonly packs: PackService;
   readonly runner: CheckRunner;
   readonly navigator: StepNavigator;
+  readonly traces: TraceActions;
   readonly log: Log;
 }
 
@@ -78,6 +80,8 @@ export class LessonPanel implements vscode.Disposable {
       deps.runner.onDidFinish(() => void this.postCheck()),
       deps.runner.onDidSettle(update),
       vscode.workspace.onDidGrantWorkspaceTrust(update),
+      // A Python debugger installed meanwhile turns "install it first" into "Debug this transcript".
+      vscode.extensions.onDidChange(update),
     );
   }
 
@@ -92,7 +96,14 @@ export class LessonPanel implements vscode.Disposable {
     const { store, packs, runner } = this.deps;
     const session = store.session;
     const pack = session ? await packs.find(session.lessonId) : undefined;
-    const state = panelState({ session, pack, progress: store.progress(session), trusted: vscode.workspace.isTrusted, checking: runner.running });
+    const state = panelState({
+      session,
+      pack,
+      progress: store.progress(session),
+      trusted: vscode.workspace.isTrusted,
+      checking: runner.running,
+      debug: debugSupport(session?.language),
+    });
     this.panel.title = state.lesson ? `Lesson: ${state.lesson.title}` : 'Lesson';
     return state;
   }
@@ -166,7 +177,23 @@ export class LessonPanel implements vscode.Disposable {
       case 'openMistake': {
         const report = store.progress().lastReport;
         const mistake = report?.mistakes.find((m) => m.id === message.id);
-        if (mistake) await navigator.revealFunction(mistake.function);
+        if (mistake) await navigator.revealMistake(mistake);
+        return;
+      }
+      case 'runTrace':
+        await this.deps.traces.runInTerminal(message.mistakeId);
+        return;
+      case 'debugTrace':
+        await this.deps.traces.debug(message.mistakeId);
+        return;
+      case 'showAnswer': {
+        const session = store.session;
+        const pack = session ? await packs.find(session.lessonId) : undefined;
+        if (!pack) return;
+        const shown = revealedAnswer(pack, message.questionId, store.progress().answers[message.questionId]?.answer);
+        if (!shown) return;
+        await store.recordAnswerShown(message.questionId, shown);
+        await this.post({ type: 'answerResult', questionId: message.questionId, result: shown, state: await this.state() });
         return;
       }
       case 'startLesson':

@@ -3,12 +3,14 @@
  * report. Markdown becomes HTML here (the webview never renders markdown itself); everything else stays
  * plain text for the webview to put in with textContent.
  */
-import { checkSummary, doneWhenMet, fuzzSummary, problemTitle, stepCommand, traceCells } from '../../core/progress';
-import type { CheckReport } from '../../core/report';
-import { safeText } from '../../core/text';
+import { behaviourText, counterexampleSource, evidenceText, mistakeExplanation, mistakeTitle, mistakeWhere, revealedByLabels } from '../../core/findings';
+import { checkDetails, checkDetailsTooltip, checkSummary, doneWhenMet, problemTitle, progressLine, stepCommand, verdictSentence } from '../../core/progress';
+import type { CheckReport, Counterexample } from '../../core/report';
 import type { LessonManifest, Question } from '../../core/schema';
+import { safeText } from '../../core/text';
+import { countsNote, traceCells, traceLength } from '../../core/traceView';
 import type { LoadedPack } from '../../node/packs';
-import type { AnswerView, CheckView, LessonView, MistakeView, PanelState, QuestionView } from '../../shared/messages';
+import type { AnswerView, CheckView, DebugSupport, LessonView, MistakeView, PanelState, QuestionView, TraceView } from '../../shared/messages';
 import { renderInline, renderMarkdown } from '../markdown';
 import type { Progress, Session } from '../session';
 
@@ -30,32 +32,49 @@ function plain(markdown: string): string {
   return markdown.replace(/[`*_]/g, '').replace(/\s+/g, ' ').trim();
 }
 
+function traceView(example: Counterexample, report: CheckReport, mistakeId: string | null, what: string): TraceView {
+  const cells = traceCells(example);
+  return {
+    mistakeId,
+    caption: `${what} (${traceLength(cells)}, from ${counterexampleSource(example, report)})`,
+    columns: cells.columns,
+    note: countsNote(cells),
+    divergesAt: cells.divergesAt,
+    rows: cells.rows,
+    ...(example.replay ? { replay: safeText(example.replay.shell) } : {}),
+  };
+}
+
 export function checkView(report: CheckReport, manifest: LessonManifest, at: string | null): CheckView {
   const questions = [...manifest.failureQuestions, ...(manifest.quiz ?? [])];
   const mistakes: MistakeView[] = report.mistakes.map((m) => {
     const step = m.step !== undefined ? manifest.readOrder[m.step - 1] : undefined;
     const question = m.question !== undefined ? questions.find((q) => q.id === m.question) : undefined;
+    const behaviour = behaviourText(m);
     return {
       id: m.id,
-      title: m.title,
-      explanationHtml: renderMarkdown(m.explanation),
+      title: mistakeTitle(m),
+      explanationHtml: renderMarkdown(mistakeExplanation(m)),
       hintHtml: renderInline(m.hint),
-      function: m.function,
-      line: m.line,
+      where: mistakeWhere(m),
       confidence: m.confidence,
-      revealedBy: m.revealedBy,
+      evidence: evidenceText(m),
+      ...(behaviour ? { behaviour } : {}),
+      revealedBy: revealedByLabels(report, m),
       ...(step && m.step !== undefined ? { step: { index: m.step, title: step.title } } : {}),
       ...(question ? { question: { id: question.id, promptText: plain(question.prompt) } } : {}),
-      ...(m.counterexample ? { trace: traceCells(m.counterexample) } : {}),
+      ...(m.counterexample ? { trace: traceView(m.counterexample, report, m.id, 'Smallest transcript that shows it') } : {}),
     };
   });
   const carried = report.mistakes.some((m) => m.counterexample);
   return {
     status: report.status,
     summary: checkSummary(report),
+    sentence: verdictSentence(report),
     passed: report.checks.passed,
     total: report.checks.total,
-    fuzz: fuzzSummary(report),
+    details: checkDetails(report),
+    detailsTooltip: checkDetailsTooltip(report),
     mistakes,
     problems: report.problems.map((p) => ({
       kind: p.kind,
@@ -66,15 +85,19 @@ export function checkView(report: CheckReport, manifest: LessonManifest, at: str
       ...(typeof p.line === 'number' ? { line: p.line } : {}),
       ...(p.details ? { details: safeText(p.details, { multiline: true }) } : {}),
     })),
-    ...(report.counterexample && !carried ? { trace: traceCells(report.counterexample) } : {}),
+    ...(report.counterexample && !carried ? { trace: traceView(report.counterexample, report, null, 'Smallest failing transcript') } : {}),
     durationMs: report.durationMs,
     at: at ?? new Date().toISOString(),
   };
 }
 
-export function lessonView(session: Session, pack: LoadedPack, progress: Progress): LessonView {
+/** When a language has no debugger at hand, the panel says what to install. */
+const DEBUG_ALWAYS: DebugSupport = { available: true };
+
+export function lessonView(session: Session, pack: LoadedPack, progress: Progress, debug: DebugSupport = DEBUG_ALWAYS): LessonView {
   const m = pack.manifest;
   const met = doneWhenMet(progress.lastReport);
+  const questions = [...m.failureQuestions, ...(m.quiz ?? [])];
   return {
     id: m.id,
     title: m.title,
@@ -99,6 +122,13 @@ export function lessonView(session: Session, pack: LoadedPack, progress: Progres
     quiz: (m.quiz ?? []).map((q) => questionView(q, progress.answers)),
     protocolHtml: renderMarkdown(m.protocol),
     doneWhen: m.doneWhen.map((text) => ({ html: renderInline(text), met })),
+    progress: progressLine({
+      stepsRead: m.readOrder.filter((_, i) => progress.stepsRead.includes(i + 1)).length,
+      steps: m.readOrder.length,
+      answered: questions.filter((q) => progress.answers[q.id]?.correct).length,
+      questions: questions.length,
+    }),
+    debug,
   };
 }
 
@@ -108,6 +138,7 @@ export function panelState(input: {
   progress: Progress;
   trusted: boolean;
   checking: boolean;
+  debug?: DebugSupport;
 }): PanelState {
   const { session, pack, progress } = input;
   if (!session || !pack) {
@@ -122,7 +153,7 @@ export function panelState(input: {
   // A report from another lesson or language (an old session) must not be shown as this one's.
   const report = progress.lastReport && progress.lastReport.lesson === session.lessonId && progress.lastReport.language === session.language ? progress.lastReport : null;
   return {
-    lesson: lessonView(session, pack, { ...progress, lastReport: report }),
+    lesson: lessonView(session, pack, { ...progress, lastReport: report }, input.debug),
     trusted: input.trusted,
     checking: input.checking,
     check: report ? checkView(report, pack.manifest, progress.lastCheckAt) : null,

@@ -86,7 +86,7 @@ export interface InternalState {
   lastRefusal: string | null;
   lastInstallRefusal: string | null;
   panelOpen: boolean;
-  tests: { id: string; label: string; state?: string; message?: string; children: { id: string; label: string; state?: string; message?: string }[] }[];
+  tests: { id: string; label: string; state?: string; message?: string; children: { id: string; label: string; state?: string; message?: string; inline?: string; inlineLine?: number }[] }[];
 }
 
 export async function internalState(): Promise<InternalState> {

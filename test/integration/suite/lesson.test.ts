@@ -99,50 +99,60 @@ suite('lesson session (trusted workspace)', () => {
     });
     assert.strictEqual(tree.length, 1, 'one item per lesson session');
     assert.strictEqual(tree[0]!.id, `${LESSON}/python`);
-    assert.deepStrictEqual(tree[0]!.children.map((c) => c.label).sort(), report.transcripts.map((t) => t.name).sort(), 'one child per hidden transcript');
+    assert.deepStrictEqual(tree[0]!.children.map((c) => c.label).sort(), report.transcripts.map((t) => t.description).sort(), 'one child per hidden transcript, labelled with its description');
     assert.ok(tree[0]!.children.every((c) => c.state === 'passed'));
   });
 
-  test('a wrong tiebreak is named, with a diagnostic on def pick, a CodeLens and failing transcripts', async () => {
+  test('a wrong tiebreak is named, with a diagnostic in pick(), a CodeLens and failing transcripts, in one count', async () => {
     const text = fixture(LESSON, 'python', 'tiebreak-by-name.py');
     await setLearnerText(main, text);
     const report = await check();
     assert.strictEqual(report.status, 'fail');
     assert.deepStrictEqual(report.mistakes.map((m) => m.id), ['tiebreak']);
     const pickLine = lineOf(text, /^\s*def pick\(/);
-    const diagnostic = await waitFor('the tiebreak diagnostic', () => ourDiagnostics(main).find((d) => d.code === 'tiebreak'));
-    assert.strictEqual(diagnostic.range.start.line, pickLine, 'on the line of def pick');
-    assert.strictEqual(diagnostic.severity, vscode.DiagnosticSeverity.Error);
+    const doneLine = lineOf(text, /^\s*def done\(/);
+    const diagnostic = await waitFor('the tiebreak diagnostic', () => ourDiagnostics(main).find((d) => d.message.startsWith('Wrong tiebreak')));
+    // On the lines that ran when the program went wrong (or def pick when they are not known): inside pick().
+    assert.ok(diagnostic.range.start.line >= pickLine && diagnostic.range.start.line < doneLine, `the diagnostic (line ${diagnostic.range.start.line + 1}) is in pick() (lines ${pickLine + 1}–${doneLine})`);
+    assert.strictEqual(diagnostic.severity, vscode.DiagnosticSeverity.Error, 'a certain finding is an error');
     assert.ok(diagnostic.message.startsWith('Wrong tiebreak: '), diagnostic.message);
     assert.ok(diagnostic.message.includes(report.mistakes[0]!.hint), 'the message carries the hint');
+    assert.strictEqual(diagnostic.code, undefined, 'no internal id shows in Problems');
     assert.strictEqual(ourDiagnostics(main).length, 1, 'nothing else is flagged');
 
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', main);
     const pickLens = lenses.find((l) => l.range.start.line === pickLine && l.command?.command === 'lessonCompanion.check');
     assert.ok(pickLens, `a Check lens above def pick (lenses: ${lenses.map((l) => `${l.range.start.line}:${l.command?.title}`).join(' | ')})`);
     assert.ok(pickLens.command!.title.includes('✗ Wrong tiebreak'), pickLens.command!.title);
-    const doneLens = lenses.find((l) => l.range.start.line === lineOf(text, /^\s*def done\(/));
+    const doneLens = lenses.find((l) => l.range.start.line === doneLine);
     assert.ok(doneLens && !doneLens.command!.title.includes('✗'), `done() has no named mistake: ${doneLens?.command?.title}`);
 
     const tree = await waitFor('Test Explorer failures', async () => {
       const t = (await internalState()).tests;
       return t[0]?.state === 'failed' ? t : undefined;
     });
-    const failing = report.transcripts.filter((t) => !t.passed).map((t) => t.name);
-    assert.ok(failing.includes('pool-order-not-name'), `failing: ${failing.join(', ')}`);
+    const failing = report.transcripts.filter((t) => !t.passed).map((t) => t.description);
+    assert.ok(failing.includes('ties follow pool order, STATUS follows name order'), `failing: ${failing.join(', ')}`);
     for (const child of tree[0]!.children) {
       assert.strictEqual(child.state, failing.includes(child.label) ? 'failed' : 'passed', child.label);
     }
-    assert.ok(tree[0]!.children.find((c) => c.label === 'pool-order-not-name')?.message?.includes('differ'));
+    // One count: the Test Explorer's passed/total is the panel's "N of M hidden transcripts pass".
+    const passed = tree[0]!.children.filter((c) => c.state === 'passed').length;
+    assert.ok(tree[0]!.message?.startsWith(`${passed} of ${tree[0]!.children.length} hidden transcripts pass`), tree[0]!.message);
+    const failed = tree[0]!.children.find((c) => c.label === 'ties follow pool order, STATUS follows name order')!;
+    assert.ok(failed.message?.includes('differ'), failed.message);
+    // The message beside the code is short and sits in pick().
+    assert.strictEqual(failed.inline, '✗ Wrong tiebreak');
+    assert.ok(failed.inlineLine! > pickLine && failed.inlineLine! < doneLine, `inline message on line ${failed.inlineLine! + 1}`);
   });
 
-  test('the diagnostic follows def pick when lines are added above it', async () => {
+  test('the diagnostic follows its code when lines are added above it', async () => {
     const text = fixture(LESSON, 'python', 'tiebreak-by-name.py');
-    const pickLine = lineOf(text, /^\s*def pick\(/);
+    const before = (await waitFor('the tiebreak diagnostic', () => ourDiagnostics(main).find((d) => d.message.startsWith('Wrong tiebreak')))).range.start.line;
     const edit = new vscode.WorkspaceEdit();
     edit.insert(main, new vscode.Position(1, 0), '# one\n# two\n# three\n');
     assert.ok(await vscode.workspace.applyEdit(edit));
-    const moved = await waitFor('the diagnostic to move 3 lines down', () => ourDiagnostics(main).find((d) => d.code === 'tiebreak' && d.range.start.line === pickLine + 3));
+    const moved = await waitFor('the diagnostic to move 3 lines down', () => ourDiagnostics(main).find((d) => d.message.startsWith('Wrong tiebreak') && d.range.start.line === before + 3));
     assert.ok(moved);
     await setLearnerText(main, text);
   });
@@ -150,7 +160,7 @@ suite('lesson session (trusted workspace)', () => {
   test('quick fixes on the diagnostic lead back to the lesson step and panel', async () => {
     const text = fixture(LESSON, 'python', 'tiebreak-by-name.py');
     const pickLine = lineOf(text, /^\s*def pick\(/);
-    const diagnostic = await waitFor('the tiebreak diagnostic', () => ourDiagnostics(main).find((d) => d.code === 'tiebreak' && d.range.start.line === pickLine));
+    const diagnostic = await waitFor('the tiebreak diagnostic', () => ourDiagnostics(main).find((d) => d.message.startsWith('Wrong tiebreak')));
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', main, diagnostic.range);
     const read = actions.find((a) => a.title.startsWith('Lesson: read step'));
     const show = actions.find((a) => a.title.startsWith('Lesson: show "Wrong tiebreak"'));
@@ -172,7 +182,7 @@ suite('lesson session (trusted workspace)', () => {
     const problem = report.problems.find((p) => p.kind === 'syntax');
     const expectedLine = lineOf(text, /self\.in_flight\[backend\] > 0$/);
     assert.strictEqual(problem?.line, expectedLine + 1);
-    const diagnostic = await waitFor('the syntax diagnostic', () => ourDiagnostics(main).find((d) => d.code === 'syntax'));
+    const diagnostic = await waitFor('the syntax diagnostic', () => ourDiagnostics(main).find((d) => d.message.startsWith('Your program does not start')));
     assert.strictEqual(diagnostic.range.start.line, expectedLine);
     await waitFor('errored test items', async () => (await internalState()).tests[0]?.children.every((c) => c.state === 'errored'));
   });
@@ -222,7 +232,7 @@ suite('lesson session (trusted workspace)', () => {
     try {
       await setLearnerText(main, `${mistaken}\n# saved again\n`);
       await waitFor('a check after the save', async () => (await internalState()).lastStatus === 'fail', 20000);
-      await waitFor('the tiebreak diagnostic', () => ourDiagnostics(main).find((d) => d.code === 'tiebreak'));
+      await waitFor('the tiebreak diagnostic', () => ourDiagnostics(main).find((d) => d.message.startsWith('Wrong tiebreak')));
     } finally {
       await config.update('checkOnSave', undefined, vscode.ConfigurationTarget.Global);
     }

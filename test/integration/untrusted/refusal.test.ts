@@ -63,4 +63,15 @@ suite('lesson companion in Restricted Mode', () => {
     assert.ok(!['passed', 'failed', 'errored'].includes(tree[0].state ?? ''), `no result: ${tree[0].state}`);
     assert.ok(!fs.existsSync(marker), 'the interpreter was never started');
   });
+
+  test('Run in terminal and Debug this transcript refuse too: no terminal, no debug session, no process', async () => {
+    const terminals = vscode.window.terminals.length;
+    const ran = await vscode.commands.executeCommand('lessonCompanion.runTrace', { mistakeId: null });
+    assert.strictEqual(ran, undefined, 'nothing was sent to a terminal');
+    assert.strictEqual(vscode.window.terminals.length, terminals, 'no terminal was opened');
+    const debug = await vscode.commands.executeCommand<{ started: boolean; reason?: string }>('lessonCompanion.debugTrace', { mistakeId: null });
+    assert.deepStrictEqual([debug.started, debug.reason], [false, 'untrusted']);
+    assert.strictEqual(vscode.debug.activeDebugSession, undefined);
+    assert.ok(!fs.existsSync(marker), 'the interpreter was never started');
+  });
 });
