@@ -1,6 +1,6 @@
 /**
  * A named mistake in the learner's words, the same on every surface: its headline with the confidence
- * ("Wrong tiebreak (likely)"), where it is (the lines that ran when the program went wrong, or the
+ * ("<title> (likely)"), where it is (the lines that ran when the program went wrong, or the
  * function), what the evidence was, how the program's ties behave, and the transcripts that show it by
  * their descriptions, never by their internal names.
  */
@@ -23,7 +23,7 @@ export function isLikely(m: Pick<NamedMistake, 'confidence'>): boolean {
   return m.confidence !== 'exact';
 }
 
-/** "Wrong tiebreak" or "Wrong tiebreak (likely)": what the squiggle, Problems, the CodeLens and the CLI say. */
+/** "<title>" or "<title> (likely)": what the squiggle, Problems, the CodeLens and the CLI say. */
 export function mistakeHeadline(m: Pick<NamedMistake, 'title' | 'variant' | 'confidence'>): string {
   return `${mistakeTitle(m)}${isLikely(m) ? ' (likely)' : ''}`;
 }

@@ -1,7 +1,7 @@
 /**
  * A counterexample as a table, the same for the panel, the CLI and the Test Explorer: one row per command,
  * the expected answer and the program's, and the counts after the command. When the lesson has an observe
- * command (STATUS), the counts come in two columns, the program's own answer ("your counts") and the
+ * command, the counts come in two columns, the program's own answer ("your counts") and the
  * reference's ("should be"), with every `name:count` that differs marked on both sides; otherwise one
  * column holds the reference's bookkeeping, labelled as such.
  */

@@ -129,7 +129,7 @@ describe('process runner (real processes)', function () {
 
   it('tells a program that ran out of memory under its limit, even when it fills memory silently', async () => {
     // Silent while it grows: the hang detection must not stop it first, the memory limit must.
-    const code = 'import time\nprint("ready", flush=True)\nkept = []\nwhile True:\n    kept.append(bytearray(16 * 1024 * 1024))\n    time.sleep(0.25)';
+    const code = 'import time\nprint("ready", flush=True)\nkept = []\nwhile True:\n    kept.append(bytearray(32 * 1024 * 1024))\n    time.sleep(0.05)';
     const prlimit = { command: 'prlimit', args: [`--data=${256 * 1024 * 1024}`, '--', PYTHON, '-c', code], memoryLimitMiB: 256, timeLimitMs: 30000 };
     const result = await runProcess(spec('', prlimit), '');
     assert.deepEqual([result.memoryExceeded, result.memoryLimitMiB, result.stalled], [true, 256, undefined]);
