@@ -31,7 +31,7 @@ function bounded(name: string, value: string | undefined, range: { min: number; 
 export const checkCommand: CliCommand = {
   name: 'check',
   usage:
-    'check <file> [--lesson <id|dir>] [--json] [--language python|javascript|typescript] [--python <path>] [--node <path>] [--timeout <ms>] [--seed <n>] [--fuzz <n>] [--sandbox auto|require|off]',
+    'check <file> [--lesson <id|dir>] [--json | --events] [--language python|javascript|typescript] [--python <path>] [--node <path>] [--timeout <ms>] [--seed <n>] [--fuzz <n>] [--sandbox auto|require|off]',
   summary: "run a learner program against the lesson's hidden transcripts and name its mistakes",
   async run(args, io) {
     const { values, positionals } = parseArgs({
@@ -47,6 +47,7 @@ export const checkCommand: CliCommand = {
         seed: { type: 'string' },
         fuzz: { type: 'string' },
         sandbox: { type: 'string' },
+        events: { type: 'boolean' },
       },
     });
     if (positionals.length !== 1) throw new UsageError('check takes exactly one file');
@@ -85,6 +86,7 @@ export const checkCommand: CliCommand = {
         sandbox,
         // The pack's model runs in the engine worker next to this bundle, never in this process.
         ...(engineBundle(io.bundleDir) ? { engine: engineBundle(io.bundleDir)! } : {}),
+        ...(values.events ? { onPhase: (phase: string) => io.out(`${JSON.stringify({ type: 'phase', phase })}\n`) } : {}),
       });
     } catch (error) {
       if (!(error instanceof SandboxUnavailableError)) throw error;
@@ -92,7 +94,9 @@ export const checkCommand: CliCommand = {
       return EXIT.usage;
     }
     const shown = { ...report, file: path.relative(io.cwd, file) || file };
-    if (values.json) io.out(JSON.stringify(shown, null, 2) + '\n');
+    // --events: one JSON object per line (phases as the check goes, then the report), for the editor.
+    if (values.events) io.out(`${JSON.stringify({ type: 'report', report: { ...report, file } })}\n`);
+    else if (values.json) io.out(JSON.stringify(shown, null, 2) + '\n');
     else io.out(formatReport(shown, io.isTTY && !io.env.NO_COLOR));
     // A program that cannot run (syntax error, missing interpreter) is a failed check, not a usage error.
     return shown.status === 'pass' ? EXIT.ok : EXIT.failed;
