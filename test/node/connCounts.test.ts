@@ -59,9 +59,11 @@ const summary = (r: CheckReport): string =>
 
 let connCounts: LoadedPack;
 let leastConnections: LoadedPack;
+let healthChecks: LoadedPack;
 before(async () => {
   connCounts = await loadPack(path.join(LESSONS, 'conn-counts'));
   leastConnections = await loadPack(path.join(LESSONS, 'least-connections'));
+  healthChecks = await loadPack(path.join(LESSONS, 'health-checks'));
 });
 
 describe('conn-counts: checking learner programs through the pack drivers', function () {
@@ -227,9 +229,9 @@ describe('questions: the pack loader and the node API', function () {
     assert.throws(() => answerQuestion(connCounts, '999', 'x'), UnknownQuestionError);
   });
 
-  for (const id of ['conn-counts', 'least-connections']) {
+  for (const id of ['conn-counts', 'least-connections', 'health-checks']) {
     it(`${id}: every authored answer is accepted, every authored wrong answer gets its feedback`, async () => {
-      const pack = id === 'conn-counts' ? connCounts : leastConnections;
+      const pack = id === 'conn-counts' ? connCounts : id === 'least-connections' ? leastConnections : healthChecks;
       const authoring = JSON.parse(await fs.readFile(path.join(root, 'authoring', `${id}.answers.json`), 'utf8')) as {
         questions: Record<string, { accept?: string[]; wrong?: Record<string, string> }>;
       };
@@ -312,7 +314,7 @@ describe('questions: the CLI', function () {
   });
 
   it('author-answers --check: the committed hashes match the authoring files', async () => {
-    for (const id of ['conn-counts', 'least-connections']) {
+    for (const id of ['conn-counts', 'least-connections', 'health-checks']) {
       const io = fakeIo(root);
       assert.equal(await main(['author-answers', path.join('lessons', id), '--check'], io), 0, io.stdout + io.stderr);
     }

@@ -23,7 +23,7 @@ import { discoverFixtures, type Fixture } from './realStyleCorpus';
 const ROOT = path.join(__dirname, '..', '..');
 /** The interpreter `python3` runs, by its real path: a version manager's shim would double each process start. */
 const PYTHON = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
-const LESSONS = ['least-connections', 'conn-counts'];
+const LESSONS = ['least-connections', 'conn-counts', 'health-checks'];
 const FEW_GENERATED = 8;
 const CONCURRENCY = 2;
 

@@ -58,7 +58,7 @@ function fakeIo(cwd: string): CliIO & { stdout: string; stderr: string } {
 describe('validate: built-in lessons and the scaffold', function () {
   this.timeout(120_000);
 
-  for (const id of ['least-connections', 'conn-counts']) {
+  for (const id of ['least-connections', 'conn-counts', 'health-checks']) {
     it(`lessons/${id} is valid, starters run for real`, async function () {
       const dir = path.join(root, 'lessons', id);
       const result = await validatePack(dir);

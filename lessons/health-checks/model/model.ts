@@ -1,0 +1,353 @@
+/**
+ * Reference model of lesson "health-checks": POOL / DOWN / UP / CAP / PICK / DONE / STATUS.
+ *
+ * A least-connections balancer that only sends work to healthy backends below a per-backend cap.
+ * PICK: healthy backends under the cap, fewest in flight, ties to pool order → the name; EMPTY when the pool is
+ * empty or nothing is healthy; BUSY when something is healthy but every healthy backend is at the cap.
+ * POOL replaces the pool (all healthy, all at 0) and keeps the cap; DOWN/UP keep the count; DONE works on a
+ * down backend too; names outside the pool are ignored. STATUS: `name:n`, ` down` after an unhealthy one.
+ *
+ * Counts are BigInts so that an unsigned counter's wrap-around (0 - 1 = 18446744073709551615 in a uint64,
+ * as with Go's `atomic.AddUint64(&b.conns, ^uint64(0))`) is printed exactly as the learner's program prints it.
+ *
+ * This file is pack code: the engine loads it with nothing but the language itself (no require, no I/O).
+ * The `import type` below is erased when the model is loaded; it only lets the editor check the shape.
+ */
+import type { Answer, AnswerShape, Random, ReferenceModel, StepResult } from '../../../src/core/model';
+
+interface HealthState {
+  readonly pool: readonly string[];
+  /** Insertion-ordered like the learner's dict/Map, so a stranger added by mistake shows up in STATUS. */
+  readonly inFlight: ReadonlyMap<string, bigint>;
+  /** Backends marked DOWN. Names outside the pool only get here through a mutation. */
+  readonly down: ReadonlySet<string>;
+  /** The CAP in force: undefined before any CAP; 0n after `CAP 0`. Both mean no limit (except to one mutant). */
+  readonly cap: bigint | undefined;
+  /** Rotation cursor, used only by the rotating-tiebreak mutant. */
+  readonly cursor: number;
+}
+
+type On = ReadonlySet<string>;
+type Step = StepResult<HealthState>;
+
+const BACKEND = /^[A-Za-z0-9._-]+$/;
+const STATUS_LINE = /^[^\s:]+:-?\d+( down)?$/;
+const U32 = (1n << 32n) - 1n;
+const U64 = (1n << 64n) - 1n;
+
+function lines(...answer: string[]): Answer {
+  return { kind: 'lines', lines: answer };
+}
+
+function crash(state: HealthState, error: string): Step {
+  return { state, answer: { kind: 'crash', error } };
+}
+
+function codePointCompare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The mask of an unsigned counter when a wrap-around mutant is on, else undefined. */
+function unsignedMask(on: On): bigint | undefined {
+  return on.has('wrap-64') ? U64 : on.has('wrap-32') ? U32 : undefined;
+}
+
+const countOf = (state: HealthState, name: string): bigint => state.inFlight.get(name) ?? 0n;
+
+/** May one more request go to a backend with `count` in flight under this cap? */
+function underCap(count: bigint, cap: bigint | undefined, on: On): boolean {
+  if (on.has('cap-ignored') || cap === undefined) return true;
+  if (cap === 0n && !on.has('cap-zero-literal')) return true;
+  if (on.has('cap-plus-one')) return count <= cap;
+  if (on.has('cap-minus-one')) return count + 1n < cap;
+  return count < cap;
+}
+
+function counted(state: HealthState, name: string, on: On): HealthState {
+  if (on.has('no-increment')) return state;
+  const mask = unsignedMask(on);
+  const raised = countOf(state, name) + 1n;
+  const inFlight = new Map(state.inFlight);
+  inFlight.set(name, mask === undefined ? raised : raised & mask);
+  return { ...state, inFlight };
+}
+
+/** What PICK answers under these mutations, before following the program: a backend (and whether it is counted) or a word. */
+interface Choice {
+  readonly answer: Answer;
+  readonly chosen?: string;
+  readonly counts?: boolean;
+  readonly alternatives?: readonly string[];
+}
+
+function choose(state: HealthState, on: On): Choice {
+  const { pool } = state;
+  const healthy = on.has('pick-ignores-health') ? pool : pool.filter((name) => !state.down.has(name));
+  if (healthy.length === 0) {
+    if (pool.length === 0) {
+      if (on.has('empty-crash') || on.has('none-healthy-crash')) return { answer: { kind: 'crash', error: 'PICK on an empty pool' } };
+      return { answer: lines('EMPTY') };
+    }
+    // A port of the Go example's `if best == nil { return &backends[0] }`: counted like any pick, or (as in the Go
+    // original, where the return comes before best.inc()) not counted at all.
+    if (on.has('fallback-first')) return { answer: lines(pool[0]!), chosen: pool[0]!, counts: true };
+    if (on.has('fallback-first-uncounted') || on.has('fallback-first-full')) return { answer: lines(pool[0]!), chosen: pool[0]!, counts: false };
+    if (on.has('empty-as-busy')) return { answer: lines('BUSY') };
+    if (on.has('none-healthy-crash')) return { answer: { kind: 'crash', error: 'PICK with no healthy backend' } };
+    return { answer: lines('EMPTY') };
+  }
+  const open = healthy.filter((name) => underCap(countOf(state, name), state.cap, on));
+  if (open.length === 0) {
+    // The same fallback, when the cap is one more `continue` in the loop: a full pool also ends in backends[0].
+    if (on.has('fallback-first-full')) return { answer: lines(pool[0]!), chosen: pool[0]!, counts: false };
+    return { answer: lines(on.has('busy-as-empty') ? 'EMPTY' : 'BUSY') };
+  }
+  let fewest = countOf(state, open[0]!);
+  for (const name of open) if (countOf(state, name) < fewest) fewest = countOf(state, name);
+  const tied = open.filter((name) => countOf(state, name) === fewest);
+  let chosen = tied[0]!;
+  if (on.has('tiebreak-name')) chosen = [...tied].sort(codePointCompare)[0]!;
+  else if (on.has('tiebreak-last')) chosen = tied[tied.length - 1]!;
+  else if (on.has('tiebreak-rotate')) chosen = tied.find((name) => pool.indexOf(name) >= state.cursor % pool.length) ?? tied[0]!;
+  const alternatives = on.has('tiebreak-any') ? tied.filter((name) => name !== chosen) : undefined;
+  return { answer: lines(chosen), chosen, counts: true, ...(alternatives ? { alternatives } : {}) };
+}
+
+function pick(state: HealthState, on: On, observed?: readonly string[]): Step {
+  const choice = choose(state, on);
+  if (choice.answer.kind === 'crash') return { state, answer: choice.answer };
+  let chosen = choice.chosen;
+  let counts = choice.counts ?? false;
+  // Follow the program's own answer: a backend of the pool it named is the one whose count went up; BUSY or
+  // EMPTY counted nothing. (The uncounted fallback only applies where the mutant itself chose it.)
+  if (observed?.length === 1) {
+    const [said] = observed;
+    if (said !== undefined && state.pool.includes(said)) {
+      if (said !== chosen) counts = true;
+      chosen = said;
+    } else if (said === 'BUSY' || said === 'EMPTY') {
+      chosen = undefined;
+    }
+  }
+  let next = state;
+  if (chosen !== undefined) {
+    if (counts) next = counted(state, chosen, on);
+    next = { ...next, cursor: state.pool.indexOf(chosen) + 1 };
+  }
+  const alternatives = choice.alternatives?.map((name) => [name]);
+  return { state: next, answer: choice.answer, ...(alternatives && alternatives.length > 0 ? { alternatives } : {}) };
+}
+
+function done(state: HealthState, name: string | undefined, on: On): Step {
+  if (name === undefined) return { state, answer: lines('OK') };
+  const known = state.pool.includes(name);
+  if (!known) {
+    if (on.has('done-stranger-crash')) return crash(state, `DONE for ${name}, which is not in the pool`);
+    if (!on.has('done-stranger-added')) return { state, answer: lines('OK') };
+  }
+  if (known && state.down.has(name) && on.has('done-ignores-down')) return { state, answer: lines('OK') };
+  const current = countOf(state, name);
+  const mask = unsignedMask(on);
+  let lowered: bigint;
+  if (mask !== undefined) lowered = (current - 1n) & mask;
+  else if (on.has('negative-count')) lowered = current - 1n;
+  else lowered = current > 0n ? current - 1n : 0n;
+  const inFlight = new Map(state.inFlight);
+  inFlight.set(name, lowered);
+  return { state: { ...state, inFlight }, answer: lines('OK') };
+}
+
+function health(state: HealthState, verb: 'DOWN' | 'UP', name: string | undefined, on: On): Step {
+  if (name === undefined) return { state, answer: lines('OK') };
+  const known = state.pool.includes(name);
+  if (!known && on.has('health-stranger-crash')) return crash(state, `${verb} for ${name}, which is not in the pool`);
+  if (!known && !on.has('health-stranger-added')) return { state, answer: lines('OK') };
+  const down = new Set(state.down);
+  const inFlight = new Map(state.inFlight);
+  if (verb === 'DOWN') down.add(name);
+  else down.delete(name);
+  if (!inFlight.has(name)) inFlight.set(name, 0n);
+  if ((verb === 'UP' && on.has('up-resets-count')) || (verb === 'DOWN' && on.has('down-resets-count'))) inFlight.set(name, 0n);
+  return { state: { ...state, down, inFlight }, answer: lines('OK') };
+}
+
+function setCap(state: HealthState, arg: string | undefined): Step {
+  if (arg === undefined || !/^\d+$/.test(arg)) return { state, answer: lines('ERROR') };
+  return { state: { ...state, cap: BigInt(arg) }, answer: lines('OK') };
+}
+
+function status(state: HealthState, observed?: readonly string[]): Step {
+  const names = [...state.inFlight.keys()].sort(codePointCompare);
+  const answer = lines(...names.map((name) => `${name}:${countOf(state, name)}${state.down.has(name) ? ' down' : ''}`));
+  if (!observed) return { state, answer };
+  // The program printed its own bookkeeping: from here on, those are the counts and the health flags.
+  const inFlight = new Map(state.inFlight);
+  const down = new Set(state.down);
+  for (const line of observed) {
+    const match = /^([^\s:]+):(-?\d+)( down)?$/.exec(line);
+    if (!match) continue;
+    inFlight.set(match[1]!, BigInt(match[2]!));
+    if (match[3]) down.add(match[1]!);
+    else down.delete(match[1]!);
+  }
+  return { state: { ...state, inFlight, down }, answer };
+}
+
+function reset(state: HealthState, names: readonly string[], on: On): Step {
+  const inFlight = new Map(names.map((name) => [name, on.has('pool-keeps-counts') ? countOf(state, name) : 0n]));
+  // A set of down names that is never cleared: a backend marked down stays down in every later pool.
+  const down = on.has('pool-keeps-down') ? new Set(state.down) : new Set<string>();
+  const cap = on.has('pool-resets-cap') ? undefined : state.cap;
+  return { state: { pool: names, inFlight, down, cap, cursor: 0 }, answer: lines('OK') };
+}
+
+function describeDifference(state: HealthState, command: string, expected: readonly string[], actual: readonly string[]): string {
+  const verb = command.trim().split(/\s+/)[0];
+  const count = (name: string): string => `${countOf(state, name)}`;
+  const capText = state.cap === undefined || state.cap === 0n ? 'no cap' : `cap ${state.cap}`;
+  const healthy = state.pool.filter((name) => !state.down.has(name));
+  if (verb === 'PICK' && actual.length === 1 && expected.length === 1) {
+    const [mine] = actual as [string];
+    const [theirs] = expected as [string];
+    if (mine === 'BUSY' || mine === 'EMPTY') {
+      if (state.pool.length === 0) return `PICK answered ${mine} on an empty pool`;
+      if (healthy.length === 0) return `PICK answered ${mine} when no backend of the pool is healthy`;
+      const open = state.pool.includes(theirs) ? theirs : healthy.find((name) => capText === 'no cap' || countOf(state, name) < state.cap!);
+      if (open) return `PICK answered ${mine}, but ${open} is healthy with ${count(open)} in flight${capText === 'no cap' ? ' and there is no cap' : `, under ${capText}`}`;
+      return `PICK answered ${mine} when every healthy backend (${healthy.join(' ')}) is at ${capText}`;
+    }
+    if (!state.pool.includes(mine)) {
+      return state.pool.length === 0 ? `PICK answered "${mine}" on an empty pool` : `PICK answered "${mine}", which is not a backend of the pool (${state.pool.join(' ')})`;
+    }
+    if (state.down.has(mine)) return healthy.length === 0 ? `PICK chose ${mine}, which is down, when no backend of the pool is healthy` : `PICK chose ${mine}, which is down`;
+    if (state.cap !== undefined && state.cap > 0n && countOf(state, mine) >= state.cap) return `PICK chose ${mine} with ${count(mine)} in flight at cap ${state.cap}`;
+    if (theirs === 'BUSY') return `PICK chose ${mine} with ${count(mine)} in flight at ${capText}, where every healthy backend counts as full`;
+    if (theirs === 'EMPTY') return `PICK chose ${mine} when no backend of the pool is healthy`;
+    if (countOf(state, mine) === countOf(state, theirs)) return `PICK chose ${mine}, tied with ${theirs} at ${count(mine)} in flight, but ${theirs} comes first in the pool`;
+    return `PICK chose ${mine} with ${count(mine)} in flight while ${theirs} had ${count(theirs)}`;
+  }
+  if (verb === 'STATUS') {
+    const nameOf = (line: string): string => line.split(':')[0]!;
+    const wrong = actual.find((line) => !expected.includes(line));
+    if (wrong) {
+      const name = nameOf(wrong);
+      if (!state.inFlight.has(name)) return `STATUS printed ${wrong}, but ${name} is not in the pool`;
+      const shouldBeDown = state.down.has(name);
+      const saysDown = wrong.endsWith(' down');
+      if (shouldBeDown !== saysDown) return shouldBeDown ? `STATUS printed ${wrong}, but ${name} is down` : `STATUS printed ${wrong}, but ${name} is healthy`;
+      return `STATUS printed ${wrong} where ${name} has ${count(name)} in flight`;
+    }
+    const missing = expected.find((line) => !actual.some((a) => nameOf(a) === nameOf(line)));
+    if (missing) return `STATUS left out ${missing}`;
+    return 'STATUS printed the right lines in another order (they are sorted by name)';
+  }
+  return `${command} answered "${actual.join(' / ') || '(nothing)'}" where the reference answers "${expected.join(' / ') || '(nothing)'}"`;
+}
+
+const NAME_POOL = ['zeta', 'alpha', 'mid', 'a', 'b', 'c', 'web1', 'web10', 'web2'];
+const STRANGERS = ['ghost', 'zz', 'Alpha'];
+
+function shuffled(random: Random, items: readonly string[]): string[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = random.int(i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+export const model: ReferenceModel<HealthState> = {
+  id: 'health-checks',
+  description: 'POOL/DOWN/UP/CAP/PICK/DONE/STATUS: least connections over healthy backends under a cap; ties go to pool order',
+  mutations: [
+    { id: 'pick-ignores-health', description: 'PICK also chooses backends that are down' },
+    { id: 'fallback-first', description: 'with no healthy backend, PICK answers the first backend of the pool (and counts it)' },
+    { id: 'fallback-first-uncounted', description: "with no healthy backend, PICK answers the first backend of the pool without counting it (the Go example's `return &backends[0]`, before inc())" },
+    { id: 'fallback-first-full', description: 'whenever no backend may take the request (none healthy, or every healthy one at the cap), PICK answers the first backend without counting it' },
+    { id: 'none-healthy-crash', description: 'PICK crashes when no backend is healthy (the minimum of nothing), the empty pool included' },
+    { id: 'empty-crash', description: 'PICK crashes on an empty pool' },
+    { id: 'empty-as-busy', description: 'with backends in the pool but none healthy, PICK answers BUSY' },
+    { id: 'busy-as-empty', description: 'when every healthy backend is at the cap, PICK answers EMPTY' },
+    { id: 'cap-ignored', description: 'PICK never looks at the cap' },
+    { id: 'cap-plus-one', description: 'the cap lets one request more through (count <= cap)' },
+    { id: 'cap-minus-one', description: 'the cap stops one request early (count + 1 < cap)' },
+    { id: 'cap-zero-literal', description: 'CAP 0 is taken as a limit of zero: every PICK is BUSY' },
+    { id: 'done-ignores-down', description: 'DONE on a backend that is down changes nothing' },
+    { id: 'up-resets-count', description: 'UP sets the backend\'s count back to 0' },
+    { id: 'down-resets-count', description: 'DOWN sets the backend\'s count to 0' },
+    { id: 'negative-count', description: 'DONE at 0 goes below zero' },
+    { id: 'wrap-32', description: 'DONE at 0 wraps an unsigned 32-bit counter to 4294967295' },
+    { id: 'wrap-64', description: 'DONE at 0 wraps an unsigned 64-bit counter to 18446744073709551615' },
+    { id: 'tiebreak-name', description: 'ties go to the smallest name instead of pool order' },
+    { id: 'tiebreak-last', description: 'ties go to the last tied backend in pool order' },
+    { id: 'tiebreak-rotate', description: 'ties rotate among the tied backends' },
+    { id: 'tiebreak-any', description: 'ties go to any tied backend (at random, or by some rotation)', nondeterministic: true },
+    { id: 'no-increment', description: 'PICK does not count the chosen backend' },
+    { id: 'health-stranger-crash', description: 'DOWN or UP for a name outside the pool crashes' },
+    { id: 'health-stranger-added', description: 'DOWN or UP for a name outside the pool adds it to STATUS' },
+    { id: 'done-stranger-crash', description: 'DONE for a name outside the pool crashes' },
+    { id: 'done-stranger-added', description: 'DONE for a name outside the pool adds it to STATUS' },
+    { id: 'pool-keeps-counts', description: 'POOL keeps the counts of backends that stay in the pool' },
+    { id: 'pool-keeps-down', description: 'POOL keeps every backend that was ever marked down as down' },
+    { id: 'pool-resets-cap', description: 'POOL forgets the cap (back to no limit)' },
+  ],
+  resetCommand: 'POOL',
+  resetAnswer: ['OK'],
+  observeCommand: 'STATUS',
+  initial: () => ({ pool: [], inFlight: new Map(), down: new Set(), cap: undefined, cursor: 0 }),
+  step(state, command, on, observed) {
+    const [verb, ...args] = command.trim().split(/\s+/);
+    switch (verb) {
+      case 'POOL':
+        return reset(state, args, on);
+      case 'DOWN':
+      case 'UP':
+        return health(state, verb, args[0], on);
+      case 'CAP':
+        return setCap(state, args[0]);
+      case 'PICK':
+        return pick(state, on, observed);
+      case 'DONE':
+        return done(state, args[0], on);
+      case 'STATUS':
+        return status(state, observed);
+      default:
+        return { state, answer: lines('ERROR') };
+    }
+  },
+  snapshot(state) {
+    const shown = (count: bigint): number | string => (count >= BigInt(Number.MIN_SAFE_INTEGER) && count <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(count) : String(count));
+    const entries: [string, number | string][] = [...state.inFlight].map(([name, count]) => [name, state.down.has(name) ? `${count} down` : shown(count)]);
+    if (state.cap !== undefined && state.cap > 0n) entries.push(['CAP', shown(state.cap)]);
+    return Object.fromEntries(entries);
+  },
+  answerShape(command): AnswerShape {
+    return command.trim().split(/\s+/)[0] === 'STATUS' ? { kind: 'many', line: STATUS_LINE } : { kind: 'one' };
+  },
+  isAnswerLine: (line) => line === 'OK' || line === 'EMPTY' || line === 'BUSY' || BACKEND.test(line) || STATUS_LINE.test(line),
+  describeDifference,
+  generate(random: Random, length: number): string[] {
+    // POOL keeps the cap and every list runs after a bare POOL in a process that ran others: set it first.
+    const commands = [`CAP ${random.pick([0, 0, 1, 2, 2, 3])}`];
+    let current = shuffled(random, NAME_POOL).slice(0, random.int(5));
+    commands.push(`POOL ${current.join(' ')}`.trimEnd());
+    while (commands.length < length) {
+      const roll = random.int(100);
+      if (roll < 36) commands.push('PICK');
+      else if (roll < 54 && current.length > 0) commands.push(`DONE ${random.pick(current)}`);
+      else if (roll < 64 && current.length > 0) commands.push(`DOWN ${random.pick(current)}`);
+      else if (roll < 72 && current.length > 0) commands.push(`UP ${random.pick(current)}`);
+      else if (roll < 78) commands.push(`${random.pick(['DONE', 'DOWN', 'UP'])} ${random.pick(STRANGERS)}`);
+      else if (roll < 92) commands.push('STATUS');
+      else if (roll < 96) commands.push(`CAP ${random.pick([0, 1, 2, 3])}`);
+      else {
+        // A reload that keeps some backends and adds one: counts and health start over, the cap stays.
+        current = [...shuffled(random, current).slice(0, Math.max(1, current.length - 1)), random.pick(NAME_POOL.filter((n) => !current.includes(n)))];
+        commands.push(`POOL ${current.join(' ')}`);
+      }
+    }
+    return commands;
+  },
+};
+
+export default model;
