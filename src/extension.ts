@@ -2,7 +2,9 @@
  * Composition root: builds the extension's long-lived objects, wires them together and registers them.
  * No behaviour lives here; every registration goes through src/ext/registry.ts.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { activation } from './ext/activation';
 import { LessonCodeActions } from './ext/codeActions';
 import { CheckCodeLensProvider } from './ext/codeLens';
 import { CheckOnSave } from './ext/checkOnSave';
@@ -21,10 +23,11 @@ import { LessonTests } from './ext/testing';
 import { TraceActions } from './ext/traceActions';
 
 export function activate(context: vscode.ExtensionContext): void {
+  const started = performance.now();
   const log = own(context, createLog());
   const packs = own(context, new PackService(context.extensionPath, context.globalStorageUri, log));
   const store = own(context, new SessionStore(context.workspaceState));
-  const runner = own(context, new CheckRunner(store, packs, log));
+  const runner = own(context, new CheckRunner(store, packs, log, path.join(context.extensionPath, 'dist', 'cli.js')));
   const navigator = own(context, new StepNavigator(store, packs, log));
   const tests = own(context, new LessonTests(store, packs, runner, log));
   const diagnostics = own(context, new MistakeDiagnostics(store, runner));
@@ -50,7 +53,8 @@ export function activate(context: vscode.ExtensionContext): void {
   // After a reload: the session's diagnostics and Test Explorer items come back from workspaceState.
   void diagnostics.update();
   void tests.refresh();
-  log.info(`activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'})`);
+  activation.ms = performance.now() - started;
+  log.info(`activated in ${activation.ms.toFixed(1)} ms (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'})`);
 }
 
 export function deactivate(): void {}

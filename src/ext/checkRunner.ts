@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { functionAnchors } from '../core/findings';
 import type { CheckReport } from '../core/report';
-import { checkFile } from '../node/checker';
+import { CheckProcessError, checkInChildProcess } from '../node/checkProcess';
 import { PackIntegrityError, verifyInstalledPack } from '../node/packIntegrity';
 import type { Log } from './log';
 import type { PackService } from './packs';
@@ -39,13 +39,22 @@ export class CheckRunner implements vscode.Disposable {
 
   private current: Promise<CheckReport | undefined> | undefined;
   private next: Promise<CheckReport | undefined> | undefined;
+  /** Ends the running check's process (and everything it started). */
+  private abort: AbortController | undefined;
   private _lastRefusal: Refusal | undefined;
 
   constructor(
     private readonly store: SessionStore,
     private readonly packs: PackService,
     private readonly log: Log,
+    /** dist/cli.js: checks run in a child process of it, the same check the command line runs. */
+    private readonly cli: string,
   ) {}
+
+  /** Stops the running check, if any: its process ends, and so does everything it started. */
+  cancel(): void {
+    this.abort?.abort();
+  }
 
   get running(): boolean {
     return this.current !== undefined;
@@ -64,6 +73,8 @@ export class CheckRunner implements vscode.Disposable {
       });
       return this.current;
     }
+    // A save makes the running check's text old: stop it rather than wait for it.
+    if (reason === 'save') this.cancel();
     // One check is running on possibly older text: queue exactly one more, shared by every caller meanwhile.
     this.next ??= this.current.then(
       () => {
@@ -130,7 +141,18 @@ export class CheckRunner implements vscode.Disposable {
     try {
       const interpreters = await resolveInterpreters(uri, this.log);
       this.log.info(`check (${reason}) ${session.lessonId}/${session.language} ${uri.fsPath} with ${session.language === 'python' ? interpreters.python : interpreters.node}`);
-      const report = await checkFile(pack, uri.fsPath, session.language, { interpreters, timeLimitMs: settings.timeLimitMs });
+      this.abort = new AbortController();
+      const report = await checkInChildProcess({
+        cli: this.cli,
+        node: process.execPath,
+        file: uri.fsPath,
+        language: session.language,
+        packDir: pack.dir,
+        ...(session.language === 'python' ? { python: interpreters.python } : { nodeForLearner: interpreters.node }),
+        timeLimitMs: settings.timeLimitMs,
+        signal: this.abort.signal,
+        onPhase: (phase) => this.log.info(`check: ${phase}`),
+      });
       this.log.info(`check done: ${report.status} ${report.checks.passed}/${report.checks.total}, ${report.mistakes.map((m) => m.id).join(', ') || 'no named mistakes'}, ${report.durationMs} ms, ${report.processRuns} runs`);
       // The file on disk is what was checked: remember where the traced functions were in it.
       const checked = await vscode.workspace.openTextDocument(uri).then((d) => d.getText(), () => '');
@@ -138,12 +160,19 @@ export class CheckRunner implements vscode.Disposable {
       this.finished.fire({ session, report, reason });
       return report;
     } catch (error) {
+      if (error instanceof CheckProcessError && error.cancelled) {
+        this.log.info(`check (${reason}) cancelled`);
+        return undefined;
+      }
       this.log.error('check failed', error);
       return this.refuse('failed', `The check could not run: ${(error as Error).message ?? String(error)}`);
+    } finally {
+      this.abort = undefined;
     }
   }
 
   dispose(): void {
+    this.cancel();
     this.started.dispose();
     this.finished.dispose();
     this.settled.dispose();

@@ -3,6 +3,7 @@
  * report, where a step landed), which is what the integration tests assert on.
  */
 import * as vscode from 'vscode';
+import { activation } from './activation';
 import type { CheckReport } from '../core/report';
 import type { CheckReason, CheckRunner } from './checkRunner';
 import { lastInstallRefusal } from './installPack';
@@ -93,6 +94,7 @@ export function registerCommands(ctx: Disposer, s: Services): void {
       lastInstallRefusal: lastInstallRefusal() ?? null,
       panelOpen: LessonPanel.instance !== undefined,
       tests: s.tests.snapshot(),
+      activationMs: activation.ms ?? null,
     };
   });
 }

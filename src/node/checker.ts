@@ -16,6 +16,7 @@ import { EngineError, runEngineJob } from './engine/host';
 import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters, type PreparedProgram } from './languages';
 import { linesIn, traceCommandLines, tracedFiles } from './lineTrace';
 import { ModelError, ModelLoadError } from './modelLoader';
+import { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIME_LIMIT_MS } from './limits';
 import { loadPack, resolveInside, type LoadedPack } from './packs';
 import { replayLine } from './replay';
 import { availableSandbox, sandboxSettingFromEnv, type SandboxSetting } from './sandbox';
@@ -37,8 +38,7 @@ export interface CheckFileOptions {
   readonly signal?: AbortSignal;
 }
 
-export const DEFAULT_TIME_LIMIT_MS = 5000;
-export const DEFAULT_OUTPUT_LIMIT_BYTES = 1024 * 1024;
+export { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIME_LIMIT_MS };
 /**
  * Time each command may take in a batch. The time limit is for a whole process, and one process answers
  * hundreds of commands: a correct program taking 10 ms per command must not fail a 598-command batch.
@@ -155,8 +155,9 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
     let report: CheckReport;
     try {
       if (options.engine) {
-        report = await runEngineJob(
-          options.engine,
+        const engine = options.engine;
+        const run = (permission: boolean): Promise<CheckReport> => runEngineJob(
+          engine,
           {
             kind: 'check',
             packDir: pack.dir,
@@ -176,8 +177,14 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
             trace,
           },
           { execute, ...(trace ? { locate } : {}), ...(options.onPhase ? { onPhase: options.onPhase } : {}) },
-          { ...(options.signal ? { signal: options.signal } : {}), ...(await engineWrap(contain.setting)) },
+          { ...(options.signal ? { signal: options.signal } : {}), ...wrap, permission },
         );
+        const wrap = await engineWrap(contain.setting);
+        // A runtime without Node's permission model (an old Electron) still gets the worker process, its heap and time limits.
+        report = await run(true).catch((error: unknown) => {
+          if (error instanceof EngineError && error.message === 'NO_PERMISSION_MODEL') return run(false);
+          throw error;
+        });
       } else {
         const model = pack.model ?? (await loadPack(pack.dir, pack.origin, { model: true })).model!;
         report = await check({

@@ -68,7 +68,11 @@ export class LessonPanel implements vscode.Disposable {
     void this.state();
     const update = (): void => void this.postState();
     this.subscriptions.push(
-      panel.onDidDispose(() => this.dispose()),
+      // Closing the panel stops a running check: its process, and everything it started, ends.
+      panel.onDidDispose(() => {
+        deps.runner.cancel();
+        this.dispose();
+      }),
       panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
       // A hidden panel's webview is discarded (retainContextWhenHidden: false); it says `ready` again when shown.
       panel.onDidChangeViewState(() => {

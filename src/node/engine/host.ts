@@ -31,6 +31,8 @@ export interface EngineOptions {
   /** Wraps the worker's command line, e.g. in a sandbox without network; returns the command to run. */
   readonly wrap?: (command: string, args: readonly string[]) => { command: string; args: string[] };
   readonly signal?: AbortSignal;
+  /** Hold the worker to Node's permission model (default). A runtime without it gets the worker without. */
+  readonly permission?: boolean;
 }
 
 /** The job could not finish: the pack's model failed, the pack is broken, or the engine itself failed. */
@@ -65,7 +67,7 @@ function permissionArgs(bundle: string, packDir: string): string[] {
 /** Runs `job` in a fresh worker and resolves with its report; rejects with an EngineError. */
 export function runEngineJob(bundle: string, job: EngineJob, services: EngineServices, options: EngineOptions = {}): Promise<CheckReport> {
   const node = options.node ?? process.execPath;
-  const args = [...permissionArgs(bundle, job.packDir), `--max-old-space-size=${options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB}`, bundle];
+  const args = [...(options.permission === false ? [] : permissionArgs(bundle, job.packDir)), `--max-old-space-size=${options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB}`, bundle];
   const command = options.wrap ? options.wrap(node, args) : { command: node, args };
   // LESSON_COMPANION_ENGINE_QUIET_MS: tests of a model that loops need not wait the full default.
   const quietLimitMs = options.quietLimitMs ?? (Number(process.env.LESSON_COMPANION_ENGINE_QUIET_MS) || DEFAULT_QUIET_LIMIT_MS);
@@ -161,6 +163,9 @@ export function runEngineJob(bundle: string, job: EngineJob, services: EngineSer
         return end(new EngineError('model-error', `the lesson's engine ran out of memory (${options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB} MiB): its reference model may allocate without end`));
       }
       if (/Maximum call stack size exceeded/.test(stderr)) return end(new EngineError('model-error', "the lesson's reference model recursed without end (stack overflow)"));
+      if (/bad option: --experimental-permission|--experimental-permission is not allowed/.test(stderr)) {
+        return end(new EngineError('internal', 'NO_PERMISSION_MODEL'));
+      }
       const last = process.env.LC_DEBUG_ENGINE ? stderr : (stderr.trim().split('\n').slice(-1)[0] ?? '');
       end(new EngineError('internal', `the lesson's engine stopped (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`));
     });

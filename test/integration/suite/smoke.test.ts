@@ -18,6 +18,13 @@ suite('smoke: real extension host', () => {
     assert.strictEqual(ext.isActive, true);
   });
 
+  test('activation is logged with its duration (the README figure comes from this run)', async () => {
+    await vscode.extensions.getExtension(EXT_ID)?.activate();
+    const state = await vscode.commands.executeCommand<{ activationMs: number | null }>('lessonCompanion.internal.state');
+    assert.ok(state && typeof state.activationMs === 'number' && state.activationMs > 0, JSON.stringify(state?.activationMs));
+    console.log(`    activation took ${state.activationMs.toFixed(1)} ms`);
+  });
+
   test('workspace is trusted and is the folder the harness opened', () => {
     assert.strictEqual(vscode.workspace.isTrusted, true);
     const expected = process.env.LC_TEST_WORKSPACE;
