@@ -35,6 +35,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     help(io);
     return EXIT.usage;
   }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(`Usage: lesson-companion ${command.usage}\n\n${command.summary}\n`);
+    return EXIT.ok;
+  }
   try {
     return await command.run(rest, io);
   } catch (error) {

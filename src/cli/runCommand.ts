@@ -5,7 +5,9 @@ import { parseArgs } from 'node:util';
 import { trackProcess } from '../node/cleanup';
 import { DescendantTracker } from '../node/descendants';
 import { DEFAULT_INTERPRETERS, isLanguage, languageOf, prepareProgram } from '../node/languages';
+import { resolveInside } from '../node/packs';
 import { EXIT, UsageError, type CliCommand } from './command';
+import { selectPack } from './packSelection';
 
 /**
  * Runs a learner program by hand with the terminal attached: the way to try a TypeScript starter. It runs
@@ -14,18 +16,28 @@ import { EXIT, UsageError, type CliCommand } from './command';
  */
 export const runCommand: CliCommand = {
   name: 'run',
-  usage: 'run <file> [--python <path>] [--node <path>]',
-  summary: 'run a learner program interactively (type commands, Ctrl-D to end); TypeScript is transpiled first',
+  usage: 'run <file> [--lesson <id|dir>] [--python <path>] [--node <path>]',
+  summary: "run a learner program interactively (type commands, Ctrl-D to end), through the lesson's driver with --lesson; TypeScript is transpiled first",
   async run(args, io) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { python: { type: 'string' }, node: { type: 'string' } } });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { lesson: { type: 'string' }, python: { type: 'string' }, node: { type: 'string' } } });
     if (positionals.length !== 1) throw new UsageError('run takes exactly one file');
     const file = path.resolve(io.cwd, positionals[0]!);
     const language = languageOf(file);
     if (!language || !isLanguage(language)) throw new UsageError('run needs a .py, .js or .ts file');
-    const program = await prepareProgram(language, file, {
-      python: values.python ?? DEFAULT_INTERPRETERS.python,
-      node: values.node ?? DEFAULT_INTERPRETERS.node,
-    });
+    // A lesson whose exercise is a module (conn-counts) runs through the pack's driver, as a check does.
+    let driver: string | undefined;
+    if (values.lesson) {
+      const pack = await selectPack(io, values.lesson, file);
+      const relative = pack.manifest.starters[language]?.driver;
+      driver = relative ? await resolveInside(pack.dir, relative) : undefined;
+      if (relative && !driver) throw new UsageError(`the ${language} driver of lesson "${pack.manifest.id}" points outside its pack`);
+    }
+    const program = await prepareProgram(
+      language,
+      file,
+      { python: values.python ?? DEFAULT_INTERPRETERS.python, node: values.node ?? DEFAULT_INTERPRETERS.node },
+      driver,
+    );
     try {
       if (program.prepareError) {
         io.err(`${positionals[0]}${program.prepareError.line ? `:${program.prepareError.line}` : ''}: ${program.prepareError.message}\n`);

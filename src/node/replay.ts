@@ -20,7 +20,10 @@ export function replayLine(stdin: string, language: Language, learnerFile: strin
   let program: string;
   if (language === 'typescript') program = `npx lesson-companion run ${file} --lesson ${shellWord(lessonId)}`;
   else {
-    const interpreter = path.basename(language === 'python' ? interpreters.python : interpreters.node);
+    // The interpreter the check used: a chosen one (a virtual environment's python) by its path, the
+    // default by its name; the Node that runs this engine is just `node` to the learner.
+    const chosen = language === 'python' ? interpreters.python : interpreters.node;
+    const interpreter = language === 'javascript' && chosen === process.execPath ? 'node' : chosen.includes(path.sep) ? shellWord(chosen) : chosen;
     program = [interpreter, ...(driver ? [shellWord(driver)] : []), file].join(' ');
   }
   return `${feed} | ${program}`;
