@@ -61,7 +61,8 @@ function permissionArgs(bundle: string, packDir: string): string[] {
   const read = (p: string): string => `--allow-fs-read=${p}`;
   // Node 20 aborts on the same folder given twice (a radix tree assertion): the real path and the given one once each.
   const folders = [...new Set([fs.realpathSync(packDir), path.resolve(packDir)])];
-  return ['--experimental-permission', read(bundle), ...folders.map((dir) => read(path.join(dir, '*'))), '--no-warnings'];
+  // The bundle's folder: the engine and the libraries it loads on first use (dist/vendor-*.js).
+  return ['--experimental-permission', read(path.join(path.dirname(bundle), '*')), ...folders.map((dir) => read(path.join(dir, '*'))), '--no-warnings'];
 }
 
 /** Runs `job` in a fresh worker and resolves with its report; rejects with an EngineError. */
