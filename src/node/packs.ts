@@ -69,6 +69,8 @@ export interface LoadOptions {
   readonly model?: boolean;
   /** Analyse read-order patterns (validate, install): listing a pack does not need to. */
   readonly checkPatterns?: boolean;
+  /** The model's files already transpiled (real path → code), by the engine's host. */
+  readonly transpiled?: Readonly<Record<string, string>>;
 }
 
 export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'folder', options: LoadOptions = {}): Promise<LoadedPack> {
@@ -90,7 +92,7 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
     if (!(await fs.stat(modelPath).then((st) => st.isFile(), () => false))) problems.push(locate(text, manifestPath, '/model', `the model file ${manifest.model} does not exist`));
   } else {
     try {
-      model = loadModel(dir, modelPath);
+      model = loadModel(dir, modelPath, options.transpiled);
     } catch (error) {
       if (!(error instanceof ModelLoadError)) throw error;
       problems.push({ file: error.file, line: error.line ?? 1, column: 1, path: '/model', message: error.message });

@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LocateAttempt } from '../../core/check';
+import type { LocateAttempt, PassingBatch } from '../../core/check';
 import type { ProcessResult, RunLimits } from '../../core/process';
 import type { CheckReport, Location } from '../../core/report';
 import { ENGINE_PROTOCOL, parseWorkerMessage, type EngineFailureKind, type EngineJob, type HostMessage } from './protocol';
@@ -19,6 +19,7 @@ export interface EngineServices {
   readonly execute: (input: string, limits?: RunLimits) => Promise<ProcessResult>;
   readonly locate?: (attempts: readonly LocateAttempt[]) => Promise<{ location?: Location; runs: number }>;
   readonly onPhase?: (phase: string) => void;
+  readonly onBatch?: (batch: PassingBatch) => void;
 }
 
 export interface EngineOptions {
@@ -144,6 +145,9 @@ export function runEngineJob(bundle: string, job: EngineJob, services: EngineSer
             break;
           case 'phase':
             services.onPhase?.(message.phase);
+            break;
+          case 'batch':
+            services.onBatch?.(message.batch);
             break;
           case 'report':
             return end(undefined, message.report);
