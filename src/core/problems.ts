@@ -132,7 +132,7 @@ export function runProblems(run: ProcessResult, ctx: ProblemContext): Problem[] 
     return [
       {
         kind: 'unimplemented',
-        message: `Not written yet: ${summary}`,
+        message: `Your program stopped at a placeholder: ${summary}`,
         line,
         advice: 'Replace the placeholder with your own code, then check again.',
       },
