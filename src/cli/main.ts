@@ -8,12 +8,13 @@ import { checkCommand } from './checkCommand';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 import { lessonsCommand } from './lessonsCommand';
 import { runCommand } from './runCommand';
+import { simulateCommand } from './simulateCommand';
 import { bundleCommand } from './bundleCommand';
 import { installCommand } from './installCommand';
 import { newCommand } from './newCommand';
 import { validateCommand } from './validateCommand';
 
-export const COMMANDS: CliCommand[] = [checkCommand, lessonsCommand, runCommand, answerCommand, authorCommand, validateCommand, bundleCommand, installCommand, newCommand];
+export const COMMANDS: CliCommand[] = [checkCommand, simulateCommand, lessonsCommand, runCommand, answerCommand, authorCommand, validateCommand, bundleCommand, installCommand, newCommand];
 
 function help(io: CliIO): void {
   io.out('Usage: lesson-companion <command> [options]\n\nCommands:\n');

@@ -4,6 +4,7 @@
  * (scripts/write-schema.mjs writes it to media/lesson.schema.json for contributes.jsonValidation).
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { SCENARIO_LIMITS, ScenarioSchema } from './scenarioSchema';
 
 const Id = Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', minLength: 1, maxLength: 64, description: 'Lower-case letters, digits and dashes.' });
 /** Paths inside the pack: relative, forward slashes, no `..` segment, no drive letters. */
@@ -156,6 +157,12 @@ export const LessonManifestSchema = Type.Object(
     quiz: Type.Optional(Type.Array(QuestionSchema, { maxItems: PACK_LIMITS.questions })),
     doneWhen: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 1, maxItems: PACK_LIMITS.listItems }),
     mistakes: Type.Array(MistakeSchema, { minItems: 1, maxItems: PACK_LIMITS.mistakes }),
+    scenarios: Type.Optional(
+      Type.Array(ScenarioSchema, {
+        maxItems: SCENARIO_LIMITS.scenarios,
+        description: 'Load scenarios: a simulated cluster the learner\'s balancer is driven through beside round robin and the reference (docs/authoring.md, "Scenarios").',
+      }),
+    ),
     fuzz: Type.Optional(
       Type.Object(
         { transcripts: Type.Integer({ minimum: 0, maximum: 500 }), length: Type.Integer({ minimum: 2, maximum: 200 }) },
