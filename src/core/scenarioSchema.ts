@@ -5,6 +5,7 @@
  * The engine (simulation.ts) knows no protocol; it only fills `{servers}` and `{server}` in.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { SINGLE_LINE_PATTERN } from './textPatterns';
 
 /**
  * How big a scenario may be. Each request is one answer the learner's program is waited for, so the total
@@ -28,10 +29,9 @@ const ScenarioId = Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', minLength: 1, 
 const ServerName = Type.String({ pattern: '^[A-Za-z0-9._-]+$', minLength: 1, maxLength: 40, description: 'One word: letters, digits, dot, dash, underscore.' });
 const Tick = Type.Integer({ minimum: 1, maximum: SCENARIO_LIMITS.ticks, description: 'A tick of the run, from 1.' });
 const Requests = Type.Integer({ minimum: 0, maximum: SCENARIO_LIMITS.requestsPerTick });
-/** One command line with placeholders; no line break or control character (it is written to a program's stdin). */
-const Template = (description: string): ReturnType<typeof Type.String> =>
-  Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f]+$', description });
-const AnswerWord = Type.String({ minLength: 1, maxLength: 60, pattern: '^[^\\u0000-\\u001f\\u007f]+$' });
+/** One command line with placeholders: one line of plain text (it is written to a program's stdin). */
+const Template = (description: string): ReturnType<typeof Type.String> => Type.String({ minLength: 1, maxLength: 200, pattern: SINGLE_LINE_PATTERN, description });
+const AnswerWord = Type.String({ minLength: 1, maxLength: 60, pattern: SINGLE_LINE_PATTERN });
 
 export const ScenarioCommandsSchema = Type.Object(
   {
