@@ -40,7 +40,10 @@ export function formatSimulation(result: SimulationResult, colour: boolean): str
   out.push(c.dim('Queue: peak / at the end, per server (↑ still growing)'));
   out.push(c.dim(head.map((h, i) => pad(h, widths[i]!)).join('').trimEnd()));
   for (const row of rows) out.push(row.map((cell, i) => pad(cell, widths[i]!)).join('').trimEnd());
-  if (runs.yours.stopped) out.push(c.dim(`(your balancer: the ${runs.yours.ticks.length} ticks before it stopped)`));
+  if (runs.yours.stopped) {
+    const done = runs.yours.ticks.length;
+    out.push(c.dim(done === 0 ? '(your balancer: it stopped before the end of the first tick)' : `(your balancer: the ${done === 1 ? 'tick' : `${done} ticks`} before it stopped)`));
+  }
   const max = Math.max(0, ...BALANCERS.flatMap((b) => runs[b].ticks.flatMap((t) => t.queues)));
   out.push('');
   out.push(c.dim(`Queue per tick, ticks 1–${scenario.ticks}, one scale for all (▁ 0 … █ ${max})`));

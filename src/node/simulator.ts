@@ -74,9 +74,10 @@ async function referenceRun(pack: LoadedPack, scenario: Scenario, options: Simul
         throw error;
       });
     } catch (error) {
-      if (error instanceof EngineError && error.kind !== 'cancelled') {
+      if (error instanceof EngineError && (error.kind === 'model-error' || error.kind === 'stopped' || error.kind === 'pack-error')) {
         throw new WordedError(`the lesson's reference could not run scenario "${scenario.id}": ${error.message}. This is a fault of the lesson pack "${pack.manifest.id}", not of your program.`);
       }
+      if (error instanceof EngineError && error.kind === 'internal') throw new WordedError(`the reference's series could not be computed: ${error.message}`);
       throw error;
     }
   } else {
