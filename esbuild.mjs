@@ -9,11 +9,31 @@ const production = process.argv.includes('--production');
 // jsonc-parser's UMD main hides its requires from esbuild; its ESM build bundles cleanly.
 const common = { bundle: true, mainFields: ['module', 'main'], sourcemap: !production, minify: production, logLevel: 'info' };
 
+/**
+ * Heavy libraries used by few commands are bundled on their own (dist/vendor-*.js) and loaded from there on
+ * first use: every process pays to compile the code it is given, and scslre's automata library is 1.3 MB
+ * that only validate, bundle and install need. The module's name resolves to a stub that requires the file.
+ */
+const VENDORED = { scslre: 'vendor-scslre.js', sucrase: 'vendor-sucrase.js' };
+const vendored = {
+  name: 'vendored',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^(${Object.keys(VENDORED).join('|')})$`) }, (args) => ({ path: args.path, namespace: 'vendored' }));
+    build.onLoad({ filter: /.*/, namespace: 'vendored' }, (args) => ({
+      contents: `module.exports = require(require('path').join(__dirname, ${JSON.stringify(VENDORED[args.path])}));`,
+      loader: 'js',
+    }));
+  },
+};
+
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20' },
+  ...Object.entries(VENDORED).map(([name, file]) => ({ ...common, stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: '.' }, outfile: `dist/${file}`, platform: 'node', format: 'cjs', target: 'node20', sourcemap: false })),
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], plugins: [vendored] },
+  // The CLI: dist/cli.js is a small launcher that starts dist/cli-main.js from V8's code cache (src/cli/launcher.ts).
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-main.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [vendored] },
+  { ...common, entryPoints: ['src/cli/launcher.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20' },
   // The engine worker: runs a pack's model, under Node's permission model (src/node/engine/host.ts).
-  { ...common, entryPoints: ['src/node/engine/worker.ts'], outfile: 'dist/engine.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { ...common, entryPoints: ['src/node/engine/worker.ts'], outfile: 'dist/engine.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [vendored] },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ];
 

@@ -8,4 +8,5 @@ if (!fs.existsSync(bundle)) {
   process.stderr.write('lesson-companion: dist/cli.js is missing. Run `npm run build` in ' + path.dirname(__dirname) + ' first.\n');
   process.exit(2);
 }
-require(bundle).runCli();
+// dist/cli.js starts the CLI itself (from V8's code cache when it can).
+require(bundle);

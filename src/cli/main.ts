@@ -1,24 +1,33 @@
 /** `lesson-companion`: the command line, and what autograders call. */
 import { endEverythingOnSignals } from '../node/cleanup';
 import { WordedError } from '../node/errors';
-import { PackError } from '../node/packs';
-import { answerCommand } from './answerCommand';
-import { authorCommand } from './authorCommand';
-import { checkCommand } from './checkCommand';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
-import { lessonsCommand } from './lessonsCommand';
-import { runCommand } from './runCommand';
-import { simulateCommand } from './simulateCommand';
-import { bundleCommand } from './bundleCommand';
-import { installCommand } from './installCommand';
-import { newCommand } from './newCommand';
-import { validateCommand } from './validateCommand';
 
-export const COMMANDS: CliCommand[] = [checkCommand, simulateCommand, lessonsCommand, runCommand, answerCommand, authorCommand, validateCommand, bundleCommand, installCommand, newCommand];
+/* eslint-disable @typescript-eslint/no-require-imports -- each command's module is loaded when that command
+   runs, so `lessons` does not pay for what `check` or `install` load (child processes, zip, the engine) */
+const LAZY: Record<string, () => CliCommand> = {
+  check: () => (require('./checkCommand') as typeof import('./checkCommand')).checkCommand,
+  simulate: () => (require('./simulateCommand') as typeof import('./simulateCommand')).simulateCommand,
+  lessons: () => (require('./lessonsCommand') as typeof import('./lessonsCommand')).lessonsCommand,
+  run: () => (require('./runCommand') as typeof import('./runCommand')).runCommand,
+  answer: () => (require('./answerCommand') as typeof import('./answerCommand')).answerCommand,
+  'author-answers': () => (require('./authorCommand') as typeof import('./authorCommand')).authorCommand,
+  validate: () => (require('./validateCommand') as typeof import('./validateCommand')).validateCommand,
+  bundle: () => (require('./bundleCommand') as typeof import('./bundleCommand')).bundleCommand,
+  install: () => (require('./installCommand') as typeof import('./installCommand')).installCommand,
+  new: () => (require('./newCommand') as typeof import('./newCommand')).newCommand,
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** Commands added at run time (tests); the built-in ones load from LAZY. */
+export const COMMANDS: CliCommand[] = [];
+
+const allCommands = (): CliCommand[] => [...Object.values(LAZY).map((load) => load()), ...COMMANDS];
+const findCommand = (name: string): CliCommand | undefined => COMMANDS.find((c) => c.name === name) ?? LAZY[name]?.();
 
 function help(io: CliIO): void {
   io.out('Usage: lesson-companion <command> [options]\n\nCommands:\n');
-  for (const c of COMMANDS) io.out(`  ${c.usage}\n      ${c.summary}\n`);
+  for (const c of allCommands()) io.out(`  ${c.usage}\n      ${c.summary}\n`);
   io.out('\nEvery command takes --debug: on an unexpected error, show its stack trace.\n');
   io.out('\nExit codes: 0 pass/ok, 1 check failed or answer wrong, 2 usage or lesson pack error.\n');
 }
@@ -30,7 +39,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     help(io);
     return name ? EXIT.ok : EXIT.usage;
   }
-  const command = COMMANDS.find((c) => c.name === name);
+  const command = findCommand(name);
   if (!command) {
     io.err(`lesson-companion: unknown command "${name}"\n`);
     help(io);
@@ -47,7 +56,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       io.err(`lesson-companion ${name}: ${error.message}\nUsage: lesson-companion ${command.usage}\n`);
       return EXIT.usage;
     }
-    if (error instanceof PackError || error instanceof WordedError) {
+    // By name: PackError's module (the whole pack loader) is not loaded unless a command used it.
+    if ((error instanceof Error && error.name === 'PackError') || error instanceof WordedError) {
       io.err(`lesson-companion ${name}: ${error.message}\n`);
       return EXIT.usage;
     }
@@ -62,6 +72,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 export function runCli(): void {
   // Ctrl-C or an autograder's `timeout`: end the learner's program and remove temp folders before exiting.
   endEverythingOnSignals();
+  // `lesson-companion lessons | head`: the reader went away; nothing more to say to it.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
   const io: CliIO = {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),

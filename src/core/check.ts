@@ -75,6 +75,15 @@ export interface CheckInput {
    */
   readonly locate?: (attempts: readonly LocateAttempt[]) => Promise<{ readonly location?: Location; readonly runs: number }>;
   readonly onPhase?: (phase: CheckPhase) => void;
+  /** The whole first run's input and the exact stdout of a program that passes it (see src/node/fastPass.ts). */
+  readonly onBatch?: (batch: PassingBatch) => void;
+}
+
+export interface PassingBatch {
+  readonly input: string;
+  readonly expectedStdout: string;
+  readonly transcripts: readonly { readonly name: string; readonly description: string }[];
+  readonly fuzz: { readonly seed: number; readonly transcripts: number };
 }
 
 export async function check(input: CheckInput): Promise<CheckReport> {
@@ -97,6 +106,13 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   const generated = generatedCases(model, input.options.seed, input.options.fuzzTranscripts ?? manifest.fuzz?.transcripts ?? DEFAULT_FUZZ_TRANSCRIPTS, input.options.fuzzLength ?? manifest.fuzz?.length ?? DEFAULT_FUZZ_LENGTH);
   const cases = [...hidden, ...generated];
 
+  // What a passing run of every case looks like, so a host can pass a correct program without the model next time.
+  input.onBatch?.({
+    input: cases.map((c) => [model.resetCommand, ...c.commands].join('\n')).join('\n') + '\n',
+    expectedStdout: cases.map((c) => [...model.resetAnswer, ...c.expected.lines].map((line) => `${line}\n`).join('')).join(''),
+    transcripts: hidden.map((h) => ({ name: h.name, description: h.label })),
+    fuzz: { seed: input.options.seed, transcripts: generated.length },
+  });
   input.onPhase?.('run');
   const isStub = (problems: ReturnType<typeof runProblems>): boolean => problems.some((p) => p.kind === 'unimplemented');
   const main = await runBatch(model, execute, cases.map((c) => c.commands), {

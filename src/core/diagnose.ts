@@ -13,6 +13,7 @@
  * sometimes chooses something that is not even among the best is not "just" breaking ties.
  */
 import type { ReferenceModel } from './model';
+import { simulate } from './simulate';
 import { stepKey, walkEvidence, type Candidate, type CandidateTally, type EvidenceStream, type StepRef, type UnexplainedStep, type Walk } from './stepwise';
 
 export interface MistakeMutants {
@@ -66,20 +67,29 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
   const exactSingles = singles.tallies.filter((t) => t.exact);
   if (exactSingles.length > 0) return exactDiagnosis(exactSingles, mistakeOf, nondeterministic, singles);
 
-  // Pairs only where singles leave something: a mutation is worth pairing when it shows anywhere at all.
+  // Pairs only where singles leave something. First the cheap question: does a pair answer everything exactly?
+  // A plain simulation tells (no following, no tallies); only its winner is walked, for its steps.
   const active = singles.tallies.filter((t) => t.supportCount > 0 || t.against > 0).map((t) => t.candidate.mutations[0]!);
-  const pairs: Candidate[] = [];
-  for (const a of active) {
-    for (const b of mutations) {
-      if (pairs.length >= MAX_PAIR_CANDIDATES) break;
-      if (a === b || mistakeOf.get(a) === mistakeOf.get(b)) continue;
-      if (active.includes(b) && active.indexOf(b) < active.indexOf(a)) continue; // each active pair once
-      pairs.push(candidate([a, b]));
+  const supported = singles.tallies.filter((t) => t.supportCount > 0).map((t) => t.candidate.mutations[0]!);
+  const pairsOf = (left: readonly string[], right: readonly string[]): Candidate[] => {
+    const out: Candidate[] = [];
+    const seen = new Set<string>();
+    for (const a of left) {
+      for (const b of right) {
+        if (out.length >= MAX_PAIR_CANDIDATES) return out;
+        const key = [a, b].sort().join('+');
+        if (a === b || mistakeOf.get(a) === mistakeOf.get(b) || seen.has(key)) continue;
+        seen.add(key);
+        out.push(candidate([a, b]));
+      }
     }
-  }
+    return out;
+  };
+  const exactPair = pairsOf(active, mutations).find((c) => !c.nondeterministic && answersExactly(model, streams, c.mutations));
+  if (exactPair) return exactDiagnosis(walkEvidence(model, streams, [exactPair]).tallies, mistakeOf, nondeterministic, singles);
+  // Covering what singles leave: pairs of mutations that each explain something.
+  const pairs = pairsOf(supported, supported);
   const paired = pairs.length > 0 ? walkEvidence(model, streams, pairs) : undefined;
-  const exactPairs = paired?.tallies.filter((t) => t.exact) ?? [];
-  if (exactPairs.length > 0) return exactDiagnosis(exactPairs.slice(0, 1), mistakeOf, nondeterministic, singles);
 
   // A kind of command where the program does something no candidate explains (power-of-two-choices picks) is
   // weak evidence against a mistake: agreeing with the reference there can be coincidence. So a candidate
@@ -107,6 +117,19 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
   }
   const unexplained = singles.sentences.filter((s) => uncovered.has(stepKey(s.step)));
   return { findings, unexplained, unexplainedCount: unexplained.length, differingCount: singles.differingCount };
+}
+
+/** True when the model with these mutations answers every stream exactly as the program did. */
+function answersExactly(model: ReferenceModel, streams: readonly EvidenceStream[], mutations: readonly string[]): boolean {
+  const on = new Set(mutations);
+  return streams.every((stream) => {
+    const run = simulate(model, stream.commands, on).outcome;
+    const lines = stream.lines;
+    if (stream.ending === 'finished') return run.ending === 'finished' && run.lines.length === lines.length && run.lines.every((line, i) => line === lines[i]);
+    // A dead or stopped process: the mutant must have said the same up to where the program stopped.
+    if (stream.ending === 'crashed' && run.ending !== 'crashed') return false;
+    return run.lines.length >= lines.length && lines.every((line, i) => line === run.lines[i]) && (stream.ending !== 'crashed' || run.lines.length === lines.length);
+  });
 }
 
 function exactDiagnosis(tallies: readonly CandidateTally[], mistakeOf: ReadonlyMap<string, string>, free: ReadonlySet<string>, singles: Walk): Diagnosis {

@@ -87,13 +87,31 @@ export function treeOf(text: string): Node | undefined {
 }
 
 /** Parses and validates lesson.json, giving every problem a file, line and column. */
-export function parseManifest(raw: string, file: string): ManifestResult {
+export interface ParseOptions {
+  /**
+   * Analyse read-order patterns for catastrophic backtracking (validate, bundle, install and the engine do).
+   * Listing packs skips it: the analyser costs a tenth of a second to load, and the editor matches patterns
+   * with a time bound off its thread anyway (src/node/patternMatch.ts).
+   */
+  readonly checkPatterns?: boolean;
+}
+
+export function parseManifest(raw: string, file: string, options: ParseOptions = {}): ManifestResult {
   const text = withoutBom(raw);
   const tooBig = sizeProblem(text, file);
   if (tooBig) return { ok: false, problems: [tooBig] };
-  const errors: ParseError[] = [];
-  const tree: Node | undefined = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
-  if (errors.length > 0 || !tree) {
+  // The native parser first: a valid lesson.json (the usual case) needs no parse tree, which costs far more.
+  // JSON.parse refuses what the strict tree parser refuses (comments, trailing commas); the tree then says where.
+  let data: unknown;
+  let parsed = true;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    parsed = false;
+  }
+  if (!parsed || text.trim() === '') {
+    const errors: ParseError[] = [];
+    parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
     return {
       ok: false,
       problems: errors.length
@@ -101,11 +119,11 @@ export function parseManifest(raw: string, file: string): ManifestResult {
         : [{ file, line: 1, column: 1, path: '', message: 'the file is empty' }],
     };
   }
-  const data: unknown = JSON.parse(text);
   if (Value.Check(LessonManifestSchema, data)) {
-    const problems = ruleProblems(data, text, file);
+    const problems = ruleProblems(data, text, file, options.checkPatterns !== false);
     return problems.length === 0 ? { ok: true, manifest: data } : { ok: false, problems };
   }
+  const tree = treeOf(text)!;
   const problems: ManifestProblem[] = [];
   const seen = new Set<string>();
   for (const error of Value.Errors(LessonManifestSchema, data)) {
@@ -136,7 +154,7 @@ export function locate(raw: string, file: string, pointer: string, message: stri
  * compile and cannot backtrack exponentially (see patternSafety.ts), and scenarios that hold together
  * (scenarioRules.ts).
  */
-function ruleProblems(manifest: LessonManifest, text: string, file: string): ManifestProblem[] {
+function ruleProblems(manifest: LessonManifest, text: string, file: string, checkPatterns: boolean): ManifestProblem[] {
   const problems: ManifestProblem[] = [];
   const unique = (items: readonly { id: string; pointer: string }[], what: string): void => {
     const seen = new Map<string, string>();
@@ -152,7 +170,7 @@ function ruleProblems(manifest: LessonManifest, text: string, file: string): Man
     'question',
   );
   manifest.readOrder.forEach((step, i) => {
-    if (step.pattern === undefined) return;
+    if (step.pattern === undefined || !checkPatterns) return;
     const verdict = checkPattern(step.pattern);
     if (!verdict.ok) problems.push(locate(text, file, `/readOrder/${i}/pattern`, `step ${i + 1}: ${verdict.message}`));
   });

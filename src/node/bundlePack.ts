@@ -95,7 +95,7 @@ export interface BundleResult {
 export async function bundlePack(dir: string, outFile: string, options: BundleOptions = {}): Promise<BundleResult> {
   const validation = await validatePack(dir, options.validation);
   if (!validation.valid) throw new BundleError(`${dir} is not a valid lesson pack, so it was not bundled`, validation);
-  const pack = await loadPack(dir);
+  const pack = await loadPack(dir, 'folder', { checkPatterns: true });
   const listed = await listPackFiles(dir);
   const out = path.resolve(outFile);
   const contents = new Map<string, Buffer>();

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { check, defaultSeed, type LocateAttempt } from '../core/check';
+import { check, defaultSeed, type LocateAttempt, type PassingBatch } from '../core/check';
 import type { ProcessResult, RunLimits } from '../core/process';
 import type { CheckReport, Location } from '../core/report';
 import type { Language } from '../core/schema';
@@ -18,6 +18,8 @@ import { linesIn, traceCommandLines, tracedFiles } from './lineTrace';
 import { ModelError, ModelLoadError } from './modelLoader';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIME_LIMIT_MS } from './limits';
 import { loadPack, resolveInside, type LoadedPack } from './packs';
+import { batchKey, passes, passReport, readPassingBatch, writePassingBatch } from './fastPass';
+import { transpiledModelFiles } from './modelCache';
 import { replayLine } from './replay';
 import { availableSandbox, sandboxSettingFromEnv, type SandboxSetting } from './sandbox';
 
@@ -101,6 +103,12 @@ export async function engineWrap(setting: SandboxSetting): Promise<{ wrap?: (com
   };
 }
 
+/** The pack's model files, transpiled here (and cached on disk) so the worker starts without a transpiler. */
+export async function modelTranspiled(pack: LoadedPack): Promise<Record<string, string>> {
+  const entry = await resolveInside(pack.dir, pack.manifest.model);
+  return entry ? transpiledModelFiles(entry) : {};
+}
+
 /** A check that could not run because the pack's own model failed: the pack's fault, said so. */
 function modelFailure(pack: LoadedPack, file: string, language: Language, message: string): CheckReport {
   return {
@@ -142,12 +150,28 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
   };
   const concurrency = Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length));
   try {
-    const launch = await containProgram(program, contain);
-    const execute = async (input: string, limits?: RunLimits): Promise<ProcessResult> => {
+    // Finding the sandbox and the real interpreter takes starting each once; the engine worker starts meanwhile.
+    const launching = containProgram(program, contain);
+    launching.catch(() => undefined); // awaited below; a rejection must not go unhandled while the worker starts
+    const runContained = async (input: string, limits?: RunLimits): Promise<ProcessResult> => {
       if (program.prepareError) {
         return { stdout: '', stderr: '', exitCode: null, signal: null, timedOut: false, outputLimited: false, prepareError: program.prepareError, durationMs: 0 };
       }
-      return launch.run(input, { timeLimitMs: timeLimitFor(input, timeLimitMs), outputLimitBytes: limits?.outputLimitBytes ?? outputLimitBytes });
+      return (await launching).run(input, { timeLimitMs: timeLimitFor(input, timeLimitMs), outputLimitBytes: limits?.outputLimitBytes ?? outputLimitBytes });
+    };
+    // A correct program passes on its first run, without the engine, when the pack's passing batch is known.
+    const key = options.engine ? batchKey(pack, options.engine, { ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.fuzzTranscripts !== undefined ? { fuzzTranscripts: options.fuzzTranscripts } : {}) }) : undefined;
+    const known = key && !program.prepareError ? readPassingBatch(key) : undefined;
+    const started = performance.now();
+    const firstRun = known ? runContained(known.input) : undefined;
+    let firstRunTaken = false;
+    const execute = async (input: string, limits?: RunLimits): Promise<ProcessResult> => {
+      // The engine's first run is the one already made (or being made) for the fast pass.
+      if (firstRun && !firstRunTaken && input === known!.input && limits?.outputLimitBytes === undefined) {
+        firstRunTaken = true;
+        return firstRun;
+      }
+      return runContained(input, limits);
     };
     const trace = options.trace !== false && !program.prepareError;
     const locate = (attempts: readonly LocateAttempt[]): Promise<{ location?: Location; runs: number }> =>
@@ -156,6 +180,12 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
     try {
       if (options.engine) {
         const engine = options.engine;
+        // The known passing run first, alone on the machine's cores: a pass needs nothing else.
+        if (firstRun && known) {
+          const result = await firstRun;
+          if (passes(result, known)) return { ...passReport(pack, language, file, known, performance.now() - started), containment: (await launching).containment };
+        }
+        const transpiled = await modelTranspiled(pack);
         const run = (permission: boolean): Promise<CheckReport> => runEngineJob(
           engine,
           {
@@ -175,16 +205,29 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
             concurrency,
             replay: { interpreters: { python: interpreters.python, node: interpreters.node }, ...(driver ? { driver } : {}) },
             trace,
+            transpiled,
           },
-          { execute, ...(trace ? { locate } : {}), ...(options.onPhase ? { onPhase: options.onPhase } : {}) },
-          { ...(options.signal ? { signal: options.signal } : {}), ...wrap, permission },
+          { execute, ...(trace ? { locate } : {}), ...(options.onPhase ? { onPhase: options.onPhase } : {}), ...(key ? { onBatch: (batch: PassingBatch) => writePassingBatch(key, batch) } : {}) },
+          { signal: stop.signal, ...wrap, permission },
         );
         const wrap = await engineWrap(contain.setting);
+        // Cancelled from outside, or no way to run the program (--sandbox=require without one): stop the worker.
+        const stop = new AbortController();
+        options.signal?.addEventListener('abort', () => stop.abort());
+        const cannotRun = launching.then(
+          () => new Promise<never>(() => undefined),
+          (error: unknown) => {
+            stop.abort();
+            throw error;
+          },
+        );
         // A runtime without Node's permission model (an old Electron) still gets the worker process, its heap and time limits.
-        report = await run(true).catch((error: unknown) => {
+        const engineRun = run(true).catch((error: unknown) => {
           if (error instanceof EngineError && error.message === 'NO_PERMISSION_MODEL') return run(false);
           throw error;
         });
+        engineRun.catch(() => undefined);
+        report = await Promise.race([cannotRun, engineRun]);
       } else {
         const model = pack.model ?? (await loadPack(pack.dir, pack.origin, { model: true })).model!;
         report = await check({
@@ -215,7 +258,7 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
       if (error instanceof EngineError && (error.kind === 'model-error' || error.kind === 'stopped')) return modelFailure(pack, file, language, error.message);
       throw error;
     }
-    return { ...report, containment: launch.containment };
+    return { ...report, containment: (await launching).containment };
   } finally {
     await program.dispose();
   }

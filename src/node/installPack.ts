@@ -235,7 +235,7 @@ export async function installPack(file: string, options: InstallOptions): Promis
     await writeFiles(unpacked, manifest, contents, shown);
     let lesson;
     try {
-      lesson = (await loadPack(unpacked)).manifest;
+      lesson = (await loadPack(unpacked, 'installed', { checkPatterns: true })).manifest;
     } catch (error) {
       const manifestText = contents.get(MANIFEST_FILE)?.toString('utf8') ?? '';
       const detail =

@@ -64,7 +64,7 @@ export function checkModelShape(candidate: unknown, file: string): ReferenceMode
  * Evaluates `entry` (absolute path inside `packDir`) and the relative imports it makes, each once. Every
  * path is checked to stay inside the pack after following links.
  */
-export function loadModel(packDir: string, entry: string): ReferenceModel {
+export function loadModel(packDir: string, entry: string, transpiled: Readonly<Record<string, string>> = {}): ReferenceModel {
   const realPack = fs.realpathSync(packDir);
   const context = vm.createContext(Object.create(null), { name: `lesson model ${path.basename(packDir)}`, codeGeneration: { strings: false, wasm: false } });
   const cache = new Map<string, { exports: unknown }>();
@@ -88,7 +88,9 @@ export function loadModel(packDir: string, entry: string): ReferenceModel {
     } catch (error) {
       throw new ModelLoadError(file, null, `cannot read ${path.relative(packDir, file)}: ${fsReason(error) ?? (error as Error).message}`);
     }
-    const compiled = transformModule(source, file);
+    // Transpiled by the host when it could (modelCache.ts); else here.
+    const given = transpiled[real];
+    const compiled = given !== undefined ? { code: given } : transformModule(source, file);
     if ('error' in compiled) throw new ModelLoadError(file, compiled.line, `${path.relative(packDir, file)} does not compile: ${compiled.error}`);
     const module = { exports: {} as unknown };
     cache.set(real, module);

@@ -67,6 +67,10 @@ export async function readPackFile(root: string, relative: string): Promise<stri
 export interface LoadOptions {
   /** Load and check the reference model too (runs pack code). */
   readonly model?: boolean;
+  /** Analyse read-order patterns (validate, install): listing a pack does not need to. */
+  readonly checkPatterns?: boolean;
+  /** The model's files already transpiled (real path → code), by the engine's host. */
+  readonly transpiled?: Readonly<Record<string, string>>;
 }
 
 export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'folder', options: LoadOptions = {}): Promise<LoadedPack> {
@@ -77,7 +81,7 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
   } catch (error) {
     throw new PackError(dir, [{ file: manifestPath, line: 1, column: 1, path: '', message: `cannot read ${MANIFEST_FILE}: ${(error as Error).message}` }]);
   }
-  const parsed = parseManifest(text, manifestPath);
+  const parsed = parseManifest(text, manifestPath, { checkPatterns: options.checkPatterns ?? options.model ?? false });
   if (!parsed.ok) throw new PackError(dir, parsed.problems);
   const manifest = parsed.manifest;
   const problems: ManifestProblem[] = [];
@@ -88,7 +92,7 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
     if (!(await fs.stat(modelPath).then((st) => st.isFile(), () => false))) problems.push(locate(text, manifestPath, '/model', `the model file ${manifest.model} does not exist`));
   } else {
     try {
-      model = loadModel(dir, modelPath);
+      model = loadModel(dir, modelPath, options.transpiled);
     } catch (error) {
       if (!(error instanceof ModelLoadError)) throw error;
       problems.push({ file: error.file, line: error.line ?? 1, column: 1, path: '/model', message: error.message });
@@ -96,9 +100,12 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
   }
   const transcripts: Transcript[] = [];
   let transcriptChars = 0;
+  const sources = await Promise.all(manifest.transcripts.map((file) => readPackFile(dir, file).then((text) => ({ text }), (error: unknown) => ({ error }))));
   for (const [index, file] of manifest.transcripts.entries()) {
     try {
-      const source = await readPackFile(dir, file);
+      const read = sources[index]!;
+      if ('error' in read) throw read.error;
+      const source = read.text;
       transcriptChars += source.length;
       if (transcriptChars > MAX_TRANSCRIPT_CHARS) throw new Error(`the transcript files add up to more than ${MAX_TRANSCRIPT_CHARS / 1024 / 1024} MiB, more than any check can send`);
       transcripts.push(...parseTranscripts(source, file));
@@ -184,15 +191,21 @@ export async function discoverPacks(roots: readonly { dir: string; origin: Loade
     } catch {
       continue;
     }
-    for (const name of entries) {
-      const dir = path.join(root.dir, name);
-      if (!(await fs.stat(path.join(dir, MANIFEST_FILE)).then(() => true, () => false))) continue;
-      try {
-        const pack = await loadPack(dir, root.origin);
-        byId.set(pack.manifest.id, pack);
-      } catch (error) {
-        broken.push({ dir, error: (error as Error).message });
-      }
+    // Side by side: loading is mostly waiting for the file system. Results keep the folders' order.
+    const loaded = await Promise.all(
+      entries.map(async (name) => {
+        const dir = path.join(root.dir, name);
+        if (!(await fs.stat(path.join(dir, MANIFEST_FILE)).then(() => true, () => false))) return undefined;
+        return loadPack(dir, root.origin).then(
+          (pack) => ({ dir, pack }),
+          (error: unknown) => ({ dir, error: (error as Error).message }),
+        );
+      }),
+    );
+    for (const result of loaded) {
+      if (!result) continue;
+      if ('pack' in result) byId.set(result.pack.manifest.id, result.pack);
+      else broken.push(result);
     }
   }
   return { packs: [...byId.values()].sort((a, b) => a.manifest.id.localeCompare(b.manifest.id)), broken };

@@ -12,7 +12,7 @@ import { totalRequests } from '../core/scenarioRules';
 import { modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun } from '../core/simulation';
 import { chooseScenario, simulationResult, type SimulationResult } from '../core/simulationReport';
 import { safeText } from '../core/text';
-import { engineWrap } from './checker';
+import { engineWrap, modelTranspiled } from './checker';
 import { containProgram, type ContainOptions, type Containment } from './contain';
 import { EngineError, runReferenceSimulation } from './engine/host';
 import { WordedError } from './errors';
@@ -65,9 +65,9 @@ async function referenceRun(pack: LoadedPack, scenario: Scenario, options: Simul
   let run: BalancerRun;
   if (options.engine) {
     const engine = options.engine;
-    const wrap = await engineWrap(options.sandbox ?? sandboxSettingFromEnv());
-    const once = (permission: boolean): Promise<BalancerRun> =>
-      runReferenceSimulation(engine, { kind: 'simulate-reference', packDir: pack.dir, origin: pack.origin, scenario: scenario.id }, { ...wrap, permission, ...(options.signal ? { signal: options.signal } : {}) });
+    const [wrap, transpiled] = await Promise.all([engineWrap(options.sandbox ?? sandboxSettingFromEnv()), modelTranspiled(pack)]);
+    const job = { kind: 'simulate-reference', packDir: pack.dir, origin: pack.origin, scenario: scenario.id, transpiled } as const;
+    const once = (permission: boolean): Promise<BalancerRun> => runReferenceSimulation(engine, job, { ...wrap, permission, ...(options.signal ? { signal: options.signal } : {}) });
     try {
       run = await once(true).catch((error: unknown) => {
         if (error instanceof EngineError && error.message === 'NO_PERMISSION_MODEL') return once(false);

@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LocateAttempt } from '../../core/check';
+import type { LocateAttempt, PassingBatch } from '../../core/check';
 import type { ProcessResult, RunLimits } from '../../core/process';
 import type { CheckReport, Location } from '../../core/report';
 import type { BalancerRun } from '../../core/simulation';
@@ -20,6 +20,7 @@ export interface EngineServices {
   readonly execute: (input: string, limits?: RunLimits) => Promise<ProcessResult>;
   readonly locate?: (attempts: readonly LocateAttempt[]) => Promise<{ location?: Location; runs: number }>;
   readonly onPhase?: (phase: string) => void;
+  readonly onBatch?: (batch: PassingBatch) => void;
 }
 
 export interface EngineOptions {
@@ -62,7 +63,8 @@ function permissionArgs(bundle: string, packDir: string): string[] {
   const read = (p: string): string => `--allow-fs-read=${p}`;
   // Node 20 aborts on the same folder given twice (a radix tree assertion): the real path and the given one once each.
   const folders = [...new Set([fs.realpathSync(packDir), path.resolve(packDir)])];
-  return ['--experimental-permission', read(bundle), ...folders.map((dir) => read(path.join(dir, '*'))), '--no-warnings'];
+  // The bundle's folder: the engine and the libraries it loads on first use (dist/vendor-*.js).
+  return ['--experimental-permission', read(path.join(path.dirname(bundle), '*')), ...folders.map((dir) => read(path.join(dir, '*'))), '--no-warnings'];
 }
 
 /** Runs a check in a fresh worker and resolves with its report; rejects with an EngineError. */
@@ -144,7 +146,7 @@ function runWorker(bundle: string, job: EngineJob, services: EngineServices, opt
         const line = buffered.slice(0, newline);
         buffered = buffered.slice(newline + 1);
         const message = parseWorkerMessage(line);
-        const violation = !message || ((message.type === 'report' || message.type === 'series') && message.type !== expected) || ((message.type === 'execute' || message.type === 'locate') && expected === 'series');
+        const violation = !message || ((message.type === 'report' || message.type === 'series') && message.type !== expected) || ((message.type === 'execute' || message.type === 'locate' || message.type === 'batch') && expected === 'series');
         if (violation) return end(new EngineError('internal', "the lesson's engine said something that is not part of its protocol, so it was stopped"));
         arm();
         switch (message.type) {
@@ -159,6 +161,9 @@ function runWorker(bundle: string, job: EngineJob, services: EngineServices, opt
             break;
           case 'phase':
             services.onPhase?.(message.phase);
+            break;
+          case 'batch':
+            services.onBatch?.(message.batch);
             break;
           case 'report':
             return end(undefined, message.report);

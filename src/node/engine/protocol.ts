@@ -4,7 +4,7 @@
  * line in each direction. The worker may run pack code, so the host trusts nothing it says: every message
  * is checked on arrival, and a worker that says something else is stopped.
  */
-import type { LocateAttempt } from '../../core/check';
+import type { LocateAttempt, PassingBatch } from '../../core/check';
 import type { ProcessResult, RunLimits } from '../../core/process';
 import type { CheckReport, Location } from '../../core/report';
 import type { Language } from '../../core/schema';
@@ -34,6 +34,8 @@ export interface CheckJob {
   /** For the replay line: how the learner would run the program by hand. */
   readonly replay: { readonly interpreters: { readonly python: string; readonly node: string }; readonly driver?: string };
   readonly trace: boolean;
+  /** The model's files, transpiled by the host (real path → CommonJS code): the worker needs no transpiler. */
+  readonly transpiled?: Readonly<Record<string, string>>;
 }
 
 /** The reference's series on one of the pack's scenarios: the model drives the simulated cluster. */
@@ -43,6 +45,8 @@ export interface SimulateReferenceJob {
   readonly origin: 'built-in' | 'installed' | 'folder';
   /** The scenario's id in the pack's lesson.json. */
   readonly scenario: string;
+  /** As for a check: the model's files transpiled by the host. */
+  readonly transpiled?: Readonly<Record<string, string>>;
 }
 
 export type EngineJob = CheckJob | SimulateReferenceJob;
@@ -58,6 +62,7 @@ export type WorkerMessage =
   | { readonly type: 'execute'; readonly id: number; readonly input: string; readonly limits?: RunLimits }
   | { readonly type: 'locate'; readonly id: number; readonly attempts: readonly LocateAttempt[] }
   | { readonly type: 'phase'; readonly phase: string }
+  | { readonly type: 'batch'; readonly batch: PassingBatch }
   | { readonly type: 'report'; readonly report: CheckReport }
   | { readonly type: 'series'; readonly run: BalancerRun }
   | { readonly type: 'failed'; readonly kind: EngineFailureKind; readonly message: string; readonly file?: string; readonly line?: number | null };
@@ -116,6 +121,20 @@ export function parseWorkerMessage(line: string): WorkerMessage | undefined {
       return isId(raw.id) && Array.isArray(raw.attempts) && raw.attempts.length <= 4 && raw.attempts.every(isAttempt) ? { type: 'locate', id: raw.id, attempts: raw.attempts } : undefined;
     case 'phase':
       return typeof raw.phase === 'string' && raw.phase.length < 40 ? { type: 'phase', phase: raw.phase } : undefined;
+    case 'batch': {
+      const b = raw.batch;
+      const ok =
+        isObj(b) &&
+        typeof b.input === 'string' &&
+        typeof b.expectedStdout === 'string' &&
+        b.input.length <= MAX_INPUT_CHARS &&
+        Array.isArray(b.transcripts) &&
+        b.transcripts.every((t) => isObj(t) && typeof t.name === 'string' && typeof t.description === 'string') &&
+        isObj(b.fuzz) &&
+        typeof b.fuzz.seed === 'number' &&
+        typeof b.fuzz.transcripts === 'number';
+      return ok ? { type: 'batch', batch: b as unknown as PassingBatch } : undefined;
+    }
     case 'report':
       return isObj(raw.report) && typeof raw.report.status === 'string' && Array.isArray(raw.report.mistakes) ? { type: 'report', report: raw.report as unknown as CheckReport } : undefined;
     case 'series':

@@ -30,7 +30,8 @@ function ask<T extends HostMessage>(message: (id: number) => WorkerMessage): Pro
 }
 
 async function runCheck(job: CheckJob): Promise<void> {
-  const pack = await loadPack(job.packDir, job.origin, { model: true });
+  // Patterns were checked at validate and install; the worker never matches them.
+  const pack = await loadPack(job.packDir, job.origin, { model: true, checkPatterns: false, ...(job.transpiled ? { transpiled: job.transpiled } : {}) });
   const execute = async (input: string, limits?: RunLimits): Promise<ProcessResult> =>
     (await ask<Extract<HostMessage, { type: 'executed' }>>((id) => ({ type: 'execute', id, input, ...(limits ? { limits } : {}) }))).result;
   const locate = async (attempts: Parameters<NonNullable<Parameters<typeof check>[0]['locate']>>[0]): Promise<{ location?: Location; runs: number }> => {
@@ -59,13 +60,14 @@ async function runCheck(job: CheckJob): Promise<void> {
     replay: (stdin) => replayLine(stdin, job.language, job.absolute, pack.manifest.id, job.replay.interpreters, driver),
     ...(job.trace ? { locate } : {}),
     onPhase: (phase) => send({ type: 'phase', phase }),
+    onBatch: (batch) => send({ type: 'batch', batch }),
   });
   send({ type: 'report', report });
 }
 
 /** The reference's series on a scenario: the model, through the scenario's command templates, drives the cluster. */
 async function simulateReference(job: SimulateReferenceJob): Promise<void> {
-  const pack = await loadPack(job.packDir, job.origin, { model: true });
+  const pack = await loadPack(job.packDir, job.origin, { model: true, checkPatterns: false, ...(job.transpiled ? { transpiled: job.transpiled } : {}) });
   const scenario = pack.manifest.scenarios?.find((s) => s.id === job.scenario);
   if (!scenario) throw new Error(`lesson "${pack.manifest.id}" has no scenario "${job.scenario}"`);
   const run = await runScenario(scenario, protocolBalancer(scenario.commands, modelSession(pack.model!)));
