@@ -168,6 +168,18 @@ export function chooseScenario(scenarios: readonly Scenario[], wanted?: string, 
   return scenarios[0];
 }
 
+/**
+ * What to run after a check: the scenario that shows the first mistake it named that a scenario shows, or,
+ * for a passing program, the first scenario (how it holds up). Nothing for a check that named only mistakes
+ * no scenario shows, or that could not run the program.
+ */
+export function scenarioAfterCheck(scenarios: readonly Scenario[], status: 'pass' | 'fail' | 'error', mistakeIds: readonly string[]): { scenario: Scenario; mistake?: string } | undefined {
+  if (status === 'error' || scenarios.length === 0) return undefined;
+  const mistake = mistakeIds.find((id) => scenarios.some((s) => s.shows?.includes(id)));
+  if (mistake) return { scenario: chooseScenario(scenarios, undefined, [mistake])!, mistake };
+  return status === 'pass' ? { scenario: scenarios[0]! } : undefined;
+}
+
 export function simulationResult(lesson: string, scenario: Scenario, runs: Record<BalancerKey, BalancerRun>, mistake?: { id: string; title: string }): SimulationResult {
   const shown = mistake && scenario.shows?.includes(mistake.id) ? mistake : undefined;
   return {
