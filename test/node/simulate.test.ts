@@ -6,12 +6,15 @@
  * check tests; test/node/simulateCli.test.ts runs it through the CLI and its engine worker.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { summarize } from '../../src/core/simulationReport';
 import type { BalancerRun } from '../../src/core/simulation';
 import type { Language } from '../../src/core/schema';
 import { loadPack, type LoadedPack } from '../../src/node/packs';
 import { simulateFile, type SimulateFileOptions } from '../../src/node/simulator';
+import { survivorsOf, watchWhile } from './processWatch';
 
 const ROOT = path.join(__dirname, '..', '..');
 const LC = path.join(ROOT, 'test', 'fixtures', 'least-connections');
@@ -98,6 +101,21 @@ describe('load simulation with real learner processes', function () {
     assert.match(outcome.result.sentence, /^Your program stopped at tick 2 of 20, so its part of the chart ends there: it stopped answering/);
     // Round robin and the reference still ran the whole scenario.
     assert.equal(reference.ticks.length, 20);
+  });
+
+  it('a program that starts a grandchild and stops answering: the run ends, and nothing it started survives', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-sim-grandchild-'));
+    const marker = `lesson-companion-grandchild-${path.basename(dir)}`;
+    try {
+      const file = path.join(dir, 'balancer.py');
+      fs.writeFileSync(file, fs.readFileSync(path.join(LC, 'python', 'spawns-grandchild.py'), 'utf8').replace('lesson-companion-grandchild', marker));
+      const { result: outcome, mostSeen } = await watchWhile(marker, () => simulate('least-connections', file, { answerTimeLimitMs: 1000 }));
+      assert.match(outcome.result.runs.yours.stopped!.message, /^it stopped answering/);
+      assert.ok(mostSeen > 0, 'the grandchild did start');
+      assert.deepEqual(await survivorsOf(marker), []);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a program that crashes ends the run at that command, with its traceback', async () => {
