@@ -111,6 +111,17 @@ try {
     assert.equal(await wv.locator('svg.chart-yours rect.missing').count(), 3, 'the ticks it did not reach are marked in each of its charts');
     await shoot(page, wv, 'stopped-dark');
   });
+  await withWorkbench({ theme: 'dark', trusted: false, viewport: { width: 1440, height: 900 } }, async (s) => {
+    step('Restricted Mode: the section is there, its button is off (it runs the program)');
+    await runCommand(s.page, 'Lesson Companion: Start Lesson…');
+    await pickQuickItem(s.page, LESSON_TITLE);
+    await pickQuickItem(s.page, 'Python');
+    const wv = await webviewFrame(s.page, PANEL_TITLE);
+    const run = wv.locator('#run-simulation');
+    await run.waitFor({ timeout: 20000 });
+    assert.equal(await run.isDisabled(), true, 'Run under load is disabled without trust');
+    assert.match(await run.getAttribute('title'), /trust this folder first/);
+  });
   say(`PASS in ${ms(Date.now() - t0)}; screenshots in ${path.relative(REPO_ROOT, SHOTS)}/under-load-*.png`);
   process.exit(0);
 } catch (e) {
