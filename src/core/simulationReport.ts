@@ -148,7 +148,10 @@ export function consequence(scenario: Scenario, runs: Record<BalancerKey, Balanc
   const total = totalRequests(scenario);
   if (yours.failed > ref.failed) return `${found} Under load that means ${yours.failed} of ${total} requests failed; with the reference ${ref.failed}.`;
   const back = comeback(scenario);
-  if (back && back.index >= 0) return `${found} Under load: ${herdSentence(scenario, runs, back)}`;
+  if (back && back.index >= 0) {
+    const herd = herdSentence(scenario, runs, back);
+    return `${found} Under load: ${herd[0]!.toLowerCase()}${herd.slice(1)}`;
+  }
   let most = 0;
   yours.servers.forEach((s, i) => {
     if (s.sent > yours.servers[most]!.sent) most = i;

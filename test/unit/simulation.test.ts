@@ -114,6 +114,8 @@ describe('load simulation: the seed\'s figures from the lessons\' own scenarios'
       assert.ok(reference.ticks.some((t) => t.waiting > 0), 'with the cap, requests wait at the balancer');
       assert.equal(failed(reference), 0);
       assert.ok(failed(await runScenario(s, roundRobin())) > 0, 'round robin sends requests to c while it is down');
+      const result = simulationResult('health-checks', s, { yours: uncapped, roundRobin: await runScenario(s, roundRobin()), reference }, { id: 'ignores-cap', title: 'PICK ignores the cap' });
+      assert.match(result.sentence, /^Your check found “PICK ignores the cap”\. Under load: when c came back at tick 11, your balancer sent it 11 requests in that tick and its queue reached \d+; round robin sent it 4 \(queue up to 11\); the reference 6 \(queue up to 5\)\.$/);
     });
   });
 });
