@@ -1,18 +1,20 @@
 // npm run bench [-- --runs N]
 //
-// How much a full check costs next to simply running the learner's program, on one program
-// (test/fixtures/least-connections/python/correct.py) and one input set (lesson least-connections' hidden
-// transcripts plus the check's own generated ones, for the lesson's default seed):
+// The speed budgets, each measured as the learner meets it: the whole `lesson-companion check` process
+// (dist/cli.js, built first), on this machine's Python, against the least-connections lesson. Every row
+// prints what was measured, its budget and "ok" or "MISSED". Times are medians of N runs, taken round-robin
+// so that a busy machine slows every row alike; ratios compare medians taken in the same rounds.
 //
-//   ours            checkFile(): the whole check, as the CLI and the extension run it
-//   per-transcript  one `python3 prog.py` per transcript, fed its commands (what a naive grader does)
-//   bare            one `python3 prog.py < every transcript concatenated` (the floor: no checking at all)
+//   CLI start             `lessons` against `node -e 0`
+//   correct program       the whole check against one process per hidden transcript (an autograder's way)
+//   one / two mistakes    process runs and time
+//   random ties           process runs against the deterministic wrong tiebreak (at most 4 more)
+//   leaked state, flood   process runs and time
+//   hang                  time until the stall is named (the limit is 5 s; a stall is ~1 s without answers)
+//   memory                peak resident memory of the check's whole process tree with --fuzz 4000
+//   engine worker         checkFile() through the worker against the same diagnosis in this process
 //
-// Each is measured N times, interleaved so that a busy machine slows all three alike; medians are reported.
-// Targets: ours <= 0.2 x per-transcript, ours <= 1.5 x bare. Nothing here is asserted by the tests.
-//
-// The engine is TypeScript; this script bundles the few functions it needs with esbuild's JS API into a
-// temp folder and requires that bundle, so it needs neither tsx nor a build of dist/.
+// Nothing here is asserted by the tests; the README's figures come from this output.
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,27 +24,118 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const PROGRAM = path.join(ROOT, 'test', 'fixtures', 'least-connections', 'python', 'correct.py');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
 const LESSON = path.join(ROOT, 'lessons', 'least-connections');
+const FIXTURES = path.join(ROOT, 'test', 'fixtures');
+const program = (rel) => path.join(FIXTURES, rel);
 const runsArg = process.argv.indexOf('--runs');
-const RUNS = Math.max(1, Number(runsArg > 0 ? process.argv[runsArg + 1] : process.env.BENCH_RUNS ?? 7) || 7);
-// All three measurements use the same interpreter, by its real path: `python3` on PATH may be a version
-// manager's shell shim (pyenv) that costs more than Python itself to start, which would flatter "ours".
+const RUNS = Math.max(1, Number(runsArg > 0 ? process.argv[runsArg + 1] : process.env.BENCH_RUNS ?? 5) || 5);
+// Every measurement uses the same interpreter by its real path: `python3` on PATH may be a version manager's
+// shim (pyenv) that costs more than Python itself to start.
 const PYTHON = process.env.PYTHON ?? execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
 
-async function buildEngine() {
+const PROGRAMS = {
+  correct: program('least-connections/python/correct.py'),
+  oneMistake: program('least-connections/python/late-increment.py'),
+  twoMistakes: program('least-connections/python/pair-tiebreak-negative.py'),
+  deterministicTie: program('least-connections/python/tiebreak-last.py'),
+  randomTie: program('real-style/least-connections/python/random_choice_ties.py'),
+  leak: program('least-connections/python/stale-state.py'),
+  flood: program('least-connections/python/flood.py'),
+  hang: program('least-connections/python/hang.py'),
+};
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/**
+ * Memory of a process and all its descendants, in bytes, from /proc (zeros where there is none): `rss` adds
+ * each process's resident set, so pages two processes share (the Node binary under the CLI and its engine
+ * worker) count twice; `pss` splits each shared page among the processes that share it.
+ */
+function treeMemory(rootPid) {
+  let entries;
+  try {
+    entries = fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return { rss: 0, pss: 0 };
+  }
+  const children = new Map();
+  for (const pid of entries) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(pid));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const total = { rss: 0, pss: 0 };
+  const stack = [rootPid];
+  while (stack.length) {
+    const pid = stack.pop();
+    try {
+      const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      total.rss += Number(/^Rss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) * 1024;
+      total.pss += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) * 1024;
+    } catch {
+      // ended, or not ours to read
+    }
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+/** Starts a process; resolves with its wall time, stdout, exit code and (if asked) the tree's peak memory. */
+function timedProcess(command, args, { input, env, sampleMemory = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: env ?? process.env });
+    const out = [];
+    const err = [];
+    const peak = { rss: 0, pss: 0 };
+    const sampler = sampleMemory
+      ? setInterval(() => {
+          const now = treeMemory(child.pid);
+          peak.rss = Math.max(peak.rss, now.rss);
+          peak.pss = Math.max(peak.pss, now.pss);
+        }, 15)
+      : undefined;
+    child.stdout.on('data', (c) => out.push(c));
+    child.stderr.on('data', (c) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = performance.now() - started;
+      if (sampler) clearInterval(sampler);
+      resolve({ ms, code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), peak });
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input ?? '');
+  });
+}
+
+/** The whole CLI check of one program, as JSON. */
+async function cliCheck(file, extra = [], options = {}) {
+  const result = await timedProcess(process.execPath, [CLI, 'check', file, '--json', '--python', PYTHON, ...extra], options);
+  let report;
+  try {
+    report = JSON.parse(result.stdout);
+  } catch {
+    throw new Error(`check ${path.relative(ROOT, file)} printed no report (exit ${result.code}): ${result.stderr.slice(0, 400)}`);
+  }
+  return { ...result, report };
+}
+
+async function buildInProcessEngine() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lesson-companion-bench-'));
   const outfile = path.join(dir, 'engine.cjs');
   const src = (p) => JSON.stringify(path.join(ROOT, 'src', p));
   await esbuild.build({
     stdin: {
-      contents: [
-        `export { checkFile } from ${src('node/checker')};`,
-        `export { loadPack } from ${src('node/packs')};`,
-        `export { runProcess } from ${src('node/runner')};`,
-        `export { check, defaultSeed } from ${src('core/check')};`,
-        `export { seededRandom } from ${src('core/random')};`,
-      ].join('\n'),
+      contents: [`export { checkFile } from ${src('node/checker')};`, `export { loadPack } from ${src('node/packs')};`].join('\n'),
       resolveDir: ROOT,
       loader: 'ts',
     },
@@ -51,125 +144,162 @@ async function buildEngine() {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    // jsonc-parser's UMD main hides its requires from esbuild; its ESM build bundles cleanly (as in esbuild.mjs).
     mainFields: ['module', 'main'],
     logLevel: 'warning',
   });
   return { dir, engine: createRequire(import.meta.url)(outfile) };
 }
 
-/** Runs `python3 PROGRAM` once with this stdin; resolves with its stdout. */
-function runPython(input) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, [PROGRAM], { cwd: path.dirname(PROGRAM), stdio: ['pipe', 'pipe', 'inherit'] });
-    const chunks = [];
-    child.stdout.on('data', (c) => chunks.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`${PYTHON} exited with ${code}`))));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(input);
-  });
+/** Runs `fn` RUNS times interleaved with the other rows (see rounds()); keeps every sample. */
+function row(name, fn) {
+  return { name, fn, samples: [] };
 }
 
-async function timed(fn) {
-  const started = performance.now();
-  const value = await fn();
-  return { ms: performance.now() - started, value };
+async function rounds(rows, runs) {
+  for (const r of rows) r.samples.push(await r.fn()); // warm-up: file cache, bytecode, the pack's passing batch
+  for (const r of rows) r.samples.length = 0;
+  for (let i = 0; i < runs; i++) for (const r of rows) r.samples.push(await r.fn());
+  return Object.fromEntries(rows.map((r) => [r.name, { ms: median(r.samples.map((s) => s.ms)), last: r.samples.at(-1), samples: r.samples }]));
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
+const results = [];
+function report(label, measured, budget, ok, note = '') {
+  results.push({ label, measured, budget, verdict: ok ? 'ok' : 'MISSED', note });
+}
+const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const x = (r) => `${r.toFixed(2)}×`;
 
 async function main() {
-  const { dir, engine } = await buildEngine();
+  execFileSync(process.execPath, [path.join(ROOT, 'esbuild.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  const { dir, engine } = await buildInProcessEngine();
   try {
-    const pack = await engine.loadPack(LESSON);
-    const { manifest, model } = pack;
-    const seed = engine.defaultSeed(manifest);
+    const pack = await engine.loadPack(LESSON, 'folder', { model: true });
+    const perTranscriptInputs = pack.transcripts.map((t) => t.steps.map((step) => step.command).join('\n') + '\n');
+    // A first check on a fresh machine: nothing kept yet (V8's code cache, the resolved interpreter, the pack's passing batch).
+    const coldTmp = () => ({ ...process.env, LESSON_COMPANION_CACHE_DIR: fs.mkdtempSync(path.join(dir, 'cold-')) });
 
-    // The input set: hidden transcripts, then the generated ones exactly as check() makes them for this seed.
-    const hidden = pack.transcripts.map((t) => t.steps.map((s) => s.command));
-    const random = engine.seededRandom(seed);
-    const count = manifest.fuzz?.transcripts ?? 40;
-    const length = manifest.fuzz?.length ?? 16;
-    const generated = Array.from({ length: count }, () => model.generate(random, 2 + random.int(Math.max(length - 1, 1))));
-    const lists = [...hidden, ...generated];
-    const batchInput = lists.map((commands) => [model.resetCommand, ...commands].join('\n')).join('\n') + '\n';
-
-    // Prove it is the same set: record what a real check sends the program (one process for a correct one).
-    const inputs = [];
-    const source = fs.readFileSync(PROGRAM, 'utf8');
-    const recorded = await engine.check({
-      manifest,
-      model,
-      transcripts: pack.transcripts,
-      language: 'python',
-      file: PROGRAM,
-      fileName: path.basename(PROGRAM),
-      source,
-      clock: () => performance.now(),
-      options: { seed, timeLimitMs: 5000, outputLimitBytes: 1024 * 1024, interpreter: PYTHON },
-      execute: (input) => {
-        inputs.push(input);
-        return engine.runProcess({ command: PYTHON, args: [PROGRAM], cwd: path.dirname(PROGRAM), timeLimitMs: 5000, outputLimitBytes: 1024 * 1024 }, input);
-      },
-    });
-    if (recorded.status !== 'pass' || inputs.length !== 1) throw new Error(`expected one passing run of ${PROGRAM}, got ${recorded.status} in ${inputs.length} runs`);
-    if (inputs[0] !== batchInput) throw new Error('the benchmark input differs from what check() sends: update scripts/bench.mjs to match src/core/check.ts');
-    const perTranscriptInputs = lists.map((commands) => commands.join('\n') + '\n');
-
-    const measurements = {
-      ours: async () => {
-        const report = await engine.checkFile(pack, PROGRAM, 'python', { interpreters: { python: PYTHON } });
-        if (report.status !== 'pass') throw new Error(`check did not pass: ${report.status}`);
-        return report.processRuns;
-      },
-      'per-transcript': async () => {
-        for (const input of perTranscriptInputs) await runPython(input);
-        return perTranscriptInputs.length;
-      },
-      bare: async () => {
-        await runPython(batchInput);
-        return 1;
-      },
-    };
-    const names = Object.keys(measurements);
-    for (const name of names) await measurements[name](); // warm-up: file cache, bytecode, JIT
-    const times = Object.fromEntries(names.map((n) => [n, []]));
-    const processes = {};
-    for (let i = 0; i < RUNS; i++) {
-      for (const name of names) {
-        const { ms, value } = await timed(measurements[name]);
-        times[name].push(ms);
-        processes[name] = value;
-      }
+    // 1. Start-up and the correct program, in the same rounds.
+    const startAndCorrect = await rounds(
+      [
+        row('node -e 0', () => timedProcess(process.execPath, ['-e', '0'])),
+        row('lessons', () => timedProcess(process.execPath, [CLI, 'lessons'])),
+        row('correct', () => cliCheck(PROGRAMS.correct)),
+        row('correct, first check', () => cliCheck(PROGRAMS.correct, [], { env: coldTmp() })),
+        row('per transcript', async () => {
+          const started = performance.now();
+          for (const input of perTranscriptInputs) {
+            const r = await timedProcess(PYTHON, [PROGRAMS.correct], { input });
+            if (r.code !== 0) throw new Error(`correct.py exited with ${r.code}`);
+          }
+          return { ms: performance.now() - started };
+        }),
+      ],
+      RUNS,
+    );
+    const m = (name) => startAndCorrect[name].ms;
+    report('CLI start: `lessons` / `node -e 0`', `${x(m('lessons') / m('node -e 0'))} (${m('lessons').toFixed(0)} / ${m('node -e 0').toFixed(0)} ms)`, '≤ 1.5×', m('lessons') / m('node -e 0') <= 1.5);
+    for (const name of ['correct', 'correct, first check']) {
+      const r = startAndCorrect[name];
+      if (r.last.report.status !== 'pass') throw new Error(`${name}: expected a pass, got ${r.last.report.status}`);
+      const ratio = r.ms / m('per transcript');
+      report(
+        `${name === 'correct' ? 'correct program (repeat check)' : 'correct program, first check (nothing cached)'}: whole check / ${perTranscriptInputs.length} processes, one per hidden transcript`,
+        `${x(ratio)} (${s(r.ms)} / ${s(m('per transcript'))}), ${r.last.report.processRuns} run`,
+        '≤ 0.2×',
+        ratio <= 0.2,
+      );
     }
 
-    const med = Object.fromEntries(names.map((n) => [n, median(times[n])]));
-    const commands = lists.reduce((n, l) => n + l.length, 0);
-    const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
-    console.log(`lesson-companion benchmark: ${path.relative(ROOT, PROGRAM)}`);
-    console.log(`input: ${hidden.length} hidden + ${generated.length} generated transcripts (seed ${seed}), ${commands} commands`);
-    console.log(`node ${process.version}, ${PYTHON}, ${os.cpus().length} cores, load average ${load}, ${RUNS} runs each, medians`);
-    console.log('');
-    const rows = [
-      ['measurement', 'median ms', 'min ms', 'max ms', 'processes'],
-      ...names.map((n) => [n, med[n].toFixed(1), Math.min(...times[n]).toFixed(1), Math.max(...times[n]).toFixed(1), String(processes[n])]),
-    ];
-    const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-    for (const [i, row] of rows.entries()) {
-      console.log('  ' + row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('   '));
-      if (i === 0) console.log('  ' + widths.map((w) => '-'.repeat(w)).join('   '));
+    // 2. Programs with mistakes: process runs and time.
+    const failing = await rounds(
+      [
+        row('one', () => cliCheck(PROGRAMS.oneMistake)),
+        row('two', () => cliCheck(PROGRAMS.twoMistakes)),
+        row('deterministic tie', () => cliCheck(PROGRAMS.deterministicTie)),
+        row('random tie', () => cliCheck(PROGRAMS.randomTie)),
+        row('leak', () => cliCheck(PROGRAMS.leak)),
+        row('flood', () => cliCheck(PROGRAMS.flood)),
+      ],
+      RUNS,
+    );
+    const runsOf = (name) => failing[name].last.report.processRuns;
+    const mistakes = (name) => failing[name].last.report.mistakes.map((mk) => mk.id).join(' + ') || failing[name].last.report.problems?.map((p) => p.kind).join(' + ') || failing[name].last.report.status;
+    const maxRuns = (name) => Math.max(...failing[name].samples.map((sample) => sample.report.processRuns));
+    for (const [name, label, runBudget, msBudget] of [
+      ['one', 'one mistake (late increment)', 8, 1000],
+      ['two', 'two mistakes (tiebreak + negative count)', 8, 1000],
+      ['leak', 'state leaking across POOL', 10, 2000],
+      ['flood', 'a print loop that floods output', undefined, 3000],
+    ]) {
+      const ms = failing[name].ms;
+      const runs = maxRuns(name);
+      report(
+        `${label}: ${mistakes(name)}`,
+        `${runs} run${runs === 1 ? '' : 's'}, ${s(ms)}`,
+        `${runBudget !== undefined ? `≤ ${runBudget} runs, ` : ''}≤ ${s(msBudget)}`,
+        (runBudget === undefined || runs <= runBudget) && ms <= msBudget,
+      );
     }
-    console.log('');
-    const ratio = (a, b, target) => {
-      const r = med[a] / med[b];
-      return `  ${`${a} / ${b}`.padEnd(27)} ${r.toFixed(3)}x   target <= ${target}x   ${r <= target ? 'ok' : 'MISSED'}`;
+    const extra = maxRuns('random tie') - runsOf('deterministic tie');
+    report(
+      `random ties (random.choice) against a deterministic wrong tiebreak: ${mistakes('random tie')}`,
+      `${maxRuns('random tie')} vs ${runsOf('deterministic tie')} runs (+${extra}), ${s(failing['random tie'].ms)}`,
+      '≤ 4 more runs',
+      extra <= 4,
+    );
+
+    // 3. The hang: fewer rounds, each costs seconds.
+    const hang = await rounds([row('hang', () => cliCheck(PROGRAMS.hang))], Math.min(RUNS, 3));
+    const hangProblem = hang.hang.last.report.problems?.[0];
+    report(`a hang: ${hangProblem?.kind ?? hang.hang.last.report.status}`, s(hang.hang.ms), '< 5 s limit', hang.hang.ms < 5000, hangProblem?.message?.split('\n')[0] ?? '');
+
+    // 4. Memory: --fuzz 4000 on the correct program, peak of the whole process tree.
+    const memory = await timedProcess(process.execPath, [CLI, 'check', PROGRAMS.correct, '--json', '--python', PYTHON, '--fuzz', '4000'], { sampleMemory: true, env: coldTmp() });
+    const memoryReport = JSON.parse(memory.stdout);
+    const mb = (bytes) => bytes / 1024 / 1024;
+    report(
+      `memory: --fuzz 4000, whole process tree, peak (${memoryReport.status}, ${s(memory.ms)}); shared pages split (PSS) / counted in each process (RSS)`,
+      `${mb(memory.peak.pss).toFixed(0)} MB / ${mb(memory.peak.rss).toFixed(0)} MB`,
+      '< 120 MB',
+      memory.peak.pss > 0 && mb(memory.peak.pss) < 120,
+    );
+
+    // 5. The engine worker against the same diagnosis in the checking process itself (as before issue 12):
+    //    each in a fresh Node process that loads the engine and checks once, so both start cold.
+    const bundle = path.join(ROOT, 'dist', 'engine.js');
+    const runner = path.join(dir, 'check-once.cjs');
+    fs.writeFileSync(
+      runner,
+      `const e = require(${JSON.stringify(path.join(dir, 'engine.cjs'))});
+      (async () => {
+        const [file, python, engine] = process.argv.slice(2);
+        const pack = await e.loadPack(${JSON.stringify(LESSON)}, 'folder', { model: !engine });
+        const r = await e.checkFile(pack, file, 'python', { interpreters: { python }, ...(engine ? { engine } : {}) });
+        process.stdout.write(JSON.stringify({ status: r.status, mistakes: r.mistakes.map((m) => m.id), processRuns: r.processRuns }));
+      })();`,
+    );
+    const checkOnce = (engineBundle) => async () => {
+      const r = await timedProcess(process.execPath, [runner, PROGRAMS.oneMistake, PYTHON, ...(engineBundle ? [engineBundle] : [])]);
+      return { ms: r.ms, report: JSON.parse(r.stdout) };
     };
-    console.log(ratio('ours', 'per-transcript', 0.2));
-    console.log(ratio('ours', 'bare', 1.5));
+    const workerRows = await rounds([row('in process', checkOnce(undefined)), row('worker', checkOnce(bundle))], RUNS);
+    const inProcess = workerRows['in process'];
+    const worker = workerRows.worker;
+    if (inProcess.last.report.mistakes.join() !== worker.last.report.mistakes.join()) throw new Error('the worker and the in-process check disagree');
+    report('one mistake, checking process started fresh: diagnosis in the engine worker / in that process', `${x(worker.ms / inProcess.ms)} (${s(worker.ms)} / ${s(inProcess.ms)})`, '≤ 1.2×', worker.ms / inProcess.ms <= 1.2);
+
+    const load = os.loadavg().map((v) => v.toFixed(2)).join(' ');
+    console.log('');
+    console.log(`lesson-companion bench: node ${process.version}, ${PYTHON}, ${os.cpus().length} cores, load average ${load}, medians of ${RUNS}`);
+    console.log(`containment: ${startAndCorrect.correct.last.report.containment ?? 'unknown'}`);
+    console.log('');
+    const table = [['row', 'measured', 'budget', ''], ...results.map((r) => [r.label, r.measured, r.budget, r.verdict])];
+    const widths = table[0].map((_, c) => Math.max(...table.map((r) => String(r[c]).length)));
+    for (const [i, cells] of table.entries()) {
+      console.log('| ' + cells.map((cell, c) => String(cell).padEnd(widths[c])).join(' | ') + ' |');
+      if (i === 0) console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
+    }
+    for (const r of results.filter((row) => row.note)) console.log(`\n${r.label}: ${r.note}`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -1,15 +1,16 @@
 /**
  * dist/cli.js: starts the command line (dist/cli-main.js) from V8's code cache when there is one. Compiling
  * the bundle is the largest part of the CLI's start, and the editor starts the CLI for every check; Node 20
- * has no compile cache of its own (module.enableCompileCache came in Node 22). The cache lives in the temporary
- * folder, keyed by the bundle's size and time and Node's version; without a writable one the CLI just compiles.
+ * has no compile cache of its own (module.enableCompileCache came in Node 22). The cache lives in the user's
+ * cache folder (node/cacheDir.ts), keyed by the bundle's size and time and Node's version; without one the CLI
+ * just compiles.
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import Module from 'node:module';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
+import { cacheDir, writeCacheFile } from '../node/cacheDir';
 
 type MainModule = { runCli(): void };
 type NodeModule = Module & { filename: string; paths: string[]; loaded: boolean; require(id: string): unknown };
@@ -23,10 +24,11 @@ function loadWithCache(file: string): MainModule {
   const source = fs.readFileSync(file, 'utf8');
   const stat = fs.statSync(file);
   const key = crypto.createHash('sha1').update(`${file}|${stat.size}|${stat.mtimeMs}|${process.version}|${process.arch}`).digest('hex').slice(0, 16);
-  const cacheFile = path.join(os.tmpdir(), `lesson-companion-v8-${key}.cache`);
+  const dir = cacheDir('v8');
+  const cacheFile = dir ? path.join(dir, `${key}.cache`) : undefined;
   let cachedData: Buffer | undefined;
   try {
-    cachedData = fs.readFileSync(cacheFile);
+    cachedData = cacheFile ? fs.readFileSync(cacheFile) : undefined;
   } catch {
     cachedData = undefined;
   }
@@ -37,17 +39,9 @@ function loadWithCache(file: string): MainModule {
   const wrapper = script.runInThisContext() as (exports: unknown, require: unknown, module: unknown, filename: string, dirname: string) => void;
   wrapper.call(mod.exports, mod.exports, (id: string) => mod.require(id), mod, file, path.dirname(file));
   mod.loaded = true;
-  if (!cachedData || script.cachedDataRejected) {
-    // After the command has run, the cache also holds the functions it compiled; written atomically.
-    process.once('beforeExit', () => {
-      try {
-        const temp = `${cacheFile}.${process.pid}.tmp`;
-        fs.writeFileSync(temp, script.createCachedData());
-        fs.renameSync(temp, cacheFile);
-      } catch {
-        // No writable temporary folder: the next start compiles again, that is all.
-      }
-    });
+  if (cacheFile && (!cachedData || script.cachedDataRejected)) {
+    // After the command has run, the cache also holds the functions it compiled.
+    process.once('beforeExit', () => writeCacheFile(cacheFile, script.createCachedData()));
   }
   return mod.exports as MainModule;
 }

@@ -13,7 +13,7 @@
  * sometimes chooses something that is not even among the best is not "just" breaking ties.
  */
 import type { ReferenceModel } from './model';
-import { simulate } from './simulate';
+import { simulatesAs } from './simulate';
 import { stepKey, walkEvidence, type Candidate, type CandidateTally, type EvidenceStream, type StepRef, type UnexplainedStep, type Walk } from './stepwise';
 
 export interface MistakeMutants {
@@ -122,14 +122,7 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
 /** True when the model with these mutations answers every stream exactly as the program did. */
 function answersExactly(model: ReferenceModel, streams: readonly EvidenceStream[], mutations: readonly string[]): boolean {
   const on = new Set(mutations);
-  return streams.every((stream) => {
-    const run = simulate(model, stream.commands, on).outcome;
-    const lines = stream.lines;
-    if (stream.ending === 'finished') return run.ending === 'finished' && run.lines.length === lines.length && run.lines.every((line, i) => line === lines[i]);
-    // A dead or stopped process: the mutant must have said the same up to where the program stopped.
-    if (stream.ending === 'crashed' && run.ending !== 'crashed') return false;
-    return run.lines.length >= lines.length && lines.every((line, i) => line === run.lines[i]) && (stream.ending !== 'crashed' || run.lines.length === lines.length);
-  });
+  return streams.every((stream) => simulatesAs(model, stream.commands, on, stream));
 }
 
 function exactDiagnosis(tallies: readonly CandidateTally[], mistakeOf: ReadonlyMap<string, string>, free: ReadonlySet<string>, singles: Walk): Diagnosis {

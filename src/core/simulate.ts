@@ -43,6 +43,30 @@ export function simulate(model: ReferenceModel, commands: readonly string[], mut
   return { steps, outcome: { lines, ending: 'finished' } };
 }
 
+/**
+ * True when the model with these mutations says exactly `lines` and ends as `ending` says; it stops at the
+ * first line that differs and takes no snapshots, so ruling a candidate out costs only the steps up to there.
+ */
+export function simulatesAs(model: ReferenceModel, commands: readonly string[], mutations: ReadonlySet<string>, expected: Outcome): boolean {
+  const { lines, ending } = expected;
+  let state = model.initial();
+  let said = 0;
+  for (const command of commands) {
+    const result = model.step(state, command, mutations);
+    state = result.state;
+    // A dead or stopped process: the mutant must have said the same up to where the program stopped
+    // (and, for a crash, crashed right there).
+    if (result.answer.kind === 'crash') return ending !== 'finished' && said === lines.length;
+    for (const line of result.answer.lines) {
+      if (said === lines.length) return ending === 'timed-out' || ending === 'output-limit' || ending === 'not-run';
+      if (line !== lines[said]) return false;
+      said += 1;
+    }
+  }
+  // The mutant ran to the end: a program that crashed is not explained; any other must have said all it said.
+  return ending !== 'crashed' && said === lines.length;
+}
+
 export function sameOutcome(a: Outcome, b: Outcome): boolean {
   return a.ending === b.ending && a.lines.length === b.lines.length && a.lines.every((line, i) => line === b.lines[i]);
 }

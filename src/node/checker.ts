@@ -180,11 +180,6 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
     try {
       if (options.engine) {
         const engine = options.engine;
-        // The known passing run first, alone on the machine's cores: a pass needs nothing else.
-        if (firstRun && known) {
-          const result = await firstRun;
-          if (passes(result, known)) return { ...passReport(pack, language, file, known, performance.now() - started), containment: (await launching).containment };
-        }
         const transpiled = await modelTranspiled(pack);
         const run = (permission: boolean): Promise<CheckReport> => runEngineJob(
           engine,
@@ -227,6 +222,15 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
           throw error;
         });
         engineRun.catch(() => undefined);
+        // The worker starts beside the known passing run (starting it after would add its start-up to every
+        // failing check); a pass needs nothing more, so the worker is stopped.
+        if (firstRun && known) {
+          const result = await Promise.race([cannotRun, firstRun]);
+          if (passes(result, known)) {
+            stop.abort();
+            return { ...passReport(pack, language, file, known, performance.now() - started), containment: (await launching).containment };
+          }
+        }
         report = await Promise.race([cannotRun, engineRun]);
       } else {
         const model = pack.model ?? (await loadPack(pack.dir, pack.origin, { model: true })).model!;

@@ -7,12 +7,12 @@
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { PassingBatch } from '../core/check';
 import type { ProcessResult } from '../core/process';
 import type { CheckReport } from '../core/report';
 import type { Language } from '../core/schema';
+import { cacheDir, writeCacheFile } from './cacheDir';
 import type { LoadedPack } from './packs';
 
 /** Bumped when what a batch means changes. */
@@ -57,11 +57,16 @@ export function batchKey(pack: LoadedPack, engine: string, settings: { seed?: nu
   }
 }
 
-const cacheFile = (key: string): string => path.join(os.tmpdir(), 'lesson-companion-batches', `${key}.json`);
+const cacheFile = (key: string): string | undefined => {
+  const dir = cacheDir('batches');
+  return dir ? path.join(dir, `${key}.json`) : undefined;
+};
 
 export function readPassingBatch(key: string): PassingBatch | undefined {
   try {
-    const data = JSON.parse(fs.readFileSync(cacheFile(key), 'utf8')) as PassingBatch;
+    const file = cacheFile(key);
+    if (!file) return undefined;
+    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as PassingBatch;
     return typeof data.input === 'string' && typeof data.expectedStdout === 'string' && Array.isArray(data.transcripts) ? data : undefined;
   } catch {
     return undefined;
@@ -70,15 +75,9 @@ export function readPassingBatch(key: string): PassingBatch | undefined {
 
 export function writePassingBatch(key: string, batch: PassingBatch): void {
   if (batch.input.length + batch.expectedStdout.length > MAX_BATCH_BYTES) return;
-  try {
-    const file = cacheFile(key);
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const temp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, JSON.stringify(batch), { mode: 0o600 });
-    fs.renameSync(temp, file);
-  } catch {
-    // No writable temporary folder: every check goes through the engine, as without this.
-  }
+  const file = cacheFile(key);
+  // Without a private cache folder every check goes through the engine, as without this.
+  if (file) writeCacheFile(file, JSON.stringify(batch));
 }
 
 /** True when the run is exactly a passing one: every answer, nothing else, a clean exit. */

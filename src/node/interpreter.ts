@@ -6,7 +6,10 @@
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { createHash } from 'node:crypto';
+import { cacheDir, writeCacheFile } from './cacheDir';
 
 export type Runtime = 'python' | 'node';
 
@@ -62,6 +65,93 @@ async function resolveNow(command: string, runtime: Runtime): Promise<Resolution
   return { ok: true, interpreter: { executable, needs: [...prefixes.map(realpath), path.dirname(real), path.dirname(executable)] } };
 }
 
+/** The file that starting `command` runs first (a shim or the interpreter): found on PATH as the OS would. */
+function onPath(command: string): string | undefined {
+  const candidates = command.includes('/') || command.includes(path.sep) ? [path.resolve(command)] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
+  for (const file of candidates) {
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      if (fs.statSync(file).isFile()) return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** Files by which version managers (pyenv, asdf, nvm, fnm) choose what a shim starts, from here up. */
+const VERSION_FILES: Record<Runtime, readonly string[]> = { python: ['.python-version', '.tool-versions'], node: ['.nvmrc', '.node-version', '.tool-versions'] };
+const SELECTING_ENV = ['PATH', 'PYENV_VERSION', 'PYENV_ROOT', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'PYTHONHOME', 'ASDF_PYTHON_VERSION', 'ASDF_NODEJS_VERSION', 'NVM_BIN'];
+
+/**
+ * Everything that decides what `command` resolves to, as a key; undefined when the command is not there
+ * (then it is asked, and its error reported). The same key later means the same interpreter.
+ */
+function resolutionKey(command: string, runtime: Runtime): string | undefined {
+  const file = onPath(command);
+  if (!file) return undefined;
+  const hash = createHash('sha256').update(`1\0${runtime}\0${command}\0${process.cwd()}\0`);
+  for (const name of SELECTING_ENV) hash.update(`${name}=${process.env[name] ?? ''}\0`);
+  const stamp = (f: string): string => {
+    try {
+      const stat = fs.statSync(f);
+      return `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+    } catch {
+      return '-';
+    }
+  };
+  hash.update(`${file}\0${stamp(file)}\0`);
+  const pyenvRoot = process.env.PYENV_ROOT ?? path.join(os.homedir(), '.pyenv');
+  const selectors = [path.join(pyenvRoot, 'version')];
+  for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
+    for (const name of VERSION_FILES[runtime]) selectors.push(path.join(dir, name));
+    if (path.dirname(dir) === dir) break;
+  }
+  for (const selector of selectors) {
+    let content = '';
+    try {
+      content = fs.readFileSync(selector, 'utf8');
+    } catch {
+      // none here
+    }
+    hash.update(`${selector}\0${content}\0`);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * A resolution kept from an earlier CLI process: asking a shim costs a shell and an interpreter start
+ * (a fifth of a second under pyenv) on every check otherwise. Used only while the files it names are there.
+ */
+function remembered(key: string): Resolution | undefined {
+  const dir = cacheDir('interpreters');
+  if (!dir) return undefined;
+  try {
+    const data = JSON.parse(fs.readFileSync(path.join(dir, `${key}.json`), 'utf8')) as { executable?: unknown; needs?: unknown };
+    if (typeof data.executable !== 'string' || !Array.isArray(data.needs) || !data.needs.every((n): n is string => typeof n === 'string')) return undefined;
+    if (![data.executable, ...data.needs].every((f) => fs.existsSync(f))) return undefined;
+    return { ok: true, interpreter: { executable: data.executable, needs: data.needs } };
+  } catch {
+    return undefined;
+  }
+}
+
+function remember(key: string, resolution: Resolution): void {
+  const dir = cacheDir('interpreters');
+  if (dir && resolution.ok) writeCacheFile(path.join(dir, `${key}.json`), JSON.stringify(resolution.interpreter));
+}
+
+/** Exported for tests: one resolution, through the on-disk memory but not this process's. */
+export async function resolveRemembered(command: string, runtime: Runtime): Promise<Resolution> {
+  if (runtime === 'node' && command === process.execPath) return resolveNow(command, runtime);
+  const key = resolutionKey(command, runtime);
+  const known = key ? remembered(key) : undefined;
+  if (known) return known;
+  const resolution = await resolveNow(command, runtime);
+  if (key) remember(key, resolution);
+  return resolution;
+}
+
 /**
  * Resolves `command` (a name on PATH or a path) for `runtime`, once per process. A command that cannot be
  * started gives its error code (ENOENT for a missing interpreter), as starting it for a check would.
@@ -70,7 +160,7 @@ export function resolveInterpreter(command: string, runtime: Runtime): Promise<R
   const key = `${runtime}\0${command}`;
   let found = cache.get(key);
   if (!found) {
-    found = resolveNow(command, runtime);
+    found = resolveRemembered(command, runtime);
     cache.set(key, found);
     // An interpreter installed after a failed try must be found by the next check.
     void found.then((r) => {

@@ -6,25 +6,15 @@
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { version as sucraseVersion } from 'sucrase/package.json';
+import { cacheDir, writeCacheFile } from './cacheDir';
 import { transformModule } from './transpile';
 
 const MODEL_FILE = /\.(?:[cm]?ts|[cm]?js)$/;
 /** A model is a few files; a pack with more is not one to spend time on here (the worker reads the rest). */
 const MAX_FILES = 50;
 const MAX_BYTES = 512 * 1024;
-
-function cacheDir(): string | undefined {
-  const dir = path.join(os.tmpdir(), 'lesson-companion-models');
-  try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return dir;
-  } catch {
-    return undefined;
-  }
-}
 
 function transpiled(file: string, source: string, dir: string | undefined): string | undefined {
   const key = createHash('sha256').update(`${sucraseVersion}\0${path.extname(file)}\0${source}`).digest('hex');
@@ -38,22 +28,14 @@ function transpiled(file: string, source: string, dir: string | undefined): stri
   }
   const result = transformModule(source, file);
   if ('error' in result) return undefined; // the worker transpiles it again and reports where it fails
-  if (cached) {
-    try {
-      const temp = `${cached}.${process.pid}.tmp`;
-      fs.writeFileSync(temp, result.code, { mode: 0o600 });
-      fs.renameSync(temp, cached);
-    } catch {
-      // A full or read-only temporary folder: transpiled again next time.
-    }
-  }
+  if (cached) writeCacheFile(cached, result.code);
   return result.code;
 }
 
 /** The model folder's JavaScript and TypeScript files, transpiled: real path → CommonJS code. */
 export function transpiledModelFiles(entry: string): Record<string, string> {
   const out: Record<string, string> = {};
-  const dir = cacheDir();
+  const dir = cacheDir('models');
   const root = path.dirname(entry);
   let files = 0;
   const walk = (folder: string, depth: number): void => {

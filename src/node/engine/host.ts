@@ -106,7 +106,8 @@ function runWorker(bundle: string, job: EngineJob, services: EngineServices, opt
     // The worker is quiet while it computes; it must not be for too long when it is not waiting for us.
     const arm = (): void => {
       clearTimeout(timer);
-      if (waitingForUs > 0) return;
+      // A request served after the end (a cancelled check) must not leave a timer holding the process open.
+      if (settled || waitingForUs > 0) return;
       timer = setTimeout(() => end(new EngineError('stopped', `the lesson's engine computed for more than ${Math.round(quietLimitMs / 1000)} s without a result: its reference model may loop for ever`)), quietLimitMs);
     };
     const onAbort = (): void => end(new EngineError('cancelled', 'the check was cancelled'));
