@@ -5,8 +5,11 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SimulationResult } from '../../src/core/simulationReport';
+import { createPack } from '../../src/node/scaffold';
 
 const ROOT = path.join(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -18,9 +21,9 @@ interface Run {
   readonly stderr: string;
 }
 
-function cli(args: readonly string[]): Promise<Run> {
+function cli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
     });
   });
@@ -84,5 +87,38 @@ describe('lesson-companion simulate (built CLI, engine worker, real processes)',
     const mistake = await cli(['simulate', path.join(PY, 'correct.py'), '--mistake', 'nope']);
     assert.equal(mistake.code, 2);
     assert.match(mistake.stderr, /has no mistake "nope"; it has tiebreak, negative-count/);
+  });
+
+  it('a TypeScript file that does not compile: exit 1, the line, and no run', async () => {
+    const run = await cli(['simulate', path.join(ROOT, 'test', 'fixtures', 'least-connections', 'typescript', 'syntax-error.ts')]);
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stdout, /^Your program stopped at tick 1 of 20, so its part of the chart ends there: your file does not compile \(line \d+\)/m);
+  });
+
+  it("a pack whose model loops in a scenario: exit 2, the pack's fault in words", async () => {
+    const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-sim-pack-'));
+    try {
+      const { dir } = await createPack(path.join(tmp, 'demo'), 'demo');
+      const manifestFile = path.join(dir, 'lesson.json');
+      const manifest = JSON.parse(await fs.readFile(manifestFile, 'utf8'));
+      manifest.scenarios = [{
+        id: 'steady', title: 'Steady', description: 'Two servers, 4 requests a tick.', servers: [{ name: 'a', capacity: 2 }, { name: 'b', capacity: 2 }],
+        ticks: 5, arrivals: { perTick: 4 }, seed: 1, commands: { start: ['POOL {servers}'], pick: 'PICK', done: 'DONE {server}' },
+      }];
+      await fs.writeFile(manifestFile, JSON.stringify(manifest, null, 2));
+      const learner = path.join(ROOT, 'test', 'fixtures', 'packs', 'solutions', 'balancer.py');
+      const plain = await cli(['simulate', learner, '--lesson', dir]);
+      assert.equal(plain.code, 0, plain.stderr);
+      const model = path.join(dir, 'model', 'model.js');
+      const text = await fs.readFile(model, 'utf8');
+      const pickLine = "    if (verb === 'PICK') return pick(state, on, observed);";
+      assert.ok(text.includes(pickLine));
+      await fs.writeFile(model, text.replace(pickLine, "    if (verb === 'PICK') { for (;;) {} }"));
+      const looped = await cli(['simulate', learner, '--lesson', dir], { LESSON_COMPANION_ENGINE_QUIET_MS: '3000' });
+      assert.equal(looped.code, 2, looped.stdout);
+      assert.match(looped.stderr, /^lesson-companion simulate: the lesson's reference could not run scenario "steady": the lesson's engine computed for more than 3 s without a result: its reference model may loop for ever\. This is a fault of the lesson pack "demo", not of your program\.\n$/);
+    } finally {
+      await fs.rm(tmp, { recursive: true, force: true });
+    }
   });
 });
