@@ -18,6 +18,7 @@ import { PackService } from './ext/packs';
 import { LessonPanel, PANEL_VIEW_TYPE } from './ext/panel/lessonPanel';
 import { on, own, registerCodeActionsProvider, registerCodeLensProvider, registerWebviewPanelSerializer } from './ext/registry';
 import { SessionStore } from './ext/session';
+import { SimulationRunner } from './ext/simulationRunner';
 import { StepNavigator } from './ext/stepNavigator';
 import { LessonTests } from './ext/testing';
 import { TraceActions } from './ext/traceActions';
@@ -27,13 +28,15 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = own(context, createLog());
   const packs = own(context, new PackService(context.extensionPath, context.globalStorageUri, log));
   const store = own(context, new SessionStore(context.workspaceState));
-  const runner = own(context, new CheckRunner(store, packs, log, path.join(context.extensionPath, 'dist', 'cli.js')));
+  const cli = path.join(context.extensionPath, 'dist', 'cli.js');
+  const runner = own(context, new CheckRunner(store, packs, log, cli));
+  const simulations = own(context, new SimulationRunner(store, packs, log, cli));
   const navigator = own(context, new StepNavigator(store, packs, log));
   const tests = own(context, new LessonTests(store, packs, runner, log));
   const diagnostics = own(context, new MistakeDiagnostics(store, runner));
   own(context, new CheckOnSave(store, runner));
   const traces = own(context, new TraceActions(store, packs, log, context.extensionPath));
-  const services = { extensionUri: context.extensionUri, store, packs, runner, navigator, tests, traces, log };
+  const services = { extensionUri: context.extensionUri, store, packs, runner, simulations, navigator, tests, traces, log };
 
   registerCommands(context, services);
   // A newly installed pack shows up in Start Lesson at once, and replaces an open lesson's older version.

@@ -19,7 +19,7 @@ const FUZZ = { min: 0, max: 5000 };
 const SEED = { min: 0, max: 2 ** 32 - 1 };
 
 /** The option's whole number, within its bounds, or a usage error that says which bounds. */
-function bounded(name: string, value: string | undefined, range: { min: number; max: number }, unit: string): number | undefined {
+export function bounded(name: string, value: string | undefined, range: { min: number; max: number }, unit: string): number | undefined {
   if (value === undefined) return undefined;
   const words = `${range.min.toLocaleString('en-US')} to ${range.max.toLocaleString('en-US')}${unit ? ` ${unit}` : ''}`;
   if (!/^\d+$/.test(value.trim())) throw new UsageError(`--${name} takes a whole number from ${words}, not "${value}"`);

@@ -7,6 +7,7 @@ import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
    runs, so `lessons` does not pay for what `check` or `install` load (child processes, zip, the engine) */
 const LAZY: Record<string, () => CliCommand> = {
   check: () => (require('./checkCommand') as typeof import('./checkCommand')).checkCommand,
+  simulate: () => (require('./simulateCommand') as typeof import('./simulateCommand')).simulateCommand,
   lessons: () => (require('./lessonsCommand') as typeof import('./lessonsCommand')).lessonsCommand,
   run: () => (require('./runCommand') as typeof import('./runCommand')).runCommand,
   answer: () => (require('./answerCommand') as typeof import('./answerCommand')).answerCommand,

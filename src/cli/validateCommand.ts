@@ -34,7 +34,7 @@ export function validationJson(result: PackValidation): unknown {
 export const validateCommand: CliCommand = {
   name: 'validate',
   usage: 'validate <pack-dir> [--json] [--python <path>] [--node <path>] [--seed <n>]',
-  summary: 'check a lesson pack before you publish it: schema, transcripts, starters, mistakes, read order, questions',
+  summary: 'check a lesson pack before you publish it: schema, transcripts, starters, mistakes, read order, questions, scenarios',
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,

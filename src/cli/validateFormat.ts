@@ -17,6 +17,7 @@ const AREAS: { area: ValidationArea; title: string }[] = [
   { area: 'mistakes', title: 'mistakes' },
   { area: 'read-order', title: 'read order' },
   { area: 'questions', title: 'questions' },
+  { area: 'scenarios', title: 'scenarios' },
 ];
 
 function pad(text: string, width: number): string {
@@ -53,6 +54,8 @@ function goodNews(result: PackValidation, area: ValidationArea): string {
       return `${plural(counts.steps, 'step')}, every anchor found in every starter`;
     case 'questions':
       return `${plural(counts.questions, 'question')}, consistent`;
+    case 'scenarios':
+      return counts.scenarios === 0 ? 'none (no load chart for this lesson)' : `${plural(counts.scenarios, 'scenario')}: the reference runs each to the end, and each shows the mistakes it names`;
   }
 }
 

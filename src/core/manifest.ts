@@ -1,6 +1,7 @@
 import { Value } from '@sinclair/typebox/value';
 import { parseTree, findNodeAtLocation, type Node, type ParseError, printParseErrorCode } from 'jsonc-parser';
 import { checkPattern } from './patternSafety';
+import { scenarioProblems } from './scenarioRules';
 import { LessonManifestSchema, type LessonManifest } from './schema';
 
 export interface ManifestProblem {
@@ -149,8 +150,9 @@ export function locate(raw: string, file: string, pointer: string, message: stri
 }
 
 /**
- * What the schema cannot say: ids unique by value (the lists are of objects), and read-order patterns that
- * compile and cannot backtrack exponentially (see patternSafety.ts).
+ * What the schema cannot say: ids unique by value (the lists are of objects), read-order patterns that
+ * compile and cannot backtrack exponentially (see patternSafety.ts), and scenarios that hold together
+ * (scenarioRules.ts).
  */
 function ruleProblems(manifest: LessonManifest, text: string, file: string, checkPatterns: boolean): ManifestProblem[] {
   const problems: ManifestProblem[] = [];
@@ -172,5 +174,6 @@ function ruleProblems(manifest: LessonManifest, text: string, file: string, chec
     const verdict = checkPattern(step.pattern);
     if (!verdict.ok) problems.push(locate(text, file, `/readOrder/${i}/pattern`, `step ${i + 1}: ${verdict.message}`));
   });
+  scenarioProblems(manifest, (pointer, message) => problems.push(locate(text, file, pointer, message)));
   return problems;
 }

@@ -76,6 +76,10 @@ export function friendlyManifestMessage(message: string, pointer: string, text: 
     if (pattern === '^[0-9a-f]{64}$') return `${prefix}${shown} must be a SHA-256 hash: 64 lower-case hex digits`;
     if (pattern === SINGLE_LINE_PATTERN) return runProblem(value, pointer.slice(1).replace(/\//g, '.')) ?? message;
   }
+  const above = /^Expected integer to be less or equal to (\d+)$/.exec(body)?.[1];
+  if (above !== undefined) return `${prefix}${shown} is more than ${above}, the most allowed here`;
+  const below = /^Expected integer to be greater or equal to (\d+)$/.exec(body)?.[1];
+  if (below !== undefined) return `${prefix}${shown} is less than ${below}, the least allowed here`;
   const most = /^Expected array length to be less or equal to (\d+)$/.exec(body)?.[1];
   if (most !== undefined) return `${prefix}has ${Array.isArray(value) ? value.length : 'too many'} items; a lesson pack may have at most ${most} here`;
   const longest = /^Expected string length less or equal to (\d+)$/.exec(body)?.[1];

@@ -4,6 +4,8 @@
  * (scripts/write-schema.mjs writes it to media/lesson.schema.json for contributes.jsonValidation).
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { SCENARIO_LIMITS, ScenarioSchema } from './scenarioSchema';
+import { SINGLE_LINE_PATTERN } from './textPatterns';
 
 const Id = Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', minLength: 1, maxLength: 64, description: 'Lower-case letters, digits and dashes.' });
 /** Paths inside the pack: relative, forward slashes, no `..` segment, no drive letters. */
@@ -30,12 +32,7 @@ export const PACK_LIMITS = {
   stepNumber: 100,
 } as const;
 
-/**
- * One line of text with nothing a terminal or the bidi algorithm acts on: no line break (a `run` command
- * with one is two commands to the shell, and the panel shows only the first), no control character, no
- * bidi or invisible format character (which would show the learner a command other than the one that runs).
- */
-export const SINGLE_LINE_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\ufeff]+$';
+export { SINGLE_LINE_PATTERN };
 const Command = Type.String({ minLength: 1, maxLength: 300, pattern: SINGLE_LINE_PATTERN });
 export const LanguageSchema = Type.Union([Type.Literal('python'), Type.Literal('javascript'), Type.Literal('typescript')]);
 
@@ -156,6 +153,12 @@ export const LessonManifestSchema = Type.Object(
     quiz: Type.Optional(Type.Array(QuestionSchema, { maxItems: PACK_LIMITS.questions })),
     doneWhen: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 1, maxItems: PACK_LIMITS.listItems }),
     mistakes: Type.Array(MistakeSchema, { minItems: 1, maxItems: PACK_LIMITS.mistakes }),
+    scenarios: Type.Optional(
+      Type.Array(ScenarioSchema, {
+        maxItems: SCENARIO_LIMITS.scenarios,
+        description: 'Load scenarios: a simulated cluster the learner\'s balancer is driven through beside round robin and the reference (docs/authoring.md, "Scenarios").',
+      }),
+    ),
     fuzz: Type.Optional(
       Type.Object(
         { transcripts: Type.Integer({ minimum: 0, maximum: 500 }), length: Type.Integer({ minimum: 2, maximum: 200 }) },

@@ -16,7 +16,7 @@ import { simulate } from './simulate';
 import { locateFunction } from './source';
 import type { Transcript } from './transcript';
 
-export type ValidationArea = 'schema' | 'files' | 'model' | 'transcripts' | 'starters' | 'mistakes' | 'read-order' | 'questions';
+export type ValidationArea = 'schema' | 'files' | 'model' | 'transcripts' | 'starters' | 'mistakes' | 'read-order' | 'questions' | 'scenarios';
 
 export interface ValidationProblem {
   readonly severity: 'error' | 'warning';

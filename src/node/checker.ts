@@ -92,7 +92,7 @@ async function locateLines(
  * The engine worker in its own network namespace where bubblewrap can give it one: Node's permission model
  * (which holds it to reading the engine and the pack) does not cover the network in Node 20.
  */
-async function engineWrap(setting: SandboxSetting): Promise<{ wrap?: (command: string, args: readonly string[]) => { command: string; args: string[] } }> {
+export async function engineWrap(setting: SandboxSetting): Promise<{ wrap?: (command: string, args: readonly string[]) => { command: string; args: string[] } }> {
   const sandbox = setting === 'off' ? null : await availableSandbox();
   if (sandbox?.tool !== 'bwrap') return {};
   return {
@@ -104,7 +104,7 @@ async function engineWrap(setting: SandboxSetting): Promise<{ wrap?: (command: s
 }
 
 /** The pack's model files, transpiled here (and cached on disk) so the worker starts without a transpiler. */
-async function modelTranspiled(pack: LoadedPack): Promise<Record<string, string>> {
+export async function modelTranspiled(pack: LoadedPack): Promise<Record<string, string>> {
   const entry = await resolveInside(pack.dir, pack.manifest.model);
   return entry ? transpiledModelFiles(entry) : {};
 }

@@ -8,6 +8,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { removeTree, trackTempDir } from './cleanup';
+import { failedSession, startInteractive, type InteractiveSession, type InteractiveSpec } from './interactive';
 import { resolveInterpreter } from './interpreter';
 import type { PreparedProgram } from './languages';
 import type { ProcessResult } from '../core/process';
@@ -36,6 +37,7 @@ export interface ContainOptions {
 
 type RunSpec = Omit<ProcessSpec, 'timeLimitMs' | 'outputLimitBytes'>;
 export type RunLimits = Pick<ProcessSpec, 'timeLimitMs' | 'outputLimitBytes'>;
+export type SessionLimits = Pick<InteractiveSpec, 'timeLimitMs' | 'answerTimeLimitMs' | 'outputLimitBytes'>;
 
 export interface Launch {
   readonly containment: Containment;
@@ -43,6 +45,8 @@ export interface Launch {
   readonly startError?: { readonly code: string; readonly command: string };
   /** One run with this input; runs may overlap, each in a private folder of its own. */
   run(input: string, limits: RunLimits): Promise<ProcessResult>;
+  /** One run driven line by line (a simulation), contained the same way. */
+  open(limits: SessionLimits): Promise<InteractiveSession>;
 }
 
 /** What a program needs of the environment, and nothing else. */
@@ -96,7 +100,12 @@ export async function containProgram(program: PreparedProgram, options: ContainO
   if (!resolved.ok && ['ENOENT', 'EACCES', 'ENOTDIR'].includes(resolved.code)) {
     const startError = { code: resolved.code, command: program.command };
     const none = { stdout: '', stderr: '', exitCode: null, signal: null, timedOut: false, outputLimited: false, durationMs: 0 };
-    return { containment, startError, run: async () => ({ ...none, startError }) };
+    return {
+      containment,
+      startError,
+      run: async () => ({ ...none, startError }),
+      open: async () => failedSession(`${program.command} could not be started (${resolved.code}): is it installed, and is the path in the settings right?`),
+    };
   }
   const executable = resolved.ok ? resolved.interpreter.executable : program.command;
   const needs = resolved.ok ? resolved.interpreter.needs : [];
@@ -115,34 +124,51 @@ export async function containProgram(program: PreparedProgram, options: ContainO
       inheritEnv: false,
       memoryLimitMiB: memoryMiB,
     };
-    return { containment, run: (input, limits) => runProcess({ ...spec, ...limits }, input) };
+    return { containment, run: (input, limits) => runProcess({ ...spec, ...limits }, input), open: async (limits) => startInteractive({ ...spec, ...limits }) };
   }
   const [command, args] = limited(program.runtime, executable, program.args, memoryMiB, false);
   const posix = process.platform !== 'win32';
+  const specIn = (workDir: string): RunSpec => ({
+    command,
+    args,
+    cwd: workDir,
+    // Windows programs need much of the environment (SYSTEMROOT and more): there it stays as it was.
+    ...(posix ? { env: allowlistEnv(workDir, process.env.PATH ?? '/usr/bin:/bin'), inheritEnv: false } : {}),
+    sweepDescendants: process.platform === 'linux',
+    ...(process.platform === 'linux' ? { memoryLimitMiB: memoryMiB } : {}),
+  });
+  const privateFolder = async (): Promise<{ dir: string; remove: () => void }> => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lesson-companion-run-'));
+    const untrack = trackTempDir(dir);
+    return {
+      dir,
+      remove: () => {
+        removeTree(dir);
+        untrack();
+      },
+    };
+  };
   return {
     containment,
     // No sandbox: a fresh private folder of our own as the working folder (and HOME) of each run.
     run: async (input, limits) => {
-      const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'lesson-companion-run-'));
-      const untrack = trackTempDir(workDir);
+      const folder = await privateFolder();
       try {
-        return await runProcess(
-          {
-            command,
-            args,
-            cwd: workDir,
-            // Windows programs need much of the environment (SYSTEMROOT and more): there it stays as it was.
-            ...(posix ? { env: allowlistEnv(workDir, process.env.PATH ?? '/usr/bin:/bin'), inheritEnv: false } : {}),
-            sweepDescendants: process.platform === 'linux',
-            ...(process.platform === 'linux' ? { memoryLimitMiB: memoryMiB } : {}),
-            ...limits,
-          },
-          input,
-        );
+        return await runProcess({ ...specIn(folder.dir), ...limits }, input);
       } finally {
-        removeTree(workDir);
-        untrack();
+        folder.remove();
       }
+    },
+    open: async (limits) => {
+      const folder = await privateFolder();
+      const session = startInteractive({ ...specIn(folder.dir), ...limits });
+      return {
+        ...session,
+        close: async () => {
+          await session.close();
+          folder.remove();
+        },
+      };
     },
   };
 }

@@ -39,14 +39,14 @@ export const DEFAULT_STDERR_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_STALL_MS = 1000;
 /** A program that has printed nothing yet also gets this long to start (an interpreter on a loaded machine). */
 const START_GRACE_MS = 2000;
-const SWEEP_EVERY_MS = 100;
+export const SWEEP_EVERY_MS = 100;
 /** A silent program whose memory grew this much since the last look is filling it, not stopped. */
 const MEMORY_GROWTH_KIB = 16 * 1024;
 
 /** What interpreters print when an allocation fails under a memory limit. */
-const OUT_OF_MEMORY = /^MemoryError\b|JavaScript heap out of memory|Array buffer allocation failed|std::bad_alloc|Cannot allocate memory|out of memory/im;
+export const OUT_OF_MEMORY = /^MemoryError\b|JavaScript heap out of memory|Array buffer allocation failed|std::bad_alloc|Cannot allocate memory|out of memory/im;
 
-function killGroup(pid: number | undefined): void {
+export function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
   try {
     process.kill(-pid, 'SIGKILL');

@@ -6,7 +6,9 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Adequacy } from '../core/adequacy';
 import { defaultSeed } from '../core/check';
+import { locate } from '../core/manifest';
 import { friendlyManifestMessage } from '../core/manifestMessages';
+import { checkScenarios } from '../core/scenarioChecks';
 import type { Language } from '../core/schema';
 import { checkPattern } from '../core/patternSafety';
 import { patternKey, readOrderTargets, validateLesson, type ValidateLessonInput, type ValidationArea, type ValidationProblem } from '../core/validate';
@@ -38,7 +40,14 @@ export interface PackValidation {
   readonly problems: readonly ValidationProblem[];
   readonly adequacy?: Adequacy;
   readonly starters: readonly StarterRun[];
-  readonly counts?: { readonly transcripts: number; readonly mistakes: number; readonly steps: number; readonly questions: number; readonly languages: readonly Language[] };
+  readonly counts?: {
+    readonly transcripts: number;
+    readonly mistakes: number;
+    readonly steps: number;
+    readonly questions: number;
+    readonly scenarios: number;
+    readonly languages: readonly Language[];
+  };
 }
 
 const MAX_STARTER_FILES = 200;
@@ -51,6 +60,7 @@ function areaOf(file: string, pointer: string): ValidationArea {
   if (pointer.startsWith('/transcripts')) return 'transcripts';
   if (pointer.startsWith('/readOrder')) return 'read-order';
   if (pointer.startsWith('/quiz') || pointer.startsWith('/failureQuestions')) return 'questions';
+  if (pointer.startsWith('/scenarios')) return 'scenarios';
   return 'schema';
 }
 
@@ -185,6 +195,10 @@ export async function validatePack(dir: string, options: ValidatePackOptions = {
     clock: () => performance.now(),
   });
   const problems: ValidationProblem[] = [...lesson.problems];
+  for (const finding of await checkScenarios(manifest, pack.model!)) {
+    const where = locate(manifestText, MANIFEST_FILE, finding.pointer, finding.message);
+    problems.push({ severity: finding.severity, area: 'scenarios', file: MANIFEST_FILE, line: where.line, column: where.column, message: finding.message, ...(finding.advice ? { advice: finding.advice } : {}) });
+  }
   const starters: StarterRun[] = [];
   if (options.runStarters !== false) {
     // Concurrently: each run mostly waits for short-lived learner processes.
@@ -208,6 +222,7 @@ export async function validatePack(dir: string, options: ValidatePackOptions = {
       mistakes: manifest.mistakes.length,
       steps: manifest.readOrder.length,
       questions: manifest.failureQuestions.length + (manifest.quiz?.length ?? 0),
+      scenarios: manifest.scenarios?.length ?? 0,
       languages,
     },
   };

@@ -9,12 +9,18 @@
  * it into the DOM with `textContent` only.
  */
 
+import type { ChartCell, ChartRow, SimulationView } from '../core/simulationView';
+
+export type { ChartCell, ChartRow };
+
 /**
  * Bump when a message or view type changes shape.
  * 2: traces with the learner's own counts beside the reference's, run/debug a trace, show an answer,
  *    the verdict as a sentence plus details, the progress line, where a finding points.
+ * 3: "Under load": the lesson's scenarios, a simulation's chart, runSimulation / simulationStarted /
+ *    simulationResult.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 export type LanguageId = 'python' | 'javascript' | 'typescript';
 
@@ -182,6 +188,25 @@ export interface LessonView {
   readonly debug: DebugSupport;
 }
 
+export interface ScenarioChoice {
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+}
+
+/** A simulation's chart as the panel shows it: the pack's explanation rendered, and when it ran. */
+export type SimulationChartView = SimulationView & { readonly explanationHtml?: string; readonly at: string };
+
+export interface UnderLoadView {
+  readonly scenarios: readonly ScenarioChoice[];
+  /** The scenario the Run button runs: the last one run, or the one that shows the last check's mistake. */
+  readonly selected: string;
+  readonly running: boolean;
+  readonly result: SimulationChartView | null;
+  /** Why the last simulation could not run at all, in words. */
+  readonly error?: string;
+}
+
 export interface PanelState {
   /** null: no lesson started in this workspace (or its pack is gone); `notice` says which. */
   readonly lesson: LessonView | null;
@@ -189,6 +214,8 @@ export interface PanelState {
   readonly trusted: boolean;
   readonly checking: boolean;
   readonly check: CheckView | null;
+  /** Absent when the lesson declares no load scenarios. */
+  readonly underLoad?: UnderLoadView;
 }
 
 export type RevealTarget =
@@ -205,7 +232,9 @@ export type ToWebview =
   | { readonly type: 'checkStarted' }
   | { readonly type: 'checkResult'; readonly check: CheckView | null; readonly state: PanelState }
   | { readonly type: 'answerResult'; readonly questionId: string; readonly result: AnswerView; readonly state: PanelState }
-  | { readonly type: 'reveal'; readonly target: RevealTarget };
+  | { readonly type: 'reveal'; readonly target: RevealTarget }
+  | { readonly type: 'simulationStarted' }
+  | { readonly type: 'simulationResult'; readonly state: PanelState };
 
 // ---- webview -> extension ----
 
@@ -221,7 +250,9 @@ export type FromWebview =
   | { readonly type: 'debugTrace'; readonly mistakeId: string | null }
   | { readonly type: 'showAnswer'; readonly questionId: string }
   | { readonly type: 'startLesson' }
-  | { readonly type: 'manageTrust' };
+  | { readonly type: 'manageTrust' }
+  /** Run the learner's program through one of the lesson's load scenarios. */
+  | { readonly type: 'runSimulation'; readonly scenario: string };
 
 // ---- runtime guards: everything that crosses the boundary is checked before use ----
 
@@ -255,6 +286,8 @@ export function parseFromWebview(raw: unknown): FromWebview | undefined {
       return raw.mistakeId === null || isId(raw.mistakeId) ? { type: raw.type, mistakeId: raw.mistakeId } : undefined;
     case 'showAnswer':
       return isId(raw.questionId) ? { type: 'showAnswer', questionId: raw.questionId } : undefined;
+    case 'runSimulation':
+      return isId(raw.scenario) ? { type: 'runSimulation', scenario: raw.scenario } : undefined;
     default:
       return undefined;
   }
@@ -290,7 +323,38 @@ export function isPanelState(v: unknown): v is PanelState {
   if (!isObj(v) || !isBool(v.trusted) || !isBool(v.checking)) return false;
   if (v.notice !== undefined && !isStr(v.notice)) return false;
   if (v.lesson !== null && !isLessonView(v.lesson)) return false;
+  if (v.underLoad !== undefined && !isUnderLoadView(v.underLoad)) return false;
   return v.check === null || isCheckView(v.check);
+}
+
+const isStrings = (v: unknown, max = 1000): v is string[] => Array.isArray(v) && v.length <= max && v.every((x) => isStr(x));
+const isTable = (v: unknown): boolean => isObj(v) && isStr(v.caption) && isStrings(v.head) && Array.isArray(v.rows) && v.rows.length <= 1000 && v.rows.every((r) => isStrings(r));
+
+function isChartRow(v: unknown): boolean {
+  return (
+    isObj(v) && isStr(v.key, 100) && isStr(v.title, 200) && isStr(v.subtitle, 200) && (v.kind === 'server' || v.kind === 'failed' || v.kind === 'waiting') &&
+    Array.isArray(v.down) && v.down.every((d) => Array.isArray(d) && d.length === 2 && isInt(d[0], 1, 1000) && isInt(d[1], 1, 1000)) &&
+    Array.isArray(v.cells) && v.cells.length <= 3 &&
+    v.cells.every((c) => isObj(c) && isStr(c.label, 200) && Array.isArray(c.values) && c.values.length <= 1000 && c.values.every((x) => isInt(x, 0, 1e9)))
+  );
+}
+
+/** The chart is drawn from these numbers, so they are checked, not only the outline. */
+function isChartView(v: unknown): boolean {
+  return (
+    isObj(v) && isStr(v.sentence) && isStr(v.title, 200) && isStr(v.at, 100) && isInt(v.ticks, 1, 1000) && isInt(v.scaleMax, 1, 1e9) &&
+    Array.isArray(v.columns) && v.columns.length <= 3 && v.columns.every((c) => isObj(c) && isStr(c.label, 100)) &&
+    Array.isArray(v.rows) && v.rows.length <= 20 && v.rows.every(isChartRow) && isTable(v.summary) && isTable(v.perTick) &&
+    (v.explanationHtml === undefined || isStr(v.explanationHtml, 20_000))
+  );
+}
+
+function isUnderLoadView(v: unknown): boolean {
+  return (
+    isObj(v) && isBool(v.running) && isId(v.selected) && Array.isArray(v.scenarios) && v.scenarios.length <= 20 &&
+    v.scenarios.every((s) => isObj(s) && isId(s.id) && isStr(s.title, 200) && isStr(s.description, 1000)) &&
+    (v.result === null || isChartView(v.result)) && (v.error === undefined || isStr(v.error))
+  );
 }
 
 function isLessonView(v: unknown): boolean {
@@ -334,6 +398,10 @@ export function parseToWebview(raw: unknown): ToWebview | undefined {
         : undefined;
     case 'reveal':
       return isRevealTarget(raw.target) ? { type: 'reveal', target: raw.target } : undefined;
+    case 'simulationStarted':
+      return { type: 'simulationStarted' };
+    case 'simulationResult':
+      return isPanelState(raw.state) ? { type: 'simulationResult', state: raw.state } : undefined;
     default:
       return undefined;
   }

@@ -98,6 +98,13 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'reveal':
       ui.reveal(message.target);
       return;
+    case 'simulationStarted':
+      if (current?.underLoad) render({ ...current, underLoad: { ...current.underLoad, running: true } });
+      return;
+    case 'simulationResult':
+      // Not scrolled to: it may finish while the learner reads the check's findings.
+      render(message.state);
+      return;
   }
 });
 

@@ -3,6 +3,7 @@ import type { LessonView, PanelState, StepView } from '../shared/messages';
 import { button, foldSection, h, linkButton, trustedHtml, type Child } from './dom';
 import { renderResults, verdictLine } from './renderCheck';
 import { renderQuestions } from './renderQuestions';
+import { renderUnderLoad } from './renderUnderLoad';
 import type { Ui } from './ui';
 
 const LANGUAGE_NAMES: Record<LessonView['language'], string> = { python: 'Python', javascript: 'JavaScript', typescript: 'TypeScript' };
@@ -90,6 +91,7 @@ export function renderLesson(lesson: LessonView, state: PanelState, ui: Ui): HTM
     fold('protocol', 'The protocol', true, ui, h('p', {}, 'Your file: ', h('code', {}, lesson.mainFile), ` (${LANGUAGE_NAMES[lesson.language]})`), trustedHtml('div', lesson.protocolHtml, 'md protocol')),
     fold('check-results', 'Results', true, ui, renderResults(state.check, state, ui)),
   );
+  if (state.underLoad) parts.push(fold('under-load', 'Under load', true, ui, ...renderUnderLoad(state.underLoad, state, ui)));
   if (lesson.failureQuestions.length) {
     parts.push(fold('failure-questions', 'When it fails: questions', true, ui, ...renderQuestions(lesson.failureQuestions, ui)));
   }

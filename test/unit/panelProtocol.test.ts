@@ -102,7 +102,7 @@ describe('shared/messages: the webview boundary', () => {
 
   it('accepts the extension\'s messages only with a well-formed state', () => {
     const state: PanelState = { lesson: null, trusted: true, checking: false, check: null };
-    assert.equal(PROTOCOL_VERSION, 2);
+    assert.equal(PROTOCOL_VERSION, 3);
     assert.equal(parseToWebview({ type: 'init', protocol: PROTOCOL_VERSION, state })?.type, 'init');
     // A version-1 check (a "fuzz" line, no sentence) from a stale panel is not taken for a version-2 one.
     const v1 = { status: 'fail', summary: '1 of 2 hidden transcripts pass', passed: 1, total: 2, fuzz: '', mistakes: [], problems: [], durationMs: 1, at: '' };

@@ -8,6 +8,7 @@ import type { CheckRunner } from '../checkRunner';
 import { checkAnswer, revealedAnswer } from '../answers';
 import type { Log } from '../log';
 import type { PackService } from '../packs';
+import type { SimulationRunner } from '../simulationRunner';
 import type { SessionStore } from '../session';
 import type { StepNavigator } from '../stepNavigator';
 import { debugSupport, type TraceActions } from '../traceActions';
@@ -22,6 +23,7 @@ export interface PanelDeps {
   readonly store: SessionStore;
   readonly packs: PackService;
   readonly runner: CheckRunner;
+  readonly simulations: SimulationRunner;
   readonly navigator: StepNavigator;
   readonly traces: TraceActions;
   readonly log: Log;
@@ -71,6 +73,7 @@ export class LessonPanel implements vscode.Disposable {
       // Closing the panel stops a running check: its process, and everything it started, ends.
       panel.onDidDispose(() => {
         deps.runner.cancel();
+        deps.simulations.cancel();
         this.dispose();
       }),
       panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
@@ -80,8 +83,19 @@ export class LessonPanel implements vscode.Disposable {
       }),
       deps.store.onDidChange(update),
       deps.packs.onDidChange(update),
-      deps.runner.onDidStart(() => void this.post({ type: 'checkStarted' })),
-      deps.runner.onDidFinish(() => void this.postCheck()),
+      deps.runner.onDidStart(() => {
+        // The file is about to change under it: a running simulation would show the old program.
+        deps.simulations.cancel();
+        void this.post({ type: 'checkStarted' });
+      }),
+      deps.runner.onDidFinish(({ report, reason }) => {
+        void this.postCheck();
+        // A check from the panel goes on to show what its finding does under load.
+        if (reason === 'panel') void deps.simulations.afterCheck(report);
+      }),
+      deps.simulations.onDidStart(() => void this.post({ type: 'simulationStarted' })),
+      deps.simulations.onDidFinish(() => void this.postSimulation()),
+      deps.simulations.onDidChange(update),
       deps.runner.onDidSettle(update),
       vscode.workspace.onDidGrantWorkspaceTrust(update),
       // A Python debugger installed meanwhile turns "install it first" into "Debug this transcript".
@@ -107,6 +121,7 @@ export class LessonPanel implements vscode.Disposable {
       trusted: vscode.workspace.isTrusted,
       checking: runner.running,
       debug: debugSupport(session?.language),
+      ...(session ? { simulation: this.deps.simulations.snapshot(session.lessonId, session.language) } : {}),
     });
     this.panel.title = state.lesson ? `Lesson: ${state.lesson.title}` : 'Lesson';
     return state;
@@ -128,6 +143,10 @@ export class LessonPanel implements vscode.Disposable {
   private async postCheck(): Promise<void> {
     const state = await this.state();
     await this.post({ type: 'checkResult', check: state.check, state });
+  }
+
+  private async postSimulation(): Promise<void> {
+    await this.post({ type: 'simulationResult', state: await this.state() });
   }
 
   private async receive(raw: unknown): Promise<void> {
@@ -205,6 +224,9 @@ export class LessonPanel implements vscode.Disposable {
         return;
       case 'manageTrust':
         await vscode.commands.executeCommand('workbench.trust.manage');
+        return;
+      case 'runSimulation':
+        await this.deps.simulations.run(message.scenario, undefined, true);
         return;
     }
   }

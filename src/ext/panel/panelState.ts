@@ -6,11 +6,14 @@
 import { behaviourText, counterexampleSource, evidenceText, mistakeExplanation, mistakeTitle, mistakeWhere, revealedByLabels } from '../../core/findings';
 import { checkDetails, checkDetailsTooltip, checkSummary, doneWhenMet, problemTitle, progressLine, stepCommand, verdictSentence } from '../../core/progress';
 import type { CheckReport, Counterexample } from '../../core/report';
+import { scenarioAfterCheck } from '../../core/simulationReport';
+import { simulationView } from '../../core/simulationView';
 import type { LessonManifest, Question } from '../../core/schema';
 import { safeText } from '../../core/text';
 import { countsNote, traceCells, traceLength } from '../../core/traceView';
 import type { LoadedPack } from '../../node/packs';
-import type { AnswerView, CheckView, DebugSupport, LessonView, MistakeView, PanelState, QuestionView, TraceView } from '../../shared/messages';
+import type { AnswerView, CheckView, DebugSupport, LessonView, MistakeView, PanelState, QuestionView, TraceView, UnderLoadView } from '../../shared/messages';
+import type { SimulationSnapshot } from '../simulationRunner';
 import { renderInline, renderMarkdown } from '../markdown';
 import type { Progress, Session } from '../session';
 
@@ -132,6 +135,23 @@ export function lessonView(session: Session, pack: LoadedPack, progress: Progres
   };
 }
 
+/** The "Under load" section: the lesson's scenarios, which one the Run button runs, the last chart. */
+export function underLoadView(pack: LoadedPack, simulation: SimulationSnapshot, report: CheckReport | null): UnderLoadView | undefined {
+  const scenarios = pack.manifest.scenarios ?? [];
+  if (scenarios.length === 0) return undefined;
+  const last = simulation.result;
+  const suggested = report ? scenarioAfterCheck(scenarios, report.status, report.mistakes.map((m) => m.id))?.scenario.id : undefined;
+  const selected = last?.result.scenario.id ?? simulation.chosen ?? suggested ?? scenarios[0]!.id;
+  const view = last ? simulationView(last.result) : undefined;
+  return {
+    scenarios: scenarios.map((s) => ({ id: s.id, title: s.title, description: s.description })),
+    selected,
+    running: simulation.running,
+    result: view ? { ...view, ...(view.explanation ? { explanationHtml: renderMarkdown(view.explanation) } : {}), at: last!.at } : null,
+    ...(simulation.error ? { error: simulation.error } : {}),
+  };
+}
+
 export function panelState(input: {
   session: Session | undefined;
   pack: LoadedPack | undefined;
@@ -139,6 +159,7 @@ export function panelState(input: {
   trusted: boolean;
   checking: boolean;
   debug?: DebugSupport;
+  simulation?: SimulationSnapshot;
 }): PanelState {
   const { session, pack, progress } = input;
   if (!session || !pack) {
@@ -152,10 +173,12 @@ export function panelState(input: {
   }
   // A report from another lesson or language (an old session) must not be shown as this one's.
   const report = progress.lastReport && progress.lastReport.lesson === session.lessonId && progress.lastReport.language === session.language ? progress.lastReport : null;
+  const underLoad = underLoadView(pack, input.simulation ?? { running: false, result: null }, report);
   return {
     lesson: lessonView(session, pack, { ...progress, lastReport: report }, input.debug),
     trusted: input.trusted,
     checking: input.checking,
     check: report ? checkView(report, pack.manifest, progress.lastCheckAt) : null,
+    ...(underLoad ? { underLoad } : {}),
   };
 }

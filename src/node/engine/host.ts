@@ -13,7 +13,8 @@ import * as path from 'node:path';
 import type { LocateAttempt, PassingBatch } from '../../core/check';
 import type { ProcessResult, RunLimits } from '../../core/process';
 import type { CheckReport, Location } from '../../core/report';
-import { ENGINE_PROTOCOL, parseWorkerMessage, type EngineFailureKind, type EngineJob, type HostMessage } from './protocol';
+import type { BalancerRun } from '../../core/simulation';
+import { ENGINE_PROTOCOL, parseWorkerMessage, type CheckJob, type EngineFailureKind, type EngineJob, type HostMessage, type SimulateReferenceJob } from './protocol';
 
 export interface EngineServices {
   readonly execute: (input: string, limits?: RunLimits) => Promise<ProcessResult>;
@@ -66,27 +67,41 @@ function permissionArgs(bundle: string, packDir: string): string[] {
   return ['--experimental-permission', read(path.join(path.dirname(bundle), '*')), ...folders.map((dir) => read(path.join(dir, '*'))), '--no-warnings'];
 }
 
-/** Runs `job` in a fresh worker and resolves with its report; rejects with an EngineError. */
-export function runEngineJob(bundle: string, job: EngineJob, services: EngineServices, options: EngineOptions = {}): Promise<CheckReport> {
+/** Runs a check in a fresh worker and resolves with its report; rejects with an EngineError. */
+export function runEngineJob(bundle: string, job: CheckJob, services: EngineServices, options: EngineOptions = {}): Promise<CheckReport> {
+  return runWorker(bundle, job, services, options) as Promise<CheckReport>;
+}
+
+/** The reference's series on a scenario, computed in a fresh worker (the model never runs here); rejects with an EngineError. */
+export function runReferenceSimulation(bundle: string, job: SimulateReferenceJob, options: EngineOptions = {}): Promise<BalancerRun> {
+  const refuse = async (): Promise<never> => {
+    throw new Error('a simulation runs no learner program in the worker');
+  };
+  return runWorker(bundle, job, { execute: refuse }, options) as Promise<BalancerRun>;
+}
+
+function runWorker(bundle: string, job: EngineJob, services: EngineServices, options: EngineOptions): Promise<CheckReport | BalancerRun> {
+  // What the job is answered with; the other kind of result from this worker is a protocol violation.
+  const expected = job.kind === 'check' ? 'report' : 'series';
   const node = options.node ?? process.execPath;
   const args = [...(options.permission === false ? [] : permissionArgs(bundle, job.packDir)), `--max-old-space-size=${options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB}`, bundle];
   const command = options.wrap ? options.wrap(node, args) : { command: node, args };
   // LESSON_COMPANION_ENGINE_QUIET_MS: tests of a model that loops need not wait the full default.
   const quietLimitMs = options.quietLimitMs ?? (Number(process.env.LESSON_COMPANION_ENGINE_QUIET_MS) || DEFAULT_QUIET_LIMIT_MS);
-  return new Promise<CheckReport>((resolve, reject) => {
+  return new Promise<CheckReport | BalancerRun>((resolve, reject) => {
     let settled = false;
     let stderr = '';
     let child: ChildProcess;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let waitingForUs = 0;
-    const end = (error: EngineError | undefined, report?: CheckReport): void => {
+    const end = (error: EngineError | undefined, result?: CheckReport | BalancerRun): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       if (error) reject(error);
-      else resolve(report!);
+      else resolve(result!);
     };
     // The worker is quiet while it computes; it must not be for too long when it is not waiting for us.
     const arm = (): void => {
@@ -132,7 +147,8 @@ export function runEngineJob(bundle: string, job: EngineJob, services: EngineSer
         const line = buffered.slice(0, newline);
         buffered = buffered.slice(newline + 1);
         const message = parseWorkerMessage(line);
-        if (!message) return end(new EngineError('internal', "the lesson's engine said something that is not part of its protocol, so it was stopped"));
+        const violation = !message || ((message.type === 'report' || message.type === 'series') && message.type !== expected) || ((message.type === 'execute' || message.type === 'locate' || message.type === 'batch') && expected === 'series');
+        if (violation) return end(new EngineError('internal', "the lesson's engine said something that is not part of its protocol, so it was stopped"));
         arm();
         switch (message.type) {
           case 'execute':
@@ -152,6 +168,8 @@ export function runEngineJob(bundle: string, job: EngineJob, services: EngineSer
             break;
           case 'report':
             return end(undefined, message.report);
+          case 'series':
+            return end(undefined, message.run);
           case 'failed':
             return end(new EngineError(message.kind, message.message, message.file, message.line));
         }

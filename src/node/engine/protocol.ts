@@ -8,8 +8,11 @@ import type { LocateAttempt, PassingBatch } from '../../core/check';
 import type { ProcessResult, RunLimits } from '../../core/process';
 import type { CheckReport, Location } from '../../core/report';
 import type { Language } from '../../core/schema';
+import { SCENARIO_LIMITS } from '../../core/scenarioSchema';
+import type { BalancerRun, TickRecord } from '../../core/simulation';
 
-export const ENGINE_PROTOCOL = 1;
+/** 2: simulate-reference jobs, answered with a series. */
+export const ENGINE_PROTOCOL = 2;
 
 /** What the worker needs to check a learner file: everything but the right to start processes. */
 export interface CheckJob {
@@ -35,7 +38,18 @@ export interface CheckJob {
   readonly transpiled?: Readonly<Record<string, string>>;
 }
 
-export type EngineJob = CheckJob;
+/** The reference's series on one of the pack's scenarios: the model drives the simulated cluster. */
+export interface SimulateReferenceJob {
+  readonly kind: 'simulate-reference';
+  readonly packDir: string;
+  readonly origin: 'built-in' | 'installed' | 'folder';
+  /** The scenario's id in the pack's lesson.json. */
+  readonly scenario: string;
+  /** As for a check: the model's files transpiled by the host. */
+  readonly transpiled?: Readonly<Record<string, string>>;
+}
+
+export type EngineJob = CheckJob | SimulateReferenceJob;
 
 export type HostMessage =
   | { readonly type: 'start'; readonly protocol: number; readonly job: EngineJob }
@@ -50,6 +64,7 @@ export type WorkerMessage =
   | { readonly type: 'phase'; readonly phase: string }
   | { readonly type: 'batch'; readonly batch: PassingBatch }
   | { readonly type: 'report'; readonly report: CheckReport }
+  | { readonly type: 'series'; readonly run: BalancerRun }
   | { readonly type: 'failed'; readonly kind: EngineFailureKind; readonly message: string; readonly file?: string; readonly line?: number | null };
 
 type Obj = Record<string, unknown>;
@@ -69,6 +84,23 @@ function isAttempt(v: unknown): v is LocateAttempt {
     Array.isArray(v.otherFailing) &&
     v.otherFailing.every(isId)
   );
+}
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= Number.MAX_SAFE_INTEGER;
+const isCounts = (v: unknown): v is number[] => Array.isArray(v) && v.length <= SCENARIO_LIMITS.servers && v.every(isCount);
+
+function isTick(v: unknown): v is TickRecord {
+  return isObj(v) && isCounts(v.queues) && isCounts(v.sent) && v.queues.length === v.sent.length && isCount(v.failed) && isCount(v.waiting);
+}
+
+/** A series as the worker sends it: bounded, whole numbers only, every tick the same width. */
+export function isBalancerRun(v: unknown): v is BalancerRun {
+  if (!isObj(v) || !Array.isArray(v.ticks) || v.ticks.length > SCENARIO_LIMITS.ticks || !v.ticks.every(isTick)) return false;
+  const widths = new Set((v.ticks as TickRecord[]).map((t) => t.queues.length));
+  if (widths.size > 1) return false;
+  if (v.stopped === undefined) return true;
+  const s = v.stopped;
+  return isObj(s) && isId(s.tick) && typeof s.message === 'string' && s.message.length <= 4000 && (s.details === undefined || (typeof s.details === 'string' && s.details.length <= 70_000));
 }
 
 /** A message from the worker, checked; undefined for anything that is not one. */
@@ -105,6 +137,8 @@ export function parseWorkerMessage(line: string): WorkerMessage | undefined {
     }
     case 'report':
       return isObj(raw.report) && typeof raw.report.status === 'string' && Array.isArray(raw.report.mistakes) ? { type: 'report', report: raw.report as unknown as CheckReport } : undefined;
+    case 'series':
+      return isBalancerRun(raw.run) ? { type: 'series', run: raw.run } : undefined;
     case 'failed':
       if (raw.kind !== 'model-error' && raw.kind !== 'pack-error' && raw.kind !== 'internal') return undefined;
       if (typeof raw.message !== 'string') return undefined;
@@ -129,7 +163,7 @@ export function parseHostMessage(line: string): HostMessage | undefined {
     return undefined;
   }
   if (!isObj(raw)) return undefined;
-  if (raw.type === 'start' && raw.protocol === ENGINE_PROTOCOL && isObj(raw.job) && raw.job.kind === 'check') return raw as unknown as HostMessage;
+  if (raw.type === 'start' && raw.protocol === ENGINE_PROTOCOL && isObj(raw.job) && (raw.job.kind === 'check' || raw.job.kind === 'simulate-reference')) return raw as unknown as HostMessage;
   if (raw.type === 'executed' && isId(raw.id) && isObj(raw.result)) return raw as unknown as HostMessage;
   if (raw.type === 'located' && isId(raw.id) && typeof raw.runs === 'number') return raw as unknown as HostMessage;
   return undefined;

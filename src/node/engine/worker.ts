@@ -11,7 +11,8 @@ import type { Location } from '../../core/report';
 import { replayLine } from '../replay';
 import { ModelError, ModelLoadError } from '../modelLoader';
 import { loadPack, PackError } from '../packs';
-import { ENGINE_PROTOCOL, parseHostMessage, type CheckJob, type HostMessage, type WorkerMessage } from './protocol';
+import { modelSession, protocolBalancer, runScenario } from '../../core/simulation';
+import { ENGINE_PROTOCOL, parseHostMessage, type CheckJob, type EngineJob, type HostMessage, type SimulateReferenceJob, type WorkerMessage } from './protocol';
 
 const send = (message: WorkerMessage): void => {
   process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -64,6 +65,19 @@ async function runCheck(job: CheckJob): Promise<void> {
   send({ type: 'report', report });
 }
 
+/** The reference's series on a scenario: the model, through the scenario's command templates, drives the cluster. */
+async function simulateReference(job: SimulateReferenceJob): Promise<void> {
+  const pack = await loadPack(job.packDir, job.origin, { model: true, checkPatterns: false, ...(job.transpiled ? { transpiled: job.transpiled } : {}) });
+  const scenario = pack.manifest.scenarios?.find((s) => s.id === job.scenario);
+  if (!scenario) throw new Error(`lesson "${pack.manifest.id}" has no scenario "${job.scenario}"`);
+  const run = await runScenario(scenario, protocolBalancer(scenario.commands, modelSession(pack.model!)));
+  send({ type: 'series', run });
+}
+
+function runJob(job: EngineJob): Promise<void> {
+  return job.kind === 'check' ? runCheck(job) : simulateReference(job);
+}
+
 function fail(error: unknown): void {
   if (error instanceof ModelError) send({ type: 'failed', kind: 'model-error', message: error.message, file: error.file });
   else if (error instanceof ModelLoadError) send({ type: 'failed', kind: 'model-error', message: error.message, file: error.file, line: error.line });
@@ -88,7 +102,7 @@ function main(): void {
       if (message.type === 'start') {
         if (started || message.protocol !== ENGINE_PROTOCOL) continue;
         started = true;
-        runCheck(message.job).then(
+        runJob(message.job).then(
           () => process.exit(0),
           (error: unknown) => {
             fail(error);

@@ -1,0 +1,84 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Language } from '../core/schema';
+import { SandboxUnavailableError } from '../node/contain';
+import { engineBundle } from '../node/engine/host';
+import { fsReason } from '../node/errors';
+import { isLanguage, languageOf } from '../node/languages';
+import { isSandboxSetting, SANDBOX_SETTINGS, sandboxSettingFromEnv } from '../node/sandbox';
+import { simulateFile } from '../node/simulator';
+import { bounded } from './checkCommand';
+import { EXIT, UsageError, type CliCommand } from './command';
+import { selectPack } from './packSelection';
+import { formatSimulation } from './simulateFormat';
+
+const TIMEOUT_MS = { min: 100, max: 600_000 };
+
+/**
+ * Drives the learner's balancer through one of the lesson's load scenarios, beside round robin and the
+ * reference, and says what happened in numbers. Exit 0 when the learner's program ran the whole scenario,
+ * 1 when it stopped (crashed, hung, answered something that is not a server), 2 for usage and pack errors.
+ */
+export const simulateCommand: CliCommand = {
+  name: 'simulate',
+  usage:
+    'simulate <file> [--lesson <id|dir>] [--scenario <id>] [--mistake <id>] [--json] [--language python|javascript|typescript] [--python <path>] [--node <path>] [--timeout <ms>] [--sandbox auto|require|off]',
+  summary: "drive your balancer through a simulated cluster (one of the lesson's scenarios) beside round robin and the lesson's reference, and compare their queues",
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        lesson: { type: 'string' },
+        scenario: { type: 'string' },
+        mistake: { type: 'string' },
+        json: { type: 'boolean' },
+        language: { type: 'string' },
+        python: { type: 'string' },
+        node: { type: 'string' },
+        timeout: { type: 'string' },
+        sandbox: { type: 'string' },
+      },
+    });
+    if (positionals.length !== 1) throw new UsageError('simulate takes exactly one file');
+    const timeLimitMs = bounded('timeout', values.timeout, TIMEOUT_MS, 'milliseconds');
+    const sandbox = values.sandbox ?? sandboxSettingFromEnv(io.env);
+    if (!isSandboxSetting(sandbox)) throw new UsageError(`--sandbox takes ${SANDBOX_SETTINGS.join(', ')}, not "${sandbox}"`);
+    const file = path.resolve(io.cwd, positionals[0]!);
+    const language = values.language ?? languageOf(file);
+    if (!language || !isLanguage(language)) throw new UsageError(`cannot tell the language of ${positionals[0]}: use a .py, .js or .ts file, or --language`);
+    const source = await fs.readFile(file, 'utf8').catch((error: unknown) => {
+      const why = fsReason(error);
+      throw new UsageError(`cannot read ${positionals[0]}: ${why && why !== 'it does not exist' ? why : 'no such file'}`);
+    });
+    const pack = await selectPack(io, values.lesson, file, source);
+    if (!pack.manifest.starters[language as Language]) {
+      throw new UsageError(`lesson "${pack.manifest.id}" has no ${language} version (it has ${Object.keys(pack.manifest.starters).join(', ')})`);
+    }
+    let outcome;
+    try {
+      outcome = await simulateFile(pack, file, language as Language, {
+        interpreters: { ...(values.python ? { python: values.python } : {}), ...(values.node ? { node: values.node } : {}) },
+        ...(values.scenario !== undefined ? { scenario: values.scenario } : {}),
+        ...(values.mistake !== undefined ? { mistake: values.mistake } : {}),
+        ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
+        sandbox,
+        // The reference's series needs the pack's model: the engine worker next to this bundle computes it.
+        ...(engineBundle(io.bundleDir) ? { engine: engineBundle(io.bundleDir)! } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof SandboxUnavailableError)) throw error;
+      io.err(`lesson-companion simulate: ${error.message}. Nothing was run.\n`);
+      return EXIT.usage;
+    }
+    const { result } = outcome;
+    if (values.json) {
+      const stats = { exchanges: outcome.stats.exchanges, commands: outcome.stats.commands, waitingMs: Math.round(outcome.stats.waitingMs) };
+      io.out(`${JSON.stringify({ ...result, ...(outcome.containment ? { containment: outcome.containment } : {}), stats })}\n`);
+    } else {
+      io.out(formatSimulation(result, io.isTTY && !io.env.NO_COLOR));
+    }
+    return result.runs.yours.stopped ? EXIT.failed : EXIT.ok;
+  },
+};

@@ -1,0 +1,139 @@
+/**
+ * Runs the learner's file through one of the lesson's load scenarios, in a child process of the CLI (as
+ * checks run), and keeps the last result for the panel's "Under load" chart. It runs learner code, so the
+ * Workspace Trust gate is here too. One simulation at a time: a new one, a check or closing the panel stops
+ * the running one.
+ */
+import * as vscode from 'vscode';
+import type { CheckReport } from '../core/report';
+import { chooseScenario, scenarioAfterCheck, type SimulationResult } from '../core/simulationReport';
+import { CheckProcessError } from '../node/checkProcess';
+import { simulateInChildProcess } from '../node/simulateProcess';
+import { UNTRUSTED_MESSAGE } from './checkRunner';
+import type { Log } from './log';
+import type { PackService } from './packs';
+import type { SessionStore } from './session';
+import { readSettings, resolveInterpreters } from './settings';
+
+export interface SimulationSnapshot {
+  readonly running: boolean;
+  readonly result: { readonly result: SimulationResult; readonly at: string } | null;
+  readonly error?: string;
+  /** The scenario the learner chose last, if any. */
+  readonly chosen?: string;
+}
+
+export class SimulationRunner implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly started = new vscode.EventEmitter<void>();
+  private readonly finished = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  readonly onDidStart = this.started.event;
+  /** A simulation ended with a result or an error (not when it was cancelled). */
+  readonly onDidFinish = this.finished.event;
+
+  private abort: AbortController | undefined;
+  private last: { key: string; result: SimulationResult; at: string } | undefined;
+  private error: { key: string; message: string } | undefined;
+  private chosen: { key: string; scenario: string } | undefined;
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly packs: PackService,
+    private readonly log: Log,
+    /** dist/cli.js */
+    private readonly cli: string,
+  ) {}
+
+  get running(): boolean {
+    return this.abort !== undefined;
+  }
+
+  cancel(): void {
+    this.abort?.abort();
+  }
+
+  /** What the panel shows for this lesson and language. */
+  snapshot(lessonId: string, language: string): SimulationSnapshot {
+    const key = `${lessonId}/${language}`;
+    return {
+      running: this.running,
+      result: this.last?.key === key ? { result: this.last.result, at: this.last.at } : null,
+      ...(this.error?.key === key ? { error: this.error.message } : {}),
+      ...(this.chosen?.key === key ? { chosen: this.chosen.scenario } : {}),
+    };
+  }
+
+  /**
+   * After a check from the panel: show what its first mistake does under load, when a scenario shows it, or
+   * how the passing program holds up. A check that could not run the program has nothing to show.
+   */
+  async afterCheck(report: CheckReport): Promise<void> {
+    const pack = await this.packs.find(report.lesson);
+    const next = scenarioAfterCheck(pack?.manifest.scenarios ?? [], report.status, report.mistakes.map((m) => m.id));
+    if (next) await this.run(next.scenario.id, next.mistake);
+  }
+
+  /** Runs `scenario` (default: the one that shows `mistake`, else the learner's last choice, else the first). */
+  async run(scenario?: string, mistake?: string, chosenByLearner = false): Promise<void> {
+    this.cancel();
+    const session = this.store.session;
+    const uri = this.store.mainUri(session);
+    if (!session || !uri) return;
+    const key = `${session.lessonId}/${session.language}`;
+    const fail = (message: string): void => {
+      this.error = { key, message };
+      this.log.warn(`simulation: ${message}`);
+      this.changed.fire();
+    };
+    if (!vscode.workspace.isTrusted) return fail(UNTRUSTED_MESSAGE);
+    const pack = await this.packs.find(session.lessonId);
+    if (!pack) return fail(`The lesson "${session.lessonId}" is not installed any more.`);
+    const scenarios = pack.manifest.scenarios ?? [];
+    const picked = chooseScenario(scenarios, scenario ?? (mistake ? undefined : this.chosen?.key === key ? this.chosen.scenario : undefined), mistake ? [mistake] : []);
+    if (!picked) return fail(`The lesson "${session.lessonId}" has no scenario "${scenario}".`);
+    if (scenario && chosenByLearner) this.chosen = { key, scenario };
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open?.isDirty) await open.save();
+    const abort = new AbortController();
+    this.abort = abort;
+    this.error = undefined;
+    this.started.fire();
+    this.changed.fire();
+    try {
+      const interpreters = await resolveInterpreters(uri, this.log);
+      this.log.info(`simulate ${session.lessonId}/${picked.id} ${uri.fsPath}${mistake ? ` (mistake ${mistake})` : ''}`);
+      const result = await simulateInChildProcess({
+        cli: this.cli,
+        node: process.execPath,
+        file: uri.fsPath,
+        language: session.language,
+        packDir: pack.dir,
+        scenario: picked.id,
+        ...(mistake && picked.shows?.includes(mistake) ? { mistake } : {}),
+        ...(session.language === 'python' ? { python: interpreters.python } : { nodeForLearner: interpreters.node }),
+        timeLimitMs: readSettings(uri).timeLimitMs,
+        signal: abort.signal,
+      });
+      this.last = { key, result, at: new Date().toISOString() };
+      this.log.info(`simulation done: ${result.runs.yours.stopped ? `stopped at tick ${result.runs.yours.stopped.tick}` : 'ran to the end'}`);
+    } catch (error) {
+      if (error instanceof CheckProcessError && error.cancelled) return;
+      this.error = { key, message: `The simulation could not run: ${(error as Error).message ?? String(error)}` };
+      this.log.error('simulation failed', error);
+    } finally {
+      if (this.abort === abort) {
+        this.abort = undefined;
+        if (!abort.signal.aborted) this.finished.fire();
+        this.changed.fire();
+      }
+    }
+  }
+
+  dispose(): void {
+    this.cancel();
+    this.changed.dispose();
+    this.started.dispose();
+    this.finished.dispose();
+  }
+}

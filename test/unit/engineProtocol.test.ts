@@ -1,0 +1,39 @@
+// The engine worker runs pack code, so its host trusts nothing it says: a series from a simulate-reference job
+// is checked on arrival (bounded, whole non-negative numbers, one width), and anything else is refused.
+import * as assert from 'node:assert/strict';
+import { ENGINE_PROTOCOL, isBalancerRun, parseHostMessage, parseWorkerMessage } from '../../src/node/engine/protocol';
+
+const tick = { queues: [3, 0, 0], sent: [4, 4, 4], failed: 0, waiting: 0 };
+const series = (run: unknown): string => JSON.stringify({ type: 'series', run });
+
+describe('engine protocol: series from the worker', () => {
+  it('accepts a well-formed series, stopped or not', () => {
+    assert.deepEqual(parseWorkerMessage(series({ ticks: [tick, tick] })), { type: 'series', run: { ticks: [tick, tick] } });
+    assert.ok(parseWorkerMessage(series({ ticks: [tick], stopped: { tick: 2, message: 'the model crashed' } })));
+  });
+
+  it('refuses negative, fractional, huge or uneven numbers, and too many ticks', () => {
+    for (const bad of [
+      { ticks: [{ ...tick, queues: [-1, 0, 0] }] },
+      { ticks: [{ ...tick, failed: 0.5 }] },
+      { ticks: [{ ...tick, waiting: 1e300 }] },
+      { ticks: [tick, { ...tick, queues: [1, 2], sent: [1, 2] }] },
+      { ticks: [{ ...tick, sent: [1] }] },
+      { ticks: [{ ...tick, queues: Array(13).fill(0), sent: Array(13).fill(0) }] },
+      { ticks: Array(201).fill(tick) },
+      { ticks: [tick], stopped: { tick: 1, message: 'x'.repeat(5000) } },
+      { ticks: 'many' },
+      null,
+    ]) {
+      assert.equal(parseWorkerMessage(series(bad)), undefined, JSON.stringify(bad)?.slice(0, 80));
+      assert.equal(isBalancerRun(bad), false);
+    }
+  });
+
+  it('the worker accepts a simulate-reference job only in the current protocol', () => {
+    const job = { kind: 'simulate-reference', packDir: '/p', origin: 'built-in', scenario: 'slow-server' };
+    assert.ok(parseHostMessage(JSON.stringify({ type: 'start', protocol: ENGINE_PROTOCOL, job })));
+    assert.equal(parseHostMessage(JSON.stringify({ type: 'start', protocol: ENGINE_PROTOCOL - 1, job })), undefined);
+    assert.equal(parseHostMessage(JSON.stringify({ type: 'start', protocol: ENGINE_PROTOCOL, job: { ...job, kind: 'simulate-everything' } })), undefined);
+  });
+});

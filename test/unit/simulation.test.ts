@@ -1,0 +1,168 @@
+/**
+ * The tick engine on the built-in lessons' own scenarios, with their reference models and mutants: the seed's
+ * figures (round robin's slow queue 40 and still growing, least connections at most 3; 7 failed requests of
+ * 30 under round robin, 0 with health checks), the claims the lesson texts make about the setup, and what the
+ * mistakes each scenario `shows` do to the queues.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { model as connCounts } from '../../lessons/conn-counts/model/model';
+import { model as healthChecks } from '../../lessons/health-checks/model/model';
+import { model as leastConnections } from '../../lessons/least-connections/model/model';
+import { parseManifest } from '../../src/core/manifest';
+import type { ReferenceModel } from '../../src/core/model';
+import type { Scenario } from '../../src/core/scenarioSchema';
+import { BalancerStopped, modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun, type LineSession } from '../../src/core/simulation';
+import { headline, simulationResult, summarize } from '../../src/core/simulationReport';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+function scenario(lesson: string, id: string): Scenario {
+  const file = path.join(ROOT, 'lessons', lesson, 'lesson.json');
+  const parsed = parseManifest(fs.readFileSync(file, 'utf8'), file);
+  assert.ok(parsed.ok, `${lesson}/lesson.json parses`);
+  const found = parsed.manifest.scenarios?.find((s) => s.id === id);
+  assert.ok(found, `${lesson} declares scenario ${id}`);
+  return found;
+}
+
+const withModel = (s: Scenario, model: ReferenceModel, mutations: string[] = []): Promise<BalancerRun> =>
+  runScenario(s, protocolBalancer(s.commands, modelSession(model, new Set(mutations))));
+const queueOf = (s: Scenario, run: BalancerRun, server: string): number[] => run.ticks.map((t) => t.queues[s.servers.findIndex((x) => x.name === server)]!);
+const sentTo = (s: Scenario, run: BalancerRun, server: string): number => summarize(s, run).servers.find((x) => x.name === server)!.sent;
+const failed = (run: BalancerRun): number => run.ticks.reduce((sum, t) => sum + t.failed, 0);
+
+describe('load simulation: the seed\'s figures from the lessons\' own scenarios', () => {
+  for (const [lesson, model] of [['least-connections', leastConnections], ['conn-counts', connCounts]] as const) {
+    describe(`${lesson}: slow-server`, () => {
+      const s = scenario(lesson, 'slow-server');
+
+      it("round robin's slow queue is 40 at tick 20, and still growing", async () => {
+        const slow = queueOf(s, await runScenario(s, roundRobin()), 'a');
+        assert.equal(slow.length, 20);
+        assert.equal(slow[19], 40);
+        assert.ok(slow[19]! > slow[18]!, `still growing: ${slow.join(' ')}`);
+      });
+
+      it('the reference (least connections) never lets it go above 3', async () => {
+        const run = await withModel(s, model);
+        assert.equal(run.stopped, undefined);
+        const slow = queueOf(s, run, 'a');
+        assert.equal(Math.max(...slow), 3, slow.join(' '));
+        // Every request went somewhere: 240 in all.
+        assert.equal(summarize(s, run).servers.reduce((n, x) => n + x.sent, 0), 240);
+      });
+
+      it('the setup the lesson text states: the slow server placed last peaks at 2; before the work the queues read 42 and 5', async () => {
+        const last: Scenario = { ...s, servers: [s.servers[1]!, s.servers[2]!, s.servers[0]!].map((x, i) => ({ ...x, name: ['b', 'c', 'z'][i]! })) };
+        assert.equal(Math.max(...queueOf(last, await withModel(last, model), 'z')), 2);
+        // Before the work a busy server holds what it keeps plus what it finishes that tick (its capacity).
+        assert.equal(queueOf(s, await runScenario(s, roundRobin()), 'a')[19]! + 2, 42);
+        assert.equal(Math.max(...queueOf(s, await withModel(s, model), 'a')) + 2, 5);
+      });
+
+      it('says so in one sentence', async () => {
+        const runs = { yours: await withModel(s, model), roundRobin: await runScenario(s, roundRobin()), reference: await withModel(s, model) };
+        assert.equal(
+          headline(s, runs),
+          'With your balancer the queue on a (2 per tick, the slowest) peaked at 3; round robin\'s reached 40 and was still growing; the reference\'s peaked at 3.',
+        );
+      });
+    });
+
+    it(`${lesson}: duplicate-done piles requests onto the server whose count went below zero`, async () => {
+      const s = scenario(lesson, 'duplicate-done');
+      const reference = await withModel(s, model);
+      const negative = await withModel(s, model, ['negative-count']);
+      assert.equal(Math.max(...queueOf(s, reference, 'b')), 0, 'a count that stops at 0 shrugs the duplicates off');
+      assert.ok(Math.max(...queueOf(s, negative, 'b')) >= 30, `b's queue with a negative count: ${queueOf(s, negative, 'b').join(' ')}`);
+      assert.ok(sentTo(s, negative, 'b') > sentTo(s, reference, 'b') + 30);
+      const result = simulationResult(lesson, s, { yours: negative, roundRobin: await runScenario(s, roundRobin()), reference }, { id: 'negative-count', title: 'A count goes below zero' });
+      assert.match(result.sentence, /^Your check found “A count goes below zero”\. Under load that means b got \d+ of 240 requests and its queue reached \d+ and was still growing; with the reference b got 99 and its queue stayed empty\.$/);
+    });
+  }
+
+  it('least-connections: in a burst, a pick that counts too late sends all 30 requests to the first server', async () => {
+    const s = scenario('least-connections', 'burst');
+    const late = await withModel(s, leastConnections, ['no-increment']);
+    const reference = await withModel(s, leastConnections);
+    assert.equal(sentTo(s, late, 'a'), 30);
+    assert.deepEqual(['a', 'b', 'c'].map((n) => sentTo(s, reference, n)), [10, 10, 10]);
+    assert.equal(Math.max(...queueOf(s, late, 'a')), 28);
+  });
+
+  describe('health-checks', () => {
+    it("server-down: 7 of 30 requests fail under round robin, none with health checks (the seed's figures)", async () => {
+      const s = scenario('health-checks', 'server-down');
+      assert.equal(failed(await runScenario(s, roundRobin())), 7);
+      assert.equal(failed(await withModel(s, healthChecks)), 0);
+      assert.equal(failed(await withModel(s, healthChecks, ['pick-ignores-health'])), 7);
+      const runs = { yours: await withModel(s, healthChecks), roundRobin: await runScenario(s, roundRobin()), reference: await withModel(s, healthChecks) };
+      assert.equal(headline(s, runs), 'With your balancer 0 of 30 requests failed; with round robin 7 (sent to b while it was down); with the reference 0.');
+    });
+
+    it('comes-back: the cap holds the herd off the server that comes back cold; ignoring it piles requests onto it', async () => {
+      const s = scenario('health-checks', 'comes-back');
+      const reference = await withModel(s, healthChecks);
+      const uncapped = await withModel(s, healthChecks, ['cap-ignored']);
+      const back = 11;
+      const cAfter = (run: BalancerRun): number[] => queueOf(s, run, 'c').slice(back - 1);
+      // At most 6 in flight (the cap), minus the one request it finishes while cold.
+      assert.ok(Math.max(...cAfter(reference)) <= 5, cAfter(reference).join(' '));
+      assert.ok(Math.max(...cAfter(uncapped)) >= 10, cAfter(uncapped).join(' '));
+      assert.ok(reference.ticks.some((t) => t.waiting > 0), 'with the cap, requests wait at the balancer');
+      assert.equal(failed(reference), 0);
+      assert.ok(failed(await runScenario(s, roundRobin())) > 0, 'round robin sends requests to c while it is down');
+      const result = simulationResult('health-checks', s, { yours: uncapped, roundRobin: await runScenario(s, roundRobin()), reference }, { id: 'ignores-cap', title: 'PICK ignores the cap' });
+      assert.match(result.sentence, /^Your check found “PICK ignores the cap”\. Under load: when c came back at tick 11, your balancer sent it 11 requests in that tick and its queue reached \d+; round robin sent it 4 \(queue up to 11\); the reference 6 \(queue up to 5\)\.$/);
+    });
+  });
+});
+
+describe('load simulation: the engine', () => {
+  const s = scenario('least-connections', 'slow-server');
+
+  it('is deterministic: the same balancer gives the same series', async () => {
+    const dup = scenario('least-connections', 'duplicate-done');
+    assert.deepEqual(await withModel(dup, leastConnections, ['negative-count']), await withModel(dup, leastConnections, ['negative-count']));
+  });
+
+  it('holds back what needs no answer, and writes it with the next pick: one round trip per request', async () => {
+    const batches: string[][] = [];
+    const inner = modelSession(leastConnections);
+    const session: LineSession = { exchange: async (commands) => (batches.push([...commands]), inner.exchange(commands)) };
+    await runScenario(s, protocolBalancer(s.commands, session));
+    assert.equal(batches.length, 240 + 1, 'one exchange per pick, and one for what is left at the end');
+    assert.deepEqual(batches[0], ['POOL a b c', 'PICK']);
+    assert.ok(batches.every((b) => b.filter((c) => c === 'PICK').length <= 1));
+    assert.ok(batches[batches.length - 1]!.every((c) => c.startsWith('DONE ')));
+  });
+
+  it('ends the run with the part it reached when an answer is not a server', async () => {
+    let picks = 0;
+    const session: LineSession = {
+      exchange: async (commands) => commands.map((c) => (c === 'PICK' ? (++picks === 30 ? '\u001b[2Jboom' : 'b') : 'OK')),
+    };
+    const run = await runScenario(s, protocolBalancer(s.commands, session));
+    assert.equal(run.ticks.length, 2, 'ticks 1 and 2 were complete');
+    assert.equal(run.stopped?.tick, 3);
+    assert.match(run.stopped!.message, /^it answered "\\u001b\[2Jboom" to request 30 \(PICK\), which is not a server of the pool \(a, b, c\)\. If it prints anything else on stdout/);
+  });
+
+  it('passes a stop from the session through, and only that kind of error', async () => {
+    const stops: LineSession = { exchange: async () => Promise.reject(new BalancerStopped('it crashed', 'Traceback …')) };
+    assert.deepEqual((await runScenario(s, protocolBalancer(s.commands, stops))).stopped, { tick: 1, message: 'it crashed', details: 'Traceback …' });
+    const bug: LineSession = { exchange: async () => Promise.reject(new TypeError('a bug')) };
+    await assert.rejects(runScenario(s, protocolBalancer(s.commands, bug)), TypeError);
+  });
+
+  it("treats the scenario's wait and refuse words as no server", async () => {
+    const words: Scenario = { ...s, ticks: 2, arrivals: { perTick: 2 }, commands: { ...s.commands, wait: ['BUSY'], refuse: ['EMPTY'] } };
+    let n = 0;
+    const session: LineSession = { exchange: async (commands) => commands.map((c) => (c === 'PICK' ? ['BUSY', 'EMPTY', 'a', 'c', 'a'][n++]! : 'OK')) };
+    const run = await runScenario(words, protocolBalancer(words.commands, session));
+    // Tick 1: one waits, one fails. Tick 2: the waiting one and two new ones.
+    assert.deepEqual(run.ticks.map((t) => [t.sent, t.failed, t.waiting]), [[[0, 0, 0], 1, 1], [[2, 0, 1], 0, 0]]);
+  });
+});
