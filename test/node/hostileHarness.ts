@@ -100,6 +100,8 @@ export class HostileHarness {
       NO_COLOR: '1',
       GRADER_TOKEN: this.secret,
       LESSON_COMPANION_PACKS: path.join(this.tmp, 'installed'),
+      // The checker's own cache lives outside the home, so an empty home means the program wrote nothing there.
+      LESSON_COMPANION_CACHE_DIR: path.join(this.tmp, 'checker-cache'),
       LESSON_COMPANION_SANDBOX: this.sandbox,
       ...(process.env.LESSON_COMPANION_SANDBOX_TOOL ? { LESSON_COMPANION_SANDBOX_TOOL: process.env.LESSON_COMPANION_SANDBOX_TOOL } : {}),
       ...extra,

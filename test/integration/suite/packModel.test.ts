@@ -3,19 +3,22 @@
 // Pack…", started, and checked with a correct and a mistaken program. The check runs in a child process
 // (the CLI's own), whose engine worker loads the pack's model: nothing of the pack runs in this process.
 import * as assert from 'assert';
-import { execFileSync } from 'child_process';
+import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { promisify } from 'util';
 import * as vscode from 'vscode';
 import type { CheckReport } from '../../../src/core/report';
-import { activate, extensionPath, setLearnerText, workspaceDir } from '../lib/helpers';
+import { activate, extensionPath, internalState, setLearnerText, workspaceDir } from '../lib/helpers';
 
 const ID = 'health-checks-installed';
 const SOURCE = 'health-checks';
 
-const cli = (...args: string[]): string =>
-  execFileSync(process.execPath, [path.join(extensionPath(), 'bin', 'lesson-companion.js'), ...args], { encoding: 'utf8', stdio: 'pipe', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+// Asynchronous: bundling validates the pack (its model and mutants run), and a synchronous call would block
+// the extension host long enough for the workbench to call it unresponsive.
+const cli = async (...args: string[]): Promise<string> =>
+  (await promisify(execFile)(process.execPath, [path.join(extensionPath(), 'bin', 'lesson-companion.js'), ...args], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } })).stdout;
 
 suite('a pack with its own model (trusted workspace)', () => {
   let tmp: string;
@@ -43,10 +46,13 @@ suite('a pack with its own model (trusted workspace)', () => {
     Object.assign(manifest, { id: ID, title: 'Health checks (installed)' });
     fs.writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
     const file = path.join(tmp, `${ID}.lessonpack`);
-    cli('bundle', dir, '-o', file);
+    await cli('bundle', dir, '-o', file);
 
     const installed = await vscode.commands.executeCommand<{ id: string } | undefined>('lessonCompanion.installPack', vscode.Uri.file(file), { trustCode: true });
-    assert.strictEqual(installed?.id, ID);
+    assert.strictEqual(installed?.id, ID, (await internalState()).lastInstallRefusal ?? 'no refusal recorded');
+    // Earlier suites leave their own balancer.py; starting over other content would ask (a modal, which tests
+    // cannot answer), so the file is first given the starter's own text, as a learner who kept it would have.
+    await setLearnerText(main, fs.readFileSync(path.join(dir, manifest.starters.python.dir, 'balancer.py'), 'utf8'));
     const session = await vscode.commands.executeCommand<{ lessonId: string } | undefined>('lessonCompanion.startLesson', { lessonId: ID, language: 'python' });
     assert.strictEqual(session?.lessonId, ID);
 
