@@ -208,5 +208,7 @@ export async function discoverPacks(roots: readonly { dir: string; origin: Loade
       else broken.push(result);
     }
   }
-  return { packs: [...byId.values()].sort((a, b) => a.manifest.id.localeCompare(b.manifest.id)), broken };
+  // Ids are lower-case ASCII (the schema's pattern), so code-unit order is their order; localeCompare would
+  // start ICU's collator, which costs more than the rest of listing the packs.
+  return { packs: [...byId.values()].sort((a, b) => (a.manifest.id < b.manifest.id ? -1 : a.manifest.id > b.manifest.id ? 1 : 0)), broken };
 }
