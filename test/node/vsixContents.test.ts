@@ -1,0 +1,73 @@
+/**
+ * What the VSIX carries is what `.vscodeignore` lets through, and the extension runs checks and simulations
+ * through the CLI's bundles in it. This copies exactly the files `vsce ls` lists (the VSIX's contents) into
+ * an empty folder and runs a check and a simulation from there, so a bundle left out of the allowlist fails
+ * here instead of in a learner's editor. (Packaging itself rebuilds in production mode, which this does not.)
+ */
+import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import type { CheckReport } from '../../src/core/report';
+
+const ROOT = path.join(__dirname, '..', '..');
+const run = promisify(execFile);
+
+describe('the VSIX contents (vsce ls) are enough to check and simulate', function () {
+  this.timeout(120_000);
+  let files: string[];
+  let unpacked: string;
+
+  before(async function () {
+    if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))) this.skip(); // `npm test` builds first
+    const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+    const { stdout } = await run(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: ROOT, maxBuffer: 4 * 1024 * 1024 });
+    files = stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+    unpacked = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-vsix-'));
+    for (const file of files) {
+      fs.mkdirSync(path.join(unpacked, path.dirname(file)), { recursive: true });
+      fs.copyFileSync(path.join(ROOT, file), path.join(unpacked, file));
+    }
+  });
+
+  after(() => {
+    if (unpacked) fs.rmSync(unpacked, { recursive: true, force: true });
+  });
+
+  it('lists the bundles the extension starts, and nothing native, no source maps, no node_modules', () => {
+    for (const bundle of ['extension.js', 'webview.js', 'cli.js', 'cli-main.js', 'engine.js', 'vendor-scslre.js', 'vendor-sucrase.js']) {
+      assert.ok(files.includes(`dist/${bundle}`), `dist/${bundle} is not in the VSIX: ${files.filter((f) => f.startsWith('dist/')).join(', ')}`);
+    }
+    assert.deepEqual(files.filter((f) => /\.(node|map)$/.test(f) || f.startsWith('node_modules/') || f.startsWith('src/')), []);
+    assert.ok(files.includes('lessons/least-connections/lesson.json'));
+  });
+
+  it('a mistaken program is checked and named from the unpacked copy, with its engine worker', async () => {
+    const learner = path.join(ROOT, 'test', 'fixtures', 'least-connections', 'python', 'tiebreak-name.py');
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-vsix-cache-'));
+    try {
+      const result = await run(process.execPath, [path.join(unpacked, 'dist', 'cli.js'), 'check', learner, '--json'], {
+        cwd: os.tmpdir(),
+        env: { ...process.env, LESSON_COMPANION_CACHE_DIR: cacheDir },
+        maxBuffer: 16 * 1024 * 1024,
+      }).catch((error: { stdout?: string; stderr?: string; code?: number }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '', code: error.code }));
+      const report = JSON.parse(result.stdout) as CheckReport;
+      assert.equal(report.lesson, 'least-connections');
+      assert.equal(report.status, 'fail');
+      assert.deepEqual(report.mistakes.map((m) => m.id), ['tiebreak'], result.stderr);
+    } finally {
+      fs.rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a simulation runs from the unpacked copy', async () => {
+    const learner = path.join(ROOT, 'test', 'fixtures', 'least-connections', 'python', 'correct.py');
+    const { stdout } = await run(process.execPath, [path.join(unpacked, 'dist', 'cli.js'), 'simulate', learner, '--json'], { cwd: os.tmpdir(), maxBuffer: 16 * 1024 * 1024 });
+    const result = JSON.parse(stdout) as { lesson: string; scenario: { id: string }; sentence: string };
+    assert.equal(result.lesson, 'least-connections');
+    assert.equal(result.scenario.id, 'slow-server');
+    assert.match(result.sentence, /round robin's reached 40/);
+  });
+});
