@@ -110,7 +110,7 @@ export async function modelTranspiled(pack: LoadedPack): Promise<Record<string, 
 }
 
 /** A check that could not run because the pack's own model failed: the pack's fault, said so. */
-function modelFailure(pack: LoadedPack, file: string, language: Language, message: string): CheckReport {
+function modelFailure(pack: LoadedPack, file: string, language: Language, message: string, durationMs: number): CheckReport {
   return {
     lesson: pack.manifest.id,
     language,
@@ -128,12 +128,13 @@ function modelFailure(pack: LoadedPack, file: string, language: Language, messag
     ],
     counterexample: null,
     fuzz: { seed: 0, transcripts: 0, failed: 0, notRun: 0 },
-    durationMs: 0,
+    durationMs,
     processRuns: 0,
   };
 }
 
 export async function checkFile(pack: LoadedPack, file: string, language: Language, options: CheckFileOptions = {}): Promise<CheckReport> {
+  const checkStarted = performance.now();
   const interpreters: Interpreters = { ...DEFAULT_INTERPRETERS, ...options.interpreters };
   const starter = pack.manifest.starters[language];
   const driver = starter?.driver ? await resolveInside(pack.dir, starter.driver) : undefined;
@@ -258,8 +259,8 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
         });
       }
     } catch (error) {
-      if (error instanceof ModelError || error instanceof ModelLoadError) return modelFailure(pack, file, language, error.message);
-      if (error instanceof EngineError && (error.kind === 'model-error' || error.kind === 'stopped')) return modelFailure(pack, file, language, error.message);
+      if (error instanceof ModelError || error instanceof ModelLoadError) return modelFailure(pack, file, language, error.message, Math.round(performance.now() - checkStarted));
+      if (error instanceof EngineError && (error.kind === 'model-error' || error.kind === 'stopped')) return modelFailure(pack, file, language, error.message, Math.round(performance.now() - checkStarted));
       throw error;
     }
     return { ...report, containment: (await launching).containment };

@@ -32,6 +32,14 @@ function flash(el: HTMLElement): void {
   el.classList.add('flash');
 }
 
+/** How long a revealed element flashes (panel.css: .flash). */
+const FLASH_MS = 1600;
+/**
+ * The element a link just revealed. A re-render in that moment (a check's Test Explorer update, a simulation
+ * finishing) replaces it, which would stop the scroll half-way and drop the flash; render() reveals it again.
+ */
+let lastReveal: { readonly id: string; readonly until: number } | undefined;
+
 const ui: Ui = {
   post: (message) => vscode.postMessage(message),
   draft: (id) => local.drafts[id] ?? '',
@@ -52,6 +60,7 @@ const ui: Ui = {
     el.scrollIntoView({ block: 'center', behavior: 'smooth' });
     el.focus({ preventScroll: true });
     flash(el);
+    lastReveal = { id: el.id, until: performance.now() + FLASH_MS };
   },
 };
 
@@ -65,6 +74,11 @@ function render(state: PanelState): void {
   app.setAttribute('aria-busy', 'false');
   window.scrollTo(0, scroll);
   if (focusedId) document.getElementById(focusedId)?.focus({ preventScroll: true });
+  const revealed = lastReveal && performance.now() < lastReveal.until ? document.getElementById(lastReveal.id) : null;
+  if (revealed) {
+    revealed.scrollIntoView({ block: 'center' });
+    revealed.classList.add('flash');
+  }
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {

@@ -78,6 +78,7 @@ describe('a pack that brings its own model: hostile and broken models', function
       assert.equal(run.code, 1, run.stderr);
       const report = JSON.parse(run.stdout);
       assert.equal(report.status, 'error');
+      assert.ok(report.durationMs > 0, 'the report says how long the check ran before the model failed');
       const problem = report.problems.find((p: { kind: string }) => p.kind === 'model-error');
       assert.ok(problem, run.stdout);
       assert.match(problem.message, words);

@@ -1,8 +1,10 @@
 // Helpers shared by the integration suites (trusted and untrusted). They talk to the extension only through
 // VS Code's public API and the extension's commands.
 import * as assert from 'assert';
+import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { promisify } from 'util';
 import * as vscode from 'vscode';
 
 export const EXT_ID = 'lesson-companion.lesson-companion';
@@ -102,4 +104,15 @@ export function writeMarkingInterpreter(dir: string): { script: string; marker: 
   const marker = path.join(dir, 'interpreter-ran.txt');
   fs.writeFileSync(script, `#!/bin/sh\necho ran >> '${marker}'\nexec python3 "$@"\n`, { mode: 0o755 });
   return { script, marker };
+}
+
+/**
+ * The extension's own CLI (`bin/lesson-companion.js`) as an author would run it; its stdout. Asynchronous:
+ * bundling validates a pack (its model and mutants run), and a synchronous call would block the extension
+ * host long enough for the workbench to call it unresponsive.
+ */
+export async function lessonCompanionCli(...args: string[]): Promise<string> {
+  const bin = path.join(extensionPath(), 'bin', 'lesson-companion.js');
+  const { stdout } = await promisify(execFile)(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+  return stdout;
 }

@@ -3,23 +3,18 @@
 // newer version, and refuse a hostile archive. Tests run in order and share the workspace; the teardown
 // leaves the workspace empty again for lesson.test.ts.
 import * as assert from 'assert';
-import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import yazl from 'yazl';
 import type { CheckReport } from '../../../src/core/report';
-import { activate, extensionPath, fixture, internalState, LESSON, setLearnerText, waitFor, workspaceDir } from '../lib/helpers';
+import { activate, extensionPath, fixture, internalState, LESSON, lessonCompanionCli, setLearnerText, waitFor, workspaceDir } from '../lib/helpers';
 
 const ID = 'lc-installed-test';
 const EXTRA = 'added-in-1-1'; // a transcript only version 1.1.0 has
 type InstallResult = { id: string; version: string; dir: string; replaced?: string };
 
-const cli = (...args: string[]): string =>
-  execFileSync(process.execPath, [path.join(extensionPath(), 'bin', 'lesson-companion.js'), ...args], {
-    encoding: 'utf8', stdio: 'pipe', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-  });
 const install = (file: string, args?: { replace: boolean }): Thenable<InstallResult | undefined> =>
   vscode.commands.executeCommand<InstallResult | undefined>('lessonCompanion.installPack', vscode.Uri.file(file), { trustCode: true, ...args });
 const start = (lessonId: string): Thenable<{ lessonId: string; mainFile: string } | undefined> =>
@@ -37,7 +32,7 @@ suite('install lesson pack (trusted workspace)', () => {
   let installedDir: string;
 
   /** The built-in lesson under another id, bundled by the real CLI (which validates it with python3). */
-  function makePack(version: string, title: string, extraTranscript = false): string {
+  async function makePack(version: string, title: string, extraTranscript = false): Promise<string> {
     const dir = path.join(tmp, `pack-${version}`);
     fs.cpSync(path.join(extensionPath(), 'lessons', LESSON), dir, { recursive: true });
     const manifestFile = path.join(dir, 'lesson.json');
@@ -47,7 +42,7 @@ suite('install lesson pack (trusted workspace)', () => {
     fs.writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
     if (extraTranscript) fs.appendFileSync(path.join(dir, 'transcripts', 'done.txt'), `\n=== ${EXTRA}: a transcript new in 1.1.0\n> POOL solo\nOK\n> PICK\nsolo\n`);
     const file = path.join(tmp, `${ID}-${version}.lessonpack`);
-    cli('bundle', dir, '-o', file);
+    await lessonCompanionCli('bundle', dir, '-o', file);
     assert.ok(fs.statSync(file).size > 0, `bundled ${file}`);
     return file;
   }
@@ -66,7 +61,7 @@ suite('install lesson pack (trusted workspace)', () => {
 
   test('a bundled pack installs into global storage and starts beside the built-in lessons', async function () {
     this.timeout(60000);
-    const file = makePack('1.0.0', 'Installed Test');
+    const file = await makePack('1.0.0', 'Installed Test');
     assert.strictEqual(await start(ID), undefined, 'not a lesson before it is installed');
     const result = await install(file);
     assert.ok(result, 'the install command returns what it installed');
@@ -103,7 +98,7 @@ suite('install lesson pack (trusted workspace)', () => {
 
   test('a newer version replaces it only when confirmed, and the open lesson picks it up', async function () {
     this.timeout(90000);
-    const file = makePack('1.1.0', 'Installed Test v1.1', true);
+    const file = await makePack('1.1.0', 'Installed Test v1.1', true);
     assert.strictEqual(await install(file, { replace: false }), undefined, 'declined: nothing installed');
     assert.strictEqual(versionIn(installedDir), '1.0.0', 'declining keeps 1.0.0');
 
@@ -146,14 +141,10 @@ suite('install lesson pack (trusted workspace)', () => {
     const report = await check(); // the open lesson still checks against the installed 1.1.0
     assert.deepStrictEqual([report.lesson, report.status, report.transcripts.some((t) => t.name === EXTRA)], [ID, 'pass', true]);
     // The same refusal (src/node/installPack.ts) in the words an instructor reads, via the CLI.
-    const refusal = (() => {
-      try {
-        cli('install', evil, '--yes', '--packs-dir', path.join(tmp, 'cli-packs'));
-      } catch (error) {
-        return String((error as { stderr?: string }).stderr);
-      }
-      assert.fail('the CLI should refuse it too');
-    })();
+    const refusal = await lessonCompanionCli('install', evil, '--yes', '--packs-dir', path.join(tmp, 'cli-packs')).then(
+      () => assert.fail('the CLI should refuse it too'),
+      (error: { stderr?: string }) => String(error.stderr),
+    );
     assert.match(refusal, /"\.\.\/evil" climbs out of the pack folder/);
   });
 });
