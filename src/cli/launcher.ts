@@ -5,25 +5,40 @@
  * cache folder (node/cacheDir.ts), keyed by the bundle's size and time and Node's version; without one the CLI
  * just compiles.
  */
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
-import Module from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 import { cacheDir, writeCacheFile } from '../node/cacheDir';
 
 type MainModule = { runCli(): void };
-type NodeModule = Module & { filename: string; paths: string[]; loaded: boolean; require(id: string): unknown };
-const ModuleClass = Module as unknown as {
+type NodeModule = NodeJS.Module & { filename: string; paths: string[]; loaded: boolean; require(id: string): unknown };
+// This module's own constructor is node:module's Module, without loading node:module (and the ESM loader with it).
+const ModuleClass = module.constructor as unknown as {
   new (id: string, parent?: unknown): NodeModule;
   wrap(source: string): string;
   _nodeModulePaths(dir: string): string[];
 };
 
+/**
+ * A file name for the cache of one bundle build on one Node: FNV-1a, twice (64 bits as hex). Not a security
+ * boundary (the folder is the user's own, and V8 rejects a cache that does not fit the source); node:crypto
+ * would cost more to load than the whole key is worth.
+ */
+function cacheKey(text: string): string {
+  let low = 0x811c9dc5;
+  let high = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    low = Math.imul(low ^ c, 0x01000193) >>> 0;
+    high = Math.imul(high ^ c ^ (low >>> 16), 0x01000193) >>> 0;
+  }
+  return low.toString(16).padStart(8, '0') + high.toString(16).padStart(8, '0');
+}
+
 function loadWithCache(file: string): MainModule {
   const source = fs.readFileSync(file, 'utf8');
   const stat = fs.statSync(file);
-  const key = crypto.createHash('sha1').update(`${file}|${stat.size}|${stat.mtimeMs}|${process.version}|${process.arch}`).digest('hex').slice(0, 16);
+  const key = cacheKey(`${file}|${stat.size}|${stat.mtimeMs}|${process.version}|${process.arch}`);
   const dir = cacheDir('v8');
   const cacheFile = dir ? path.join(dir, `${key}.cache`) : undefined;
   let cachedData: Buffer | undefined;
