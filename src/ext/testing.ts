@@ -22,6 +22,9 @@ import type { SessionStore } from './session';
 import { mistakeRange } from './diagnostics';
 import { functionLine } from './symbols';
 
+/** The longest stretch the Test Explorer's report holds the extension host before it lets other work run. */
+const REPORT_SLICE_MS = 8;
+
 /** Text from the engine and the pack, as markdown that shows it as written. */
 const mdText = (text: string): string => escapeMarkdown(text);
 
@@ -223,7 +226,16 @@ export class LessonTests implements vscode.Disposable {
       else run.skipped(item);
     };
     const problem = report.problems[0];
-    root.children.forEach((item) => {
+    const items: vscode.TestItem[] = [];
+    root.children.forEach((item) => void items.push(item));
+    // VS Code turns every message into markdown in this process (its lexer runs on each one): a check with
+    // many failing transcripts would hold the extension host for tens of milliseconds. Yield between slices.
+    let sliceStarted = performance.now();
+    for (const item of items) {
+      if (performance.now() - sliceStarted > REPORT_SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStarted = performance.now();
+      }
       const verdict = report.transcripts.find((t) => item.id === `${root.id}/${t.name}`);
       if (report.status === 'error' || !verdict) {
         const msg = new vscode.TestMessage(problem ? safeText(`${problem.message}${problem.advice ? `\n${problem.advice}` : ''}`, { multiline: true }) : 'The program could not be checked.');
@@ -239,7 +251,7 @@ export class LessonTests implements vscode.Disposable {
       } else {
         set(item, 'failed', this.failureMessages(report, verdict, located));
       }
-    });
+    }
     const failing = report.transcripts.filter((t) => !t.passed).length;
     this.results.set(root.id, {
       state: report.status === 'pass' ? 'passed' : report.status === 'error' ? 'errored' : failing > 0 || report.status === 'fail' ? 'failed' : 'passed',
