@@ -184,28 +184,3 @@ export function traceTextLines(cells: TraceCells, paint: TracePaint = PLAIN_PAIN
     return l.kind === 'after' ? paint.dim(line) : line;
   });
 }
-
-/** Markdown inline text: every character markdown could read as syntax is escaped. */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&').replace(/&/g, '&amp;');
-}
-
-function markdownCounts(cells: readonly CountCell[] | null | undefined): string {
-  if (cells === null) return '**(no answer)**';
-  if (!cells || cells.length === 0) return '–';
-  return cells.map((c) => (c.differs ? `**${escapeMarkdown(c.text)}** ✗` : escapeMarkdown(c.text))).join(' ');
-}
-
-/** The trace as a markdown table (Test Explorer messages), learner text escaped. */
-export function traceMarkdown(cells: TraceCells): string {
-  const observed = cells.columns === 'observed';
-  const heads = [TRACE_HEADINGS.n, TRACE_HEADINGS.command, TRACE_HEADINGS.expected, TRACE_HEADINGS.actual, ...(observed ? [TRACE_HEADINGS.yours, TRACE_HEADINGS.shouldBe] : [TRACE_HEADINGS.reference])];
-  const out = [`| ${heads.join(' | ')} |`, `|${heads.map(() => ' --- ').join('|')}|`];
-  cells.rows.forEach((row, i) => {
-    const n = row.diverges ? `**→ ${i + 1}**` : String(i + 1);
-    const answer = row.diverges ? `**${escapeMarkdown(row.actual)}** ✗` : escapeMarkdown(row.actual);
-    const counts = observed ? [markdownCounts(row.yours), markdownCounts(row.shouldBe)] : [markdownCounts(row.shouldBe)];
-    out.push(`| ${[n, escapeMarkdown(row.command), escapeMarkdown(row.expected), answer, ...counts].join(' | ')} |`);
-  });
-  return out.join('\n');
-}

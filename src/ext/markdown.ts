@@ -24,12 +24,31 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   return defaultLinkOpen(tokens, idx, options, env, self);
 };
 
+/**
+ * The panel's state is rebuilt on every change (a check, an answer, a tick), and most of its markdown is the
+ * lesson's own text, which does not change: rendering it again each time held the extension host for
+ * milliseconds a check should not. Bounded, so a long session's one-off texts do not pile up.
+ */
+const RENDERED_LIMIT = 1000;
+const renderedBlocks = new Map<string, string>();
+const renderedInline = new Map<string, string>();
+
+function remembered(cache: Map<string, string>, text: string, render: (text: string) => string): string {
+  let html = cache.get(text);
+  if (html === undefined) {
+    if (cache.size >= RENDERED_LIMIT) cache.clear();
+    html = render(text);
+    cache.set(text, html);
+  }
+  return html;
+}
+
 /** Block markdown (paragraphs, tables, lists) to HTML. */
 export function renderMarkdown(text: string): string {
-  return md.render(text);
+  return remembered(renderedBlocks, text, (t) => md.render(t));
 }
 
 /** One line of markdown (a title, an outcome, a hint) to inline HTML, without a wrapping <p>. */
 export function renderInline(text: string): string {
-  return md.renderInline(text);
+  return remembered(renderedInline, text, (t) => md.renderInline(t));
 }

@@ -14,7 +14,7 @@ import { counterexampleSource, inlineMessage, inlineMessageLine, mistakeHeadline
 import { checkSummary, failureFocus, mistakeFocus, verdictSentence } from '../core/progress';
 import type { CheckReport, Counterexample, NamedMistake } from '../core/report';
 import { safeText } from '../core/text';
-import { countsNote, escapeMarkdown, traceCells, traceLength, traceMarkdown, traceTextLines } from '../core/traceView';
+import { countsNote, traceCells, traceLength, traceTextLines } from '../core/traceView';
 import type { CheckRunner } from './checkRunner';
 import type { Log } from './log';
 import type { PackService } from './packs';
@@ -24,9 +24,6 @@ import { functionLine } from './symbols';
 
 /** The longest stretch the Test Explorer's report holds the extension host before it lets other work run. */
 const REPORT_SLICE_MS = 8;
-
-/** Text from the engine and the pack, as markdown that shows it as written. */
-const mdText = (text: string): string => escapeMarkdown(text);
 
 export type ItemState = 'passed' | 'failed' | 'errored' | 'skipped';
 
@@ -279,18 +276,19 @@ export class LessonTests implements vscode.Disposable {
     return messages;
   }
 
-  private traceMessage(report: CheckReport, example: Counterexample, mistake: NamedMistake | undefined): vscode.MarkdownString {
+  /**
+   * The smallest trace as the command line prints it: aligned text, which the Test Results peek shows in an
+   * editor's fixed-width font. (A MarkdownString would be lexed in this process by VS Code, cold on a
+   * window's first check, for longer than a check may hold the extension host.)
+   */
+  private traceMessage(report: CheckReport, example: Counterexample, mistake: NamedMistake | undefined): string {
     const cells = traceCells(example);
-    const md = new vscode.MarkdownString();
-    if (mistake) md.appendMarkdown(`**${mdText(mistakeHeadline(mistake))}**. ${mdText(mistakeWhere(mistake).text)}\n\n`);
-    md.appendMarkdown(`Smallest transcript that shows it (${mdText(traceLength(cells))}, from ${mdText(counterexampleSource(example, report))}):\n\n`);
-    md.appendMarkdown(`${traceMarkdown(cells)}\n\n`);
-    md.appendMarkdown(`${mdText(countsNote(cells))}\n\n`);
-    if (example.replay) {
-      md.appendMarkdown('Replay it yourself, from your file\'s folder:\n\n');
-      md.appendCodeblock(safeText(example.replay.shell), 'sh');
-    }
-    return md;
+    const lines: string[] = [];
+    if (mistake) lines.push(`${mistakeHeadline(mistake)}. ${mistakeWhere(mistake).text}`, '');
+    lines.push(`Smallest transcript that shows it (${traceLength(cells)}, from ${counterexampleSource(example, report)}):`, '');
+    lines.push(...traceTextLines(cells), '', countsNote(cells));
+    if (example.replay) lines.push('', "Replay it yourself, from your file's folder:", safeText(example.replay.shell));
+    return lines.join('\n');
   }
 
   /** The Test Results output: the verdict, then each mistake with its trace as aligned text. */
