@@ -36,6 +36,15 @@ if [ -z "${SKIP_VSCODE_TESTS:-}" ]; then
 fi
 
 echo; printf '%s\n' "${timings[@]}"
-if [ ${#broken[@]} -gt 0 ]; then echo "failed steps: ${broken[*]}"; fi
+if [ ${#broken[@]} -gt 0 ]; then
+  # CI shows only the end of this output: repeat each failed step's failures here, where they will be seen.
+  for step in "${broken[@]}"; do
+    log="$log_dir/${step%% (*}.log"
+    echo; echo "--- failures of ${step}:"
+    sed 's/\x1b\[[0-9;]*m//g' "$log" | awk '/^ *[0-9]+ failing/ {on=1} on' | head -60
+    sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^\[(harness|ui[a-z-]*)\] .*FAIL' | head -10
+  done
+  echo; echo "failed steps: ${broken[*]}"
+fi
 echo "tests: $passed passed, $failed failed"
 [ ${#broken[@]} -eq 0 ] && [ "$failed" -eq 0 ]
