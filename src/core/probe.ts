@@ -1,8 +1,11 @@
 /**
  * Is the program a function of its input? One failing transcript is run alone in two fresh processes, and
- * twice in one process (each time after the reset command). Fresh runs that differ mean randomness (an
+ * twice in one of them (each time after the reset command). Fresh runs that differ mean randomness (an
  * unseeded generator); fresh runs that agree while the second run in one process differs mean something
- * carries across the reset (counts, a rotation cursor, a seeded generator). The runs are evidence too.
+ * carries across the reset (counts, a rotation cursor, a seeded generator). Before saying so, a third fresh
+ * run: a program that chooses at random among few options agrees with itself by chance often enough (about
+ * one check in fifteen for power-of-two-choices on three backends) that two runs called it leaky. The runs
+ * are evidence too.
  */
 import { runBatch, type Stream } from './batch';
 import type { Case } from './cases';
@@ -48,8 +51,9 @@ function firstDifference(model: ReferenceModel, commands: readonly string[], a: 
 }
 
 /**
- * Two processes, started side by side: [T, T] in one, [T] in the other. `inBatch` is how T fared after the
- * other transcripts in the check's main process: a third look at state that survives the reset.
+ * Two processes, started side by side: [T, T] in one, [T] in the other; a third, [T], only when the first
+ * two agree and yet something looks carried across the reset. `inBatch` is how T fared after the other
+ * transcripts in the check's main process: another look at state that survives the reset.
  */
 export async function probeDeterminism(model: ReferenceModel, execute: Execute, probed: Case, inBatch?: Outcome): Promise<Probe> {
   const [twice, again] = await Promise.all([runBatch(model, execute, [probed.commands, probed.commands]), runBatch(model, execute, [probed.commands])]);
@@ -57,18 +61,24 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
   const second = twice.outcomes[1]!;
   const fresh = again.outcomes[0]!;
   const usable = (o: Outcome): boolean => o.ending !== 'not-run' && o.ending !== 'timed-out' && o.ending !== 'output-limit';
-  const freshDifference = usable(first) && usable(fresh) ? firstDifference(model, probed.commands, first, fresh) : undefined;
+  let freshDifference = usable(first) && usable(fresh) ? firstDifference(model, probed.commands, first, fresh) : undefined;
   const twiceDifference = !freshDifference && usable(first) && usable(second) ? firstDifference(model, probed.commands, first, second) : undefined;
   const batchDifference = !freshDifference && !twiceDifference && inBatch && usable(first) && usable(inBatch) ? firstDifference(model, probed.commands, first, inBatch) : undefined;
-  const resetDifference = twiceDifference ? { ...twiceDifference, seen: 'twice' as const } : batchDifference ? { ...batchDifference, seen: 'after-others' as const } : undefined;
+  let third: Awaited<ReturnType<typeof runBatch>> | undefined;
+  if (twiceDifference || batchDifference) {
+    third = await runBatch(model, execute, [probed.commands]);
+    const thirdOutcome = third.outcomes[0]!;
+    if (usable(thirdOutcome)) freshDifference = firstDifference(model, probed.commands, first, thirdOutcome);
+  }
+  const resetDifference = freshDifference ? undefined : twiceDifference ? { ...twiceDifference, seen: 'twice' as const } : batchDifference ? { ...batchDifference, seen: 'after-others' as const } : undefined;
   return {
     probed,
     determinism: {
       fresh: !usable(first) || !usable(fresh) ? 'unknown' : freshDifference ? 'different' : 'same',
       afterReset: resetDifference ? 'different' : !usable(first) || !usable(second) || freshDifference ? 'unknown' : 'same',
-      runs: twice.runs.length + again.runs.length,
+      runs: twice.runs.length + again.runs.length + (third?.runs.length ?? 0),
     },
-    streams: [...twice.streams, ...again.streams],
+    streams: [...twice.streams, ...again.streams, ...(third?.streams ?? [])],
     alone: first,
     ...(freshDifference ? { freshDifference } : {}),
     ...(resetDifference ? { resetDifference } : {}),

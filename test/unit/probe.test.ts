@@ -1,0 +1,68 @@
+/**
+ * The determinism probe with FAKE processes whose answers are scripted per process start (in-process, on
+ * purpose: the point is what the probe concludes from which runs agree, and a script makes each case exact).
+ */
+import * as assert from 'node:assert/strict';
+import { model } from '../../lessons/least-connections/model/model';
+import type { Case } from '../../src/core/cases';
+import type { Execute, ProcessResult } from '../../src/core/process';
+import { probeDeterminism } from '../../src/core/probe';
+import { simulate } from '../../src/core/simulate';
+
+const commands = ['POOL a b c', 'PICK', 'PICK', 'PICK'];
+const probed: Case = { name: 'three', label: 'three picks', commands, expected: simulate(model, commands).outcome, hidden: true };
+
+const done = (stdout: string): ProcessResult => ({ stdout, stderr: '', exitCode: 0, signal: null, timedOut: false, outputLimited: false, durationMs: 1 });
+
+/**
+ * A program whose n-th process answers the picks of each run of the transcript from `answers[n]` (a list
+ * per run in that process); the picks are wrong (the reference answers a b c), so every run fails.
+ */
+function scripted(answers: readonly (readonly string[][])[]): { execute: Execute; starts: () => number } {
+  let started = 0;
+  const execute: Execute = async (input) => {
+    const perRun = answers[started] ?? answers[answers.length - 1]!;
+    started += 1;
+    // Each run of the transcript is the reset command (a bare POOL), then the transcript.
+    const runs = input.split('\n').filter((l) => l === 'POOL a b c').length;
+    let out = '';
+    for (let r = 0; r < runs; r++) out += ['OK', 'OK', ...perRun[Math.min(r, perRun.length - 1)]!].map((l) => `${l}\n`).join('');
+    return done(out);
+  };
+  return { execute, starts: () => started };
+}
+
+describe('determinism probe (fake processes)', () => {
+  it('a program that answers the same everywhere is deterministic and keeps nothing across the reset, in two processes', async () => {
+    const program = scripted([[['c', 'b', 'a']]]);
+    const probe = await probeDeterminism(model, program.execute, probed);
+    assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['same', 'same']);
+    assert.equal(program.starts(), 2);
+    assert.equal(probe.resetDifference, undefined);
+  });
+
+  it('fresh runs that differ are randomness', async () => {
+    const program = scripted([[['c', 'b', 'a'], ['c', 'b', 'a']], [['b', 'c', 'a']]]);
+    const probe = await probeDeterminism(model, program.execute, probed);
+    assert.equal(probe.determinism.fresh, 'different');
+    assert.equal(probe.freshDifference?.index, 1);
+  });
+
+  it('a second run in one process that differs, with a third fresh run that agrees, is state kept across the reset', async () => {
+    const program = scripted([[['c', 'b', 'a'], ['a', 'c', 'b']], [['c', 'b', 'a']], [['c', 'b', 'a']]]);
+    const probe = await probeDeterminism(model, program.execute, probed);
+    assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['same', 'different']);
+    assert.equal(probe.resetDifference?.seen, 'twice');
+    assert.equal(program.starts(), 3, 'the third fresh run confirms it');
+  });
+
+  it('two fresh runs that agree by chance, then a third that differs: randomness, not kept state', async () => {
+    // A random program: its first two processes happened to answer alike, its own second run did not.
+    const program = scripted([[['c', 'b', 'a'], ['b', 'a', 'c']], [['c', 'b', 'a']], [['a', 'c', 'b']]]);
+    const probe = await probeDeterminism(model, program.execute, probed);
+    assert.equal(probe.determinism.fresh, 'different');
+    assert.equal(probe.resetDifference, undefined, 'not called state kept across the reset');
+    assert.equal(probe.determinism.runs, 3);
+    assert.equal(probe.streams.length, 3, 'every run is evidence');
+  });
+});
