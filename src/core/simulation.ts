@@ -13,6 +13,9 @@ import { seededRandom } from './random';
 import { arrivalsAt } from './scenarioRules';
 import type { Scenario, ScenarioCommands } from './scenarioSchema';
 import { safeText } from './text';
+import { BalancerStopped, type LineSession } from './lineSession';
+
+export { BalancerStopped, type LineSession } from './lineSession';
 
 export type PickAnswer = { readonly kind: 'server'; readonly server: string } | { readonly kind: 'wait' } | { readonly kind: 'refused' };
 export type Health = 'down' | 'up';
@@ -25,18 +28,6 @@ export interface Balancer {
   health(server: string, health: Health): Promise<void>;
   /** Sends what is still held back; the run is over. */
   end(): Promise<void>;
-}
-
-/** A balancer that cannot go on: its program crashed, stopped answering, or answered something unusable. */
-export class BalancerStopped extends Error {
-  constructor(
-    message: string,
-    /** What the program said on stderr (a traceback), made safe to show. */
-    readonly details?: string,
-  ) {
-    super(message);
-    this.name = 'BalancerStopped';
-  }
 }
 
 export interface TickRecord {
@@ -142,15 +133,6 @@ export function roundRobin(): Balancer {
     health: async () => undefined,
     end: async () => undefined,
   };
-}
-
-/** A program that answers one line per command line: a learner's process, or a model stepped in memory. */
-export interface LineSession {
-  /**
-   * Writes the commands in order and resolves with the answer line to each. Rejects with BalancerStopped
-   * when the program cannot answer them all (it crashed, hung, or printed too much).
-   */
-  exchange(commands: readonly string[]): Promise<readonly string[]>;
 }
 
 const fill = (template: string, values: { server?: string; servers?: string }): string =>

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import type { CheckReport } from '../core/report';
 import type { Language } from '../core/schema';
+import { quietNodeEnv } from './nodeEnv';
 
 export interface CheckProcessOptions {
   /** dist/cli.js */
@@ -45,7 +46,7 @@ export function checkInChildProcess(options: CheckProcessOptions): Promise<Check
   if (options.timeLimitMs !== undefined) args.push('--timeout', String(options.timeLimitMs));
   return new Promise<CheckReport>((resolve, reject) => {
     const child = spawn(options.node, args, {
-      env: { ...(options.env ?? process.env), ELECTRON_RUN_AS_NODE: '1', NO_COLOR: '1' },
+      env: { ...quietNodeEnv(options.env ?? process.env), ELECTRON_RUN_AS_NODE: '1', NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });

@@ -19,6 +19,7 @@ import { ModelError, ModelLoadError } from './modelLoader';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIME_LIMIT_MS } from './limits';
 import { loadPack, resolveInside, type LoadedPack } from './packs';
 import { batchKey, passes, passReport, readPassingBatch, writePassingBatch } from './fastPass';
+import { earlyRun, rememberOutcome } from './prelaunch';
 import { transpiledModelFiles } from './modelCache';
 import { replayLine } from './replay';
 import { availableSandbox, sandboxSettingFromEnv, type SandboxSetting } from './sandbox';
@@ -164,6 +165,7 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
     const key = options.engine ? batchKey(pack, options.engine, { ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.fuzzTranscripts !== undefined ? { fuzzTranscripts: options.fuzzTranscripts } : {}) }) : undefined;
     const known = key && !program.prepareError ? readPassingBatch(key) : undefined;
     const started = performance.now();
+    const startedEarly = earlyRun();
     const firstRun = known ? runContained(known.input) : undefined;
     let firstRunTaken = false;
     const execute = async (input: string, limits?: RunLimits): Promise<ProcessResult> => {
@@ -181,6 +183,16 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
     try {
       if (options.engine) {
         const engine = options.engine;
+        if (firstRun && known && startedEarly.pending && startedEarly.passedLastTime) {
+          // Started before this process had loaded (prelaunch.ts), the run of a program that passed last time
+          // is about done, and most likely passes again: that needs no worker. A program that failed last
+          // time gets its worker started beside the run, below.
+          const result = await firstRun;
+          if (passes(result, known)) {
+            rememberOutcome(true);
+            return { ...passReport(pack, language, file, known, performance.now() - started), containment: (await launching).containment };
+          }
+        }
         const transpiled = await modelTranspiled(pack);
         const run = (permission: boolean): Promise<CheckReport> => runEngineJob(
           engine,
@@ -229,6 +241,7 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
           const result = await Promise.race([cannotRun, firstRun]);
           if (passes(result, known)) {
             stop.abort();
+            rememberOutcome(true);
             return { ...passReport(pack, language, file, known, performance.now() - started), containment: (await launching).containment };
           }
         }
@@ -263,6 +276,7 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
       if (error instanceof EngineError && (error.kind === 'model-error' || error.kind === 'stopped')) return modelFailure(pack, file, language, error.message, Math.round(performance.now() - checkStarted));
       throw error;
     }
+    rememberOutcome(report.status === 'pass');
     return { ...report, containment: (await launching).containment };
   } finally {
     await program.dispose();

@@ -12,7 +12,8 @@ import { failedSession, startInteractive, type InteractiveSession, type Interact
 import { resolveInterpreter } from './interpreter';
 import type { PreparedProgram } from './languages';
 import type { ProcessResult } from '../core/process';
-import { runProcess, type ProcessSpec } from './runner';
+import { claimFirstRun, discardEarlyRun } from './prelaunch';
+import { runProcess, spawnPlan, type ProcessSpec } from './runner';
 import { availableSandbox, bwrapArgs, onPath, type SandboxSetting } from './sandbox';
 import { insideArgs, packFilesView, SANDBOX_WORK_DIR, type SandboxView } from './sandboxView';
 import { unshareArgs } from './unshareSandbox';
@@ -124,8 +125,18 @@ export async function containProgram(program: PreparedProgram, options: ContainO
       inheritEnv: false,
       memoryLimitMiB: memoryMiB,
     };
-    return { containment, run: (input, limits) => runProcess({ ...spec, ...limits }, input), open: async (limits) => startInteractive({ ...spec, ...limits }) };
+    return {
+      containment,
+      // Only here is a run's command line the same every time: a check's first run may have been started early.
+      run: (input, limits) => {
+        const full: ProcessSpec = { ...spec, ...limits };
+        return runProcess(full, input, claimFirstRun(spawnPlan(full), input));
+      },
+      open: async (limits) => startInteractive({ ...spec, ...limits }),
+    };
   }
+  // Only sandboxed runs are started early: a check without the sandbox has no use for one.
+  discardEarlyRun();
   const [command, args] = limited(program.runtime, executable, program.args, memoryMiB, false);
   const posix = process.platform !== 'win32';
   const specIn = (workDir: string): RunSpec => ({

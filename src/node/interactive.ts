@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
-import { BalancerStopped, type LineSession } from '../core/simulation';
+import { BalancerStopped, type LineSession } from '../core/lineSession';
 import { safeText } from '../core/text';
 import { trackProcess } from './cleanup';
 import { DescendantTracker } from './descendants';

@@ -11,6 +11,7 @@ import type { LessonManifest } from '../core/schema';
 import { parseTranscripts, TranscriptSyntaxError, type Transcript } from '../core/transcript';
 import { loadModel, ModelLoadError } from './modelLoader';
 import { sha256Hex } from './hash';
+import { cachedPack, keepPack, manifestStamp, packStamps } from './packCache';
 
 export const MANIFEST_FILE = 'lesson.json';
 /** Packs are small text; a bigger file is a mistake or an attack. */
@@ -74,6 +75,13 @@ export interface LoadOptions {
 }
 
 export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'folder', options: LoadOptions = {}): Promise<LoadedPack> {
+  // A plain load (listing, choosing the lesson of a file) may be the last one's, if no file changed since.
+  const keep = !options.model && !options.checkPatterns && !options.transpiled;
+  if (keep) {
+    const cached = cachedPack(dir, origin);
+    if (cached) return cached;
+  }
+  const manifestBefore = keep ? manifestStamp(dir, MANIFEST_FILE) : undefined;
   const manifestPath = path.join(dir, MANIFEST_FILE);
   let text: string;
   try {
@@ -84,6 +92,7 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
   const parsed = parseManifest(text, manifestPath, { checkPatterns: options.checkPatterns ?? options.model ?? false });
   if (!parsed.ok) throw new PackError(dir, parsed.problems);
   const manifest = parsed.manifest;
+  const stampsBefore = manifestBefore ? packStamps(dir, manifest, manifestBefore) : undefined;
   const problems: ManifestProblem[] = [];
   let model: ReferenceModel | undefined;
   const modelPath = await resolveInside(dir, manifest.model);
@@ -141,7 +150,9 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
     }
   }
   if (problems.length > 0 || (options.model && !model)) throw new PackError(dir, problems);
-  return { dir, manifest, ...(model ? { model } : {}), transcripts, origin };
+  const pack: LoadedPack = { dir, manifest, ...(model ? { model } : {}), transcripts, origin };
+  if (stampsBefore) keepPack(pack, stampsBefore);
+  return pack;
 }
 
 /**

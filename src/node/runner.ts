@@ -4,10 +4,10 @@
  * through /proc also finds what left the group (descendants.ts). Every live run is registered with
  * cleanup.ts, so a CLI stopped by a signal ends it too.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { ProcessResult } from '../core/process';
 import { trackProcess } from './cleanup';
+import { spawnPlanned, type EarlyRun, type RunEvents, type SpawnPlan } from './prelaunch';
 import { DescendantTracker, treeDataKiB } from './descendants';
 import { StderrKeeper } from './stderrKeeper';
 
@@ -55,8 +55,22 @@ export function killGroup(pid: number | undefined): void {
   }
 }
 
-export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessResult> {
-  const started = performance.now();
+/** What running `spec` spawns (and `runId` marks, for the sweep). */
+export function spawnPlan(spec: ProcessSpec, runId?: string): SpawnPlan {
+  const env = {
+    ...(spec.inheritEnv === false ? {} : { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONIOENCODING: 'utf-8', PYTHONUNBUFFERED: '1', NODE_OPTIONS: '' }),
+    ...spec.env,
+    ...(runId ? { LESSON_COMPANION_RUN: runId } : {}),
+  };
+  return { command: spec.command, args: spec.args, cwd: spec.cwd, env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)) };
+}
+
+/**
+ * Runs `spec` with `input`, or takes over `early`: that very run, already started (prelaunch.ts), whose
+ * time counts from its start and whose input is already being written.
+ */
+export function runProcess(spec: ProcessSpec, input: string, early?: EarlyRun): Promise<ProcessResult> {
+  const started = early?.startedAt ?? performance.now();
   const stallMs = spec.stallMs ?? DEFAULT_STALL_MS;
   return new Promise((resolve) => {
     // Raw chunks, decoded once at the end: a character split across two chunks must not turn into garbage.
@@ -71,13 +85,8 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
     let outputLimited = false;
     let settled = false;
     // Unique to this run, inherited by all it starts: how the sweep recognises its descendants.
-    const runId = spec.sweepDescendants ? randomBytes(12).toString('hex') : undefined;
-    const env = {
-      ...(spec.inheritEnv === false ? {} : { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONIOENCODING: 'utf-8', PYTHONUNBUFFERED: '1', NODE_OPTIONS: '' }),
-      ...spec.env,
-      ...(runId ? { LESSON_COMPANION_RUN: runId } : {}),
-    };
-    const child = spawn(spec.command, [...spec.args], { cwd: spec.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const runId = spec.sweepDescendants && !early ? randomBytes(12).toString('hex') : undefined;
+    const child = early?.child ?? spawnPlanned(spawnPlan(spec, runId));
     const tracker = runId && child.pid !== undefined ? new DescendantTracker(child.pid, `LESSON_COMPANION_RUN=${runId}`) : undefined;
     const stop = (): void => {
       killGroup(child.pid);
@@ -119,7 +128,7 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
     const timer = setTimeout(() => {
       timedOut = true;
       stop();
-    }, spec.timeLimitMs);
+    }, Math.max(0, spec.timeLimitMs - (performance.now() - started)));
     // Progress, not only the total limit: once all input is written, silence on stdout means a hang.
     // A silent program that keeps filling its memory is let run into its memory limit, which says more.
     const watchMemory = spec.memoryLimitMiB !== undefined && child.pid !== undefined;
@@ -160,7 +169,7 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
         stop();
       });
     };
-    child.stdout.on('data', (chunk: Buffer) => {
+    const onStdout = (chunk: Buffer): void => {
       // The first answer ends the start-up grace: from now on a second of silence is a stall.
       const first = lastStdout === undefined;
       lastOutput = lastStdout = performance.now();
@@ -173,17 +182,15 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
         outputLimited = true;
         stop();
       }
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
+    };
+    const onStderr = (chunk: Buffer): void => {
       lastOutput = performance.now();
       stderr.add(chunk);
-    });
-    child.on('error', (error: NodeJS.ErrnoException) => {
+    };
+    const failedToStart = (error: NodeJS.ErrnoException): void => {
       finish({ exitCode: null, signal: null, startError: { code: error.code ?? 'ERROR', command: spec.command } });
-    });
-    // 'close' waits for the pipes to drain; a grandchild holding them open is killed with the group.
-    child.on('close', (code, signal) => finish({ exitCode: code, signal }));
-    child.on('exit', (code, signal) => {
+    };
+    const exited = (code: number | null, signal: NodeJS.Signals | null): void => {
       setTimeout(stop, 50).unref();
       // A grandchild that escaped every kill can hold the pipes open for ever: once they have been quiet
       // for a second after the exit, stop waiting. The check runs after one more poll (setImmediate), so
@@ -201,12 +208,25 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
         });
       };
       setTimeout(giveUp, 1000).unref();
-    });
-    // A program that exits without reading all its input makes the write fail with EPIPE: not our error.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(input, () => {
-      inputWritten = performance.now();
+    };
+    const written = (at: number): void => {
+      inputWritten = at;
       watchForStall();
-    });
+    };
+    const events: RunEvents = { stdout: onStdout, stderr: onStderr, inputWritten: written, error: failedToStart, exit: exited, close: (code, signal) => finish({ exitCode: code, signal }) };
+    if (early) {
+      // A run started early (prelaunch.ts): what it did so far is replayed, then it goes on as any run.
+      early.attach(events);
+    } else {
+      child.stdout.on('data', events.stdout);
+      child.stderr.on('data', events.stderr);
+      child.on('error', events.error);
+      // 'close' waits for the pipes to drain; a grandchild holding them open is killed with the group.
+      child.on('close', events.close);
+      child.on('exit', events.exit);
+      // A program that exits without reading all its input makes the write fail with EPIPE: not our error.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(input, () => written(performance.now()));
+    }
   });
 }

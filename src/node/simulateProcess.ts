@@ -8,6 +8,7 @@ import type { Language } from '../core/schema';
 import type { SimulationResult } from '../core/simulationReport';
 import { parseSimulationResult } from '../core/simulationView';
 import { CheckProcessError } from './checkProcess';
+import { quietNodeEnv } from './nodeEnv';
 
 export interface SimulateProcessOptions {
   /** dist/cli.js */
@@ -40,7 +41,7 @@ export function simulateInChildProcess(options: SimulateProcessOptions): Promise
   if (options.timeLimitMs !== undefined) args.push('--timeout', String(options.timeLimitMs));
   return new Promise<SimulationResult>((resolve, reject) => {
     const child = spawn(options.node, args, {
-      env: { ...(options.env ?? process.env), ELECTRON_RUN_AS_NODE: '1', NO_COLOR: '1' },
+      env: { ...quietNodeEnv(options.env ?? process.env), ELECTRON_RUN_AS_NODE: '1', NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });

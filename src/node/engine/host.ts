@@ -15,6 +15,7 @@ import type { ProcessResult, RunLimits } from '../../core/process';
 import type { CheckReport, Location } from '../../core/report';
 import type { BalancerRun } from '../../core/simulation';
 import { ENGINE_PROTOCOL, parseWorkerMessage, type CheckJob, type EngineFailureKind, type EngineJob, type HostMessage, type SimulateReferenceJob } from './protocol';
+import { quietNodeEnv } from '../nodeEnv';
 
 export interface EngineServices {
   readonly execute: (input: string, limits?: RunLimits) => Promise<ProcessResult>;
@@ -114,7 +115,7 @@ function runWorker(bundle: string, job: EngineJob, services: EngineServices, opt
     try {
       child = spawn(command.command, command.args, {
         stdio: ['pipe', 'pipe', 'pipe'],
-        env: { ...(options.env ?? process.env), NODE_OPTIONS: '' },
+        env: quietNodeEnv(options.env ?? process.env),
         windowsHide: true,
       });
     } catch (error) {
