@@ -193,7 +193,8 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
             return { ...passReport(pack, language, file, known, performance.now() - started), containment: (await launching).containment };
           }
         }
-        const transpiled = await modelTranspiled(pack);
+        // Transpiled once the worker has been started (a first transpile takes about as long as its start).
+        let transpiled: Promise<Record<string, string>> | undefined;
         const run = (permission: boolean): Promise<CheckReport> => runEngineJob(
           engine,
           {
@@ -213,10 +214,10 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
             concurrency,
             replay: { interpreters: { python: interpreters.python, node: interpreters.node }, ...(driver ? { driver } : {}) },
             trace,
-            transpiled,
           },
           { execute, ...(trace ? { locate } : {}), ...(options.onPhase ? { onPhase: options.onPhase } : {}), ...(key ? { onBatch: (batch: PassingBatch) => writePassingBatch(key, batch) } : {}) },
           { signal: stop.signal, ...wrap, permission },
+          (transpiled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => modelTranspiled(pack))),
         );
         const wrap = await engineWrap(contain.setting);
         // Cancelled from outside, or no way to run the program (--sandbox=require without one): stop the worker.

@@ -69,8 +69,15 @@ function permissionArgs(bundle: string, packDir: string): string[] {
 }
 
 /** Runs a check in a fresh worker and resolves with its report; rejects with an EngineError. */
-export function runEngineJob(bundle: string, job: CheckJob, services: EngineServices, options: EngineOptions = {}): Promise<CheckReport> {
-  return runWorker(bundle, job, services, options) as Promise<CheckReport>;
+export function runEngineJob(bundle: string, job: CheckJob, services: EngineServices, options?: EngineOptions): Promise<CheckReport>;
+/**
+ * The same, with the model's files still being transpiled: the worker starts at once (its start-up is about
+ * as long as a first transpile) and gets its job when they are ready. A failure to prepare them is the check's.
+ */
+export function runEngineJob(bundle: string, job: Omit<CheckJob, 'transpiled'>, services: EngineServices, options: EngineOptions, transpiled: Promise<CheckJob['transpiled']>): Promise<CheckReport>;
+export function runEngineJob(bundle: string, job: CheckJob | Omit<CheckJob, 'transpiled'>, services: EngineServices, options: EngineOptions = {}, transpiled?: Promise<CheckJob['transpiled']>): Promise<CheckReport> {
+  const ready: Promise<EngineJob> = transpiled ? transpiled.then((files) => ({ ...job, ...(files ? { transpiled: files } : {}) }) as CheckJob) : Promise.resolve(job as CheckJob);
+  return runWorker(bundle, job, 'report', ready, services, options) as Promise<CheckReport>;
 }
 
 /** The reference's series on a scenario, computed in a fresh worker (the model never runs here); rejects with an EngineError. */
@@ -78,12 +85,11 @@ export function runReferenceSimulation(bundle: string, job: SimulateReferenceJob
   const refuse = async (): Promise<never> => {
     throw new Error('a simulation runs no learner program in the worker');
   };
-  return runWorker(bundle, job, { execute: refuse }, options) as Promise<BalancerRun>;
+  return runWorker(bundle, job, 'series', Promise.resolve(job), { execute: refuse }, options) as Promise<BalancerRun>;
 }
 
-function runWorker(bundle: string, job: EngineJob, services: EngineServices, options: EngineOptions): Promise<CheckReport | BalancerRun> {
-  // What the job is answered with; the other kind of result from this worker is a protocol violation.
-  const expected = job.kind === 'check' ? 'report' : 'series';
+/** `expected`: what the job is answered with; the other kind of result from this worker is a protocol violation. */
+function runWorker(bundle: string, job: Pick<EngineJob, 'packDir'>, expected: 'report' | 'series', ready: Promise<EngineJob>, services: EngineServices, options: EngineOptions): Promise<CheckReport | BalancerRun> {
   const node = options.node ?? process.execPath;
   const args = [...(options.permission === false ? [] : permissionArgs(bundle, job.packDir)), `--max-old-space-size=${options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB}`, bundle];
   const command = options.wrap ? options.wrap(node, args) : { command: node, args };
@@ -95,7 +101,7 @@ function runWorker(bundle: string, job: EngineJob, services: EngineServices, opt
     let child: ChildProcess;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let waitingForUs = 0;
-    const end = (error: EngineError | undefined, result?: CheckReport | BalancerRun): void => {
+    const end = (error: Error | undefined, result?: CheckReport | BalancerRun): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -194,7 +200,15 @@ function runWorker(bundle: string, job: EngineJob, services: EngineServices, opt
       const last = process.env.LC_DEBUG_ENGINE ? stderr : (stderr.trim().split('\n').slice(-1)[0] ?? '');
       end(new EngineError('internal', `the lesson's engine stopped (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`));
     });
-    reply({ type: 'start', protocol: ENGINE_PROTOCOL, job });
-    arm();
+    // Until its job is sent, the worker waits for us: that is not its silence.
+    waitingForUs += 1;
+    ready.then(
+      (started) => {
+        waitingForUs -= 1;
+        reply({ type: 'start', protocol: ENGINE_PROTOCOL, job: started });
+        arm();
+      },
+      (error: unknown) => end(error as Error),
+    );
   });
 }
