@@ -1,6 +1,7 @@
 /** `lesson-companion`: the command line, and what autograders call. */
 import { endEverythingOnSignals } from '../node/cleanup';
 import { WordedError } from '../node/errors';
+import { discardEarlyRun } from '../node/prelaunch';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- each command's module is loaded when that command
@@ -84,15 +85,19 @@ export function runCli(): void {
     cwd: process.cwd(),
     bundleDir: __dirname,
   };
-  main(process.argv.slice(2), io).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`lesson-companion: unexpected error: ${String(error).split('\n')[0]}\n`);
-      process.exitCode = EXIT.usage;
-    },
-  );
+  main(process.argv.slice(2), io)
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (error: unknown) => {
+        process.stderr.write(`lesson-companion: unexpected error: ${String(error).split('\n')[0]}\n`);
+        process.exitCode = EXIT.usage;
+      },
+    )
+    // A first run started early that the command never came to (a usage or pack error first) ends with it,
+    // rather than keeping the CLI alive until it ends by itself.
+    .finally(discardEarlyRun);
 }
 
 if (require.main === module) runCli();

@@ -59,3 +59,26 @@ export function writeCacheFile(file: string, data: string | Uint8Array): void {
     }
   }
 }
+
+/**
+ * Keeps at most `keep` files in a cache folder, the most recently written ones. For folders with an entry per
+ * pack folder or per command line: tests and temporary packs would otherwise add entries without end.
+ */
+export function pruneCacheFolder(dir: string, keep: number): void {
+  try {
+    const names = fs.readdirSync(dir);
+    if (names.length <= keep) return;
+    const byAge = names
+      .map((name) => {
+        try {
+          return { name, written: fs.statSync(path.join(dir, name)).mtimeMs };
+        } catch {
+          return { name, written: 0 };
+        }
+      })
+      .sort((a, b) => b.written - a.written);
+    for (const { name } of byAge.slice(keep)) fs.rmSync(path.join(dir, name), { force: true });
+  } catch {
+    // An entry left behind costs only disk space.
+  }
+}

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LessonManifest } from '../core/schema';
 import type { Transcript } from '../core/transcript';
-import { cacheDir, writeCacheFile } from './cacheDir';
+import { cacheDir, pruneCacheFolder, writeCacheFile } from './cacheDir';
 import type { LoadedPack } from './packs';
 import { shortHash } from './shortHash';
 
@@ -29,14 +29,19 @@ interface Entry {
   readonly transcripts: readonly Transcript[];
 }
 
+let validator: string | undefined;
+
 /** The build of the code that validated (this file's own bundle, or source when run from it). */
 function validatorStamp(): string {
-  try {
-    const stat = fs.statSync(__filename);
-    return `${__filename}|${stat.size}|${stat.mtimeMs}`;
-  } catch {
-    return '';
+  if (validator === undefined) {
+    try {
+      const stat = fs.statSync(__filename);
+      validator = `${__filename}|${stat.size}|${stat.mtimeMs}`;
+    } catch {
+      validator = '';
+    }
   }
+  return validator;
 }
 
 /** Every path whose content or existence decides what loading the pack gives. */
@@ -55,9 +60,13 @@ function stampOf(dir: string, relative: string): FileStamp {
   }
 }
 
+/** Packs kept at most: built-in and installed ones are a handful; the rest are authors' and tests' folders. */
+const MAX_ENTRIES = 100;
+
+// By folder and by the build that validated: the editor and the CLI are two builds, each with its entry.
 const entryFile = (dir: string): string | undefined => {
   const folder = cacheDir('packs');
-  return folder ? path.join(folder, `${shortHash(path.resolve(dir))}.json`) : undefined;
+  return folder ? path.join(folder, `${shortHash(`${path.resolve(dir)}\0${validatorStamp()}`)}.json`) : undefined;
 };
 
 function isEntry(value: unknown): value is Entry {
@@ -103,4 +112,5 @@ export function keepPack(pack: LoadedPack, before: readonly FileStamp[]): void {
   if (stamps.length !== before.length || stamps.some((s, i) => !sameStamp(s, before[i]!))) return;
   const entry: Entry = { format: FORMAT, validator: validatorStamp(), origin: pack.origin, stamps, manifest: pack.manifest, transcripts: pack.transcripts };
   writeCacheFile(file, JSON.stringify(entry));
+  pruneCacheFolder(path.dirname(file), MAX_ENTRIES);
 }

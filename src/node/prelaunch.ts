@@ -11,7 +11,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cacheDir, writeCacheFile } from './cacheDir';
+import { cacheDir, pruneCacheFolder, writeCacheFile } from './cacheDir';
 import { shortHash } from './shortHash';
 
 /** Bumped when a record's meaning changes. */
@@ -21,6 +21,8 @@ const MAX_INPUT_CHARS = 1024 * 1024;
 /** A run nobody adopts (the check failed before its first run) is not left running. */
 const UNCLAIMED_LIMIT_MS = 30_000;
 const MAX_KEPT_OUTPUT_BYTES = 4 * 1024 * 1024;
+/** Command lines remembered at most: a learner has a few files; tests and graders make many. */
+const MAX_RECORDS = 100;
 
 /** Exactly what is spawned: the same four things or it is another run. */
 export interface SpawnPlan {
@@ -224,6 +226,7 @@ export function claimFirstRun(plan: SpawnPlan, input: string): EarlyRun | undefi
     if (input.length <= MAX_INPUT_CHARS) {
       current.record = { format: FORMAT, plan, input };
       writeCacheFile(current.recordFile, JSON.stringify(current.record));
+      pruneCacheFolder(path.dirname(current.recordFile), MAX_RECORDS);
     } else {
       delete current.record;
       fs.rmSync(current.recordFile, { force: true });

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { cacheDir } from '../../src/node/cacheDir';
+import { cacheDir, pruneCacheFolder } from '../../src/node/cacheDir';
 import { resolveRemembered } from '../../src/node/interpreter';
 
 /** Runs `fn` with LESSON_COMPANION_CACHE_DIR (and other variables) set, restoring them after. */
@@ -95,5 +95,22 @@ describe('interpreter resolution kept across processes', function () {
     const again = (await resolve()) as { ok: boolean; interpreter: { executable: string } };
     assert.equal(starts(), 2);
     assert.notEqual(again.interpreter.executable, path.join(root, 'uninstalled', 'python3'));
+  });
+
+  it('keeps the most recently written files when a folder is pruned', () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-prune-'));
+    try {
+      for (let i = 0; i < 5; i++) {
+        const file = path.join(folder, `entry-${i}.json`);
+        fs.writeFileSync(file, '{}');
+        fs.utimesSync(file, 1_700_000_000 + i, 1_700_000_000 + i);
+      }
+      pruneCacheFolder(folder, 3);
+      assert.deepEqual(fs.readdirSync(folder).sort(), ['entry-2.json', 'entry-3.json', 'entry-4.json']);
+      pruneCacheFolder(folder, 3);
+      assert.equal(fs.readdirSync(folder).length, 3);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -200,4 +200,32 @@ describe('first runs started early (real processes)', function () {
       if (first.containment === 'sandbox') assert.ok(fs.readdirSync(path.join(cacheHome, 'first-runs')).length > 0, 'sandboxed first runs are remembered');
     }
   });
+
+  it('ends a run started early that the check never came to, with the CLI', async function () {
+    this.timeout(25000);
+    const cli = path.join(ROOT, 'dist', 'cli.js');
+    assert.ok(fs.existsSync(cli), 'dist/cli.js is built (npm run build)');
+    const pack = path.join(cacheHome, 'pack');
+    fs.cpSync(path.join(ROOT, 'lessons', 'least-connections'), pack, { recursive: true });
+    const hang = path.join(FIXTURES, 'hang.py');
+    const env = { ...process.env, LESSON_COMPANION_CACHE_DIR: cacheHome };
+    const check = (): Promise<number> =>
+      new Promise((resolve) => {
+        execFile(process.execPath, [cli, 'check', hang, '--lesson', pack, '--json'], { cwd: ROOT, env }, (error) => resolve(error ? Number(error.code) : 0));
+      });
+    assert.equal(await check(), 1, 'the hang is a failed check, and its first run is remembered');
+    // The pack breaks before the next identical check: the launcher starts the hanging run, the check
+    // never comes to its first run. The CLI must end it, not wait the 30 s it would hang.
+    fs.rmSync(path.join(pack, 'lesson.json'));
+    assert.equal(await check(), 2);
+    await sleep(300);
+    const survivors = fs.readdirSync('/proc').filter((p) => {
+      try {
+        return /^\d+$/.test(p) && fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(hang) && alive(Number(p));
+      } catch {
+        return false;
+      }
+    });
+    assert.deepEqual(survivors, []);
+  });
 });
