@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CheckReport } from '../core/report';
 import type { Language } from '../core/schema';
-import { checkFile } from '../node/checker';
+import { beginFinding, checkFile } from '../node/checker';
 import { engineBundle } from '../node/engine/host';
 import { SandboxUnavailableError } from '../node/contain';
 import { fsReason } from '../node/errors';
@@ -67,6 +67,8 @@ export const checkCommand: CliCommand = {
     if (!language || !isLanguage(language)) {
       throw new UsageError(`cannot tell the language of ${positionals[0]}: use a .py, .js or .ts file, or --language`);
     }
+    const interpreters = { ...(values.python ? { python: values.python } : {}), ...(values.node ? { node: values.node } : {}) };
+    beginFinding(language as Language, interpreters, sandbox);
     const source = await fs.readFile(file, 'utf8').catch((error: unknown) => {
       // "is a folder", "permission denied": said as they are; a missing file in the words tests and users know.
       const why = fsReason(error);
@@ -79,7 +81,7 @@ export const checkCommand: CliCommand = {
     let report: CheckReport;
     try {
       report = await checkFile(pack, file, language as Language, {
-        interpreters: { ...(values.python ? { python: values.python } : {}), ...(values.node ? { node: values.node } : {}) },
+        interpreters,
         ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
         ...(seed !== undefined ? { seed } : {}),
         ...(fuzzTranscripts !== undefined ? { fuzzTranscripts } : {}),

@@ -21,6 +21,7 @@ import { loadPack, resolveInside, type LoadedPack } from './packs';
 import { batchKey, passes, passReport, readPassingBatch, writePassingBatch } from './fastPass';
 import { earlyRun, rememberOutcome } from './prelaunch';
 import { transpiledModelFiles } from './modelCache';
+import { resolveInterpreter } from './interpreter';
 import { replayLine } from './replay';
 import { availableSandbox, sandboxSettingFromEnv, type SandboxSetting } from './sandbox';
 
@@ -132,6 +133,18 @@ function modelFailure(pack: LoadedPack, file: string, language: Language, messag
     durationMs,
     processRuns: 0,
   };
+}
+
+/**
+ * Begins what every check of `language` needs first and finds by starting a process (the sandbox, and the
+ * real interpreter behind a version manager's shim; each is then remembered), so that it goes on while the
+ * lesson is being found and loaded. checkFile picks up the same answers.
+ */
+export function beginFinding(language: Language, interpreters: Partial<Interpreters>, setting: SandboxSetting): void {
+  const all: Interpreters = { ...DEFAULT_INTERPRETERS, ...interpreters };
+  const [command, runtime] = language === 'python' ? [all.python, 'python' as const] : [all.node, 'node' as const];
+  resolveInterpreter(command, runtime).catch(() => undefined);
+  if (setting !== 'off') availableSandbox().catch(() => undefined);
 }
 
 export async function checkFile(pack: LoadedPack, file: string, language: Language, options: CheckFileOptions = {}): Promise<CheckReport> {
