@@ -4,6 +4,7 @@
  * in the editor's own process. Cancelling ends the child, which ends everything it started (cleanup.ts).
  */
 import { spawn } from 'node:child_process';
+import * as os from 'node:os';
 import type { CheckReport } from '../core/report';
 import type { Language } from '../core/schema';
 import { quietNodeEnv } from './nodeEnv';
@@ -39,6 +40,21 @@ export class CheckProcessError extends Error {
 /** How long a cancelled check may take to end everything it started before it is killed outright. */
 const GRACE_MS = 3000;
 
+/**
+ * A check started from the editor runs below the editor's priority (nice 10, inherited by the learner's
+ * program and the engine worker): on a machine with few cores its processes would otherwise take the CPU
+ * from the extension host while it has work to do, and the editor would stall for the check's sake.
+ */
+export function runBelowEditor(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    os.setPriority(pid, BACKGROUND_PRIORITY);
+  } catch {
+    // Not allowed here (or the process is already gone): it runs at the editor's priority.
+  }
+}
+const BACKGROUND_PRIORITY = 10;
+
 export function checkInChildProcess(options: CheckProcessOptions): Promise<CheckReport> {
   const args = [options.cli, 'check', options.file, '--lesson', options.packDir, '--language', options.language, '--events'];
   if (options.python) args.push('--python', options.python);
@@ -50,6 +66,7 @@ export function checkInChildProcess(options: CheckProcessOptions): Promise<Check
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });
+    runBelowEditor(child.pid);
     let report: CheckReport | undefined;
     let stderr = '';
     let buffered = '';

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import type { Language } from '../core/schema';
 import type { SimulationResult } from '../core/simulationReport';
 import { parseSimulationResult } from '../core/simulationView';
-import { CheckProcessError } from './checkProcess';
+import { CheckProcessError, runBelowEditor } from './checkProcess';
 import { quietNodeEnv } from './nodeEnv';
 
 export interface SimulateProcessOptions {
@@ -45,6 +45,7 @@ export function simulateInChildProcess(options: SimulateProcessOptions): Promise
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });
+    runBelowEditor(child.pid);
     let stdout = '';
     let stderr = '';
     let settled = false;
