@@ -6,10 +6,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
-import { containProgram, type Launch } from '../src/node/contain';
-import type { PreparedProgram } from '../src/node/languages';
-import { runProcess } from '../src/node/runner';
-import { availableSandbox, forgetDetectedSandbox } from '../src/node/sandbox';
+import { containProgram, type Launch } from '../src/node/sandbox/contain';
+import type { PreparedProgram } from '../src/node/languages/languages';
+import { runProcess } from '../src/node/run/runner';
+import { availableSandbox, forgetDetectedSandbox } from '../src/node/sandbox/sandbox';
 
 const runs = Number(process.argv[2] ?? 20);
 const limits = { timeLimitMs: 20_000, outputLimitBytes: 1024 * 1024 };

@@ -1,6 +1,6 @@
 // npm run bench:simulate [-- --runs N]
 //
-// What driving a learner's program line by line costs (the load simulation, src/node/simulator.ts) next to
+// What driving a learner's program line by line costs (the load simulation, src/node/check/simulator.ts) next to
 // running the same program over the same commands fed at once. Program: test/fixtures/least-connections/
 // python/correct.py; scenario: lesson least-connections' `slow-server` (20 ticks, 240 requests).
 //

@@ -1,6 +1,6 @@
 // npm run bench:trace [-- --runs N]
 //
-// What line tracing (src/node/lineTrace.ts) costs next to a plain run of the same program, on the same
+// What line tracing (src/node/run/lineTrace.ts) costs next to a plain run of the same program, on the same
 // 6-command transcript (the one test/node/lineTrace.test.ts uses), through the engine's own runProcess:
 //
 //   plain    runProcess(python3 prog.py) / runProcess(node prog.js)

@@ -13,16 +13,16 @@
  * test/node/realStyle.test.ts.
  */
 import * as path from 'node:path';
-import { runBatch } from '../src/core/batch';
-import type { ReferenceModel } from '../src/core/model';
-import type { ProcessResult } from '../src/core/process';
-import { seededRandom } from '../src/core/random';
-import type { Language } from '../src/core/schema';
-import { outputLines } from '../src/core/segment';
-import { sameOutcome, simulate, type Outcome } from '../src/core/simulate';
-import { DEFAULT_INTERPRETERS, languageOf, prepareProgram } from '../src/node/languages';
-import { loadPack, type LoadedPack } from '../src/node/packs';
-import { runProcess } from '../src/node/runner';
+import { runBatch } from '../src/core/check/batch';
+import type { ReferenceModel } from '../src/core/model/model';
+import type { ProcessResult } from '../src/core/check/process';
+import { seededRandom } from '../src/core/model/random';
+import type { Language } from '../src/core/pack/schema';
+import { outputLines } from '../src/core/model/segment';
+import { sameOutcome, simulate, type Outcome } from '../src/core/model/simulate';
+import { DEFAULT_INTERPRETERS, languageOf, prepareProgram } from '../src/node/languages/languages';
+import { loadPack, type LoadedPack } from '../src/node/packs/packs';
+import { runProcess } from '../src/node/run/runner';
 
 const ROOT = path.join(__dirname, '..');
 

@@ -1,4 +1,4 @@
-// Writes media/lesson.schema.json from the TypeBox schema in src/core/schema.ts, so the schema authors
+// Writes media/lesson.schema.json from the TypeBox schema in src/core/pack/schema.ts, so the schema authors
 // see in the editor is the one the engine validates with. Run by esbuild.mjs on every build;
 // `node scripts/write-schema.mjs --check` exits 1 when the committed file is stale.
 import * as esbuild from 'esbuild';
@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The schema text, computed by bundling src/core/jsonSchema.ts in memory (no TypeScript runtime needed). */
+/** The schema text, computed by bundling src/core/pack/jsonSchema.ts in memory (no TypeScript runtime needed). */
 export async function schemaText() {
   const result = await esbuild.build({
-    entryPoints: [path.join(root, 'src/core/jsonSchema.ts')],
+    entryPoints: [path.join(root, 'src/core/pack/jsonSchema.ts')],
     bundle: true,
     write: false,
     format: 'cjs',

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { answerQuestion, listQuestions, showAnswer, UnknownQuestionError, type QuestionInfo } from '../node/quiz';
+import { answerQuestion, listQuestions, showAnswer, UnknownQuestionError, type QuestionInfo } from '../node/packs/quiz';
 import { EXIT, UsageError, type CliCommand } from './command';
 import { selectPack } from './packSelection';
 

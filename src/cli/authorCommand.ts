@@ -29,12 +29,12 @@ import { parseArgs } from 'node:util';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { applyEdits, modify } from 'jsonc-parser';
-import { parseManifest } from '../core/manifest';
-import { answerHash, expectedPrediction, normaliseAnswer } from '../core/quiz';
-import type { Question } from '../core/schema';
-import { loadModel } from '../node/modelLoader';
-import { loadPack, MANIFEST_FILE, resolveInside } from '../node/packs';
-import { sha256Hex } from '../node/hash';
+import { parseManifest } from '../core/pack/manifest';
+import { answerHash, expectedPrediction, normaliseAnswer } from '../core/quiz/quiz';
+import type { Question } from '../core/pack/schema';
+import { loadModel } from '../node/engine/modelLoader';
+import { loadPack, MANIFEST_FILE, resolveInside } from '../node/packs/packs';
+import { sha256Hex } from '../node/cache/hash';
 import { EXIT, UsageError, type CliCommand } from './command';
 
 const AnswersFileSchema = Type.Object(

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { BundleError, bundlePack } from '../node/bundlePack';
-import { loadPack } from '../node/packs';
+import { BundleError, bundlePack } from '../node/authoring/bundlePack';
+import { loadPack } from '../node/packs/packs';
 import { EXIT, UsageError, type CliCommand } from './command';
 import { packDirArgument } from './validateCommand';
 import { formatValidation } from './validateFormat';

@@ -1,10 +1,10 @@
 /** Human-readable check reports for a terminal: the same words and numbers as the editor, in colour. */
 import { createColors } from 'picocolors';
-import { behaviourText, counterexampleSource, evidenceText, isLikely, mistakeExplanation, mistakeHeadline, mistakeWhere, revealedByLabels } from '../core/findings';
-import { checkDetails, checkSummary, problemTitle, verdictSentence } from '../core/progress';
-import type { CheckReport, Counterexample } from '../core/report';
-import { safeText } from '../core/text';
-import { countsNote, traceCells, traceLength, traceTextLines, type TracePaint } from '../core/traceView';
+import { behaviourText, counterexampleSource, evidenceText, isLikely, mistakeExplanation, mistakeHeadline, mistakeWhere, revealedByLabels } from '../core/report/findings';
+import { checkDetails, checkSummary, problemTitle, verdictSentence } from '../core/report/progress';
+import type { CheckReport, Counterexample } from '../core/report/report';
+import { safeText } from '../core/text/text';
+import { countsNote, traceCells, traceLength, traceTextLines, type TracePaint } from '../core/report/traceView';
 
 type Colors = ReturnType<typeof createColors>;
 

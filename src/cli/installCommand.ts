@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import * as readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { InstallError, installPack } from '../node/installPack';
-import { builtInLessonsDir, cliPacksDir } from '../node/locations';
+import { InstallError, installPack } from '../node/packs/installPack';
+import { builtInLessonsDir, cliPacksDir } from '../node/packs/locations';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 
 /** Asks on the terminal; without one (a script, CI) the answer is no, and the message says to pass --yes. */

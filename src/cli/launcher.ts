@@ -8,9 +8,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
-import { cacheDir, writeCacheFile } from '../node/cacheDir';
-import { startPrelaunch } from '../node/prelaunch';
-import { shortHash } from '../node/shortHash';
+import { cacheDir, writeCacheFile } from '../node/cache/cacheDir';
+import { startPrelaunch } from '../node/check/prelaunch';
+import { shortHash } from '../node/cache/shortHash';
 
 type MainModule = { runCli(): void };
 type NodeModule = NodeJS.Module & { filename: string; paths: string[]; loaded: boolean; require(id: string): unknown };

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { safeText } from '../core/text';
+import { safeText } from '../core/text/text';
 import { EXIT, type CliCommand } from './command';
 import { allPacks } from './packSelection';
 

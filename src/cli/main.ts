@@ -1,7 +1,7 @@
 /** `lesson-companion`: the command line, and what autograders call. */
-import { endEverythingOnSignals } from '../node/cleanup';
-import { WordedError } from '../node/errors';
-import { discardEarlyRun } from '../node/prelaunch';
+import { endEverythingOnSignals } from '../node/sandbox/cleanup';
+import { WordedError } from '../node/errors/errors';
+import { discardEarlyRun } from '../node/check/prelaunch';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- each command's module is loaded when that command

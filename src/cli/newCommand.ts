@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createPack, ScaffoldError } from '../node/scaffold';
+import { createPack, ScaffoldError } from '../node/authoring/scaffold';
 import { EXIT, UsageError, type CliCommand } from './command';
 
 export const newCommand: CliCommand = {

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { declaredLesson } from '../core/source';
-import { cliPacksDir, packRoots } from '../node/locations';
-import { verifyInstalledPack } from '../node/packIntegrity';
-import { discoverPacks, loadPack, MANIFEST_FILE, type LoadedPack, type PackListing } from '../node/packs';
+import { declaredLesson } from '../core/text/source';
+import { cliPacksDir, packRoots } from '../node/packs/locations';
+import { verifyInstalledPack } from '../node/packs/packIntegrity';
+import { discoverPacks, loadPack, MANIFEST_FILE, type LoadedPack, type PackListing } from '../node/packs/packs';
 import { UsageError, type CliIO } from './command';
 
 export async function allPacks(io: CliIO): Promise<PackListing> {

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { trackProcess } from '../node/cleanup';
-import { DescendantTracker } from '../node/descendants';
-import { DEFAULT_INTERPRETERS, isLanguage, languageOf, prepareProgram } from '../node/languages';
-import { resolveInside } from '../node/packs';
+import { trackProcess } from '../node/sandbox/cleanup';
+import { DescendantTracker } from '../node/sandbox/descendants';
+import { DEFAULT_INTERPRETERS, isLanguage, languageOf, prepareProgram } from '../node/languages/languages';
+import { resolveInside } from '../node/packs/packs';
 import { EXIT, UsageError, type CliCommand } from './command';
 import { selectPack } from './packSelection';
 

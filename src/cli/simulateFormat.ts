@@ -1,8 +1,8 @@
 /** `simulate` for a terminal: the sentence, peak and final queues per balancer, and a sparkline per server. */
 import { createColors } from 'picocolors';
-import { BALANCER_NAMES, BALANCERS, summarize, type SimulationResult } from '../core/simulationReport';
-import { totalRequests } from '../core/scenarioRules';
-import { safeText } from '../core/text';
+import { BALANCER_NAMES, BALANCERS, summarize, type SimulationResult } from '../core/simulation/simulationReport';
+import { totalRequests } from '../core/simulation/scenarioRules';
+import { safeText } from '../core/text/text';
 
 const BLOCKS = '▁▂▃▄▅▆▇█';
 

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { MANIFEST_FILE } from '../node/packs';
-import { validatePack, type PackValidation } from '../node/validatePack';
+import { MANIFEST_FILE } from '../node/packs/packs';
+import { validatePack, type PackValidation } from '../node/authoring/validatePack';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 import { formatValidation } from './validateFormat';
 

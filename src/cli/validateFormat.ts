@@ -1,10 +1,10 @@
 /** `validate` output for a terminal: one line per area, the problems with advice, the adequacy tables. */
 import * as path from 'node:path';
 import { createColors } from 'picocolors';
-import type { Adequacy } from '../core/adequacy';
-import { safeText } from '../core/text';
-import type { ValidationArea, ValidationProblem } from '../core/validate';
-import type { PackValidation } from '../node/validatePack';
+import type { Adequacy } from '../core/validation/adequacy';
+import { safeText } from '../core/text/text';
+import type { ValidationArea, ValidationProblem } from '../core/validation/validate';
+import type { PackValidation } from '../node/authoring/validatePack';
 
 type Colors = ReturnType<typeof createColors>;
 

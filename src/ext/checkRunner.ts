@@ -4,10 +4,10 @@
  * that arrive while one runs are folded into a single follow-up check of the newest text.
  */
 import * as vscode from 'vscode';
-import { functionAnchors } from '../core/findings';
-import type { CheckReport } from '../core/report';
-import { CheckProcessError, checkInChildProcess } from '../node/checkProcess';
-import { PackIntegrityError, verifyInstalledPack } from '../node/packIntegrity';
+import { functionAnchors } from '../core/report/findings';
+import type { CheckReport } from '../core/report/report';
+import { CheckProcessError, checkInChildProcess } from '../node/check/checkProcess';
+import { PackIntegrityError, verifyInstalledPack } from '../node/packs/packIntegrity';
 import type { Log } from './log';
 import type { PackService } from './packs';
 import type { Session, SessionStore } from './session';

@@ -3,7 +3,7 @@
  * the mistake, or see its card (trace, question) in the panel. They change no code: the learner fixes it.
  */
 import * as vscode from 'vscode';
-import { mistakeTitle } from '../core/findings';
+import { mistakeTitle } from '../core/report/findings';
 import { COMMANDS } from './commands';
 import { DIAGNOSTIC_SOURCE, type MistakeDiagnostics } from './diagnostics';
 import type { SessionStore } from './session';

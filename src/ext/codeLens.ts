@@ -3,8 +3,8 @@
  * what the last check said about that function, so the verdict sits where the fix goes.
  */
 import * as vscode from 'vscode';
-import { lensTitle, pointedFunctions } from '../core/progress';
-import { locateFunction } from '../core/source';
+import { lensTitle, pointedFunctions } from '../core/report/progress';
+import { locateFunction } from '../core/text/source';
 import type { CheckRunner } from './checkRunner';
 import type { PackService } from './packs';
 import type { SessionStore } from './session';

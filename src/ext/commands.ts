@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { activation } from './activation';
-import type { CheckReport } from '../core/report';
+import type { CheckReport } from '../core/report/report';
 import type { CheckReason, CheckRunner } from './checkRunner';
 import { lastInstallRefusal } from './installPack';
 import type { Log } from './log';

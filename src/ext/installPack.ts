@@ -1,12 +1,12 @@
 /**
  * "Lesson Companion: Install Lesson Pack…": installs a `.lessonpack` into the extension's global storage
- * with the same checks as `lesson-companion install` (src/node/installPack.ts). Installing runs nothing
+ * with the same checks as `lesson-companion install` (src/node/packs/installPack.ts). Installing runs nothing
  * from the pack, so it is allowed in Restricted Mode.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { InstallError, installPack, type InstallResult } from '../node/installPack';
-import { builtInLessonsDir } from '../node/locations';
+import { InstallError, installPack, type InstallResult } from '../node/packs/installPack';
+import { builtInLessonsDir } from '../node/packs/locations';
 import { registerCommand } from './registry';
 
 export const INSTALL_PACK_COMMAND = 'lessonCompanion.installPack';

@@ -5,8 +5,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { packRoots } from '../node/locations';
-import { discoverPacks, type LoadedPack, type PackListing } from '../node/packs';
+import { packRoots } from '../node/packs/locations';
+import { discoverPacks, type LoadedPack, type PackListing } from '../node/packs/packs';
 import type { Log } from './log';
 
 export class PackService implements vscode.Disposable {

@@ -5,10 +5,10 @@
  * the running one.
  */
 import * as vscode from 'vscode';
-import type { CheckReport } from '../core/report';
-import { chooseScenario, scenarioAfterCheck, type SimulationResult } from '../core/simulationReport';
-import { CheckProcessError } from '../node/checkProcess';
-import { simulateInChildProcess } from '../node/simulateProcess';
+import type { CheckReport } from '../core/report/report';
+import { chooseScenario, scenarioAfterCheck, type SimulationResult } from '../core/simulation/simulationReport';
+import { CheckProcessError } from '../node/check/checkProcess';
+import { simulateInChildProcess } from '../node/check/simulateProcess';
 import { UNTRUSTED_MESSAGE } from './checkRunner';
 import type { Log } from './log';
 import type { PackService } from './packs';

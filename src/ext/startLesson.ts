@@ -5,8 +5,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LANGUAGES, type Language } from '../core/schema';
-import { resolveInside, type LoadedPack } from '../node/packs';
+import { LANGUAGES, type Language } from '../core/pack/schema';
+import { resolveInside, type LoadedPack } from '../node/packs/packs';
 import type { Log } from './log';
 import type { PackService } from './packs';
 import type { Session, SessionStore } from './session';

@@ -3,10 +3,10 @@
  * with a `run` command runs it in a terminal at the workspace root. Either ticks the step.
  */
 import * as vscode from 'vscode';
-import { mistakeFunction } from '../core/findings';
-import { stepCommand } from '../core/progress';
-import type { NamedMistake } from '../core/report';
-import type { ReadStep } from '../core/schema';
+import { mistakeFunction } from '../core/report/findings';
+import { stepCommand } from '../core/report/progress';
+import type { NamedMistake } from '../core/report/report';
+import type { ReadStep } from '../core/pack/schema';
 import { UNTRUSTED_MESSAGE } from './checkRunner';
 import { mistakeRange } from './diagnostics';
 import type { Log } from './log';

@@ -7,11 +7,11 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { currentLines, mistakeFunction } from '../core/findings';
-import type { Counterexample, NamedMistake } from '../core/report';
-import { firstBodyLine, locateFunction } from '../core/source';
-import { DebugPrepareError, prepareDebug, shellQuote, type DebugPlan } from '../node/debugLaunch';
-import { resolveInside } from '../node/packs';
+import { currentLines, mistakeFunction } from '../core/report/findings';
+import type { Counterexample, NamedMistake } from '../core/report/report';
+import { firstBodyLine, locateFunction } from '../core/text/source';
+import { DebugPrepareError, prepareDebug, shellQuote, type DebugPlan } from '../node/run/debugLaunch';
+import { resolveInside } from '../node/packs/packs';
 import type { DebugSupport } from '../shared/messages';
 import { UNTRUSTED_MESSAGE } from './checkRunner';
 import type { Log } from './log';

@@ -9,7 +9,7 @@
  * it into the DOM with `textContent` only.
  */
 
-import type { ChartCell, ChartRow, SimulationView } from '../core/simulationView';
+import type { ChartCell, ChartRow, SimulationView } from '../core/simulation/simulationView';
 
 export type { ChartCell, ChartRow };
 

@@ -6,10 +6,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkAnswer, expectedPrediction, normaliseAnswer, normaliseText, revealAnswer } from '../../src/core/quiz';
-import type { Question } from '../../src/core/schema';
-import { loadPack, type LoadedPack } from '../../src/node/packs';
-import { sha256Hex } from '../../src/node/quiz';
+import { checkAnswer, expectedPrediction, normaliseAnswer, normaliseText, revealAnswer } from '../../src/core/quiz/quiz';
+import type { Question } from '../../src/core/pack/schema';
+import { loadPack, type LoadedPack } from '../../src/node/packs/packs';
+import { sha256Hex } from '../../src/node/packs/quiz';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const LESSONS = ['conn-counts', 'least-connections'];

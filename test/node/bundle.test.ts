@@ -6,12 +6,12 @@ import * as path from 'node:path';
 import yauzl from 'yauzl';
 import { main } from '../../src/cli/main';
 import type { CliIO } from '../../src/cli/command';
-import { ARCHIVE_MANIFEST, integrityInput, type ArchiveFile } from '../../src/core/archive';
-import { BundleError, bundlePack } from '../../src/node/bundlePack';
-import { checkFile } from '../../src/node/checker';
-import { InstallError, installPack, type InstallOptions } from '../../src/node/installPack';
-import { discoverPacks, loadPack } from '../../src/node/packs';
-import { createPack } from '../../src/node/scaffold';
+import { ARCHIVE_MANIFEST, integrityInput, type ArchiveFile } from '../../src/core/pack/archive';
+import { BundleError, bundlePack } from '../../src/node/authoring/bundlePack';
+import { checkFile } from '../../src/node/check/checker';
+import { InstallError, installPack, type InstallOptions } from '../../src/node/packs/installPack';
+import { discoverPacks, loadPack } from '../../src/node/packs/packs';
+import { createPack } from '../../src/node/authoring/scaffold';
 import { craftZip, type CraftedEntry } from './zipCraft';
 
 const root = path.resolve(__dirname, '..', '..');

@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { cacheDir, pruneCacheFolder } from '../../src/node/cacheDir';
-import { resolveRemembered } from '../../src/node/interpreter';
+import { cacheDir, pruneCacheFolder } from '../../src/node/cache/cacheDir';
+import { resolveRemembered } from '../../src/node/languages/interpreter';
 
 /** Runs `fn` with LESSON_COMPANION_CACHE_DIR (and other variables) set, restoring them after. */
 async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T> | T): Promise<T> {

@@ -1,12 +1,12 @@
 /**
- * The check the editor starts (src/node/checkProcess.ts), as a real child process of the built CLI: its
+ * The check the editor starts (src/node/check/checkProcess.ts), as a real child process of the built CLI: its
  * report arrives, and the check and everything it starts (the learner's program, the engine worker) run
  * below the editor's priority.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkInChildProcess } from '../../src/node/checkProcess';
+import { checkInChildProcess } from '../../src/node/check/checkProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 

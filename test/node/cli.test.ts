@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import type { CheckReport } from '../../src/core/report';
+import type { CheckReport } from '../../src/core/report/report';
 
 const ROOT = path.join(__dirname, '..', '..');
 const PY = path.join(ROOT, 'test', 'fixtures', 'least-connections', 'python');

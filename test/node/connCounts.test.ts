@@ -11,11 +11,11 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { main } from '../../src/cli/main';
 import type { CliIO } from '../../src/cli/command';
-import type { CheckReport } from '../../src/core/report';
-import type { Language } from '../../src/core/schema';
-import { checkFile } from '../../src/node/checker';
-import { loadPack, PackError, type LoadedPack } from '../../src/node/packs';
-import { answerQuestion, findQuestion, listQuestions, UnknownQuestionError } from '../../src/node/quiz';
+import type { CheckReport } from '../../src/core/report/report';
+import type { Language } from '../../src/core/pack/schema';
+import { checkFile } from '../../src/node/check/checker';
+import { loadPack, PackError, type LoadedPack } from '../../src/node/packs/packs';
+import { answerQuestion, findQuestion, listQuestions, UnknownQuestionError } from '../../src/node/packs/quiz';
 
 const root = path.resolve(__dirname, '..', '..');
 const LESSONS = path.join(root, 'lessons');

@@ -10,10 +10,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { availableSandbox, sandboxSettingFromEnv } from '../../src/node/sandbox';
+import { availableSandbox, sandboxSettingFromEnv } from '../../src/node/sandbox/sandbox';
 import { exited, hashTree, HostileHarness, type CliRun, type HostileCopy } from './hostileHarness';
 import { processesWith, survivorsOf } from './processWatch';
-import type { CheckReport } from '../../src/core/report';
+import type { CheckReport } from '../../src/core/report/report';
 
 const setting = sandboxSettingFromEnv();
 

@@ -13,8 +13,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { COMMANDS, main } from '../../src/cli/main';
-import { bundlePack } from '../../src/node/bundlePack';
-import { installPack } from '../../src/node/installPack';
+import { bundlePack } from '../../src/node/authoring/bundlePack';
+import { installPack } from '../../src/node/packs/installPack';
 import { assertWords, fakeIo, HOSTILE, makeCase, printTimings, ROOT, timed } from './hostileKit';
 
 const LEARNERS = path.join(HOSTILE, 'learners');

@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { CliIO } from '../../src/cli/command';
-import { ARCHIVE_MANIFEST, integrityInput, type ArchiveFile } from '../../src/core/archive';
-import { createPack } from '../../src/node/scaffold';
+import { ARCHIVE_MANIFEST, integrityInput, type ArchiveFile } from '../../src/core/pack/archive';
+import { createPack } from '../../src/node/authoring/scaffold';
 import { craftZip } from './zipCraft';
 
 export const ROOT = path.resolve(__dirname, '..', '..');

@@ -11,12 +11,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import yauzl from 'yauzl';
 import { main } from '../../src/cli/main';
-import { ARCHIVE_MANIFEST } from '../../src/core/archive';
+import { ARCHIVE_MANIFEST } from '../../src/core/pack/archive';
 import { renderMarkdown } from '../../src/ext/markdown';
 import { lessonView } from '../../src/ext/panel/panelState';
-import { bundlePack } from '../../src/node/bundlePack';
-import { InstallError, installPack } from '../../src/node/installPack';
-import { loadPack, PackError } from '../../src/node/packs';
+import { bundlePack } from '../../src/node/authoring/bundlePack';
+import { InstallError, installPack } from '../../src/node/packs/installPack';
+import { loadPack, PackError } from '../../src/node/packs/packs';
 import { archiveOf, archiveOfFolder, assertWords, changes, fakeIo, makeCase, printTimings, ROOT, snapshot, timed } from './hostileKit';
 import { craftZip } from './zipCraft';
 

@@ -8,11 +8,11 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { CheckReport, NamedMistake } from '../../src/core/report';
-import type { Language } from '../../src/core/schema';
-import { simulate } from '../../src/core/simulate';
-import { checkFile, type CheckFileOptions } from '../../src/node/checker';
-import { loadPack, type LoadedPack } from '../../src/node/packs';
+import type { CheckReport, NamedMistake } from '../../src/core/report/report';
+import type { Language } from '../../src/core/pack/schema';
+import { simulate } from '../../src/core/model/simulate';
+import { checkFile, type CheckFileOptions } from '../../src/node/check/checker';
+import { loadPack, type LoadedPack } from '../../src/node/packs/packs';
 import { survivorsOf, watchWhile } from './processWatch';
 
 const ROOT = path.join(__dirname, '..', '..');

@@ -5,10 +5,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { rankSuspiciousLines } from '../../src/core/spectrum';
-import type { Language } from '../../src/core/schema';
-import { DEFAULT_INTERPRETERS, prepareProgram } from '../../src/node/languages';
-import { linesIn, traceCommandLines, tracedFiles, type LineTrace } from '../../src/node/lineTrace';
+import { rankSuspiciousLines } from '../../src/core/diagnosis/spectrum';
+import type { Language } from '../../src/core/pack/schema';
+import { DEFAULT_INTERPRETERS, prepareProgram } from '../../src/node/languages/languages';
+import { linesIn, traceCommandLines, tracedFiles, type LineTrace } from '../../src/node/run/lineTrace';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'trace');

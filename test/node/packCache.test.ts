@@ -1,5 +1,5 @@
 /**
- * Packs kept from their last load (src/node/packCache.ts), on a real copy of a built-in pack: the kept load
+ * Packs kept from their last load (src/node/packs/packCache.ts), on a real copy of a built-in pack: the kept load
  * is used while nothing changed, and never once a file the load depends on changed, went missing, or turned
  * into a link out of the pack, whatever its size and modification time say.
  */
@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadPack, PackError } from '../../src/node/packs';
+import { loadPack, PackError } from '../../src/node/packs/packs';
 
 const SOURCE = path.resolve(__dirname, '..', '..', 'lessons', 'least-connections');
 

@@ -10,8 +10,8 @@ import * as fs from 'node:fs/promises';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { availableSandbox } from '../../src/node/sandbox';
-import { createPack } from '../../src/node/scaffold';
+import { availableSandbox } from '../../src/node/sandbox/sandbox';
+import { createPack } from '../../src/node/authoring/scaffold';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');

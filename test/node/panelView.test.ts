@@ -4,8 +4,8 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { lessonView, panelState } from '../../src/ext/panel/panelState';
 import { renderInline, renderMarkdown } from '../../src/ext/markdown';
-import { loadPack, type LoadedPack } from '../../src/node/packs';
-import type { CheckReport } from '../../src/core/report';
+import { loadPack, type LoadedPack } from '../../src/node/packs/packs';
+import type { CheckReport } from '../../src/core/report/report';
 
 const LESSONS = path.resolve(__dirname, '..', '..', 'lessons');
 const session = { lessonId: 'conn-counts', language: 'python' as const, mainFile: 'src/lb/least_conn.py', folder: 'file:///w' };

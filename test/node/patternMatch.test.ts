@@ -1,8 +1,8 @@
-// Read-order patterns matched in a worker thread with a time bound (src/node/patternMatch.ts): the
+// Read-order patterns matched in a worker thread with a time bound (src/node/packs/patternMatch.ts): the
 // caller's event loop keeps turning while a slow match runs, and the match is stopped at its bound.
 import * as assert from 'node:assert/strict';
-import { checkPattern } from '../../src/core/patternSafety';
-import { searchPattern } from '../../src/node/patternMatch';
+import { checkPattern } from '../../src/core/pack/patternSafety';
+import { searchPattern } from '../../src/node/packs/patternMatch';
 
 describe('searchPattern (worker thread, time bound)', function () {
   this.timeout(20_000);

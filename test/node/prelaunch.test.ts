@@ -1,5 +1,5 @@
 /**
- * A check's first run started early (src/node/prelaunch.ts), with real processes: remembered by one check,
+ * A check's first run started early (src/node/check/prelaunch.ts), with real processes: remembered by one check,
  * started by the next identical one before the CLI has loaded, and adopted only if it is the very run the
  * check was about to start. Then the same check, through the real CLI, with and without a run started early.
  */
@@ -8,8 +8,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { claimFirstRun, discardEarlyRun, earlyRun, rememberOutcome, startPrelaunch } from '../../src/node/prelaunch';
-import { runProcess, spawnPlan, type ProcessSpec } from '../../src/node/runner';
+import { claimFirstRun, discardEarlyRun, earlyRun, rememberOutcome, startPrelaunch } from '../../src/node/check/prelaunch';
+import { runProcess, spawnPlan, type ProcessSpec } from '../../src/node/run/runner';
 
 const PYTHON = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
 const ROOT = path.resolve(__dirname, '..', '..');

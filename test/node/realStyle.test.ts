@@ -17,10 +17,10 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CheckReport } from '../../src/core/report';
-import type { Language, LessonManifest } from '../../src/core/schema';
-import { checkFile } from '../../src/node/checker';
-import { loadPack, type LoadedPack } from '../../src/node/packs';
+import type { CheckReport } from '../../src/core/report/report';
+import type { Language, LessonManifest } from '../../src/core/pack/schema';
+import { checkFile } from '../../src/node/check/checker';
+import { loadPack, type LoadedPack } from '../../src/node/packs/packs';
 import { discoverFixtures, type Fixture } from './realStyleCorpus';
 
 const ROOT = path.join(__dirname, '..', '..');

@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Language } from '../../src/core/schema';
+import type { Language } from '../../src/core/pack/schema';
 
 export const CORPUS = path.join(__dirname, '..', 'fixtures', 'real-style');
 

@@ -3,8 +3,8 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { runProcess, type ProcessSpec } from '../../src/node/runner';
-import { timeLimitFor } from '../../src/node/checker';
+import { runProcess, type ProcessSpec } from '../../src/node/run/runner';
+import { timeLimitFor } from '../../src/node/check/checker';
 
 const spec = (code: string, overrides: Partial<ProcessSpec> = {}): ProcessSpec => ({
   command: 'python3',

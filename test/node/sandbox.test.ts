@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { containProgram } from '../../src/node/contain';
-import type { PreparedProgram } from '../../src/node/languages';
-import { availableSandbox, forgetDetectedSandbox, type SandboxTool } from '../../src/node/sandbox';
+import { containProgram } from '../../src/node/sandbox/contain';
+import type { PreparedProgram } from '../../src/node/languages/languages';
+import { availableSandbox, forgetDetectedSandbox, type SandboxTool } from '../../src/node/sandbox/sandbox';
 import { survivorsOf } from './processWatch';
 
 const PROBE = `

@@ -9,11 +9,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { summarize } from '../../src/core/simulationReport';
-import type { BalancerRun } from '../../src/core/simulation';
-import type { Language } from '../../src/core/schema';
-import { loadPack, type LoadedPack } from '../../src/node/packs';
-import { simulateFile, type SimulateFileOptions } from '../../src/node/simulator';
+import { summarize } from '../../src/core/simulation/simulationReport';
+import type { BalancerRun } from '../../src/core/simulation/simulation';
+import type { Language } from '../../src/core/pack/schema';
+import { loadPack, type LoadedPack } from '../../src/node/packs/packs';
+import { simulateFile, type SimulateFileOptions } from '../../src/node/check/simulator';
 import { survivorsOf, watchWhile } from './processWatch';
 
 const ROOT = path.join(__dirname, '..', '..');

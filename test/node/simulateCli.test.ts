@@ -8,8 +8,8 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { SimulationResult } from '../../src/core/simulationReport';
-import { createPack } from '../../src/node/scaffold';
+import type { SimulationResult } from '../../src/core/simulation/simulationReport';
+import { createPack } from '../../src/node/authoring/scaffold';
 
 const ROOT = path.join(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');

@@ -4,9 +4,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { main } from '../../src/cli/main';
 import type { CliIO } from '../../src/cli/command';
-import { parseTranscripts } from '../../src/core/transcript';
-import { createPack } from '../../src/node/scaffold';
-import { validatePack, type PackValidation } from '../../src/node/validatePack';
+import { parseTranscripts } from '../../src/core/model/transcript';
+import { createPack } from '../../src/node/authoring/scaffold';
+import { validatePack, type PackValidation } from '../../src/node/authoring/validatePack';
 
 const root = path.resolve(__dirname, '..', '..');
 const SOLUTION = path.join(root, 'test/fixtures/packs/solutions/balancer.py');

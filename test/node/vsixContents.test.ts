@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import type { CheckReport } from '../../src/core/report';
+import type { CheckReport } from '../../src/core/report/report';
 
 const ROOT = path.join(__dirname, '..', '..');
 const run = promisify(execFile);

@@ -5,10 +5,10 @@
  * instant and inspectable (we see each run's stdin). Real processes are tested in test/node.
  */
 import * as assert from 'node:assert/strict';
-import { runBatch } from '../../src/core/batch';
+import { runBatch } from '../../src/core/check/batch';
 import { model } from '../../lessons/least-connections/model/model';
-import type { ProcessResult } from '../../src/core/process';
-import { simulate } from '../../src/core/simulate';
+import type { ProcessResult } from '../../src/core/check/process';
+import { simulate } from '../../src/core/model/simulate';
 
 type Fault = 'crash' | 'hang' | 'flood' | 'exit0';
 

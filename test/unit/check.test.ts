@@ -7,13 +7,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { check, type CheckInput } from '../../src/core/check';
-import { parseManifest } from '../../src/core/manifest';
+import { check, type CheckInput } from '../../src/core/check/check';
+import { parseManifest } from '../../src/core/pack/manifest';
 import { model } from '../../lessons/least-connections/model/model';
-import type { Execute, ProcessResult } from '../../src/core/process';
-import type { CheckReport } from '../../src/core/report';
-import { sameOutcome, simulate } from '../../src/core/simulate';
-import { parseTranscripts } from '../../src/core/transcript';
+import type { Execute, ProcessResult } from '../../src/core/check/process';
+import type { CheckReport } from '../../src/core/report/report';
+import { sameOutcome, simulate } from '../../src/core/model/simulate';
+import { parseTranscripts } from '../../src/core/model/transcript';
 
 const LESSON = path.join(__dirname, '..', '..', 'lessons', 'least-connections');
 const parsed = parseManifest(fs.readFileSync(path.join(LESSON, 'lesson.json'), 'utf8'), 'lesson.json');

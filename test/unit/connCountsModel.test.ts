@@ -2,10 +2,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { model } from '../../lessons/conn-counts/model/model';
-import { seededRandom } from '../../src/core/random';
-import type { LessonManifest } from '../../src/core/schema';
-import { simulate } from '../../src/core/simulate';
-import { parseTranscripts, type Transcript } from '../../src/core/transcript';
+import { seededRandom } from '../../src/core/model/random';
+import type { LessonManifest } from '../../src/core/pack/schema';
+import { simulate } from '../../src/core/model/simulate';
+import { parseTranscripts, type Transcript } from '../../src/core/model/transcript';
 
 const PACK = path.join(__dirname, '..', '..', 'lessons', 'conn-counts');
 const run = (commands: string[], mutations: string[] = []): string[] => [...simulate(model, commands, new Set(mutations)).outcome.lines];

@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseManifest } from '../../src/core/manifest';
-import { parseTranscripts } from '../../src/core/transcript';
+import { parseManifest } from '../../src/core/pack/manifest';
+import { parseTranscripts } from '../../src/core/model/transcript';
 
 const ROOT = path.join(__dirname, '..', '..');
 const LESSONS = path.join(ROOT, 'lessons');

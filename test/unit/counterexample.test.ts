@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { buildCounterexample, splitObserved, withObserve, type CounterexampleSource } from '../../src/core/counterexample';
+import { buildCounterexample, splitObserved, withObserve, type CounterexampleSource } from '../../src/core/check/counterexample';
 import { model } from '../../lessons/least-connections/model/model';
-import { simulate } from '../../src/core/simulate';
+import { simulate } from '../../src/core/model/simulate';
 
 const from = (transcript: string, shrunkFrom: number): CounterexampleSource => ({ transcript, label: `the ${transcript} transcript`, shrunkFrom, reproduced: true });
 

@@ -1,13 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { diagnose, type MistakeMutants } from '../../src/core/diagnose';
-import { parseManifest } from '../../src/core/manifest';
+import { diagnose, type MistakeMutants } from '../../src/core/diagnosis/diagnose';
+import { parseManifest } from '../../src/core/pack/manifest';
 import { model } from '../../lessons/least-connections/model/model';
-import { simulate, type Outcome } from '../../src/core/simulate';
-import type { EvidenceStream } from '../../src/core/stepwise';
-import { parseTranscripts, type Transcript } from '../../src/core/transcript';
-import { seededRandom } from '../../src/core/random';
+import { simulate, type Outcome } from '../../src/core/model/simulate';
+import type { EvidenceStream } from '../../src/core/diagnosis/stepwise';
+import { parseTranscripts, type Transcript } from '../../src/core/model/transcript';
+import { seededRandom } from '../../src/core/model/random';
 
 const LESSON = path.join(__dirname, '..', '..', 'lessons', 'least-connections');
 

@@ -4,8 +4,8 @@ import * as assert from 'node:assert/strict';
 import {
   behaviourText, counterexampleLabel, currentLines, diagnosticMessage, evidenceText, functionAnchors, inlineMessage, inlineMessageLine, leadingBlock, linesText,
   mistakeExplanation, mistakeHeadline, mistakeSeverity, mistakeTitle, mistakeWhere, revealedByLabels, transcriptLabel,
-} from '../../src/core/findings';
-import type { CheckReport, NamedMistake } from '../../src/core/report';
+} from '../../src/core/report/findings';
+import type { CheckReport, NamedMistake } from '../../src/core/report/report';
 
 const mistake = (over: Partial<NamedMistake> = {}): NamedMistake => ({
   id: 'tiebreak', title: 'Ties are not broken by pool order', function: 'pick', line: 25, confidence: 'exact', explanation: 'Ties go to the first backend in the pool.',

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { model } from '../../lessons/least-connections/model/model';
-import { simulate } from '../../src/core/simulate';
+import { simulate } from '../../src/core/model/simulate';
 
 const run = (commands: string[], mutations: string[] = []): string[] => [...simulate(model, commands, new Set(mutations)).outcome.lines];
 

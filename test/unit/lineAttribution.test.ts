@@ -3,7 +3,7 @@
  * the bootstraps print; test/node/lineTrace.test.ts runs the real tracers.
  */
 import * as assert from 'node:assert/strict';
-import { attributeLines, type TraceRecord, type TraceRecordKind } from '../../src/core/lineAttribution';
+import { attributeLines, type TraceRecord, type TraceRecordKind } from '../../src/core/diagnosis/lineAttribution';
 
 /** A record with lines of file 0. */
 const r = (kind: TraceRecordKind, value: number, lines: number[] = [], stdoutLines = 0): TraceRecord => ({ kind, value, hits: new Map(lines.length ? [[0, lines]] : []), stdoutLines });

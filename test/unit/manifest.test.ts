@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { locate, parseManifest, type ManifestProblem } from '../../src/core/manifest';
+import { locate, parseManifest, type ManifestProblem } from '../../src/core/pack/manifest';
 
 const FILE = 'lessons/least-connections/lesson.json';
 const GOOD = fs.readFileSync(path.join(__dirname, '..', '..', FILE), 'utf8');

@@ -3,13 +3,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { bombRatio, pathClash, ARCHIVE_LIMITS } from '../../src/core/archive';
-import { parseManifest } from '../../src/core/manifest';
-import { friendlyManifestMessage } from '../../src/core/manifestMessages';
-import type { ReferenceModel } from '../../src/core/model';
-import { checkPattern } from '../../src/core/patternSafety';
-import { parseTranscripts, TranscriptSyntaxError, TRANSCRIPT_LIMITS } from '../../src/core/transcript';
-import { checkOutputFits } from '../../src/core/validate';
+import { bombRatio, pathClash, ARCHIVE_LIMITS } from '../../src/core/pack/archive';
+import { parseManifest } from '../../src/core/pack/manifest';
+import { friendlyManifestMessage } from '../../src/core/pack/manifestMessages';
+import type { ReferenceModel } from '../../src/core/model/model';
+import { checkPattern } from '../../src/core/pack/patternSafety';
+import { parseTranscripts, TranscriptSyntaxError, TRANSCRIPT_LIMITS } from '../../src/core/model/transcript';
+import { checkOutputFits } from '../../src/core/validation/validate';
 
 const FILE = 'lessons/least-connections/lesson.json';
 const GOOD = fs.readFileSync(path.join(__dirname, '..', '..', FILE), 'utf8');

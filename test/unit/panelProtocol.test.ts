@@ -1,9 +1,9 @@
 // The pure parts of the editor front: what a report means on screen (core/progress) and the message
 // guards on both sides of the webview boundary (shared/messages).
 import * as assert from 'node:assert/strict';
-import { checkDetails, checkDetailsTooltip, checkSummary, failureFocus, lensTitle, progressLine, stepCommand, verdictSentence } from '../../src/core/progress';
-import { answerCell, traceCells } from '../../src/core/traceView';
-import type { CheckReport, NamedMistake } from '../../src/core/report';
+import { checkDetails, checkDetailsTooltip, checkSummary, failureFocus, lensTitle, progressLine, stepCommand, verdictSentence } from '../../src/core/report/progress';
+import { answerCell, traceCells } from '../../src/core/report/traceView';
+import type { CheckReport, NamedMistake } from '../../src/core/report/report';
 import { parseFromWebview, parseToWebview, PROTOCOL_VERSION, type PanelState } from '../../src/shared/messages';
 
 const mistake = (over: Partial<NamedMistake> = {}): NamedMistake => ({

@@ -4,10 +4,10 @@
  */
 import * as assert from 'node:assert/strict';
 import { model } from '../../lessons/least-connections/model/model';
-import type { Case } from '../../src/core/cases';
-import type { Execute, ProcessResult } from '../../src/core/process';
-import { probeDeterminism } from '../../src/core/probe';
-import { simulate } from '../../src/core/simulate';
+import type { Case } from '../../src/core/check/cases';
+import type { Execute, ProcessResult } from '../../src/core/check/process';
+import { probeDeterminism } from '../../src/core/check/probe';
+import { simulate } from '../../src/core/model/simulate';
 
 const commands = ['POOL a b c', 'PICK', 'PICK', 'PICK'];
 const probed: Case = { name: 'three', label: 'three picks', commands, expected: simulate(model, commands).outcome, hidden: true };

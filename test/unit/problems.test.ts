@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { ProcessResult } from '../../src/core/process';
-import { crashLine, errorSummary, runProblems, type ProblemContext } from '../../src/core/problems';
+import type { ProcessResult } from '../../src/core/check/process';
+import { crashLine, errorSummary, runProblems, type ProblemContext } from '../../src/core/report/problems';
 
 const PY: ProblemContext = { language: 'python', fileName: 'balancer.py', interpreter: 'python3', timeLimitMs: 5000, outputLimitBytes: 1024 * 1024 };
 const JS: ProblemContext = { ...PY, language: 'javascript', fileName: 'balancer.js', interpreter: 'node' };

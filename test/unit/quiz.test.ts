@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { model as leastConnectionsModel } from '../../lessons/least-connections/model/model';
-import { answerHash, checkAnswer, normaliseAnswer, questionProblems, type QuizDeps } from '../../src/core/quiz';
-import type { Mistake, Question } from '../../src/core/schema';
+import { answerHash, checkAnswer, normaliseAnswer, questionProblems, type QuizDeps } from '../../src/core/quiz/quiz';
+import type { Mistake, Question } from '../../src/core/pack/schema';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 const SALT = 'unit-test-salt';

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { defaultSeed } from '../../src/core/check';
+import { defaultSeed } from '../../src/core/check/check';
 import { model } from '../../lessons/least-connections/model/model';
-import { seededRandom } from '../../src/core/random';
-import { simulate } from '../../src/core/simulate';
+import { seededRandom } from '../../src/core/model/random';
+import { simulate } from '../../src/core/model/simulate';
 
 const draw = (seed: number, n: number): number[] => {
   const random = seededRandom(seed);

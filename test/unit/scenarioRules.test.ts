@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseManifest } from '../../src/core/manifest';
-import { friendlyManifestMessage } from '../../src/core/manifestMessages';
+import { parseManifest } from '../../src/core/pack/manifest';
+import { friendlyManifestMessage } from '../../src/core/pack/manifestMessages';
 
 const FILE = 'lessons/least-connections/lesson.json';
 const GOOD = fs.readFileSync(path.join(__dirname, '..', '..', FILE), 'utf8');

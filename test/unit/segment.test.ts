@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { model } from '../../lessons/least-connections/model/model';
-import { outputLines, segmentAnswers } from '../../src/core/segment';
-import { showInvisibles } from '../../src/core/text';
+import { outputLines, segmentAnswers } from '../../src/core/model/segment';
+import { showInvisibles } from '../../src/core/text/text';
 
 describe('segmenting output into answers', () => {
   it('gives each one-line command one line and each STATUS every line of its shape', () => {

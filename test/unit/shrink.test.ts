@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { seededRandom } from '../../src/core/random';
-import { shrinkCommands, type BatchPredicate } from '../../src/core/shrink';
+import { seededRandom } from '../../src/core/model/random';
+import { shrinkCommands, type BatchPredicate } from '../../src/core/check/shrink';
 
 /** A batch predicate from a plain one, recording every call so tests can see how candidates are grouped. */
 function batched(holds: (commands: readonly string[]) => boolean): BatchPredicate & { calls: (readonly string[])[][] } {

@@ -10,11 +10,11 @@ import * as path from 'node:path';
 import { model as connCounts } from '../../lessons/conn-counts/model/model';
 import { model as healthChecks } from '../../lessons/health-checks/model/model';
 import { model as leastConnections } from '../../lessons/least-connections/model/model';
-import { parseManifest } from '../../src/core/manifest';
-import type { ReferenceModel } from '../../src/core/model';
-import type { Scenario } from '../../src/core/scenarioSchema';
-import { BalancerStopped, modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun, type LineSession } from '../../src/core/simulation';
-import { headline, simulationResult, summarize } from '../../src/core/simulationReport';
+import { parseManifest } from '../../src/core/pack/manifest';
+import type { ReferenceModel } from '../../src/core/model/model';
+import type { Scenario } from '../../src/core/simulation/scenarioSchema';
+import { BalancerStopped, modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun, type LineSession } from '../../src/core/simulation/simulation';
+import { headline, simulationResult, summarize } from '../../src/core/simulation/simulationReport';
 
 const ROOT = path.join(__dirname, '..', '..');
 

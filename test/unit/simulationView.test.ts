@@ -6,11 +6,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { model as healthChecks } from '../../lessons/health-checks/model/model';
 import { model as leastConnections } from '../../lessons/least-connections/model/model';
-import { parseManifest } from '../../src/core/manifest';
-import type { ReferenceModel } from '../../src/core/model';
-import { modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun } from '../../src/core/simulation';
-import { scenarioAfterCheck, simulationResult } from '../../src/core/simulationReport';
-import { parseSimulationResult, simulationView } from '../../src/core/simulationView';
+import { parseManifest } from '../../src/core/pack/manifest';
+import type { ReferenceModel } from '../../src/core/model/model';
+import { modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun } from '../../src/core/simulation/simulation';
+import { scenarioAfterCheck, simulationResult } from '../../src/core/simulation/simulationReport';
+import { parseSimulationResult, simulationView } from '../../src/core/simulation/simulationView';
 import { parseFromWebview, parseToWebview, type PanelState, type UnderLoadView } from '../../src/shared/messages';
 
 const ROOT = path.join(__dirname, '..', '..');

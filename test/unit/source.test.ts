@@ -1,6 +1,6 @@
 // Where a breakpoint goes so that it stops when the function is called, not when it is defined.
 import * as assert from 'node:assert/strict';
-import { firstBodyLine, functionBodyLines, locateFunction } from '../../src/core/source';
+import { firstBodyLine, functionBodyLines, locateFunction } from '../../src/core/text/source';
 
 describe('core/source: the first line of a function body', () => {
   it('Python: skips a multi-line signature, a docstring and comments', () => {

@@ -1,6 +1,6 @@
 /** Ranking the learner's lines by the Ochiai score (pure; the traced runs are in test/node/lineTrace.test.ts). */
 import * as assert from 'node:assert/strict';
-import { rankSuspiciousLines, type SpectrumInput } from '../../src/core/spectrum';
+import { rankSuspiciousLines, type SpectrumInput } from '../../src/core/diagnosis/spectrum';
 
 // A run like `POOL a b d c`, PICK, PICK, DONE b, PICK, PICK of a program whose pick() (lines 10-11) calls a
 // helper (lines 20-27); line 26 is the helper's tie branch, taken only at the last PICK. Lines 40-44 are the

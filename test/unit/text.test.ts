@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { safeText, showInvisibles } from '../../src/core/text';
+import { safeText, showInvisibles } from '../../src/core/text/text';
 
 /** Nothing a terminal, an editor or a bidi algorithm acts on may survive. */
 function assertInert(text: string): void {

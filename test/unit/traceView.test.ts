@@ -1,8 +1,8 @@
 // A counterexample as a table on every surface: the learner's own counts beside what they should be,
 // each differing `name:count` marked, the same in the panel cells, the CLI text and the markdown.
 import * as assert from 'node:assert/strict';
-import type { Counterexample } from '../../src/core/report';
-import { compareCounts, countsNote, traceCells, traceTextLines } from '../../src/core/traceView';
+import type { Counterexample } from '../../src/core/report/report';
+import { compareCounts, countsNote, traceCells, traceTextLines } from '../../src/core/report/traceView';
 
 /** The negative-count case a learner saw: DONE on an idle backend takes it to -1, and the next PICK goes there. */
 const negative: Counterexample = {

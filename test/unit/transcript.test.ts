@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { formatTranscript, parseTranscripts, TranscriptSyntaxError } from '../../src/core/transcript';
+import { formatTranscript, parseTranscripts, TranscriptSyntaxError } from '../../src/core/model/transcript';
 
 const LESSON = path.join(__dirname, '..', '..', 'lessons', 'least-connections');
 

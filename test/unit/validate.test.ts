@@ -1,17 +1,17 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { freshName, measureAdequacy } from '../../src/core/adequacy';
-import { archivePathProblem, compareVersions, integrityInput, isBundledPath, parseArchiveManifest } from '../../src/core/archive';
-import { lessonJsonSchemaText, LESSON_SCHEMA_FILE } from '../../src/core/jsonSchema';
-import { parseManifest } from '../../src/core/manifest';
-import { friendlyManifestMessage } from '../../src/core/manifestMessages';
+import { freshName, measureAdequacy } from '../../src/core/validation/adequacy';
+import { archivePathProblem, compareVersions, integrityInput, isBundledPath, parseArchiveManifest } from '../../src/core/pack/archive';
+import { lessonJsonSchemaText, LESSON_SCHEMA_FILE } from '../../src/core/pack/jsonSchema';
+import { parseManifest } from '../../src/core/pack/manifest';
+import { friendlyManifestMessage } from '../../src/core/pack/manifestMessages';
 import { model } from '../../lessons/least-connections/model/model';
-import type { LessonManifest } from '../../src/core/schema';
-import { simulate } from '../../src/core/simulate';
-import { parseTranscripts, type Transcript } from '../../src/core/transcript';
-import { checkMistakes, checkQuestions, checkReadOrder, checkTranscriptsAgree } from '../../src/core/validate';
-import { scaffoldFiles } from '../../src/node/scaffoldFiles';
+import type { LessonManifest } from '../../src/core/pack/schema';
+import { simulate } from '../../src/core/model/simulate';
+import { parseTranscripts, type Transcript } from '../../src/core/model/transcript';
+import { checkMistakes, checkQuestions, checkReadOrder, checkTranscriptsAgree } from '../../src/core/validation/validate';
+import { scaffoldFiles } from '../../src/node/authoring/scaffoldFiles';
 
 const root = path.resolve(__dirname, '..', '..');
 const scaffold = scaffoldFiles('demo');

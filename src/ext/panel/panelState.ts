@@ -3,15 +3,15 @@
  * report. Markdown becomes HTML here (the webview never renders markdown itself); everything else stays
  * plain text for the webview to put in with textContent.
  */
-import { behaviourText, counterexampleSource, evidenceText, mistakeExplanation, mistakeTitle, mistakeWhere, revealedByLabels } from '../../core/findings';
-import { checkDetails, checkDetailsTooltip, checkSummary, doneWhenMet, problemTitle, progressLine, stepCommand, verdictSentence } from '../../core/progress';
-import type { CheckReport, Counterexample } from '../../core/report';
-import { scenarioAfterCheck } from '../../core/simulationReport';
-import { simulationView } from '../../core/simulationView';
-import type { LessonManifest, Question } from '../../core/schema';
-import { safeText } from '../../core/text';
-import { countsNote, traceCells, traceLength } from '../../core/traceView';
-import type { LoadedPack } from '../../node/packs';
+import { behaviourText, counterexampleSource, evidenceText, mistakeExplanation, mistakeTitle, mistakeWhere, revealedByLabels } from '../../core/report/findings';
+import { checkDetails, checkDetailsTooltip, checkSummary, doneWhenMet, problemTitle, progressLine, stepCommand, verdictSentence } from '../../core/report/progress';
+import type { CheckReport, Counterexample } from '../../core/report/report';
+import { scenarioAfterCheck } from '../../core/simulation/simulationReport';
+import { simulationView } from '../../core/simulation/simulationView';
+import type { LessonManifest, Question } from '../../core/pack/schema';
+import { safeText } from '../../core/text/text';
+import { countsNote, traceCells, traceLength } from '../../core/report/traceView';
+import type { LoadedPack } from '../../node/packs/packs';
 import type { AnswerView, CheckView, DebugSupport, LessonView, MistakeView, PanelState, QuestionView, TraceView, UnderLoadView } from '../../shared/messages';
 import type { SimulationSnapshot } from '../simulationRunner';
 import { renderInline, renderMarkdown } from '../markdown';

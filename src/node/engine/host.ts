@@ -10,12 +10,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LocateAttempt, PassingBatch } from '../../core/check';
-import type { ProcessResult, RunLimits } from '../../core/process';
-import type { CheckReport, Location } from '../../core/report';
-import type { BalancerRun } from '../../core/simulation';
+import type { LocateAttempt, PassingBatch } from '../../core/check/check';
+import type { ProcessResult, RunLimits } from '../../core/check/process';
+import type { CheckReport, Location } from '../../core/report/report';
+import type { BalancerRun } from '../../core/simulation/simulation';
 import { ENGINE_PROTOCOL, parseWorkerMessage, type CheckJob, type EngineFailureKind, type EngineJob, type HostMessage, type SimulateReferenceJob } from './protocol';
-import { quietNodeEnv } from '../nodeEnv';
+import { quietNodeEnv } from '../run/nodeEnv';
 
 export interface EngineServices {
   readonly execute: (input: string, limits?: RunLimits) => Promise<ProcessResult>;

@@ -4,12 +4,12 @@
  * line in each direction. The worker may run pack code, so the host trusts nothing it says: every message
  * is checked on arrival, and a worker that says something else is stopped.
  */
-import type { LocateAttempt, PassingBatch } from '../../core/check';
-import type { ProcessResult, RunLimits } from '../../core/process';
-import type { CheckReport, Location } from '../../core/report';
-import type { Language } from '../../core/schema';
-import { SCENARIO_LIMITS } from '../../core/scenarioSchema';
-import type { BalancerRun, TickRecord } from '../../core/simulation';
+import type { LocateAttempt, PassingBatch } from '../../core/check/check';
+import type { ProcessResult, RunLimits } from '../../core/check/process';
+import type { CheckReport, Location } from '../../core/report/report';
+import type { Language } from '../../core/pack/schema';
+import { SCENARIO_LIMITS } from '../../core/simulation/scenarioSchema';
+import type { BalancerRun, TickRecord } from '../../core/simulation/simulation';
 
 /** 2: simulate-reference jobs, answered with a series. */
 export const ENGINE_PROTOCOL = 2;

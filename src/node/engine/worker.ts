@@ -4,14 +4,14 @@
  * learner's program. Started by host.ts under Node's permission model: it may read the engine and the pack,
  * and nothing else; it may not write files, start processes or threads. What it needs comes in messages.
  */
-import { check } from '../../core/check';
-import { defaultSeed } from '../../core/cases';
-import type { ProcessResult, RunLimits } from '../../core/process';
-import type { Location } from '../../core/report';
-import { replayLine } from '../replay';
-import { ModelError, ModelLoadError } from '../modelLoader';
-import { loadPack, PackError } from '../packs';
-import { modelSession, protocolBalancer, runScenario } from '../../core/simulation';
+import { check } from '../../core/check/check';
+import { defaultSeed } from '../../core/check/cases';
+import type { ProcessResult, RunLimits } from '../../core/check/process';
+import type { Location } from '../../core/report/report';
+import { replayLine } from '../run/replay';
+import { ModelError, ModelLoadError } from './modelLoader';
+import { loadPack, PackError } from '../packs/packs';
+import { modelSession, protocolBalancer, runScenario } from '../../core/simulation/simulation';
 import { ENGINE_PROTOCOL, parseHostMessage, type CheckJob, type EngineJob, type HostMessage, type SimulateReferenceJob, type WorkerMessage } from './protocol';
 
 const send = (message: WorkerMessage): void => {

@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { monitorEventLoopDelay } from 'perf_hooks';
 import * as vscode from 'vscode';
-import type { CheckReport } from '../../../src/core/report';
+import type { CheckReport } from '../../../src/core/report/report';
 import { activate, extensionPath, internalState, lessonCompanionCli, setLearnerText, workspaceDir } from '../lib/helpers';
 
 const ID = 'loops-on-zzz';

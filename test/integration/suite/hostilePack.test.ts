@@ -10,8 +10,8 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import yazl from 'yazl';
-import { ARCHIVE_MANIFEST, integrityInput } from '../../../src/core/archive';
-import type { CheckReport } from '../../../src/core/report';
+import { ARCHIVE_MANIFEST, integrityInput } from '../../../src/core/pack/archive';
+import type { CheckReport } from '../../../src/core/report/report';
 import { activate, extensionPath, fixture, internalState, LESSON, waitFor, workspaceDir } from '../lib/helpers';
 
 type InstallResult = { id: string; version: string; dir: string };

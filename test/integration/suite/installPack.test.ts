@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import yazl from 'yazl';
-import type { CheckReport } from '../../../src/core/report';
+import type { CheckReport } from '../../../src/core/report/report';
 import { activate, extensionPath, fixture, internalState, LESSON, lessonCompanionCli, setLearnerText, waitFor, workspaceDir } from '../lib/helpers';
 
 const ID = 'lc-installed-test';
@@ -140,7 +140,7 @@ suite('install lesson pack (trusted workspace)', () => {
     }
     const report = await check(); // the open lesson still checks against the installed 1.1.0
     assert.deepStrictEqual([report.lesson, report.status, report.transcripts.some((t) => t.name === EXTRA)], [ID, 'pass', true]);
-    // The same refusal (src/node/installPack.ts) in the words an instructor reads, via the CLI.
+    // The same refusal (src/node/packs/installPack.ts) in the words an instructor reads, via the CLI.
     const refusal = await lessonCompanionCli('install', evil, '--yes', '--packs-dir', path.join(tmp, 'cli-packs')).then(
       () => assert.fail('the CLI should refuse it too'),
       (error: { stderr?: string }) => String(error.stderr),

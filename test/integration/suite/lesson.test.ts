@@ -7,7 +7,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { monitorEventLoopDelay, performance } from 'perf_hooks';
 import * as vscode from 'vscode';
-import type { CheckReport } from '../../../src/core/report';
+import type { CheckReport } from '../../../src/core/report/report';
 import {
   activate, extensionPath, fixture, internalState, LESSON, lessonPanelTab, lineOf, ourDiagnostics, setLearnerText, waitFor, workspaceDir, writeMarkingInterpreter,
 } from '../lib/helpers';

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { CheckReport } from '../../../src/core/report';
+import type { CheckReport } from '../../../src/core/report/report';
 import { activate, extensionPath, internalState, lessonCompanionCli, setLearnerText, workspaceDir } from '../lib/helpers';
 
 const ID = 'health-checks-installed';

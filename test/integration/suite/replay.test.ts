@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { CheckReport } from '../../../src/core/report';
+import type { CheckReport } from '../../../src/core/report/report';
 import { activate, fixture, LESSON, setLearnerText, waitFor, workspaceDir } from '../lib/helpers';
 
 const check = async (): Promise<CheckReport> => {

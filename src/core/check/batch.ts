@@ -1,0 +1,166 @@
+import type { ReferenceModel } from '../model/model';
+import type { Execute, ProcessResult, RunLimits } from './process';
+import { outputLines } from '../model/segment';
+import { simulate, type Outcome } from '../model/simulate';
+
+export interface BatchOptions {
+  /** At most this many processes; lists not reached by then are `not-run`. */
+  readonly maxRuns?: number;
+  /** True when a run shows that further runs would fail the same way (e.g. an unwritten stub). */
+  readonly hopeless?: (run: ProcessResult) => boolean;
+  readonly limits?: RunLimits;
+}
+
+/**
+ * Everything one process was given and answered: the evidence a diagnosis walks step by step. Reset
+ * commands are included, so state that survives a reset shows here as it would in the program.
+ */
+export interface Stream {
+  /** Every command written to the process, in order, each list after the reset command. */
+  readonly commands: readonly string[];
+  /** The program's answer lines (stray debug prints removed). */
+  readonly lines: readonly string[];
+  readonly ending: Outcome['ending'];
+  /** Where each list starts in `commands` (at its reset command): its index in the batch and length (reset included). */
+  readonly segments: readonly { readonly list: number; readonly start: number; readonly length: number }[];
+}
+
+export interface BatchResult {
+  /** One outcome per command list, in order. */
+  readonly outcomes: readonly Outcome[];
+  /** Every process run, in order; the first one saw the whole batch. */
+  readonly runs: readonly ProcessResult[];
+  /** stdout lines that cannot be answers of this protocol (debug prints). */
+  readonly strayLines: readonly string[];
+  /** One per process run, in order. */
+  readonly streams: readonly Stream[];
+}
+
+/**
+ * After a hang or a flood the rest is not run: each costs a whole time (or output) limit, and one already
+ * says what is wrong. A flood otherwise restarts once per remaining list, each run printing the whole limit.
+ */
+const MAX_STOPPED = 1;
+
+function endingOf(run: ProcessResult): Outcome['ending'] {
+  if (run.timedOut) return 'timed-out';
+  if (run.outputLimited) return 'output-limit';
+  return run.exitCode === 0 ? 'finished' : 'crashed';
+}
+
+/** What to do with the lists not yet run after a process crashed part-way. */
+export interface AfterCrash {
+  /** Lists (batch indexes) that will most likely crash the same way: run after the others, one process each. */
+  readonly defer: ReadonlySet<number>;
+  /** Of those, lists not worth a process of their own (e.g. generated ones): not run. */
+  readonly skip: ReadonlySet<number>;
+}
+
+/**
+ * Runs many command lists through as few processes as possible. Each list is prefixed with the
+ * protocol's reset command, so one process can answer them all. When a process dies part-way, the
+ * lists it never reached are run again in a fresh process, so one crash costs one extra run; with
+ * `afterCrash`, lists that would crash the same way go last, so the others share one process.
+ */
+export async function runBatch(
+  model: ReferenceModel,
+  execute: Execute,
+  lists: readonly (readonly string[])[],
+  options: BatchOptions & { readonly afterCrash?: (crashed: Stream, pending: readonly number[]) => AfterCrash } = {},
+): Promise<BatchResult> {
+  const outcomes: (Outcome | undefined)[] = new Array(lists.length).fill(undefined);
+  const runs: ProcessResult[] = [];
+  const strayLines: string[] = [];
+  const streams: Stream[] = [];
+  let queue = lists.map((_, i) => i);
+  let stopped = 0;
+  const limits = options.limits;
+  const abandon = (indexes: readonly number[], ending: Outcome['ending']): void => {
+    for (const i of indexes) outcomes[i] ??= { lines: [], ending };
+  };
+  while (queue.length > 0) {
+    if (stopped >= MAX_STOPPED || runs.length >= (options.maxRuns ?? Infinity) || (runs.length > 0 && options.hopeless?.(runs[runs.length - 1]!))) {
+      abandon(queue, 'not-run');
+      break;
+    }
+    const pending = queue;
+    const input = pending.map((i) => [model.resetCommand, ...lists[i]!].join('\n')).join('\n') + '\n';
+    const run = await execute(input, limits);
+    runs.push(run);
+    if (run.startError || run.prepareError) {
+      abandon(pending, 'crashed');
+      break;
+    }
+    if (run.timedOut || run.outputLimited) stopped += 1;
+    const lines = answerLinesOf(model, run, pending.map((i) => lists[i]!), strayLines);
+    const segments: { list: number; start: number; length: number }[] = [];
+    let offset = 0;
+    for (const i of pending) {
+      segments.push({ list: i, start: offset, length: lists[i]!.length + 1 });
+      offset += lists[i]!.length + 1;
+    }
+    const stream: Stream = { commands: pending.flatMap((i) => [model.resetCommand, ...lists[i]!]), lines, ending: endingOf(run), segments };
+    streams.push(stream);
+    let at = 0;
+    let consumed = 0;
+    for (const i of pending) {
+      const full = [model.resetCommand, ...lists[i]!];
+      const taken: string[] = [];
+      let answered = 0;
+      for (const command of full) {
+        const shape = model.answerShape(command);
+        if (shape.kind === 'one') {
+          if (at >= lines.length) break;
+          taken.push(lines[at++]!);
+        } else {
+          // A many-line answer at the very end of a dead process cannot be told from "never answered".
+          if (at >= lines.length && endingOf(run) !== 'finished') break;
+          while (at < lines.length && shape.line.test(lines[at]!)) taken.push(lines[at++]!);
+        }
+        answered += 1;
+      }
+      const answerLines = taken.slice(model.resetAnswer.length);
+      consumed += 1;
+      if (answered < full.length) {
+        const ending = endingOf(run);
+        outcomes[i] = { lines: answerLines, ending: ending === 'finished' ? 'crashed' : ending };
+        if (answered === 0 && consumed === 1) {
+          // A fresh process did not even answer the reset command: the program fails before answering
+          // anything (a syntax error, an import error, a main() that is never called, even with exit code 0),
+          // and every further process would fail the same way.
+          abandon(queue, 'not-run');
+          queue = [];
+        }
+        break;
+      }
+      outcomes[i] = { lines: answerLines, ending: 'finished' };
+    }
+    queue = queue.slice(consumed);
+    if (queue.length > 0 && stream.ending === 'crashed' && options.afterCrash) {
+      const { defer, skip } = options.afterCrash(stream, queue);
+      abandon(queue.filter((i) => defer.has(i) && skip.has(i)), 'not-run');
+      queue = [...queue.filter((i) => !defer.has(i)), ...queue.filter((i) => defer.has(i) && !skip.has(i))];
+    }
+  }
+  return { outcomes: outcomes.map((o) => o ?? { lines: [], ending: 'not-run' }), runs, strayLines, streams };
+}
+
+/**
+ * The run's stdout lines that are answers. A line no answer of this protocol could look like is either a
+ * debug print or a wrong answer (a pick that returns "<b>x</b>"). Which one shows in the count: debug prints
+ * make more lines than the reference answers, a wrong answer the same number. Only prints are dropped.
+ */
+function answerLinesOf(model: ReferenceModel, run: ProcessResult, pending: readonly (readonly string[])[], strayLines: string[]): string[] {
+  const all = outputLines(run.stdout);
+  const answers = all.filter((line) => model.isAnswerLine(line));
+  if (answers.length === all.length) return all;
+  const expected = pending.flatMap((commands) => [...model.resetAnswer, ...simulate(model, commands).outcome.lines]);
+  // A run cut short (crash, hang, flood) printed only part of its answers, so there the counts say nothing;
+  // which reading lines up with the reference's answers does. A tie (e.g. a flood after the last answer) is prints.
+  const agreement = (lines: readonly string[]): number => lines.reduce((n, line, i) => n + (line === expected[i] ? 1 : 0), 0);
+  const dropStrays =
+    endingOf(run) === 'finished' ? Math.abs(answers.length - expected.length) < Math.abs(all.length - expected.length) : agreement(answers) >= agreement(all);
+  if (!dropStrays) return all;
+  for (const line of all) if (!model.isAnswerLine(line) && strayLines.length < 20) strayLines.push(line);
+  return answers;
+}

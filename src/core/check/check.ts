@@ -1,0 +1,365 @@
+/**
+ * One check of a learner program, in phases:
+ *   run        every hidden and generated transcript through as few processes as possible (batch.ts);
+ *   probe      one failing transcript again, alone and twice, to tell randomness and carried-over state (probe.ts);
+ *   diagnose   every process's commands and answers, step by step, against the reference and its mutants (diagnose.ts);
+ *   confirm    the smallest transcript that shows each finding, run for real in a fresh process (confirm.ts);
+ *   locate     the lines of the learner's file that ran when it went wrong (the Node layer's `locate`).
+ * Pure: processes come in as `execute`, tracing as `locate`.
+ */
+import { runBatch, type AfterCrash, type Stream } from './batch';
+import { DEFAULT_FUZZ_LENGTH, DEFAULT_FUZZ_TRANSCRIPTS, generatedCases, hiddenCases, mapLimit, type Case } from './cases';
+import { assembleProblems, stoppedProblem } from '../report/checkProblems';
+import { counterexampleForDifference, counterexamplesFor, type ConfirmContext } from './confirm';
+import { buildCounterexample } from './counterexample';
+import { diagnose, type Diagnosis, type Finding, type MistakeMutants } from '../diagnosis/diagnose';
+import type { ReferenceModel } from '../model/model';
+import { probeDeterminism, type Probe } from './probe';
+import type { Execute } from './process';
+import { runProblems, type ProblemContext } from '../report/problems';
+import type { CheckReport, Counterexample, Location, NamedMistake, TranscriptVerdict } from '../report/report';
+import type { Language, LessonManifest } from '../pack/schema';
+import { segmentAnswers } from '../model/segment';
+import { sameOutcome, simulate, type Outcome } from '../model/simulate';
+import { walkEvidence } from '../diagnosis/stepwise';
+import { enclosingFunction, locateFunction } from '../text/source';
+import type { Transcript } from '../model/transcript';
+
+export { defaultSeed } from './cases';
+
+/** Restarts allowed for the main batch; a program that crashes on every list would otherwise cost one each. */
+const MAX_MAIN_RUNS = 10;
+/** Process runs the fallback shrinking may spend per finding, when the program does not follow its mutant. */
+const MAX_SHRINK_ROUNDS = 8;
+
+export interface CheckOptions {
+  readonly seed: number;
+  readonly fuzzTranscripts?: number;
+  readonly fuzzLength?: number;
+  readonly timeLimitMs: number;
+  readonly outputLimitBytes: number;
+  readonly interpreter: string;
+  /** How many processes may run side by side (the machine's cores). */
+  readonly concurrency?: number;
+}
+
+/** A run of the program to trace: the full stdin (reset command first), its answers, the first wrong one. */
+export interface LocateAttempt {
+  readonly commands: readonly string[];
+  readonly answers: readonly (readonly string[])[];
+  readonly failingIndex: number;
+  /** Other commands whose answers were wrong too: they are not counted among the right ones. */
+  readonly otherFailing: readonly number[];
+}
+
+export type CheckPhase = 'run' | 'probe' | 'diagnose' | 'confirm' | 'locate';
+
+export interface CheckInput {
+  readonly manifest: LessonManifest;
+  readonly model: ReferenceModel;
+  readonly transcripts: readonly Transcript[];
+  readonly language: Language;
+  /** The learner file as shown to the learner, and its base name as tracebacks show it. */
+  readonly file: string;
+  readonly fileName: string;
+  readonly source: string;
+  readonly execute: Execute;
+  readonly options: CheckOptions;
+  readonly clock: () => number;
+  /** One shell line that replays this standard input from the learner file's folder. */
+  readonly replay?: (stdin: string) => string;
+  /**
+   * Traces the learner's program on the commands (reset first) and names the lines that ran at the failing
+   * command and not at the right ones of its kind; each attempt costs a process run, and the next is tried
+   * only while no line stands out. Undefined when tracing is not possible.
+   */
+  readonly locate?: (attempts: readonly LocateAttempt[]) => Promise<{ readonly location?: Location; readonly runs: number }>;
+  readonly onPhase?: (phase: CheckPhase) => void;
+  /** The whole first run's input and the exact stdout of a program that passes it (see src/node/check/fastPass.ts). */
+  readonly onBatch?: (batch: PassingBatch) => void;
+}
+
+export interface PassingBatch {
+  readonly input: string;
+  readonly expectedStdout: string;
+  readonly transcripts: readonly { readonly name: string; readonly description: string }[];
+  readonly fuzz: { readonly seed: number; readonly transcripts: number };
+}
+
+export async function check(input: CheckInput): Promise<CheckReport> {
+  const started = input.clock();
+  const { model, manifest } = input;
+  const concurrency = Math.max(1, input.options.concurrency ?? 2);
+  const problemContext: ProblemContext = {
+    language: input.language,
+    fileName: input.fileName,
+    interpreter: input.options.interpreter,
+    timeLimitMs: input.options.timeLimitMs,
+    outputLimitBytes: input.options.outputLimitBytes,
+  };
+  let processRuns = 0;
+  const execute: Execute = async (stdin, limits) => {
+    processRuns += 1;
+    return input.execute(stdin, limits);
+  };
+  const hidden = hiddenCases(input.transcripts);
+  const generated = generatedCases(model, input.options.seed, input.options.fuzzTranscripts ?? manifest.fuzz?.transcripts ?? DEFAULT_FUZZ_TRANSCRIPTS, input.options.fuzzLength ?? manifest.fuzz?.length ?? DEFAULT_FUZZ_LENGTH);
+  const cases = [...hidden, ...generated];
+
+  // What a passing run of every case looks like, so a host can pass a correct program without the model next time.
+  input.onBatch?.({
+    input: cases.map((c) => [model.resetCommand, ...c.commands].join('\n')).join('\n') + '\n',
+    expectedStdout: cases.map((c) => [...model.resetAnswer, ...c.expected.lines].map((line) => `${line}\n`).join('')).join(''),
+    transcripts: hidden.map((h) => ({ name: h.name, description: h.label })),
+    fuzz: { seed: input.options.seed, transcripts: generated.length },
+  });
+  input.onPhase?.('run');
+  const isStub = (problems: ReturnType<typeof runProblems>): boolean => problems.some((p) => p.kind === 'unimplemented');
+  const main = await runBatch(model, execute, cases.map((c) => c.commands), {
+    maxRuns: MAX_MAIN_RUNS,
+    hopeless: (run) => isStub(runProblems(run, problemContext)),
+    afterCrash: (crashed, pending) => crashesLikeThis(model, manifest.mistakes, crashed, pending, cases),
+  });
+  const firstRunProblems = runProblems(main.runs[0]!, problemContext);
+  const outcomes = main.outcomes;
+  const passes = (i: number): boolean => sameOutcome(outcomes[i]!, cases[i]!.expected);
+  const verdicts: TranscriptVerdict[] = hidden.map((h, i) => verdictOf(model, h, outcomes[i]!));
+  const report = (partial: Partial<CheckReport> & Pick<CheckReport, 'status'>): CheckReport => {
+    const transcripts = partial.transcripts ?? verdicts;
+    const passed = transcripts.filter((t) => t.passed).length;
+    const failingGenerated = generated.filter((_, k) => !passes(hidden.length + k));
+    return {
+      lesson: manifest.id,
+      language: input.language,
+      file: input.file,
+      status: partial.status,
+      checks: { total: hidden.length, passed, failed: hidden.length - passed, notRun: transcripts.filter((t) => t.notRun).length },
+      transcripts,
+      mistakes: partial.mistakes ?? [],
+      problems: partial.problems ?? [],
+      counterexample: partial.counterexample ?? null,
+      fuzz: {
+        seed: input.options.seed,
+        transcripts: generated.length,
+        failed: failingGenerated.filter((c) => outcomes[cases.indexOf(c)]!.ending !== 'not-run').length,
+        notRun: failingGenerated.filter((c) => outcomes[cases.indexOf(c)]!.ending === 'not-run').length,
+      },
+      ...(partial.determinism ? { determinism: partial.determinism } : {}),
+      durationMs: Math.round(input.clock() - started),
+      processRuns,
+    };
+  };
+
+  const fatal = firstRunProblems.find((p) => p.kind === 'interpreter-missing' || p.kind === 'syntax');
+  if (fatal) return report({ status: 'error', problems: [fatal], transcripts: hidden.map((h) => ({ name: h.name, description: h.label, passed: false })) });
+
+  const failing = cases.map((_, i) => i).filter((i) => !passes(i));
+  const stub = firstRunProblems.find((p) => p.kind === 'unimplemented');
+  if (stub) {
+    // Nothing to diagnose in a placeholder: show where it stopped, at no further cost.
+    const first = failing[0];
+    const counterexample = first === undefined ? null : stoppedCounterexample(model, cases[first]!, outcomes[first]!);
+    return report({ status: 'fail', problems: [stub], counterexample });
+  }
+  if (failing.length === 0) {
+    const problems = assembleProblems({ model, main, runProblems: (r) => runProblems(r, problemContext), findings: [], diagnosis: undefined, probe: undefined, cases, counterexample: null });
+    return report({ status: problems.length === 0 ? 'pass' : 'fail', problems });
+  }
+
+  input.onPhase?.('diagnose');
+  let streams: Stream[] = [...main.streams];
+  let diagnosis = diagnose(model, manifest.mistakes, streams);
+  // Probe: the shortest failing transcript that the program answered to the end (a hang or a flood says
+  // enough), unless a mutant already answers every command of every transcript exactly as the program did:
+  // that leaves no room for randomness, nor for state that survives the reset.
+  const answeredFailure = probeCase(model, failing.filter((i) => outcomes[i]!.ending === 'finished' || outcomes[i]!.ending === 'crashed'), cases, diagnosis.findings.map((f) => f.mutation));
+  const settled = diagnosis.findings.length > 0 && diagnosis.findings.every((f) => f.confidence === 'exact') && diagnosis.unexplained.length === 0;
+  let probe: Probe | undefined;
+  if (answeredFailure !== undefined && !settled) {
+    input.onPhase?.('probe');
+    probe = await probeDeterminism(model, execute, cases[answeredFailure]!, outcomes[answeredFailure]);
+    streams = [...streams, ...probe.streams.map((s) => ({ ...s, segments: s.segments.map((seg) => ({ ...seg, list: answeredFailure })) }))];
+    diagnosis = diagnose(model, manifest.mistakes, streams, { random: probe.determinism.fresh === 'different' });
+  }
+  const random = probe?.determinism.fresh === 'different';
+
+  input.onPhase?.('confirm');
+  const ctx: ConfirmContext = {
+    model,
+    execute,
+    cases,
+    streams,
+    random,
+    leaky: probe?.determinism.afterReset === 'different',
+    concurrency,
+    ...(input.replay ? { replay: input.replay } : {}),
+    maxShrinkRounds: MAX_SHRINK_ROUNDS,
+  };
+  const examples = await counterexamplesFor(ctx, diagnosis.findings);
+  let mistakes = diagnosis.findings.map((finding, i) => namedMistake(input, cases, finding, examples[i] ?? null, probe));
+
+  let counterexample: Counterexample | null = mistakes.find((m) => m.counterexample)?.counterexample ?? null;
+  const stoppedCase = failing.find((i) => outcomes[i]!.ending === 'timed-out' || outcomes[i]!.ending === 'output-limit');
+  if (!counterexample && (diagnosis.unexplained.length > 0 || diagnosis.findings.length === 0) && answeredFailure !== undefined) {
+    const lists = new Set(diagnosis.unexplained.map((u) => u.step.list));
+    const around = failing.filter((i) => lists.has(i) && (outcomes[i]!.ending === 'finished' || outcomes[i]!.ending === 'crashed'));
+    const pool = (around.length > 0 ? around : [answeredFailure]).map((i) => cases[i]!);
+    counterexample = await counterexampleForDifference(ctx, pool, new Map(pool.map((c) => [c, outcomes[cases.indexOf(c)]!])));
+  }
+  if (!counterexample && stoppedCase !== undefined) counterexample = stoppedCounterexample(model, cases[stoppedCase]!, outcomes[stoppedCase]!);
+
+  if (input.locate) {
+    input.onPhase?.('locate');
+    mistakes = await mapLimit(mistakes, concurrency, async (mistake, i) => {
+      const attempts = locateAttempts(model, mistake.counterexample, diagnosis.findings[i], streams);
+      if (attempts.length === 0) return mistake;
+      const { location, runs } = await input.locate!(attempts).catch(() => ({ location: undefined, runs: 1 }));
+      processRuns += runs;
+      if (!location) return mistake;
+      const fn = location.function ?? (location.lines[0] ? enclosingFunction(input.source, input.language, location.lines[0]) : null);
+      return { ...mistake, location: { ...location, function: fn } };
+    });
+  }
+
+  const problems = assembleProblems({ model, main, runProblems: (r) => runProblems(r, problemContext), findings: diagnosis.findings, diagnosis, probe, cases, counterexample });
+  if (stoppedCase !== undefined) {
+    const stopped = stoppedProblem(model, cases[stoppedCase]!, outcomes[stoppedCase]!, problems);
+    if (stopped) problems.splice(problems.findIndex((p) => p.kind === stopped.kind), 1, stopped);
+  }
+  return report({ status: 'fail', mistakes, counterexample, problems, ...(probe ? { determinism: probe.determinism } : {}) });
+}
+
+function namedMistake(input: CheckInput, cases: readonly Case[], finding: Finding, counterexample: Counterexample | null, probe: Probe | undefined): NamedMistake {
+  const spec = input.manifest.mistakes.find((m) => m.id === finding.mistake)!;
+  const variant = spec.variants?.find((v) => v.mutant === finding.mutation);
+  const lists = [...new Set(finding.steps.map((s) => s.list))];
+  const first = finding.steps[0];
+  const firstCase = first ? cases[first.list] : undefined;
+  const behaviour = !finding.nondeterministic ? undefined : probe?.determinism.fresh === 'different' ? 'random' : probe?.determinism.afterReset === 'different' ? 'rotating' : undefined;
+  return {
+    id: spec.id,
+    title: variant?.title ?? spec.title,
+    function: spec.function,
+    line: locateFunction(input.source, input.language, spec.function),
+    confidence: finding.confidence,
+    explanation: spec.explanation,
+    hint: variant?.hint ?? spec.hint,
+    mutants: [finding.mutation],
+    ...(variant ? { variant: { mutant: variant.mutant, ...(variant.title ? { title: variant.title } : {}), explanation: variant.explanation } } : {}),
+    ...(behaviour ? { behaviour } : {}),
+    evidence: {
+      steps: finding.stepCount,
+      transcripts: lists.length,
+      first: first && firstCase ? { transcript: firstCase.name, label: firstCase.label, index: first.listIndex, command: first.command } : null,
+    },
+    revealedBy: lists.map((l) => cases[l]).filter((c): c is Case => c !== undefined && c.hidden).map((c) => c.name),
+    ...(spec.question ? { question: spec.question } : {}),
+    ...(spec.step ? { step: spec.step } : {}),
+    counterexample,
+  };
+}
+
+/**
+ * The failing transcript to probe with. Two runs of a program that chooses at random may still agree when
+ * it has few choices to make, so the shortest transcript with enough free choices (ties, under the
+ * model's nondeterministic mutations) to make agreement by chance unlikely; else the one with most choices.
+ */
+function probeCase(model: ReferenceModel, indexes: readonly number[], cases: readonly Case[], suspected: readonly string[]): number | undefined {
+  const free = new Set(model.mutations.filter((m) => m.nondeterministic).map((m) => m.id));
+  // Choices counted under the mistakes already suspected: a count that goes negative, say, breaks ties the reference would have.
+  const on = new Set([...free, ...suspected]);
+  const ranked = indexes.map((i) => {
+    let ways = 1;
+    if (free.size > 0) for (const step of simulate(model, cases[i]!.commands, on).steps) ways *= 1 + step.alternatives;
+    return { i, ways: Math.min(ways, 1e6), length: cases[i]!.commands.length };
+  });
+  const enough = ranked.filter((r) => r.ways >= 256).sort((a, b) => a.length - b.length)[0];
+  return enough?.i ?? [...ranked].sort((a, b) => b.ways - a.ways || a.length - b.length)[0]?.i;
+}
+
+/**
+ * What to trace for a finding: its counterexample, and (when that has no right command of the same kind to
+ * compare with) the transcript the finding was first seen in, up to that command.
+ */
+function locateAttempts(model: ReferenceModel, example: Counterexample | null, finding: Finding | undefined, streams: readonly Stream[]): LocateAttempt[] {
+  const attempts: LocateAttempt[] = [];
+  const verb = (command: string): string => command.trim().split(/\s+/)[0] ?? '';
+  // A mistake in the bookkeeping (a count that goes negative) shows at a later command, but is made at the
+  // command where the mutant's counts first part from the reference's: that is where the lines are wrong.
+  const atCause = (a: LocateAttempt): LocateAttempt => {
+    if (!finding || finding.nondeterministic) return a;
+    const mutant = simulate(model, a.commands, new Set([finding.mutation])).steps;
+    const reference = simulate(model, a.commands).steps;
+    const cause = reference.findIndex((step, i) => i < a.failingIndex && JSON.stringify(step.snapshot) !== JSON.stringify(mutant[i]?.snapshot));
+    return cause < 0 ? a : { ...a, failingIndex: cause, otherFailing: [...new Set([...a.otherFailing, a.failingIndex])] };
+  };
+  // Only worth a run when a command of the same kind was answered right, to compare the lines with.
+  const worthTracing = (a: LocateAttempt): boolean =>
+    a.commands.some((c, i) => i !== a.failingIndex && !a.otherFailing.includes(i) && i < a.answers.length && verb(c) === verb(a.commands[a.failingIndex]!));
+  if (example?.reproduced) {
+    const answered = example.trace.filter((row) => row.actual !== null);
+    const attempt: LocateAttempt = {
+      commands: [model.resetCommand, ...example.commands],
+      answers: [model.resetAnswer, ...answered.map((row) => row.actual!)],
+      failingIndex: example.divergesAt + 1,
+      otherFailing: example.trace.map((row, i) => (row.matches ? -1 : i + 1)).filter((i) => i > example.divergesAt + 1),
+    };
+    if (worthTracing(atCause(attempt))) attempts.push(atCause(attempt));
+  }
+  // A whole transcript the finding is seen in: its other commands of that kind are the right ones.
+  const tried = new Set<string>();
+  for (const step of finding?.steps.slice(0, 20) ?? []) {
+    const stream = streams[step.stream];
+    const segment = stream?.segments.find((s) => step.index >= s.start && step.index < s.start + s.length);
+    if (!stream || !segment || stream.ending === 'timed-out' || stream.ending === 'output-limit' || tried.has(`${step.stream}:${segment.start}`)) continue;
+    tried.add(`${step.stream}:${segment.start}`);
+    const commands = stream.commands.slice(segment.start, segment.start + segment.length);
+    const upto = stream.commands.slice(0, segment.start + segment.length);
+    const answers = segmentAnswers(model, upto, stream.lines, stream.ending === 'finished').slice(segment.start);
+    const expected = simulate(model, commands).steps.map((s) => s.answer);
+    const differs = (i: number): boolean => !answers[i] || answers[i]!.length !== expected[i]?.length || answers[i]!.some((line, k) => line !== expected[i]![k]);
+    const failingIndex = step.index - segment.start;
+    const attempt = atCause({ commands, answers, failingIndex, otherFailing: commands.map((_, i) => i).filter((i) => i !== failingIndex && differs(i)) });
+    if (worthTracing(attempt)) {
+      attempts.push(attempt);
+      break;
+    }
+  }
+  return attempts;
+}
+
+/**
+ * After a crash: the lists where a mutant that crashes where the program did (and that the program's answers
+ * before the crash do not contradict) would crash too. They go last, and generated ones are not run at all:
+ * a program that crashes on every stranger would otherwise cost a process per transcript with a stranger.
+ */
+function crashesLikeThis(model: ReferenceModel, mistakes: readonly MistakeMutants[], crashed: Stream, pending: readonly number[], cases: readonly Case[]): AfterCrash {
+  const mutations = [...new Set(mistakes.flatMap((m) => m.mutants))].filter((id) => !model.mutations.find((m) => m.id === id)?.nondeterministic);
+  const walk = walkEvidence(model, [crashed], mutations.map((m) => ({ mutations: [m], nondeterministic: false })));
+  const last = walk.differing[walk.differing.length - 1];
+  const crashers = walk.tallies.filter((t) => t.against === 0 && last !== undefined && t.support.some((s) => s.index === last.index)).map((t) => new Set(t.candidate.mutations));
+  const defer = new Set(pending.filter((i) => crashers.some((on) => simulate(model, cases[i]!.commands, on).outcome.ending === 'crashed')));
+  return { defer, skip: new Set([...defer].filter((i) => !cases[i]!.hidden)) };
+}
+
+/** A hang, a flood or a placeholder: cut after the command it stopped at. Running it again would only wait. */
+function stoppedCounterexample(model: ReferenceModel, c: Case, outcome: Outcome): Counterexample {
+  const answered = segmentAnswers(model, c.commands, outcome.lines, false).length;
+  const commands = c.commands.slice(0, Math.min(answered + 1, c.commands.length));
+  return buildCounterexample(model, { transcript: c.name, label: c.label, shrunkFrom: c.commands.length, reproduced: false }, commands, outcome);
+}
+
+function verdictOf(model: ReferenceModel, c: Case, outcome: Outcome): TranscriptVerdict {
+  if (sameOutcome(outcome, c.expected)) return { name: c.name, description: c.label, passed: true };
+  if (outcome.ending === 'not-run') return { name: c.name, description: c.label, passed: false, notRun: true };
+  const expectedAnswers = segmentAnswers(model, c.commands, c.expected.lines);
+  const actualAnswers = segmentAnswers(model, c.commands, outcome.lines, outcome.ending === 'finished');
+  let divergesAt = expectedAnswers.findIndex((answer, i) => {
+    const actual = actualAnswers[i];
+    return !actual || actual.length !== answer.length || actual.some((line, k) => line !== answer[k]);
+  });
+  if (divergesAt < 0) divergesAt = Math.min(actualAnswers.length, c.commands.length - 1);
+  return { name: c.name, description: c.label, passed: false, divergesAt, expected: c.expected.lines, actual: outcome.lines };
+}
+
+export type { Diagnosis };

@@ -1,0 +1,245 @@
+/**
+ * The smallest transcript that shows a finding, confirmed on the real program.
+ *
+ * Shrinking first happens on the model, which costs no process: delta debugging keeps the fewest commands
+ * on which the finding's mutant still answers differently from the reference (for a free-choice mutant:
+ * still offers enough choices that a program choosing at random is very likely to differ). The result is
+ * then run for real, in a fresh process, with the lesson's observe command after every step so that the
+ * trace can show the learner's own counts; it is shown only if that run shows the finding. Only when the
+ * program does not follow its mutant there does shrinking fall back to running the program per round.
+ */
+import { runBatch, type Stream } from './batch';
+import type { Case } from './cases';
+import { mapLimit } from './cases';
+import { buildCounterexample, splitObserved, withObserve, type CounterexampleSource } from './counterexample';
+import type { Finding } from '../diagnosis/diagnose';
+import type { ReferenceModel } from '../model/model';
+import type { Execute } from './process';
+import type { Counterexample, Replay } from '../report/report';
+import { segmentAnswers } from '../model/segment';
+import { shrinkCommands } from './shrink';
+import { sameOutcome, simulate, type Outcome } from '../model/simulate';
+import { stepKey, walkEvidence, type EvidenceStream } from '../diagnosis/stepwise';
+
+export interface ConfirmContext {
+  readonly model: ReferenceModel;
+  readonly execute: Execute;
+  readonly cases: readonly Case[];
+  readonly streams: readonly Stream[];
+  /** Two fresh runs answered differently: every confirmation is a fresh run, and may need another try. */
+  readonly random: boolean;
+  /** State carries across the reset command: candidates cannot share a process. */
+  readonly leaky: boolean;
+  readonly concurrency: number;
+  readonly replay?: (stdin: string) => string;
+  /** Process runs the fallback shrinking may spend per finding. */
+  readonly maxShrinkRounds: number;
+}
+
+/** A program that chooses at random among the offered answers shows the difference with at least this chance. */
+const FREE_CHOICE_MISS = 1 / 8;
+const RANDOM_TRIES = 3;
+/** How many earlier transcripts of a stream a finding may need (state that survives a reset). */
+const MAX_CONTEXT_SEGMENTS = 3;
+
+interface Planned {
+  readonly finding: Finding;
+  readonly source: Case | undefined;
+  readonly start: readonly string[];
+  /** The model-guided smallest transcript, or undefined when the model cannot show the finding alone. */
+  readonly commands: readonly string[] | undefined;
+}
+
+function replayOf(ctx: ConfirmContext, commands: readonly string[]): Replay | undefined {
+  if (!ctx.replay) return undefined;
+  const stdin = [ctx.model.resetCommand, ...commands].join('\n') + '\n';
+  return { stdin, shell: ctx.replay(stdin) };
+}
+
+/** True when the finding's mutant alone makes `commands` show the finding (see the module comment). */
+export function modelShows(model: ReferenceModel, finding: Pick<Finding, 'mutation' | 'nondeterministic'>, commands: readonly string[]): boolean {
+  const mutant = simulate(model, commands, new Set([finding.mutation]));
+  if (!finding.nondeterministic) return !sameOutcome(mutant.outcome, simulate(model, commands).outcome);
+  let chance = 1;
+  for (const step of mutant.steps) chance /= 1 + step.alternatives;
+  return chance <= FREE_CHOICE_MISS;
+}
+
+/**
+ * True when the program's run of `commands` shows the finding: a differing command that its mutation
+ * explains alone, or that its pair explains and the other half alone does not.
+ */
+export function programShows(model: ReferenceModel, finding: Pick<Finding, 'mutation' | 'mutations'>, commands: readonly string[], learner: Outcome): boolean {
+  if (sameOutcome(learner, simulate(model, commands).outcome)) return false;
+  const stream: EvidenceStream = { commands, lines: learner.lines, ending: learner.ending, segments: [{ list: 0, start: 0, length: commands.length }] };
+  const free = new Set(model.mutations.filter((m) => m.nondeterministic).map((m) => m.id));
+  const others = finding.mutations.filter((m) => m !== finding.mutation);
+  const sets = [[finding.mutation], ...(others.length > 0 ? [finding.mutations, others] : [])];
+  const walk = walkEvidence(model, [stream], sets.map((mutations) => ({ mutations, nondeterministic: mutations.some((id) => free.has(id)) })));
+  const [alone, pair, rest] = walk.tallies;
+  if (alone!.supportCount > 0) return true;
+  if (!pair || !rest) return false;
+  const explainedByRest = new Set(rest.support.map(stepKey));
+  return pair.support.some((s) => !explainedByRest.has(stepKey(s)));
+}
+
+/** The commands of the stream up to a step, from the start of its transcript (or a few earlier ones). */
+function prefixes(stream: Stream, index: number): (readonly string[])[] {
+  const at = stream.segments.findIndex((s) => index >= s.start && index < s.start + s.length);
+  if (at < 0) return [];
+  const out: (readonly string[])[] = [];
+  for (let back = 0; back < MAX_CONTEXT_SEGMENTS && at - back >= 0; back++) {
+    out.push(stream.commands.slice(stream.segments[at - back]!.start + 1, index + 1));
+  }
+  return out;
+}
+
+/** Candidates from the first few commands that show the finding; the shortest after shrinking wins. */
+async function plan(ctx: ConfirmContext, finding: Finding): Promise<Planned> {
+  let best: Planned | undefined;
+  for (const step of finding.steps.slice(0, 5)) {
+    const stream = ctx.streams[step.stream];
+    if (!stream) continue;
+    const start = prefixes(stream, step.index).find((p) => modelShows(ctx.model, finding, p));
+    if (!start) continue;
+    const commands = await shrinkCommands(start, async (lists) => lists.map((list) => modelShows(ctx.model, finding, list)));
+    if (!best || commands.length < best.commands!.length) best = { finding, source: ctx.cases[step.list], start, commands };
+  }
+  if (best) return best;
+  const first = finding.steps[0];
+  return { finding, source: first ? ctx.cases[first.list] : undefined, start: first ? (ctx.cases[first.list]?.commands ?? []) : [], commands: undefined };
+}
+
+interface Confirmed {
+  readonly commands: readonly string[];
+  readonly learner: Outcome;
+  readonly observed?: readonly (readonly string[] | null)[];
+}
+
+/** Runs each candidate (and its observed twin) for real; one process for all when the program allows it. */
+async function runCandidates(ctx: ConfirmContext, candidates: readonly (readonly string[])[]): Promise<{ plain: Outcome; observed: Outcome | undefined }[]> {
+  const observe = ctx.model.observeCommand !== undefined;
+  if (!ctx.leaky && !ctx.random) {
+    const lists = candidates.flatMap((c) => (observe ? [c, withObserve(ctx.model, c)] : [c]));
+    const { outcomes } = await runBatch(ctx.model, ctx.execute, lists);
+    return candidates.map((_, i) => (observe ? { plain: outcomes[2 * i]!, observed: outcomes[2 * i + 1] } : { plain: outcomes[i]!, observed: undefined }));
+  }
+  // Fresh processes only. A random program is run with the observe command in the same run, so the counts
+  // shown belong to the very run whose answers are shown.
+  return mapLimit(candidates, ctx.concurrency, async (c) => {
+    if (observe && ctx.random) {
+      const run = (await runBatch(ctx.model, ctx.execute, [withObserve(ctx.model, c)])).outcomes[0]!;
+      const answers = segmentAnswers(ctx.model, withObserve(ctx.model, c), run.lines, run.ending === 'finished');
+      const plainLines = answers.filter((_, k) => k % 2 === 0).flat();
+      const complete = answers.length >= 2 * c.length;
+      return { plain: { lines: plainLines, ending: complete ? run.ending : run.ending === 'finished' ? 'crashed' : run.ending }, observed: run };
+    }
+    const [plain, observed] = await Promise.all([
+      runBatch(ctx.model, ctx.execute, [c]).then((r) => r.outcomes[0]!),
+      observe ? runBatch(ctx.model, ctx.execute, [withObserve(ctx.model, c)]).then((r) => r.outcomes[0]!) : Promise.resolve(undefined),
+    ]);
+    return { plain, observed };
+  });
+}
+
+function confirmedOf(ctx: ConfirmContext, commands: readonly string[], run: { plain: Outcome; observed: Outcome | undefined }): Confirmed {
+  const observed = run.observed ? splitObserved(ctx.model, commands, run.plain, run.observed) : undefined;
+  return { commands, learner: run.plain, ...(observed ? { observed } : {}) };
+}
+
+/** Delta debugging with real runs, for a program that does not follow its mutant on the model's candidate. */
+async function shrinkOnProgram(ctx: ConfirmContext, finding: Finding, start: readonly string[]): Promise<readonly string[]> {
+  let rounds = 0;
+  return shrinkCommands(
+    start,
+    async (lists) => {
+      if (rounds++ >= ctx.maxShrinkRounds) return lists.map(() => false);
+      const runs = ctx.leaky
+        ? await mapLimit(lists, ctx.concurrency, async (l) => (await runBatch(ctx.model, ctx.execute, [l])).outcomes[0]!)
+        : (await runBatch(ctx.model, ctx.execute, lists)).outcomes;
+      return lists.map((l, i) => programShows(ctx.model, finding, l, runs[i]!));
+    },
+    ctx.maxShrinkRounds,
+  );
+}
+
+/** A counterexample per finding (null where no run of the program could be shown to reveal it). */
+export async function counterexamplesFor(ctx: ConfirmContext, findings: readonly Finding[]): Promise<(Counterexample | null)[]> {
+  const plans = await Promise.all(findings.map((f) => plan(ctx, f)));
+  const results: (Confirmed | null)[] = findings.map(() => null);
+  const tries = ctx.random ? RANDOM_TRIES : 1;
+  for (let attempt = 0; attempt < tries; attempt++) {
+    const open = plans.map((p, i) => ({ p, i })).filter(({ p, i }) => results[i] === null && p.commands !== undefined);
+    if (open.length === 0) break;
+    const runs = await runCandidates(ctx, open.map(({ p }) => p.commands!));
+    open.forEach(({ p, i }, k) => {
+      if (programShows(ctx.model, p.finding, p.commands!, runs[k]!.plain)) results[i] = confirmedOf(ctx, p.commands!, runs[k]!);
+    });
+  }
+  // The program does not behave like its mutant on the model's candidate: shrink on the program itself.
+  await mapLimit(
+    plans.map((p, i) => ({ p, i })).filter(({ i }) => results[i] === null),
+    ctx.concurrency,
+    async ({ p, i }) => {
+      if (p.start.length === 0) return;
+      const commands = ctx.random ? p.start : await shrinkOnProgram(ctx, p.finding, p.start);
+      for (let attempt = 0; attempt < tries && results[i] === null; attempt++) {
+        const [run] = await runCandidates({ ...ctx, leaky: true }, [commands]);
+        if (programShows(ctx.model, p.finding, commands, run!.plain)) results[i] = confirmedOf(ctx, commands, run!);
+      }
+    },
+  );
+  return results.map((confirmed, i) => {
+    if (!confirmed) return null;
+    const source = plans[i]!.source;
+    const origin: CounterexampleSource = {
+      transcript: source?.name ?? 'evidence',
+      label: source?.label ?? 'the evidence',
+      shrunkFrom: plans[i]!.start.length,
+      reproduced: true,
+      ...(replayOf(ctx, confirmed.commands) ? { replay: replayOf(ctx, confirmed.commands)! } : {}),
+    };
+    return buildCounterexample(ctx.model, origin, confirmed.commands, confirmed.learner, confirmed.observed);
+  });
+}
+
+/**
+ * A counterexample for a failure no mistake names: the shortest failing transcript, shrunk on the program
+ * while it still differs from the reference, then confirmed in a fresh process.
+ */
+export async function counterexampleForDifference(ctx: ConfirmContext, failing: readonly Case[], outcomes: ReadonlyMap<Case, Outcome>): Promise<Counterexample | null> {
+  const start = [...failing].sort((a, b) => a.commands.length - b.commands.length)[0];
+  if (!start) return null;
+  const differs = (commands: readonly string[], learner: Outcome): boolean => !sameOutcome(learner, simulate(ctx.model, commands).outcome);
+  let rounds = 0;
+  const commands = ctx.random
+    ? start.commands
+    : await shrinkCommands(
+        start.commands,
+        async (lists) => {
+          if (rounds++ >= ctx.maxShrinkRounds) return lists.map(() => false);
+          const runs = ctx.leaky
+            ? await mapLimit(lists, ctx.concurrency, async (l) => (await runBatch(ctx.model, ctx.execute, [l])).outcomes[0]!)
+            : (await runBatch(ctx.model, ctx.execute, lists)).outcomes;
+          return lists.map((l, i) => differs(l, runs[i]!));
+        },
+        ctx.maxShrinkRounds,
+      );
+  const tries = ctx.random ? RANDOM_TRIES : 1;
+  for (let attempt = 0; attempt < tries; attempt++) {
+    const [run] = await runCandidates({ ...ctx, leaky: true }, [commands]);
+    if (!differs(commands, run!.plain)) continue;
+    const confirmed = confirmedOf(ctx, commands, run!);
+    return buildCounterexample(
+      ctx.model,
+      { transcript: start.name, label: start.label, shrunkFrom: start.commands.length, reproduced: true, ...(replayOf(ctx, commands) ? { replay: replayOf(ctx, commands)! } : {}) },
+      commands,
+      confirmed.learner,
+      confirmed.observed,
+    );
+  }
+  // It failed in the check but not again alone: show the check's own run, and say it did not reproduce.
+  const seen = outcomes.get(start);
+  if (!seen) return null;
+  return buildCounterexample(ctx.model, { transcript: start.name, label: start.label, shrunkFrom: start.commands.length, reproduced: false }, start.commands, seen);
+}

@@ -1,0 +1,86 @@
+/**
+ * Is the program a function of its input? One failing transcript is run alone in two fresh processes, and
+ * twice in one of them (each time after the reset command). Fresh runs that differ mean randomness (an
+ * unseeded generator); fresh runs that agree while the second run in one process differs mean something
+ * carries across the reset (counts, a rotation cursor, a seeded generator). Before saying so, a third fresh
+ * run: a program that chooses at random among few options agrees with itself by chance often enough (about
+ * one check in fifteen for power-of-two-choices on three backends) that two runs called it leaky. The runs
+ * are evidence too.
+ */
+import { runBatch, type Stream } from './batch';
+import type { Case } from './cases';
+import type { ReferenceModel } from '../model/model';
+import type { Execute } from './process';
+import type { Determinism } from '../report/report';
+import { segmentAnswers } from '../model/segment';
+import type { Outcome } from '../model/simulate';
+import { sameOutcome } from '../model/simulate';
+
+export interface AnswerDifference {
+  /** 0-based index of the command in the probed transcript, and the command. */
+  readonly index: number;
+  readonly command: string;
+  readonly first: readonly string[] | null;
+  readonly second: readonly string[] | null;
+  /** For a difference across the reset: seen running it twice, or running it after the other transcripts. */
+  readonly seen?: 'twice' | 'after-others';
+}
+
+export interface Probe {
+  readonly probed: Case;
+  readonly determinism: Determinism;
+  /** The probe runs as evidence streams, their lists all standing for `probed`. */
+  readonly streams: readonly Stream[];
+  /** The probed transcript run alone in a fresh process. */
+  readonly alone: Outcome;
+  readonly freshDifference?: AnswerDifference;
+  readonly resetDifference?: AnswerDifference;
+}
+
+function firstDifference(model: ReferenceModel, commands: readonly string[], a: Outcome, b: Outcome): AnswerDifference | undefined {
+  if (sameOutcome(a, b)) return undefined;
+  const x = segmentAnswers(model, commands, a.lines, a.ending === 'finished');
+  const y = segmentAnswers(model, commands, b.lines, b.ending === 'finished');
+  for (let i = 0; i < commands.length; i++) {
+    const p = x[i] ?? null;
+    const q = y[i] ?? null;
+    const same = p !== null && q !== null && p.length === q.length && p.every((line, k) => line === q[k]);
+    if (!same && (p !== null || q !== null)) return { index: i, command: commands[i]!, first: p, second: q };
+  }
+  return { index: commands.length - 1, command: commands[commands.length - 1] ?? '', first: null, second: null };
+}
+
+/**
+ * Two processes, started side by side: [T, T] in one, [T] in the other; a third, [T], only when the first
+ * two agree and yet something looks carried across the reset. `inBatch` is how T fared after the other
+ * transcripts in the check's main process: another look at state that survives the reset.
+ */
+export async function probeDeterminism(model: ReferenceModel, execute: Execute, probed: Case, inBatch?: Outcome): Promise<Probe> {
+  const [twice, again] = await Promise.all([runBatch(model, execute, [probed.commands, probed.commands]), runBatch(model, execute, [probed.commands])]);
+  const first = twice.outcomes[0]!;
+  const second = twice.outcomes[1]!;
+  const fresh = again.outcomes[0]!;
+  const usable = (o: Outcome): boolean => o.ending !== 'not-run' && o.ending !== 'timed-out' && o.ending !== 'output-limit';
+  let freshDifference = usable(first) && usable(fresh) ? firstDifference(model, probed.commands, first, fresh) : undefined;
+  const twiceDifference = !freshDifference && usable(first) && usable(second) ? firstDifference(model, probed.commands, first, second) : undefined;
+  const batchDifference = !freshDifference && !twiceDifference && inBatch && usable(first) && usable(inBatch) ? firstDifference(model, probed.commands, first, inBatch) : undefined;
+  let third: Awaited<ReturnType<typeof runBatch>> | undefined;
+  if (twiceDifference || batchDifference) {
+    third = await runBatch(model, execute, [probed.commands]);
+    const thirdOutcome = third.outcomes[0]!;
+    if (usable(thirdOutcome)) freshDifference = firstDifference(model, probed.commands, first, thirdOutcome);
+  }
+  const resetDifference = freshDifference ? undefined : twiceDifference ? { ...twiceDifference, seen: 'twice' as const } : batchDifference ? { ...batchDifference, seen: 'after-others' as const } : undefined;
+  return {
+    probed,
+    determinism: {
+      fresh: !usable(first) || !usable(fresh) ? 'unknown' : freshDifference ? 'different' : 'same',
+      afterReset: resetDifference ? 'different' : !usable(first) || !usable(second) || freshDifference ? 'unknown' : 'same',
+      runs: twice.runs.length + again.runs.length + (third?.runs.length ?? 0),
+    },
+    streams: [...twice.streams, ...again.streams, ...(third?.streams ?? [])],
+    alone: first,
+    ...(freshDifference ? { freshDifference } : {}),
+    ...(resetDifference ? { resetDifference } : {}),
+  };
+}

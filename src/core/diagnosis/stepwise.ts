@@ -1,0 +1,170 @@
+/**
+ * Step-by-step diagnosis. Each stream of evidence (every command one process was given, and its answers)
+ * is walked command by command. Beside the reference, one trajectory per candidate (a mutation, or a pair)
+ * answers each command from its own state; then every trajectory adopts what the program showed (the
+ * choice it made, the counts it printed) and goes on. So one mistake does not hide the
+ * next, and a program that chooses at random among ties stays in step with the models after each choice.
+ *
+ * At a command where the program answers like the reference, a candidate that answers otherwise is
+ * contradicted: the program's own evidence says it does not make that mistake. At a command where the
+ * program differs, every candidate that gives the program's answer explains it.
+ */
+import type { ReferenceModel, StepResult } from '../model/model';
+import { clipLine, SHOWN_ANSWER_CHARS } from '../text/clip';
+import { cutAnswer } from '../model/segment';
+
+/** A place in the evidence: a command of a stream, and the transcript (list) it belongs to. */
+export interface StepRef {
+  readonly stream: number;
+  /** Index into the stream's commands. */
+  readonly index: number;
+  /** The batch list (case) the command belongs to, and the command's index within that list (reset excluded). */
+  readonly list: number;
+  readonly listIndex: number;
+  readonly command: string;
+}
+
+export interface Candidate {
+  /** Mutation ids switched on together (one, or a pair). */
+  readonly mutations: readonly string[];
+  readonly nondeterministic: boolean;
+}
+
+export interface CandidateTally {
+  readonly candidate: Candidate;
+  /** Differing commands whose program answer this candidate gives (at most `MAX_REFS` kept; see `supportCount`). */
+  readonly support: StepRef[];
+  supportCount: number;
+  /** Commands where the program answered like the reference and this candidate would not have. */
+  against: number;
+  /** The same, by the command's first word: evidence at a kind of command the program does not follow anyway is weak. */
+  readonly againstByVerb: Map<string, number>;
+  firstAgainst: StepRef | null;
+  /** Answered every command exactly as the program did, with its own first answer (never an alternative). */
+  exact: boolean;
+}
+
+export interface UnexplainedStep {
+  readonly step: StepRef;
+  /** What the program did there, compared with the reference, in the learner's words. */
+  readonly sentence: string;
+}
+
+export interface Walk {
+  readonly tallies: CandidateTally[];
+  /** Every command where the program's answer differs from the reference's. */
+  readonly differing: StepRef[];
+  readonly differingCount: number;
+  /** Every differing command with a sentence on how the program differs there, in evidence order (at most `MAX_REFS` kept). */
+  readonly sentences: UnexplainedStep[];
+  /** Keys (`stream:index`) of the differing commands. */
+  readonly differingKeys: Set<string>;
+}
+
+export interface EvidenceStream {
+  readonly commands: readonly string[];
+  readonly lines: readonly string[];
+  readonly ending: 'finished' | 'crashed' | 'timed-out' | 'output-limit' | 'not-run';
+  readonly segments: readonly { readonly list: number; readonly start: number; readonly length: number }[];
+}
+
+const MAX_REFS = 400;
+
+export const stepKey = (ref: Pick<StepRef, 'stream' | 'index'>): string => `${ref.stream}:${ref.index}`;
+
+/** What the program did at a command: answered these lines, or died there (`ended`: it exited normally without answering). */
+type ProgramAnswer = { readonly kind: 'lines'; readonly lines: readonly string[] } | { readonly kind: 'crash'; readonly ended?: boolean };
+
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((line, i) => line === b[i]);
+}
+
+/** Whether a model step gives the program's answer: its own (`primary`), one of its alternatives, or not at all. */
+function accepts(result: StepResult<unknown>, answer: ProgramAnswer): 'primary' | 'alternative' | false {
+  if (answer.kind === 'crash') return result.answer.kind === 'crash' ? 'primary' : false;
+  if (result.answer.kind === 'crash') return false;
+  if (sameLines(result.answer.lines, answer.lines)) return 'primary';
+  return result.alternatives?.some((alt) => sameLines(alt, answer.lines)) ? 'alternative' : false;
+}
+
+function listOf(stream: EvidenceStream, index: number): { list: number; listIndex: number } {
+  const segment = stream.segments.find((s) => index >= s.start && index < s.start + s.length);
+  return segment ? { list: segment.list, listIndex: index - segment.start - 1 } : { list: -1, listIndex: index };
+}
+
+export function walkEvidence(model: ReferenceModel, streams: readonly EvidenceStream[], candidates: readonly Candidate[]): Walk {
+  const tallies: CandidateTally[] = candidates.map((candidate) => ({ candidate, support: [], supportCount: 0, against: 0, againstByVerb: new Map(), firstAgainst: null, exact: !candidate.nondeterministic }));
+  const differing: StepRef[] = [];
+  const differingKeys = new Set<string>();
+  const sentences: UnexplainedStep[] = [];
+  let differingCount = 0;
+  const none: ReadonlySet<string> = new Set();
+  const sets = candidates.map((c) => new Set(c.mutations));
+
+  streams.forEach((stream, streamIndex) => {
+    const finished = stream.ending === 'finished';
+    let reference = model.initial();
+    const states = candidates.map(() => model.initial());
+    let at = 0;
+    for (let index = 0; index < stream.commands.length; index++) {
+      const command = stream.commands[index]!;
+      const verb = command.trim().split(/\s+/)[0] ?? '';
+      const expected = model.step(reference, command, none);
+      let cut = cutAnswer(model, stream.commands, index, stream.lines, at, finished, expected.answer.kind === 'lines' ? expected.answer.lines.length : undefined);
+      // A dead process's last many-line answer cannot be told from no answer. Where the reference prints
+      // nothing, take it as answered: the program most likely died at a later command that prints something.
+      if (!cut && at >= stream.lines.length && model.answerShape(command).kind === 'many' && expected.answer.kind === 'lines' && expected.answer.lines.length === 0 && index + 1 < stream.commands.length) cut = [];
+      // Past the last answer: a process that crashed (or exited early) died at this command; a stopped one says nothing.
+      if (!cut && stream.ending !== 'crashed' && stream.ending !== 'finished') break;
+      const answer: ProgramAnswer = cut ? { kind: 'lines', lines: cut } : { kind: 'crash', ended: stream.ending === 'finished' };
+      if (cut) at += cut.length;
+      const observed = cut;
+      const where = listOf(stream, index);
+      const ref: StepRef = { stream: streamIndex, index, list: where.list, listIndex: where.listIndex, command };
+      const referenceStep = observed ? model.step(reference, command, none, observed) : expected;
+      const referenceAgrees = accepts(referenceStep, answer) !== false;
+      if (!referenceAgrees) {
+        differingCount += 1;
+        differingKeys.add(stepKey(ref));
+        if (differing.length < MAX_REFS) differing.push(ref);
+      }
+      for (let c = 0; c < candidates.length; c++) {
+        const result = model.step(states[c], command, sets[c]!, observed);
+        const verdict = accepts(result, answer);
+        const tally = tallies[c]!;
+        if (verdict !== 'primary') tally.exact = false;
+        if (referenceAgrees) {
+          if (verdict === false) {
+            tally.against += 1;
+            tally.againstByVerb.set(verb, (tally.againstByVerb.get(verb) ?? 0) + 1);
+            tally.firstAgainst ??= ref;
+          }
+        } else if (verdict !== false) {
+          tally.supportCount += 1;
+          if (tally.support.length < MAX_REFS) tally.support.push(ref);
+        }
+        if (result.answer.kind !== 'crash') states[c] = result.state;
+      }
+      if (!referenceAgrees && sentences.length < MAX_REFS) sentences.push({ step: ref, sentence: describe(model, reference, command, referenceStep, answer) });
+      if (referenceStep.answer.kind !== 'crash') reference = referenceStep.state;
+      if (answer.kind === 'crash') break;
+    }
+  });
+  return { tallies, differing, differingCount, sentences, differingKeys };
+}
+
+function describe(model: ReferenceModel, state: unknown, command: string, expected: StepResult<unknown>, answer: ProgramAnswer): string {
+  const expectedLines = expected.answer.kind === 'lines' ? expected.answer.lines : [];
+  if (answer.kind === 'crash') {
+    const what = answer.ended ? 'your program had ended without answering' : 'your program crashed';
+    return `at \`${command}\` ${what}, where the reference answers "${expectedLines.join(' / ') || '(nothing)'}"`;
+  }
+  let custom: unknown;
+  try {
+    custom = model.describeDifference?.(state, command, expectedLines, answer.lines);
+  } catch {
+    custom = undefined; // a sentence is a courtesy; the generic one below is still true
+  }
+  if (typeof custom === 'string' && custom !== '') return clipLine(custom, 4 * SHOWN_ANSWER_CHARS);
+  return `\`${command}\` answered "${clipLine(answer.lines.join(' / ')) || '(nothing)'}" where the reference answers "${clipLine(expectedLines.join(' / ')) || '(nothing)'}"`;
+}

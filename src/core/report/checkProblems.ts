@@ -1,0 +1,91 @@
+/** The problems a check reports besides named mistakes, each in the learner's words. */
+import type { BatchResult } from '../check/batch';
+import { clipLine } from '../text/clip';
+import type { Case } from '../check/cases';
+import type { Diagnosis, Finding } from '../diagnosis/diagnose';
+import type { ReferenceModel } from '../model/model';
+import type { AnswerDifference, Probe } from '../check/probe';
+import type { ProcessResult } from '../check/process';
+import type { Counterexample, Problem } from './report';
+import { segmentAnswers } from '../model/segment';
+import type { Outcome } from '../model/simulate';
+
+export interface ProblemInputs {
+  readonly model: ReferenceModel;
+  readonly main: BatchResult;
+  readonly runProblems: (run: ProcessResult) => Problem[];
+  readonly findings: readonly Finding[];
+  readonly diagnosis: Diagnosis | undefined;
+  readonly probe: Probe | undefined;
+  readonly cases: readonly Case[];
+  readonly counterexample: Counterexample | null;
+}
+
+const answerText = (lines: readonly string[] | null): string => (lines === null ? 'nothing' : lines.length === 0 ? '(nothing)' : clipLine(lines.join(' / ')));
+
+function differenceText(d: AnswerDifference, probed: string): string {
+  return `at command ${d.index + 1} (\`${d.command}\`) of "${probed}" one run answered ${answerText(d.first)}, the other ${answerText(d.second)}`;
+}
+
+export function assembleProblems(p: ProblemInputs): Problem[] {
+  const problems: Problem[] = [];
+  const probed = p.probe?.probed.label ?? '';
+  if (p.probe?.freshDifference) {
+    const freeChoice = p.findings.some((f) => f.nondeterministic);
+    problems.push({
+      kind: 'nondeterministic',
+      message: `Your program answers differently on two runs of the same commands: ${differenceText(p.probe.freshDifference, probed)}.`,
+      advice: freeChoice
+        ? 'The lesson has one right answer for every command: a choice among equals has a rule (see the card below), not a coin toss.'
+        : 'Look for randomness (random.choice, Math.random) or a loop over something whose order is not fixed (a set, a Go map).',
+    });
+  }
+  if (p.probe?.resetDifference && !p.findings.some((f) => f.steps.some((s) => s.stream >= p.main.streams.length))) {
+    problems.push({
+      kind: 'stale-state',
+      message:
+        p.probe.resetDifference.seen === 'after-others'
+          ? `Something carries over from one transcript to the next: ${differenceText(p.probe.resetDifference, probed).replace('one run', 'run alone it').replace('the other', 'run after the other transcripts')}.`
+          : `Something carries over from one transcript to the next: run twice in one process, ${differenceText(p.probe.resetDifference, probed).replace('one run', 'the first run').replace('the other', 'the second')}.`,
+      advice: `\`${p.model.resetCommand}\` must start from scratch: clear every count, list and cursor, and keep no state at module level.`,
+    });
+  }
+  if (p.main.strayLines.length > 0) {
+    problems.push({
+      kind: 'stray-output',
+      message: `Your program printed lines that are not answers, e.g. "${clipLine(p.main.strayLines[0]!)}". They were ignored for the checks below.`,
+      advice: 'Print debugging to stderr instead (Python: print(..., file=sys.stderr); JavaScript: console.error).',
+    });
+  }
+  const runIssues = p.main.runs.flatMap((r) => p.runProblems(r));
+  for (const kind of ['crash', 'timeout', 'output-limit'] as const) {
+    const found = runIssues.find((problem) => problem.kind === kind);
+    if (found) problems.push(found);
+  }
+  const unexplained = p.diagnosis?.unexplained ?? [];
+  const crashesOnly = unexplained.every((u) => u.sentence.includes('your program crashed'));
+  const explainedElsewhere = (crashesOnly && problems.some((x) => x.kind === 'crash')) || problems.some((x) => x.kind === 'stale-state');
+  if (unexplained.length > 0 && !explainedElsewhere) {
+    const first = unexplained[0]!;
+    const where = p.cases[first.step.list];
+    const more = unexplained.length > 1 ? ` It differs like this at ${unexplained.length} commands.` : '';
+    problems.push({
+      kind: 'unrecognised-difference',
+      message: `Your program differs from the reference in a way this lesson has no name for: ${first.sentence} (${first.step.listIndex < 0 ? 'at the start' : `command ${first.step.listIndex + 1}`} of "${where?.label ?? 'a transcript'}").${more}`,
+      advice: 'Walk through the trace below by hand, keeping the counts on paper, and compare each answer with the rules.',
+    });
+  }
+  return problems;
+}
+
+/** The hang or flood problem, said at the command where the program stopped answering. */
+export function stoppedProblem(model: ReferenceModel, c: Case, outcome: Outcome, problems: readonly Problem[]): Problem | undefined {
+  const kind = outcome.ending === 'timed-out' ? 'timeout' : outcome.ending === 'output-limit' ? 'output-limit' : undefined;
+  const existing = problems.find((x) => x.kind === kind);
+  if (!kind || !existing) return undefined;
+  const answered = segmentAnswers(model, c.commands, outcome.lines, false).length;
+  const command = c.commands[Math.min(answered, c.commands.length - 1)];
+  const at = `at command ${answered + 1} (\`${command}\`) of "${c.label}"`;
+  const message = kind === 'timeout' ? existing.message.replace(/^Your program stopped answering/, `Your program stopped answering ${at}`) : `${existing.message.replace(/, so it was stopped\.$/, '')} ${at}, so it was stopped.`;
+  return { ...existing, message };
+}

@@ -1,0 +1,197 @@
+/**
+ * A named mistake in the learner's words, the same on every surface: its headline with the confidence
+ * ("<title> (likely)"), where it is (the lines that ran when the program went wrong, or the
+ * function), what the evidence was, how the program's ties behave, and the transcripts that show it by
+ * their descriptions, never by their internal names.
+ */
+import type { CheckReport, Counterexample, NamedMistake } from './report';
+import type { Language } from '../pack/schema';
+import { functionBodyLines, locateFunction } from '../text/source';
+import { safeText } from '../text/text';
+
+/** The title, in the wording of the variant the program shows when the lesson words it apart. */
+export function mistakeTitle(m: Pick<NamedMistake, 'title' | 'variant'>): string {
+  return m.variant?.title ?? m.title;
+}
+
+/** The explanation of the variant the program shows, else the mistake's general one. */
+export function mistakeExplanation(m: Pick<NamedMistake, 'explanation' | 'variant'>): string {
+  return m.variant?.explanation ?? m.explanation;
+}
+
+export function isLikely(m: Pick<NamedMistake, 'confidence'>): boolean {
+  return m.confidence !== 'exact';
+}
+
+/** "<title>" or "<title> (likely)": what the squiggle, Problems, the CodeLens and the CLI say. */
+export function mistakeHeadline(m: Pick<NamedMistake, 'title' | 'variant' | 'confidence'>): string {
+  return `${mistakeTitle(m)}${isLikely(m) ? ' (likely)' : ''}`;
+}
+
+/** A certain finding is an error; a likely one a warning. */
+export function mistakeSeverity(m: Pick<NamedMistake, 'confidence'>): 'error' | 'warning' {
+  return isLikely(m) ? 'warning' : 'error';
+}
+
+/** The function to point at: where the suspicious lines are (a helper the catalogue function calls), else the catalogue's. */
+export function mistakeFunction(m: Pick<NamedMistake, 'function' | 'location'>): string {
+  return m.location?.function ?? m.function;
+}
+
+/** "line 74", "lines 74–75", "lines 74–75 and 80". */
+export function linesText(lines: readonly number[]): string {
+  const sorted = [...new Set(lines)].filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b);
+  if (sorted.length === 0) return '';
+  const runs: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    runs.push(j === i ? String(sorted[i]) : `${sorted[i]}–${sorted[j]}`);
+    i = j + 1;
+  }
+  const list = runs.length === 1 ? runs[0]! : `${runs.slice(0, -1).join(', ')} and ${runs[runs.length - 1]}`;
+  return `${sorted.length === 1 ? 'line' : 'lines'} ${list}`;
+}
+
+export interface Where {
+  /** The function the card links to. */
+  readonly function: string;
+  /** 1-based, most suspicious first; empty when only the function is known. */
+  readonly lines: readonly number[];
+  /** "Lines 74–75 of select()" / "In pick(), line 25". */
+  readonly text: string;
+  /** Why these lines, when the program was traced. */
+  readonly reason?: string;
+}
+
+export function mistakeWhere(m: Pick<NamedMistake, 'function' | 'line' | 'location'>): Where {
+  const loc = m.location;
+  if (loc && loc.lines.length > 0) {
+    // The function's name comes from the learner's file and the reason quotes the program's answers.
+    const fn = safeText(loc.function ?? m.function);
+    const lines = linesText(loc.lines);
+    return { function: fn, lines: loc.lines, text: `${lines.charAt(0).toUpperCase()}${lines.slice(1)}${loc.function ? ` of ${fn}()` : ''}`, reason: safeText(loc.reason) };
+  }
+  return { function: m.function, lines: [], text: `In ${m.function}()${m.line ? `, line ${m.line}` : ''}` };
+}
+
+/** A transcript by its description: hidden ones as the lesson describes them, generated ones as "a random test (#24)". */
+export function transcriptLabel(report: Pick<CheckReport, 'transcripts'> | null | undefined, name: string): string {
+  const described = report?.transcripts.find((t) => t.name === name)?.description;
+  if (described) return described;
+  const generated = /^generated-(\d+)$/.exec(name);
+  if (generated) return `a random test (#${generated[1]})`;
+  return name.replace(/-/g, ' ');
+}
+
+/** Where a counterexample came from, in words. */
+export function counterexampleLabel(example: Pick<Counterexample, 'label' | 'transcript'>, report?: Pick<CheckReport, 'transcripts'> | null): string {
+  // Reports of the first version put the transcript's name in `label` too.
+  return example.label && example.label !== example.transcript ? example.label : transcriptLabel(report, example.transcript);
+}
+
+/** "from a random test (#24)" / "from the transcript “ties follow pool order”": where a trace came from, as a caption says it. */
+export function counterexampleSource(example: Pick<Counterexample, 'label' | 'transcript'>, report?: Pick<CheckReport, 'transcripts'> | null): string {
+  const label = counterexampleLabel(example, report);
+  return /^generated-\d+$/.test(example.transcript) ? label : `the transcript “${label}”`;
+}
+
+/** The hidden transcripts that show a mistake, by their descriptions. */
+export function revealedByLabels(report: Pick<CheckReport, 'transcripts'>, m: Pick<NamedMistake, 'revealedBy'>): string[] {
+  // Several generated transcripts can share one description ("40 mixed commands"): say it once.
+  return [...new Set(m.revealedBy.map((name) => transcriptLabel(report, name)))];
+}
+
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
+/** "Seen at 7 commands in 3 transcripts, first at command 4 of ties follow pool order." */
+export function evidenceText(m: Pick<NamedMistake, 'evidence'>): string {
+  const e = m.evidence;
+  if (!e || e.steps === 0) return '';
+  const first = e.first ? `, first at command ${e.first.index + 1} (${safeText(e.first.command)}) of ${safeText(e.first.label)}` : '';
+  return `Seen at ${plural(e.steps, 'command', 'commands')} in ${plural(e.transcripts, 'transcript', 'transcripts')}${first}.`;
+}
+
+/** How the program's ties behave, when the check saw it. */
+export function behaviourText(m: Pick<NamedMistake, 'behaviour'>): string | undefined {
+  switch (m.behaviour) {
+    case 'random':
+      return 'Your ties are broken at random: two runs of the same commands gave different answers.';
+    case 'rotating':
+      return 'Your ties rotate: the same commands after a reset gave a different answer, so something carries over between picks.';
+    default:
+      return undefined;
+  }
+}
+
+/** The diagnostic's message (Problems, hover): the headline, the hint and, when traced, why these lines. */
+export function diagnosticMessage(m: NamedMistake): string {
+  const where = mistakeWhere(m);
+  return `${mistakeHeadline(m)}: ${m.hint}${where.reason ? ` (${where.text}: ${where.reason}.)` : ''}`;
+}
+
+/** At most `max` characters, cut at a word. */
+export function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
+}
+
+/**
+ * The one-line message the editor shows after the failing line (Test Explorer's inline message): short
+ * enough to read beside code at 1440×900 with the Explorer open (about 60 characters).
+ */
+export function inlineMessage(m: Pick<NamedMistake, 'title' | 'variant' | 'confidence'>): string {
+  return shorten(`${isLikely(m) ? '⚠' : '✗'} ${mistakeHeadline(m)}`, 40);
+}
+
+const NOT_CODE = /^(#|\/\/|\/\*|\*|"""|''')/;
+
+/**
+ * The line (1-based) the editor's one-line message goes after: among the mistake's traced lines, else its
+ * function's body, the shortest line of code, so the message has the most room beside it.
+ */
+export function inlineMessageLine(m: NamedMistake, source: string, language: Language, anchors: FunctionAnchors | undefined): number | null {
+  const text = source.split(/\r?\n/);
+  const traced = currentLines(m, source, language, anchors);
+  const def = locateFunction(source, language, mistakeFunction(m));
+  const candidates = traced.length > 0 ? traced : def ? functionBodyLines(source, language, def) : [];
+  const code = candidates.filter((l) => text[l - 1] !== undefined && text[l - 1]!.trim() !== '' && !NOT_CODE.test(text[l - 1]!.trim()));
+  if (code.length === 0) return def;
+  return code.reduce((best, l) => (text[l - 1]!.trimEnd().length < text[best - 1]!.trimEnd().length ? l : best));
+}
+
+/** Where each traced mistake's function was in the checked source (1-based), to move its lines with later edits. */
+export type FunctionAnchors = Readonly<Record<string, number | null>>;
+
+export function functionAnchors(report: Pick<CheckReport, 'mistakes'>, source: string, language: Language): FunctionAnchors {
+  const out: Record<string, number | null> = {};
+  for (const m of report.mistakes) if (m.location?.lines.length) out[m.id] = locateFunction(source, language, mistakeFunction(m));
+  return out;
+}
+
+/**
+ * A mistake's traced lines (1-based) in the current source: shifted by as much as their function moved
+ * since the check (lines added above it), and dropped when they fall outside the file.
+ */
+export function currentLines(m: Pick<NamedMistake, 'id' | 'function' | 'location'>, source: string, language: Language, anchors: FunctionAnchors | undefined): number[] {
+  const lines = m.location?.lines ?? [];
+  if (lines.length === 0) return [];
+  const anchor = anchors?.[m.id];
+  const now = anchor ? locateFunction(source, language, mistakeFunction(m)) : null;
+  const delta = anchor && now ? now - anchor : 0;
+  const count = source.split(/\r?\n/).length;
+  return lines.map((l) => l + delta).filter((l) => l >= 1 && l <= count);
+}
+
+/** The run of consecutive lines that holds the most suspicious one: what one squiggle covers. */
+export function leadingBlock(lines: readonly number[]): { first: number; last: number } | null {
+  if (lines.length === 0) return null;
+  const set = new Set(lines);
+  let first = lines[0]!;
+  let last = lines[0]!;
+  while (set.has(first - 1)) first--;
+  while (set.has(last + 1)) last++;
+  return { first, last };
+}

@@ -1,0 +1,145 @@
+/**
+ * What a check report means for the learner's screen, in one place: the count, the verdict's lead
+ * sentence and its quieter details, the CodeLens label above a function, which function a failure points
+ * at, the progress line. The extension only lays these out; the CLI and the editor say the same thing
+ * because they ask the same functions (mistakes in words: findings.ts; traces: traceView.ts).
+ */
+import { isLikely, mistakeFunction, mistakeHeadline, mistakeTitle } from './findings';
+import type { CheckReport, NamedMistake, ProblemKind } from './report';
+import type { Language, ReadStep } from '../pack/schema';
+
+/** "12 of 14 hidden transcripts pass", or why nothing could be checked. */
+export function checkSummary(report: Pick<CheckReport, 'status' | 'checks'> & Partial<Pick<CheckReport, 'problems'>>): string {
+  const { total, passed } = report.checks;
+  // Reports stored by an older version have no notRun.
+  const notRun = report.checks.notRun ?? 0;
+  if (report.status === 'error') return 'Could not check: the program did not run';
+  if (report.status === 'pass') return `All ${total} hidden transcripts pass`;
+  if (passed === total) return `All ${total} hidden transcripts pass, but not everything is right`;
+  const why = report.problems?.some((p) => p.kind === 'unimplemented') ? 'the code is not written yet' : 'the program stopped answering';
+  return `${passed} of ${total} hidden transcripts pass${notRun ? ` (${notRun} not run: ${why})` : ''}`;
+}
+
+const PROBLEM_TITLES: Record<ProblemKind, string> = {
+  timeout: 'Your program stopped answering',
+  crash: 'Your program crashed',
+  syntax: 'Your program does not start',
+  'output-limit': 'Too much output',
+  'stray-output': 'Lines that are not answers',
+  'stale-state': 'State leaks between transcripts',
+  unimplemented: 'Not written yet',
+  'interpreter-missing': 'Interpreter not found',
+  'unrecognised-difference': 'A difference this lesson has no name for',
+  nondeterministic: 'Your program answers differently each run',
+  'model-error': "The lesson's reference model failed",
+};
+
+export function problemTitle(kind: ProblemKind | string): string {
+  return (PROBLEM_TITLES as Record<string, string>)[kind] ?? kind;
+}
+
+/** Named mistakes whose code is in `fn`: the helper the program was traced into, else the catalogue's function. */
+export function mistakesIn(report: Pick<CheckReport, 'mistakes'> | null | undefined, fn: string): NamedMistake[] {
+  return report ? report.mistakes.filter((m) => mistakeFunction(m) === fn) : [];
+}
+
+/** The functions a report points into, beyond the lesson's own (a helper such as `select()`). */
+export function pointedFunctions(report: Pick<CheckReport, 'mistakes'> | null | undefined): string[] {
+  return report ? [...new Set(report.mistakes.map(mistakeFunction))] : [];
+}
+
+/**
+ * The label above a function the lesson's mistakes can live in: the last result as it concerns this
+ * function, so a learner sees "✗ <the mistake's title>" right where the fix goes.
+ */
+export function lensTitle(report: CheckReport | null | undefined, fn: string, running = false): string {
+  if (running) return '$(sync~spin) Checking…';
+  if (!report) return '$(beaker) Check';
+  const here = mistakesIn(report, fn);
+  if (here.length > 0) {
+    const more = here.length > 1 ? ` (+${here.length - 1} more)` : '';
+    return `${isLikely(here[0]!) ? '⚠' : '✗'} ${mistakeHeadline(here[0]!)}${more} · Check again`;
+  }
+  if (report.status === 'pass') return `✓ ${checkSummary(report)} · Check again`;
+  if (report.status === 'error') return '✗ Could not run · Check again';
+  return `${report.checks.passed} of ${report.checks.total} pass · Check again`;
+}
+
+/** Where a failing report points the learner: its first named mistake's lines or function, else a problem's line. */
+export function failureFocus(report: CheckReport): { readonly function: string | null; readonly line: number | null } {
+  const first = report.mistakes[0];
+  if (first) return mistakeFocus(first);
+  const located = report.problems.find((p) => typeof p.line === 'number' && p.line > 0);
+  return { function: null, line: located?.line ?? null };
+}
+
+/** One mistake's place: its most suspicious line when the program was traced, else its function. */
+export function mistakeFocus(m: NamedMistake): { readonly function: string; readonly line: number | null } {
+  return { function: mistakeFunction(m), line: m.location?.lines[0] ?? m.line };
+}
+
+/**
+ * The verdict's lead sentence: what failed and what to do next. Counts and random tests go in the
+ * quieter details line.
+ */
+export function verdictSentence(report: Pick<CheckReport, 'status' | 'mistakes' | 'problems' | 'checks' | 'fuzz'>): string {
+  if (report.status === 'pass') return 'Every check passes. You are done: look at the “Done when” list.';
+  const problem = report.problems[0];
+  if (report.status === 'error') {
+    return `${problem ? problemTitle(problem.kind) : 'Your program did not run'}. Fix that first (see below), then Check again.`;
+  }
+  const [first, ...rest] = report.mistakes;
+  if (first) {
+    const name = `“${mistakeTitle(first)}”${isLikely(first) ? ' (likely)' : ''}`;
+    return rest.length === 0
+      ? `One mistake found: ${name}. Read its card below, fix it, then Check again.`
+      : `${rest.length + 1} mistakes found. Start with ${name}: read its card below, fix it, then Check again.`;
+  }
+  if (problem?.kind === 'unimplemented') return 'Your code is not written yet: write the functions the card below names, then Check again.';
+  if (problem?.kind === 'model-error') return "The lesson's own reference failed: this is not your mistake. Tell the lesson's author (details below).";
+  if (problem) return `${problemTitle(problem.kind)}. Read the card below, fix it, then Check again.`;
+  return 'Some answers differ from the expected ones. Compare the transcript below with your code, then Check again.';
+}
+
+/** The quiet line under the verdict: the random tests, and the seed that replays them. */
+export function checkDetails(report: Pick<CheckReport, 'status' | 'fuzz'>): string {
+  const { transcripts, failed } = report.fuzz;
+  const notRun = report.fuzz.notRun ?? 0;
+  if (transcripts === 0 || report.status === 'error' || notRun >= transcripts) return '';
+  const ran = transcripts - notRun;
+  const outcome = failed > 0 ? `${failed} of ${ran} failed` : `all ${ran} passed`;
+  return `Also ${transcripts} random tests: ${outcome}${notRun ? ` (${notRun} not run)` : ''} · seed ${report.fuzz.seed}`;
+}
+
+/** The details line's tooltip: what random tests and the seed are, and how to replay them. */
+export function checkDetailsTooltip(report: Pick<CheckReport, 'status' | 'fuzz' | 'file' | 'containment' | 'determinism'>): string {
+  const lines: string[] = [];
+  if (report.fuzz.transcripts > 0 && report.status !== 'error') {
+    lines.push(
+      `Besides the hidden transcripts, each check runs ${report.fuzz.transcripts} random transcripts made from seed ${report.fuzz.seed}. The same seed makes the same transcripts, so a failure can be replayed.`,
+      `To replay them in a terminal: lesson-companion check ${report.file} --seed ${report.fuzz.seed}`,
+    );
+  }
+  if (report.determinism?.fresh === 'different') lines.push('Two runs of the same commands gave different answers: something in your program is random.');
+  else if (report.determinism?.afterReset === 'different') lines.push('The same commands after a reset gave different answers: something carries over from one run to the next.');
+  if (report.containment === 'sandbox') lines.push('Your program ran in a sandbox: it could not see the lesson\'s files or other processes.');
+  return lines.join('\n');
+}
+
+/** "2 of 6 read · 1 of 5 answered": the sticky bar's progress. */
+export function progressLine(p: { readonly stepsRead: number; readonly steps: number; readonly answered: number; readonly questions: number }): string {
+  const parts = [`${p.stepsRead} of ${p.steps} read`];
+  if (p.questions > 0) parts.push(`${p.answered} of ${p.questions} answered`);
+  return parts.join(' · ');
+}
+
+/** The learner's "done when" list is met once every check passes; the statements are for the learner. */
+export function doneWhenMet(report: Pick<CheckReport, 'status'> | null | undefined): boolean {
+  return report?.status === 'pass';
+}
+
+/** A read-order step's terminal command for a language, if it has one. */
+export function stepCommand(step: Pick<ReadStep, 'run'>, language: Language): string | undefined {
+  if (!step.run) return undefined;
+  return typeof step.run === 'string' ? step.run : step.run[language];
+}

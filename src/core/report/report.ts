@@ -1,0 +1,164 @@
+/** The result of a check: the CLI's --json output, and what the extension shows. */
+import type { Language } from '../pack/schema';
+
+export type ProblemKind =
+  | 'timeout'
+  | 'crash'
+  | 'syntax'
+  | 'output-limit'
+  | 'stray-output'
+  | 'stale-state'
+  | 'unimplemented'
+  | 'interpreter-missing'
+  | 'unrecognised-difference'
+  /** The program answers differently on two runs of the same commands (an unseeded random generator). */
+  | 'nondeterministic'
+  /** The lesson's own reference model failed (threw, looped, ran out of memory): the pack's fault, not the learner's. */
+  | 'model-error';
+
+export interface Problem {
+  readonly kind: ProblemKind;
+  readonly message: string;
+  /** What the learner can do about it. */
+  readonly advice?: string;
+  /** 1-based line in the learner's file, when the evidence names one. */
+  readonly line?: number | null;
+  /** The learner's own error output, trimmed (a traceback, a syntax error). */
+  readonly details?: string;
+}
+
+export interface TraceRow {
+  readonly command: string;
+  readonly expected: readonly string[];
+  /** null when the program never answered this command (it crashed, hung or stopped). */
+  readonly actual: readonly string[] | null;
+  /** The reference's bookkeeping after this command (lessons without an observe command show only this). */
+  readonly counts: Readonly<Record<string, number | string>>;
+  readonly matches: boolean;
+  /**
+   * The program's own answer to the lesson's observe command (a command that lists the counts) run right after this command:
+   * the learner's counts. null when it gave none; absent when the lesson has no observe command.
+   */
+  readonly observed?: readonly string[] | null;
+  /** The reference's answer to the observe command at the same point: what the counts should be. */
+  readonly shouldBe?: readonly string[];
+  /** The program's full answer when `actual` had to be cut for display (a line of more than about 80 characters). */
+  readonly details?: string;
+}
+
+/** How to run a counterexample by hand, with the learner's own prints and debugger. */
+export interface Replay {
+  /** The exact standard input (reset command first). */
+  readonly stdin: string;
+  /** One POSIX shell line that replays it from the learner file's folder, e.g. `printf '%s\n' 'START a b' CHOOSE | python3 main.py`. */
+  readonly shell: string;
+}
+
+export interface Counterexample {
+  /** The transcript it was shrunk from: a hidden transcript's name, or `generated-N`. */
+  readonly transcript: string;
+  /** The same, in the learner's words: the hidden transcript's description, or "a random test (#24)". */
+  readonly label: string;
+  readonly commands: readonly string[];
+  readonly expected: readonly string[];
+  readonly actual: readonly string[];
+  /** Index into `commands` of the first command whose answer differs. */
+  readonly divergesAt: number;
+  readonly trace: readonly TraceRow[];
+  /** How many commands the failing transcript had before shrinking. */
+  readonly shrunkFrom: number;
+  /** Set when the trace rows carry the program's own counts (`observed`) from this command. */
+  readonly observeCommand?: string;
+  /** The "yours" column comes from a fresh process run of exactly these commands, which failed this way. */
+  readonly reproduced: boolean;
+  readonly replay?: Replay;
+}
+
+/** Where in the learner's file a finding points: the lines that ran when the program went wrong. */
+export interface Location {
+  /** 1-based lines, most suspicious first. */
+  readonly lines: readonly number[];
+  /** The function (or method) those lines are in, when known. */
+  readonly function: string | null;
+  /** Why these lines, in words: "these lines ran when CHOOSE answered alpha, and not at the other CHOOSE commands, which were right". */
+  readonly reason: string;
+}
+
+/** What the step-by-step diagnosis saw of one mistake. */
+export interface MistakeEvidence {
+  /** Commands whose answer shows this mistake, over every transcript that was run. */
+  readonly steps: number;
+  /** Transcripts (hidden or generated) with at least one such command. */
+  readonly transcripts: number;
+  /** The first such command: the transcript (name and label), the command's 0-based index, and the command. */
+  readonly first: { readonly transcript: string; readonly label: string; readonly index: number; readonly command: string } | null;
+}
+
+export interface NamedMistake {
+  readonly id: string;
+  readonly title: string;
+  readonly function: string;
+  readonly line: number | null;
+  /**
+   * `exact`: a mutant with this mistake answers every transcript exactly as the program did.
+   * `likely`: the mistake explains the program's answers step by step, but not the whole program.
+   */
+  readonly confidence: 'exact' | 'likely';
+  readonly explanation: string;
+  readonly hint: string;
+  /** The model mutations whose behaviour the program reproduces. */
+  readonly mutants: readonly string[];
+  /** The form of the mistake the program shows, when the lesson words it apart (e.g. an unsigned counter's wrap-around). */
+  readonly variant?: { readonly mutant: string; readonly title?: string; readonly explanation: string };
+  /** For tie-breaking mistakes: the program's ties differ between two runs (`random`) or carry over a reset (`rotating`). */
+  readonly behaviour?: 'random' | 'rotating';
+  readonly evidence: MistakeEvidence;
+  /** Hidden transcripts that reveal this mistake. */
+  readonly revealedBy: readonly string[];
+  readonly question?: string;
+  readonly step?: number;
+  readonly counterexample: Counterexample | null;
+  /** The lines that ran when the program went wrong, when the learner's process could be traced. */
+  readonly location?: Location;
+}
+
+export interface TranscriptVerdict {
+  readonly name: string;
+  /** The transcript's description, in the learner's words. */
+  readonly description: string;
+  readonly passed: boolean;
+  /** True when it was never run because an earlier transcript hung; it counts as failed. */
+  readonly notRun?: boolean;
+  /** Set for failures: the first command (0-based) whose answer differs. */
+  readonly divergesAt?: number;
+  readonly expected?: readonly string[];
+  readonly actual?: readonly string[];
+}
+
+/** What the extra runs of a failing transcript showed about the program itself. */
+export interface Determinism {
+  /** Two fresh processes on the same commands: the same answers, or not. */
+  readonly fresh: 'same' | 'different' | 'unknown';
+  /** The same commands twice in one process, each after the reset command: the same answers, or not. */
+  readonly afterReset: 'same' | 'different' | 'unknown';
+  /** Process runs these probes cost. */
+  readonly runs: number;
+}
+
+export interface CheckReport {
+  readonly lesson: string;
+  readonly language: Language;
+  readonly file: string;
+  readonly status: 'pass' | 'fail' | 'error';
+  readonly checks: { readonly total: number; readonly passed: number; readonly failed: number; readonly notRun: number };
+  readonly transcripts: readonly TranscriptVerdict[];
+  readonly mistakes: readonly NamedMistake[];
+  readonly problems: readonly Problem[];
+  readonly counterexample: Counterexample | null;
+  readonly fuzz: { readonly seed: number; readonly transcripts: number; readonly failed: number; readonly notRun: number };
+  readonly determinism?: Determinism;
+  /** How the learner's program was contained: a sandbox (own PID namespace, no view of the pack) or its own process group. */
+  readonly containment?: 'sandbox' | 'process-group';
+  readonly durationMs: number;
+  readonly processRuns: number;
+}

@@ -1,0 +1,334 @@
+/**
+ * `lesson-companion validate`: everything about a pack that can be decided without running a process.
+ * The reference must agree with every hidden transcript; every mistake must be caught and told apart
+ * from every other (see adequacy.ts for the definitions); read-order anchors must resolve in the
+ * starters; questions must point at things that exist. The Node side (src/node/authoring/validatePack.ts) loads
+ * the files, runs the starters for real, and adds what it finds.
+ */
+import { freshName, measureAdequacy, proposeTranscript, separates, type Adequacy } from './adequacy';
+import { locate } from '../pack/manifest';
+import { checkModel } from './modelChecks';
+import type { ReferenceModel } from '../model/model';
+import { checkPattern } from '../pack/patternSafety';
+import { seededRandom } from '../model/random';
+import type { Language, LessonManifest, Question } from '../pack/schema';
+import { simulate } from '../model/simulate';
+import { locateFunction } from '../text/source';
+import type { Transcript } from '../model/transcript';
+
+export type ValidationArea = 'schema' | 'files' | 'model' | 'transcripts' | 'starters' | 'mistakes' | 'read-order' | 'questions' | 'scenarios';
+
+export interface ValidationProblem {
+  readonly severity: 'error' | 'warning';
+  readonly area: ValidationArea;
+  /** Relative to the pack folder. */
+  readonly file?: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly message: string;
+  /** What the author can do about it. */
+  readonly advice?: string;
+  /** A transcript, in the transcript file format, that the author can paste into a transcript file. */
+  readonly proposal?: string;
+}
+
+export interface ValidateLessonInput {
+  readonly manifest: LessonManifest;
+  /** lesson.json's text, to point problems at lines, and its name as problems show it. */
+  readonly manifestText: string;
+  readonly manifestFile: string;
+  readonly model: ReferenceModel;
+  readonly transcripts: readonly Transcript[];
+  /** Each starter's files, path relative to the starter folder → text; the caller reads them. */
+  readonly starterFiles: Partial<Record<Language, ReadonlyMap<string, string>>>;
+  /** Seeds the search for separating transcripts, so the proposals reproduce. */
+  readonly seed: number;
+  /**
+   * Whether each read-order pattern matched its starter file, keyed by `patternKey`, found by the caller
+   * with a time bound (a pack's pattern may be slow); without an entry the pattern is matched here.
+   */
+  readonly patternMatches?: ReadonlyMap<string, boolean | 'timed-out'>;
+  /** The most a program may print in one check (bytes), which the hidden transcripts' answers must fit. */
+  readonly outputLimitBytes?: number;
+  /** The model file (relative to the pack) and its text, to check the model itself (modelChecks.ts). */
+  readonly modelFile?: { readonly path: string; readonly source: string };
+  readonly clock?: () => number;
+}
+
+export const patternKey = (stepIndex: number, language: Language): string => `${stepIndex}:${language}`;
+
+/** The starter file each read-order step opens, per language, with its text when the starter has it. */
+export function readOrderTargets(
+  input: Pick<ValidateLessonInput, 'manifest' | 'starterFiles'>,
+): { stepIndex: number; language: Language; dir: string; target: string; source: string | undefined }[] {
+  const out: ReturnType<typeof readOrderTargets> = [];
+  input.manifest.readOrder.forEach((step, stepIndex) => {
+    for (const [language, starter] of Object.entries(input.manifest.starters) as [Language, LessonManifest['starters'][Language]][]) {
+      const files = input.starterFiles[language];
+      if (!starter || !files) continue;
+      const target = step.file ?? starter.main;
+      // The starter's files are keyed like `sub/dir/file.py`; a step may write `./file.py`.
+      const source = files.get(target.split('/').filter((s) => s !== '' && s !== '.').join('/'));
+      out.push({ stepIndex, language, dir: starter.dir, target, source });
+    }
+  });
+  return out;
+}
+
+export interface LessonValidation {
+  readonly problems: readonly ValidationProblem[];
+  readonly adequacy: Adequacy;
+}
+
+const show = (lines: readonly string[]): string => (lines.length === 0 ? '(nothing)' : lines.map((l) => `"${l}"`).join(' / '));
+
+/** The reference's answers must be the transcripts' expected answers, command by command. */
+export function checkTranscriptsAgree(model: ReferenceModel, transcripts: readonly Transcript[]): ValidationProblem[] {
+  const problems: ValidationProblem[] = [];
+  for (const t of transcripts) {
+    const sim = simulate(model, t.steps.map((s) => s.command));
+    const bad = t.steps.findIndex((step, i) => {
+      const got = sim.steps[i];
+      return !got || got.crashed || got.answer.length !== step.expected.length || got.answer.some((l, k) => l !== step.expected[k]);
+    });
+    if (bad < 0) continue;
+    const step = t.steps[bad]!;
+    const got = sim.steps[bad];
+    problems.push({
+      severity: 'error',
+      area: 'transcripts',
+      file: t.file,
+      line: step.line,
+      message: got?.crashed
+        ? `transcript "${t.name}": the reference model "${model.id}" cannot answer \`${step.command}\` (it stops here)`
+        : `transcript "${t.name}": the reference answers \`${step.command}\` with ${show(got?.answer ?? [])} but the transcript expects ${show(step.expected)}`,
+      advice: `Correct the expected answer lines under this command (the commands after it may need correcting too), or check that lesson.json names the right model ("${model.id}").`,
+    });
+  }
+  return problems;
+}
+
+/** The first words of every command the model knows, learnt from its reset command and generated transcripts. */
+export function commandVocabulary(model: ReferenceModel): Set<string> {
+  const random = seededRandom(1);
+  const verbs = new Set<string>([model.resetCommand.split(/\s+/)[0]!]);
+  for (let i = 0; i < 300; i++) for (const c of model.generate(random, 24)) verbs.add(c.trim().split(/\s+/)[0]!);
+  return verbs;
+}
+
+export function checkQuestions(input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile' | 'model'>): ValidationProblem[] {
+  const { manifest, manifestText: text, manifestFile: file, model } = input;
+  const problems: ValidationProblem[] = [];
+  const at = (pointer: string, message: string, advice: string, severity: 'error' | 'warning' = 'error'): void => {
+    const where = locate(text, file, pointer, message);
+    problems.push({ severity, area: 'questions', file, line: where.line, column: where.column, message: where.message, advice });
+  };
+  const steps = manifest.readOrder.length;
+  const verbs = commandVocabulary(model);
+  const lists: [string, readonly Question[]][] = [['failureQuestions', manifest.failureQuestions], ['quiz', manifest.quiz ?? []]];
+  for (const [list, questions] of lists) {
+    questions.forEach((q, i) => {
+      const base = `/${list}/${i}`;
+      if (q.step !== undefined && q.step > steps) at(`${base}/step`, `question "${q.id}" points at read-order step ${q.step}, but there are only ${steps} steps`, 'Steps count from 1 in readOrder order.');
+      const choiceKind = q.kind === 'single' || q.kind === 'multiple';
+      if (choiceKind && !q.choices) at(base, `question "${q.id}" is a ${q.kind}-choice question without "choices"`, 'Add "choices": a list of at least two answers to pick from.');
+      if (!choiceKind && q.choices) at(`${base}/choices`, `question "${q.id}" is a ${q.kind} question, so its "choices" are never shown`, 'Remove "choices", or make the kind "single" or "multiple".', 'warning');
+      if (q.kind !== 'predict') {
+        if (q.commands) at(`${base}/commands`, `question "${q.id}" is a ${q.kind} question, so its "commands" are never run`, 'Remove "commands", or make the kind "predict".', 'warning');
+        return;
+      }
+      if (!q.commands) {
+        at(base, `predict question "${q.id}" has no "commands" for the learner to predict`, 'Add "commands": the transcript whose output the learner predicts; the reference answers it.');
+        return;
+      }
+      const sim = simulate(model, q.commands);
+      q.commands.forEach((command, k) => {
+        const verb = command.trim().split(/\s+/)[0]!;
+        if (!verbs.has(verb)) {
+          at(`${base}/commands/${k}`, `predict question "${q.id}": \`${command}\` is not a command of the "${model.id}" protocol (it knows ${[...verbs].join(', ')})`, 'Fix the command; the reference model computes the answer the learner must predict.');
+        } else if (sim.steps[k]?.crashed || !sim.steps[k]) {
+          at(`${base}/commands/${k}`, `predict question "${q.id}": the reference cannot answer \`${command}\``, 'Fix or remove this command.');
+        }
+      });
+    });
+  }
+  const ids = new Set([...manifest.failureQuestions, ...(manifest.quiz ?? [])].map((q) => q.id));
+  manifest.mistakes.forEach((m, i) => {
+    if (m.question !== undefined && !ids.has(m.question)) {
+      at(`/mistakes/${i}/question`, `mistake "${m.id}" names question "${m.question}", which does not exist`, `Use the id of one of the failure questions${ids.size ? ` (${[...ids].join(', ')})` : ''}, or remove "question".`);
+    }
+    if (m.step !== undefined && m.step > steps) at(`/mistakes/${i}/step`, `mistake "${m.id}" points at read-order step ${m.step}, but there are only ${steps} steps`, 'Steps count from 1 in readOrder order.');
+  });
+  return problems;
+}
+
+/** Every read-order step must find its anchor in every language's starter, as the learner will see it. */
+export function checkReadOrder(input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile' | 'starterFiles' | 'patternMatches'>): ValidationProblem[] {
+  const { manifest, manifestText: text, manifestFile: file } = input;
+  const problems: ValidationProblem[] = [];
+  const at = (pointer: string, message: string, advice: string, severity: 'error' | 'warning' = 'error'): void => {
+    const where = locate(text, file, pointer, message);
+    problems.push({ severity, area: 'read-order', file, line: where.line, column: where.column, message: where.message, advice });
+  };
+  const regexes = new Map<number, RegExp | null>();
+  manifest.readOrder.forEach((step, i) => {
+    if (step.pattern === undefined) return;
+    const verdict = checkPattern(step.pattern);
+    regexes.set(i, verdict.ok ? verdict.regex : null);
+    if (!verdict.ok) {
+      at(`/readOrder/${i}/pattern`, `step ${i + 1}: ${verdict.message}`, 'Fix the regular expression; remember that a backslash is written \\\\ in JSON.');
+    } else if (verdict.polynomial !== undefined) {
+      at(
+        `/readOrder/${i}/pattern`,
+        `step ${i + 1}: "pattern" /${step.pattern}/ slows down more than linearly on long runs of ${JSON.stringify(verdict.polynomial)}: two repetitions can trade characters`,
+        'It still works (the editor gives up after a second), but a pattern like "def\\\\s+pick" that anchors on a name is faster and clearer.',
+        'warning',
+      );
+    }
+  });
+  for (const { stepIndex: i, language, dir, target, source } of readOrderTargets(input)) {
+    const step = manifest.readOrder[i]!;
+    const base = `/readOrder/${i}`;
+    const regex = regexes.get(i);
+    if (regex === null) continue; // reported above
+    if (source === undefined) {
+      at(step.file ? `${base}/file` : base, `step ${i + 1} opens "${target}", which is not in the ${language} starter (${dir})`, `Add the file to ${dir}, or fix "file" (it is relative to the starter folder, which becomes the learner's workspace).`);
+      continue;
+    }
+    if (step.symbol === '#top' || (step.symbol === undefined && regex === undefined)) continue;
+    if (step.symbol !== undefined && locateFunction(source, language, step.symbol) !== null) continue;
+    const matched = regex ? (input.patternMatches?.get(patternKey(i, language)) ?? regex.test(source)) : false;
+    if (matched === 'timed-out') {
+      at(`${base}/pattern`, `step ${i + 1} ("${step.title}"): pattern /${step.pattern}/ took too long on ${dir}/${target} and was stopped`, 'Simplify the regular expression (no nested or adjacent repetitions of the same characters), or name a "symbol" instead.');
+    } else if (!matched) {
+      const what = [step.symbol !== undefined ? `symbol "${step.symbol}"` : '', regex ? `pattern /${step.pattern}/` : ''].filter(Boolean).join(' or ');
+      at(step.symbol !== undefined ? `${base}/symbol` : `${base}/pattern`, `step ${i + 1} ("${step.title}"): ${what} is not found in ${dir}/${target}`, 'Name a function, method or class the starter defines, add a "pattern" that matches its line, or use "#top".');
+    }
+  }
+  return problems;
+}
+
+/**
+ * One check sends every hidden transcript to one process and stops it when it prints more than the output
+ * limit, so transcripts whose answers alone exceed the limit would fail a correct program with "too much
+ * output". Generated transcripts share the limit too, hence the warning well before it.
+ */
+export function checkOutputFits(model: ReferenceModel, transcripts: readonly Transcript[], limitBytes: number): ValidationProblem[] {
+  const encoder = new TextEncoder();
+  const bytesOf = (lines: readonly string[]): number => lines.reduce((n, line) => n + encoder.encode(line).length + 1, 0);
+  const reset = bytesOf(model.resetAnswer);
+  let total = 0;
+  let largest: { transcript: Transcript; bytes: number } | undefined;
+  for (const t of transcripts) {
+    const bytes = reset + t.steps.reduce((n, step) => n + bytesOf(step.expected), 0);
+    total += bytes;
+    if (!largest || bytes > largest.bytes) largest = { transcript: t, bytes };
+  }
+  const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(2)} MiB`;
+  if (!largest || total <= limitBytes * 0.8) return [];
+  const where = { area: 'transcripts' as const, file: largest.transcript.file, line: largest.transcript.line };
+  if (total > limitBytes) {
+    return [{
+      severity: 'error',
+      ...where,
+      message: `the hidden transcripts' expected answers add up to ${mib(total)}, more than the ${mib(limitBytes)} a program may print in one check, so even a correct program would be stopped for printing too much (the largest is "${largest.transcript.name}", ${mib(largest.bytes)})`,
+      advice: 'Make the long transcripts shorter, or fewer: a transcript that shows a mistake rarely needs more than a few dozen commands.',
+    }];
+  }
+  return [{
+    severity: 'warning',
+    ...where,
+    message: `the hidden transcripts' expected answers add up to ${mib(total)}, close to the ${mib(limitBytes)} a program may print in one check; the generated transcripts run in the same check and may push a correct program over it`,
+    advice: 'Make the longest transcripts shorter, or lower "fuzz".',
+  }];
+}
+
+/** Every mistake caught, every pair told apart; proposals for the transcripts that are missing. */
+export async function checkMistakes(input: ValidateLessonInput): Promise<{ problems: ValidationProblem[]; adequacy: Adequacy }> {
+  const { manifest, model, transcripts, manifestText: text, manifestFile: file } = input;
+  const adequacy = measureAdequacy(model, manifest.mistakes, transcripts);
+  const problems: ValidationProblem[] = [];
+  const taken = transcripts.map((t) => t.name);
+  const propose = async (differ: (c: readonly string[]) => boolean, name: string, description: string): Promise<string | undefined> => {
+    const proposal = await proposeTranscript(model, differ, freshName(name, taken), description, { seed: input.seed });
+    if (proposal) taken.push(proposal.slice(4, proposal.search(/[:\n]/)).trim());
+    return proposal;
+  };
+  const where = (id: string, message: string): { file: string; line: number; column: number; message: string } => {
+    const index = manifest.mistakes.findIndex((m) => m.id === id);
+    const found = locate(text, file, `/mistakes/${index}`, message);
+    return { file, line: found.line, column: found.column, message };
+  };
+  for (const coverage of adequacy.mistakes) {
+    const uncaught = coverage.mutations.filter((m) => m.caughtBy.length === 0);
+    if (uncaught.length === 0) continue;
+    const whole = uncaught.length === coverage.mutations.length;
+    const mutation = uncaught[0]!.mutation;
+    const proposal = await propose(separates(model, [mutation], []), `catches-${coverage.mistake}`, `catches ${coverage.mistake} (${mutation})`);
+    problems.push({
+      severity: whole ? 'error' : 'warning',
+      area: 'mistakes',
+      ...where(
+        coverage.mistake,
+        whole
+          ? `mistake "${coverage.mistake}" is never caught: no hidden transcript tells ${uncaught.map((u) => u.mutation).join(', ')} from the reference, so a learner making it passes every hidden check`
+          : `mistake "${coverage.mistake}": mutation ${uncaught.map((u) => u.mutation).join(', ')} is never caught by a hidden transcript (the others are)`,
+      ),
+      advice: proposal
+        ? 'Add a transcript like the one below (found by search and shrunk; the answers are the reference\'s) to a transcript file.'
+        : `No generated transcript catches ${mutation}: it may behave exactly like the reference. Remove it from "mutants", or write a transcript by hand.`,
+      ...(proposal ? { proposal } : {}),
+    });
+  }
+  for (const pair of adequacy.pairs) {
+    const [a, b] = pair.mistakes;
+    if (pair.unseparated) {
+      const [ma, mb] = pair.unseparated;
+      const proposal = await propose(separates(model, [ma], [mb]), `tells-${a}-from-${b}`, `tells ${a} (${ma}) from ${b} (${mb})`);
+      problems.push({
+        severity: 'error',
+        area: 'mistakes',
+        ...where(b, `mistakes "${a}" and "${b}" cannot be told apart: ${ma} and ${mb} answer every hidden transcript the same way, so a learner making one is told about both`),
+        advice: proposal
+          ? 'Add a transcript like the one below (found by search and shrunk; the answers are the reference\'s) to a transcript file.'
+          : `No generated transcript separates ${ma} from ${mb}: they may be the same mistake. Merge the two mistakes, or write a separating transcript by hand.`,
+        ...(proposal ? { proposal } : {}),
+      });
+    } else if (pair.masked) {
+      // No transcript separates a combination when the model makes the two mutations alternatives
+      // (one overrides the other); no transcript can help there, so only fixable ones are reported.
+      for (const { both, looksLike } of pair.masked) {
+        const [ma, mb] = both;
+        const proposal = await propose(separates(model, [ma, mb], [looksLike]), `tells-${a}-and-${b}`, `tells ${a} and ${b} together from ${looksLike} alone`);
+        if (!proposal) continue;
+        problems.push({
+          severity: 'warning',
+          area: 'mistakes',
+          ...where(b, `a program making both "${a}" (${ma}) and "${b}" (${mb}) answers every hidden transcript like one making only ${looksLike}, so only one of the two is named until it is fixed`),
+          advice: 'To name both at once, add a transcript like the one below.',
+          proposal,
+        });
+        break;
+      }
+    }
+  }
+  return { problems, adequacy };
+}
+
+export async function validateLesson(input: ValidateLessonInput): Promise<LessonValidation> {
+  const { problems: mistakeProblems, adequacy } = await checkMistakes(input);
+  const modelProblems = input.modelFile
+    ? checkModel({ model: input.model, transcripts: input.transcripts, seed: input.seed, file: input.modelFile.path, source: input.modelFile.source, clock: input.clock ?? (() => 0) })
+    : [];
+  return {
+    problems: [
+      ...modelProblems,
+      ...checkTranscriptsAgree(input.model, input.transcripts),
+      ...(input.outputLimitBytes !== undefined ? checkOutputFits(input.model, input.transcripts, input.outputLimitBytes) : []),
+      ...mistakeProblems,
+      ...checkReadOrder(input),
+      ...checkQuestions(input),
+    ],
+    adequacy,
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * Validates a pack folder: loads it (schema, files, transcripts), runs the pure checks of
+ * core/validate.ts, and runs every starter for real to prove that it does not already pass.
+ */
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Adequacy } from '../../core/validation/adequacy';
+import { defaultSeed } from '../../core/check/check';
+import { locate } from '../../core/pack/manifest';
+import { friendlyManifestMessage } from '../../core/pack/manifestMessages';
+import { checkScenarios } from '../../core/validation/scenarioChecks';
+import type { Language } from '../../core/pack/schema';
+import { checkPattern } from '../../core/pack/patternSafety';
+import { patternKey, readOrderTargets, validateLesson, type ValidateLessonInput, type ValidationArea, type ValidationProblem } from '../../core/validation/validate';
+import { checkFile, DEFAULT_OUTPUT_LIMIT_BYTES } from '../check/checker';
+import type { Interpreters } from '../languages/languages';
+import { loadPack, MANIFEST_FILE, PackError, readPackFile, resolveInside, type LoadedPack } from '../packs/packs';
+import { searchPattern } from '../packs/patternMatch';
+import { makeTempDir } from '../sandbox/tempDir';
+
+export interface ValidatePackOptions {
+  readonly interpreters?: Partial<Interpreters>;
+  /** Running the starters takes seconds; tests of the pure checks turn it off. */
+  readonly runStarters?: boolean;
+  readonly seed?: number;
+}
+
+export interface StarterRun {
+  readonly language: Language;
+  /** fails: unsolved, as it should be; passes: already solved; broken: does not compile; not-run: no interpreter. */
+  readonly result: 'fails' | 'passes' | 'broken' | 'not-run';
+}
+
+export interface PackValidation {
+  readonly valid: boolean;
+  readonly dir: string;
+  readonly id?: string;
+  readonly version?: string;
+  readonly model?: string;
+  readonly problems: readonly ValidationProblem[];
+  readonly adequacy?: Adequacy;
+  readonly starters: readonly StarterRun[];
+  readonly counts?: {
+    readonly transcripts: number;
+    readonly mistakes: number;
+    readonly steps: number;
+    readonly questions: number;
+    readonly scenarios: number;
+    readonly languages: readonly Language[];
+  };
+}
+
+const MAX_STARTER_FILES = 200;
+
+function areaOf(file: string, pointer: string): ValidationArea {
+  if (pointer === '/model') return 'model';
+  if (file !== MANIFEST_FILE) return 'transcripts';
+  if (pointer.startsWith('/starters')) return 'files';
+  if (pointer.startsWith('/mistakes')) return 'mistakes';
+  if (pointer.startsWith('/transcripts')) return 'transcripts';
+  if (pointer.startsWith('/readOrder')) return 'read-order';
+  if (pointer.startsWith('/quiz') || pointer.startsWith('/failureQuestions')) return 'questions';
+  if (pointer.startsWith('/scenarios')) return 'scenarios';
+  return 'schema';
+}
+
+function fromPackError(dir: string, error: PackError, manifestText: string): ValidationProblem[] {
+  return error.problems.map((p) => {
+    const file = path.isAbsolute(p.file) ? path.relative(dir, p.file) || MANIFEST_FILE : p.file;
+    return {
+      severity: 'error',
+      area: areaOf(file, p.path),
+      file,
+      line: p.line,
+      column: p.column,
+      message: file === MANIFEST_FILE ? friendlyManifestMessage(p.message, p.path, manifestText) : p.message,
+    };
+  });
+}
+
+/** The starter folder's files as the learner's workspace will hold them: relative path → text. */
+async function starterFiles(pack: LoadedPack, dir: string): Promise<Map<string, string>> {
+  const root = await resolveInside(pack.dir, dir);
+  const files = new Map<string, string>();
+  if (!root) return files;
+  const walk = async (relative: string): Promise<void> => {
+    const entries = await fs.readdir(path.join(root, relative), { withFileTypes: true }).catch(() => []);
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const rel = relative ? `${relative}/${entry.name}` : entry.name;
+      if (files.size >= MAX_STARTER_FILES) return;
+      if (entry.isDirectory()) await walk(rel);
+      else if (entry.isFile()) files.set(rel, await readPackFile(pack.dir, `${dir}/${rel}`).catch(() => ''));
+    }
+  };
+  await walk('');
+  return files;
+}
+
+/**
+ * Each read-order pattern matched against the starter file its step opens, in a worker with a time bound,
+ * as the editor will match it: a pattern the analyser let through can still be slow on some text.
+ */
+async function matchPatterns(input: Pick<ValidateLessonInput, 'manifest' | 'starterFiles'>): Promise<Map<string, boolean | 'timed-out'>> {
+  const matches = new Map<string, boolean | 'timed-out'>();
+  const queue = readOrderTargets(input).filter(({ stepIndex, source }) => {
+    const pattern = input.manifest.readOrder[stepIndex]!.pattern;
+    return pattern !== undefined && source !== undefined && checkPattern(pattern).ok;
+  });
+  // A few workers at a time: a pack may have a hundred steps in three languages.
+  const searchers = Array.from({ length: Math.min(4, queue.length) }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const search = await searchPattern(input.manifest.readOrder[next.stepIndex]!.pattern!, next.source!);
+      matches.set(patternKey(next.stepIndex, next.language), search.found || (search.why === 'timed-out' ? 'timed-out' : false));
+    }
+  });
+  await Promise.all(searchers);
+  return matches;
+}
+
+/** Runs the starter the way a learner would first check it: copied into a fresh workspace. */
+async function runStarter(pack: LoadedPack, language: Language, options: ValidatePackOptions): Promise<{ run: StarterRun; problem?: ValidationProblem }> {
+  const starter = pack.manifest.starters[language]!;
+  const source = await resolveInside(pack.dir, starter.dir);
+  const workspace = await makeTempDir('lesson-companion-validate-');
+  const file = `${starter.dir}/${starter.main}`;
+  try {
+    await fs.cp(source!, workspace, { recursive: true });
+    const report = await checkFile(pack, path.join(workspace, starter.main), language, {
+      fuzzTranscripts: 0,
+      ...(options.interpreters ? { interpreters: options.interpreters } : {}),
+    });
+    const missing = report.problems.find((p) => p.kind === 'interpreter-missing');
+    if (missing) {
+      return {
+        run: { language, result: 'not-run' },
+        problem: { severity: 'warning', area: 'starters', file, message: `the ${language} starter was not run: ${missing.message}`, advice: `${missing.advice ?? ''} Until it runs, nothing shows that the starter is unsolved.`.trim() },
+      };
+    }
+    const syntax = report.problems.find((p) => p.kind === 'syntax');
+    if (syntax) {
+      return {
+        run: { language, result: 'broken' },
+        problem: {
+          severity: 'error',
+          area: 'starters',
+          file,
+          ...(syntax.line ? { line: syntax.line } : {}),
+          message: `the ${language} starter does not compile: ${syntax.message.replace(/^Your file does not compile: /, '')}`,
+          advice: 'Learners must start from a file that runs: leave the functions to write as stubs that raise (Python: NotImplementedError; JavaScript/TypeScript: throw new Error("TODO")).',
+        },
+      };
+    }
+    if (report.status === 'pass') {
+      return {
+        run: { language, result: 'passes' },
+        problem: {
+          severity: 'error',
+          area: 'starters',
+          file,
+          message: `the ${language} starter already passes every hidden transcript, so learners have nothing to do`,
+          advice: 'Replace the bodies of the functions learners write with stubs that raise (Python: NotImplementedError; JavaScript/TypeScript: throw new Error("TODO")).',
+        },
+      };
+    }
+    return { run: { language, result: 'fails' } };
+  } finally {
+    await fs.rm(workspace, { recursive: true, force: true });
+  }
+}
+
+export async function validatePack(dir: string, options: ValidatePackOptions = {}): Promise<PackValidation> {
+  const manifestText = await readPackFile(dir, MANIFEST_FILE).catch(() => '');
+  let pack: LoadedPack;
+  try {
+    pack = await loadPack(dir, 'folder', { model: true });
+  } catch (error) {
+    if (!(error instanceof PackError)) throw error;
+    return { valid: false, dir, problems: fromPackError(dir, error, manifestText), starters: [] };
+  }
+  const { manifest } = pack;
+  const languages = Object.keys(manifest.starters) as Language[];
+  const files: Partial<Record<Language, Map<string, string>>> = {};
+  for (const language of languages) files[language] = await starterFiles(pack, manifest.starters[language]!.dir);
+  const lesson = await validateLesson({
+    manifest,
+    manifestText,
+    manifestFile: MANIFEST_FILE,
+    model: pack.model!,
+    transcripts: pack.transcripts,
+    starterFiles: files,
+    seed: options.seed ?? defaultSeed(manifest),
+    patternMatches: await matchPatterns({ manifest, starterFiles: files }),
+    outputLimitBytes: DEFAULT_OUTPUT_LIMIT_BYTES,
+    modelFile: { path: manifest.model, source: await readPackFile(dir, manifest.model).catch(() => '') },
+    clock: () => performance.now(),
+  });
+  const problems: ValidationProblem[] = [...lesson.problems];
+  for (const finding of await checkScenarios(manifest, pack.model!)) {
+    const where = locate(manifestText, MANIFEST_FILE, finding.pointer, finding.message);
+    problems.push({ severity: finding.severity, area: 'scenarios', file: MANIFEST_FILE, line: where.line, column: where.column, message: finding.message, ...(finding.advice ? { advice: finding.advice } : {}) });
+  }
+  const starters: StarterRun[] = [];
+  if (options.runStarters !== false) {
+    // Concurrently: each run mostly waits for short-lived learner processes.
+    const runs = await Promise.all(languages.map((language) => runStarter(pack, language, options)));
+    for (const { run, problem } of runs) {
+      starters.push(run);
+      if (problem) problems.push(problem);
+    }
+  }
+  return {
+    valid: !problems.some((p) => p.severity === 'error'),
+    dir,
+    id: manifest.id,
+    version: manifest.version,
+    model: manifest.model,
+    problems,
+    adequacy: lesson.adequacy,
+    starters,
+    counts: {
+      transcripts: pack.transcripts.length,
+      mistakes: manifest.mistakes.length,
+      steps: manifest.readOrder.length,
+      questions: manifest.failureQuestions.length + (manifest.quiz?.length ?? 0),
+      scenarios: manifest.scenarios?.length ?? 0,
+      languages,
+    },
+  };
+}

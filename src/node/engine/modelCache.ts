@@ -1,0 +1,65 @@
+/**
+ * The pack model's files, transpiled by the host before the engine worker starts: the worker then needs no
+ * transpiler (half a megabyte to load, and a tenth of a second for a first transform), and the result is
+ * kept on disk by content, so an unchanged model is transpiled once. Transpiling reads pack code; it does
+ * not run it.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { version as sucraseVersion } from 'sucrase/package.json';
+import { cacheDir, writeCacheFile } from '../cache/cacheDir';
+import { transformModule } from '../languages/transpile';
+
+const MODEL_FILE = /\.(?:[cm]?ts|[cm]?js)$/;
+/** A model is a few files; a pack with more is not one to spend time on here (the worker reads the rest). */
+const MAX_FILES = 50;
+const MAX_BYTES = 512 * 1024;
+
+function transpiled(file: string, source: string, dir: string | undefined): string | undefined {
+  const key = createHash('sha256').update(`${sucraseVersion}\0${path.extname(file)}\0${source}`).digest('hex');
+  const cached = dir ? path.join(dir, `${key}.js`) : undefined;
+  if (cached) {
+    try {
+      return fs.readFileSync(cached, 'utf8');
+    } catch {
+      // Not transpiled yet.
+    }
+  }
+  const result = transformModule(source, file);
+  if ('error' in result) return undefined; // the worker transpiles it again and reports where it fails
+  if (cached) writeCacheFile(cached, result.code);
+  return result.code;
+}
+
+/** The model folder's JavaScript and TypeScript files, transpiled: real path → CommonJS code. */
+export function transpiledModelFiles(entry: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const dir = cacheDir('models');
+  const root = path.dirname(entry);
+  let files = 0;
+  const walk = (folder: string, depth: number): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (files >= MAX_FILES) return;
+      const full = path.join(folder, e.name);
+      if (e.isDirectory() && depth < 3 && !e.name.startsWith('.') && e.name !== 'node_modules') walk(full, depth + 1);
+      if (!e.isFile() || !MODEL_FILE.test(e.name)) continue;
+      try {
+        if (fs.statSync(full).size > MAX_BYTES) continue;
+        const code = transpiled(full, fs.readFileSync(full, 'utf8'), dir);
+        if (code !== undefined) out[fs.realpathSync(full)] = code;
+        files += 1;
+      } catch {
+        // Unreadable: the worker says so when the model imports it.
+      }
+    }
+  };
+  walk(root, 0);
+  return out;
+}

@@ -1,0 +1,193 @@
+/**
+ * Loads a pack's reference model: a JavaScript or TypeScript module inside the pack. It is pack code, so it
+ * gets only the language: it is evaluated in a fresh `vm` context with no `require` of Node's modules, no
+ * `process`, no `console`; it may import other files of its own folder, nothing else. (A vm context is not a
+ * security boundary on its own; checks also run the model in a process that Node's permission model keeps
+ * away from files, processes and workers; see src/node/engineProcess.ts.)
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vm from 'node:vm';
+import type { AnswerShape, ReferenceModel } from '../../core/model/model';
+import { fsReason } from '../errors/errors';
+import { transformModule } from '../languages/transpile';
+
+export class ModelLoadError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ModelLoadError';
+  }
+}
+
+/** Models are small; anything bigger is a mistake or an attack. */
+const MAX_MODEL_BYTES = 512 * 1024;
+const LOAD_TIMEOUT_MS = 2000;
+
+const REQUIRED_FUNCTIONS = ['initial', 'step', 'snapshot', 'answerShape', 'isAnswerLine', 'generate'] as const;
+
+function lineOf(error: unknown, file: string): number | null {
+  const stack = error instanceof Error ? (error.stack ?? '') : '';
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`${escaped}:(\\d+)`).exec(stack);
+  return match ? Number(match[1]) : null;
+}
+
+/** Throws ModelLoadError with the file and, where known, the line, for everything a model file can get wrong. */
+export function checkModelShape(candidate: unknown, file: string): ReferenceModel {
+  const fail = (message: string): never => {
+    throw new ModelLoadError(file, null, message);
+  };
+  if (typeof candidate !== 'object' || candidate === null) fail('the module exports no model: export it as `model` or as the default export');
+  const m = candidate as Record<string, unknown>;
+  if (typeof m.id !== 'string' || m.id === '') fail('the model has no `id` (a string)');
+  if (typeof m.resetCommand !== 'string' || m.resetCommand.trim() === '') fail('the model has no `resetCommand` (the command that starts a transcript over)');
+  if (!Array.isArray(m.resetAnswer) || !m.resetAnswer.every((l) => typeof l === 'string')) fail('`resetAnswer` must be a list of strings');
+  if (m.observeCommand !== undefined && typeof m.observeCommand !== 'string') fail('`observeCommand` must be a string');
+  if (!Array.isArray(m.mutations)) fail('`mutations` must be a list of { id, description }');
+  const ids = new Set<string>();
+  for (const [i, mutation] of (m.mutations as unknown[]).entries()) {
+    const mu = mutation as Record<string, unknown> | null;
+    if (typeof mu?.id !== 'string' || mu.id === '') fail(`mutation ${i + 1} has no \`id\``);
+    if (ids.has(mu!.id as string)) fail(`mutation "${String(mu!.id)}" is declared twice`);
+    ids.add(mu!.id as string);
+  }
+  for (const name of REQUIRED_FUNCTIONS) if (typeof m[name] !== 'function') fail(`the model has no \`${name}\` function`);
+  if (m.describeDifference !== undefined && typeof m.describeDifference !== 'function') fail('`describeDifference` must be a function');
+  return candidate as ReferenceModel;
+}
+
+/**
+ * Evaluates `entry` (absolute path inside `packDir`) and the relative imports it makes, each once. Every
+ * path is checked to stay inside the pack after following links.
+ */
+export function loadModel(packDir: string, entry: string, transpiled: Readonly<Record<string, string>> = {}): ReferenceModel {
+  const realPack = fs.realpathSync(packDir);
+  const context = vm.createContext(Object.create(null), { name: `lesson model ${path.basename(packDir)}`, codeGeneration: { strings: false, wasm: false } });
+  const cache = new Map<string, { exports: unknown }>();
+
+  const load = (file: string): unknown => {
+    let real: string;
+    try {
+      real = fs.realpathSync(file);
+    } catch {
+      throw new ModelLoadError(file, null, `the model file ${path.relative(packDir, file) || file} does not exist`);
+    }
+    if (real !== realPack && !real.startsWith(realPack + path.sep)) throw new ModelLoadError(file, null, `the model imports ${file}, which is outside the pack`);
+    const cached = cache.get(real);
+    if (cached) return cached.exports;
+    const stat = fs.statSync(real);
+    if (!stat.isFile()) throw new ModelLoadError(file, null, `${path.relative(packDir, file)} is not a file`);
+    if (stat.size > MAX_MODEL_BYTES) throw new ModelLoadError(file, null, `${path.relative(packDir, file)} is larger than ${MAX_MODEL_BYTES / 1024} KiB`);
+    let source: string;
+    try {
+      source = fs.readFileSync(real, 'utf8');
+    } catch (error) {
+      throw new ModelLoadError(file, null, `cannot read ${path.relative(packDir, file)}: ${fsReason(error) ?? (error as Error).message}`);
+    }
+    // Transpiled by the host when it could (modelCache.ts); else here.
+    const given = transpiled[real];
+    const compiled = given !== undefined ? { code: given } : transformModule(source, file);
+    if ('error' in compiled) throw new ModelLoadError(file, compiled.line, `${path.relative(packDir, file)} does not compile: ${compiled.error}`);
+    const module = { exports: {} as unknown };
+    cache.set(real, module);
+    const requireInside = (specifier: string): unknown => {
+      if (!specifier.startsWith('./') && !specifier.startsWith('../')) {
+        throw new Error(`a lesson model cannot import "${specifier}": models are self-contained (no Node modules, no packages)`);
+      }
+      const base = path.resolve(path.dirname(file), specifier);
+      const candidates = [base, `${base}.ts`, `${base}.js`, path.join(base, 'index.ts'), path.join(base, 'index.js')];
+      const found = candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile());
+      if (!found) throw new Error(`a lesson model imports "${specifier}", which does not exist`);
+      return load(found);
+    };
+    const wrapper = `(function (exports, require, module) {${compiled.code}\n})`;
+    try {
+      const fn = vm.runInContext(wrapper, context, { filename: file, timeout: LOAD_TIMEOUT_MS }) as (e: unknown, r: unknown, m: unknown) => void;
+      fn(module.exports, requireInside, module);
+    } catch (error) {
+      if (error instanceof ModelLoadError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new ModelLoadError(file, lineOf(error, file), `${path.relative(packDir, file)} failed to load: ${message}`);
+    }
+    return module.exports;
+  };
+
+  const exports = load(entry) as Record<string, unknown> | null;
+  const candidate = exports && typeof exports === 'object' ? (exports.model ?? exports.default) : undefined;
+  const model = checkModelShape(candidate, entry);
+  return guardModel(model, path.basename(packDir), path.relative(packDir, entry));
+}
+
+/** An error's message, also for an Error made in the model's own realm (not an instance of this realm's Error). */
+function messageOf(reason: unknown): string {
+  if (typeof reason === 'object' && reason !== null && typeof (reason as { message?: unknown }).message === 'string') return (reason as { message: string }).message;
+  return String(reason);
+}
+
+/** A failure of the pack's own model while checking: the pack's fault, reported with its name. */
+export class ModelError extends Error {
+  constructor(
+    readonly pack: string,
+    readonly file: string,
+    readonly operation: string,
+    readonly reason: unknown,
+  ) {
+    super(`the reference model of lesson "${pack}" (${file}) failed in ${operation}: ${messageOf(reason)}`);
+    this.name = 'ModelError';
+  }
+}
+
+const copyLines = (lines: readonly string[]): string[] => Array.from(lines, (line) => String(line));
+
+/**
+ * The model as the engine uses it: every answer copied into this realm (arrays made in the model's vm
+ * context have another Array.prototype), and every exception turned into a ModelError that names the pack.
+ */
+export function guardModel(model: ReferenceModel, pack: string, file: string): ReferenceModel {
+  const call = <T>(operation: string, fn: () => T): T => {
+    try {
+      return fn();
+    } catch (error) {
+      throw new ModelError(pack, file, operation, error);
+    }
+  };
+  const shapes = new Map<string, AnswerShape>();
+  const mutations = Array.from(model.mutations, (m) => ({ id: String(m.id), description: String(m.description ?? ''), ...(m.nondeterministic ? { nondeterministic: true } : {}) }));
+  return {
+    id: String(model.id),
+    description: String(model.description ?? ''),
+    mutations,
+    resetCommand: String(model.resetCommand),
+    resetAnswer: copyLines(model.resetAnswer),
+    ...(model.observeCommand ? { observeCommand: String(model.observeCommand) } : {}),
+    initial: () => call('initial()', () => model.initial()),
+    step(state, command, on, observed) {
+      return call(`step("${command}")`, () => {
+        const result = model.step(state, command, on, observed);
+        const answer = result.answer.kind === 'crash' ? { kind: 'crash' as const, error: String(result.answer.error) } : { kind: 'lines' as const, lines: copyLines(result.answer.lines) };
+        return { state: result.state, answer, ...(result.alternatives ? { alternatives: Array.from(result.alternatives, copyLines) } : {}) };
+      });
+    },
+    snapshot: (state) => call('snapshot()', () => ({ ...model.snapshot(state) })),
+    answerShape(command) {
+      let shape = shapes.get(command);
+      if (!shape) {
+        shape = call(`answerShape("${command}")`, () => {
+          const own = model.answerShape(command);
+          return own.kind === 'many' ? { kind: 'many' as const, line: new RegExp(own.line.source, own.line.flags) } : { kind: 'one' as const };
+        });
+        if (shapes.size < 4096) shapes.set(command, shape);
+      }
+      return shape;
+    },
+    isAnswerLine: (line) => call('isAnswerLine()', () => model.isAnswerLine(line) === true),
+    generate: (random, length) => call('generate()', () => copyLines(model.generate(random, length))),
+    ...(model.describeDifference
+      ? { describeDifference: (state: unknown, command: string, expected: readonly string[], actual: readonly string[]) => call('describeDifference()', () => String(model.describeDifference!(state, command, expected, actual))) }
+      : {}),
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * How a check runs a prepared learner program: in the sandbox where this machine has one (sandbox.ts),
+ * else in its own process group with a sweep for descendants. Either way with a memory limit, a private
+ * working folder, and an environment made of an allowlist: a token in the CLI's environment (a grader's)
+ * never reaches the learner's program.
+ */
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { removeTree, trackTempDir } from './cleanup';
+import { failedSession, startInteractive, type InteractiveSession, type InteractiveSpec } from '../run/interactive';
+import { resolveInterpreter } from '../languages/interpreter';
+import type { PreparedProgram } from '../languages/languages';
+import type { ProcessResult } from '../../core/check/process';
+import { claimFirstRun, discardEarlyRun } from '../check/prelaunch';
+import { runProcess, spawnPlan, type ProcessSpec } from '../run/runner';
+import { availableSandbox, bwrapArgs, onPath, type SandboxSetting } from './sandbox';
+import { insideArgs, packFilesView, SANDBOX_WORK_DIR, type SandboxView } from './sandboxView';
+import { unshareArgs } from './unshareSandbox';
+
+export type Containment = 'sandbox' | 'process-group';
+
+export const DEFAULT_MEMORY_LIMIT_MIB = 512;
+/** Processes and threads the program may have at once inside the sandbox (a fork bomb stops there). */
+const SANDBOX_MAX_PROCESSES = 256;
+/** Largest file the program may write, in MiB. */
+const MAX_FILE_MIB = 64;
+
+/** `--sandbox=require` on a machine without one. */
+export class SandboxUnavailableError extends Error {}
+
+export interface ContainOptions {
+  readonly setting: SandboxSetting;
+  readonly memoryLimitMiB?: number;
+  /** Folders the program must not see: the lesson pack (its hidden transcripts). */
+  readonly hidden: readonly string[];
+}
+
+type RunSpec = Omit<ProcessSpec, 'timeLimitMs' | 'outputLimitBytes'>;
+export type RunLimits = Pick<ProcessSpec, 'timeLimitMs' | 'outputLimitBytes'>;
+export type SessionLimits = Pick<InteractiveSpec, 'timeLimitMs' | 'answerTimeLimitMs' | 'outputLimitBytes'>;
+
+export interface Launch {
+  readonly containment: Containment;
+  /** Set when the interpreter cannot be started at all (ENOENT for a missing one). */
+  readonly startError?: { readonly code: string; readonly command: string };
+  /** One run with this input; runs may overlap, each in a private folder of its own. */
+  run(input: string, limits: RunLimits): Promise<ProcessResult>;
+  /** One run driven line by line (a simulation), contained the same way. */
+  open(limits: SessionLimits): Promise<InteractiveSession>;
+}
+
+/** What a program needs of the environment, and nothing else. */
+function allowlistEnv(home: string, pathVariable: string): NodeJS.ProcessEnv {
+  return {
+    PATH: pathVariable,
+    HOME: home,
+    TMPDIR: home,
+    TERM: 'dumb',
+    LANG: process.env.LANG || 'C.UTF-8',
+    ...(process.env.LC_ALL ? { LC_ALL: process.env.LC_ALL } : {}),
+    PYTHONDONTWRITEBYTECODE: '1',
+    PYTHONIOENCODING: 'utf-8',
+    PYTHONUNBUFFERED: '1',
+  };
+}
+
+/**
+ * `command args` under the memory limit: RLIMIT_DATA is the limit (what a heap grows into), RLIMIT_AS
+ * a backstop well above it (Node reserves about 0.7 GiB of address space it never uses), and Node's heap
+ * stops a little below the limit so it fails with its own "heap out of memory".
+ */
+function limited(runtime: PreparedProgram['runtime'], command: string, args: readonly string[], memoryMiB: number, inSandbox: boolean): [string, string[]] {
+  const interpreterArgs = runtime === 'node' ? [`--max-old-space-size=${Math.floor(memoryMiB * 0.75)}`, ...args] : [...args];
+  if (process.platform !== 'linux') return [command, interpreterArgs];
+  const mib = (n: number): number => n * 1024 * 1024;
+  const prlimit = onPath('prlimit');
+  if (prlimit) {
+    const limits = [`--data=${mib(memoryMiB)}`, `--as=${mib(memoryMiB + 1536)}`, '--core=0', `--fsize=${mib(MAX_FILE_MIB)}`];
+    // Outside a sandbox the process count is the user's own (all their processes), so no limit there.
+    if (inSandbox) limits.push(`--nproc=${SANDBOX_MAX_PROCESSES}`);
+    return [prlimit, [...limits, '--', command, ...interpreterArgs]];
+  }
+  const kib = (n: number): number => n * 1024;
+  const script = `ulimit -d ${kib(memoryMiB)}; ulimit -v ${kib(memoryMiB + 1536)}; ulimit -c 0; exec "$@"`;
+  return ['/bin/sh', ['-c', script, 'sh', command, ...interpreterArgs]];
+}
+
+export async function containProgram(program: PreparedProgram, options: ContainOptions): Promise<Launch> {
+  // Both are asked once per process; the first check asks both at once.
+  const [sandbox, resolved] = await Promise.all([options.setting === 'off' ? null : availableSandbox(), resolveInterpreter(program.command, program.runtime)]);
+  if (!sandbox && options.setting === 'require') {
+    throw new SandboxUnavailableError(
+      process.platform === 'linux'
+        ? 'the sandbox is required (--sandbox=require) but this machine has none: install bubblewrap (e.g. `apt-get install bubblewrap`), or allow unprivileged user namespaces for `unshare`'
+        : `the sandbox is required (--sandbox=require) but there is none on ${process.platform}: it needs Linux with bubblewrap or user namespaces`,
+    );
+  }
+  const memoryMiB = options.memoryLimitMiB ?? DEFAULT_MEMORY_LIMIT_MIB;
+  const containment: Containment = sandbox ? 'sandbox' : 'process-group';
+  if (!resolved.ok && ['ENOENT', 'EACCES', 'ENOTDIR'].includes(resolved.code)) {
+    const startError = { code: resolved.code, command: program.command };
+    const none = { stdout: '', stderr: '', exitCode: null, signal: null, timedOut: false, outputLimited: false, durationMs: 0 };
+    return {
+      containment,
+      startError,
+      run: async () => ({ ...none, startError }),
+      open: async () => failedSession(`${program.command} could not be started (${resolved.code}): is it installed, and is the path in the settings right?`),
+    };
+  }
+  const executable = resolved.ok ? resolved.interpreter.executable : program.command;
+  const needs = resolved.ok ? resolved.interpreter.needs : [];
+  if (sandbox) {
+    const packFiles = packFilesView(program.packFiles);
+    const [command, args] = limited(program.runtime, executable, insideArgs(packFiles, program.args), memoryMiB, true);
+    // The limit's wrapper (prlimit) is run inside too: it must be visible there, wherever it is installed.
+    const view: SandboxView = { readOnly: [...program.readable, ...needs, command], packFiles, hidden: options.hidden };
+    const toolArgs = sandbox.tool === 'bwrap' ? bwrapArgs(view, command, args) : unshareArgs(view, command, args);
+    const pathVariable = [...new Set([path.dirname(executable), '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
+    const spec: RunSpec = {
+      command: sandbox.path,
+      args: toolArgs,
+      cwd: os.tmpdir(),
+      env: allowlistEnv(SANDBOX_WORK_DIR, pathVariable),
+      inheritEnv: false,
+      memoryLimitMiB: memoryMiB,
+    };
+    return {
+      containment,
+      // Only here is a run's command line the same every time: a check's first run may have been started early.
+      run: (input, limits) => {
+        const full: ProcessSpec = { ...spec, ...limits };
+        return runProcess(full, input, claimFirstRun(spawnPlan(full), input));
+      },
+      open: async (limits) => startInteractive({ ...spec, ...limits }),
+    };
+  }
+  // Only sandboxed runs are started early: a check without the sandbox has no use for one.
+  discardEarlyRun();
+  const [command, args] = limited(program.runtime, executable, program.args, memoryMiB, false);
+  const posix = process.platform !== 'win32';
+  const specIn = (workDir: string): RunSpec => ({
+    command,
+    args,
+    cwd: workDir,
+    // Windows programs need much of the environment (SYSTEMROOT and more): there it stays as it was.
+    ...(posix ? { env: allowlistEnv(workDir, process.env.PATH ?? '/usr/bin:/bin'), inheritEnv: false } : {}),
+    sweepDescendants: process.platform === 'linux',
+    ...(process.platform === 'linux' ? { memoryLimitMiB: memoryMiB } : {}),
+  });
+  const privateFolder = async (): Promise<{ dir: string; remove: () => void }> => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lesson-companion-run-'));
+    const untrack = trackTempDir(dir);
+    return {
+      dir,
+      remove: () => {
+        removeTree(dir);
+        untrack();
+      },
+    };
+  };
+  return {
+    containment,
+    // No sandbox: a fresh private folder of our own as the working folder (and HOME) of each run.
+    run: async (input, limits) => {
+      const folder = await privateFolder();
+      try {
+        return await runProcess({ ...specIn(folder.dir), ...limits }, input);
+      } finally {
+        folder.remove();
+      }
+    },
+    open: async (limits) => {
+      const folder = await privateFolder();
+      const session = startInteractive({ ...specIn(folder.dir), ...limits });
+      return {
+        ...session,
+        close: async () => {
+          await session.close();
+          folder.remove();
+        },
+      };
+    },
+  };
+}
