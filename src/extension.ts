@@ -1,27 +1,27 @@
 /**
  * Composition root: builds the extension's long-lived objects, wires them together and registers them.
- * No behaviour lives here; every registration goes through src/ext/registry.ts.
+ * No behaviour lives here; every registration goes through src/ext/lesson/registry.ts.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { activation } from './ext/activation';
-import { LessonCodeActions } from './ext/codeActions';
-import { CheckCodeLensProvider } from './ext/codeLens';
-import { CheckOnSave } from './ext/checkOnSave';
-import { CheckRunner } from './ext/checkRunner';
-import { registerCommands } from './ext/commands';
-import { updateContextKeys } from './ext/contextKeys';
-import { MistakeDiagnostics } from './ext/diagnostics';
-import { registerInstallPackCommand } from './ext/installPack';
-import { createLog } from './ext/log';
-import { PackService } from './ext/packs';
+import { activation } from './ext/workbench/activation';
+import { LessonCodeActions } from './ext/editor/codeActions';
+import { CheckCodeLensProvider } from './ext/editor/codeLens';
+import { CheckOnSave } from './ext/check/checkOnSave';
+import { CheckRunner } from './ext/check/checkRunner';
+import { registerCommands } from './ext/workbench/commands';
+import { updateContextKeys } from './ext/workbench/contextKeys';
+import { MistakeDiagnostics } from './ext/editor/diagnostics';
+import { registerInstallPackCommand } from './ext/lesson/installPack';
+import { createLog } from './ext/workbench/log';
+import { PackService } from './ext/lesson/packs';
 import { LessonPanel, PANEL_VIEW_TYPE } from './ext/panel/lessonPanel';
-import { on, own, registerCodeActionsProvider, registerCodeLensProvider, registerWebviewPanelSerializer } from './ext/registry';
-import { SessionStore } from './ext/session';
-import { SimulationRunner } from './ext/simulationRunner';
-import { StepNavigator } from './ext/stepNavigator';
-import { LessonTests } from './ext/testing';
-import { TraceActions } from './ext/traceActions';
+import { on, own, registerCodeActionsProvider, registerCodeLensProvider, registerWebviewPanelSerializer } from './ext/lesson/registry';
+import { SessionStore } from './ext/lesson/session';
+import { SimulationRunner } from './ext/check/simulationRunner';
+import { StepNavigator } from './ext/editor/stepNavigator';
+import { LessonTests } from './ext/editor/testing';
+import { TraceActions } from './ext/editor/traceActions';
 
 export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import yauzl from 'yauzl';
 import { main } from '../../src/cli/main';
 import { ARCHIVE_MANIFEST } from '../../src/core/pack/archive';
-import { renderMarkdown } from '../../src/ext/markdown';
+import { renderMarkdown } from '../../src/ext/panel/markdown';
 import { lessonView } from '../../src/ext/panel/panelState';
 import { bundlePack } from '../../src/node/authoring/bundlePack';
 import { InstallError, installPack } from '../../src/node/packs/installPack';

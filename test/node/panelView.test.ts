@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { lessonView, panelState } from '../../src/ext/panel/panelState';
-import { renderInline, renderMarkdown } from '../../src/ext/markdown';
+import { renderInline, renderMarkdown } from '../../src/ext/panel/markdown';
 import { loadPack, type LoadedPack } from '../../src/node/packs/packs';
 import type { CheckReport } from '../../src/core/report/report';
 

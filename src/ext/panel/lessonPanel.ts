@@ -4,14 +4,14 @@
  * state in `init`; later changes arrive as `state`/`checkStarted`/`checkResult`/`answerResult`.
  */
 import * as vscode from 'vscode';
-import type { CheckRunner } from '../checkRunner';
-import { checkAnswer, revealedAnswer } from '../answers';
-import type { Log } from '../log';
-import type { PackService } from '../packs';
-import type { SimulationRunner } from '../simulationRunner';
-import type { SessionStore } from '../session';
-import type { StepNavigator } from '../stepNavigator';
-import { debugSupport, type TraceActions } from '../traceActions';
+import type { CheckRunner } from '../check/checkRunner';
+import { checkAnswer, revealedAnswer } from '../lesson/answers';
+import type { Log } from '../workbench/log';
+import type { PackService } from '../lesson/packs';
+import type { SimulationRunner } from '../check/simulationRunner';
+import type { SessionStore } from '../lesson/session';
+import type { StepNavigator } from '../editor/stepNavigator';
+import { debugSupport, type TraceActions } from '../editor/traceActions';
 import { parseFromWebview, PROTOCOL_VERSION, type FromWebview, type PanelState, type RevealTarget, type ToWebview } from '../../shared/messages';
 import { panelHtml, panelOptions } from './panelHtml';
 import { panelState } from './panelState';

@@ -13,9 +13,9 @@ import { safeText } from '../../core/text/text';
 import { countsNote, traceCells, traceLength } from '../../core/report/traceView';
 import type { LoadedPack } from '../../node/packs/packs';
 import type { AnswerView, CheckView, DebugSupport, LessonView, MistakeView, PanelState, QuestionView, TraceView, UnderLoadView } from '../../shared/messages';
-import type { SimulationSnapshot } from '../simulationRunner';
-import { renderInline, renderMarkdown } from '../markdown';
-import type { Progress, Session } from '../session';
+import type { SimulationSnapshot } from '../check/simulationRunner';
+import { renderInline, renderMarkdown } from './markdown';
+import type { Progress, Session } from '../lesson/session';
 
 function questionView(q: Question, answers: Progress['answers']): QuestionView {
   const last: AnswerView | undefined = answers[q.id];

@@ -4,10 +4,10 @@
  * steps they have read, what they answered, and the last check report.
  */
 import * as vscode from 'vscode';
-import type { FunctionAnchors } from '../core/report/findings';
-import type { CheckReport } from '../core/report/report';
-import { LANGUAGES, type Language } from '../core/pack/schema';
-import type { AnswerView } from '../shared/messages';
+import type { FunctionAnchors } from '../../core/report/findings';
+import type { CheckReport } from '../../core/report/report';
+import { LANGUAGES, type Language } from '../../core/pack/schema';
+import type { AnswerView } from '../../shared/messages';
 
 export interface Session {
   readonly lessonId: string;

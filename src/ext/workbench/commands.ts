@@ -4,19 +4,19 @@
  */
 import * as vscode from 'vscode';
 import { activation } from './activation';
-import type { CheckReport } from '../core/report/report';
-import type { CheckReason, CheckRunner } from './checkRunner';
-import { lastInstallRefusal } from './installPack';
+import type { CheckReport } from '../../core/report/report';
+import type { CheckReason, CheckRunner } from '../check/checkRunner';
+import { lastInstallRefusal } from '../lesson/installPack';
 import type { Log } from './log';
-import type { PackService } from './packs';
-import { LessonPanel, type PanelDeps } from './panel/lessonPanel';
-import { registerCommand, type Disposer } from './registry';
-import type { Session, SessionStore } from './session';
-import { startLesson } from './startLesson';
-import type { StepNavigator } from './stepNavigator';
-import type { RevealTarget } from '../shared/messages';
-import type { LessonTests } from './testing';
-import type { TraceActions } from './traceActions';
+import type { PackService } from '../lesson/packs';
+import { LessonPanel, type PanelDeps } from '../panel/lessonPanel';
+import { registerCommand, type Disposer } from '../lesson/registry';
+import type { Session, SessionStore } from '../lesson/session';
+import { startLesson } from '../lesson/startLesson';
+import type { StepNavigator } from '../editor/stepNavigator';
+import type { RevealTarget } from '../../shared/messages';
+import type { LessonTests } from '../editor/testing';
+import type { TraceActions } from '../editor/traceActions';
 
 export const COMMANDS = {
   startLesson: 'lessonCompanion.startLesson',

@@ -10,15 +10,15 @@
  * them all, and the run's own time in the header is the one duration.
  */
 import * as vscode from 'vscode';
-import { counterexampleSource, inlineMessage, inlineMessageLine, mistakeHeadline, mistakeWhere } from '../core/report/findings';
-import { checkSummary, failureFocus, mistakeFocus, verdictSentence } from '../core/report/progress';
-import type { CheckReport, Counterexample, NamedMistake } from '../core/report/report';
-import { safeText } from '../core/text/text';
-import { countsNote, traceCells, traceLength, traceTextLines } from '../core/report/traceView';
-import type { CheckRunner } from './checkRunner';
-import type { Log } from './log';
-import type { PackService } from './packs';
-import type { SessionStore } from './session';
+import { counterexampleSource, inlineMessage, inlineMessageLine, mistakeHeadline, mistakeWhere } from '../../core/report/findings';
+import { checkSummary, failureFocus, mistakeFocus, verdictSentence } from '../../core/report/progress';
+import type { CheckReport, Counterexample, NamedMistake } from '../../core/report/report';
+import { safeText } from '../../core/text/text';
+import { countsNote, traceCells, traceLength, traceTextLines } from '../../core/report/traceView';
+import type { CheckRunner } from '../check/checkRunner';
+import type { Log } from '../workbench/log';
+import type { PackService } from '../lesson/packs';
+import type { SessionStore } from '../lesson/session';
 import { mistakeRange } from './diagnostics';
 import { functionLine } from './symbols';
 

@@ -1,7 +1,7 @@
 /** The extension's settings, and which interpreters a check runs the learner's program with. */
 import * as vscode from 'vscode';
-import { DEFAULT_INTERPRETERS, type Interpreters } from '../node/languages/languages';
-import { DEFAULT_TIME_LIMIT_MS } from '../node/run/limits';
+import { DEFAULT_INTERPRETERS, type Interpreters } from '../../node/languages/languages';
+import { DEFAULT_TIME_LIMIT_MS } from '../../node/run/limits';
 import type { Log } from './log';
 
 export const SECTION = 'lessonCompanion';

@@ -1,6 +1,6 @@
 /** Context keys for when-clauses in package.json menus: is a lesson on, and which file is the learner's. */
 import * as vscode from 'vscode';
-import type { SessionStore } from './session';
+import type { SessionStore } from '../lesson/session';
 
 export function updateContextKeys(store: SessionStore): void {
   const main = store.mainUri();

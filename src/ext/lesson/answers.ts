@@ -2,9 +2,9 @@
  * Answers to a lesson's questions, checked by the engine (src/node/packs/quiz.ts → core/quiz.ts) and turned
  * into what the panel shows. Nothing here decides whether an answer is right.
  */
-import { answerQuestion, showAnswer, UnknownQuestionError } from '../node/packs/quiz';
-import type { LoadedPack } from '../node/packs/packs';
-import type { AnswerView } from '../shared/messages';
+import { answerQuestion, showAnswer, UnknownQuestionError } from '../../node/packs/quiz';
+import type { LoadedPack } from '../../node/packs/packs';
+import type { AnswerView } from '../../shared/messages';
 
 export function checkAnswer(pack: LoadedPack, questionId: string, answer: string): AnswerView | undefined {
   try {

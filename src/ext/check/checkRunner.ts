@@ -4,14 +4,14 @@
  * that arrive while one runs are folded into a single follow-up check of the newest text.
  */
 import * as vscode from 'vscode';
-import { functionAnchors } from '../core/report/findings';
-import type { CheckReport } from '../core/report/report';
-import { CheckProcessError, checkInChildProcess } from '../node/check/checkProcess';
-import { PackIntegrityError, verifyInstalledPack } from '../node/packs/packIntegrity';
-import type { Log } from './log';
-import type { PackService } from './packs';
-import type { Session, SessionStore } from './session';
-import { readSettings, resolveInterpreters } from './settings';
+import { functionAnchors } from '../../core/report/findings';
+import type { CheckReport } from '../../core/report/report';
+import { CheckProcessError, checkInChildProcess } from '../../node/check/checkProcess';
+import { PackIntegrityError, verifyInstalledPack } from '../../node/packs/packIntegrity';
+import type { Log } from '../workbench/log';
+import type { PackService } from '../lesson/packs';
+import type { Session, SessionStore } from '../lesson/session';
+import { readSettings, resolveInterpreters } from '../workbench/settings';
 
 export type CheckReason = 'command' | 'panel' | 'save' | 'test' | 'lens';
 

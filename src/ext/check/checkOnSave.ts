@@ -1,8 +1,8 @@
 /** `lessonCompanion.checkOnSave`: check the learner's file after they save it, debounced. */
 import * as vscode from 'vscode';
 import type { CheckRunner } from './checkRunner';
-import type { SessionStore } from './session';
-import { readSettings } from './settings';
+import type { SessionStore } from '../lesson/session';
+import { readSettings } from '../workbench/settings';
 
 const DEBOUNCE_MS = 600;
 

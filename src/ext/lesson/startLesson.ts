@@ -5,9 +5,9 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LANGUAGES, type Language } from '../core/pack/schema';
-import { resolveInside, type LoadedPack } from '../node/packs/packs';
-import type { Log } from './log';
+import { LANGUAGES, type Language } from '../../core/pack/schema';
+import { resolveInside, type LoadedPack } from '../../node/packs/packs';
+import type { Log } from '../workbench/log';
 import type { PackService } from './packs';
 import type { Session, SessionStore } from './session';
 

@@ -5,9 +5,9 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { packRoots } from '../node/packs/locations';
-import { discoverPacks, type LoadedPack, type PackListing } from '../node/packs/packs';
-import type { Log } from './log';
+import { packRoots } from '../../node/packs/locations';
+import { discoverPacks, type LoadedPack, type PackListing } from '../../node/packs/packs';
+import type { Log } from '../workbench/log';
 
 export class PackService implements vscode.Disposable {
   private listing: Promise<PackListing> | undefined;

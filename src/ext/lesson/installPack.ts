@@ -5,8 +5,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { InstallError, installPack, type InstallResult } from '../node/packs/installPack';
-import { builtInLessonsDir } from '../node/packs/locations';
+import { InstallError, installPack, type InstallResult } from '../../node/packs/installPack';
+import { builtInLessonsDir } from '../../node/packs/locations';
 import { registerCommand } from './registry';
 
 export const INSTALL_PACK_COMMAND = 'lessonCompanion.installPack';

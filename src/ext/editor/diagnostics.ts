@@ -6,12 +6,12 @@
  * above it. No internal ids show: the quick fixes find a diagnostic's mistake through `mistakeFor`.
  */
 import * as vscode from 'vscode';
-import { currentLines, diagnosticMessage, leadingBlock, mistakeFunction, mistakeSeverity, type FunctionAnchors } from '../core/report/findings';
-import { problemTitle } from '../core/report/progress';
-import type { CheckReport } from '../core/report/report';
-import { safeText } from '../core/text/text';
-import type { CheckRunner } from './checkRunner';
-import type { SessionStore } from './session';
+import { currentLines, diagnosticMessage, leadingBlock, mistakeFunction, mistakeSeverity, type FunctionAnchors } from '../../core/report/findings';
+import { problemTitle } from '../../core/report/progress';
+import type { CheckReport } from '../../core/report/report';
+import { safeText } from '../../core/text/text';
+import type { CheckRunner } from '../check/checkRunner';
+import type { SessionStore } from '../lesson/session';
 import { functionLine } from './symbols';
 
 export const DIAGNOSTIC_SOURCE = 'Lesson Companion';

@@ -3,10 +3,10 @@
  * the mistake, or see its card (trace, question) in the panel. They change no code: the learner fixes it.
  */
 import * as vscode from 'vscode';
-import { mistakeTitle } from '../core/report/findings';
-import { COMMANDS } from './commands';
+import { mistakeTitle } from '../../core/report/findings';
+import { COMMANDS } from '../workbench/commands';
 import { DIAGNOSTIC_SOURCE, type MistakeDiagnostics } from './diagnostics';
-import type { SessionStore } from './session';
+import type { SessionStore } from '../lesson/session';
 
 export class LessonCodeActions implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];

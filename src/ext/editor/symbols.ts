@@ -4,9 +4,9 @@
  * still starting, a pack's regular expression, then core's text search, still find a `def pick(`.
  */
 import * as vscode from 'vscode';
-import type { Language } from '../core/pack/schema';
-import { locateFunction } from '../core/text/source';
-import { searchPattern } from '../node/packs/patternMatch';
+import type { Language } from '../../core/pack/schema';
+import { locateFunction } from '../../core/text/source';
+import { searchPattern } from '../../node/packs/patternMatch';
 
 /** A language server that is still starting must not hold up a click or a check for long. */
 const PROVIDER_TIMEOUT_MS = 1500;

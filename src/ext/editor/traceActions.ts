@@ -7,17 +7,17 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { currentLines, mistakeFunction } from '../core/report/findings';
-import type { Counterexample, NamedMistake } from '../core/report/report';
-import { firstBodyLine, locateFunction } from '../core/text/source';
-import { DebugPrepareError, prepareDebug, shellQuote, type DebugPlan } from '../node/run/debugLaunch';
-import { resolveInside } from '../node/packs/packs';
-import type { DebugSupport } from '../shared/messages';
-import { UNTRUSTED_MESSAGE } from './checkRunner';
-import type { Log } from './log';
-import type { PackService } from './packs';
-import type { Session, SessionStore } from './session';
-import { resolveInterpreters } from './settings';
+import { currentLines, mistakeFunction } from '../../core/report/findings';
+import type { Counterexample, NamedMistake } from '../../core/report/report';
+import { firstBodyLine, locateFunction } from '../../core/text/source';
+import { DebugPrepareError, prepareDebug, shellQuote, type DebugPlan } from '../../node/run/debugLaunch';
+import { resolveInside } from '../../node/packs/packs';
+import type { DebugSupport } from '../../shared/messages';
+import { UNTRUSTED_MESSAGE } from '../check/checkRunner';
+import type { Log } from '../workbench/log';
+import type { PackService } from '../lesson/packs';
+import type { Session, SessionStore } from '../lesson/session';
+import { resolveInterpreters } from '../workbench/settings';
 
 const TERMINAL_NAME = 'Lesson: replay';
 const PYTHON_DEBUGGERS = [

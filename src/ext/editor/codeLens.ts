@@ -3,11 +3,11 @@
  * what the last check said about that function, so the verdict sits where the fix goes.
  */
 import * as vscode from 'vscode';
-import { lensTitle, pointedFunctions } from '../core/report/progress';
-import { locateFunction } from '../core/text/source';
-import type { CheckRunner } from './checkRunner';
-import type { PackService } from './packs';
-import type { SessionStore } from './session';
+import { lensTitle, pointedFunctions } from '../../core/report/progress';
+import { locateFunction } from '../../core/text/source';
+import type { CheckRunner } from '../check/checkRunner';
+import type { PackService } from '../lesson/packs';
+import type { SessionStore } from '../lesson/session';
 
 export const CHECK_COMMAND = 'lessonCompanion.check';
 

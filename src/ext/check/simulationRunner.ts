@@ -5,15 +5,15 @@
  * the running one.
  */
 import * as vscode from 'vscode';
-import type { CheckReport } from '../core/report/report';
-import { chooseScenario, scenarioAfterCheck, type SimulationResult } from '../core/simulation/simulationReport';
-import { CheckProcessError } from '../node/check/checkProcess';
-import { simulateInChildProcess } from '../node/check/simulateProcess';
+import type { CheckReport } from '../../core/report/report';
+import { chooseScenario, scenarioAfterCheck, type SimulationResult } from '../../core/simulation/simulationReport';
+import { CheckProcessError } from '../../node/check/checkProcess';
+import { simulateInChildProcess } from '../../node/check/simulateProcess';
 import { UNTRUSTED_MESSAGE } from './checkRunner';
-import type { Log } from './log';
-import type { PackService } from './packs';
-import type { SessionStore } from './session';
-import { readSettings, resolveInterpreters } from './settings';
+import type { Log } from '../workbench/log';
+import type { PackService } from '../lesson/packs';
+import type { SessionStore } from '../lesson/session';
+import { readSettings, resolveInterpreters } from '../workbench/settings';
 
 export interface SimulationSnapshot {
   readonly running: boolean;

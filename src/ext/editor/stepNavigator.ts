@@ -3,15 +3,15 @@
  * with a `run` command runs it in a terminal at the workspace root. Either ticks the step.
  */
 import * as vscode from 'vscode';
-import { mistakeFunction } from '../core/report/findings';
-import { stepCommand } from '../core/report/progress';
-import type { NamedMistake } from '../core/report/report';
-import type { ReadStep } from '../core/pack/schema';
-import { UNTRUSTED_MESSAGE } from './checkRunner';
+import { mistakeFunction } from '../../core/report/findings';
+import { stepCommand } from '../../core/report/progress';
+import type { NamedMistake } from '../../core/report/report';
+import type { ReadStep } from '../../core/pack/schema';
+import { UNTRUSTED_MESSAGE } from '../check/checkRunner';
 import { mistakeRange } from './diagnostics';
-import type { Log } from './log';
-import type { PackService } from './packs';
-import type { Session, SessionStore } from './session';
+import type { Log } from '../workbench/log';
+import type { PackService } from '../lesson/packs';
+import type { Session, SessionStore } from '../lesson/session';
 import { locateSymbol, type Located } from './symbols';
 
 const HIGHLIGHT_MS = 1800;
