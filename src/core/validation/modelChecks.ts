@@ -8,7 +8,7 @@ import type { ReferenceModel } from '../model/model';
 import { seededRandom } from '../model/random';
 import { simulate, sameOutcome } from '../model/simulate';
 import type { Transcript } from '../model/transcript';
-import type { ValidationProblem } from './validate';
+import type { ValidationProblem } from './problem';
 
 export interface ModelCheckInput {
   readonly model: ReferenceModel;

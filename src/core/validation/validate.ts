@@ -16,21 +16,8 @@ import { simulate } from '../model/simulate';
 import { locateFunction } from '../text/source';
 import type { Transcript } from '../model/transcript';
 
-export type ValidationArea = 'schema' | 'files' | 'model' | 'transcripts' | 'starters' | 'mistakes' | 'read-order' | 'questions' | 'scenarios';
-
-export interface ValidationProblem {
-  readonly severity: 'error' | 'warning';
-  readonly area: ValidationArea;
-  /** Relative to the pack folder. */
-  readonly file?: string;
-  readonly line?: number;
-  readonly column?: number;
-  readonly message: string;
-  /** What the author can do about it. */
-  readonly advice?: string;
-  /** A transcript, in the transcript file format, that the author can paste into a transcript file. */
-  readonly proposal?: string;
-}
+export type { ValidationArea, ValidationProblem } from './problem';
+import type { ValidationProblem } from './problem';
 
 export interface ValidateLessonInput {
   readonly manifest: LessonManifest;

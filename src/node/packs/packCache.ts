@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { LessonManifest } from '../../core/pack/schema';
 import type { Transcript } from '../../core/model/transcript';
 import { cacheDir, pruneCacheFolder, writeCacheFile } from '../cache/cacheDir';
-import type { LoadedPack } from './packs';
+import type { LoadedPack } from './loadedPack';
 import { shortHash } from '../cache/shortHash';
 
 /** Bumped when what an entry holds, or how it is checked, changes. */

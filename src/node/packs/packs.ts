@@ -19,17 +19,8 @@ const MAX_FILE_BYTES = 2 * 1024 * 1024;
 /** Every check sends every hidden transcript; a long stress transcript is about 1 MB. */
 const MAX_TRANSCRIPT_CHARS = 8 * 1024 * 1024;
 
-export interface LoadedPack {
-  readonly dir: string;
-  readonly manifest: LessonManifest;
-  /**
-   * The pack's reference model: pack code. Loaded only where pack code may run (the engine worker, the
-   * author's own tools), never in the editor's process.
-   */
-  readonly model?: ReferenceModel;
-  readonly transcripts: readonly Transcript[];
-  readonly origin: 'built-in' | 'installed' | 'folder';
-}
+export type { LoadedPack } from './loadedPack';
+import type { LoadedPack } from './loadedPack';
 
 export class PackError extends Error {
   constructor(
