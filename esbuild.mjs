@@ -29,11 +29,13 @@ const vendored = {
 const builds = [
   ...Object.entries(VENDORED).map(([name, file]) => ({ ...common, stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: '.' }, outfile: `dist/${file}`, platform: 'node', format: 'cjs', target: 'node20', sourcemap: false })),
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], plugins: [vendored] },
-  // The CLI: dist/cli.js is a small launcher that starts dist/cli-main.js from V8's code cache (src/cli/launcher.ts).
+  // The CLI: dist/cli.js is a small launcher that starts dist/cli-main.js (src/cli/launcher.ts).
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-main.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [vendored] },
   { ...common, entryPoints: ['src/cli/launcher.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20' },
   // The engine worker: runs a pack's model, under Node's permission model (src/node/engine/host.ts).
   { ...common, entryPoints: ['src/node/engine/worker.ts'], outfile: 'dist/engine.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [vendored] },
+  // The resident check service the editor speaks JSON-RPC to (src/node/service/server.ts).
+  { ...common, entryPoints: ['src/node/service/server.ts'], outfile: 'dist/service.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [vendored] },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ];
 

@@ -19,6 +19,7 @@ import { LessonPanel, PANEL_VIEW_TYPE } from './ext/panel/lessonPanel';
 import { on, own, registerCodeActionsProvider, registerCodeLensProvider, registerWebviewPanelSerializer } from './ext/lesson/registry';
 import { SessionStore } from './ext/lesson/session';
 import { SimulationRunner } from './ext/check/simulationRunner';
+import { ServiceHost } from './ext/check/serviceHost';
 import { StepNavigator } from './ext/editor/stepNavigator';
 import { LessonTests } from './ext/editor/testing';
 import { TraceActions } from './ext/editor/traceActions';
@@ -28,9 +29,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = own(context, createLog());
   const packs = own(context, new PackService(context.extensionPath, context.globalStorageUri, log));
   const store = own(context, new SessionStore(context.workspaceState));
-  const cli = path.join(context.extensionPath, 'dist', 'cli.js');
-  const runner = own(context, new CheckRunner(store, packs, log, cli));
-  const simulations = own(context, new SimulationRunner(store, packs, log, cli));
+  const service = own(context, new ServiceHost(path.join(context.extensionPath, 'dist', 'service.js'), store, packs, log));
+  stopping = () => service.dispose();
+  const runner = own(context, new CheckRunner(store, packs, log, service));
+  const simulations = own(context, new SimulationRunner(store, packs, log, service));
   const navigator = own(context, new StepNavigator(store, packs, log));
   const tests = own(context, new LessonTests(store, packs, runner, log));
   const diagnostics = own(context, new MistakeDiagnostics(store, runner));
@@ -60,4 +62,9 @@ export function activate(context: vscode.ExtensionContext): void {
   log.info(`activated in ${activation.ms.toFixed(1)} ms (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'})`);
 }
 
-export function deactivate(): void {}
+/** Set by activate: ends the check service (shutdown, then kill), awaited so the window does not close under it. */
+let stopping: (() => Promise<void>) | undefined;
+
+export function deactivate(): Promise<void> | undefined {
+  return stopping?.();
+}

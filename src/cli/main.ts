@@ -1,7 +1,6 @@
 /** `lesson-companion`: the command line, and what autograders call. */
 import { endEverythingOnSignals } from '../node/sandbox/cleanup';
 import { WordedError } from '../node/errors/errors';
-import { discardEarlyRun } from '../node/check/prelaunch';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- each command's module is loaded when that command
@@ -94,10 +93,7 @@ export function runCli(): void {
         process.stderr.write(`lesson-companion: unexpected error: ${String(error).split('\n')[0]}\n`);
         process.exitCode = EXIT.usage;
       },
-    )
-    // A first run started early that the command never came to (a usage or pack error first) ends with it,
-    // rather than keeping the CLI alive until it ends by itself.
-    .finally(discardEarlyRun);
+    );
 }
 
 if (require.main === module) runCli();

@@ -6,12 +6,13 @@
 import * as vscode from 'vscode';
 import { functionAnchors } from '../../core/report/findings';
 import type { CheckReport } from '../../core/report/report';
-import { CheckProcessError, checkInChildProcess } from '../../node/check/checkProcess';
+import { ServiceError } from '../../node/service/client';
 import { PackIntegrityError, verifyInstalledPack } from '../../node/packs/packIntegrity';
 import type { Log } from '../workbench/log';
 import type { PackService } from '../lesson/packs';
 import type { Session, SessionStore } from '../lesson/session';
-import { readSettings, resolveInterpreters } from '../workbench/settings';
+import { readSettings } from '../workbench/settings';
+import type { ServiceHost } from './serviceHost';
 
 export type CheckReason = 'command' | 'panel' | 'save' | 'test' | 'lens';
 
@@ -47,8 +48,8 @@ export class CheckRunner implements vscode.Disposable {
     private readonly store: SessionStore,
     private readonly packs: PackService,
     private readonly log: Log,
-    /** dist/cli.js: checks run in a child process of it, the same check the command line runs. */
-    private readonly cli: string,
+    /** The window's check service: checks run there, through the same check path as the command line's. */
+    private readonly service: ServiceHost,
   ) {}
 
   /** Stops the running check, if any: its process ends, and so does everything it started. */
@@ -139,20 +140,11 @@ export class CheckRunner implements vscode.Disposable {
     this.started.fire(session);
     const settings = readSettings(uri);
     try {
-      const interpreters = await resolveInterpreters(uri, this.log);
-      this.log.info(`check (${reason}) ${session.lessonId}/${session.language} ${uri.fsPath} with ${session.language === 'python' ? interpreters.python : interpreters.node}`);
+      const target = await this.service.target();
+      if (!target) return this.refuse('no-pack', `The lesson "${session.lessonId}" is not installed any more.`);
+      this.log.info(`check (${reason}) ${session.lessonId}/${session.language} ${uri.fsPath} with ${target.interpreters?.python ?? target.interpreters?.node}`);
       this.abort = new AbortController();
-      const report = await checkInChildProcess({
-        cli: this.cli,
-        node: process.execPath,
-        file: uri.fsPath,
-        language: session.language,
-        packDir: pack.dir,
-        ...(session.language === 'python' ? { python: interpreters.python } : { nodeForLearner: interpreters.node }),
-        timeLimitMs: settings.timeLimitMs,
-        signal: this.abort.signal,
-        onPhase: (phase) => this.log.info(`check: ${phase}`),
-      });
+      const report = await this.service.client.check({ ...target, file: uri.fsPath, timeLimitMs: settings.timeLimitMs }, (phase) => this.log.info(`check: ${phase}`), this.abort.signal);
       this.log.info(`check done: ${report.status} ${report.checks.passed}/${report.checks.total}, ${report.mistakes.map((m) => m.id).join(', ') || 'no named mistakes'}, ${report.durationMs} ms, ${report.processRuns} runs`);
       // The file on disk is what was checked: remember where the traced functions were in it.
       const checked = await vscode.workspace.openTextDocument(uri).then((d) => d.getText(), () => '');
@@ -160,7 +152,7 @@ export class CheckRunner implements vscode.Disposable {
       this.finished.fire({ session, report, reason });
       return report;
     } catch (error) {
-      if (error instanceof CheckProcessError && error.cancelled) {
+      if (error instanceof ServiceError && error.cancelled) {
         this.log.info(`check (${reason}) cancelled`);
         return undefined;
       }

@@ -7,13 +7,13 @@
 import * as vscode from 'vscode';
 import type { CheckReport } from '../../core/report/report';
 import { chooseScenario, scenarioAfterCheck, type SimulationResult } from '../../core/simulation/simulationReport';
-import { CheckProcessError } from '../../node/check/checkProcess';
-import { simulateInChildProcess } from '../../node/check/simulateProcess';
+import { ServiceError } from '../../node/service/client';
 import { UNTRUSTED_MESSAGE } from './checkRunner';
 import type { Log } from '../workbench/log';
 import type { PackService } from '../lesson/packs';
 import type { SessionStore } from '../lesson/session';
-import { readSettings, resolveInterpreters } from '../workbench/settings';
+import { readSettings } from '../workbench/settings';
+import type { ServiceHost } from './serviceHost';
 
 export interface SimulationSnapshot {
   readonly running: boolean;
@@ -41,8 +41,8 @@ export class SimulationRunner implements vscode.Disposable {
     private readonly store: SessionStore,
     private readonly packs: PackService,
     private readonly log: Log,
-    /** dist/cli.js */
-    private readonly cli: string,
+    /** The window's check service: simulations run there, as `lesson-companion simulate` runs them. */
+    private readonly service: ServiceHost,
   ) {}
 
   get running(): boolean {
@@ -101,24 +101,23 @@ export class SimulationRunner implements vscode.Disposable {
     this.started.fire();
     this.changed.fire();
     try {
-      const interpreters = await resolveInterpreters(uri, this.log);
+      const target = await this.service.target();
+      if (!target) return fail(`The lesson "${session.lessonId}" is not installed any more.`);
       this.log.info(`simulate ${session.lessonId}/${picked.id} ${uri.fsPath}${mistake ? ` (mistake ${mistake})` : ''}`);
-      const result = await simulateInChildProcess({
-        cli: this.cli,
-        node: process.execPath,
-        file: uri.fsPath,
-        language: session.language,
-        packDir: pack.dir,
-        scenario: picked.id,
-        ...(mistake && picked.shows?.includes(mistake) ? { mistake } : {}),
-        ...(session.language === 'python' ? { python: interpreters.python } : { nodeForLearner: interpreters.node }),
-        timeLimitMs: readSettings(uri).timeLimitMs,
-        signal: abort.signal,
-      });
+      const result = await this.service.client.simulate(
+        {
+          ...target,
+          file: uri.fsPath,
+          scenario: picked.id,
+          ...(mistake && picked.shows?.includes(mistake) ? { mistake } : {}),
+          timeLimitMs: readSettings(uri).timeLimitMs,
+        },
+        abort.signal,
+      );
       this.last = { key, result, at: new Date().toISOString() };
       this.log.info(`simulation done: ${result.runs.yours.stopped ? `stopped at tick ${result.runs.yours.stopped.tick}` : 'ran to the end'}`);
     } catch (error) {
-      if (error instanceof CheckProcessError && error.cancelled) return;
+      if (error instanceof ServiceError && error.cancelled) return;
       this.error = { key, message: `The simulation could not run: ${(error as Error).message ?? String(error)}` };
       this.log.error('simulation failed', error);
     } finally {

@@ -12,14 +12,13 @@ import type { CheckReport, Location } from '../../core/report/report';
 import type { Language } from '../../core/pack/schema';
 import { rankSuspiciousLines } from '../../core/diagnosis/spectrum';
 import { containProgram, type ContainOptions } from '../sandbox/contain';
-import { EngineError, runEngineJob } from '../engine/host';
+import { EngineError, runEngineJob, type WarmEngine } from '../engine/host';
 import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters, type PreparedProgram } from '../languages/languages';
 import { linesIn, traceCommandLines, tracedFiles } from '../run/lineTrace';
 import { ModelError, ModelLoadError } from '../engine/modelLoader';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIME_LIMIT_MS } from '../run/limits';
 import { loadPack, resolveInside, type LoadedPack } from '../packs/packs';
-import { batchKey, passes, passReport, readPassingBatch, writePassingBatch } from './fastPass';
-import { earlyRun, rememberOutcome } from './prelaunch';
+import { batchKey, passes, passReport, type PassingBatchStore } from './fastPass';
 import { transpiledModelFiles } from '../engine/modelCache';
 import { resolveInterpreter } from '../languages/interpreter';
 import { replayLine } from '../run/replay';
@@ -40,6 +39,16 @@ export interface CheckFileOptions {
   readonly trace?: boolean;
   readonly onPhase?: (phase: string) => void;
   readonly signal?: AbortSignal;
+  /**
+   * What a long-lived caller (the check service) keeps between checks, in its memory: passing batches (a
+   * correct program then passes on its first run, without the engine), an engine worker already started for
+   * this pack, and the pack's model as transpiled last time. The command line has none of them.
+   */
+  readonly kept?: {
+    readonly passingBatches?: PassingBatchStore;
+    readonly warmEngine?: (packDir: string) => WarmEngine | undefined;
+    readonly transpiledModel?: (pack: LoadedPack) => Promise<Record<string, string>>;
+  };
 }
 
 export { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIME_LIMIT_MS };
@@ -175,10 +184,10 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
       return (await launching).run(input, { timeLimitMs: timeLimitFor(input, timeLimitMs), outputLimitBytes: limits?.outputLimitBytes ?? outputLimitBytes });
     };
     // A correct program passes on its first run, without the engine, when the pack's passing batch is known.
-    const key = options.engine ? batchKey(pack, options.engine, { ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.fuzzTranscripts !== undefined ? { fuzzTranscripts: options.fuzzTranscripts } : {}) }) : undefined;
-    const known = key && !program.prepareError ? readPassingBatch(key) : undefined;
+    const batches = options.kept?.passingBatches;
+    const key = options.engine && batches ? batchKey(pack, options.engine, { ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.fuzzTranscripts !== undefined ? { fuzzTranscripts: options.fuzzTranscripts } : {}) }) : undefined;
+    const known = key && !program.prepareError ? batches!.get(key) : undefined;
     const started = performance.now();
-    const startedEarly = earlyRun();
     const firstRun = known ? runContained(known.input) : undefined;
     let firstRunTaken = false;
     const execute = async (input: string, limits?: RunLimits): Promise<ProcessResult> => {
@@ -196,21 +205,10 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
     try {
       if (options.engine) {
         const engine = options.engine;
-        if (firstRun && known && startedEarly.pending && startedEarly.passedLastTime) {
-          // Started before this process had loaded (prelaunch.ts), the run of a program that passed last time
-          // is about done, and most likely passes again: that needs no worker. A program that failed last
-          // time gets its worker started beside the run, below.
-          const result = await firstRun;
-          if (passes(result, known)) {
-            rememberOutcome(true);
-            return { ...passReport(pack, language, file, known, performance.now() - started), containment: (await launching).containment };
-          }
-        }
         // Transpiled once the worker has been started (a first transpile takes about as long as its start).
         let transpiled: Promise<Record<string, string>> | undefined;
-        const run = (permission: boolean): Promise<CheckReport> => runEngineJob(
-          engine,
-          {
+        const transpile = options.kept?.transpiledModel ?? modelTranspiled;
+        const job = {
             kind: 'check',
             packDir: pack.dir,
             origin: pack.origin,
@@ -227,11 +225,13 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
             concurrency,
             replay: { interpreters: { python: interpreters.python, node: interpreters.node }, ...(driver ? { driver } : {}) },
             trace,
-          },
-          { execute, ...(trace ? { locate } : {}), ...(options.onPhase ? { onPhase: options.onPhase } : {}), ...(key ? { onBatch: (batch: PassingBatch) => writePassingBatch(key, batch) } : {}) },
-          { signal: stop.signal, ...wrap, permission },
-          (transpiled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => modelTranspiled(pack))),
-        );
+          } as const;
+        const services = { execute, ...(trace ? { locate } : {}), ...(options.onPhase ? { onPhase: options.onPhase } : {}), ...(key ? { onBatch: (batch: PassingBatch) => batches!.set(key, batch) } : {}) };
+        const warm = options.kept?.warmEngine?.(pack.dir);
+        const run = (permission: boolean): Promise<CheckReport> =>
+          warm && permission
+            ? transpile(pack).then((files) => warm.run({ ...job, transpiled: files }, services, stop.signal))
+            : runEngineJob(engine, job, services, { signal: stop.signal, ...wrap, permission }, (transpiled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => transpile(pack))));
         const wrap = await engineWrap(contain.setting);
         // Cancelled from outside, or no way to run the program (--sandbox=require without one): stop the worker.
         const stop = new AbortController();
@@ -255,7 +255,6 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
           const result = await Promise.race([cannotRun, firstRun]);
           if (passes(result, known)) {
             stop.abort();
-            rememberOutcome(true);
             return { ...passReport(pack, language, file, known, performance.now() - started), containment: (await launching).containment };
           }
         }
@@ -290,7 +289,6 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
       if (error instanceof EngineError && (error.kind === 'model-error' || error.kind === 'stopped')) return modelFailure(pack, file, language, error.message, Math.round(performance.now() - checkStarted));
       throw error;
     }
-    rememberOutcome(report.status === 'pass');
     return { ...report, containment: (await launching).containment };
   } finally {
     await program.dispose();

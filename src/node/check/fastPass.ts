@@ -1,9 +1,14 @@
 /**
  * A correct program, checked without starting the engine. The engine worker says, at the start of every
- * check, what the first run's input is and exactly what a program that passes prints for it (PassingBatch);
- * the host keeps that on disk, keyed by the pack's files, the engine and the check's settings. Next time the
- * host runs the program on that input first: the same stdout, exit 0, nothing else, is a pass, and no model
- * is needed to say so. Anything else goes to the engine, which gets this very run as its first one.
+ * check, what the first run's input is and exactly what a program that passes prints for it (PassingBatch).
+ * The resident check service (../service) keeps that in its own memory, keyed by the pack's files, the engine
+ * and the check's settings; next time it runs the program on that input first: the same stdout, exit 0,
+ * nothing else, is a pass, and no model is needed to say so. Anything else goes to the engine, which gets
+ * this very run as its first one.
+ *
+ * Never on disk: a file there is the user's to write, and a program checked without the sandbox runs as that
+ * user, so a kept batch could be rewritten to make a wrong program pass a later check. The command line,
+ * one process per check, has no store and always asks the engine.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -12,7 +17,6 @@ import type { PassingBatch } from '../../core/check/check';
 import type { ProcessResult } from '../../core/check/process';
 import type { CheckReport } from '../../core/report/report';
 import type { Language } from '../../core/pack/schema';
-import { cacheDir, writeCacheFile } from '../cache/cacheDir';
 import type { LoadedPack } from '../packs/packs';
 
 /** Bumped when what a batch means changes. */
@@ -57,27 +61,28 @@ export function batchKey(pack: LoadedPack, engine: string, settings: { seed?: nu
   }
 }
 
-const cacheFile = (key: string): string | undefined => {
-  const dir = cacheDir('batches');
-  return dir ? path.join(dir, `${key}.json`) : undefined;
-};
+/** Passing batches by key, in this process's memory only; the oldest go first past `limit`. */
+export class PassingBatchStore {
+  private readonly batches = new Map<string, PassingBatch>();
+  constructor(private readonly limit = 32) {}
 
-export function readPassingBatch(key: string): PassingBatch | undefined {
-  try {
-    const file = cacheFile(key);
-    if (!file) return undefined;
-    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as PassingBatch;
-    return typeof data.input === 'string' && typeof data.expectedStdout === 'string' && Array.isArray(data.transcripts) ? data : undefined;
-  } catch {
-    return undefined;
+  get(key: string): PassingBatch | undefined {
+    return this.batches.get(key);
   }
-}
 
-export function writePassingBatch(key: string, batch: PassingBatch): void {
-  if (batch.input.length + batch.expectedStdout.length > MAX_BATCH_BYTES) return;
-  const file = cacheFile(key);
-  // Without a private cache folder every check goes through the engine, as without this.
-  if (file) writeCacheFile(file, JSON.stringify(batch));
+  set(key: string, batch: PassingBatch): void {
+    if (batch.input.length + batch.expectedStdout.length > MAX_BATCH_BYTES) return;
+    this.batches.delete(key);
+    this.batches.set(key, batch);
+    for (const oldest of this.batches.keys()) {
+      if (this.batches.size <= this.limit) break;
+      this.batches.delete(oldest);
+    }
+  }
+
+  get size(): number {
+    return this.batches.size;
+  }
 }
 
 /** True when the run is exactly a passing one: every answer, nothing else, a clean exit. */

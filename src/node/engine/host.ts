@@ -88,6 +88,63 @@ export function runReferenceSimulation(bundle: string, job: SimulateReferenceJob
   return runWorker(bundle, job, 'series', Promise.resolve(job), { execute: refuse }, options) as Promise<BalancerRun>;
 }
 
+/**
+ * A worker started before its check, waiting for its job: the editor's check service keeps one per lesson so
+ * that a check does not wait for a Node start. Used once; the service starts the next after.
+ */
+export interface WarmEngine {
+  readonly packDir: string;
+  /** True while it waits for a job (it has not been given one, and it did not die meanwhile). */
+  readonly waiting: boolean;
+  /** Gives the worker its check, and serves it with `services`; rejects with an EngineError. */
+  run(job: CheckJob, services: EngineServices, signal?: AbortSignal): Promise<CheckReport>;
+  /** Ends the worker, waiting or not. */
+  dispose(): void;
+}
+
+export function startWarmEngine(bundle: string, packDir: string, options: Omit<EngineOptions, 'signal'> = {}): WarmEngine {
+  let assign!: (job: EngineJob) => void;
+  let refuse!: (error: Error) => void;
+  const ready = new Promise<EngineJob>((resolve, reject) => {
+    assign = resolve;
+    refuse = reject;
+  });
+  let served: EngineServices | undefined;
+  let state: 'waiting' | 'running' | 'ended' = 'waiting';
+  const stop = new AbortController();
+  // The job's own services, bound when it arrives: the worker asks for nothing before it has its job.
+  const services: EngineServices = {
+    execute: (input, limits) => served!.execute(input, limits),
+    locate: (attempts) => (served?.locate ? served.locate(attempts) : Promise.resolve({ runs: 0 })),
+    onPhase: (phase) => served?.onPhase?.(phase),
+    onBatch: (batch) => served?.onBatch?.(batch),
+  };
+  const result = runWorker(bundle, { packDir }, 'report', ready, services, { ...options, signal: stop.signal }) as Promise<CheckReport>;
+  result.then(
+    () => (state = 'ended'),
+    () => (state = 'ended'),
+  );
+  return {
+    packDir,
+    get waiting() {
+      return state === 'waiting';
+    },
+    run(job, jobServices, signal) {
+      if (state !== 'waiting') return Promise.reject(new EngineError('internal', 'this engine worker is no longer waiting for a job'));
+      state = 'running';
+      served = jobServices;
+      if (signal?.aborted) stop.abort();
+      signal?.addEventListener('abort', () => stop.abort());
+      assign(job);
+      return result;
+    },
+    dispose() {
+      refuse(new EngineError('cancelled', 'the engine worker was not needed'));
+      stop.abort();
+    },
+  };
+}
+
 /** `expected`: what the job is answered with; the other kind of result from this worker is a protocol violation. */
 function runWorker(bundle: string, job: Pick<EngineJob, 'packDir'>, expected: 'report' | 'series', ready: Promise<EngineJob>, services: EngineServices, options: EngineOptions): Promise<CheckReport | BalancerRun> {
   const node = options.node ?? process.execPath;

@@ -1,14 +1,13 @@
 /**
  * The pack model's files, transpiled by the host before the engine worker starts: the worker then needs no
- * transpiler (half a megabyte to load, and a tenth of a second for a first transform), and the result is
- * kept on disk by content, so an unchanged model is transpiled once. Transpiling reads pack code; it does
- * not run it.
+ * transpiler (half a megabyte to load, and a tenth of a second for a first transform). The result is kept in
+ * this process's memory by content, so the check service transpiles an unchanged model once; never on disk,
+ * where a rewritten file would change what the model answers. Transpiling reads pack code; it does not run it.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { version as sucraseVersion } from 'sucrase/package.json';
-import { cacheDir, writeCacheFile } from '../cache/cacheDir';
 import { transformModule } from '../languages/transpile';
 
 const MODEL_FILE = /\.(?:[cm]?ts|[cm]?js)$/;
@@ -16,26 +15,24 @@ const MODEL_FILE = /\.(?:[cm]?ts|[cm]?js)$/;
 const MAX_FILES = 50;
 const MAX_BYTES = 512 * 1024;
 
-function transpiled(file: string, source: string, dir: string | undefined): string | undefined {
+/** Transpiled code by the hash of its source; bounded, the oldest go first. */
+const kept = new Map<string, string>();
+const MAX_KEPT = 200;
+
+function transpiled(file: string, source: string): string | undefined {
   const key = createHash('sha256').update(`${sucraseVersion}\0${path.extname(file)}\0${source}`).digest('hex');
-  const cached = dir ? path.join(dir, `${key}.js`) : undefined;
-  if (cached) {
-    try {
-      return fs.readFileSync(cached, 'utf8');
-    } catch {
-      // Not transpiled yet.
-    }
-  }
+  const known = kept.get(key);
+  if (known !== undefined) return known;
   const result = transformModule(source, file);
   if ('error' in result) return undefined; // the worker transpiles it again and reports where it fails
-  if (cached) writeCacheFile(cached, result.code);
+  kept.set(key, result.code);
+  if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
   return result.code;
 }
 
 /** The model folder's JavaScript and TypeScript files, transpiled: real path → CommonJS code. */
 export function transpiledModelFiles(entry: string): Record<string, string> {
   const out: Record<string, string> = {};
-  const dir = cacheDir('models');
   const root = path.dirname(entry);
   let files = 0;
   const walk = (folder: string, depth: number): void => {
@@ -52,7 +49,7 @@ export function transpiledModelFiles(entry: string): Record<string, string> {
       if (!e.isFile() || !MODEL_FILE.test(e.name)) continue;
       try {
         if (fs.statSync(full).size > MAX_BYTES) continue;
-        const code = transpiled(full, fs.readFileSync(full, 'utf8'), dir);
+        const code = transpiled(full, fs.readFileSync(full, 'utf8'));
         if (code !== undefined) out[fs.realpathSync(full)] = code;
         files += 1;
       } catch {

@@ -1,7 +1,8 @@
 /**
- * Packs as they were last loaded, kept so that listing and choosing a lesson does not validate every pack
- * again at every start of the CLI: validating three packs was the largest part of `lesson-companion lessons`.
- * An entry is used only if every file the load read or looked for is the very file it was then (its real
+ * Packs as they were last loaded, kept in this process's memory, so that the check service (which lives as
+ * long as the editor window) does not validate a pack again at every check, and sees at once when an author
+ * changed it. Never on disk: a kept pack holds the hidden transcripts, and a file in the cache folder is the
+ * user's to write (a program checked without the sandbox runs as that user). An entry is used only if every file the load read or looked for is the very file it was then (its real
  * path, size, times and inode; a changed or removed file changes them) and the code that validated it is the
  * same build. A pack that did not load is never kept: its problems are found and said again each time.
  * Only plain loads are kept: the model, and validation's pattern analysis, are always done afresh.
@@ -10,38 +11,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LessonManifest } from '../../core/pack/schema';
 import type { Transcript } from '../../core/model/transcript';
-import { cacheDir, pruneCacheFolder, writeCacheFile } from '../cache/cacheDir';
 import type { LoadedPack } from './loadedPack';
-import { shortHash } from '../cache/shortHash';
-
-/** Bumped when what an entry holds, or how it is checked, changes. */
-const FORMAT = 1;
 
 /** One file as it was: its path in the pack, where it really is (null when missing), and its identity. */
 export type FileStamp = readonly [relative: string, real: string | null, size: number, mtimeMs: number, ctimeMs: number, ino: number];
 
 interface Entry {
-  readonly format: typeof FORMAT;
-  readonly validator: string;
   readonly origin: LoadedPack['origin'];
   readonly stamps: readonly FileStamp[];
   readonly manifest: LessonManifest;
   readonly transcripts: readonly Transcript[];
-}
-
-let validator: string | undefined;
-
-/** The build of the code that validated (this file's own bundle, or source when run from it). */
-function validatorStamp(): string {
-  if (validator === undefined) {
-    try {
-      const stat = fs.statSync(__filename);
-      validator = `${__filename}|${stat.size}|${stat.mtimeMs}`;
-    } catch {
-      validator = '';
-    }
-  }
-  return validator;
 }
 
 /** Every path whose content or existence decides what loading the pack gives. */
@@ -63,30 +42,15 @@ function stampOf(dir: string, relative: string): FileStamp {
 /** Packs kept at most: built-in and installed ones are a handful; the rest are authors' and tests' folders. */
 const MAX_ENTRIES = 100;
 
-// By folder and by the build that validated: the editor and the CLI are two builds, each with its entry.
-const entryFile = (dir: string): string | undefined => {
-  const folder = cacheDir('packs');
-  return folder ? path.join(folder, `${shortHash(`${path.resolve(dir)}\0${validatorStamp()}`)}.json`) : undefined;
-};
-
-function isEntry(value: unknown): value is Entry {
-  const e = value as Entry;
-  return typeof e === 'object' && e !== null && e.format === FORMAT && typeof e.validator === 'string' && Array.isArray(e.stamps) && typeof e.manifest === 'object' && e.manifest !== null && Array.isArray(e.transcripts);
-}
+/** By the pack's folder. */
+const entries = new Map<string, Entry>();
 
 const sameStamp = (a: FileStamp, b: FileStamp): boolean => a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** The pack in `dir` as last loaded, if nothing it was loaded from has changed since. */
 export function cachedPack(dir: string, origin: LoadedPack['origin']): LoadedPack | undefined {
-  const file = entryFile(dir);
-  if (!file) return undefined;
-  let entry: unknown;
-  try {
-    entry = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!isEntry(entry) || entry.origin !== origin || entry.validator !== validatorStamp()) return undefined;
+  const entry = entries.get(path.resolve(dir));
+  if (!entry || entry.origin !== origin) return undefined;
   const files = filesOf(entry.manifest);
   if (files.length !== entry.stamps.length) return undefined;
   for (const [i, relative] of files.entries()) if (!sameStamp(stampOf(dir, relative), entry.stamps[i]!)) return undefined;
@@ -106,11 +70,10 @@ export function packStamps(dir: string, manifest: LessonManifest, manifestBefore
 
 /** Keeps a pack that loaded, if no file it was loaded from changed while it loaded. */
 export function keepPack(pack: LoadedPack, before: readonly FileStamp[]): void {
-  const file = entryFile(pack.dir);
-  if (!file) return;
   const stamps = filesOf(pack.manifest).map((relative) => stampOf(pack.dir, relative));
   if (stamps.length !== before.length || stamps.some((s, i) => !sameStamp(s, before[i]!))) return;
-  const entry: Entry = { format: FORMAT, validator: validatorStamp(), origin: pack.origin, stamps, manifest: pack.manifest, transcripts: pack.transcripts };
-  writeCacheFile(file, JSON.stringify(entry));
-  pruneCacheFolder(path.dirname(file), MAX_ENTRIES);
+  const key = path.resolve(pack.dir);
+  entries.delete(key);
+  entries.set(key, { origin: pack.origin, stamps, manifest: pack.manifest, transcripts: pack.transcripts });
+  if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
 }

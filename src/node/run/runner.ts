@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ProcessResult } from '../../core/check/process';
 import { trackProcess } from '../sandbox/cleanup';
-import { spawnPlanned, type EarlyRun, type RunEvents, type SpawnPlan } from '../check/prelaunch';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { DescendantTracker, treeDataKiB } from '../sandbox/descendants';
 import { StderrKeeper } from './stderrKeeper';
 
@@ -55,6 +55,19 @@ export function killGroup(pid: number | undefined): void {
   }
 }
 
+/** What running `spec` spawns: the command line, folder and environment, as given to spawn. */
+export interface SpawnPlan {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** In its own process group (detached), so that the group can be killed whole. */
+function spawnPlanned(plan: SpawnPlan): ChildProcessWithoutNullStreams {
+  return spawn(plan.command, [...plan.args], { cwd: plan.cwd, env: { ...plan.env }, detached: true, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+}
+
 /** What running `spec` spawns (and `runId` marks, for the sweep). */
 export function spawnPlan(spec: ProcessSpec, runId?: string): SpawnPlan {
   const env = {
@@ -65,12 +78,9 @@ export function spawnPlan(spec: ProcessSpec, runId?: string): SpawnPlan {
   return { command: spec.command, args: spec.args, cwd: spec.cwd, env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)) };
 }
 
-/**
- * Runs `spec` with `input`, or takes over `early`: that very run, already started (prelaunch.ts), whose
- * time counts from its start and whose input is already being written.
- */
-export function runProcess(spec: ProcessSpec, input: string, early?: EarlyRun): Promise<ProcessResult> {
-  const started = early?.startedAt ?? performance.now();
+/** Runs `spec` with `input`: a fresh process every time. */
+export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessResult> {
+  const started = performance.now();
   const stallMs = spec.stallMs ?? DEFAULT_STALL_MS;
   return new Promise((resolve) => {
     // Raw chunks, decoded once at the end: a character split across two chunks must not turn into garbage.
@@ -85,8 +95,8 @@ export function runProcess(spec: ProcessSpec, input: string, early?: EarlyRun): 
     let outputLimited = false;
     let settled = false;
     // Unique to this run, inherited by all it starts: how the sweep recognises its descendants.
-    const runId = spec.sweepDescendants && !early ? randomBytes(12).toString('hex') : undefined;
-    const child = early?.child ?? spawnPlanned(spawnPlan(spec, runId));
+    const runId = spec.sweepDescendants ? randomBytes(12).toString('hex') : undefined;
+    const child = spawnPlanned(spawnPlan(spec, runId));
     const tracker = runId && child.pid !== undefined ? new DescendantTracker(child.pid, `LESSON_COMPANION_RUN=${runId}`) : undefined;
     const stop = (): void => {
       killGroup(child.pid);
@@ -213,20 +223,14 @@ export function runProcess(spec: ProcessSpec, input: string, early?: EarlyRun): 
       inputWritten = at;
       watchForStall();
     };
-    const events: RunEvents = { stdout: onStdout, stderr: onStderr, inputWritten: written, error: failedToStart, exit: exited, close: (code, signal) => finish({ exitCode: code, signal }) };
-    if (early) {
-      // A run started early (prelaunch.ts): what it did so far is replayed, then it goes on as any run.
-      early.attach(events);
-    } else {
-      child.stdout.on('data', events.stdout);
-      child.stderr.on('data', events.stderr);
-      child.on('error', events.error);
-      // 'close' waits for the pipes to drain; a grandchild holding them open is killed with the group.
-      child.on('close', events.close);
-      child.on('exit', events.exit);
-      // A program that exits without reading all its input makes the write fail with EPIPE: not our error.
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(input, () => written(performance.now()));
-    }
+    child.stdout.on('data', onStdout);
+    child.stderr.on('data', onStderr);
+    child.on('error', failedToStart);
+    // 'close' waits for the pipes to drain; a grandchild holding them open is killed with the group.
+    child.on('close', (code, signal) => finish({ exitCode: code, signal }));
+    child.on('exit', exited);
+    // A program that exits without reading all its input makes the write fail with EPIPE: not our error.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input, () => written(performance.now()));
   });
 }

@@ -12,8 +12,7 @@ import { failedSession, startInteractive, type InteractiveSession, type Interact
 import { resolveInterpreter } from '../languages/interpreter';
 import type { PreparedProgram } from '../languages/languages';
 import type { ProcessResult } from '../../core/check/process';
-import { claimFirstRun, discardEarlyRun } from '../check/prelaunch';
-import { runProcess, spawnPlan, type ProcessSpec } from '../run/runner';
+import { runProcess, type ProcessSpec } from '../run/runner';
 import { availableSandbox, bwrapArgs, onPath, type SandboxSetting } from './sandbox';
 import { insideArgs, packFilesView, SANDBOX_WORK_DIR, type SandboxView } from './sandboxView';
 import { unshareArgs } from './unshareSandbox';
@@ -127,16 +126,10 @@ export async function containProgram(program: PreparedProgram, options: ContainO
     };
     return {
       containment,
-      // Only here is a run's command line the same every time: a check's first run may have been started early.
-      run: (input, limits) => {
-        const full: ProcessSpec = { ...spec, ...limits };
-        return runProcess(full, input, claimFirstRun(spawnPlan(full), input));
-      },
+      run: (input, limits) => runProcess({ ...spec, ...limits }, input),
       open: async (limits) => startInteractive({ ...spec, ...limits }),
     };
   }
-  // Only sandboxed runs are started early: a check without the sandbox has no use for one.
-  discardEarlyRun();
   const [command, args] = limited(program.runtime, executable, program.args, memoryMiB, false);
   const posix = process.platform !== 'win32';
   const specIn = (workDir: string): RunSpec => ({

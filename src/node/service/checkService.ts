@@ -1,0 +1,136 @@
+/**
+ * What the resident check service keeps between checks, and the checks themselves. It calls the very
+ * functions `lesson-companion check` and `simulate` call (checkFile, simulateFile): one check path, whether
+ * a check comes from the command line, the editor or grading. What it adds is memory, all of it in this
+ * process and none of it on disk:
+ * - packs as last loaded, used while every file they were loaded from is the same file (packs/packCache.ts);
+ * - models as last transpiled, by content (engine/modelCache.ts);
+ * - interpreters as resolved (languages/interpreter.ts) and the sandbox as found (sandbox/sandbox.ts);
+ * - passing batches (check/fastPass.ts): a correct program passes on its first run, with no engine;
+ * - one engine worker already started for the lesson in use, waiting for its check.
+ * The learner's program is never kept: every check runs it afresh, contained.
+ */
+import * as path from 'node:path';
+import type { CheckReport } from '../../core/report/report';
+import type { SimulationResult } from '../../core/simulation/simulationReport';
+import { beginFinding, checkFile, engineWrap, modelTranspiled } from '../check/checker';
+import { PassingBatchStore } from '../check/fastPass';
+import { simulateFile } from '../check/simulator';
+import { startWarmEngine, type WarmEngine } from '../engine/host';
+import { WordedError } from '../errors/errors';
+import { loadPack, type LoadedPack } from '../packs/packs';
+import { quietNodeEnv } from '../run/nodeEnv';
+import { sandboxSettingFromEnv, type SandboxSetting } from '../sandbox/sandbox';
+import type { CheckParams, LessonTarget, ServiceStatus, SimulateParams } from './protocol';
+
+export interface CheckServiceOptions {
+  /** dist/engine.js: the worker that runs the pack's model. */
+  readonly engine: string;
+  /** The Node that runs engine workers (in VS Code: its own runtime, with ELECTRON_RUN_AS_NODE). */
+  readonly node?: string;
+}
+
+export class CheckService {
+  private readonly batches = new PassingBatchStore();
+  private warm: { engine: WarmEngine; setting: SandboxSetting } | undefined;
+  private checks = 0;
+  private packsSeen = new Set<string>();
+
+  constructor(private readonly options: CheckServiceOptions) {}
+
+  private async pack(target: LessonTarget): Promise<LoadedPack> {
+    const pack = await loadPack(path.resolve(target.packDir), target.origin);
+    this.packsSeen.add(pack.dir);
+    if (!pack.manifest.starters[target.language]) {
+      throw new WordedError(`lesson "${pack.manifest.id}" has no ${target.language} version (it has ${Object.keys(pack.manifest.starters).join(', ')})`);
+    }
+    return pack;
+  }
+
+  private setting(target: LessonTarget): SandboxSetting {
+    return target.sandbox ?? sandboxSettingFromEnv();
+  }
+
+  /** A lesson session opened: everything its first check needs, found now, so that the check finds it ready. */
+  async prepare(target: LessonTarget): Promise<void> {
+    const setting = this.setting(target);
+    beginFinding(target.language, target.interpreters ?? {}, setting);
+    const pack = await this.pack(target);
+    await modelTranspiled(pack);
+    await this.startWarm(pack.dir, setting);
+  }
+
+  private async startWarm(packDir: string, setting: SandboxSetting): Promise<void> {
+    if (this.warm?.engine.waiting && this.warm.engine.packDir === packDir && this.warm.setting === setting) return;
+    this.warm?.engine.dispose();
+    this.warm = undefined;
+    const wrap = await engineWrap(setting);
+    this.warm = {
+      engine: startWarmEngine(this.options.engine, packDir, { ...wrap, permission: true, ...(this.options.node ? { node: this.options.node } : {}), env: quietNodeEnv(process.env) }),
+      setting,
+    };
+  }
+
+  /** The waiting worker, if it was started for this lesson and these settings; it is then no longer kept. */
+  private takeWarm(packDir: string, setting: SandboxSetting): WarmEngine | undefined {
+    const warm = this.warm;
+    if (!warm || !warm.engine.waiting || warm.engine.packDir !== packDir || warm.setting !== setting) return undefined;
+    this.warm = undefined;
+    return warm.engine;
+  }
+
+  async check(params: CheckParams, onPhase: (phase: string) => void, signal: AbortSignal): Promise<CheckReport> {
+    const setting = this.setting(params);
+    beginFinding(params.language, params.interpreters ?? {}, setting);
+    const pack = await this.pack(params);
+    this.checks += 1;
+    try {
+      return await checkFile(pack, params.file, params.language, {
+        interpreters: params.interpreters ?? {},
+        ...(params.timeLimitMs !== undefined ? { timeLimitMs: params.timeLimitMs } : {}),
+        ...(params.seed !== undefined ? { seed: params.seed } : {}),
+        ...(params.fuzzTranscripts !== undefined ? { fuzzTranscripts: params.fuzzTranscripts } : {}),
+        sandbox: setting,
+        engine: this.options.engine,
+        onPhase,
+        signal,
+        kept: { passingBatches: this.batches, warmEngine: (dir) => this.takeWarm(dir, setting), transpiledModel: modelTranspiled },
+      });
+    } finally {
+      // The next check of this lesson finds a worker waiting; started after this one, so it takes no CPU from it.
+      if (!signal.aborted) this.startWarm(pack.dir, setting).catch(() => undefined);
+    }
+  }
+
+  async simulate(params: SimulateParams, signal: AbortSignal): Promise<SimulationResult> {
+    const pack = await this.pack(params);
+    const outcome = await simulateFile(pack, params.file, params.language, {
+      interpreters: params.interpreters ?? {},
+      ...(params.scenario !== undefined ? { scenario: params.scenario } : {}),
+      ...(params.mistake !== undefined ? { mistake: params.mistake } : {}),
+      ...(params.timeLimitMs !== undefined ? { timeLimitMs: params.timeLimitMs } : {}),
+      sandbox: this.setting(params),
+      engine: this.options.engine,
+      signal,
+    });
+    return outcome.result;
+  }
+
+  status(): ServiceStatus {
+    const memory = process.memoryUsage();
+    return {
+      pid: process.pid,
+      checks: this.checks,
+      packs: this.packsSeen.size,
+      passingBatches: this.batches.size,
+      warmEngine: this.warm?.engine.waiting ? this.warm.engine.packDir : null,
+      rssBytes: memory.rss,
+      heapUsedBytes: memory.heapUsed,
+    };
+  }
+
+  dispose(): void {
+    this.warm?.engine.dispose();
+    this.warm = undefined;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The check service's protocol: JSON-RPC 2.0 over the service's stdin and stdout (vscode-jsonrpc), as a
+ * language server speaks to its editor. The editor sends requests; the service answers each, and streams a
+ * check's phases as notifications. Cancelling a request is JSON-RPC's own `$/cancelRequest`.
+ *
+ * Versioned: `initialize` names the protocol both sides speak, and the service refuses any other, so an
+ * extension and a service bundle of different builds never half-understand each other.
+ */
+import { NotificationType, NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc/node';
+import type { Language } from '../../core/pack/schema';
+import type { CheckReport } from '../../core/report/report';
+import type { SimulationResult } from '../../core/simulation/simulationReport';
+import type { SandboxSetting } from '../sandbox/sandbox';
+
+export const SERVICE_PROTOCOL = 1;
+
+export interface InitializeParams {
+  readonly protocol: number;
+  /** The editor's process: the service ends when it is gone, whatever happened to the pipe. */
+  readonly clientPid: number;
+}
+export interface InitializeResult {
+  readonly protocol: number;
+  readonly pid: number;
+}
+
+/** Which lesson, which file, and how: the same choices `lesson-companion check` takes on its command line. */
+export interface LessonTarget {
+  readonly packDir: string;
+  readonly origin: 'built-in' | 'installed' | 'folder';
+  readonly language: Language;
+  readonly interpreters?: { readonly python?: string; readonly node?: string };
+  readonly sandbox?: SandboxSetting;
+}
+
+export interface CheckParams extends LessonTarget {
+  readonly file: string;
+  readonly timeLimitMs?: number;
+  readonly seed?: number;
+  readonly fuzzTranscripts?: number;
+  /** Names this check's phase notifications. */
+  readonly progressToken?: string;
+}
+
+export interface SimulateParams extends LessonTarget {
+  readonly file: string;
+  readonly scenario?: string;
+  readonly mistake?: string;
+  readonly timeLimitMs?: number;
+}
+
+export interface PhaseParams {
+  readonly progressToken: string;
+  readonly phase: string;
+}
+
+/** What the service holds, for the editor's log and for tests. */
+export interface ServiceStatus {
+  readonly pid: number;
+  readonly checks: number;
+  readonly packs: number;
+  readonly passingBatches: number;
+  readonly warmEngine: string | null;
+  readonly rssBytes: number;
+  readonly heapUsedBytes: number;
+}
+
+export const initializeRequest = new RequestType<InitializeParams, InitializeResult, void>('initialize');
+/** A lesson session opened: load its pack, transpile its model, find the interpreter and sandbox, start an engine worker. */
+export const warmRequest = new RequestType<LessonTarget, null, void>('lessonCompanion/warm');
+export const checkRequest = new RequestType<CheckParams, CheckReport, void>('lessonCompanion/check');
+export const simulateRequest = new RequestType<SimulateParams, SimulationResult, void>('lessonCompanion/simulate');
+export const statusRequest = new RequestType0<ServiceStatus, void>('lessonCompanion/status');
+export const phaseNotification = new NotificationType<PhaseParams>('lessonCompanion/phase');
+export const shutdownRequest = new RequestType0<null, void>('shutdown');
+export const exitNotification = new NotificationType0('exit');
+
+/** Error codes the service answers with, besides JSON-RPC's own. */
+export const SERVICE_ERRORS = {
+  /** The check could not start: a usage, pack or sandbox problem, said in words in the message. */
+  refused: 1001,
+  /** The request was cancelled. */
+  cancelled: -32800,
+} as const;

@@ -1,0 +1,124 @@
+/**
+ * dist/service.js: the resident check service. The editor starts one per window (with ELECTRON_RUN_AS_NODE)
+ * and speaks JSON-RPC to it over stdin and stdout (protocol.ts); stdout carries nothing else.
+ *
+ * It ends, and ends everything it started, when any of these happens: an `exit` notification (after
+ * `shutdown`), its stdin closes, the editor's process is gone (looked at every few seconds, since a killed
+ * editor closes no pipe on some systems), or SIGTERM/SIGINT/SIGHUP.
+ */
+import { CancellationToken, createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { SandboxUnavailableError } from '../sandbox/contain';
+import { endEverything, endEverythingOnSignals } from '../sandbox/cleanup';
+import { PackError } from '../packs/packs';
+import { WordedError } from '../errors/errors';
+import { engineBundle } from '../engine/host';
+import { CheckService } from './checkService';
+import {
+  checkRequest,
+  exitNotification,
+  initializeRequest,
+  phaseNotification,
+  SERVICE_ERRORS,
+  SERVICE_PROTOCOL,
+  shutdownRequest,
+  simulateRequest,
+  statusRequest,
+  warmRequest,
+} from './protocol';
+
+const PARENT_POLL_MS = 3000;
+
+/** An abort signal that follows a JSON-RPC cancellation token. */
+function abortOn(token: CancellationToken): AbortController {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) controller.abort();
+  token.onCancellationRequested(() => controller.abort());
+  return controller;
+}
+
+/** Errors the learner or author can act on keep their words; anything else is said as the service's own failure. */
+function asResponse(error: unknown): ResponseError<void> | Error {
+  if (error instanceof SandboxUnavailableError) return new ResponseError(SERVICE_ERRORS.refused, `${error.message}. Nothing was run.`);
+  if (error instanceof PackError || error instanceof WordedError) return new ResponseError(SERVICE_ERRORS.refused, error.message);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function watchParent(pid: number, onGone: () => void): void {
+  const timer = setInterval(() => {
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') onGone();
+    }
+  }, PARENT_POLL_MS);
+  timer.unref();
+}
+
+export function serve(): void {
+  // Anything printed by accident must not corrupt the protocol: console output goes to stderr.
+  console.log = console.info = console.warn = console.error;
+  endEverythingOnSignals();
+  const engine = engineBundle(__dirname);
+  if (!engine) {
+    process.stderr.write('lesson-companion service: dist/engine.js is missing beside dist/service.js; rebuild with `npm run build`.\n');
+    process.exit(2);
+  }
+  const service = new CheckService({ engine });
+  const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
+  const exit = (code: number): never => {
+    service.dispose();
+    endEverything();
+    process.exit(code);
+  };
+  let shuttingDown = false;
+
+  connection.onRequest(initializeRequest, (params) => {
+    if (params.protocol !== SERVICE_PROTOCOL) {
+      throw new ResponseError(SERVICE_ERRORS.refused, `the editor speaks check-service protocol ${params.protocol}, this service ${SERVICE_PROTOCOL}: reload the window`);
+    }
+    if (Number.isInteger(params.clientPid) && params.clientPid > 0) watchParent(params.clientPid, () => exit(0));
+    return { protocol: SERVICE_PROTOCOL, pid: process.pid };
+  });
+  connection.onRequest(warmRequest, async (params) => {
+    await service.prepare(params).catch((error: unknown) => {
+      // Warming is a head start, never a failure: the check says what is wrong in its own words.
+      process.stderr.write(`warm: ${(error as Error).message}\n`);
+    });
+    return null;
+  });
+  connection.onRequest(checkRequest, async (params, token) => {
+    const abort = abortOn(token);
+    // One job at a time comes from an editor window: what a cancelled check started is all of what runs.
+    abort.signal.addEventListener('abort', endEverything);
+    try {
+      const onPhase = (phase: string): void => {
+        if (params.progressToken) void connection.sendNotification(phaseNotification, { progressToken: params.progressToken, phase });
+      };
+      return await service.check(params, onPhase, abort.signal);
+    } catch (error) {
+      throw asResponse(error);
+    }
+  });
+  connection.onRequest(simulateRequest, async (params, token) => {
+    const abort = abortOn(token);
+    abort.signal.addEventListener('abort', endEverything);
+    try {
+      return await service.simulate(params, abort.signal);
+    } catch (error) {
+      throw asResponse(error);
+    }
+  });
+  connection.onRequest(statusRequest, () => service.status());
+  connection.onRequest(shutdownRequest, () => {
+    shuttingDown = true;
+    service.dispose();
+    endEverything();
+    return null;
+  });
+  connection.onNotification(exitNotification, () => exit(shuttingDown ? 0 : 1));
+  connection.onClose(() => exit(0));
+  process.stdin.on('end', () => exit(0));
+  connection.listen();
+}
+
+serve();

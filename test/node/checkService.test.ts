@@ -1,0 +1,168 @@
+/**
+ * The resident check service (dist/service.js) through the client the extension uses, with real processes:
+ * it is reused between checks, it says so in words when it dies under a check and the next check starts a
+ * new one, a pack changed on disk is seen, a cancelled check ends the learner's program, the learner's program
+ * runs below the editor's priority, and nothing it keeps is written to disk.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CheckServiceClient, ServiceError } from '../../src/node/service/client';
+import type { LessonTarget } from '../../src/node/service/protocol';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const SCRIPT = path.join(ROOT, 'dist', 'service.js');
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'least-connections', 'python');
+const lesson: LessonTarget = { packDir: path.join(ROOT, 'lessons', 'least-connections'), origin: 'built-in', language: 'python' };
+
+/** Live processes whose command line holds `marker`, with their nice values. */
+function processesWith(marker: string): { pid: number; nice: number }[] {
+  const found: { pid: number; nice: number }[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) continue;
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (fields[0] === 'Z') continue;
+      found.push({ pid: Number(pid), nice: Number(fields[16]) });
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}
+
+async function until(condition: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return condition();
+}
+
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+}
+
+describe('the check service (dist/service.js, real processes)', function () {
+  this.timeout(60000);
+  let cacheHome: string;
+  let client: CheckServiceClient;
+  const savedCache = process.env.LESSON_COMPANION_CACHE_DIR;
+
+  before(() => assert.ok(fs.existsSync(SCRIPT), 'dist/service.js is built (npm run build)'));
+  beforeEach(() => {
+    cacheHome = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-service-cache-'));
+    client = new CheckServiceClient({ script: SCRIPT, node: process.execPath, env: { ...process.env, LESSON_COMPANION_CACHE_DIR: cacheHome } });
+  });
+  afterEach(async () => {
+    await client.dispose();
+    fs.rmSync(cacheHome, { recursive: true, force: true });
+    if (savedCache === undefined) delete process.env.LESSON_COMPANION_CACHE_DIR;
+    else process.env.LESSON_COMPANION_CACHE_DIR = savedCache;
+  });
+
+  it('serves two checks in a row from one service; the second of a correct program is one run', async () => {
+    await client.warm(lesson);
+    const pid = client.pid;
+    assert.ok(pid, 'the service runs after the warm-up');
+    const file = path.join(FIXTURES, 'correct.py');
+    const first = await client.check({ ...lesson, file });
+    const second = await client.check({ ...lesson, file });
+    assert.equal(first.status, 'pass');
+    assert.equal(second.status, 'pass');
+    assert.equal(second.checks.total, first.checks.total);
+    assert.equal(second.processRuns, 1, 'the passing batch kept in memory: one run, no engine');
+    assert.equal(client.pid, pid, 'the same service');
+    assert.equal(client.starts, 1);
+    const mistaken = await client.check({ ...lesson, file: path.join(FIXTURES, 'late-increment.py') });
+    assert.equal(mistaken.status, 'fail');
+    assert.deepEqual(mistaken.mistakes.map((m) => m.id), ['late-increment']);
+    const status = await client.status();
+    assert.equal(status.checks, 3);
+    assert.equal(status.passingBatches, 1);
+  });
+
+  it('says in words when the service dies under a check, and the next check starts a new one', async () => {
+    const file = path.join(FIXTURES, 'hang.py');
+    const checking = client.check({ ...lesson, file });
+    assert.ok(await until(() => processesWith(file).length > 0, 20000), 'the learner program started');
+    const pid = client.pid!;
+    process.kill(pid, 'SIGKILL');
+    await assert.rejects(checking, (error: unknown) => {
+      assert.ok(error instanceof ServiceError);
+      assert.match(error.message, /check service stopped \(stopped by SIGKILL\) during the check/);
+      assert.match(error.message, /next check starts a new service/);
+      return true;
+    });
+    const again = await client.check({ ...lesson, file: path.join(FIXTURES, 'correct.py') });
+    assert.equal(again.status, 'pass');
+    assert.notEqual(client.pid, pid);
+    assert.equal(client.starts, 2);
+  });
+
+  it('uses a pack changed on disk between two checks', async () => {
+    const pack = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-service-pack-'));
+    try {
+      fs.cpSync(lesson.packDir, pack, { recursive: true });
+      const target: LessonTarget = { ...lesson, packDir: pack, origin: 'folder' };
+      const file = path.join(FIXTURES, 'correct.py');
+      const before = await client.check({ ...target, file });
+      const manifestFile = path.join(pack, 'lesson.json');
+      const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { transcripts: string[] };
+      const dropped = manifest.transcripts.pop()!;
+      fs.writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
+      const after = await client.check({ ...target, file });
+      assert.equal(after.status, 'pass');
+      assert.ok(!after.transcripts.some((t) => before.transcripts.find((b) => b.name === t.name) === undefined), 'no transcript appears from nowhere');
+      assert.ok(after.checks.total < before.checks.total, `the transcripts of ${dropped} are gone: ${before.checks.total} → ${after.checks.total}`);
+      assert.equal(client.starts, 1);
+    } finally {
+      fs.rmSync(pack, { recursive: true, force: true });
+    }
+  });
+
+  it('ends the learner program when a check is cancelled, and runs it below the editor', async () => {
+    const file = path.join(FIXTURES, 'hang.py');
+    const abort = new AbortController();
+    const checking = client.check({ ...lesson, file }, undefined, abort.signal);
+    assert.ok(await until(() => processesWith(file).length > 0, 20000), 'the learner program started');
+    const seen = processesWith(file);
+    assert.ok(seen.every((p) => p.nice === 10), `nice values: ${seen.map((p) => p.nice).join(', ')}`);
+    abort.abort();
+    await assert.rejects(checking, (error: unknown) => error instanceof ServiceError && error.cancelled);
+    assert.ok(await until(() => processesWith(file).length === 0, 1500), 'nothing of the cancelled check is left after 1.5 s');
+    const next = await client.check({ ...lesson, file: path.join(FIXTURES, 'correct.py') });
+    assert.equal(next.status, 'pass', 'the service works on after a cancel');
+  });
+
+  it('refuses a pack that is not one, in words, and works on', async () => {
+    const notAPack = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-service-nopack-'));
+    try {
+      await assert.rejects(client.check({ ...lesson, packDir: notAPack, origin: 'folder', file: path.join(FIXTURES, 'correct.py') }), (error: unknown) => {
+        assert.ok(error instanceof ServiceError && error.refused);
+        assert.match(error.message, /lesson\.json/);
+        return true;
+      });
+      assert.equal((await client.check({ ...lesson, file: path.join(FIXTURES, 'correct.py') })).status, 'pass');
+    } finally {
+      fs.rmSync(notAPack, { recursive: true, force: true });
+    }
+  });
+
+  it('writes no answer and no command line to the cache folder', async () => {
+    await client.check({ ...lesson, file: path.join(FIXTURES, 'correct.py') });
+    await client.check({ ...lesson, file: path.join(FIXTURES, 'correct.py') });
+    await client.check({ ...lesson, file: path.join(FIXTURES, 'tiebreak-name.py') });
+    const files = filesUnder(cacheHome).map((f) => path.relative(cacheHome, f));
+    // Only where an interpreter behind a version manager's shim lives may be kept (it still runs contained).
+    assert.deepEqual(files.filter((f) => !f.startsWith(`interpreters${path.sep}`)), []);
+    for (const f of files) {
+      const text = fs.readFileSync(path.join(cacheHome, f), 'utf8');
+      assert.doesNotMatch(text, /PICK|STATUS|POOL|DONE/, `${f} holds no command of a transcript`);
+    }
+  });
+});
