@@ -39,6 +39,40 @@ export default tseslint.config(
       }],
     },
   },
+  // Inside the layers, the folders keep their concerns apart.
+  {
+    files: ['src/core/model/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['vscode', ...nodeBuiltins], message: 'src/core is pure.' },
+          { group: ['../*/**', '!../model/**'], message: 'core/model is the base of core: it imports nothing else in core.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/node/sandbox/**/*.ts', 'src/node/run/**/*.ts', 'src/node/languages/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['vscode'], message: 'Only src/ext may import vscode.' },
+          { group: ['**/ext/**', '**/webview/**', '**/cli/**'], message: 'Node adapters do not know about the editor or the CLI.' },
+          { group: ['**/node/check/**', '**/node/service/**', '**/node/engine/**', '**/node/packs/**', '**/node/authoring/**', '../check/**', '../service/**', '../engine/**', '../packs/**', '../authoring/**'], message: 'Running a process knows nothing of checks, packs or the engine: those use it, not the other way round.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/ext/**/*.ts', 'src/extension.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/node/check/**', '**/node/engine/**', '**/node/sandbox/**', '**/node/run/runner', '**/node/run/interactive', '**/node/authoring/**'], message: 'The extension host runs no check, engine or learner process itself: it asks the check service (node/service/client).' },
+        ],
+      }],
+    },
+  },
   {
     files: ['src/webview/**/*.ts'],
     rules: {

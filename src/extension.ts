@@ -38,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const diagnostics = own(context, new MistakeDiagnostics(store, runner));
   own(context, new CheckOnSave(store, runner));
   const traces = own(context, new TraceActions(store, packs, log, context.extensionPath));
-  const services = { extensionUri: context.extensionUri, store, packs, runner, simulations, navigator, tests, traces, log };
+  const services = { extensionUri: context.extensionUri, store, packs, runner, service, simulations, navigator, tests, traces, log };
 
   registerCommands(context, services);
   // A newly installed pack shows up in Start Lesson at once, and replaces an open lesson's older version.

@@ -43,6 +43,7 @@ export class CheckRunner implements vscode.Disposable {
   /** Ends the running check's process (and everything it started). */
   private abort: AbortController | undefined;
   private _lastRefusal: Refusal | undefined;
+  private _lastRefusalMessage: string | undefined;
 
   constructor(
     private readonly store: SessionStore,
@@ -63,6 +64,11 @@ export class CheckRunner implements vscode.Disposable {
 
   get lastRefusal(): Refusal | undefined {
     return this._lastRefusal;
+  }
+
+  /** The words the learner was shown with the last refusal. */
+  get lastRefusalMessage(): string | undefined {
+    return this._lastRefusalMessage;
   }
 
   /** Checks the active session's file; undefined when it could not (the learner was told why). */
@@ -92,6 +98,7 @@ export class CheckRunner implements vscode.Disposable {
 
   private refuse(why: Refusal, message: string, ...actions: { title: string; run: () => unknown }[]): undefined {
     this._lastRefusal = why;
+    this._lastRefusalMessage = message;
     this.log.warn(`check refused (${why}): ${message}`);
     void vscode.window.showWarningMessage(message, ...actions.map((a) => a.title)).then((picked) => actions.find((a) => a.title === picked)?.run());
     return undefined;

@@ -17,6 +17,7 @@ import type { StepNavigator } from '../editor/stepNavigator';
 import type { RevealTarget } from '../../shared/messages';
 import type { LessonTests } from '../editor/testing';
 import type { TraceActions } from '../editor/traceActions';
+import type { ServiceHost } from '../check/serviceHost';
 
 export const COMMANDS = {
   startLesson: 'lessonCompanion.startLesson',
@@ -33,6 +34,7 @@ export interface Services extends PanelDeps {
   readonly store: SessionStore;
   readonly packs: PackService;
   readonly runner: CheckRunner;
+  readonly service: ServiceHost;
   readonly navigator: StepNavigator;
   readonly tests: LessonTests;
   readonly traces: TraceActions;
@@ -91,6 +93,8 @@ export function registerCommands(ctx: Disposer, s: Services): void {
       answers: progress.answers,
       lastStatus: progress.lastReport?.status ?? null,
       lastRefusal: s.runner.lastRefusal ?? null,
+      lastRefusalMessage: s.runner.lastRefusalMessage ?? null,
+      service: { pid: s.service.client.pid ?? null, starts: s.service.client.starts },
       lastInstallRefusal: lastInstallRefusal() ?? null,
       panelOpen: LessonPanel.instance !== undefined,
       tests: s.tests.snapshot(),

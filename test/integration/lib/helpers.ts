@@ -86,6 +86,8 @@ export interface InternalState {
   answers: Record<string, { correct: boolean }>;
   lastStatus: string | null;
   lastRefusal: string | null;
+  lastRefusalMessage: string | null;
+  service: { pid: number | null; starts: number };
   lastInstallRefusal: string | null;
   panelOpen: boolean;
   tests: { id: string; label: string; state?: string; message?: string; children: { id: string; label: string; state?: string; message?: string; inline?: string; inlineLine?: number }[] }[];

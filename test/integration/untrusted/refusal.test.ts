@@ -74,4 +74,10 @@ suite('lesson companion in Restricted Mode', () => {
     assert.strictEqual(vscode.debug.activeDebugSession, undefined);
     assert.ok(!fs.existsSync(marker), 'the interpreter was never started');
   });
+
+  test('no check service is started in Restricted Mode', async () => {
+    const { service } = await internalState();
+    assert.strictEqual(service.pid, null, 'no service process');
+    assert.strictEqual(service.starts, 0, 'none was ever started in this window');
+  });
 });

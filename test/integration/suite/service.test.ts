@@ -1,0 +1,73 @@
+// The resident check service in a real VS Code: it starts when a lesson session opens (before any Check), two
+// checks in a row are served by the same process, and when the service is killed under a check the learner
+// is told so in words and the next check starts a new service. Restricted Mode (test/integration/untrusted)
+// shows that no service starts without trust.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { CheckReport } from '../../../src/core/report/report';
+import { activate, fixture, internalState, LESSON, setLearnerText, waitFor, workspaceDir } from '../lib/helpers';
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+suite('the check service (trusted workspace)', () => {
+  let main: vscode.Uri;
+
+  suiteSetup(async () => {
+    await activate();
+    await vscode.commands.executeCommand('lessonCompanion.startLesson', { lessonId: LESSON, language: 'python' });
+    main = vscode.Uri.file(path.join(workspaceDir(), 'balancer.py'));
+  });
+
+  test('is running once a lesson session is open, before any check', async () => {
+    const pid = await waitFor('the service to start', async () => (await internalState()).service.pid ?? undefined, 20000);
+    assert.ok(alive(pid), `service ${pid} is alive`);
+  });
+
+  test('two checks in a row are served by the same service process', async function () {
+    this.timeout(60000);
+    await setLearnerText(main, fixture(LESSON, 'python', 'correct.py'));
+    const before = await internalState();
+    const first = (await vscode.commands.executeCommand('lessonCompanion.check')) as CheckReport | undefined;
+    const second = (await vscode.commands.executeCommand('lessonCompanion.check')) as CheckReport | undefined;
+    assert.strictEqual(first?.status, 'pass');
+    assert.strictEqual(second?.status, 'pass');
+    assert.strictEqual(second.processRuns, 1, 'the repeated check of a correct program is one run of it');
+    const after = await internalState();
+    assert.ok(after.service.pid, 'the service still runs');
+    assert.strictEqual(after.service.pid, before.service.pid, 'the same process served both checks');
+    assert.strictEqual(after.service.starts, before.service.starts, 'no service was started for them');
+  });
+
+  test('killed under a check, the service is named in the message, and the next check starts a new one', async function () {
+    this.timeout(90000);
+    await setLearnerText(main, fixture(LESSON, 'python', 'slow-to-answer.py'));
+    const { service } = await internalState();
+    assert.ok(service.pid);
+    const checking = vscode.commands.executeCommand('lessonCompanion.check') as Thenable<CheckReport | undefined>;
+    // The service is busy with the check once the learner's program is being run by it.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    process.kill(service.pid, 'SIGKILL');
+    const report = await checking;
+    assert.strictEqual(report, undefined, 'no report from a service that died');
+    const state = await internalState();
+    assert.strictEqual(state.lastRefusal, 'failed');
+    assert.match(state.lastRefusalMessage ?? '', /check service stopped \(stopped by SIGKILL\) during the check/);
+    assert.match(state.lastRefusalMessage ?? '', /the next check starts a new service/);
+    await setLearnerText(main, fixture(LESSON, 'python', 'tiebreak-by-name.py'));
+    const next = (await vscode.commands.executeCommand('lessonCompanion.check')) as CheckReport | undefined;
+    assert.deepStrictEqual(next?.mistakes.map((m) => m.id), ['tiebreak']);
+    const restarted = await internalState();
+    assert.ok(restarted.service.pid && restarted.service.pid !== service.pid, 'a new service');
+    assert.strictEqual(restarted.service.starts, service.starts + 1);
+    assert.ok(fs.existsSync(main.fsPath), "the learner's file is untouched");
+  });
+});
