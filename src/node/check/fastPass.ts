@@ -83,6 +83,11 @@ export class PassingBatchStore {
   get size(): number {
     return this.batches.size;
   }
+
+  /** Every kept batch, oldest first (the bench reads the input a correct program is given). */
+  all(): PassingBatch[] {
+    return [...this.batches.values()];
+  }
 }
 
 /** True when the run is exactly a passing one: every answer, nothing else, a clean exit. */
