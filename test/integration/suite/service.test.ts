@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CheckReport } from '../../../src/core/report/report';
-import { activate, fixture, internalState, LESSON, setLearnerText, waitFor, workspaceDir } from '../lib/helpers';
+import { activate, extensionPath, fixture, internalState, LESSON, setLearnerText, waitFor, workspaceDir } from '../lib/helpers';
 
 const alive = (pid: number): boolean => {
   try {
@@ -23,8 +23,13 @@ suite('the check service (trusted workspace)', () => {
 
   suiteSetup(async () => {
     await activate();
-    await vscode.commands.executeCommand('lessonCompanion.startLesson', { lessonId: LESSON, language: 'python' });
     main = vscode.Uri.file(path.join(workspaceDir(), 'balancer.py'));
+    // Earlier suites leave their own balancer.py: give it this lesson's starter text, so starting neither asks
+    // nor rewrites the file under an open editor.
+    const starter = fs.readFileSync(path.join(extensionPath(), 'lessons', LESSON, 'starter', 'python', 'balancer.py'), 'utf8');
+    if (fs.existsSync(main.fsPath)) await setLearnerText(main, starter);
+    await vscode.commands.executeCommand('lessonCompanion.startLesson', { lessonId: LESSON, language: 'python' });
+    await waitFor('the starter in the workspace', () => (fs.existsSync(main.fsPath) ? true : undefined));
   });
 
   test('is running once a lesson session is open, before any check', async () => {
