@@ -15,6 +15,7 @@ import type { ReferenceModel } from '../../src/core/model/model';
 import type { Scenario } from '../../src/core/simulation/scenarioSchema';
 import { BalancerStopped, modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun, type LineSession } from '../../src/core/simulation/simulation';
 import { headline, simulationResult, summarize } from '../../src/core/simulation/simulationReport';
+import { arrivalsAt } from '../../src/core/simulation/scenarioRules';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -114,6 +115,14 @@ describe('load simulation: the seed\'s figures from the lessons\' own scenarios'
       assert.ok(reference.ticks.some((t) => t.waiting > 0), 'with the cap, requests wait at the balancer');
       assert.equal(failed(reference), 0);
       assert.ok(failed(await runScenario(s, roundRobin())) > 0, 'round robin sends requests to c while it is down');
+      // 11 arrivals a tick over 3 servers: the order shows in each tick's split (4, 4, 3 on the first).
+      let next = 0;
+      const inPoolOrder = (await runScenario(s, roundRobin())).ticks.map((_, t) => {
+        const sent = s.servers.map(() => 0);
+        for (let k = 0; k < arrivalsAt(s, t + 1); k++) sent[next++ % s.servers.length]! += 1;
+        return sent;
+      });
+      assert.deepEqual((await runScenario(s, roundRobin())).ticks.map((t) => t.sent), inPoolOrder, 'round robin goes through the pool in its order, across ticks');
       const result = simulationResult('health-checks', s, { yours: uncapped, roundRobin: await runScenario(s, roundRobin()), reference }, { id: 'ignores-cap', title: 'PICK ignores the cap' });
       assert.match(result.sentence, /^Your check found “PICK ignores the cap”\. Under load: when c came back at tick 11, your balancer sent it 11 requests in that tick and its queue reached \d+; round robin sent it 4 \(queue up to 11\); the reference 6 \(queue up to 5\)\.$/);
     });
