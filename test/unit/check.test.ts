@@ -155,6 +155,33 @@ describe('check (fake programs)', () => {
     assertReproducedShowDifferences(report);
   });
 
+  it('confirms a random tiebreak in a fresh run, with the counts that very run printed', async () => {
+    // Each fresh process rotates its ties from a different start (a clock or a seed would do the same), so two
+    // fresh runs differ; within one process it answers like the reference otherwise.
+    let processes = 0;
+    const randomTies: Execute = async (input) => {
+      let turn = processes++;
+      let state = model.initial();
+      let stdout = '';
+      for (const command of input.split('\n').filter(Boolean)) {
+        const step = model.step(state, command, new Set(turn % 2 === 0 ? [] : ['tiebreak-rotate']));
+        if (command === 'PICK') turn += 1;
+        state = step.state;
+        if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1 });
+        stdout += step.answer.lines.map((l) => `${l}\n`).join('');
+      }
+      return done(stdout);
+    };
+    const report = await checkWith(randomTies);
+    assert.equal(report.status, 'fail');
+    assert.equal(report.determinism?.fresh, 'different');
+    assertReproducedShowDifferences(report);
+    const example = report.counterexample;
+    assert.ok(example?.reproduced, 'a fresh run showed it');
+    assert.equal(example.observeCommand, 'STATUS', 'with the counts of the run shown');
+    assert.ok(example.trace.every((row) => row.observed !== undefined));
+  });
+
   it('stops at the first flood instead of flooding once per transcript', async () => {
     const flood: Execute = async (input) =>
       input.includes('PICK') ? done('OK\n' + 'still looking ...\n'.repeat(100), { exitCode: null, signal: 'SIGKILL', outputLimited: true }) : mutantProgram()(input);
