@@ -173,7 +173,12 @@ describe('validate: the command', function () {
     const io = fakeIo(tmp);
     assert.equal(await main(['validate', good], io), 0);
     assert.match(io.stdout, /Mutation adequacy/);
-    assert.match(io.stdout, /empty-pool\s+empty-crash\s+1\/3\s+empty-pool/);
+    // The empty-pool row: its mutant, caught by 1 of the hidden transcripts (only the one named for it has an empty pool).
+    const lesson = JSON.parse(await fs.readFile(path.join(good, 'lesson.json'), 'utf8')) as { transcripts: string[]; mistakes: { id: string; mutants: string[] }[] };
+    const hidden = (await Promise.all(lesson.transcripts.map(async (f) => parseTranscripts(await fs.readFile(path.join(good, f), 'utf8'), f)))).flat();
+    const emptyPool = lesson.mistakes.find((m) => m.id === 'empty-pool')!;
+    assert.ok(hidden.some((t) => t.name === emptyPool.id), 'a hidden transcript is named for the mistake');
+    assert.match(io.stdout, new RegExp(`${emptyPool.id}\\s+${emptyPool.mutants[0]}\\s+1/${hidden.length}\\s+${emptyPool.id}\n`));
     assert.match(io.stdout, /^Valid\./m);
 
     await editJson(good, (m) => (m.readOrder[1].symbol = 'Balancr'));
@@ -182,7 +187,8 @@ describe('validate: the command', function () {
     assert.equal(await main(['validate', 'demo', '--json'], bad), 1);
     const json = JSON.parse(bad.stdout) as { valid: boolean; problems: { area: string }[]; adequacy: { pairs: { matrix: unknown[][] } } };
     assert.equal(json.valid, false);
-    assert.equal(json.adequacy.pairs.matrix.length, 5);
+    assert.equal(json.adequacy.pairs.matrix.length, lesson.mistakes.length, 'one row per mistake');
+    assert.ok(json.adequacy.pairs.matrix.every((row) => row.length === lesson.mistakes.length), 'and one column');
     assert.ok(json.problems.every((p) => p.area === 'read-order'));
 
     const usage = fakeIo(tmp);

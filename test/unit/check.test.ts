@@ -93,6 +93,21 @@ async function assertReproduces(report: CheckReport, execute: Execute, mutations
   if (mutations.length > 0) assert.ok(sameOutcome({ lines, ending }, simulate(model, example.commands, new Set(mutations)).outcome), 'as the mutant does');
 }
 
+/** What `checks` must say, counted from the verdicts themselves: notRun transcripts count as failed too. */
+function countedChecks(report: CheckReport): CheckReport['checks'] {
+  const failed = report.transcripts.filter((t) => !t.passed).length;
+  return { total: report.transcripts.length, passed: report.transcripts.length - failed, failed, notRun: report.transcripts.filter((t) => t.notRun).length };
+}
+
+/** Every counterexample the report calls reproduced holds a difference: a row where the program and the reference part ways. */
+function assertReproducedShowDifferences(report: CheckReport): void {
+  const examples = [report.counterexample, ...report.mistakes.map((m) => m.counterexample)].filter((e) => e?.reproduced);
+  for (const example of examples) {
+    assert.ok(example!.trace.some((row) => !row.matches), `${example!.commands.join(' | ')} is marked reproduced but every row matches`);
+    assert.notDeepEqual(example!.actual, example!.expected);
+  }
+}
+
 describe('check (fake programs)', () => {
   it('passes a program that answers like the reference, in one process', async () => {
     const report = await checkWith(mutantProgram());
@@ -107,6 +122,8 @@ describe('check (fake programs)', () => {
     const report = await checkWith(program);
     assert.equal(report.status, 'fail');
     assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants, m.confidence]), [['tiebreak', ['tiebreak-name'], 'exact']]);
+    assert.ok(report.checks.failed > 0, 'some hidden transcript fails');
+    assert.deepEqual(report.checks, countedChecks(report));
     const example = report.mistakes[0]!.counterexample!;
     assert.ok(example.commands.length <= 3, example.commands.join(' | '));
     const names = example.commands[0]!.split(' ').slice(1);
@@ -114,6 +131,7 @@ describe('check (fake programs)', () => {
     assert.notDeepEqual(names, [...names].sort(), 'the pool is out of name order, or the tie could not show');
     assert.ok(example.commands.includes('PICK'));
     await assertReproduces(report, program, ['tiebreak-name']);
+    assertReproducedShowDifferences(report);
   });
 
   it('names counts that survive POOL, and does not blame mistakes the program does not have', async () => {
@@ -125,6 +143,43 @@ describe('check (fake programs)', () => {
     assert.ok(report.processRuns <= 10, `${report.processRuns} runs`);
     assert.ok(report.counterexample!.commands.length <= 4, report.counterexample!.commands.join(' | '));
     await assertReproduces(report, leakyProgram);
+  });
+
+  it('shows no counterexample as reproduced when the fresh run of it shows no difference', async () => {
+    // Wrong only in a long run (here: the check's one process for every transcript), right in the short fresh
+    // runs that confirm a counterexample. The finding stands on the evidence, but no fresh run shows it.
+    const longRunsOnly: Execute = async (input) => (input.split('\n').length > 60 ? mutantProgram('tiebreak-name') : mutantProgram())(input);
+    const report = await checkWith(longRunsOnly);
+    assert.deepEqual(report.mistakes.map((m) => m.id), ['tiebreak']);
+    assert.equal(report.mistakes[0]!.counterexample?.reproduced ?? false, false, 'no fresh run showed the wrong tiebreak');
+    assertReproducedShowDifferences(report);
+  });
+
+  it('confirms a random tiebreak in a fresh run, with the counts that very run printed', async () => {
+    // Each fresh process rotates its ties from a different start (a clock or a seed would do the same), so two
+    // fresh runs differ; within one process it answers like the reference otherwise.
+    let processes = 0;
+    const randomTies: Execute = async (input) => {
+      let turn = processes++;
+      let state = model.initial();
+      let stdout = '';
+      for (const command of input.split('\n').filter(Boolean)) {
+        const step = model.step(state, command, new Set(turn % 2 === 0 ? [] : ['tiebreak-rotate']));
+        if (command === 'PICK') turn += 1;
+        state = step.state;
+        if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1 });
+        stdout += step.answer.lines.map((l) => `${l}\n`).join('');
+      }
+      return done(stdout);
+    };
+    const report = await checkWith(randomTies);
+    assert.equal(report.status, 'fail');
+    assert.equal(report.determinism?.fresh, 'different');
+    assertReproducedShowDifferences(report);
+    const example = report.counterexample;
+    assert.ok(example?.reproduced, 'a fresh run showed it');
+    assert.equal(example.observeCommand, 'STATUS', 'with the counts of the run shown');
+    assert.ok(example.trace.every((row) => row.observed !== undefined));
   });
 
   it('stops at the first flood instead of flooding once per transcript', async () => {
@@ -139,6 +194,7 @@ describe('check (fake programs)', () => {
     const report = await checkWith(async () => done(''));
     assert.equal(report.status, 'fail');
     assert.equal(report.checks.notRun, transcripts.length - 1);
+    assert.deepEqual(report.checks, countedChecks(report));
     assert.ok(report.processRuns <= 10, `${report.processRuns} runs`);
     const difference = report.problems.find((p) => p.kind === 'unrecognised-difference');
     assert.match(difference!.message, /ended without answering/);

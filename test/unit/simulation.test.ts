@@ -15,6 +15,7 @@ import type { ReferenceModel } from '../../src/core/model/model';
 import type { Scenario } from '../../src/core/simulation/scenarioSchema';
 import { BalancerStopped, modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun, type LineSession } from '../../src/core/simulation/simulation';
 import { headline, simulationResult, summarize } from '../../src/core/simulation/simulationReport';
+import { arrivalsAt } from '../../src/core/simulation/scenarioRules';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -64,9 +65,15 @@ describe('load simulation: the seed\'s figures from the lessons\' own scenarios'
 
       it('says so in one sentence', async () => {
         const runs = { yours: await withModel(s, model), roundRobin: await runScenario(s, roundRobin()), reference: await withModel(s, model) };
+        // The figures are the ones the tests above establish: the slowest server, each run's peak, round robin's last tick.
+        const slowest = s.servers.reduce((a, b) => (b.capacity < a.capacity ? b : a));
+        const peak = (run: BalancerRun): number => Math.max(...queueOf(s, run, slowest.name));
+        const roundRobinQueue = queueOf(s, runs.roundRobin, slowest.name);
+        assert.ok(roundRobinQueue.at(-1)! > roundRobinQueue.at(-2)!, 'still growing');
         assert.equal(
           headline(s, runs),
-          'With your balancer the queue on a (2 per tick, the slowest) peaked at 3; round robin\'s reached 40 and was still growing; the reference\'s peaked at 3.',
+          `With your balancer the queue on ${slowest.name} (${slowest.capacity} per tick, the slowest) peaked at ${peak(runs.yours)}; ` +
+            `round robin's reached ${roundRobinQueue.at(-1)} and was still growing; the reference's peaked at ${peak(runs.reference)}.`,
         );
       });
     });
@@ -79,7 +86,12 @@ describe('load simulation: the seed\'s figures from the lessons\' own scenarios'
       assert.ok(Math.max(...queueOf(s, negative, 'b')) >= 30, `b's queue with a negative count: ${queueOf(s, negative, 'b').join(' ')}`);
       assert.ok(sentTo(s, negative, 'b') > sentTo(s, reference, 'b') + 30);
       const result = simulationResult(lesson, s, { yours: negative, roundRobin: await runScenario(s, roundRobin()), reference }, { id: 'negative-count', title: 'A count goes below zero' });
-      assert.match(result.sentence, /^Your check found “A count goes below zero”\. Under load that means b got \d+ of 240 requests and its queue reached \d+ and was still growing; with the reference b got 99 and its queue stayed empty\.$/);
+      const requests = reference.ticks.reduce((n, _, t) => n + arrivalsAt(s, t + 1), 0);
+      assert.equal(
+        result.sentence,
+        `Your check found “A count goes below zero”. Under load that means b got ${sentTo(s, negative, 'b')} of ${requests} requests and its queue reached ${Math.max(...queueOf(s, negative, 'b'))} and was still growing; ` +
+          `with the reference b got ${sentTo(s, reference, 'b')} and its queue stayed empty.`,
+      );
     });
   }
 
@@ -99,14 +111,19 @@ describe('load simulation: the seed\'s figures from the lessons\' own scenarios'
       assert.equal(failed(await withModel(s, healthChecks)), 0);
       assert.equal(failed(await withModel(s, healthChecks, ['pick-ignores-health'])), 7);
       const runs = { yours: await withModel(s, healthChecks), roundRobin: await runScenario(s, roundRobin()), reference: await withModel(s, healthChecks) };
-      assert.equal(headline(s, runs), 'With your balancer 0 of 30 requests failed; with round robin 7 (sent to b while it was down); with the reference 0.');
+      const requests = runs.reference.ticks.reduce((n, _, t) => n + arrivalsAt(s, t + 1), 0);
+      const wentDown = s.events!.find((e) => e.health === 'down')!.server;
+      assert.equal(
+        headline(s, runs),
+        `With your balancer ${failed(runs.yours)} of ${requests} requests failed; with round robin ${failed(runs.roundRobin)} (sent to ${wentDown} while it was down); with the reference ${failed(runs.reference)}.`,
+      );
     });
 
     it('comes-back: the cap holds the herd off the server that comes back cold; ignoring it piles requests onto it', async () => {
       const s = scenario('health-checks', 'comes-back');
       const reference = await withModel(s, healthChecks);
       const uncapped = await withModel(s, healthChecks, ['cap-ignored']);
-      const back = 11;
+      const back = s.events!.find((e) => e.health === 'up' && e.server === 'c')!.tick;
       const cAfter = (run: BalancerRun): number[] => queueOf(s, run, 'c').slice(back - 1);
       // At most 6 in flight (the cap), minus the one request it finishes while cold.
       assert.ok(Math.max(...cAfter(reference)) <= 5, cAfter(reference).join(' '));
@@ -114,8 +131,26 @@ describe('load simulation: the seed\'s figures from the lessons\' own scenarios'
       assert.ok(reference.ticks.some((t) => t.waiting > 0), 'with the cap, requests wait at the balancer');
       assert.equal(failed(reference), 0);
       assert.ok(failed(await runScenario(s, roundRobin())) > 0, 'round robin sends requests to c while it is down');
-      const result = simulationResult('health-checks', s, { yours: uncapped, roundRobin: await runScenario(s, roundRobin()), reference }, { id: 'ignores-cap', title: 'PICK ignores the cap' });
-      assert.match(result.sentence, /^Your check found “PICK ignores the cap”\. Under load: when c came back at tick 11, your balancer sent it 11 requests in that tick and its queue reached \d+; round robin sent it 4 \(queue up to 11\); the reference 6 \(queue up to 5\)\.$/);
+      // 11 arrivals a tick over 3 servers: the order shows in each tick's split (4, 4, 3 on the first).
+      let next = 0;
+      const inPoolOrder = (await runScenario(s, roundRobin())).ticks.map((_, t) => {
+        const sent = s.servers.map(() => 0);
+        for (let k = 0; k < arrivalsAt(s, t + 1); k++) sent[next++ % s.servers.length]! += 1;
+        return sent;
+      });
+      assert.deepEqual((await runScenario(s, roundRobin())).ticks.map((t) => t.sent), inPoolOrder, 'round robin goes through the pool in its order, across ticks');
+      const runs = { yours: uncapped, roundRobin: await runScenario(s, roundRobin()), reference };
+      const result = simulationResult('health-checks', s, runs, { id: 'ignores-cap', title: 'PICK ignores the cap' });
+      // Each figure from the runs: what c was sent in the tick it came back, and its queue's peak from then on.
+      const c = s.servers.findIndex((x) => x.name === 'c');
+      const sentBack = (run: BalancerRun): number => run.ticks[back - 1]!.sent[c]!;
+      const peakAfter = (run: BalancerRun): number => Math.max(...cAfter(run));
+      assert.equal(sentBack(uncapped), arrivalsAt(s, back), 'without the cap every request of that tick goes to c');
+      assert.equal(
+        result.sentence,
+        `Your check found “PICK ignores the cap”. Under load: when c came back at tick ${back}, your balancer sent it ${sentBack(uncapped)} requests in that tick and its queue reached ${peakAfter(uncapped)}; ` +
+          `round robin sent it ${sentBack(runs.roundRobin)} (queue up to ${peakAfter(runs.roundRobin)}); the reference ${sentBack(reference)} (queue up to ${peakAfter(reference)}).`,
+      );
     });
   });
 });
