@@ -23,6 +23,7 @@ import { segmentAnswers } from '../model/segment';
 import { sameOutcome, simulate, type Outcome } from '../model/simulate';
 import { walkEvidence } from '../diagnosis/stepwise';
 import { vetFindings } from '../diagnosis/evidence';
+import { LineEndingFilter, lineEndingsProblem, type LineEndings } from './lineEndings';
 import { enclosingFunction, locateFunction } from '../text/source';
 import type { Transcript } from '../model/transcript';
 
@@ -99,9 +100,10 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     outputLimitBytes: input.options.outputLimitBytes,
   };
   let processRuns = 0;
+  const lineEndings = new LineEndingFilter();
   const execute: Execute = async (stdin, limits) => {
     processRuns += 1;
-    return input.execute(stdin, limits);
+    return lineEndings.clean(await input.execute(stdin, limits));
   };
   const hidden = hiddenCases(input.transcripts);
   const generated = generatedCases(model, input.options.seed, input.options.fuzzTranscripts ?? manifest.fuzz?.transcripts ?? DEFAULT_FUZZ_TRANSCRIPTS, input.options.fuzzLength ?? manifest.fuzz?.length ?? DEFAULT_FUZZ_LENGTH);
@@ -125,8 +127,11 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   const outcomes = main.outcomes;
   const passes = (i: number): boolean => sameOutcome(outcomes[i]!, cases[i]!.expected);
   const verdicts: TranscriptVerdict[] = hidden.map((h, i) => verdictOf(model, h, outcomes[i]!));
-  const report = (partial: Partial<CheckReport> & Pick<CheckReport, 'status'>): CheckReport => {
-    const transcripts = partial.transcripts ?? verdicts;
+  const report = (given: Partial<CheckReport> & Pick<CheckReport, 'status'>): CheckReport => {
+    const seen = lineEndings.seen();
+    const partial = withLineEndings(given, seen);
+    // When every answer had the byte, no hidden transcript passed as the program printed it.
+    const transcripts = (partial.transcripts ?? verdicts).map((t) => (seen && seen.endedOdd === seen.lines && partial.status !== 'error' ? { ...t, passed: false } : t));
     const passed = transcripts.filter((t) => t.passed).length;
     const failingGenerated = generated.filter((_, k) => !passes(hidden.length + k));
     return {
@@ -161,6 +166,14 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     const first = failing[0];
     const counterexample = first === undefined ? null : stoppedCounterexample(model, cases[first]!, outcomes[first]!);
     return report({ status: 'fail', problems: [stub], counterexample });
+  }
+  if (failing.length === 0 && lineEndings.seen()) {
+    // Right once the trailing bytes are off: show the shortest hidden transcript as the program printed it.
+    const shortest = [...hidden].sort((a, b) => a.commands.length - b.commands.length)[0];
+    const raw = shortest ? (await runBatch(model, input.execute, [shortest.commands])).outcomes[0] : undefined;
+    processRuns += raw ? 1 : 0;
+    const counterexample = shortest && raw ? buildCounterexample(model, { transcript: shortest.name, label: shortest.label, shrunkFrom: shortest.commands.length, reproduced: true, ...(input.replay ? { replay: { stdin: [model.resetCommand, ...shortest.commands].join('\n') + '\n', shell: input.replay([model.resetCommand, ...shortest.commands].join('\n') + '\n') } } : {}) }, shortest.commands, raw) : null;
+    return report({ status: 'fail', counterexample });
   }
   if (failing.length === 0) {
     const problems = assembleProblems({ model, main, runProblems: (r) => runProblems(r, problemContext), findings: [], diagnosis: undefined, probe: undefined, cases, counterexample: null });
@@ -396,4 +409,11 @@ function addContradiction(problems: Problem[], manifest: LessonManifest, mistake
     return;
   }
   problems.push({ kind: 'unrecognised-difference', message: `Your program differs from the reference in a way this lesson has no name for: ${sentence}`, advice });
+}
+
+/** Answers with a trailing byte fail, whatever else is right: the problem comes first. */
+function withLineEndings(partial: Partial<CheckReport> & Pick<CheckReport, 'status'>, seen: LineEndings | undefined): Partial<CheckReport> & Pick<CheckReport, 'status'> {
+  if (!seen || partial.status === 'error') return partial;
+  const restRight = (partial.mistakes ?? []).length === 0 && (partial.problems ?? []).length === 0;
+  return { ...partial, status: 'fail', problems: [lineEndingsProblem(seen, restRight), ...(partial.problems ?? [])] };
 }
