@@ -131,6 +131,16 @@ function answersExactly(model: ReferenceModel, streams: readonly EvidenceStream[
 
 function exactDiagnosis(tallies: readonly CandidateTally[], mistakeOf: ReadonlyMap<string, string>, free: ReadonlySet<string>, singles: Walk): Diagnosis {
   const findings = findingsOf(tallies, mistakeOf, free, singles.tallies).map((f) => ({ ...f, confidence: 'exact' as const }));
+  // An exact pair where neither half is exact alone names both, even when following the program's answers
+  // lets one half explain every differing command step by step (a tie broken otherwise, after counts that
+  // only the other half gets wrong).
+  for (const tally of tallies) {
+    for (const mutation of tally.candidate.mutations) {
+      const mistake = mistakeOf.get(mutation)!;
+      if (tally.candidate.mutations.length < 2 || findings.some((f) => f.mistake === mistake)) continue;
+      findings.push({ mistake, mutation, mutations: tally.candidate.mutations, confidence: 'exact', nondeterministic: free.has(mutation), steps: [...tally.support], stepCount: tally.supportCount });
+    }
+  }
   return { findings, unexplained: [], unexplainedCount: 0, differingCount: singles.differingCount };
 }
 
