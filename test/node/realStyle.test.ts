@@ -22,6 +22,8 @@ import type { Language, LessonManifest } from '../../src/core/pack/schema';
 import { checkFile } from '../../src/node/check/checker';
 import { loadPack, type LoadedPack } from '../../src/node/packs/packs';
 import { discoverFixtures, type Fixture } from './realStyleCorpus';
+import { unsupportedCounts } from '../../src/core/diagnosis/evidence';
+import { mistakeExplanation, mistakeHeadline } from '../../src/core/report/findings';
 
 const ROOT = path.join(__dirname, '..', '..');
 /** The interpreter `python3` runs, by its real path: a version manager's shim would double each process start. */
@@ -74,6 +76,19 @@ function reportWithLookahead(index: number): Promise<CheckReport> {
   return report;
 }
 
+/**
+ * Every count a card states (a negative number, a wrapped-around one) is one the program printed in the
+ * trace the card shows: a card never tells the learner something the trace beside it contradicts.
+ */
+function assertCardsShowWhatTheyState(r: CheckReport, said: string): void {
+  for (const m of r.mistakes) {
+    const example = m.counterexample;
+    if (!example?.observeCommand) continue;
+    const card = `${mistakeHeadline(m)} ${mistakeExplanation(m)} ${m.hint}`;
+    assert.deepEqual(unsupportedCounts(card, example), [], `${said}: the card of ${m.id} states counts its trace does not show`);
+  }
+}
+
 const unrecognised = (r: CheckReport): boolean => r.problems.some((p) => p.kind === 'unrecognised-difference');
 
 /** What a report says, in one line: for assertion messages and the summary table. */
@@ -84,9 +99,10 @@ function verdict(r: CheckReport): string {
 }
 
 function expected(f: Fixture): string {
-  if (f.expect.correct) return 'none';
+  const problems = f.expect.problems.length > 0 ? ` + ${f.expect.problems.join(', ')}` : '';
+  if (f.expect.correct) return `none${problems}`;
   const named = f.expect.mistakes.map((id) => `${id}${id === 'tiebreak' && f.expect.behaviour ? `/${f.expect.behaviour}` : ''}${f.expect.variants[id] ? `=${f.expect.variants[id]}` : ''}`);
-  return `[${named.join(', ')}]${f.expect.unrecognised ? ' + unrecognised' : ''}`;
+  return `[${named.join(', ')}]${f.expect.unrecognised ? ' + unrecognised' : ''}${problems}`;
 }
 
 function category(f: Fixture): string {
@@ -143,11 +159,13 @@ describe('real-style corpus: the diagnosis holds on programs written the way peo
       const r = await reportWithLookahead(index);
       // Not "<x>: expected …": mocha would cut such a message down to <x>.
       const said = `${f.id} should get ${expected(f)} and got ${verdict(r)}`;
+      assertCardsShowWhatTheyState(r, said);
       if (f.expect.correct) {
-        assert.equal(r.status, 'pass', said);
-        assert.deepEqual([r.mistakes, r.problems], [[], []], said);
+        assert.equal(r.status, f.expect.problems.length > 0 ? 'fail' : 'pass', said);
+        assert.deepEqual([r.mistakes, r.problems.map((p) => p.kind).sort()], [[], f.expect.problems], said);
         return;
       }
+      for (const kind of f.expect.problems) assert.ok(r.problems.some((p) => p.kind === kind), `${said}: problem ${kind}`);
       assert.equal(r.status, 'fail', said);
       assert.deepEqual(r.mistakes.map((m) => m.id).sort(), [...f.expect.mistakes], said);
       const tiebreak = r.mistakes.find((m) => m.id === 'tiebreak');
@@ -176,7 +194,9 @@ describe('real-style corpus: the diagnosis holds on programs written the way peo
         accused = r.mistakes.map((m) => m.id).filter((id) => !f.expect.mistakes.includes(id));
         const tiebreak = r.mistakes.find((m) => m.id === 'tiebreak');
         exact =
-          (f.expect.correct ? r.status === 'pass' && r.problems.length === 0 : r.status === 'fail') &&
+          (f.expect.correct
+            ? r.status === (f.expect.problems.length > 0 ? 'fail' : 'pass') && r.problems.map((p) => p.kind).sort().join() === f.expect.problems.join()
+            : r.status === 'fail' && f.expect.problems.every((kind) => r.problems.some((p) => p.kind === kind))) &&
           r.mistakes.map((m) => m.id).sort().join() === f.expect.mistakes.join() &&
           (!tiebreak || tiebreak.behaviour === f.expect.behaviour) &&
           Object.entries(f.expect.variants).every(([id, mutant]) => r.mistakes.find((m) => m.id === id)?.variant?.mutant === mutant) &&

@@ -22,6 +22,8 @@ export interface Expectation {
   readonly unrecognised: boolean;
   /** mistake id → the model mutation of the form the program shows (e.g. negative-count → wrap-64). */
   readonly variants: Readonly<Record<string, string>>;
+  /** Problem kinds the report must have besides what the rest implies (e.g. line-endings), sorted. */
+  readonly problems: readonly string[];
   readonly style: string;
 }
 
@@ -38,7 +40,7 @@ export class HeaderError extends Error {}
 
 /**
  * Reads the header: `lesson-companion`, `expect-mistakes` and `style` lines are required; `expect-behaviour`,
- * `expect-unrecognised` and `expect-variant` are optional. Comment markers are `#` or `//`.
+ * `expect-unrecognised`, `expect-variant` and `expect-problems` are optional. Comment markers are `#` or `//`.
  */
 export function parseHeader(source: string, where: string): Expectation {
   const fields = new Map<string, string>();
@@ -69,9 +71,11 @@ export function parseHeader(source: string, where: string): Expectation {
     if (!mistake || !mutant || !mistakes.includes(mistake)) throw new HeaderError(`${where}: expect-variant "${pair}" is not <listed mistake>=<mutation>`);
     variants[mistake] = mutant;
   }
+  const problems = (fields.get('expect-problems') ?? '').split(',').map((p) => p.trim()).filter(Boolean).sort();
   return {
     lesson,
     mistakes,
+    problems,
     correct,
     ...(behaviour ? { behaviour } : {}),
     unrecognised: unrecognised === 'yes',

@@ -86,9 +86,10 @@ describe('diagnosis, step by step', () => {
       it(`${a} + ${b}`, () => {
         const d = diagnose(model, mistakes, evidence(mutant(a, b)));
         const behaves = simulate(model, evidence(mutant())[0]!.commands, new Set([a, b])).outcome;
-        const aloneA = simulate(model, evidence(mutant())[0]!.commands, new Set([a])).outcome;
-        // Some pairs hide one mistake behind the other (a crash before the second shows): then one is enough.
-        if (behaves.lines.join() === aloneA.lines.join() && behaves.ending === aloneA.ending) return;
+        const alone = [a, b].map((m) => simulate(model, evidence(mutant())[0]!.commands, new Set([m])).outcome);
+        // Some pairs hide one mistake behind the other (a crash before the second shows; a count that only
+        // grows never goes below zero): then one is enough.
+        if (alone.some((one) => behaves.lines.join() === one.lines.join() && behaves.ending === one.ending)) return;
         assert.deepEqual(d.findings.map((f) => f.mistake).sort(), [mistakeOf(a), mistakeOf(b)].sort());
       });
     }

@@ -48,12 +48,12 @@ describe('determinism probe (fake processes)', () => {
     assert.equal(probe.freshDifference?.index, 1);
   });
 
-  it('a second run in one process that differs, with a third fresh run that agrees, is state kept across the reset', async () => {
+  it('a second run in one process that differs, with four more fresh runs that agree, is state kept across the reset', async () => {
     const program = scripted([[['c', 'b', 'a'], ['a', 'c', 'b']], [['c', 'b', 'a']], [['c', 'b', 'a']]]);
     const probe = await probeDeterminism(model, program.execute, probed);
     assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['same', 'different']);
     assert.equal(probe.resetDifference?.seen, 'twice');
-    assert.equal(program.starts(), 3, 'the third fresh run confirms it');
+    assert.equal(program.starts(), 6, 'four more fresh runs confirm it');
   });
 
   it('two fresh runs that agree by chance, then a third that differs: randomness, not kept state', async () => {
@@ -62,7 +62,15 @@ describe('determinism probe (fake processes)', () => {
     const probe = await probeDeterminism(model, program.execute, probed);
     assert.equal(probe.determinism.fresh, 'different');
     assert.equal(probe.resetDifference, undefined, 'not called state kept across the reset');
-    assert.equal(probe.determinism.runs, 3);
-    assert.equal(probe.streams.length, 3, 'every run is evidence');
+    assert.equal(probe.determinism.runs, 4, 'the more fresh runs go two at a time');
+    assert.equal(probe.streams.length, 4, 'every run is evidence');
+  });
+
+  it('a walk over a set in hash order: three fresh runs agree by chance, the fifth differs: randomness', async () => {
+    const same = [['c', 'b', 'a']];
+    const program = scripted([[['c', 'b', 'a'], ['b', 'a', 'c']], same, same, same, [['a', 'c', 'b']]]);
+    const probe = await probeDeterminism(model, program.execute, probed);
+    assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['different', 'unknown']);
+    assert.equal(probe.determinism.runs, 6);
   });
 });

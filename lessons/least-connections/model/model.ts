@@ -18,6 +18,14 @@ interface PoolState {
   readonly cursor: number;
   /** Counts of backends dropped by a POOL, kept only by the registry mutant (a name seen before comes back). */
   readonly retired?: ReadonlyMap<string, bigint>;
+  /**
+   * When each backend was last picked, and when its count last changed (a logical clock): for ties that go
+   * to the least recently used backend, or to the least recently moved one (HAProxy's leastconn requeues a
+   * server in its tree when its count changes, behind the others with the same count). Unset: pool order.
+   */
+  readonly used?: ReadonlyMap<string, number>;
+  readonly moved?: ReadonlyMap<string, number>;
+  readonly clock?: number;
 }
 
 const BACKEND = /^[A-Za-z0-9._-]+$/;
@@ -45,9 +53,12 @@ function pick(state: PoolState, on: ReadonlySet<string>, observed?: readonly str
     return { state, answer: lines('EMPTY') };
   }
   const countOf = (name: string): bigint => inFlight.get(name) ?? 0n;
-  let fewest = countOf(pool[0]!);
-  for (const name of pool) if (countOf(name) < fewest) fewest = countOf(name);
-  const tied = pool.map((name, index) => ({ name, index })).filter((b) => countOf(b.name) === fewest);
+  // HAProxy 2.5–3.1 keeps an `int` count but its tree ranks keys as unsigned: a count of -1 ranks as the busiest.
+  const rank = (name: string): bigint => (on.has('negative-unsigned') && countOf(name) < 0n ? countOf(name) + (1n << 32n) : countOf(name));
+  let fewest = rank(pool[0]!);
+  for (const name of pool) if (rank(name) < fewest) fewest = rank(name);
+  const tied = pool.map((name, index) => ({ name, index })).filter((b) => rank(b.name) === fewest);
+  const since = (times: ReadonlyMap<string, number> | undefined, b: { name: string; index: number }): number => times?.get(b.name) ?? b.index - pool.length;
   let chosen = tied[0]!;
   let cursor = state.cursor;
   if (on.has('tiebreak-name')) {
@@ -56,6 +67,10 @@ function pick(state: PoolState, on: ReadonlySet<string>, observed?: readonly str
     chosen = tied[tied.length - 1]!;
   } else if (on.has('tiebreak-rotate')) {
     chosen = tied.find((b) => b.index >= cursor % pool.length) ?? tied[0]!;
+  } else if (on.has('tiebreak-lru')) {
+    chosen = tied.reduce((best, b) => (since(state.used, b) < since(state.used, best) ? b : best));
+  } else if (on.has('tiebreak-moved')) {
+    chosen = tied.reduce((best, b) => (since(state.moved, b) < since(state.moved, best) ? b : best));
   }
   const answer = lines(chosen.name);
   const alternatives = on.has('tiebreak-any') ? tied.filter((b) => b !== chosen).map((b) => [b.name]) : undefined;
@@ -64,12 +79,16 @@ function pick(state: PoolState, on: ReadonlySet<string>, observed?: readonly str
   if (followed >= 0) chosen = { name: pool[followed]!, index: followed };
   cursor = chosen.index + 1;
   const next = new Map(inFlight);
-  if (!on.has('no-increment')) {
+  const clock = (state.clock ?? 0) + 1;
+  const used = new Map(state.used ?? []).set(chosen.name, clock);
+  let moved = state.moved;
+  if (!on.has('no-increment') && !on.has('count-on-done')) {
     const mask = unsignedMask(on);
     const raised = countOf(chosen.name) + 1n;
     next.set(chosen.name, mask === undefined ? raised : raised & mask);
+    moved = new Map(state.moved ?? []).set(chosen.name, clock);
   }
-  return { state: { ...state, inFlight: next, cursor }, answer, ...(alternatives ? { alternatives } : {}) };
+  return { state: { ...state, inFlight: next, cursor, used, ...(moved ? { moved } : {}), clock }, answer, ...(alternatives ? { alternatives } : {}) };
 }
 
 function done(state: PoolState, name: string | undefined, on: ReadonlySet<string>): StepResult<PoolState> {
@@ -83,12 +102,15 @@ function done(state: PoolState, name: string | undefined, on: ReadonlySet<string
   const current = state.inFlight.get(name) ?? 0n;
   const mask = unsignedMask(on);
   let lowered: bigint;
-  if (mask !== undefined) lowered = (current - 1n) & mask;
-  else if (on.has('negative-count')) lowered = current - 1n;
+  if (on.has('count-on-done')) lowered = current + 1n;
+  else if (mask !== undefined) lowered = (current - 1n) & mask;
+  else if (on.has('negative-count') || on.has('negative-unsigned')) lowered = current - 1n;
   else lowered = current > 0n ? current - 1n : 0n;
   const next = new Map(state.inFlight);
   next.set(name, lowered);
-  return { state: { ...state, inFlight: next }, answer: lines('OK') };
+  if (lowered === current) return { state: { ...state, inFlight: next }, answer: lines('OK') };
+  const clock = (state.clock ?? 0) + 1;
+  return { state: { ...state, inFlight: next, moved: new Map(state.moved ?? []).set(name, clock), clock }, answer: lines('OK') };
 }
 
 function status(state: PoolState, observed?: readonly string[]): StepResult<PoolState> {
@@ -168,11 +190,15 @@ export const model: ReferenceModel<PoolState> = {
     { id: 'tiebreak-name', description: 'ties go to the smallest name instead of pool order' },
     { id: 'tiebreak-last', description: 'ties go to the last tied backend in pool order' },
     { id: 'tiebreak-rotate', description: 'ties rotate among the tied backends' },
+    { id: 'tiebreak-lru', description: 'ties go to the least recently picked backend' },
+    { id: 'tiebreak-moved', description: 'ties go to the backend whose count changed least recently (HAProxy leastconn)' },
     { id: 'tiebreak-any', description: 'ties go to any tied backend (at random, or by some rotation)', nondeterministic: true },
     { id: 'negative-count', description: 'DONE at 0 goes below zero' },
     { id: 'wrap-32', description: 'DONE at 0 wraps an unsigned 32-bit counter to 4294967295' },
     { id: 'wrap-64', description: 'DONE at 0 wraps an unsigned 64-bit counter to 18446744073709551615' },
+    { id: 'negative-unsigned', description: 'DONE at 0 goes to -1, and PICK ranks -1 as the busiest (a signed count compared as unsigned)' },
     { id: 'no-increment', description: 'PICK does not count the chosen backend at once' },
+    { id: 'count-on-done', description: 'the request is counted when it finishes: PICK does not count, DONE adds one' },
     { id: 'unknown-crash', description: 'DONE for a name not in the pool crashes' },
     { id: 'unknown-added', description: 'DONE for a name not in the pool adds it to the counts' },
     { id: 'empty-crash', description: 'PICK on an empty pool crashes' },

@@ -17,11 +17,13 @@ import type { ReferenceModel } from '../model/model';
 import { probeDeterminism, type Probe } from './probe';
 import type { Execute } from './process';
 import { runProblems, type ProblemContext } from '../report/problems';
-import type { CheckReport, Counterexample, Location, NamedMistake, TranscriptVerdict } from '../report/report';
+import type { CheckReport, Counterexample, Location, NamedMistake, Problem, TranscriptVerdict } from '../report/report';
 import type { Language, LessonManifest } from '../pack/schema';
 import { segmentAnswers } from '../model/segment';
 import { sameOutcome, simulate, type Outcome } from '../model/simulate';
 import { walkEvidence } from '../diagnosis/stepwise';
+import { vetFindings } from '../diagnosis/evidence';
+import { LineEndingFilter, lineEndingsProblem, type LineEndings } from './lineEndings';
 import { enclosingFunction, locateFunction } from '../text/source';
 import type { Transcript } from '../model/transcript';
 
@@ -98,9 +100,10 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     outputLimitBytes: input.options.outputLimitBytes,
   };
   let processRuns = 0;
+  const lineEndings = new LineEndingFilter();
   const execute: Execute = async (stdin, limits) => {
     processRuns += 1;
-    return input.execute(stdin, limits);
+    return lineEndings.clean(await input.execute(stdin, limits));
   };
   const hidden = hiddenCases(input.transcripts);
   const generated = generatedCases(model, input.options.seed, input.options.fuzzTranscripts ?? manifest.fuzz?.transcripts ?? DEFAULT_FUZZ_TRANSCRIPTS, input.options.fuzzLength ?? manifest.fuzz?.length ?? DEFAULT_FUZZ_LENGTH);
@@ -124,8 +127,11 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   const outcomes = main.outcomes;
   const passes = (i: number): boolean => sameOutcome(outcomes[i]!, cases[i]!.expected);
   const verdicts: TranscriptVerdict[] = hidden.map((h, i) => verdictOf(model, h, outcomes[i]!));
-  const report = (partial: Partial<CheckReport> & Pick<CheckReport, 'status'>): CheckReport => {
-    const transcripts = partial.transcripts ?? verdicts;
+  const report = (given: Partial<CheckReport> & Pick<CheckReport, 'status'>): CheckReport => {
+    const seen = lineEndings.seen();
+    const partial = withLineEndings(given, seen);
+    // When every answer had the byte, no hidden transcript passed as the program printed it.
+    const transcripts = (partial.transcripts ?? verdicts).map((t) => (seen && seen.endedOdd === seen.lines && partial.status !== 'error' ? { ...t, passed: false } : t));
     const passed = transcripts.filter((t) => t.passed).length;
     const failingGenerated = generated.filter((_, k) => !passes(hidden.length + k));
     return {
@@ -160,6 +166,14 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     const first = failing[0];
     const counterexample = first === undefined ? null : stoppedCounterexample(model, cases[first]!, outcomes[first]!);
     return report({ status: 'fail', problems: [stub], counterexample });
+  }
+  if (failing.length === 0 && lineEndings.seen()) {
+    // Right once the trailing bytes are off: show the shortest hidden transcript as the program printed it.
+    const shortest = [...hidden].sort((a, b) => a.commands.length - b.commands.length)[0];
+    const raw = shortest ? (await runBatch(model, input.execute, [shortest.commands])).outcomes[0] : undefined;
+    processRuns += raw ? 1 : 0;
+    const counterexample = shortest && raw ? buildCounterexample(model, { transcript: shortest.name, label: shortest.label, shrunkFrom: shortest.commands.length, reproduced: true, ...(input.replay ? { replay: { stdin: [model.resetCommand, ...shortest.commands].join('\n') + '\n', shell: input.replay([model.resetCommand, ...shortest.commands].join('\n') + '\n') } } : {}) }, shortest.commands, raw) : null;
+    return report({ status: 'fail', counterexample });
   }
   if (failing.length === 0) {
     const problems = assembleProblems({ model, main, runProblems: (r) => runProblems(r, problemContext), findings: [], diagnosis: undefined, probe: undefined, cases, counterexample: null });
@@ -196,9 +210,14 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     maxShrinkRounds: MAX_SHRINK_ROUNDS,
   };
   const examples = await counterexamplesFor(ctx, diagnosis.findings);
-  let mistakes = diagnosis.findings.map((finding, i) => namedMistake(input, cases, finding, examples[i] ?? null, probe));
+  // Every finding goes through the evidence its own trace shows before it is named (evidence.ts).
+  const vetted = vetFindings({ model, catalogue: manifest.mistakes, findings: diagnosis.findings, examples, cardText: (id, mutation) => cardText(manifest, id, mutation) });
+  const kept = vetted.filter((v) => v.kind === 'kept');
+  const contradicted = vetted.filter((v) => v.kind === 'dropped');
+  diagnosis = { ...diagnosis, findings: kept.map((v) => v.finding) };
+  let mistakes = kept.map((v) => namedMistake(input, cases, v.finding, v.example, probe));
 
-  let counterexample: Counterexample | null = mistakes.find((m) => m.counterexample)?.counterexample ?? null;
+  let counterexample: Counterexample | null = mistakes.find((m) => m.counterexample)?.counterexample ?? contradicted[0]?.example ?? null;
   const stoppedCase = failing.find((i) => outcomes[i]!.ending === 'timed-out' || outcomes[i]!.ending === 'output-limit');
   if (!counterexample && (diagnosis.unexplained.length > 0 || diagnosis.findings.length === 0) && answeredFailure !== undefined) {
     const lists = new Set(diagnosis.unexplained.map((u) => u.step.list));
@@ -222,6 +241,8 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   }
 
   const problems = assembleProblems({ model, main, runProblems: (r) => runProblems(r, problemContext), findings: diagnosis.findings, diagnosis, probe, cases, counterexample });
+  const unnamed = contradicted[0];
+  if (unnamed?.kind === 'dropped') addContradiction(problems, manifest, unnamed.finding.mistake, unnamed.shown, unnamed.example === counterexample);
   if (stoppedCase !== undefined) {
     const stopped = stoppedProblem(model, cases[stoppedCase]!, outcomes[stoppedCase]!, problems);
     if (stopped) problems.splice(problems.findIndex((p) => p.kind === stopped.kind), 1, stopped);
@@ -363,3 +384,36 @@ function verdictOf(model: ReferenceModel, c: Case, outcome: Outcome): Transcript
 }
 
 export type { Diagnosis };
+
+/** What a mistake's card says in the given form: its stated counts must be in the trace it shows. */
+function cardText(manifest: LessonManifest, id: string, mutation: string): string {
+  const spec = manifest.mistakes.find((m) => m.id === id);
+  const variant = spec?.variants?.find((v) => v.mutant === mutation);
+  return [variant?.title ?? spec?.title, variant?.explanation ?? spec?.explanation, variant?.hint ?? spec?.hint].filter(Boolean).join(' ');
+}
+
+/**
+ * A finding the program's own answers contradict is not named; what they show is said as a difference the
+ * lesson has no name for, with the read-order step of the code it is in.
+ */
+function addContradiction(problems: Problem[], manifest: LessonManifest, mistake: string, shown: string, inTrace: boolean): void {
+  const stepNumber = manifest.mistakes.find((m) => m.id === mistake)?.step;
+  const step = stepNumber ? manifest.readOrder[stepNumber - 1] : undefined;
+  const where = inTrace ? ' (in the trace below)' : '';
+  const sentence = `${shown}${where}, and no mistake this lesson names explains that.`;
+  const advice = `Walk through the trace by hand, keeping the counts on paper${step ? `, and read step ${stepNumber} of the read order again (${step.title})` : ''}.`;
+  const existing = problems.findIndex((p) => p.kind === 'unrecognised-difference');
+  if (existing >= 0) {
+    const p = problems[existing]!;
+    problems.splice(existing, 1, { ...p, message: `${p.message} Also: ${sentence}` });
+    return;
+  }
+  problems.push({ kind: 'unrecognised-difference', message: `Your program differs from the reference in a way this lesson has no name for: ${sentence}`, advice });
+}
+
+/** Answers with a trailing byte fail, whatever else is right: the problem comes first. */
+function withLineEndings(partial: Partial<CheckReport> & Pick<CheckReport, 'status'>, seen: LineEndings | undefined): Partial<CheckReport> & Pick<CheckReport, 'status'> {
+  if (!seen || partial.status === 'error') return partial;
+  const restRight = (partial.mistakes ?? []).length === 0 && (partial.problems ?? []).length === 0;
+  return { ...partial, status: 'fail', problems: [lineEndingsProblem(seen, restRight), ...(partial.problems ?? [])] };
+}

@@ -120,9 +120,14 @@ interface Confirmed {
 async function runCandidates(ctx: ConfirmContext, candidates: readonly (readonly string[])[]): Promise<{ plain: Outcome; observed: Outcome | undefined }[]> {
   const observe = ctx.model.observeCommand !== undefined;
   if (!ctx.leaky && !ctx.random) {
-    const lists = candidates.flatMap((c) => (observe ? [c, withObserve(ctx.model, c)] : [c]));
-    const { outcomes } = await runBatch(ctx.model, ctx.execute, lists);
-    return candidates.map((_, i) => (observe ? { plain: outcomes[2 * i]!, observed: outcomes[2 * i + 1] } : { plain: outcomes[i]!, observed: undefined }));
+    // The answers of every candidate in one process; the counts each in a fresh one, as the replay line runs
+    // it: state that survives the reset unnoticed (a registry at module level) would otherwise show counts
+    // left over from the run before.
+    const [{ outcomes }, observed] = await Promise.all([
+      runBatch(ctx.model, ctx.execute, candidates),
+      observe ? mapLimit(candidates, ctx.concurrency, async (c) => (await runBatch(ctx.model, ctx.execute, [withObserve(ctx.model, c)])).outcomes[0]!) : Promise.resolve(undefined),
+    ]);
+    return candidates.map((_, i) => ({ plain: outcomes[i]!, observed: observed?.[i] }));
   }
   // Fresh processes only. A random program is run with the observe command in the same run, so the counts
   // shown belong to the very run whose answers are shown.

@@ -2,10 +2,10 @@
  * Is the program a function of its input? One failing transcript is run alone in two fresh processes, and
  * twice in one of them (each time after the reset command). Fresh runs that differ mean randomness (an
  * unseeded generator); fresh runs that agree while the second run in one process differs mean something
- * carries across the reset (counts, a rotation cursor, a seeded generator). Before saying so, a third fresh
- * run: a program that chooses at random among few options agrees with itself by chance often enough (about
- * one check in fifteen for power-of-two-choices on three backends) that two runs called it leaky. The runs
- * are evidence too.
+ * carries across the reset (counts, a rotation cursor, a seeded generator). Before saying so, up to four more
+ * fresh runs: a program that chooses at random among few options agrees with itself by chance often enough
+ * (about one check in fifteen for power-of-two-choices on three backends, one in sixteen for a walk over a
+ * Python set) that two or three runs called it leaky. The runs are evidence too.
  */
 import { runBatch, type Stream } from './batch';
 import type { Case } from './cases';
@@ -15,6 +15,9 @@ import type { Determinism } from '../report/report';
 import { segmentAnswers } from '../model/segment';
 import type { Outcome } from '../model/simulate';
 import { sameOutcome } from '../model/simulate';
+
+/** Fresh runs that must all agree with the first before a difference across the reset is called leaky state. */
+const MORE_FRESH_RUNS = 4;
 
 export interface AnswerDifference {
   /** 0-based index of the command in the probed transcript, and the command. */
@@ -64,11 +67,19 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
   let freshDifference = usable(first) && usable(fresh) ? firstDifference(model, probed.commands, first, fresh) : undefined;
   const twiceDifference = !freshDifference && usable(first) && usable(second) ? firstDifference(model, probed.commands, first, second) : undefined;
   const batchDifference = !freshDifference && !twiceDifference && inBatch && usable(first) && usable(inBatch) ? firstDifference(model, probed.commands, first, inBatch) : undefined;
-  let third: Awaited<ReturnType<typeof runBatch>> | undefined;
+  const more: Awaited<ReturnType<typeof runBatch>>[] = [];
   if (twiceDifference || batchDifference) {
-    third = await runBatch(model, execute, [probed.commands]);
-    const thirdOutcome = third.outcomes[0]!;
-    if (usable(thirdOutcome)) freshDifference = firstDifference(model, probed.commands, first, thirdOutcome);
+    // Fresh runs until one differs, or MORE_FRESH_RUNS agree: a program that walks a set in hash order
+    // (a new order per process) agrees with itself by chance often enough on a few backends that one more
+    // run called it leaky about one check in sixteen.
+    for (let round = 0; round < MORE_FRESH_RUNS / 2 && !freshDifference; round++) {
+      const runs = await Promise.all([runBatch(model, execute, [probed.commands]), runBatch(model, execute, [probed.commands])]);
+      more.push(...runs);
+      for (const run of runs) {
+        const outcome = run.outcomes[0]!;
+        if (!freshDifference && usable(outcome)) freshDifference = firstDifference(model, probed.commands, first, outcome);
+      }
+    }
   }
   const resetDifference = freshDifference ? undefined : twiceDifference ? { ...twiceDifference, seen: 'twice' as const } : batchDifference ? { ...batchDifference, seen: 'after-others' as const } : undefined;
   return {
@@ -76,9 +87,9 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
     determinism: {
       fresh: !usable(first) || !usable(fresh) ? 'unknown' : freshDifference ? 'different' : 'same',
       afterReset: resetDifference ? 'different' : !usable(first) || !usable(second) || freshDifference ? 'unknown' : 'same',
-      runs: twice.runs.length + again.runs.length + (third?.runs.length ?? 0),
+      runs: twice.runs.length + again.runs.length + more.reduce((n, run) => n + run.runs.length, 0),
     },
-    streams: [...twice.streams, ...again.streams, ...(third?.streams ?? [])],
+    streams: [...twice.streams, ...again.streams, ...more.flatMap((run) => run.streams)],
     alone: first,
     ...(freshDifference ? { freshDifference } : {}),
     ...(resetDifference ? { resetDifference } : {}),

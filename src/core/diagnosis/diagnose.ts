@@ -106,11 +106,15 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
   const { chosen, uncovered } = cover(admissible, singles.differingKeys, options.random === true);
   let findings = findingsOf(chosen, mistakeOf, nondeterministic, singles.tallies);
 
-  // A free-choice finding is dropped when the same kind of command is also left unexplained.
+  // A free-choice finding is dropped when the same kind of command is also left unexplained; so is one whose
+  // every step is a free choice too (a fixed rule among equals, such as ties by rotation): a program that
+  // rotates whatever the counts (weighted round robin) meets a tie now and then and rotates through it too.
   const uncoveredVerbs = (): Set<string> => new Set(singles.sentences.filter((s) => uncovered.has(stepKey(s.step))).map((s) => verbOf(s.step.command)));
+  const freeChoices = new Set(singles.tallies.filter((t) => t.candidate.nondeterministic).flatMap((t) => t.support.map(stepKey)));
+  const amongEquals = (f: Finding): boolean => f.nondeterministic || (f.steps.length > 0 && f.steps.every((s) => freeChoices.has(stepKey(s))));
   for (;;) {
     const verbs = uncoveredVerbs();
-    const doubtful = findings.find((f) => f.nondeterministic && f.steps.some((s) => verbs.has(verbOf(s.command))));
+    const doubtful = findings.find((f) => amongEquals(f) && f.steps.some((s) => verbs.has(verbOf(s.command))));
     if (!doubtful) break;
     for (const s of doubtful.steps) if (!findings.some((f) => f !== doubtful && f.steps.some((o) => stepKey(o) === stepKey(s)))) uncovered.add(stepKey(s));
     findings = findings.filter((f) => f !== doubtful);
@@ -127,6 +131,16 @@ function answersExactly(model: ReferenceModel, streams: readonly EvidenceStream[
 
 function exactDiagnosis(tallies: readonly CandidateTally[], mistakeOf: ReadonlyMap<string, string>, free: ReadonlySet<string>, singles: Walk): Diagnosis {
   const findings = findingsOf(tallies, mistakeOf, free, singles.tallies).map((f) => ({ ...f, confidence: 'exact' as const }));
+  // An exact pair where neither half is exact alone names both, even when following the program's answers
+  // lets one half explain every differing command step by step (a tie broken otherwise, after counts that
+  // only the other half gets wrong).
+  for (const tally of tallies) {
+    for (const mutation of tally.candidate.mutations) {
+      const mistake = mistakeOf.get(mutation)!;
+      if (tally.candidate.mutations.length < 2 || findings.some((f) => f.mistake === mistake)) continue;
+      findings.push({ mistake, mutation, mutations: tally.candidate.mutations, confidence: 'exact', nondeterministic: free.has(mutation), steps: [...tally.support], stepCount: tally.supportCount });
+    }
+  }
   return { findings, unexplained: [], unexplainedCount: 0, differingCount: singles.differingCount };
 }
 

@@ -30,6 +30,7 @@ const PROBLEM_TITLES: Record<ProblemKind, string> = {
   unimplemented: 'Not written yet',
   'interpreter-missing': 'Interpreter not found',
   'unrecognised-difference': 'A difference this lesson has no name for',
+  'line-endings': 'Line endings: a byte after every answer',
   nondeterministic: 'Your program answers differently each run',
   'model-error': "The lesson's reference model failed",
 };

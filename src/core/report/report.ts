@@ -11,6 +11,8 @@ export type ProblemKind =
   | 'unimplemented'
   | 'interpreter-missing'
   | 'unrecognised-difference'
+  /** Answers end in `\r` (a `\r\n` line ending) or trailing spaces; the check compares them without. */
+  | 'line-endings'
   /** The program answers differently on two runs of the same commands (an unseeded random generator). */
   | 'nondeterministic'
   /** The lesson's own reference model failed (threw, looped, ran out of memory): the pack's fault, not the learner's. */
