@@ -148,7 +148,7 @@ export function renderResults(check: CheckView | null, state: PanelState, ui: Ui
     h('p', { class: `verdict verdict-${check.status}`, role: 'status' }, h('strong', {}, ...verdictLine(check))),
     h('p', { class: 'sentence' }, check.sentence),
   );
-  const when = `Checked ${new Date(check.at).toLocaleTimeString()} in ${(check.durationMs / 1000).toFixed(1)} s`;
+  const when = `Checked ${new Date(check.at).toLocaleTimeString()} in ${check.duration}`;
   // Quieter: the random tests and the seed, explained in the tooltip.
   out.append(
     h(
@@ -159,6 +159,7 @@ export function renderResults(check: CheckView | null, state: PanelState, ui: Ui
       check.detailsTooltip ? h('span', { class: 'visually-hidden' }, `. ${check.detailsTooltip}`) : null,
     ),
   );
+  if (check.countsLegend) out.append(h('p', { class: 'counts-legend muted small' }, check.countsLegend));
   for (const m of check.mistakes) out.append(mistakeCard(m, state, ui));
   if (check.trace) out.append(h('article', { class: 'card' }, renderTrace(check.trace, state, state.lesson, ui)));
   for (const p of check.problems) out.append(problemCard(p));

@@ -54,7 +54,12 @@ describe('core/findings: a mistake in the learner\'s words', () => {
   });
 
   it('says the evidence and the tie behaviour in words', () => {
-    assert.equal(evidenceText(mistake()), 'Seen at 7 commands in 3 transcripts, first at command 4 (PICK) of ties follow pool order, STATUS follows name order.');
+    assert.equal(evidenceText(mistake()), 'Seen at 7 commands in 3 transcripts, first at command 4 (PICK) of “ties follow pool order, STATUS follows name order”.');
+    // With the report, the count says where it comes from: 1 hidden transcript (revealedBy) and 2 random tests.
+    const scoped = { transcripts: [...report.transcripts, { name: 'other', description: 'other', passed: true }], fuzz: { seed: 1, transcripts: 40, failed: 2, notRun: 0 } };
+    assert.equal(evidenceText(mistake(), scoped), 'Seen at 7 commands in 1 of 2 hidden transcripts and 2 of 40 random tests, first at command 4 (PICK) of “ties follow pool order, STATUS follows name order”.');
+    const random = mistake({ revealedBy: [], evidence: { steps: 2, transcripts: 1, first: { transcript: 'generated-24', label: 'a random test (#24)', index: 0, command: 'PICK' } } });
+    assert.equal(evidenceText(random, scoped), 'Seen at 2 commands in 1 of 40 random tests, first at command 1 (PICK) of a random test (#24).');
     assert.equal(evidenceText(mistake({ evidence: { steps: 1, transcripts: 1, first: null } })), 'Seen at 1 command in 1 transcript.');
     assert.match(behaviourText(mistake({ behaviour: 'random' }))!, /at random: two runs of the same commands gave different answers/);
     assert.match(behaviourText(mistake({ behaviour: 'rotating' }))!, /rotate/);

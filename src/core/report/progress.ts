@@ -111,13 +111,35 @@ export function checkDetails(report: Pick<CheckReport, 'status' | 'fuzz'>): stri
   return `Also ${transcripts} random tests: ${outcome}${notRun ? ` (${notRun} not run)` : ''} · seed ${report.fuzz.seed}`;
 }
 
+/** A check's duration as the panel says it: "2.3 s", "0.4 s", "under 0.1 s" (never "0.0 s"). */
+export function durationText(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 50) return 'under 0.1 s';
+  return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/**
+ * What the editor's two counts are, side by side: the Testing view's badge counts failing hidden
+ * transcripts, Problems counts the mistakes found. Empty when there is nothing to tell apart.
+ */
+export function countsLegend(report: Pick<CheckReport, 'status' | 'checks' | 'mistakes'>): string {
+  if (report.status !== 'fail') return '';
+  const failing = report.checks.total - report.checks.passed;
+  const mistakes = report.mistakes.length;
+  const parts = [
+    ...(failing > 0 ? [`the Testing view counts the ${failing} failing hidden transcript${failing === 1 ? '' : 's'}`] : []),
+    ...(mistakes > 0 ? [`Problems lists the ${mistakes === 1 ? 'mistake' : `${mistakes} mistakes`} found`] : []),
+  ];
+  if (parts.length === 0) return '';
+  const text = parts.join('; ');
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
 /** The details line's tooltip: what random tests and the seed are, and how to replay them. */
 export function checkDetailsTooltip(report: Pick<CheckReport, 'status' | 'fuzz' | 'file' | 'containment' | 'determinism'>): string {
   const lines: string[] = [];
   if (report.fuzz.transcripts > 0 && report.status !== 'error') {
     lines.push(
-      `Besides the hidden transcripts, each check runs ${report.fuzz.transcripts} random transcripts made from seed ${report.fuzz.seed}. The same seed makes the same transcripts, so a failure can be replayed.`,
-      `To replay them in a terminal: lesson-companion check ${report.file} --seed ${report.fuzz.seed}`,
+      `Besides the hidden transcripts, each check runs ${report.fuzz.transcripts} random transcripts made from seed ${report.fuzz.seed}. The same seed makes the same transcripts. To replay a failing one, use “Run in terminal” under its table.`,
     );
   }
   if (report.determinism?.fresh === 'different') lines.push('Two runs of the same commands gave different answers: something in your program is random.');
