@@ -105,14 +105,15 @@ describe('core/findings: where the editor\'s one-line message goes', () => {
     '    counts.active[backend] = counts.active.get(backend, 0) - 1',
   ].join('\n');
 
-  it('the shortest of the traced lines, so the message has room beside the code', () => {
-    const traced = mistake({ location: { lines: [7, 8, 9, 11], function: '_least_busy', reason: 'r' } });
-    assert.equal(inlineMessageLine(traced, source, 'python', undefined), 11);
+  it('on the squiggle: the shortest line of the block of traced lines it covers, never a line outside it', () => {
+    const traced = mistake({ location: { lines: [9, 8, 7, 11], function: '_least_busy', reason: 'r' } });
+    // The squiggle covers 7–9 (the block holding the most suspicious line 9); line 11 is shorter but not under it.
+    assert.equal(inlineMessageLine(traced, source, 'python', undefined), 7);
   });
 
-  it('without traced lines, the shortest line of code in the function\'s body (not its long signature, not a comment)', () => {
-    assert.equal(inlineMessageLine(mistake({ function: 'connection_closed', location: undefined }), source, 'python', undefined), 15);
-    assert.equal(inlineMessageLine(mistake({ function: 'pick' }), source, 'python', undefined), 3);
+  it('without traced lines, the function\'s own line, where the squiggle is', () => {
+    assert.equal(inlineMessageLine(mistake({ function: 'connection_closed', location: undefined }), source, 'python', undefined), 13);
+    assert.equal(inlineMessageLine(mistake({ function: 'pick' }), source, 'python', undefined), 1);
     assert.ok(inlineMessage(mistake({ confidence: 'likely' })).startsWith('⚠ '));
   });
 });

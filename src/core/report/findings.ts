@@ -6,7 +6,7 @@
  */
 import type { CheckReport, Counterexample, NamedMistake } from './report';
 import type { Language } from '../pack/schema';
-import { functionBodyLines, locateFunction } from '../text/source';
+import { locateFunction } from '../text/source';
 import { safeText } from '../text/text';
 
 /** The title, in the wording of the variant the program shows when the lesson words it apart. */
@@ -172,16 +172,19 @@ export function inlineMessage(m: Pick<NamedMistake, 'title' | 'variant' | 'confi
 const NOT_CODE = /^(#|\/\/|\/\*|\*|"""|''')/;
 
 /**
- * The line (1-based) the editor's one-line message goes after: among the mistake's traced lines, else its
- * function's body, the shortest line of code, so the message has the most room beside it.
+ * The line (1-based) the editor's one-line message goes after: on the squiggle, so the two read as one
+ * finding. With traced lines, the shortest line of code in the block the squiggle covers (the lines that
+ * ran at the failing command, so the message has the most room beside it); else the function's own line,
+ * where the squiggle is too.
  */
 export function inlineMessageLine(m: NamedMistake, source: string, language: Language, anchors: FunctionAnchors | undefined): number | null {
   const text = source.split(/\r?\n/);
-  const traced = currentLines(m, source, language, anchors);
+  const block = leadingBlock(currentLines(m, source, language, anchors));
   const def = locateFunction(source, language, mistakeFunction(m));
-  const candidates = traced.length > 0 ? traced : def ? functionBodyLines(source, language, def) : [];
+  if (!block) return def;
+  const candidates = Array.from({ length: block.last - block.first + 1 }, (_, k) => block.first + k);
   const code = candidates.filter((l) => text[l - 1] !== undefined && text[l - 1]!.trim() !== '' && !NOT_CODE.test(text[l - 1]!.trim()));
-  if (code.length === 0) return def;
+  if (code.length === 0) return block.first;
   return code.reduce((best, l) => (text[l - 1]!.trimEnd().length < text[best - 1]!.trimEnd().length ? l : best));
 }
 

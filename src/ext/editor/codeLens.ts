@@ -42,9 +42,12 @@ export class CheckCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
     // Text search, not the symbol provider: lenses are asked for on every edit and must be instant.
     const text = doc.getText();
     const lenses: vscode.CodeLens[] = [];
+    // Two names can find one line (the catalogue's `pick` and a traced `pick`): one lens per line.
+    const lensLines = new Set<number>();
     for (const fn of functions) {
       const line = locateFunction(text, session.language, fn);
-      if (!line) continue;
+      if (!line || lensLines.has(line)) continue;
+      lensLines.add(line);
       const range = doc.lineAt(line - 1).range;
       if (!vscode.workspace.isTrusted) {
         // Say why there is no check here, and offer the way to turn it on, instead of a button that refuses.
