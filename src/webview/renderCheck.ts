@@ -1,6 +1,6 @@
 /** The check results: the verdict, a card per named mistake with its trace, a card per problem. */
 import type { CheckView, CountCellView, LessonView, MistakeView, PanelState, ProblemView, TraceView } from '../shared/messages';
-import { button, h, linkButton, richText, trustedHtml } from './dom';
+import { button, h, infoIcon, linkButton, richText, trustedHtml } from './dom';
 import type { Ui } from './ui';
 
 let traceIds = 0;
@@ -155,7 +155,7 @@ export function renderResults(check: CheckView | null, state: PanelState, ui: Ui
       'p',
       { class: 'details-line muted small', title: check.detailsTooltip || undefined, tabindex: check.detailsTooltip ? '0' : undefined },
       check.details ? `${check.details} · ${when}` : when,
-      check.detailsTooltip ? h('span', { class: 'info', 'aria-hidden': 'true' }, ' ⓘ') : null,
+      check.detailsTooltip ? h('span', { class: 'info', 'aria-hidden': 'true' }, ' ', infoIcon()) : null,
       check.detailsTooltip ? h('span', { class: 'visually-hidden' }, `. ${check.detailsTooltip}`) : null,
     ),
   );

@@ -47,7 +47,7 @@ function topBar(lesson: LessonView, state: PanelState, ui: Ui): HTMLElement {
     'div',
     { class: 'topbar', role: 'region', 'aria-label': 'Check and progress' },
     check,
-    h('span', { class: 'progress', id: 'progress' }, lesson.progress),
+    h('span', { class: 'progress', id: 'progress', title: lesson.progress }, lesson.progress),
     verdict,
   );
 }
