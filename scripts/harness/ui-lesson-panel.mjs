@@ -278,39 +278,41 @@ async function trustedRun() {
     const squiggleLine = await cursorLine(page);
     assert.ok(squiggleLine > helperStart && squiggleLine < helperEnd, `the tiebreak squiggle (line ${squiggleLine}) is in the helper _least_busy() (lines ${helperStart}–${helperEnd})`);
     await page.keyboard.press('Escape');
-    step('the editor\'s inline message sits on its own mistake\'s code, and fits beside it with the Explorer open');
+    step('the finding\'s words sit right above its squiggle, and fit beside the Explorer and the panel');
     await page.evaluate(() => (document.activeElement instanceof HTMLElement) && document.activeElement.blur());
     await page.keyboard.press('Control+Shift+E');
     await page.locator('.explorer-folders-view').first().waitFor({ timeout: 10000 });
     // The Testing view draws a located test message (.test-error-content-widget) always red: both findings
-    // here are likely (yellow squiggles), so neither gets one; the extension draws the message after the line
-    // in the warning colour instead, on its squiggle.
-    const badge = page.locator('.monaco-editor .view-line span', { hasText: /^⚠ Ties are not broken by name \(likely\)$/ }).last();
-    await badge.waitFor({ timeout: 15000 });
+    // here are likely (yellow squiggles), so neither gets one. The finding's words are the CodeLens right
+    // above its squiggled lines, on a row of its own.
+    const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: /Ties are not broken by name \(likely\)/ }).first();
+    await lens.waitFor({ timeout: 15000 });
     assert.equal(await page.locator('.monaco-editor .test-error-content-widget').count(), 0, 'no red Testing badge beside a likely finding\'s yellow squiggle');
-    const placed = await badge.evaluate((b) => {
-      const editor = b.closest('.monaco-editor');
-      const row = b.closest('.view-line');
+    assert.equal(await page.locator('.monaco-editor .codelens-decoration', { hasText: /Ties are not broken by name/ }).count(), 1, 'one lens names the finding');
+    const placed = await lens.evaluate((l) => {
+      const editor = l.closest('.monaco-editor');
+      const bottom = l.getBoundingClientRect().bottom;
+      // The code row right under the lens, and the squiggles on it.
+      const row = [...editor.querySelectorAll('.view-line')].filter((r) => r.getBoundingClientRect().top >= bottom - 2).sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0];
       const top = row.getBoundingClientRect().top;
-      // The squiggles under the same row, and their severity.
       const squiggles = [...editor.querySelectorAll('.squiggly-error, .squiggly-warning')].filter((q) => Math.abs(q.getBoundingClientRect().top - top) < 4);
       const guard = editor.querySelector('.overflow-guard').getBoundingClientRect();
       const minimap = editor.querySelector('.minimap');
       const minimapLeft = minimap && minimap.getBoundingClientRect().width > 0 ? minimap.getBoundingClientRect().left : Infinity;
+      const text = [...l.querySelectorAll('a, span')].find((e) => /Ties are not/.test(e.textContent)) ?? l;
       return {
         squiggle: squiggles.map((q) => (q.classList.contains('squiggly-error') ? 'error' : 'warning')),
-        code: row.textContent.replace(/\u00a0/g, ' ').replace(b.textContent, '').trim(),
-        right: b.getBoundingClientRect().right,
+        code: row.textContent.replace(/\u00a0/g, ' ').trim(),
+        right: text.getBoundingClientRect().right,
         visibleRight: Math.min(guard.right, minimapLeft),
-        color: getComputedStyle(b).color,
-        text: b.textContent,
+        text: l.textContent.replace(/\u00a0/g, ' '),
       };
     });
-    say(`inline message "${placed.text}" (${placed.color}) on "${placed.code}": ends at ${Math.round(placed.right)} px, the visible edge at ${Math.round(placed.visibleRight)} px; squiggle under it: ${placed.squiggle.join(', ') || 'none'}`);
+    say(`lens "${placed.text}" above "${placed.code}": ends at ${Math.round(placed.right)} px, the visible edge at ${Math.round(placed.visibleRight)} px; squiggle under it: ${placed.squiggle.join(', ') || 'none'}`);
     const inlineLine = lines.findIndex((l) => l.trim() === placed.code) + 1;
-    assert.ok(inlineLine > helperStart && inlineLine < helperEnd, `the inline message sits on line ${inlineLine} ("${placed.code}"), in the helper (lines ${helperStart}–${helperEnd})`);
-    assert.deepEqual([...new Set(placed.squiggle)], ['warning'], `the likely message sits on its yellow squiggle: ${JSON.stringify(placed)}`);
-    assert.ok(placed.right <= placed.visibleRight, `the inline message "${placed.text}" runs past the visible edge (ends at ${Math.round(placed.right)} px, the edge at ${Math.round(placed.visibleRight)} px)`);
+    assert.ok(inlineLine > helperStart && inlineLine < helperEnd, `the finding's lens sits above line ${inlineLine} ("${placed.code}"), in the helper (lines ${helperStart}–${helperEnd})`);
+    assert.deepEqual([...new Set(placed.squiggle)], ['warning'], `the likely finding's lens sits on its yellow squiggle: ${JSON.stringify(placed)}`);
+    assert.ok(placed.right <= placed.visibleRight, `the finding's words "${placed.text}" run past the visible edge (end at ${Math.round(placed.right)} px, the edge at ${Math.round(placed.visibleRight)} px)`);
     await screenshot(page, path.join(SHOTS, 'editor-inline-dark.png'));
 
 

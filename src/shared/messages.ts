@@ -171,7 +171,10 @@ export interface CheckView {
 
 export interface DoneView {
   readonly html: string;
+  /** Ticked only by the evidence the item names. */
   readonly met: boolean;
+  /** That evidence in numbers: "12 of 15 pass", "1 of 18 questions answered". */
+  readonly evidence: string;
 }
 
 export interface LessonView {

@@ -155,9 +155,56 @@ export function progressLine(p: { readonly stepsRead: number; readonly steps: nu
   return parts.join(' · ');
 }
 
-/** The learner's "done when" list is met once every check passes; the statements are for the learner. */
-export function doneWhenMet(report: Pick<CheckReport, 'status'> | null | undefined): boolean {
-  return report?.status === 'pass';
+/** What a "done when" item can be ticked by: the evidence it names. */
+export type DoneEvidence = 'transcripts' | 'steps' | 'questions';
+
+export interface DoneFacts {
+  readonly report: Pick<CheckReport, 'status' | 'checks'> | null | undefined;
+  /** The lesson's hidden transcripts, for the count before any check. */
+  readonly hiddenTranscripts: number;
+  readonly stepsRead: number;
+  readonly steps: number;
+  /** Questions answered right, of all the lesson's questions. */
+  readonly answered: number;
+  readonly questions: number;
+}
+
+export interface DoneItem {
+  /** The statement with its numbers filled in ("Every hidden transcript passes: 12 of 15."). */
+  readonly text: string;
+  readonly met: boolean;
+  /** The evidence in numbers, beside the item: "12 of 15 pass", "1 of 18 questions answered". */
+  readonly evidence: string;
+}
+
+/**
+ * Which evidence a statement names: passing transcripts, read steps, or (for "You can say / explain …",
+ * which only the lesson's questions test) answered questions.
+ */
+export function doneEvidence(statement: string): DoneEvidence {
+  if (/transcript|check passes|checks pass/i.test(statement)) return 'transcripts';
+  if (/\b(read|steps?)\b/i.test(statement) && !/\b(say|explain)\b/i.test(statement)) return 'steps';
+  return 'questions';
+}
+
+/**
+ * The "done when" list, each item ticked only by the evidence it names: every hidden transcript passing,
+ * every step read, every question answered right. A template's "N of N" gets the real numbers.
+ */
+export function doneWhenItems(statements: readonly string[], facts: DoneFacts): DoneItem[] {
+  const passed = facts.report?.checks.passed ?? 0;
+  const total = facts.report?.checks.total ?? facts.hiddenTranscripts;
+  return statements.map((statement) => {
+    const kind = doneEvidence(statement);
+    const text = statement.replace(/\bN of N\b/g, `${passed} of ${total}`);
+    if (kind === 'transcripts') {
+      return { text, met: facts.report?.status === 'pass', evidence: facts.report ? `${passed} of ${total} pass` : 'not checked yet' };
+    }
+    if (kind === 'steps' || facts.questions === 0) {
+      return { text, met: facts.steps > 0 && facts.stepsRead >= facts.steps, evidence: `${facts.stepsRead} of ${facts.steps} steps read` };
+    }
+    return { text, met: facts.answered >= facts.questions, evidence: `${facts.answered} of ${facts.questions} questions answered` };
+  });
 }
 
 /** A read-order step's terminal command for a language, if it has one. */

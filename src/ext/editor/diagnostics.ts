@@ -6,7 +6,7 @@
  * above it. No internal ids show: the quick fixes find a diagnostic's mistake through `mistakeFor`.
  */
 import * as vscode from 'vscode';
-import { currentLines, diagnosticMessage, inlineMessage, inlineMessageLine, isLikely, leadingBlock, mistakeFunction, mistakeSeverity, type FunctionAnchors } from '../../core/report/findings';
+import { currentLines, diagnosticMessage, leadingBlock, mistakeFunction, mistakeSeverity, type FunctionAnchors } from '../../core/report/findings';
 import { problemTitle } from '../../core/report/progress';
 import type { CheckReport } from '../../core/report/report';
 import { safeText } from '../../core/text/text';
@@ -31,15 +31,6 @@ export class MistakeDiagnostics implements vscode.Disposable {
   private sessionKey: string | undefined;
   /** `line:message` → mistake id, for the quick fixes. */
   private mistakeIds = new Map<string, string>();
-  /**
-   * A likely mistake's one-line message after its squiggled line, in the warning colour: the Testing view
-   * draws its own located messages red, so a likely one (a yellow squiggle) is drawn here instead.
-   */
-  private readonly likelyBadge = vscode.window.createTextEditorDecorationType({
-    after: { color: new vscode.ThemeColor('editorWarning.foreground'), margin: '0 0 0 2ch', fontStyle: 'italic' },
-    rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
-  });
-  private badges: { uri: string; options: vscode.DecorationOptions[] } | undefined;
 
   constructor(
     private readonly store: SessionStore,
@@ -55,7 +46,6 @@ export class MistakeDiagnostics implements vscode.Disposable {
         this.sessionKey = key;
         void this.update();
       }),
-      vscode.window.onDidChangeVisibleTextEditors(() => this.paintBadges()),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length === 0 || !this.store.isMainFile(e.document.uri)) return;
         clearTimeout(this.relocateTimer);
@@ -72,8 +62,6 @@ export class MistakeDiagnostics implements vscode.Disposable {
     const report = this.store.progress(session).lastReport;
     if (!session || !uri || !report) {
       this.collection.clear();
-      this.badges = undefined;
-      this.paintBadges();
       return;
     }
     let doc: vscode.TextDocument;
@@ -88,22 +76,6 @@ export class MistakeDiagnostics implements vscode.Disposable {
     this.mistakeIds = new Map(built.filter((b) => b.mistakeId).map((b) => [diagnosticKey(b.diagnostic), b.mistakeId!]));
     this.collection.clear();
     this.collection.set(uri, built.map((b) => b.diagnostic));
-    const anchors = this.store.progress(session).lastAnchors;
-    const options: vscode.DecorationOptions[] = [];
-    for (const m of report.mistakes.filter(isLikely)) {
-      const line = inlineMessageLine(m, doc.getText(), session.language, anchors);
-      if (!line || line > doc.lineCount) continue;
-      const end = doc.lineAt(line - 1).range.end;
-      options.push({ range: new vscode.Range(end, end), renderOptions: { after: { contentText: inlineMessage(m) } } });
-    }
-    this.badges = { uri: uri.toString(), options };
-    this.paintBadges();
-  }
-
-  private paintBadges(): void {
-    for (const editor of vscode.window.visibleTextEditors) {
-      editor.setDecorations(this.likelyBadge, this.badges && editor.document.uri.toString() === this.badges.uri ? this.badges.options : []);
-    }
   }
 
   /** The mistake a diagnostic of ours stands for (diagnostics come back to code actions as copies). */
@@ -114,7 +86,6 @@ export class MistakeDiagnostics implements vscode.Disposable {
   dispose(): void {
     clearTimeout(this.relocateTimer);
     for (const s of this.subscriptions) s.dispose();
-    this.likelyBadge.dispose();
     this.collection.dispose();
   }
 }
