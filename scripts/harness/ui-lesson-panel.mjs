@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, ms } from './lib.mjs';
 import { runCommand, screenshot, setColorTheme, waitForWorkbench, webviewElement, webviewFrame, withWorkbench } from './ui-driver.mjs';
+import { axeAudit, axeReport, axeSource, firstScreen } from './ui-panel-checks.mjs';
 
 const LESSON_TITLE = 'Least Connections Is a Counter';
 const PANEL_TITLE = `Lesson: ${LESSON_TITLE}`;
@@ -164,6 +165,28 @@ async function trustedRun() {
     const card = wv.locator('.card.mistake', { hasText: 'Ties are not broken by name' });
     await card.waitFor({ timeout: 90000 });
     assert.equal(await wv.locator('.card.mistake').count(), 2, 'two mistake cards');
+
+    step('the first screen after a failing check: the verdict and the first card\'s title, the sticky bar on one row');
+    await page.waitForTimeout(1200); // the smooth scroll to the results
+    const wide = await firstScreen(wv);
+    say(`first screen at 1440×900 (panel ${wide.width}×${wide.height}): verdict ${wide.verdict}, first title ${wide.title} ("${wide.titleText}"), bar ${wide.barHeight} px, one row ${wide.oneRow}`);
+    assert.ok(wide.verdict && wide.title, `at 1440×900 the verdict and the first card's title are in view: ${JSON.stringify(wide)}`);
+    assert.ok(wide.oneRow, `the sticky bar holds one row: ${JSON.stringify(wide)}`);
+    await screenshot(page, path.join(SHOTS, 'first-screen-1440-dark.png'), { locator: webviewElement(page, PANEL_TITLE) });
+    // A narrow panel: the editor group beside it shrinks by half of what the window does.
+    const narrowWindow = Math.max(900, 1440 - 2 * (wide.width - 500));
+    await page.setViewportSize({ width: narrowWindow, height: 900 });
+    await page.waitForTimeout(600);
+    await wv.locator('.topbar .last-verdict').click();
+    await page.waitForTimeout(1200);
+    const narrow = await firstScreen(wv);
+    say(`first screen at a ${narrow.width} px panel: verdict ${narrow.verdict}, first title ${narrow.title}, bar ${narrow.barHeight} px, one row ${narrow.oneRow}`);
+    assert.ok(narrow.width <= 540, `the narrow panel is about 500 px wide: ${narrow.width}`);
+    assert.ok(narrow.verdict && narrow.title, `at a ${narrow.width} px panel the verdict and the first card's title are in view: ${JSON.stringify(narrow)}`);
+    assert.ok(narrow.oneRow, `the sticky bar holds one row at ${narrow.width} px: ${JSON.stringify(narrow)}`);
+    await screenshot(page, path.join(SHOTS, 'first-screen-500-dark.png'), { locator: webviewElement(page, PANEL_TITLE) });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.waitForTimeout(600);
     await card.locator('.step-link', { hasText: 'Step 3' }).waitFor();
     // The diagnosis → question loop: the card links to the question that teaches the mistake.
     await card.locator('.question-link').click();
@@ -212,6 +235,8 @@ async function trustedRun() {
     await card.scrollIntoViewIfNeeded();
     await screenshot(page, path.join(SHOTS, 'mistake-dark.png'));
     await screenshot(page, path.join(SHOTS, 'panel-dark.png'), { locator: webviewElement(page, PANEL_TITLE) });
+    const axe = axeSource();
+    const audits = [['dark', await axeAudit(wv, axe)]];
 
     for (const theme of ['light', 'hc']) {
       step(`theme ${theme}`);
@@ -223,6 +248,15 @@ async function trustedRun() {
       await screenshot(page, path.join(SHOTS, `panel-${theme}.png`), { locator: webviewElement(page, PANEL_TITLE) });
       await wv.locator('.card.mistake', { hasText: 'A count goes below zero' }).locator('table.trace').scrollIntoViewIfNeeded();
       await screenshot(page, path.join(SHOTS, `counts-${theme}.png`), { locator: webviewElement(page, PANEL_TITLE) });
+      audits.push([theme, await axeAudit(wv, axe)]);
+      await wv.locator('.topbar .last-verdict').click();
+      await page.waitForTimeout(1200);
+      await screenshot(page, path.join(SHOTS, `first-screen-1440-${theme}.png`), { locator: webviewElement(page, PANEL_TITLE) });
+    }
+    for (const [theme, violations] of audits) for (const line of axeReport(theme, violations)) say(line);
+    for (const [theme, violations] of audits) {
+      const grave = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      assert.equal(grave.length, 0, `axe finds serious or critical violations in the ${theme} theme: ${grave.map((v) => v.id).join(', ')}`);
     }
     await setColorTheme(s, 'dark');
     wv = await webviewFrame(page, PANEL_TITLE);
@@ -244,30 +278,41 @@ async function trustedRun() {
     const squiggleLine = await cursorLine(page);
     assert.ok(squiggleLine > helperStart && squiggleLine < helperEnd, `the tiebreak squiggle (line ${squiggleLine}) is in the helper _least_busy() (lines ${helperStart}–${helperEnd})`);
     await page.keyboard.press('Escape');
-    step('the editor\'s inline message sits on its own mistake\'s code, and fits beside it with the Explorer open');
+    step('the finding\'s words sit right above its squiggle, and fit beside the Explorer and the panel');
     await page.evaluate(() => (document.activeElement instanceof HTMLElement) && document.activeElement.blur());
     await page.keyboard.press('Control+Shift+E');
     await page.locator('.explorer-folders-view').first().waitFor({ timeout: 10000 });
-    // VS Code 1.100 shows a test message after its line as a content widget (.test-error-content-widget).
-    const widget = page.locator('.monaco-editor .test-error-content-widget', { hasText: 'Ties are not broken by name' }).first();
-    await widget.waitFor({ timeout: 15000 });
-    const placed = await widget.evaluate((w) => {
-      const editor = w.closest('.monaco-editor');
-      const top = w.getBoundingClientRect().top;
-      const row = [...editor.querySelectorAll('.view-line')].sort((a, b) => Math.abs(a.getBoundingClientRect().top - top) - Math.abs(b.getBoundingClientRect().top - top))[0];
-      const content = w.querySelector('.content');
+    // The Testing view draws a located test message (.test-error-content-widget) always red: both findings
+    // here are likely (yellow squiggles), so neither gets one. The finding's words are the CodeLens right
+    // above its squiggled lines, on a row of its own.
+    const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: /Ties are not broken by name \(likely\)/ }).first();
+    await lens.waitFor({ timeout: 15000 });
+    assert.equal(await page.locator('.monaco-editor .test-error-content-widget').count(), 0, 'no red Testing badge beside a likely finding\'s yellow squiggle');
+    assert.equal(await page.locator('.monaco-editor .codelens-decoration', { hasText: /Ties are not broken by name/ }).count(), 1, 'one lens names the finding');
+    const placed = await lens.evaluate((l) => {
+      const editor = l.closest('.monaco-editor');
+      const bottom = l.getBoundingClientRect().bottom;
+      // The code row right under the lens, and the squiggles on it.
+      const row = [...editor.querySelectorAll('.view-line')].filter((r) => r.getBoundingClientRect().top >= bottom - 2).sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0];
+      const top = row.getBoundingClientRect().top;
+      const squiggles = [...editor.querySelectorAll('.squiggly-error, .squiggly-warning')].filter((q) => Math.abs(q.getBoundingClientRect().top - top) < 4);
+      const guard = editor.querySelector('.overflow-guard').getBoundingClientRect();
+      const minimap = editor.querySelector('.minimap');
+      const minimapLeft = minimap && minimap.getBoundingClientRect().width > 0 ? minimap.getBoundingClientRect().left : Infinity;
+      const text = [...l.querySelectorAll('a, span')].find((e) => /Ties are not/.test(e.textContent)) ?? l;
       return {
+        squiggle: squiggles.map((q) => (q.classList.contains('squiggly-error') ? 'error' : 'warning')),
         code: row.textContent.replace(/\u00a0/g, ' ').trim(),
-        right: w.getBoundingClientRect().right,
-        editorRight: editor.querySelector('.overflow-guard').getBoundingClientRect().right,
-        truncated: content.scrollWidth > content.clientWidth + 1,
-        text: content.textContent,
+        right: text.getBoundingClientRect().right,
+        visibleRight: Math.min(guard.right, minimapLeft),
+        text: l.textContent.replace(/\u00a0/g, ' '),
       };
     });
+    say(`lens "${placed.text}" above "${placed.code}": ends at ${Math.round(placed.right)} px, the visible edge at ${Math.round(placed.visibleRight)} px; squiggle under it: ${placed.squiggle.join(', ') || 'none'}`);
     const inlineLine = lines.findIndex((l) => l.trim() === placed.code) + 1;
-    assert.ok(inlineLine > helperStart && inlineLine < helperEnd, `the inline message sits on line ${inlineLine} ("${placed.code}"), in the helper (lines ${helperStart}–${helperEnd})`);
-    assert.match(placed.text, /^⚠ Ties are not broken by name \(likely\)$/);
-    assert.ok(!placed.truncated && placed.right <= placed.editorRight, `the inline message "${placed.text}" is cut off (ends at ${Math.round(placed.right)} px, the editor at ${Math.round(placed.editorRight)} px)`);
+    assert.ok(inlineLine > helperStart && inlineLine < helperEnd, `the finding's lens sits above line ${inlineLine} ("${placed.code}"), in the helper (lines ${helperStart}–${helperEnd})`);
+    assert.deepEqual([...new Set(placed.squiggle)], ['warning'], `the likely finding's lens sits on its yellow squiggle: ${JSON.stringify(placed)}`);
+    assert.ok(placed.right <= placed.visibleRight, `the finding's words "${placed.text}" run past the visible edge (end at ${Math.round(placed.right)} px, the edge at ${Math.round(placed.visibleRight)} px)`);
     await screenshot(page, path.join(SHOTS, 'editor-inline-dark.png'));
 
 

@@ -44,7 +44,7 @@ export function formatReport(report: CheckReport, colour: boolean): string {
     out.push(`  ${c.cyan('Hint:')} ${safeText(mistake.hint, { multiline: true })}`);
     const behaviour = behaviourText(mistake);
     if (behaviour) out.push(`  ${behaviour}`);
-    const evidence = evidenceText(mistake);
+    const evidence = evidenceText(mistake, report);
     if (evidence) out.push(c.dim(`  ${evidence}`));
     if (mistake.revealedBy.length) out.push(c.dim(`  Shown by: ${revealedByLabels(report, mistake).map((l) => `“${l}”`).join(', ')}`));
     if (mistake.counterexample) {

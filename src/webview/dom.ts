@@ -77,3 +77,23 @@ export function richText(text: string): (Node | string)[] {
   if (parts.length % 2 === 0) return [text];
   return parts.map((part, i) => (i % 2 === 1 ? h('code', {}, part) : part));
 }
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** An "i in a circle" drawn as SVG in the text colour: the ⓘ glyph draws as an empty box where a font lacks it. */
+export function infoIcon(): SVGSVGElement {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('class', 'icon-svg');
+  svg.setAttribute('viewBox', '0 0 16 16');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const shape = (tag: string, attrs: Record<string, string>): void => {
+    const el = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    svg.appendChild(el);
+  };
+  shape('circle', { cx: '8', cy: '8', r: '6.5' });
+  shape('line', { x1: '8', y1: '7', x2: '8', y2: '11.5' });
+  shape('circle', { cx: '8', cy: '4.8', r: '0.4' });
+  return svg;
+}

@@ -57,7 +57,8 @@ const ui: Ui = {
     if (!el) return;
     // A target inside a folded section: unfold it first, or there is nothing to scroll to.
     for (let d = el.closest('details'); d; d = d.parentElement?.closest('details') ?? null) d.open = true;
-    el.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    // The target's top, just under the sticky bar (scroll-margin-top): a card's title, not its middle.
+    el.scrollIntoView({ block: 'start', behavior: 'smooth' });
     el.focus({ preventScroll: true });
     flash(el);
     lastReveal = { id: el.id, until: performance.now() + FLASH_MS };
@@ -76,7 +77,7 @@ function render(state: PanelState): void {
   if (focusedId) document.getElementById(focusedId)?.focus({ preventScroll: true });
   const revealed = lastReveal && performance.now() < lastReveal.until ? document.getElementById(lastReveal.id) : null;
   if (revealed) {
-    revealed.scrollIntoView({ block: 'center' });
+    revealed.scrollIntoView({ block: 'start' });
     revealed.classList.add('flash');
   }
 }
@@ -100,10 +101,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return;
     case 'checkResult':
       render(message.state);
-      if (message.check && message.check.status !== 'pass') {
-        const first = message.check.mistakes[0];
-        ui.reveal(first ? { kind: 'mistake', id: first.id } : { kind: 'results' });
-      }
+      // A failing check lands on the verdict: "what is wrong" (the verdict and its sentence) with the first
+      // card's title, "where", right under it.
+      if (message.check && message.check.status !== 'pass') ui.reveal({ kind: 'results' });
       return;
     case 'answerResult':
       render(message.state);

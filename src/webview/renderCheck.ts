@@ -1,6 +1,6 @@
 /** The check results: the verdict, a card per named mistake with its trace, a card per problem. */
 import type { CheckView, CountCellView, LessonView, MistakeView, PanelState, ProblemView, TraceView } from '../shared/messages';
-import { button, h, linkButton, richText, trustedHtml } from './dom';
+import { button, h, infoIcon, linkButton, richText, trustedHtml } from './dom';
 import type { Ui } from './ui';
 
 let traceIds = 0;
@@ -148,17 +148,18 @@ export function renderResults(check: CheckView | null, state: PanelState, ui: Ui
     h('p', { class: `verdict verdict-${check.status}`, role: 'status' }, h('strong', {}, ...verdictLine(check))),
     h('p', { class: 'sentence' }, check.sentence),
   );
-  const when = `Checked ${new Date(check.at).toLocaleTimeString()} in ${(check.durationMs / 1000).toFixed(1)} s`;
+  const when = `Checked ${new Date(check.at).toLocaleTimeString()} in ${check.duration}`;
   // Quieter: the random tests and the seed, explained in the tooltip.
   out.append(
     h(
       'p',
       { class: 'details-line muted small', title: check.detailsTooltip || undefined, tabindex: check.detailsTooltip ? '0' : undefined },
       check.details ? `${check.details} · ${when}` : when,
-      check.detailsTooltip ? h('span', { class: 'info', 'aria-hidden': 'true' }, ' ⓘ') : null,
+      check.detailsTooltip ? h('span', { class: 'info', 'aria-hidden': 'true' }, ' ', infoIcon()) : null,
       check.detailsTooltip ? h('span', { class: 'visually-hidden' }, `. ${check.detailsTooltip}`) : null,
     ),
   );
+  if (check.countsLegend) out.append(h('p', { class: 'counts-legend muted small' }, check.countsLegend));
   for (const m of check.mistakes) out.append(mistakeCard(m, state, ui));
   if (check.trace) out.append(h('article', { class: 'card' }, renderTrace(check.trace, state, state.lesson, ui)));
   for (const p of check.problems) out.append(problemCard(p));

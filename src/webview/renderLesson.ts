@@ -47,7 +47,7 @@ function topBar(lesson: LessonView, state: PanelState, ui: Ui): HTMLElement {
     'div',
     { class: 'topbar', role: 'region', 'aria-label': 'Check and progress' },
     check,
-    h('span', { class: 'progress', id: 'progress' }, lesson.progress),
+    h('span', { class: 'progress', id: 'progress', title: lesson.progress }, lesson.progress),
     verdict,
   );
 }
@@ -60,6 +60,15 @@ function trustNote(state: PanelState, ui: Ui): HTMLElement | null {
     h('p', {}, h('strong', {}, 'Check is off in Restricted Mode. '), 'Checking runs your program, and this folder is not trusted. Reading the lesson and answering questions still work.'),
     h('p', {}, 'To check, trust the folder: ', linkButton('Manage Workspace Trust', () => ui.post({ type: 'manageTrust' })), ' (or the “Restricted Mode” item in the status bar).'),
   );
+}
+
+/** The protocol's table scrolls sideways in a narrow panel: focusable, so a keyboard can scroll it too. */
+function protocolBlock(html: string): HTMLElement {
+  const block = trustedHtml('div', html, 'md protocol');
+  block.tabIndex = 0;
+  block.setAttribute('role', 'region');
+  block.setAttribute('aria-label', 'The protocol, scrollable');
+  return block;
 }
 
 /** A section folded as the learner left it; until they choose, `byDefault`. */
@@ -88,7 +97,7 @@ export function renderLesson(lesson: LessonView, state: PanelState, ui: Ui): HTM
       h('p', { class: 'muted small' }, `${lesson.steps.filter((s) => s.read).length} of ${lesson.steps.length} read. Click a step to see it in your file.`),
       h('ol', { class: 'steps' }, ...lesson.steps.map((s) => stepItem(s, ui))),
     ),
-    fold('protocol', 'The protocol', true, ui, h('p', {}, 'Your file: ', h('code', {}, lesson.mainFile), ` (${LANGUAGE_NAMES[lesson.language]})`), trustedHtml('div', lesson.protocolHtml, 'md protocol')),
+    fold('protocol', 'The protocol', true, ui, h('p', {}, 'Your file: ', h('code', {}, lesson.mainFile), ` (${LANGUAGE_NAMES[lesson.language]})`), protocolBlock(lesson.protocolHtml)),
     fold('check-results', 'Results', true, ui, renderResults(state.check, state, ui)),
   );
   if (state.underLoad) parts.push(fold('under-load', 'Under load', true, ui, ...renderUnderLoad(state.underLoad, state, ui)));
@@ -107,7 +116,7 @@ export function renderLesson(lesson: LessonView, state: PanelState, ui: Ui): HTM
         { class: 'done-when' },
         ...lesson.doneWhen.map((d) => {
           const li = h('li', { class: d.met ? 'met' : undefined }, h('span', { class: 'tick', 'aria-hidden': 'true' }, d.met ? '✓' : '○'), ' ');
-          li.append(trustedHtml('span', d.html, 'md-inline'));
+          li.append(h('span', {}, trustedHtml('span', d.html, 'md-inline'), ' ', h('span', { class: 'done-evidence muted small' }, `(${d.evidence})`)));
           return li;
         }),
       ),

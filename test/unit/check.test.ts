@@ -65,8 +65,9 @@ const leakyProgram: Execute = async (input) => {
   return done(out.map((l) => `${l}\n`).join(''));
 };
 
-async function checkWith(execute: Execute, options: Partial<CheckInput['options']> = {}): Promise<CheckReport> {
+async function checkWith(execute: Execute, options: Partial<CheckInput['options']> = {}, extra: Partial<CheckInput> = {}): Promise<CheckReport> {
   return check({
+    ...extra,
     manifest,
     model,
     transcripts,
@@ -132,6 +133,14 @@ describe('check (fake programs)', () => {
     assert.ok(example.commands.includes('PICK'));
     await assertReproduces(report, program, ['tiebreak-name']);
     assertReproducedShowDifferences(report);
+  });
+
+  it('replays exactly the table\'s commands: no reset first, so the terminal prints one answer per row', async () => {
+    const report = await checkWith(mutantProgram('tiebreak-name'), {}, { replay: (stdin) => `printf '${stdin}' | python3 balancer.py` });
+    const example = report.mistakes[0]!.counterexample!;
+    assert.ok(example.replay, 'a replay line');
+    assert.deepEqual(example.replay.stdin.split('\n').filter(Boolean), [...example.commands]);
+    assert.equal(example.trace.length, example.commands.length);
   });
 
   it('names counts that survive POOL, and does not blame mistakes the program does not have', async () => {

@@ -54,7 +54,12 @@ describe('core/findings: a mistake in the learner\'s words', () => {
   });
 
   it('says the evidence and the tie behaviour in words', () => {
-    assert.equal(evidenceText(mistake()), 'Seen at 7 commands in 3 transcripts, first at command 4 (PICK) of ties follow pool order, STATUS follows name order.');
+    assert.equal(evidenceText(mistake()), 'Seen at 7 commands in 3 transcripts, first at command 4 (PICK) of “ties follow pool order, STATUS follows name order”.');
+    // With the report, the count says where it comes from: 1 hidden transcript (revealedBy) and 2 random tests.
+    const scoped = { transcripts: [...report.transcripts, { name: 'other', description: 'other', passed: true }], fuzz: { seed: 1, transcripts: 40, failed: 2, notRun: 0 } };
+    assert.equal(evidenceText(mistake(), scoped), 'Seen at 7 commands in 1 of 2 hidden transcripts and 2 of 40 random tests, first at command 4 (PICK) of “ties follow pool order, STATUS follows name order”.');
+    const random = mistake({ revealedBy: [], evidence: { steps: 2, transcripts: 1, first: { transcript: 'generated-24', label: 'a random test (#24)', index: 0, command: 'PICK' } } });
+    assert.equal(evidenceText(random, scoped), 'Seen at 2 commands in 1 of 40 random tests, first at command 1 (PICK) of a random test (#24).');
     assert.equal(evidenceText(mistake({ evidence: { steps: 1, transcripts: 1, first: null } })), 'Seen at 1 command in 1 transcript.');
     assert.match(behaviourText(mistake({ behaviour: 'random' }))!, /at random: two runs of the same commands gave different answers/);
     assert.match(behaviourText(mistake({ behaviour: 'rotating' }))!, /rotate/);
@@ -100,14 +105,15 @@ describe('core/findings: where the editor\'s one-line message goes', () => {
     '    counts.active[backend] = counts.active.get(backend, 0) - 1',
   ].join('\n');
 
-  it('the shortest of the traced lines, so the message has room beside the code', () => {
-    const traced = mistake({ location: { lines: [7, 8, 9, 11], function: '_least_busy', reason: 'r' } });
-    assert.equal(inlineMessageLine(traced, source, 'python', undefined), 11);
+  it('on the squiggle: the shortest line of the block of traced lines it covers, never a line outside it', () => {
+    const traced = mistake({ location: { lines: [9, 8, 7, 11], function: '_least_busy', reason: 'r' } });
+    // The squiggle covers 7–9 (the block holding the most suspicious line 9); line 11 is shorter but not under it.
+    assert.equal(inlineMessageLine(traced, source, 'python', undefined), 7);
   });
 
-  it('without traced lines, the shortest line of code in the function\'s body (not its long signature, not a comment)', () => {
-    assert.equal(inlineMessageLine(mistake({ function: 'connection_closed', location: undefined }), source, 'python', undefined), 15);
-    assert.equal(inlineMessageLine(mistake({ function: 'pick' }), source, 'python', undefined), 3);
+  it('without traced lines, the function\'s own line, where the squiggle is', () => {
+    assert.equal(inlineMessageLine(mistake({ function: 'connection_closed', location: undefined }), source, 'python', undefined), 13);
+    assert.equal(inlineMessageLine(mistake({ function: 'pick' }), source, 'python', undefined), 1);
     assert.ok(inlineMessage(mistake({ confidence: 'likely' })).startsWith('⚠ '));
   });
 });

@@ -1,7 +1,7 @@
 // The pure parts of the editor front: what a report means on screen (core/progress) and the message
 // guards on both sides of the webview boundary (shared/messages).
 import * as assert from 'node:assert/strict';
-import { checkDetails, checkDetailsTooltip, checkSummary, failureFocus, lensTitle, progressLine, stepCommand, verdictSentence } from '../../src/core/report/progress';
+import { checkDetails, checkDetailsTooltip, checkSummary, countsLegend, doneWhenItems, durationText, failureFocus, lensTitle, progressLine, stepCommand, verdictSentence } from '../../src/core/report/progress';
 import { answerCell, traceCells } from '../../src/core/report/traceView';
 import type { CheckReport, NamedMistake } from '../../src/core/report/report';
 import { parseFromWebview, parseToWebview, PROTOCOL_VERSION, type PanelState } from '../../src/shared/messages';
@@ -49,9 +49,30 @@ describe('core/progress: a report on the learner\'s screen', () => {
     assert.equal(checkDetails(report({ status: 'error' })), '');
     const tooltip = checkDetailsTooltip(report());
     assert.match(tooltip, /seed 1\b/);
-    assert.match(tooltip, /lesson-companion check balancer\.py --seed 1/);
+    // The extension installs no CLI on the PATH: the tooltip points at what the panel offers instead.
+    assert.doesNotMatch(tooltip, /lesson-companion/);
+    assert.match(tooltip, /Run in terminal/);
+    assert.equal(durationText(0), 'under 0.1 s');
+    assert.equal(durationText(2345), '2.3 s');
+    assert.equal(countsLegend(report()), 'The Testing view counts the 2 failing hidden transcripts; Problems lists the mistake found.');
     assert.match(checkDetailsTooltip(report({ determinism: { fresh: 'different', afterReset: 'unknown', runs: 2 }, containment: 'sandbox' })), /different answers: something in your program is random\.\nYour program ran in a sandbox/);
     assert.equal(progressLine({ stepsRead: 2, steps: 6, answered: 1, questions: 5 }), '2 of 6 read · 1 of 5 answered');
+  });
+
+  it('ticks a "done when" item only by the evidence it names, with its numbers filled in', () => {
+    const statements = ['Every hidden transcript passes: N of N.', 'You can explain why a DONE on a down backend still counts.', 'You have read every step.'];
+    const passing = report({ status: 'pass', checks: { total: 15, passed: 15, failed: 0, notRun: 0 } });
+    const facts = { report: passing, hiddenTranscripts: 15, stepsRead: 6, steps: 6, answered: 1, questions: 18 };
+    const items = doneWhenItems(statements, facts);
+    assert.deepEqual(items.map((i) => [i.text, i.met, i.evidence]), [
+      ['Every hidden transcript passes: 15 of 15.', true, '15 of 15 pass'],
+      // One passing check does not show the learner can explain anything: 1 of 18 questions answered.
+      ['You can explain why a DONE on a down backend still counts.', false, '1 of 18 questions answered'],
+      ['You have read every step.', true, '6 of 6 steps read'],
+    ]);
+    const before = doneWhenItems(statements, { ...facts, report: null, stepsRead: 2, answered: 18 });
+    assert.deepEqual(before.map((i) => [i.text, i.met]), [['Every hidden transcript passes: 0 of 15.', false], [statements[1], true], [statements[2], false]]);
+    assert.ok(items.every((i) => !/\bN of N\b/.test(i.text)));
   });
 
   it('points a failure at the first mistake\'s lines or function, else at a problem\'s line', () => {

@@ -201,3 +201,24 @@ describe('load simulation: the engine', () => {
     assert.deepEqual(run.ticks.map((t) => [t.sent, t.failed, t.waiting]), [[[0, 0, 0], 1, 1], [[2, 0, 1], 0, 0]]);
   });
 });
+
+describe('load simulation: the sentence talks about the learner\'s own worst server', () => {
+  it('names the server the learner\'s chart row shows growing, not the longest queue of any balancer', () => {
+    const s = scenario('least-connections', 'slow-server');
+    const width = s.servers.length;
+    const b = s.servers.findIndex((x) => x.name === 'b');
+    const a = s.servers.findIndex((x) => x.name === 'a');
+    const run = (queueAt: (server: number, tick: number) => number): BalancerRun => ({
+      ticks: Array.from({ length: s.ticks }, (_, t) => ({ queues: Array.from({ length: width }, (_, i) => queueAt(i, t + 1)), sent: Array(width).fill(0), failed: 0, waiting: 0 })),
+    });
+    // Yours lets b grow to the end; round robin lets a (the slowest) grow further; the reference stays short.
+    const runs = {
+      yours: run((i, t) => (i === b ? t * 2 : i === a ? Math.min(t, 2) : 1)),
+      roundRobin: run((i, t) => (i === a ? t * 3 : 1)),
+      reference: run(() => 1),
+    };
+    const sentence = headline(s, runs);
+    assert.match(sentence, /^With your balancer the queue on b \(/, sentence);
+    assert.match(sentence, new RegExp(`reached ${s.ticks * 2} and was still growing; round robin's`), sentence);
+  });
+});

@@ -1,6 +1,6 @@
 // Where a breakpoint goes so that it stops when the function is called, not when it is defined.
 import * as assert from 'node:assert/strict';
-import { firstBodyLine, functionBodyLines, locateFunction } from '../../src/core/text/source';
+import { blankCommentLines, firstBodyLine, functionBodyLines, locateFunction } from '../../src/core/text/source';
 
 describe('core/source: the first line of a function body', () => {
   it('Python: skips a multi-line signature, a docstring and comments', () => {
@@ -31,5 +31,16 @@ describe('core/source: the first line of a function body', () => {
   it('the lines of a body: by indentation in Python, by braces in JavaScript', () => {
     assert.deepEqual(functionBodyLines('def f():\n    a = 1\n\n    return a\n\ndef g():\n    pass\n', 'python', 1), [2, 4]);
     assert.deepEqual(functionBodyLines('  done(b) {\n    if (x) {\n      y();\n    }\n  }\n  other() {}\n', 'javascript', 1), [2, 3, 4]);
+  });
+});
+
+describe('core/source: comment lines blanked for a read-order pattern', () => {
+  it('keeps every index and blanks comments and docstrings, so `pick\\s*\\(` lands on the definition', () => {
+    const python = ['"""The balancer.', 'pick() answers a name."""', '# What pick() returns when every backend is down', 'def pick(self):', '    return "x"  # pick() again'].join('\n');
+    const blanked = blankCommentLines(python, 'python');
+    assert.equal(blanked.length, python.length);
+    assert.equal(/pick\s*\(/.exec(blanked)!.index, python.indexOf('def pick(') + 4);
+    const js = ['// pick() is below', '/* pick() */', 'function pick() {}'].join('\r\n');
+    assert.equal(/pick\s*\(/.exec(blankCommentLines(js, 'javascript'))!.index, js.indexOf('function pick(') + 9);
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { CheckReport, Counterexample, NamedMistake } from './report';
 import type { Language } from '../pack/schema';
-import { functionBodyLines, locateFunction } from '../text/source';
+import { locateFunction } from '../text/source';
 import { safeText } from '../text/text';
 
 /** The title, in the wording of the variant the program shows when the lesson words it apart. */
@@ -104,12 +104,35 @@ export function revealedByLabels(report: Pick<CheckReport, 'transcripts'>, m: Pi
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
-/** "Seen at 7 commands in 3 transcripts, first at command 4 of ties follow pool order." */
-export function evidenceText(m: Pick<NamedMistake, 'evidence'>): string {
+/** Where the commands were counted: "4 of 15 hidden transcripts and 13 of 40 random tests", from the report's own totals. */
+function evidenceScope(m: Pick<NamedMistake, 'evidence' | 'revealedBy'>, report: Pick<CheckReport, 'transcripts' | 'fuzz'>): string | undefined {
+  const hidden = new Set(m.revealedBy).size;
+  const random = m.evidence.transcripts - hidden;
+  const hiddenTotal = report.transcripts.length;
+  const randomTotal = report.fuzz.transcripts;
+  if (random < 0 || random > randomTotal || hidden > hiddenTotal) return undefined;
+  const parts = [
+    ...(hidden > 0 ? [`${hidden} of ${plural(hiddenTotal, 'hidden transcript', 'hidden transcripts')}`] : []),
+    ...(random > 0 ? [`${random} of ${plural(randomTotal, 'random test', 'random tests')}`] : []),
+  ];
+  return parts.length > 0 ? parts.join(' and ') : undefined;
+}
+
+/** A transcript as a sentence names it: a hidden one by its description in quotes, a random one as "a random test (#24)". */
+function quotedTranscript(name: string, label: string): string {
+  return /^generated-\d+$/.test(name) ? safeText(label) : `“${safeText(label)}”`;
+}
+
+/**
+ * "Seen at 7 commands in 2 of 15 hidden transcripts and 1 of 40 random tests, first at command 4 (PICK) of
+ * “ties follow pool order”." With the report, the counts say where they come from.
+ */
+export function evidenceText(m: Pick<NamedMistake, 'evidence'> & Partial<Pick<NamedMistake, 'revealedBy'>>, report?: Pick<CheckReport, 'transcripts' | 'fuzz'>): string {
   const e = m.evidence;
   if (!e || e.steps === 0) return '';
-  const first = e.first ? `, first at command ${e.first.index + 1} (${safeText(e.first.command)}) of ${safeText(e.first.label)}` : '';
-  return `Seen at ${plural(e.steps, 'command', 'commands')} in ${plural(e.transcripts, 'transcript', 'transcripts')}${first}.`;
+  const first = e.first ? `, first at command ${e.first.index + 1} (${safeText(e.first.command)}) of ${quotedTranscript(e.first.transcript, e.first.label)}` : '';
+  const scope = report && m.revealedBy ? evidenceScope({ evidence: e, revealedBy: m.revealedBy }, report) : undefined;
+  return `Seen at ${plural(e.steps, 'command', 'commands')} in ${scope ?? plural(e.transcripts, 'transcript', 'transcripts')}${first}.`;
 }
 
 /** How the program's ties behave, when the check saw it. */
@@ -149,16 +172,19 @@ export function inlineMessage(m: Pick<NamedMistake, 'title' | 'variant' | 'confi
 const NOT_CODE = /^(#|\/\/|\/\*|\*|"""|''')/;
 
 /**
- * The line (1-based) the editor's one-line message goes after: among the mistake's traced lines, else its
- * function's body, the shortest line of code, so the message has the most room beside it.
+ * The line (1-based) the editor's one-line message goes after: on the squiggle, so the two read as one
+ * finding. With traced lines, the shortest line of code in the block the squiggle covers (the lines that
+ * ran at the failing command, so the message has the most room beside it); else the function's own line,
+ * where the squiggle is too.
  */
 export function inlineMessageLine(m: NamedMistake, source: string, language: Language, anchors: FunctionAnchors | undefined): number | null {
   const text = source.split(/\r?\n/);
-  const traced = currentLines(m, source, language, anchors);
+  const block = leadingBlock(currentLines(m, source, language, anchors));
   const def = locateFunction(source, language, mistakeFunction(m));
-  const candidates = traced.length > 0 ? traced : def ? functionBodyLines(source, language, def) : [];
+  if (!block) return def;
+  const candidates = Array.from({ length: block.last - block.first + 1 }, (_, k) => block.first + k);
   const code = candidates.filter((l) => text[l - 1] !== undefined && text[l - 1]!.trim() !== '' && !NOT_CODE.test(text[l - 1]!.trim()));
-  if (code.length === 0) return def;
+  if (code.length === 0) return block.first;
   return code.reduce((best, l) => (text[l - 1]!.trimEnd().length < text[best - 1]!.trimEnd().length ? l : best));
 }
 

@@ -112,13 +112,35 @@ export function checkDetails(report: Pick<CheckReport, 'status' | 'fuzz'>): stri
   return `Also ${transcripts} random tests: ${outcome}${notRun ? ` (${notRun} not run)` : ''} · seed ${report.fuzz.seed}`;
 }
 
+/** A check's duration as the panel says it: "2.3 s", "0.4 s", "under 0.1 s" (never "0.0 s"). */
+export function durationText(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 50) return 'under 0.1 s';
+  return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/**
+ * What the editor's two counts are, side by side: the Testing view's badge counts failing hidden
+ * transcripts, Problems counts the mistakes found. Empty when there is nothing to tell apart.
+ */
+export function countsLegend(report: Pick<CheckReport, 'status' | 'checks' | 'mistakes'>): string {
+  if (report.status !== 'fail') return '';
+  const failing = report.checks.total - report.checks.passed;
+  const mistakes = report.mistakes.length;
+  const parts = [
+    ...(failing > 0 ? [`the Testing view counts the ${failing} failing hidden transcript${failing === 1 ? '' : 's'}`] : []),
+    ...(mistakes > 0 ? [`Problems lists the ${mistakes === 1 ? 'mistake' : `${mistakes} mistakes`} found`] : []),
+  ];
+  if (parts.length === 0) return '';
+  const text = parts.join('; ');
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
 /** The details line's tooltip: what random tests and the seed are, and how to replay them. */
 export function checkDetailsTooltip(report: Pick<CheckReport, 'status' | 'fuzz' | 'file' | 'containment' | 'determinism'>): string {
   const lines: string[] = [];
   if (report.fuzz.transcripts > 0 && report.status !== 'error') {
     lines.push(
-      `Besides the hidden transcripts, each check runs ${report.fuzz.transcripts} random transcripts made from seed ${report.fuzz.seed}. The same seed makes the same transcripts, so a failure can be replayed.`,
-      `To replay them in a terminal: lesson-companion check ${report.file} --seed ${report.fuzz.seed}`,
+      `Besides the hidden transcripts, each check runs ${report.fuzz.transcripts} random transcripts made from seed ${report.fuzz.seed}. The same seed makes the same transcripts. To replay a failing one, use “Run in terminal” under its table.`,
     );
   }
   if (report.determinism?.fresh === 'different') lines.push('Two runs of the same commands gave different answers: something in your program is random.');
@@ -134,9 +156,56 @@ export function progressLine(p: { readonly stepsRead: number; readonly steps: nu
   return parts.join(' · ');
 }
 
-/** The learner's "done when" list is met once every check passes; the statements are for the learner. */
-export function doneWhenMet(report: Pick<CheckReport, 'status'> | null | undefined): boolean {
-  return report?.status === 'pass';
+/** What a "done when" item can be ticked by: the evidence it names. */
+export type DoneEvidence = 'transcripts' | 'steps' | 'questions';
+
+export interface DoneFacts {
+  readonly report: Pick<CheckReport, 'status' | 'checks'> | null | undefined;
+  /** The lesson's hidden transcripts, for the count before any check. */
+  readonly hiddenTranscripts: number;
+  readonly stepsRead: number;
+  readonly steps: number;
+  /** Questions answered right, of all the lesson's questions. */
+  readonly answered: number;
+  readonly questions: number;
+}
+
+export interface DoneItem {
+  /** The statement with its numbers filled in ("Every hidden transcript passes: 12 of 15."). */
+  readonly text: string;
+  readonly met: boolean;
+  /** The evidence in numbers, beside the item: "12 of 15 pass", "1 of 18 questions answered". */
+  readonly evidence: string;
+}
+
+/**
+ * Which evidence a statement names: passing transcripts, read steps, or (for "You can say / explain …",
+ * which only the lesson's questions test) answered questions.
+ */
+export function doneEvidence(statement: string): DoneEvidence {
+  if (/transcript|check passes|checks pass/i.test(statement)) return 'transcripts';
+  if (/\b(read|steps?)\b/i.test(statement) && !/\b(say|explain)\b/i.test(statement)) return 'steps';
+  return 'questions';
+}
+
+/**
+ * The "done when" list, each item ticked only by the evidence it names: every hidden transcript passing,
+ * every step read, every question answered right. A template's "N of N" gets the real numbers.
+ */
+export function doneWhenItems(statements: readonly string[], facts: DoneFacts): DoneItem[] {
+  const passed = facts.report?.checks.passed ?? 0;
+  const total = facts.report?.checks.total ?? facts.hiddenTranscripts;
+  return statements.map((statement) => {
+    const kind = doneEvidence(statement);
+    const text = statement.replace(/\bN of N\b/g, `${passed} of ${total}`);
+    if (kind === 'transcripts') {
+      return { text, met: facts.report?.status === 'pass', evidence: facts.report ? `${passed} of ${total} pass` : 'not checked yet' };
+    }
+    if (kind === 'steps' || facts.questions === 0) {
+      return { text, met: facts.steps > 0 && facts.stepsRead >= facts.steps, evidence: `${facts.stepsRead} of ${facts.steps} steps read` };
+    }
+    return { text, met: facts.answered >= facts.questions, evidence: `${facts.answered} of ${facts.questions} questions answered` };
+  });
 }
 
 /** A read-order step's terminal command for a language, if it has one. */

@@ -70,15 +70,19 @@ export function queueWords(server: ServerSummary): string {
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-/** The server every sentence talks about: the longest queue any balancer let grow (pool order breaks ties). */
-function focusServer(scenario: Scenario, summaries: Record<BalancerKey, RunSummary>): number {
+/**
+ * The server the sentence talks about: the learner's worst one (the longest queue their balancer let
+ * grow), so the sentence and the learner's own chart row agree. Among equal peaks, the one some balancer
+ * let grow longest (what the comparison shows), then pool order.
+ */
+export function focusServer(scenario: Scenario, summaries: Record<BalancerKey, RunSummary>): number {
   let best = 0;
-  let bestPeak = -1;
+  let bestKey: [number, number] = [-1, -1];
   scenario.servers.forEach((_, i) => {
-    const peak = Math.max(...BALANCERS.map((b) => summaries[b].servers[i]!.peak));
-    if (peak > bestPeak) {
+    const key: [number, number] = [summaries.yours.servers[i]!.peak, Math.max(...BALANCERS.map((b) => summaries[b].servers[i]!.peak))];
+    if (key[0] > bestKey[0] || (key[0] === bestKey[0] && key[1] > bestKey[1])) {
       best = i;
-      bestPeak = peak;
+      bestKey = key;
     }
   });
   return best;

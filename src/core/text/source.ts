@@ -135,3 +135,22 @@ export function functionBodyLines(source: string, language: Language, defLine: n
   }
   return out;
 }
+
+/**
+ * The source with its comment lines (and Python docstring lines) blanked to spaces, every index kept: a
+ * read-order step's pattern searched in it lands on code, never on "# What pick() returns when…".
+ */
+export function blankCommentLines(source: string, language: Language): string {
+  const comment = language === 'python' ? /^\s*#/ : /^\s*(\/\/|\/\*|\*)/;
+  let inDocstring = false;
+  return source
+    .split(/(\r?\n)/)
+    .map((part, i) => {
+      if (i % 2 === 1) return part; // a line break
+      const quotes = language === 'python' ? (part.match(/"""|'''/g) ?? []).length : 0;
+      const blank = inDocstring || comment.test(part) || (quotes > 0 && /^\s*("""|''')/.test(part));
+      if (quotes % 2 === 1) inDocstring = !inDocstring;
+      return blank ? ' '.repeat(part.length) : part;
+    })
+    .join('');
+}

@@ -1,9 +1,11 @@
 /**
  * A "Check" lens above each function the lesson's mistakes can live in (`pick`, `done`), labelled with
- * what the last check said about that function, so the verdict sits where the fix goes.
+ * what the last check said about that function, so the verdict sits where the fix goes: above the squiggled
+ * lines when the check traced them, else above the function. One lens per line.
  */
 import * as vscode from 'vscode';
-import { lensTitle, pointedFunctions } from '../../core/report/progress';
+import { currentLines, leadingBlock } from '../../core/report/findings';
+import { lensTitle, mistakesIn, pointedFunctions } from '../../core/report/progress';
 import { locateFunction } from '../../core/text/source';
 import type { CheckRunner } from '../check/checkRunner';
 import type { PackService } from '../lesson/packs';
@@ -42,9 +44,17 @@ export class CheckCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
     // Text search, not the symbol provider: lenses are asked for on every edit and must be instant.
     const text = doc.getText();
     const lenses: vscode.CodeLens[] = [];
+    // Two names can find one line (the catalogue's `pick` and a traced `pick`): one lens per line.
+    const lensLines = new Set<number>();
+    const anchors = this.store.progress(session).lastAnchors;
     for (const fn of functions) {
-      const line = locateFunction(text, session.language, fn);
-      if (!line) continue;
+      // A function whose mistake was traced gets its lens right above the squiggled lines, the lines that ran
+      // at the failing command: the verdict reads where the fix goes, on its own row, never past the edge.
+      const traced = vscode.workspace.isTrusted ? mistakesIn(report, fn)[0] : undefined;
+      const block = traced ? leadingBlock(currentLines(traced, text, session.language, anchors)) : null;
+      const line = block?.first ?? locateFunction(text, session.language, fn);
+      if (!line || lensLines.has(line)) continue;
+      lensLines.add(line);
       const range = doc.lineAt(line - 1).range;
       if (!vscode.workspace.isTrusted) {
         // Say why there is no check here, and offer the way to turn it on, instead of a button that refuses.

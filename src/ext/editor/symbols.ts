@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { Language } from '../../core/pack/schema';
-import { locateFunction } from '../../core/text/source';
+import { blankCommentLines, locateFunction } from '../../core/text/source';
 import { searchPattern } from '../../node/packs/patternMatch';
 
 /** A language server that is still starting must not hold up a click or a check for long. */
@@ -78,26 +78,27 @@ function lineLocation(doc: vscode.TextDocument, line: number, how: Located['how'
  * freeze the extension host. A broken, slow or unmatched pattern is not the learner's problem; the caller
  * falls through to text search.
  */
-async function fromPattern(doc: vscode.TextDocument, pattern: string, name: string | undefined): Promise<Located | undefined> {
+async function fromPattern(doc: vscode.TextDocument, pattern: string, name: string | undefined, language: Language): Promise<Located | undefined> {
   const version = doc.version;
-  const search = await searchPattern(pattern, doc.getText());
+  // Comments blanked (indexes kept): a pattern for `pick(` must not land on a comment that mentions pick().
+  const search = await searchPattern(pattern, blankCommentLines(doc.getText(), language));
   // The learner may have typed while the worker searched: an index into old text would point anywhere.
   if (!search.found || doc.version !== version) return undefined;
   return lineLocation(doc, doc.positionAt(search.index).line, 'pattern', name);
 }
 
 /**
- * A symbol's location in `doc`, trying the provider, then `pattern`, then core's `locateFunction`.
- * Without a name only the pattern is tried; "#top" is line 1.
+ * A symbol's location in `doc`, trying the provider, then the definition by core's `locateFunction`
+ * (`def pick(`, `class Balancer`), then `pattern` outside comments. Without a name only the pattern is
+ * tried; "#top" is line 1.
  */
 export async function locateSymbol(doc: vscode.TextDocument, name: string | undefined, language: Language, pattern?: string): Promise<Located | undefined> {
   if (name === '#top') return lineLocation(doc, 0, 'top');
   const provided = name ? await fromProvider(doc, name) : undefined;
   if (provided) return provided;
-  const byPattern = pattern ? await fromPattern(doc, pattern, name) : undefined;
-  if (byPattern || !name) return byPattern;
-  const line = locateFunction(doc.getText(), language, name);
-  return line ? lineLocation(doc, line - 1, 'text-search', name) : undefined;
+  const line = name ? locateFunction(doc.getText(), language, name) : null;
+  if (line) return lineLocation(doc, line - 1, 'text-search', name);
+  return pattern ? fromPattern(doc, pattern, name, language) : undefined;
 }
 
 /** The 0-based line of a function's definition, for diagnostics and test messages. */

@@ -10,7 +10,7 @@
  * them all, and the run's own time in the header is the one duration.
  */
 import * as vscode from 'vscode';
-import { counterexampleSource, inlineMessage, inlineMessageLine, mistakeHeadline, mistakeWhere } from '../../core/report/findings';
+import { counterexampleSource, inlineMessage, isLikely, inlineMessageLine, mistakeHeadline, mistakeWhere } from '../../core/report/findings';
 import { checkSummary, failureFocus, mistakeFocus, verdictSentence } from '../../core/report/progress';
 import type { CheckReport, Counterexample, NamedMistake } from '../../core/report/report';
 import { safeText } from '../../core/text/text';
@@ -267,7 +267,8 @@ export class LessonTests implements vscode.Disposable {
     const messages: vscode.TestMessage[] = [];
     // Only a message that names a mistake goes beside the code; a bare difference has no line to stand on.
     const short = new vscode.TestMessage(mistake ? inlineMessage(mistake) : `✗ The answers differ${at}`);
-    const where = mistake ? located.get(mistake.id) : undefined;
+    // The Testing view draws every located message red: a likely mistake (a yellow squiggle) gets none beside the code.
+    const where = mistake && !isLikely(mistake) ? located.get(mistake.id) : undefined;
     if (where) short.location = where;
     messages.push(short);
     messages.push(vscode.TestMessage.diff(`${verdict.description || 'This transcript'}: the answers differ${at}`, (verdict.expected ?? []).join('\n'), (verdict.actual ?? []).join('\n')));

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { CheckRunner } from '../check/checkRunner';
 import { checkAnswer, revealedAnswer } from '../lesson/answers';
+import { markCardRead } from '../workbench/contextKeys';
 import type { Log } from '../workbench/log';
 import type { PackService } from '../lesson/packs';
 import type { SimulationRunner } from '../check/simulationRunner';
@@ -200,7 +201,10 @@ export class LessonPanel implements vscode.Disposable {
       case 'openMistake': {
         const report = store.progress().lastReport;
         const mistake = report?.mistakes.find((m) => m.id === message.id);
-        if (mistake) await navigator.revealMistake(mistake);
+        if (mistake) {
+          markCardRead();
+          await navigator.revealMistake(mistake);
+        }
         return;
       }
       case 'runTrace':

@@ -4,7 +4,7 @@
  * plain text for the webview to put in with textContent.
  */
 import { behaviourText, counterexampleSource, evidenceText, mistakeExplanation, mistakeTitle, mistakeWhere, revealedByLabels } from '../../core/report/findings';
-import { checkDetails, checkDetailsTooltip, checkSummary, doneWhenMet, problemTitle, progressLine, stepCommand, verdictSentence } from '../../core/report/progress';
+import { checkDetails, checkDetailsTooltip, checkSummary, countsLegend, doneWhenItems, durationText, problemTitle, progressLine, stepCommand, verdictSentence } from '../../core/report/progress';
 import type { CheckReport, Counterexample } from '../../core/report/report';
 import { scenarioAfterCheck } from '../../core/simulation/simulationReport';
 import { simulationView } from '../../core/simulation/simulationView';
@@ -61,7 +61,7 @@ export function checkView(report: CheckReport, manifest: LessonManifest, at: str
       hintHtml: renderInline(m.hint),
       where: mistakeWhere(m),
       confidence: m.confidence,
-      evidence: evidenceText(m),
+      evidence: evidenceText(m, report),
       ...(behaviour ? { behaviour } : {}),
       revealedBy: revealedByLabels(report, m),
       ...(step && m.step !== undefined ? { step: { index: m.step, title: step.title } } : {}),
@@ -90,6 +90,8 @@ export function checkView(report: CheckReport, manifest: LessonManifest, at: str
     })),
     ...(report.counterexample && !carried ? { trace: traceView(report.counterexample, report, null, 'Smallest failing transcript') } : {}),
     durationMs: report.durationMs,
+    duration: durationText(report.durationMs),
+    countsLegend: countsLegend(report),
     at: at ?? new Date().toISOString(),
   };
 }
@@ -99,8 +101,9 @@ const DEBUG_ALWAYS: DebugSupport = { available: true };
 
 export function lessonView(session: Session, pack: LoadedPack, progress: Progress, debug: DebugSupport = DEBUG_ALWAYS): LessonView {
   const m = pack.manifest;
-  const met = doneWhenMet(progress.lastReport);
   const questions = [...m.failureQuestions, ...(m.quiz ?? [])];
+  const stepsRead = m.readOrder.filter((_, i) => progress.stepsRead.includes(i + 1)).length;
+  const answered = questions.filter((q) => progress.answers[q.id]?.correct).length;
   return {
     id: m.id,
     title: m.title,
@@ -124,13 +127,15 @@ export function lessonView(session: Session, pack: LoadedPack, progress: Progres
     failureQuestions: m.failureQuestions.map((q) => questionView(q, progress.answers)),
     quiz: (m.quiz ?? []).map((q) => questionView(q, progress.answers)),
     protocolHtml: renderMarkdown(m.protocol),
-    doneWhen: m.doneWhen.map((text) => ({ html: renderInline(text), met })),
-    progress: progressLine({
-      stepsRead: m.readOrder.filter((_, i) => progress.stepsRead.includes(i + 1)).length,
+    doneWhen: doneWhenItems(m.doneWhen, {
+      report: progress.lastReport,
+      hiddenTranscripts: pack.transcripts.length,
+      stepsRead,
       steps: m.readOrder.length,
-      answered: questions.filter((q) => progress.answers[q.id]?.correct).length,
+      answered,
       questions: questions.length,
-    }),
+    }).map((item) => ({ html: renderInline(item.text), met: item.met, evidence: item.evidence })),
+    progress: progressLine({ stepsRead, steps: m.readOrder.length, answered, questions: questions.length }),
     debug,
   };
 }

@@ -1,0 +1,63 @@
+// Measurements of the lesson panel shared by the browser tests: what the first screen after a failing check
+// shows (the verdict and the first card's title, with the sticky bar on one row), and an axe-core audit of
+// the panel's document. Each returns plain data for the test to assert and print.
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+
+/**
+ * The verdict line and the first card's title: are both inside the panel's viewport and not under the sticky
+ * bar? And does the sticky bar hold one row?
+ */
+export async function firstScreen(wv) {
+  return wv.locator('body').evaluate(() => {
+    const bar = document.querySelector('.topbar');
+    const barBottom = bar ? bar.getBoundingClientRect().bottom : 0;
+    const inView = (el) => {
+      if (!el) return false;
+      const r = el.getBoundingClientRect();
+      return r.height > 0 && r.top >= barBottom - 1 && r.bottom <= window.innerHeight + 1;
+    };
+    const verdict = document.querySelector('#results .verdict');
+    const title = document.querySelector('#results .card h3');
+    const rows = bar ? new Set([...bar.children].map((c) => Math.round(c.getBoundingClientRect().top + c.getBoundingClientRect().height / 2))) : new Set();
+    // One row: every item's middle within a few pixels of the others'.
+    const middles = [...rows];
+    const oneRow = middles.length > 0 && Math.max(...middles) - Math.min(...middles) <= 4;
+    return {
+      width: window.innerWidth,
+      height: window.innerHeight,
+      verdict: inView(verdict),
+      title: inView(title),
+      titleText: title ? title.textContent : null,
+      barHeight: bar ? Math.round(bar.getBoundingClientRect().height) : 0,
+      oneRow,
+    };
+  });
+}
+
+/** axe.min.js from the axe-core devDependency (or AXE_CORE_JS, a path to it). */
+export function axeSource() {
+  const file = process.env.AXE_CORE_JS || createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+  return fs.readFileSync(file, 'utf8');
+}
+
+/**
+ * Runs axe-core (WCAG 2 A/AA rules) in the webview's document. The script goes in by evaluation, not a
+ * <script> tag: the panel's CSP allows only its own nonce'd script. Returns every violation, impact first.
+ */
+export async function axeAudit(wv, source) {
+  // The frame itself (a FrameLocator cannot evaluate a script): a string goes through the debugger protocol,
+  // which the page's CSP does not govern, where an eval() inside the page would be refused.
+  const frame = await (await wv.locator('body').elementHandle()).ownerFrame();
+  await frame.evaluate(`${source}\n;void 0`);
+  return frame.evaluate(async () => {
+    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+  });
+}
+
+/** The axe report as lines for the test output. */
+export function axeReport(theme, violations) {
+  if (violations.length === 0) return [`axe ${theme}: 0 violations`];
+  return [`axe ${theme}: ${violations.length} violation(s)`, ...violations.map((v) => `  ${v.impact} ${v.id} (${v.nodes}): ${v.help} — ${v.targets.join(', ')}`)];
+}
