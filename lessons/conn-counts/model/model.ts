@@ -1,4 +1,4 @@
-import type { Answer, AnswerShape, Random, ReferenceModel, StepResult } from '../../../src/core/model/model';
+import type { Answer, AnswerShape, Random, ReferenceModel, StepResult } from 'lesson-companion/model';
 
 /**
  * Reference model of lesson "conn-counts": least connections as a counter kept *outside* the picker.

@@ -8,7 +8,7 @@
  * This file is pack code: the engine loads it with nothing but the language itself (no require, no I/O).
  * The `import type` below is erased when the model is loaded; it only lets the editor check the shape.
  */
-import type { Answer, AnswerShape, Random, ReferenceModel, StepResult } from '../../../src/core/model/model';
+import type { Answer, AnswerShape, Random, ReferenceModel, StepResult } from 'lesson-companion/model';
 
 interface PoolState {
   readonly pool: readonly string[];
