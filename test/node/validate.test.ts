@@ -224,3 +224,17 @@ describe('validate: questions not hashed yet', function () {
     await assert.rejects(fs.stat(path.join(tmp, 'demo.lessonpack')));
   });
 });
+
+describe('validate: the command grammar', function () {
+  this.timeout(120000);
+
+  it('a hidden transcript outside the model\'s grammar is an error at its line (the built-in packs are checked against theirs above)', async () => {
+    const { dir } = await createPack(tmp, 'adder', { blank: true });
+    await replaceIn(path.join(dir, 'transcripts/hidden.txt'), '> ADD 3\n5\n', '> ADD 3\n5\n> ADD\nERROR\n> ADD 1 2\nERROR\n');
+    const result = await validatePack(dir, { runStarters: false });
+    assert.deepEqual(errors(result), [
+      'transcripts/hidden.txt:9: transcript "adds-up": `ADD` does not fit `ADD <number>`',
+      'transcripts/hidden.txt:11: transcript "adds-up": `ADD 1 2` does not fit `ADD <number>`',
+    ]);
+  });
+});

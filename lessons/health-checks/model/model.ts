@@ -294,6 +294,8 @@ export const model: ReferenceModel<HealthState> = {
   resetCommand: 'POOL',
   resetAnswer: ['OK'],
   observeCommand: 'STATUS',
+  // The protocol's commands and their arguments: generated and shrunk transcripts stay inside it.
+  grammar: { POOL: ['names'], DOWN: ['name'], UP: ['name'], CAP: ['number'], PICK: [], DONE: ['name'], STATUS: [] },
   initial: () => ({ pool: [], inFlight: new Map(), down: new Set(), cap: undefined, cursor: 0 }),
   step(state, command, on, observed) {
     const [verb, ...args] = command.trim().split(/\s+/);

@@ -183,6 +183,8 @@ export const model: ReferenceModel<PoolState> = {
   resetCommand: 'POOL',
   resetAnswer: ['OK'],
   observeCommand: 'STATUS',
+  // The protocol's commands and their arguments: generated and shrunk transcripts stay inside it.
+  grammar: { POOL: ['names'], PICK: [], DONE: ['name'], STATUS: [] },
   initial: () => ({ pool: [], inFlight: new Map(), cursor: 0 }),
   step(state, command, on, observed) {
     const [verb, ...args] = command.trim().split(/\s+/);

@@ -7,6 +7,7 @@
  */
 import { freshName, measureAdequacy, proposeTranscript, separates, type Adequacy } from './adequacy';
 import { locate } from '../pack/manifest';
+import { checkGrammar } from './grammarChecks';
 import { checkModel } from './modelChecks';
 import type { ReferenceModel } from '../model/model';
 import { checkPattern } from '../pack/patternSafety';
@@ -350,6 +351,7 @@ export async function validateLesson(input: ValidateLessonInput): Promise<Lesson
     problems: [
       ...modelProblems,
       ...checkTranscriptsAgree(input.model, input.transcripts),
+      ...checkGrammar({ model: input.model, transcripts: input.transcripts, manifest: input.manifest, manifestFile: input.manifestFile, modelFile: input.modelFile?.path, seed: input.seed }),
       ...(input.outputLimitBytes !== undefined ? checkOutputFits(input.model, input.transcripts, input.outputLimitBytes) : []),
       ...mistakeProblems,
       ...checkReadOrder(input),

@@ -41,6 +41,9 @@ export const model: ReferenceModel<CounterState> = {
   // Every transcript runs after this command, so many transcripts share one process.
   resetCommand: 'RESET',
   resetAnswer: ['OK'],
+  // The protocol's commands and their arguments ("name", "number": a whole number, "names": a list, last only).
+  // Generated and shrunk transcripts stay inside it, and validate checks every hidden transcript against it.
+  grammar: { RESET: [], ADD: ['number'] },
   initial: () => ({ total: 0 }),
   step(state, command, on, observed) {
     const [verb, ...args] = command.trim().split(/\\s+/);
