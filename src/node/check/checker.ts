@@ -22,7 +22,7 @@ import { batchKey, passes, passReport, readPassingBatch, writePassingBatch } fro
 import { earlyRun, rememberOutcome } from './prelaunch';
 import { transpiledModelFiles } from '../engine/modelCache';
 import { resolveInterpreter } from '../languages/interpreter';
-import { replayLine } from '../run/replay';
+import { replayLesson, replayLine } from '../run/replay';
 import { availableSandbox, sandboxSettingFromEnv, type SandboxSetting } from '../sandbox/sandbox';
 
 export interface CheckFileOptions {
@@ -280,7 +280,7 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
             concurrency,
           },
           execute,
-          replay: (stdin) => replayLine(stdin, language, absolute, pack.manifest.id, interpreters, driver),
+          replay: (stdin) => replayLine(stdin, language, absolute, replayLesson(pack), interpreters, driver),
           ...(trace ? { locate } : {}),
           ...(options.onPhase ? { onPhase: options.onPhase } : {}),
         });
