@@ -49,7 +49,7 @@ export type AnswerShape = {
  * (zero or more words; only as the last argument).
  */
 export type ArgumentKind = 'name' | 'number' | 'names';
-/** Each command's first word → the kinds of its arguments, in order: `{ POOL: ['names'], DONE: ['name'], PICK: [] }`. */
+/** Each command's first word → the kinds of its arguments, in order: `{ SETUP: ['names'], FINISHED: ['name'], CHOOSE: [] }`. */
 export type CommandGrammar = Readonly<Record<string, readonly ArgumentKind[]>>;
 export interface Random {
     /** An integer in [0, n). */

@@ -9,7 +9,7 @@ const WHOLE_NUMBER = /^\d+$/;
 
 const fitsKind = (kind: ArgumentKind, word: string): boolean => (kind === 'number' ? WHOLE_NUMBER.test(word) : kind === 'name' || kind === 'names');
 
-/** The grammar's own wording of one command's arguments: `LIMIT <number> <number>`, `POOL <name>…`. */
+/** The grammar's own wording of one command's arguments: `LIMIT <number> <number>`, `SETUP <name>…`. */
 export function commandForm(verb: string, kinds: readonly ArgumentKind[]): string {
   return [verb, ...kinds.map((k) => (k === 'names' ? '<name>…' : `<${k}>`))].join(' ');
 }

@@ -149,7 +149,7 @@ export function countsNote(cells: TraceCells): string {
   return `Your counts are your program's answer to ${cells.observeCommand ?? 'the observe command'} after each command.${first}${zero}`;
 }
 
-/** " Row 0, `POOL`, is sent before every transcript, to start from scratch." */
+/** " Row 0, `SETUP`, is sent before every transcript, to start from scratch." */
 function preambleNote(cells: Pick<TraceCells, 'preamble'>): string {
   if (cells.preamble.length === 0) return '';
   const commands = cells.preamble.map((r) => `\`${r.command}\``).join(', then ');
