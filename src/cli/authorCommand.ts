@@ -2,9 +2,10 @@
  * `author-answers`: writes the salted answer hashes of a pack's questions into its lesson.json, from a
  * plain-text answers file that is not part of the pack.
  *
- * Where the answers file lives: `authoring/<lesson id>.answers.json` at the repository root (or any path
- * given with --answers). It is committed, so anyone on the team can change a question and regenerate the
- * hashes, but it sits outside `lessons/`, so it is never bundled into a pack or copied to a learner.
+ * Where the answers file lives: `<pack>/authoring/<lesson id>.answers.json` (the folder `new` makes, which
+ * bundles leave out), else `authoring/<lesson id>.answers.json` in the current folder (where this
+ * repository keeps the built-in lessons' answers, outside `lessons/`, so they are never copied to a
+ * learner), or any path given with --answers. The command says which file it read.
  * (Hashing keeps the answers out of the learner's view, not out of reach of someone who tries: a short
  * answer can be guessed by hashing candidates. A public repository can hold the plain answers.)
  *
@@ -98,10 +99,34 @@ function same(question: Question, authored: Authored): boolean {
   );
 }
 
+/** The places an answers file is looked for without --answers, in order: the pack's own, then this folder's. */
+export function answersFileCandidates(packDir: string, id: string, cwd: string): string[] {
+  const own = path.join(packDir, 'authoring', `${id}.answers.json`);
+  const here = path.resolve(cwd, 'authoring', `${id}.answers.json`);
+  return own === here ? [own] : [own, here];
+}
+
+async function defaultAnswersFile(packDir: string, id: string, cwd: string): Promise<string> {
+  const candidates = answersFileCandidates(packDir, id, cwd);
+  for (const candidate of candidates) if (await fs.stat(candidate).then((s) => s.isFile(), () => false)) return candidate;
+  return candidates[0]!;
+}
+
+function missingAnswersMessage(packDir: string, id: string, cwd: string, given: string | undefined): string {
+  const shown = (p: string): string => path.relative(cwd, p) || p;
+  if (given) return `no answers file at ${shown(given)}: check the path given with --answers`;
+  const looked = answersFileCandidates(packDir, id, cwd).map(shown);
+  return (
+    `no answers file for "${id}": looked for ${looked.join(' and ')}. ` +
+    `Write ${looked[0]} ({"lesson": "${id}", "questions": {"<question id>": {"accept": ["…"], "wrong": {"…": "feedback"}}}}; see docs/authoring.md), ` +
+    `or name another file with --answers <file>`
+  );
+}
+
 export const authorCommand: CliCommand = {
   name: 'author-answers',
   usage: 'author-answers <pack-dir> [--answers <file>] [--check]',
-  summary: 'write the salted answer hashes into a pack\'s lesson.json from a plain answers file (default: authoring/<lesson id>.answers.json); --check only compares',
+  summary: 'write the salted answer hashes into a pack\'s lesson.json from a plain answers file (default: <pack>/authoring/<lesson id>.answers.json, else ./authoring/…); --check only compares',
   async run(args, io) {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { answers: { type: 'string' }, check: { type: 'boolean' } } });
     if (positionals.length !== 1) throw new UsageError('author-answers takes exactly one pack folder');
@@ -113,7 +138,8 @@ export const authorCommand: CliCommand = {
     const parsed = parseManifest(text, manifestPath);
     if (!parsed.ok) throw new UsageError(parsed.problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.message}`).join('\n'));
     const manifest = parsed.manifest;
-    const answersPath = path.resolve(io.cwd, values.answers ?? path.join('authoring', `${manifest.id}.answers.json`));
+    const answersPath = values.answers !== undefined ? path.resolve(io.cwd, values.answers) : await defaultAnswersFile(dir, manifest.id, io.cwd);
+    const shownPath = path.relative(io.cwd, answersPath) || answersPath;
     let answers: AnswersFile;
     try {
       const data: unknown = JSON.parse(await fs.readFile(answersPath, 'utf8'));
@@ -123,8 +149,10 @@ export const authorCommand: CliCommand = {
       }
       answers = data;
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(missingAnswersMessage(dir, manifest.id, io.cwd, values.answers !== undefined ? answersPath : undefined));
       throw new UsageError(`cannot use the answers file ${answersPath}: ${(error as Error).message}`);
     }
+    io.out(`reading answers from ${shownPath}\n`);
     if (answers.lesson !== manifest.id) throw new UsageError(`${answersPath} is for lesson "${answers.lesson}", not "${manifest.id}"`);
 
     const modelPath = await resolveInside(dir, manifest.model);

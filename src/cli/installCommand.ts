@@ -36,7 +36,10 @@ export const installCommand: CliCommand = {
       const result = await installPack(file, {
         packsRoot,
         force: values.force ?? false,
-        confirmReplace: async (existing, next) => values.yes === true || askOnTerminal(io, `Lesson ${path.basename(file)}: replace the installed version ${existing} with ${next}?`),
+        // An upgrade brings new code: the question says so, as the first install's did.
+        confirmReplace: async (existing, next) =>
+          values.yes === true ||
+          askOnTerminal(io, `Lesson ${path.basename(file)}: replace the installed version ${existing} with ${next}? ${next} contains code (its reference model) that runs on this computer when you check a program against it; replace it only if you trust where it comes from.`),
         builtInDir: builtInLessonsDir(io.bundleDir),
         confirmCode: async (id, version, model) =>
           values.yes === true ||

@@ -99,6 +99,8 @@ export interface TraceView {
   readonly note: string;
   readonly divergesAt: number;
   readonly rows: readonly TraceRowView[];
+  /** Row 0: what every run sends first (the reset command). */
+  readonly preamble?: readonly TraceRowView[];
   /** The shell line that replays it from the learner file's folder; absent when the check could not say. */
   readonly replay?: string;
 }
@@ -371,7 +373,7 @@ function isLessonView(v: unknown): boolean {
 
 function isTraceView(v: unknown): boolean {
   return isObj(v) && (v.mistakeId === null || isId(v.mistakeId)) && (v.columns === 'observed' || v.columns === 'reference') &&
-    isStr(v.caption) && Array.isArray(v.rows) && (v.replay === undefined || isStr(v.replay));
+    isStr(v.caption) && Array.isArray(v.rows) && (v.preamble === undefined || (Array.isArray(v.preamble) && v.preamble.length <= 10)) && (v.replay === undefined || isStr(v.replay));
 }
 
 function isMistakeView(v: unknown): boolean {

@@ -37,6 +37,18 @@ export function renderTrace(trace: TraceView, state: PanelState, lesson: LessonV
       ? [th('your counts', 'What your program answered to the observe command after this command'), th('should be', 'What a correct program answers at the same point')]
       : [th('reference counts', 'What a correct program has counted after this command')]),
   );
+  // Row 0: the reset command every run starts with, so the example reads on its own.
+  const zero = (trace.preamble ?? []).map((row) =>
+    h(
+      'tr',
+      { class: 'preamble' },
+      h('td', { class: 'num' }, '0'),
+      h('td', { class: 'command' }, h('code', {}, row.command)),
+      h('td', {}, h('code', {}, row.expected)),
+      h('td', {}, row.actual),
+      ...(observed ? [h('td', {}, '–'), countCells(row.shouldBe)] : [countCells(row.shouldBe)]),
+    ),
+  );
   const rows = trace.rows.map((row, i) => {
     const classes = [row.diverges ? 'diverges' : row.after ? 'after' : '', row.countsDiffer ? 'counts-differ' : ''].filter(Boolean).join(' ');
     return h(
@@ -55,7 +67,7 @@ export function renderTrace(trace: TraceView, state: PanelState, lesson: LessonV
     'div',
     { class: `trace-block trace-${trace.columns}` },
     h('p', { class: 'trace-caption', id: captionId }, trace.caption),
-    h('div', { class: 'trace-wrap' }, h('table', { class: 'trace', 'aria-labelledby': captionId }, h('thead', {}, head), h('tbody', {}, ...rows))),
+    h('div', { class: 'trace-wrap' }, h('table', { class: 'trace', 'aria-labelledby': captionId }, h('thead', {}, head), h('tbody', {}, ...zero, ...rows))),
     h('p', { class: 'trace-note muted small' }, trace.note),
     trace.replay ? traceActions(trace, state, lesson, ui) : null,
   );

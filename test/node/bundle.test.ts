@@ -224,6 +224,10 @@ describe('install', function () {
     const again = await run(v1, '--yes');
     assert.equal(again.code, 1);
     assert.match(again.io.stderr, /already installed .* the same version; nothing was changed\. Install it anyway with --force\./);
+    // The upgrade's question keeps the warning that the pack contains code.
+    const upgradeUnasked = await run(v2);
+    assert.equal(upgradeUnasked.code, 1);
+    assert.match(upgradeUnasked.io.stderr, /replace the installed version 0\.1\.0 with 0\.2\.0\? 0\.2\.0 contains code \(its reference model\) that runs on this computer when you check/);
     const newer = await run(v2, '--yes');
     assert.equal(newer.code, 0, newer.io.stderr);
     assert.match(newer.io.stdout, /Installed demo 0.2.0 \(replacing 0.1.0\)/);

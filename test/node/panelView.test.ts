@@ -51,6 +51,7 @@ describe('lesson panel view model', () => {
           { command: 'BACKENDS s2 s1', expected: ['OK'], actual: ['OK'], counts: {}, matches: true, observed: [''], shouldBe: [''] },
           { command: 'PICK', expected: ['s1'], actual: ['s2'], counts: {}, matches: false, observed: ['s2:1'], shouldBe: [''] },
         ],
+        preamble: [{ command: 'RESET', expected: ['OK'], counts: {} }],
         replay: { stdin: 'RESET\nBACKENDS s2 s1\nPICK\n', shell: "printf 'RESET\\nBACKENDS s2 s1\\nPICK\\n' | python3 driver.py least_conn.py" },
       }, location: { lines: [41, 42], function: 'pick', reason: 'these lines ran when PICK chose s2' } }],
       problems: [{ kind: 'stray-output', message: 'printed "<img src=x>"', advice: 'use `stderr`' }],
@@ -73,6 +74,8 @@ describe('lesson panel view model', () => {
     assert.equal(trace.caption, 'Smallest transcript that shows it (2 of 6 commands, from a random test (#7))');
     assert.match(trace.replay!, /\| python3 driver\.py least_conn\.py$/);
     assert.deepEqual(trace.rows[1]!.yours, [{ text: 's2:1', differs: true }]);
+    assert.deepEqual([trace.preamble?.[0]?.command, trace.preamble?.[0]?.expected], ['RESET', 'OK'], 'row 0: the reset command');
+    assert.match(trace.note, /Row 0, `RESET`, is sent before every transcript/);
     // No internal name of a transcript anywhere in what the panel shows.
     assert.doesNotMatch(JSON.stringify(state.check), /generated-7|"ties"/);
     // Problems stay plain text: the webview puts them in with textContent.

@@ -196,3 +196,51 @@ describe('validate: the command', function () {
     assert.match(usage.stderr, /nowhere is not a folder/);
   });
 });
+
+describe('validate: questions not hashed yet', function () {
+  this.timeout(60000);
+
+  it('are one warning listing them; the transcripts are still checked; bundle refuses', async () => {
+    const dir = await pack(async (d) => {
+      await editJson(d, (m) => {
+        m.failureQuestions = [{ id: 'fq-first', kind: 'short', prompt: 'After `POOL a b`, what does `PICK` answer?' }];
+        m.quiz = [
+          { id: 'quiz-which', kind: 'multiple', prompt: 'Which are commands?', choices: ['POOL', 'PICK', 'JUMP'] },
+          { id: 'quiz-predict', kind: 'predict', prompt: 'Predict the output.', commands: ['POOL a', 'PICK'] },
+        ];
+      });
+      await replaceIn(path.join(d, 'transcripts/hidden.txt'), '> PICK\na\n> DONE b', '> PICK\nc\n> DONE b');
+    });
+    const result = await validatePack(dir, { runStarters: false });
+    const unhashed = result.problems.filter((p) => /answer hashes/.test(p.message));
+    assert.equal(unhashed.length, 1, JSON.stringify(result.problems, null, 1));
+    assert.equal(unhashed[0]!.severity, 'warning');
+    assert.match(unhashed[0]!.message, /^3 questions without answer hashes: fq-first, quiz-which, quiz-predict/);
+    assert.match(unhashed[0]!.advice!, /author-answers/);
+    assert.ok(result.problems.some((p) => p.area === 'transcripts' && /the transcript expects "c"/.test(p.message)), 'the transcripts were checked too');
+    assert.ok(result.adequacy, 'the mistakes were measured');
+
+    await replaceIn(path.join(dir, 'transcripts/hidden.txt'), '> PICK\nc\n> DONE b', '> PICK\na\n> DONE b');
+    const io = fakeIo(tmp);
+    assert.equal(await main(['validate', dir], io), 0, io.stdout + io.stderr);
+    assert.match(io.stdout, /3 questions without answer hashes/);
+    const bundled = fakeIo(tmp);
+    assert.equal(await main(['bundle', dir, '-o', path.join(tmp, 'demo.lessonpack')], bundled), 1);
+    assert.match(bundled.stderr, /was not bundled: 3 questions without answer hashes: fq-first, quiz-which, quiz-predict/);
+    await assert.rejects(fs.stat(path.join(tmp, 'demo.lessonpack')));
+  });
+});
+
+describe('validate: the command grammar', function () {
+  this.timeout(120000);
+
+  it('a hidden transcript outside the model\'s grammar is an error at its line (the built-in packs are checked against theirs above)', async () => {
+    const { dir } = await createPack(tmp, 'adder', { blank: true });
+    await replaceIn(path.join(dir, 'transcripts/hidden.txt'), '> ADD 3\n5\n', '> ADD 3\n5\n> ADD\nERROR\n> ADD 1 2\nERROR\n');
+    const result = await validatePack(dir, { runStarters: false });
+    assert.deepEqual(errors(result), [
+      'transcripts/hidden.txt:9: transcript "adds-up": `ADD` does not fit `ADD <number>`',
+      'transcripts/hidden.txt:11: transcript "adds-up": `ADD 1 2` does not fit `ADD <number>`',
+    ]);
+  });
+});

@@ -39,6 +39,7 @@ describe('core/findings: a mistake in the learner\'s words', () => {
     assert.deepEqual(mistakeWhere(traced), { function: 'select', lines: [75, 74, 80], text: 'Lines 74–75 and 80 of select()', reason: 'these lines ran when PICK chose alpha' });
     assert.match(diagnosticMessage(traced), /\(Lines 74–75 and 80 of select\(\): these lines ran when PICK chose alpha\.\)$/);
     assert.deepEqual(mistakeWhere(mistake()), { function: 'pick', lines: [], text: 'In pick(), line 25' });
+    assert.deepEqual(mistakeWhere({ ...mistake(), line: null }), { function: 'pick', lines: [], text: 'Your program has no function named pick(): look for the code that does its job' });
     assert.equal(linesText([12]), 'line 12');
     assert.equal(linesText([3, 1, 2, 7, 9, 8]), 'lines 1–3 and 7–9');
     assert.equal(linesText([1, 3, 5]), 'lines 1, 3 and 5');

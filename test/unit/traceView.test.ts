@@ -3,6 +3,9 @@
 import * as assert from 'node:assert/strict';
 import type { Counterexample } from '../../src/core/report/report';
 import { compareCounts, countsNote, traceCells, traceTextLines } from '../../src/core/report/traceView';
+import { buildCounterexample } from '../../src/core/check/counterexample';
+import { model as leastConnections } from '../../lessons/least-connections/model/model';
+import type { ReferenceModel } from '../../src/core/model/model';
 
 /** The negative-count case a learner saw: DONE on an idle backend takes it to -1, and the next PICK goes there. */
 const negative: Counterexample = {
@@ -70,5 +73,20 @@ describe('core/traceView: the trace with the learner\'s own counts', () => {
     assert.match(lines[3]!, /^→ 3 .*web2.*← first difference$/);
     const column = (l: string): number => l.indexOf('your counts');
     assert.equal(lines[2]!.indexOf('mid:0'), column(lines[0]!), 'the count columns line up');
+  });
+
+  it('shows the reset command as row 0, with its answer and the reference counts, so the example reads on its own', () => {
+    const model = leastConnections as unknown as ReferenceModel;
+    const example = buildCounterexample(model, { transcript: 't', label: 't', shrunkFrom: 4, reproduced: true }, ['POOL a b', 'DONE a', 'PICK'], { lines: ['OK', 'OK', 'b'], ending: 'finished' });
+    assert.deepEqual(example.preamble, [{ command: 'POOL', expected: ['OK'], counts: {} }]);
+    const cells = traceCells(example);
+    const text = traceTextLines(cells);
+    assert.match(text[1]!, /^ {2}0 {2}POOL {6}OK {8}– /, text.join('\n'));
+    assert.match(text[2]!, /^ {2}1 {2}POOL a b/);
+    assert.match(text[4]!, /^→ 3 {2}PICK/, 'numbering and the first difference are as before');
+    assert.equal(cells.divergesAt, 2);
+    assert.match(countsNote(cells), /Row 0, `POOL`, is sent before every transcript, to start from scratch\.$/);
+    // A counterexample without a preamble (an older engine's) shows no row 0.
+    assert.doesNotMatch(traceTextLines(traceCells(negative)).join('\n'), /^ {2}0 /m);
   });
 });

@@ -1,4 +1,4 @@
-import type { Answer, AnswerShape, Random, ReferenceModel, StepResult } from '../../../src/core/model/model';
+import type { Answer, AnswerShape, Random, ReferenceModel, StepResult } from 'lesson-companion/model';
 
 /**
  * Reference model of lesson "conn-counts": least connections as a counter kept *outside* the picker.
@@ -199,6 +199,8 @@ export const model: ReferenceModel<ConnState> = {
   resetCommand: 'RESET',
   resetAnswer: ['OK'],
   observeCommand: 'ACTIVE',
+  // The protocol's commands and their arguments: generated and shrunk transcripts stay inside it.
+  grammar: { RESET: [], BACKENDS: ['names'], OPEN: ['name'], CLOSE: ['name'], PICK: [], ACTIVE: [] },
   initial,
   step,
   snapshot: (state) => Object.fromEntries([...state.active].map(([name, count]) => [name, count >= BigInt(Number.MIN_SAFE_INTEGER) && count <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(count) : String(count)])),

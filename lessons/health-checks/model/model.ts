@@ -13,7 +13,7 @@
  * This file is pack code: the engine loads it with nothing but the language itself (no require, no I/O).
  * The `import type` below is erased when the model is loaded; it only lets the editor check the shape.
  */
-import type { Answer, AnswerShape, Random, ReferenceModel, StepResult } from '../../../src/core/model/model';
+import type { Answer, AnswerShape, Random, ReferenceModel, StepResult } from 'lesson-companion/model';
 
 interface HealthState {
   readonly pool: readonly string[];
@@ -294,6 +294,8 @@ export const model: ReferenceModel<HealthState> = {
   resetCommand: 'POOL',
   resetAnswer: ['OK'],
   observeCommand: 'STATUS',
+  // The protocol's commands and their arguments: generated and shrunk transcripts stay inside it.
+  grammar: { POOL: ['names'], DOWN: ['name'], UP: ['name'], CAP: ['number'], PICK: [], DONE: ['name'], STATUS: [] },
   initial: () => ({ pool: [], inFlight: new Map(), down: new Set(), cap: undefined, cursor: 0 }),
   step(state, command, on, observed) {
     const [verb, ...args] = command.trim().split(/\s+/);

@@ -1,4 +1,5 @@
 /** The transcripts a check runs: the pack's hidden ones and seeded generated ones. */
+import { commandFits } from '../model/grammar';
 import type { ReferenceModel } from '../model/model';
 import { seededRandom } from '../model/random';
 import type { LessonManifest } from '../pack/schema';
@@ -34,10 +35,12 @@ export function hiddenCases(transcripts: readonly Transcript[]): Case[] {
   }));
 }
 
+/** Generated transcripts keep only the commands inside the model's grammar, when it declares one. */
 export function generatedCases(model: ReferenceModel, seed: number, count: number, length: number): Case[] {
   const random = seededRandom(seed);
+  const fits = commandFits(model);
   return Array.from({ length: count }, (_, i) => {
-    const commands = model.generate(random, 2 + random.int(Math.max(length - 1, 1)));
+    const commands = model.generate(random, 2 + random.int(Math.max(length - 1, 1))).filter(fits);
     return { name: `generated-${i + 1}`, label: `a random test (#${i + 1})`, commands, expected: simulate(model, commands).outcome, hidden: false };
   });
 }

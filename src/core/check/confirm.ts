@@ -17,6 +17,7 @@ import type { ReferenceModel } from '../model/model';
 import type { Execute } from './process';
 import type { Counterexample, Replay } from '../report/report';
 import { segmentAnswers } from '../model/segment';
+import { commandFits } from '../model/grammar';
 import { shrinkCommands } from './shrink';
 import { sameOutcome, simulate, type Outcome } from '../model/simulate';
 import { stepKey, walkEvidence, type EvidenceStream } from '../diagnosis/stepwise';
@@ -104,7 +105,7 @@ async function plan(ctx: ConfirmContext, finding: Finding): Promise<Planned> {
     if (!stream) continue;
     const start = prefixes(stream, step.index).find((p) => modelShows(ctx.model, finding, p));
     if (!start) continue;
-    const commands = await shrinkCommands(start, async (lists) => lists.map((list) => modelShows(ctx.model, finding, list)));
+    const commands = await shrinkCommands(start, async (lists) => lists.map((list) => modelShows(ctx.model, finding, list)), undefined, commandFits(ctx.model));
     if (!best || commands.length < best.commands!.length) best = { finding, source: ctx.cases[step.list], start, commands };
   }
   if (best) return best;
@@ -167,6 +168,7 @@ async function shrinkOnProgram(ctx: ConfirmContext, finding: Finding, start: rea
       return lists.map((l, i) => programShows(ctx.model, finding, l, runs[i]!));
     },
     ctx.maxShrinkRounds,
+    commandFits(ctx.model),
   );
 }
 
@@ -231,6 +233,7 @@ export async function counterexampleForDifference(ctx: ConfirmContext, failing: 
           return lists.map((l, i) => differs(l, runs[i]!));
         },
         ctx.maxShrinkRounds,
+        commandFits(ctx.model),
       );
   const tries = ctx.random ? RANDOM_TRIES : 1;
   for (let attempt = 0; attempt < tries; attempt++) {

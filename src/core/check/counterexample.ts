@@ -63,6 +63,7 @@ export function buildCounterexample(
     return { ...row, observed: observed[i] ?? null, shouldBe: shouldBe[2 * i + 1]?.answer ?? [] };
   });
   const firstMismatch = trace.findIndex((row) => !row.matches);
+  const reset = simulate(model, [model.resetCommand]).steps[0];
   return {
     transcript: source.transcript,
     label: source.label,
@@ -72,6 +73,7 @@ export function buildCounterexample(
     divergesAt: firstMismatch < 0 ? trace.length - 1 : firstMismatch,
     trace,
     shrunkFrom: source.shrunkFrom,
+    preamble: [{ command: model.resetCommand, expected: [...model.resetAnswer], counts: reset?.snapshot ?? {} }],
     ...(observed && shouldBe ? { observeCommand: model.observeCommand! } : {}),
     reproduced: source.reproduced,
     ...(source.replay ? { replay: source.replay } : {}),

@@ -1,6 +1,8 @@
 /**
  * Delta debugging (Zeller's ddmin) over commands, then over each command's arguments.
  * `holds` tests many candidates at once so that the caller can run them in one process.
+ * `fits` keeps shrinking inside the protocol: an argument is dropped only where the command still fits
+ * (model/grammar.ts: `LIMIT 1 5` never becomes `LIMIT 1`). Dropping whole commands keeps every command as it was.
  */
 export type BatchPredicate = (candidates: readonly (readonly string[])[]) => Promise<readonly boolean[]>;
 
@@ -11,21 +13,23 @@ function chunksOf<T>(items: readonly T[], n: number): T[][] {
   return chunks;
 }
 
-export async function shrinkCommands(commands: readonly string[], holds: BatchPredicate, maxRounds = 60): Promise<string[]> {
+export type CommandFits = (command: string) => boolean;
+
+export async function shrinkCommands(commands: readonly string[], holds: BatchPredicate, maxRounds = 60, fits: CommandFits = () => true): Promise<string[]> {
   // Dropping an argument can make a command droppable again (and the other way round): repeat to a fixpoint.
   let current = [...commands];
   // maxRounds bounds every call of `holds`, over all passes: each call may cost a process run.
   let left = maxRounds;
   const counted: BatchPredicate = async (lists) => (left-- > 0 ? holds(lists) : lists.map(() => false));
   for (let pass = 0; pass < 3 && left > 0; pass++) {
-    const next = await shrinkOnce(current, counted, left);
+    const next = await shrinkOnce(current, counted, left, fits);
     if (next.length === current.length && next.every((c, i) => c === current[i])) break;
     current = next;
   }
   return current;
 }
 
-async function shrinkOnce(commands: readonly string[], holds: BatchPredicate, maxRounds: number): Promise<string[]> {
+async function shrinkOnce(commands: readonly string[], holds: BatchPredicate, maxRounds: number, fits: CommandFits): Promise<string[]> {
   let current = [...commands];
   let n = 2;
   let rounds = 0;
@@ -49,11 +53,11 @@ async function shrinkOnce(commands: readonly string[], holds: BatchPredicate, ma
     if (n >= current.length) break;
     n = Math.min(n * 2, current.length);
   }
-  return shrinkArguments(current, holds, maxRounds - rounds);
+  return shrinkArguments(current, holds, maxRounds - rounds, fits);
 }
 
 /** Drops single arguments (e.g. one name of a list) while the failure still holds. */
-async function shrinkArguments(commands: string[], holds: BatchPredicate, rounds: number): Promise<string[]> {
+async function shrinkArguments(commands: string[], holds: BatchPredicate, rounds: number, fits: CommandFits): Promise<string[]> {
   let current = commands;
   for (let round = 0; round < Math.max(rounds, 1); round++) {
     const candidates: string[][] = [];
@@ -61,8 +65,10 @@ async function shrinkArguments(commands: string[], holds: BatchPredicate, rounds
       const [verb, ...args] = command.split(/\s+/);
       if (args.length < 2) return;
       args.forEach((_, drop) => {
+        const shorter = [verb, ...args.filter((__, k) => k !== drop)].join(' ');
+        if (!fits(shorter)) return;
         const next = [...current];
-        next[index] = [verb, ...args.filter((__, k) => k !== drop)].join(' ');
+        next[index] = shorter;
         candidates.push(next);
       });
     });

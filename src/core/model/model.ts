@@ -37,6 +37,15 @@ export type AnswerShape =
   /** Zero or more lines, each matching `line`. */
   | { readonly kind: 'many'; readonly line: RegExp };
 
+/**
+ * The kind of one argument of a command: `name` (one word), `number` (a whole number: digits only) or `names`
+ * (zero or more words; only as the last argument).
+ */
+export type ArgumentKind = 'name' | 'number' | 'names';
+
+/** Each command's first word → the kinds of its arguments, in order: `{ SETUP: ['names'], FINISHED: ['name'], CHOOSE: [] }`. */
+export type CommandGrammar = Readonly<Record<string, readonly ArgumentKind[]>>;
+
 export interface Random {
   /** An integer in [0, n). */
   int(n: number): number;
@@ -58,6 +67,12 @@ export interface ReferenceModel<S = unknown> {
    * every step of a confirmed counterexample to show the learner's own counts beside the reference's.
    */
   readonly observeCommand?: string;
+  /**
+   * The protocol's commands and their arguments. With it, generated transcripts keep only commands inside it,
+   * shrinking never drops an argument a command needs (a learner is never shown `LIMIT 1` for `LIMIT 1 5`),
+   * and validate checks every hidden transcript against it. Without it, commands are not checked.
+   */
+  readonly grammar?: CommandGrammar;
   initial(): S;
   /**
    * Answers one command. `observed` is the learner program's own answer to it, when known: the model then

@@ -225,6 +225,9 @@ export function revealAnswer(question: Question, deps: Pick<QuizDeps, 'model'>):
   return { explanation };
 }
 
+/** The problem a question without hashes has: validate lists these together, as one warning, and checks the rest. */
+export const MISSING_ANSWER_HASHES = 'no "answer" hashes: run `lesson-companion author-answers` for this pack';
+
 /**
  * What is wrong with a question as authored, beyond the schema: what each kind needs, and (given the
  * model) that a predict question's commands run and its stored hash still matches the model's output.
@@ -241,7 +244,7 @@ export function questionProblems(question: Question, deps: { sha256: Sha256; mod
   if (question.kind === 'predict' && !question.commands) problems.push('a predict question needs "commands"');
   if (question.kind !== 'predict' && question.commands) problems.push(`a ${question.kind} question has no "commands"`);
   if (question.orderless && question.kind !== 'short') problems.push('"orderless" is for short questions only');
-  if (!question.answer) problems.push('no "answer" hashes: run `lesson-companion author-answers` for this pack');
+  if (!question.answer) problems.push(MISSING_ANSWER_HASHES);
   if (question.kind === 'predict' && question.commands && deps.model && question.answer) {
     const run = simulate(deps.model, question.commands);
     if (run.outcome.ending !== 'finished') problems.push('the reference model crashes on these commands');

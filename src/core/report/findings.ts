@@ -72,7 +72,9 @@ export function mistakeWhere(m: Pick<NamedMistake, 'function' | 'line' | 'locati
     const lines = linesText(loc.lines);
     return { function: fn, lines: loc.lines, text: `${lines.charAt(0).toUpperCase()}${lines.slice(1)}${loc.function ? ` of ${fn}()` : ''}`, reason: safeText(loc.reason) };
   }
-  return { function: m.function, lines: [], text: `In ${m.function}()${m.line ? `, line ${m.line}` : ''}` };
+  // No line: the program has no function of that name (it does the job elsewhere), so say so rather than "In take()".
+  if (!m.line) return { function: m.function, lines: [], text: `Your program has no function named ${m.function}(): look for the code that does its job` };
+  return { function: m.function, lines: [], text: `In ${m.function}(), line ${m.line}` };
 }
 
 /** A transcript by its description: hidden ones as the lesson describes them, generated ones as "a random test (#24)". */

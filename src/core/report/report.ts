@@ -56,6 +56,13 @@ export interface Replay {
   readonly shell: string;
 }
 
+/** A command sent before every transcript, as the trace shows it. */
+export interface PreambleRow {
+  readonly command: string;
+  readonly expected: readonly string[];
+  readonly counts: Readonly<Record<string, number | string>>;
+}
+
 export interface Counterexample {
   /** The transcript it was shrunk from: a hidden transcript's name, or `generated-N`. */
   readonly transcript: string;
@@ -71,6 +78,11 @@ export interface Counterexample {
   readonly shrunkFrom: number;
   /** Set when the trace rows carry the program's own counts (`observed`) from this command. */
   readonly observeCommand?: string;
+  /**
+   * What every run sends before `commands` (the model's reset command), with the reference's answer and
+   * counts: shown as row 0 of the trace, so a shrunk example reads on its own.
+   */
+  readonly preamble?: readonly PreambleRow[];
   /** The "yours" column comes from a fresh process run of exactly these commands, which failed this way. */
   readonly reproduced: boolean;
   readonly replay?: Replay;

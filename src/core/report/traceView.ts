@@ -43,6 +43,8 @@ export interface TraceCells {
   /** The first row (0-based) whose counts differ, or -1. */
   readonly countsDivergeAt: number;
   readonly rows: readonly TraceRowCells[];
+  /** Row 0: what every run sends first (the reset command), so the example reads on its own. */
+  readonly preamble: readonly TraceRowCells[];
 }
 
 /** Column headings, one wording for every surface. */
@@ -109,8 +111,21 @@ export function traceCells(example: Counterexample): TraceCells {
     const countsDiffer = compared.yours === null || compared.yours.some((c) => c.differs) || compared.shouldBe.some((c) => c.differs);
     return { ...base, yours: compared.yours, shouldBe: compared.shouldBe, countsDiffer };
   });
+  // The program's answer to the reset is not compared row by row (a wrong one fails every transcript at once).
+  const preamble = (example.preamble ?? []).map((row): TraceRowCells => ({
+    command: showInvisibles(row.command),
+    expected: answerCell(row.expected),
+    actual: '–',
+    matches: true,
+    diverges: false,
+    after: false,
+    ...(columns === 'observed' ? { yours: [] } : {}),
+    shouldBe: columns === 'reference' ? referenceCounts(row.counts) : [],
+    countsDiffer: false,
+  }));
   return {
     columns,
+    preamble,
     ...(columns === 'observed' && example.observeCommand ? { observeCommand: example.observeCommand } : {}),
     commands: example.commands.length,
     shrunkFrom: example.shrunkFrom,
@@ -127,10 +142,18 @@ export function traceLength(cells: Pick<TraceCells, 'commands' | 'shrunkFrom'>):
 
 /** What the count columns are, in one sentence under the table. */
 export function countsNote(cells: TraceCells): string {
-  if (cells.columns === 'reference') return 'Reference counts: what a correct program has counted after each command.';
+  const zero = preambleNote(cells);
+  if (cells.columns === 'reference') return `Reference counts: what a correct program has counted after each command.${zero}`;
   const at = cells.countsDivergeAt;
   const first = at >= 0 && at < cells.divergesAt ? ` Your counts go wrong at command ${at + 1}, before the first wrong answer.` : '';
-  return `Your counts are your program's answer to ${cells.observeCommand ?? 'the observe command'} after each command.${first}`;
+  return `Your counts are your program's answer to ${cells.observeCommand ?? 'the observe command'} after each command.${first}${zero}`;
+}
+
+/** " Row 0, `SETUP`, is sent before every transcript, to start from scratch." */
+function preambleNote(cells: Pick<TraceCells, 'preamble'>): string {
+  if (cells.preamble.length === 0) return '';
+  const commands = cells.preamble.map((r) => `\`${r.command}\``).join(', then ');
+  return ` Row 0, ${commands}, is sent before every transcript, to start from scratch.`;
 }
 
 /** Paint for a plain-text table: identity for plain text, colours for a terminal. */
@@ -161,6 +184,11 @@ export function traceTextLines(cells: TraceCells, paint: TracePaint = PLAIN_PAIN
     kind: 'head',
     cols: [TRACE_HEADINGS.n, TRACE_HEADINGS.command, TRACE_HEADINGS.expected, TRACE_HEADINGS.actual, ...(observed ? [TRACE_HEADINGS.yours, TRACE_HEADINGS.shouldBe] : [TRACE_HEADINGS.reference])].map(plain),
   };
+  const zero: Line[] = cells.preamble.map((row) => ({
+    mark: ' ',
+    kind: 'row',
+    cols: [plain('0'), plain(row.command), plain(row.expected), plain(row.actual), ...(observed ? [plain('–'), countsText(row.shouldBe, PLAIN_PAINT)] : [countsText(row.shouldBe, PLAIN_PAINT)])],
+  }));
   const lines: Line[] = cells.rows.map((row, i) => ({
     mark: row.diverges ? '→' : ' ',
     kind: row.diverges ? 'diverge' : row.after ? 'after' : 'row',
@@ -172,7 +200,7 @@ export function traceTextLines(cells: TraceCells, paint: TracePaint = PLAIN_PAIN
       ...(observed ? [countsText(row.yours, paint), countsText(row.shouldBe, paint)] : [countsText(row.shouldBe, PLAIN_PAINT)]),
     ],
   }));
-  const all = [head, ...lines];
+  const all = [head, ...zero, ...lines];
   const widths = head.cols.map((_, c) => Math.max(...all.map((l) => [...l.cols[c]!.plain].length)));
   return all.map((l) => {
     const text = l.cols

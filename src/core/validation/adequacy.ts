@@ -17,6 +17,7 @@ import type { ReferenceModel } from '../model/model';
 import { seededRandom } from '../model/random';
 import { sameOutcome, simulate, type Outcome } from '../model/simulate';
 import { shrinkCommands } from '../check/shrink';
+import { commandFits } from '../model/grammar';
 import { formatTranscript, type Transcript } from '../model/transcript';
 import type { Mistake } from '../pack/schema';
 
@@ -141,7 +142,7 @@ export async function proposeTranscript(
   for (let i = 0; i < tries; i++) {
     const commands = model.generate(random, 2 + random.int(maxLength - 1));
     if (!differ(commands)) continue;
-    const shrunk = await shrinkCommands(commands, async (lists) => lists.map((list) => list.length > 0 && differ(list)));
+    const shrunk = await shrinkCommands(commands, async (lists) => lists.map((list) => list.length > 0 && differ(list)), undefined, commandFits(model));
     const reference = simulate(model, shrunk);
     return formatTranscript({
       name,

@@ -13,4 +13,6 @@ export interface ValidationProblem {
   readonly advice?: string;
   /** A transcript, in the transcript file format, that the author can paste into a transcript file. */
   readonly proposal?: string;
+  /** Set on problems a caller acts on by kind: `bundle` refuses a pack whose questions have no answer hashes. */
+  readonly code?: 'missing-answers';
 }

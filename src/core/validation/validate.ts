@@ -7,6 +7,7 @@
  */
 import { freshName, measureAdequacy, proposeTranscript, separates, type Adequacy } from './adequacy';
 import { locate } from '../pack/manifest';
+import { checkGrammar } from './grammarChecks';
 import { checkModel } from './modelChecks';
 import type { ReferenceModel } from '../model/model';
 import { checkPattern } from '../pack/patternSafety';
@@ -101,6 +102,30 @@ export function commandVocabulary(model: ReferenceModel): Set<string> {
   const verbs = new Set<string>([model.resetCommand.split(/\s+/)[0]!]);
   for (let i = 0; i < 300; i++) for (const c of model.generate(random, 24)) verbs.add(c.trim().split(/\s+/)[0]!);
   return verbs;
+}
+
+/**
+ * Questions without answer hashes: one warning listing them all, so the model, transcripts and mistakes can
+ * be validated before the questions are hashed. (Learners cannot answer such a question, so `bundle` refuses.)
+ */
+export function checkAnswerHashes(input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile'>): ValidationProblem[] {
+  const { manifest } = input;
+  const unhashed = [...manifest.failureQuestions, ...(manifest.quiz ?? [])].filter((q) => !q.answer).map((q) => q.id);
+  if (unhashed.length === 0) return [];
+  const firstList = manifest.failureQuestions.some((q) => !q.answer) ? 'failureQuestions' : 'quiz';
+  const index = (firstList === 'quiz' ? manifest.quiz ?? [] : manifest.failureQuestions).findIndex((q) => !q.answer);
+  const message = `${unhashed.length === 1 ? 'question' : `${unhashed.length} questions`} without answer hashes: ${unhashed.join(', ')}; learners cannot answer ${unhashed.length === 1 ? 'it' : 'them'} yet, and bundle refuses the pack until they are hashed`;
+  const where = locate(input.manifestText, input.manifestFile, `/${firstList}/${index}`, message);
+  return [{
+    severity: 'warning',
+    area: 'questions',
+    code: 'missing-answers',
+    file: input.manifestFile,
+    line: where.line,
+    column: where.column,
+    message,
+    advice: `Write their answers in authoring/${manifest.id}.answers.json ({"lesson": "${manifest.id}", "questions": {"<id>": {"accept": ["…"]}}}; predict questions need no "accept") and run \`lesson-companion author-answers <pack>\`.`,
+  }];
 }
 
 export function checkQuestions(input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile' | 'model'>): ValidationProblem[] {
@@ -311,10 +336,12 @@ export async function validateLesson(input: ValidateLessonInput): Promise<Lesson
     problems: [
       ...modelProblems,
       ...checkTranscriptsAgree(input.model, input.transcripts),
+      ...checkGrammar({ model: input.model, transcripts: input.transcripts, manifest: input.manifest, manifestFile: input.manifestFile, modelFile: input.modelFile?.path, seed: input.seed }),
       ...(input.outputLimitBytes !== undefined ? checkOutputFits(input.model, input.transcripts, input.outputLimitBytes) : []),
       ...mistakeProblems,
       ...checkReadOrder(input),
       ...checkQuestions(input),
+      ...checkAnswerHashes(input),
     ],
     adequacy,
   };

@@ -48,7 +48,7 @@ export function registerInstallPackCommand(context: vscode.ExtensionContext, onI
       const replace = `Replace with ${next}`;
       const answer = await vscode.window.showWarningMessage(
         `Version ${existing} of this lesson is installed. Replace it with ${next}?`,
-        { modal: true, detail: 'Your own files in your workspace are not touched; only the lesson pack is replaced.' },
+        { modal: true, detail: `This pack contains code: version ${next}'s reference model runs on this computer every time you check a program in this lesson. Install lesson packs only from people you trust. Your own files in your workspace are not touched; only the lesson pack is replaced.` },
         replace,
       );
       return answer === replace;

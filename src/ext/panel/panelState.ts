@@ -44,6 +44,7 @@ function traceView(example: Counterexample, report: CheckReport, mistakeId: stri
     note: countsNote(cells),
     divergesAt: cells.divergesAt,
     rows: cells.rows,
+    preamble: cells.preamble,
     ...(example.replay ? { replay: safeText(example.replay.shell) } : {}),
   };
 }

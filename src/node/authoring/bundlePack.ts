@@ -95,6 +95,8 @@ export interface BundleResult {
 export async function bundlePack(dir: string, outFile: string, options: BundleOptions = {}): Promise<BundleResult> {
   const validation = await validatePack(dir, options.validation);
   if (!validation.valid) throw new BundleError(`${dir} is not a valid lesson pack, so it was not bundled`, validation);
+  const unhashed = validation.problems.find((p) => p.code === 'missing-answers');
+  if (unhashed) throw new BundleError(`${dir} was not bundled: ${unhashed.message.replace(/, and bundle refuses.*$/, '')}. ${unhashed.advice ?? ''}`.trim());
   const pack = await loadPack(dir, 'folder', { checkPatterns: true });
   const listed = await listPackFiles(dir);
   const out = path.resolve(outFile);

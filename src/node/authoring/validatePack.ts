@@ -172,7 +172,7 @@ export async function validatePack(dir: string, options: ValidatePackOptions = {
   const manifestText = await readPackFile(dir, MANIFEST_FILE).catch(() => '');
   let pack: LoadedPack;
   try {
-    pack = await loadPack(dir, 'folder', { model: true });
+    pack = await loadPack(dir, 'folder', { model: true, allowMissingAnswers: true });
   } catch (error) {
     if (!(error instanceof PackError)) throw error;
     return { valid: false, dir, problems: fromPackError(dir, error, manifestText), starters: [] };

@@ -21,7 +21,7 @@ import { loadPack, resolveInside, type LoadedPack } from '../packs/packs';
 import { batchKey, passes, passReport, type PassingBatchStore } from './fastPass';
 import { transpiledModelFiles } from '../engine/modelCache';
 import { resolveInterpreter } from '../languages/interpreter';
-import { replayLine } from '../run/replay';
+import { replayLesson, replayLine } from '../run/replay';
 import { availableSandbox, sandboxSettingFromEnv, type SandboxSetting } from '../sandbox/sandbox';
 
 export interface CheckFileOptions {
@@ -279,7 +279,7 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
             concurrency,
           },
           execute,
-          replay: (stdin) => replayLine(stdin, language, absolute, pack.manifest.id, interpreters, driver),
+          replay: (stdin) => replayLine(stdin, language, absolute, replayLesson(pack), interpreters, driver),
           ...(trace ? { locate } : {}),
           ...(options.onPhase ? { onPhase: options.onPhase } : {}),
         });

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 import type { AnswerShape, ReferenceModel } from '../../core/model/model';
+import { grammarShapeProblem } from '../../core/model/grammar';
 import { fsReason } from '../errors/errors';
 import { transformModule } from '../languages/transpile';
 
@@ -47,6 +48,8 @@ export function checkModelShape(candidate: unknown, file: string): ReferenceMode
   if (typeof m.resetCommand !== 'string' || m.resetCommand.trim() === '') fail('the model has no `resetCommand` (the command that starts a transcript over)');
   if (!Array.isArray(m.resetAnswer) || !m.resetAnswer.every((l) => typeof l === 'string')) fail('`resetAnswer` must be a list of strings');
   if (m.observeCommand !== undefined && typeof m.observeCommand !== 'string') fail('`observeCommand` must be a string');
+  const grammarProblemText = m.grammar === undefined ? undefined : grammarShapeProblem(m.grammar);
+  if (grammarProblemText) fail(grammarProblemText);
   if (!Array.isArray(m.mutations)) fail('`mutations` must be a list of { id, description }');
   const ids = new Set<string>();
   for (const [i, mutation] of (m.mutations as unknown[]).entries()) {
@@ -164,6 +167,7 @@ export function guardModel(model: ReferenceModel, pack: string, file: string): R
     resetCommand: String(model.resetCommand),
     resetAnswer: copyLines(model.resetAnswer),
     ...(model.observeCommand ? { observeCommand: String(model.observeCommand) } : {}),
+    ...(model.grammar ? { grammar: Object.fromEntries(Object.entries(model.grammar).map(([verb, kinds]) => [verb, Array.from(kinds)])) } : {}),
     initial: () => call('initial()', () => model.initial()),
     step(state, command, on, observed) {
       return call(`step("${command}")`, () => {

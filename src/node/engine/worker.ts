@@ -8,7 +8,7 @@ import { check } from '../../core/check/check';
 import { defaultSeed } from '../../core/check/cases';
 import type { ProcessResult, RunLimits } from '../../core/check/process';
 import type { Location } from '../../core/report/report';
-import { replayLine } from '../run/replay';
+import { replayLesson, replayLine } from '../run/replay';
 import { ModelError, ModelLoadError } from './modelLoader';
 import { loadPack, PackError } from '../packs/packs';
 import { modelSession, protocolBalancer, runScenario } from '../../core/simulation/simulation';
@@ -57,7 +57,7 @@ async function runCheck(job: CheckJob): Promise<void> {
       concurrency: job.concurrency,
     },
     execute,
-    replay: (stdin) => replayLine(stdin, job.language, job.absolute, pack.manifest.id, job.replay.interpreters, driver),
+    replay: (stdin) => replayLine(stdin, job.language, job.absolute, replayLesson(pack), job.replay.interpreters, driver),
     ...(job.trace ? { locate } : {}),
     onPhase: (phase) => send({ type: 'phase', phase }),
     onBatch: (batch) => send({ type: 'batch', batch }),

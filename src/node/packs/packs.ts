@@ -6,7 +6,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseManifest, locate, type ManifestProblem } from '../../core/pack/manifest';
 import type { ReferenceModel } from '../../core/model/model';
-import { questionProblems } from '../../core/quiz/quiz';
+import { MISSING_ANSWER_HASHES, questionProblems } from '../../core/quiz/quiz';
 import type { LessonManifest } from '../../core/pack/schema';
 import { parseTranscripts, TranscriptSyntaxError, type Transcript } from '../../core/model/transcript';
 import { loadModel, ModelLoadError } from '../engine/modelLoader';
@@ -63,11 +63,13 @@ export interface LoadOptions {
   readonly checkPatterns?: boolean;
   /** The model's files already transpiled (real path → code), by the engine's host. */
   readonly transpiled?: Readonly<Record<string, string>>;
+  /** Load questions that have no answer hashes yet (validate reports them as one warning and checks the rest). */
+  readonly allowMissingAnswers?: boolean;
 }
 
 export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'folder', options: LoadOptions = {}): Promise<LoadedPack> {
   // A plain load (listing, choosing the lesson of a file) may be the last one's, if no file changed since.
-  const keep = !options.model && !options.checkPatterns && !options.transpiled;
+  const keep = !options.model && !options.checkPatterns && !options.transpiled && !options.allowMissingAnswers;
   if (keep) {
     const cached = cachedPack(dir, origin);
     if (cached) return cached;
@@ -130,7 +132,7 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
       }
     });
   });
-  problems.push(...questionLinkProblems(manifest, model, text, manifestPath));
+  problems.push(...questionLinkProblems(manifest, model, text, manifestPath, options.allowMissingAnswers ?? false));
   for (const [language, starter] of Object.entries(manifest.starters)) {
     for (const [key, rel] of [['dir', starter.dir], ['main', path.posix.join(starter.dir, starter.main)], ['driver', starter.driver]] as const) {
       if (rel === undefined) continue;
@@ -150,7 +152,7 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
  * The links that make diagnosis lead to a question: a mistake's `question` must name a question of this
  * pack, every `step` must be a read-order step, and each question must be answerable as authored.
  */
-function questionLinkProblems(manifest: LessonManifest, model: ReferenceModel | undefined, text: string, file: string): ManifestProblem[] {
+function questionLinkProblems(manifest: LessonManifest, model: ReferenceModel | undefined, text: string, file: string, allowMissingAnswers: boolean): ManifestProblem[] {
   const problems: ManifestProblem[] = [];
   const steps = manifest.readOrder.length;
   const sections = [
@@ -169,6 +171,7 @@ function questionLinkProblems(manifest: LessonManifest, model: ReferenceModel | 
     questions.forEach((question, i) => {
       if (question.step !== undefined && question.step > steps) problems.push(locate(text, file, `/${section}/${i}/step`, `there are only ${steps} read-order steps`));
       for (const message of questionProblems(question, { sha256: sha256Hex, ...(model ? { model } : {}) })) {
+        if (allowMissingAnswers && message === MISSING_ANSWER_HASHES) continue;
         problems.push(locate(text, file, `/${section}/${i}`, `question "${question.id}": ${message}`));
       }
     });

@@ -9,16 +9,25 @@ export function shellWord(word: string): string {
 }
 
 /**
+ * How the replay line names the lesson for `lesson-companion run --lesson`: a pack the check was given as a
+ * folder by that folder (absolute, since the line runs from the learner file's folder: its id would not be
+ * found there), a built-in or installed one by its id.
+ */
+export function replayLesson(pack: { readonly dir: string; readonly origin: string; readonly manifest: { readonly id: string } }): string {
+  return pack.origin === 'folder' ? path.resolve(pack.dir) : pack.manifest.id;
+}
+
+/**
  * One shell line a learner can paste in the learner file's folder to replay a transcript with their own
  * prints: the commands through printf, piped into the program as the check ran it (through the lesson's
  * driver, if any; TypeScript through `lesson-companion run`).
  */
-export function replayLine(stdin: string, language: Language, learnerFile: string, lessonId: string, interpreters: Pick<Interpreters, 'python' | 'node'>, driver: string | undefined): string {
+export function replayLine(stdin: string, language: Language, learnerFile: string, lesson: string, interpreters: Pick<Interpreters, 'python' | 'node'>, driver: string | undefined): string {
   const commands = stdin.split('\n').filter((line) => line !== '');
   const feed = `printf '%s\\n' ${commands.map(shellWord).join(' ')}`;
   const file = shellWord(path.basename(learnerFile));
   let program: string;
-  if (language === 'typescript') program = `npx lesson-companion run ${file} --lesson ${shellWord(lessonId)}`;
+  if (language === 'typescript') program = `npx lesson-companion run ${file} --lesson ${shellWord(lesson)}`;
   else {
     // The interpreter the check used: a chosen one (a virtual environment's python) by its path, the
     // default by its name; the Node that runs this engine is just `node` to the learner.
