@@ -11,6 +11,7 @@ import { classReportJunit } from '../node/grade/junit';
 import { loadAnswerKey } from '../node/grade/quizGrade';
 import { ResultStore, runKey } from '../node/grade/resultStore';
 import { findSubmissions, starterNames } from '../node/grade/submissions';
+import { collectRows } from '../node/grade/collect';
 import { availableSandbox, isSandboxSetting, SANDBOX_SETTINGS } from '../node/sandbox/sandbox';
 import type { LoadedPack } from '../node/packs/packs';
 import { bounded } from './checkCommand';
@@ -84,7 +85,7 @@ function summaryLine(report: ClassReport, io: CliIO, files: readonly string[]): 
 export const gradeCommand: CliCommand = {
   name: 'grade',
   usage:
-    'grade <folder|file…> --lesson <id|dir> [--jobs N] [--out <dir>] [--format json,csv,junit,html] [--answers <file>] [--sandbox require|auto|off] [--timeout <ms>] [--seed <n>] [--fuzz <n>] [--python <path>] [--node <path>]',
+    'grade (<folder|file…> | --collect <artifacts folder>) --lesson <id|dir> [--jobs N] [--out <dir>] [--format json,csv,junit,html] [--answers <file>] [--sandbox require|auto|off] [--timeout <ms>] [--seed <n>] [--fuzz <n>] [--python <path>] [--node <path>]',
   summary:
     "check every submission of a class (a file, or a student's folder found by the starter's file name) in parallel and write the class report; each result is kept in --out (default grade-report), so a stopped run resumes",
   async run(args, io) {
@@ -103,10 +104,20 @@ export const gradeCommand: CliCommand = {
         fuzz: { type: 'string' },
         python: { type: 'string' },
         node: { type: 'string' },
+        collect: { type: 'string' },
       },
     });
-    if (positionals.length === 0) throw new UsageError('grade needs at least one folder or file of submissions');
     if (!values.lesson) throw new UsageError('grade needs --lesson <id|dir>');
+    if (values.collect !== undefined) {
+      if (positionals.length > 0) throw new UsageError('grade --collect reads the downloaded artifacts only: give no submission folders with it');
+      const pack = await selectPack(io, values.lesson);
+      const rows = await collectRows(path.resolve(io.cwd, values.collect), pack);
+      const report = buildClassReport(lessonInfo(pack), rows, new Date().toISOString());
+      const files = await writeClassReport(report, path.resolve(io.cwd, values.out ?? 'grade-report'), parseFormats(values.format));
+      io.out(summaryLine(report, io, files));
+      return EXIT.ok;
+    }
+    if (positionals.length === 0) throw new UsageError('grade needs at least one folder or file of submissions (or --collect <folder of artifacts>)');
     const cores = os.availableParallelism?.() ?? os.cpus().length;
     const jobs = bounded('jobs', values.jobs, { min: 1, max: 64 }, 'checks at a time') ?? cores;
     const timeLimitMs = bounded('timeout', values.timeout, { min: 100, max: 600_000 }, 'milliseconds');

@@ -18,6 +18,7 @@ const LAZY: Record<string, () => CliCommand> = {
   install: () => (require('./installCommand') as typeof import('./installCommand')).installCommand,
   new: () => (require('./newCommand') as typeof import('./newCommand')).newCommand,
   grade: () => (require('./gradeCommand') as typeof import('./gradeCommand')).gradeCommand,
+  classroom: () => (require('./classroomCommand') as typeof import('./classroomCommand')).classroomCommand,
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -38,7 +38,7 @@ export function starterNames(starters: Readonly<Record<string, { main: string } 
 }
 
 /** The shallowest file (then the first by name) under `dir` whose name is one of `names`. */
-async function findByName(dir: string, names: readonly string[]): Promise<string | undefined> {
+export async function findByName(dir: string, names: readonly string[]): Promise<string | undefined> {
   let level = [dir];
   let seen = 0;
   for (let depth = 0; depth <= MAX_DEPTH && level.length; depth++) {
