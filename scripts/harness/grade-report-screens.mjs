@@ -24,11 +24,11 @@ try {
     await page.setContent(html, { waitUntil: 'load' });
     const charts = await page.evaluate(() => ({
       svgs: document.querySelectorAll('svg').length,
-      bars: [...document.querySelectorAll('svg rect')].filter((r) => (r.getAttribute('style') ?? '').includes('--bar')).length,
+      bars: [...document.querySelectorAll('svg rect')].filter((r) => r.classList.contains('bar')).length,
       rows: document.querySelectorAll('table tbody tr').length,
       background: getComputedStyle(document.body).backgroundColor,
       barColour: (() => {
-        const bar = [...document.querySelectorAll('svg rect')].find((r) => (r.getAttribute('style') ?? '').includes('--bar'));
+        const bar = [...document.querySelectorAll('svg rect')].find((r) => r.classList.contains('bar'));
         return bar ? getComputedStyle(bar).fill : null;
       })(),
     }));

@@ -85,7 +85,7 @@ function summaryLine(report: ClassReport, io: CliIO, files: readonly string[]): 
 export const gradeCommand: CliCommand = {
   name: 'grade',
   usage:
-    'grade (<folder|file…> | --collect <artifacts folder>) --lesson <id|dir> [--jobs N] [--out <dir>] [--format json,csv,junit,html] [--answers <file>] [--sandbox require|auto|off] [--timeout <ms>] [--seed <n>] [--fuzz <n>] [--python <path>] [--node <path>]',
+    'grade (<folder|file…> | --collect <artifacts folder>) --lesson <id|dir> [--jobs N] [--out <dir>] [--format json,csv,junit,html] [--answers <file>] [--sandbox require|auto|off] [--events] [--timeout <ms>] [--seed <n>] [--fuzz <n>] [--python <path>] [--node <path>]',
   summary:
     "check every submission of a class (a file, or a student's folder found by the starter's file name) in parallel and write the class report; each result is kept in --out (default grade-report), so a stopped run resumes",
   async run(args, io) {
@@ -105,6 +105,7 @@ export const gradeCommand: CliCommand = {
         python: { type: 'string' },
         node: { type: 'string' },
         collect: { type: 'string' },
+        events: { type: 'boolean' },
       },
     });
     if (!values.lesson) throw new UsageError('grade needs --lesson <id|dir>');
@@ -150,6 +151,8 @@ export const gradeCommand: CliCommand = {
       lastDone = p.done;
       times.push(performance.now());
       if (showProgress) io.err(`\r\x1b[K${progressLine(p.done, p.total, times, performance.now())}`);
+      // --events: one JSON line per graded submission, for the editor's progress bar.
+      if (values.events) io.out(`${JSON.stringify({ type: 'progress', done: p.done, total: p.total, student: p.row.student, status: p.row.status })}\n`);
     };
     // Ctrl-C: the stored results stay (each written whole); the signal handler then ends the checks' processes.
     const onSignal = (): void => io.err(`${showProgress ? '\n' : ''}lesson-companion grade: stopped after ${lastDone} of ${submissions.length}; their results are kept in ${path.relative(io.cwd, outDir) || outDir}. Run the same command again to go on.\n`);

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { buildClassReport, type LessonInfo } from '../../src/core/grade/classReport';
 import { classReportCsv, csvCell } from '../../src/core/grade/csv';
-import { classReportHtml } from '../../src/core/grade/html';
+import { classReportHtml, reportHtmlForWebview } from '../../src/core/grade/html';
 import { rowWithoutCheck, type GradeRow, type RowExample, type RowMistake } from '../../src/core/grade/row';
 
 const LESSON: LessonInfo = { id: 'least-connections', title: 'Least Connections', version: '1.0.0', steps: ['top', 'class', 'pick()', 'done()'], questions: { 'fq-tie': 'Who wins the tie?' } };
@@ -72,6 +72,15 @@ describe('class report', () => {
     assert.ok(!/<[^>]+\s(src|href)=/.test(html) && !/<(script|link|img)\b/.test(html), 'nothing is loaded from anywhere');
     assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
     assert.match(html, /prefers-color-scheme:dark/);
-    assert.equal((classReportHtml(report).match(/<rect [^>]*var\(--bar\)/g) ?? []).length, 2, 'one bar per mistake');
+    assert.equal((classReportHtml(report).match(/<rect [^>]*class="bar"/g) ?? []).length, 2, 'one bar per mistake');
+  });
+
+  it('shows in the editor under a nonce CSP: one <style> element and no style attributes', () => {
+    const html = reportHtmlForWebview(classReportHtml(report), 'N0nce');
+    assert.match(html, /content="default-src 'none'; style-src 'nonce-N0nce'"/);
+    assert.equal((html.match(/<style nonce="N0nce">/g) ?? []).length, 1);
+    assert.equal((html.match(/<style/g) ?? []).length, 1);
+    assert.ok(!/\sstyle="/.test(html), 'a style attribute would be blocked by the CSP');
+    assert.ok(!html.includes('unsafe-inline'));
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The class report as one self-contained HTML file: inline CSS and SVG charts, no script, nothing loaded
  * from anywhere (its CSP says so), light and dark from the reader's system setting. Every text that comes
- * from a student (folder names, program output) is escaped.
+ * from a student (folder names, program output) is escaped. No style attributes, only the one <style>
+ * element: the editor shows the page under a CSP that admits that element by its nonce and nothing else.
  */
 import { percent, type ClassReport, type MistakeBar } from './classReport';
 import type { RowExample, RowStatus } from './row';
@@ -28,7 +29,8 @@ h1{font-size:1.5rem;margin:0}h2{font-size:1.15rem;margin-top:2rem;border-bottom:
 .cards{display:flex;gap:1rem;flex-wrap:wrap;margin:1rem 0}.card{border:1px solid var(--line);border-radius:8px;padding:.8rem 1rem;min-width:140px}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}th{font-weight:600}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px}pre{margin:.2rem 0;white-space:pre-wrap}
-svg text{fill:var(--fg);font:12px system-ui,sans-serif}svg .muted{fill:var(--muted)}
+svg text{fill:var(--fg);font:12px system-ui,sans-serif}svg .muted{fill:var(--muted)}svg .bar{fill:var(--bar)}svg .track{fill:var(--track)}
+.f-pass{fill:var(--pass)}.f-fail{fill:var(--fail)}.f-error{fill:var(--error)}.f-missing{fill:var(--missing)}.f-refused{fill:var(--refused)}.f-check-failed{fill:var(--check-failed)}
 .s-pass{color:var(--pass)}.s-fail{color:var(--fail)}.s-error{color:var(--error)}.s-missing{color:var(--missing)}.s-refused{color:var(--refused)}.s-check-failed{color:var(--check-failed)}
 details{margin:.3rem 0}
 `;
@@ -43,12 +45,12 @@ function statusBar(report: ClassReport): string {
   for (const [status, count] of Object.entries(report.statuses) as [RowStatus, number][]) {
     if (count === 0) continue;
     const w = report.students ? (count / report.students) * width : 0;
-    parts.push(`<rect x="${x.toFixed(1)}" y="0" width="${w.toFixed(1)}" height="24" style="fill:var(--${status})"><title>${STATUS_WORDS[status]}: ${count}</title></rect>`);
-    legend.push(`<rect x="${lx}" y="36" width="12" height="12" style="fill:var(--${status})"/><text x="${lx + 16}" y="46">${STATUS_WORDS[status]} ${count}</text>`);
+    parts.push(`<rect x="${x.toFixed(1)}" y="0" width="${w.toFixed(1)}" height="24" class="f-${status}"><title>${STATUS_WORDS[status]}: ${count}</title></rect>`);
+    legend.push(`<rect x="${lx}" y="36" width="12" height="12" class="f-${status}"/><text x="${lx + 16}" y="46">${STATUS_WORDS[status]} ${count}</text>`);
     x += w;
     lx += 130;
   }
-  return `<svg role="img" aria-label="Students by status" width="${Math.max(width, lx)}" height="56" viewBox="0 0 ${Math.max(width, lx)} 56"><rect width="${width}" height="24" style="fill:var(--track)"/>${parts.join('')}${legend.join('')}</svg>`;
+  return `<svg role="img" aria-label="Students by status" width="${Math.max(width, lx)}" height="56" viewBox="0 0 ${Math.max(width, lx)} 56"><rect width="${width}" height="24" class="track"/>${parts.join('')}${legend.join('')}</svg>`;
 }
 
 /** The histogram of mistakes: one horizontal bar per mistake, its length the share of the class. */
@@ -62,8 +64,8 @@ function mistakeChart(mistakes: readonly MistakeBar[]): string {
     const title = m.title.length > 44 ? `${m.title.slice(0, 43)}…` : m.title;
     return (
       `<text x="${label - 8}" y="${y + 17}" text-anchor="end">${escapeHtml(title)}</text>` +
-      `<rect x="${label}" y="${y + 4}" width="${bar}" height="18" style="fill:var(--track)"/>` +
-      `<rect x="${label}" y="${y + 4}" width="${w.toFixed(1)}" height="18" style="fill:var(--bar)"><title>${escapeHtml(m.title)}: ${m.count} (${percent(m.share)})</title></rect>` +
+      `<rect x="${label}" y="${y + 4}" width="${bar}" height="18" class="track"/>` +
+      `<rect x="${label}" y="${y + 4}" width="${w.toFixed(1)}" height="18" class="bar"><title>${escapeHtml(m.title)}: ${m.count} (${percent(m.share)})</title></rect>` +
       `<text x="${label + bar + 8}" y="${y + 17}">${m.count} · ${percent(m.share)}</text>`
     );
   });
@@ -133,4 +135,15 @@ ${unrecognised}
 ${studentTable(report)}
 </body></html>
 `;
+}
+
+/**
+ * The report under the editor's webview CSP, as strict as the lesson panel's: no script, nothing loaded,
+ * only the report's own <style> element, admitted by its nonce (the page has no style attributes).
+ */
+export function reportHtmlForWebview(html: string, nonce: string): string {
+  const csp = `default-src 'none'; style-src 'nonce-${nonce}'`;
+  return html
+    .replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, `<meta http-equiv="Content-Security-Policy" content="${csp}">`)
+    .replace('<style>', `<style nonce="${nonce}">`);
 }
