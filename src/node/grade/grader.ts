@@ -76,6 +76,19 @@ export async function gradeSubmissions(submissions: readonly Submission[], optio
   let checked = 0;
   let resumed = 0;
 
+  const inRun = new Map<string, Promise<GradeRow | undefined>>();
+  /** The row of one check; a check that throws is a `check-failed` row, not kept (the next run tries again). */
+  const checkProgram = async (file: string, language: Language): Promise<GradeRow> => {
+    checked += 1;
+    try {
+      const report = await checkOne(pack, file, language, { ...options.check, ...(options.signal ? { signal: options.signal } : {}) });
+      return rowFromReport('', '', report, null);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      return rowWithoutCheck('', '', 'check-failed', `the check failed: ${message(error)}`, total, null);
+    }
+  };
+
   const gradeOne = async (submission: Submission): Promise<GradeRow> => {
     const quiz = await quizOf(submission, options.answerKey);
     const { student } = submission;
@@ -95,18 +108,17 @@ export async function gradeSubmissions(submissions: readonly Submission[], optio
       resumed += 1;
       return { ...stored, student, file: shown, quiz };
     }
-    checked += 1;
-    let row: GradeRow;
-    try {
-      const report = await checkOne(pack, submission.file, language, { ...options.check, ...(options.signal ? { signal: options.signal } : {}) });
-      row = rowFromReport(student, shown, report, quiz);
-    } catch (error) {
-      // Not stored: a check that failed is tried again by the next run.
-      if (options.signal?.aborted) throw error;
-      return rowWithoutCheck(student, shown, 'check-failed', `the check failed: ${message(error)}`, total, quiz);
+    // The same program handed in twice in this run (a shared starter, a copy) is checked once.
+    const running = inRun.get(key);
+    if (running) {
+      const result = await running;
+      if (result) return { ...result, student, file: shown, quiz };
     }
-    options.store?.write(key, row);
-    return row;
+    const checking = checkProgram(submission.file, language);
+    inRun.set(key, checking.then((row) => (row.status === 'check-failed' ? undefined : row), () => undefined));
+    const row = await checking;
+    if (row.status !== 'check-failed') options.store?.write(key, { ...row, student, file: shown, quiz });
+    return { ...row, student, file: shown, quiz };
   };
 
   const worker = async (): Promise<void> => {
