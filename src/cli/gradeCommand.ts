@@ -187,6 +187,8 @@ export const gradeCommand: CliCommand = {
     const files = await writeClassReport(report, outDir, formats);
     io.out(summaryLine(report, io, files));
     if (run.resumed > 0) io.out(`(${run.resumed} results from an earlier run; ${run.checked} checked now)\n`);
+    const withAnswers = submissions.filter((s) => s.answers).length;
+    if (withAnswers > 0 && !answerKey) io.out(`${withAnswers} ${withAnswers === 1 ? "submission carries" : "submissions carry"} answers.json: grade them with --answers <your plain answers file> (authoring/${pack.manifest.id}.answers.json).\n`);
     return EXIT.ok;
   },
 };
