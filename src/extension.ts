@@ -13,6 +13,7 @@ import { registerCommands } from './ext/workbench/commands';
 import { updateContextKeys } from './ext/workbench/contextKeys';
 import { MistakeDiagnostics } from './ext/editor/diagnostics';
 import { registerInstallPackCommand } from './ext/lesson/installPack';
+import { registerGradeFolderCommand } from './ext/grade/gradeFolder';
 import { createLog } from './ext/workbench/log';
 import { PackService } from './ext/lesson/packs';
 import { LessonPanel, PANEL_VIEW_TYPE } from './ext/panel/lessonPanel';
@@ -43,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerCommands(context, services);
   // A newly installed pack shows up in Start Lesson at once, and replaces an open lesson's older version.
   registerInstallPackCommand(context, () => packs.refresh());
+  registerGradeFolderCommand(context, cli);
   const learnerFiles: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'vscode-remote' }];
   registerCodeLensProvider(context, learnerFiles, own(context, new CheckCodeLensProvider(store, packs, runner)));
   registerCodeActionsProvider(context, learnerFiles, new LessonCodeActions(store, diagnostics), { providedCodeActionKinds: LessonCodeActions.kinds });

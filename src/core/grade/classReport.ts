@@ -1,0 +1,146 @@
+/**
+ * The class report: what a class gets wrong, from every student's row. Pure: rows in, report out; its JSON
+ * form is the `grade --format json` output (schema in docs/grading.md).
+ */
+import type { GradeRow, RowExample, RowStatus } from './row';
+
+export const CLASS_REPORT_FORMAT = 1;
+
+export interface LessonInfo {
+  readonly id: string;
+  readonly title: string;
+  readonly version: string;
+  /** Read-order step titles, 1-based by position + 1. */
+  readonly steps: readonly string[];
+  /** Failure question id → prompt. */
+  readonly questions: Readonly<Record<string, string>>;
+}
+
+export interface MistakeBar {
+  readonly id: string;
+  readonly title: string;
+  /** Students whose check names this mistake. */
+  readonly count: number;
+  /** count / students in the class (0..1). */
+  readonly share: number;
+  readonly step: { readonly number: number; readonly title: string } | null;
+  readonly question: { readonly id: string; readonly prompt: string } | null;
+  /** The smallest counterexample most students with this mistake got (ties: the shortest). */
+  readonly commonExample: (RowExample & { readonly students: number }) | null;
+  readonly students: readonly string[];
+}
+
+export interface DifferenceGroup {
+  /** The command at which the program first answers differently from the reference. */
+  readonly command: string;
+  readonly expected: readonly string[];
+  readonly count: number;
+  readonly students: readonly string[];
+}
+
+export interface ClassReport {
+  readonly format: typeof CLASS_REPORT_FORMAT;
+  readonly lesson: LessonInfo;
+  readonly generatedAt: string;
+  readonly students: number;
+  readonly statuses: Readonly<Record<RowStatus, number>>;
+  /** Students whose check passed / students (0..1; 0 for an empty class). */
+  readonly passRate: number;
+  readonly mistakes: readonly MistakeBar[];
+  readonly unrecognised: readonly DifferenceGroup[];
+  /** Programs that answer differently on two runs of the same commands. */
+  readonly random: { readonly count: number; readonly students: readonly string[] };
+  /** Programs that stopped answering (hung, or ran past the time limit). */
+  readonly stoppedAnswering: { readonly count: number; readonly students: readonly string[] };
+  readonly quiz: { readonly graded: number; readonly meanScore: number | null } ;
+  readonly rows: readonly GradeRow[];
+}
+
+const STATUSES: readonly RowStatus[] = ['pass', 'fail', 'error', 'missing', 'refused', 'check-failed'];
+
+function exampleKey(example: RowExample): string {
+  return JSON.stringify([example.commands, example.expected]);
+}
+
+/** The example most students share; ties go to the shorter, then to the first seen. */
+function commonExample(examples: readonly RowExample[]): (RowExample & { students: number }) | null {
+  const byKey = new Map<string, { example: RowExample; students: number }>();
+  for (const example of examples) {
+    const key = exampleKey(example);
+    const seen = byKey.get(key);
+    if (seen) seen.students += 1;
+    else byKey.set(key, { example, students: 1 });
+  }
+  let best: { example: RowExample; students: number } | undefined;
+  for (const entry of byKey.values()) {
+    if (!best || entry.students > best.students || (entry.students === best.students && entry.example.commands.length < best.example.commands.length)) best = entry;
+  }
+  return best ? { ...best.example, students: best.students } : null;
+}
+
+function share(count: number, of: number): number {
+  return of === 0 ? 0 : count / of;
+}
+
+export function buildClassReport(lesson: LessonInfo, rows: readonly GradeRow[], generatedAt: string): ClassReport {
+  const sorted = [...rows].sort((a, b) => (a.student < b.student ? -1 : a.student > b.student ? 1 : 0));
+  const statuses = Object.fromEntries(STATUSES.map((s) => [s, sorted.filter((r) => r.status === s).length])) as Record<RowStatus, number>;
+  const byMistake = new Map<string, { id: string; title: string; step?: number; question?: string; students: string[]; examples: RowExample[] }>();
+  for (const row of sorted) {
+    for (const mistake of row.mistakes) {
+      let entry = byMistake.get(mistake.id);
+      if (!entry) {
+        entry = { id: mistake.id, title: mistake.title, ...(mistake.step !== undefined ? { step: mistake.step } : {}), ...(mistake.question !== undefined ? { question: mistake.question } : {}), students: [], examples: [] };
+        byMistake.set(mistake.id, entry);
+      }
+      entry.students.push(row.student);
+      if (mistake.example) entry.examples.push(mistake.example);
+    }
+  }
+  const mistakes: MistakeBar[] = [...byMistake.values()]
+    .map((m) => ({
+      id: m.id,
+      title: m.title,
+      count: m.students.length,
+      share: share(m.students.length, sorted.length),
+      step: m.step !== undefined ? { number: m.step, title: lesson.steps[m.step - 1] ?? `step ${m.step}` } : null,
+      question: m.question !== undefined ? { id: m.question, prompt: lesson.questions[m.question] ?? m.question } : null,
+      commonExample: commonExample(m.examples),
+      students: m.students,
+    }))
+    .sort((a, b) => b.count - a.count || (a.id < b.id ? -1 : 1));
+  const groups = new Map<string, { command: string; expected: readonly string[]; students: string[] }>();
+  for (const row of sorted) {
+    const example = row.unrecognised;
+    if (!example) continue;
+    const command = example.commands[example.divergesAt] ?? '(end of input)';
+    const expected = example.expected.length ? example.expected : [];
+    const key = JSON.stringify([command.split(/\s+/)[0], expected]);
+    const group = groups.get(key) ?? { command, expected, students: [] };
+    group.students.push(row.student);
+    groups.set(key, group);
+  }
+  const unrecognised = [...groups.values()].map((g) => ({ ...g, count: g.students.length })).sort((a, b) => b.count - a.count || (a.command < b.command ? -1 : 1));
+  const random = sorted.filter((r) => r.random).map((r) => r.student);
+  const stopped = sorted.filter((r) => r.stoppedAnswering).map((r) => r.student);
+  const quizzes = sorted.flatMap((r) => (r.quiz && r.quiz.total > 0 ? [r.quiz.right / r.quiz.total] : []));
+  return {
+    format: CLASS_REPORT_FORMAT,
+    lesson,
+    generatedAt,
+    students: sorted.length,
+    statuses,
+    passRate: share(statuses.pass, sorted.length),
+    mistakes,
+    unrecognised,
+    random: { count: random.length, students: random },
+    stoppedAnswering: { count: stopped.length, students: stopped },
+    quiz: { graded: quizzes.length, meanScore: quizzes.length ? quizzes.reduce((a, b) => a + b, 0) / quizzes.length : null },
+    rows: sorted,
+  };
+}
+
+/** A share as a percentage for people: 0.4285 → "43%". */
+export function percent(value: number): string {
+  return `${Math.round(value * 100)}%`;
+}
