@@ -15,6 +15,7 @@ import type { ProcessResult } from '../../core/check/process';
 import { claimFirstRun, discardEarlyRun } from '../check/prelaunch';
 import { runProcess, spawnPlan, type ProcessSpec } from '../run/runner';
 import { availableSandbox, bwrapArgs, onPath, type SandboxSetting } from './sandbox';
+import { privateFolders } from './privateFolders';
 import { insideArgs, packFilesView, SANDBOX_WORK_DIR, type SandboxView } from './sandboxView';
 import { unshareArgs } from './unshareSandbox';
 
@@ -114,7 +115,7 @@ export async function containProgram(program: PreparedProgram, options: ContainO
     const packFiles = packFilesView(program.packFiles);
     const [command, args] = limited(program.runtime, executable, insideArgs(packFiles, program.args), memoryMiB, true);
     // The limit's wrapper (prlimit) is run inside too: it must be visible there, wherever it is installed.
-    const view: SandboxView = { readOnly: [...program.readable, ...needs, command], packFiles, hidden: options.hidden };
+    const view: SandboxView = { readOnly: [...program.readable, ...needs, command], packFiles, hidden: [...options.hidden, ...privateFolders()] };
     const toolArgs = sandbox.tool === 'bwrap' ? bwrapArgs(view, command, args) : unshareArgs(view, command, args);
     const pathVariable = [...new Set([path.dirname(executable), '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
     const spec: RunSpec = {
