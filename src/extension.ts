@@ -44,7 +44,8 @@ export function activate(context: vscode.ExtensionContext): void {
   registerCommands(context, services);
   // A newly installed pack shows up in Start Lesson at once, and replaces an open lesson's older version.
   registerInstallPackCommand(context, () => packs.refresh());
-  registerGradeFolderCommand(context, cli);
+  // Grading a folder is the CLI's `grade` in a child process: many checks at once, with its own progress.
+  registerGradeFolderCommand(context, path.join(context.extensionPath, 'dist', 'cli.js'));
   const learnerFiles: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'vscode-remote' }];
   registerCodeLensProvider(context, learnerFiles, own(context, new CheckCodeLensProvider(store, packs, runner)));
   registerCodeActionsProvider(context, learnerFiles, new LessonCodeActions(store, diagnostics), { providedCodeActionKinds: LessonCodeActions.kinds });

@@ -73,6 +73,11 @@ describe(`hostile learner programs (built CLI, LESSON_COMPANION_SANDBOX=${settin
       assert.equal(report.status, 'pass', problemText(report));
     });
 
+    it('clears-environment: `setsid nohup env -i sh -c "sleep 300"` (no marker, own session, holds stdout) is gone, and it passes', async () => {
+      const { report } = await checkContained('clears-environment.py', ['--fuzz', '4']);
+      assert.equal(report.status, 'pass', problemText(report));
+    });
+
     it('fork-bomb: all 64 processes of the bomb in its own session are gone', async () => {
       const { report } = await checkContained('fork-bomb.py', ['--fuzz', '0']);
       assert.equal(report.status, 'pass', problemText(report));

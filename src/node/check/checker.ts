@@ -13,6 +13,7 @@ import type { Language } from '../../core/pack/schema';
 import { rankSuspiciousLines } from '../../core/diagnosis/spectrum';
 import { containProgram, type ContainOptions } from '../sandbox/contain';
 import { EngineError, runEngineJob, type WarmEngine } from '../engine/host';
+import { engineWrap as engineSandboxWrap } from '../engine/engineSandbox';
 import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters, type PreparedProgram } from '../languages/languages';
 import { linesIn, traceCommandLines, tracedFiles } from '../run/lineTrace';
 import { ModelError, ModelLoadError } from '../engine/modelLoader';
@@ -99,20 +100,8 @@ async function locateLines(
   return { runs };
 }
 
-/**
- * The engine worker in its own network namespace where bubblewrap can give it one: Node's permission model
- * (which holds it to reading the engine and the pack) does not cover the network in Node 20.
- */
-export async function engineWrap(setting: SandboxSetting): Promise<{ wrap?: (command: string, args: readonly string[]) => { command: string; args: string[] } }> {
-  const sandbox = setting === 'off' ? null : await availableSandbox();
-  if (sandbox?.tool !== 'bwrap') return {};
-  return {
-    wrap: (command, args) => ({
-      command: sandbox.path,
-      args: ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent', '--new-session', '--', command, ...args],
-    }),
-  };
-}
+/** Where the engine worker runs: see engineSandbox.ts. */
+export const engineWrap = (setting: SandboxSetting, packDir: string): ReturnType<typeof engineSandboxWrap> => engineSandboxWrap(setting, packDir);
 
 /** The pack's model files, transpiled here (and cached on disk) so the worker starts without a transpiler. */
 export async function modelTranspiled(pack: LoadedPack): Promise<Record<string, string>> {
@@ -232,7 +221,7 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
           warm && permission
             ? transpile(pack).then((files) => warm.run({ ...job, transpiled: files }, services, stop.signal))
             : runEngineJob(engine, job, services, { signal: stop.signal, ...wrap, permission }, (transpiled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => transpile(pack))));
-        const wrap = await engineWrap(contain.setting);
+        const wrap = await engineWrap(contain.setting, pack.dir);
         // Cancelled from outside, or no way to run the program (--sandbox=require without one): stop the worker.
         const stop = new AbortController();
         options.signal?.addEventListener('abort', () => stop.abort());

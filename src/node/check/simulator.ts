@@ -65,7 +65,7 @@ async function referenceRun(pack: LoadedPack, scenario: Scenario, options: Simul
   let run: BalancerRun;
   if (options.engine) {
     const engine = options.engine;
-    const [wrap, transpiled] = await Promise.all([engineWrap(options.sandbox ?? sandboxSettingFromEnv()), modelTranspiled(pack)]);
+    const [wrap, transpiled] = await Promise.all([engineWrap(options.sandbox ?? sandboxSettingFromEnv(), pack.dir), modelTranspiled(pack)]);
     const job = { kind: 'simulate-reference', packDir: pack.dir, origin: pack.origin, scenario: scenario.id, transpiled } as const;
     const once = (permission: boolean): Promise<BalancerRun> => runReferenceSimulation(engine, job, { ...wrap, permission, ...(options.signal ? { signal: options.signal } : {}) });
     try {

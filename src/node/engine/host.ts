@@ -15,7 +15,7 @@ import type { ProcessResult, RunLimits } from '../../core/check/process';
 import type { CheckReport, Location } from '../../core/report/report';
 import type { BalancerRun } from '../../core/simulation/simulation';
 import { ENGINE_PROTOCOL, parseWorkerMessage, type CheckJob, type EngineFailureKind, type EngineJob, type HostMessage, type SimulateReferenceJob } from './protocol';
-import { quietNodeEnv } from '../run/nodeEnv';
+
 
 export interface EngineServices {
   readonly execute: (input: string, limits?: RunLimits) => Promise<ProcessResult>;
@@ -66,6 +66,14 @@ function permissionArgs(bundle: string, packDir: string): string[] {
   const folders = [...new Set([fs.realpathSync(packDir), path.resolve(packDir)])];
   // The bundle's folder: the engine and the libraries it loads on first use (dist/vendor-*.js).
   return ['--experimental-permission', read(path.join(path.dirname(bundle), '*')), ...folders.map((dir) => read(path.join(dir, '*'))), '--no-warnings'];
+}
+
+/**
+ * The worker's environment: what Node needs to start (a PATH for the sandbox tool's own script, Electron's
+ * switch to run as Node) and nothing of the CLI's: a grader's token stays out of reach of the model.
+ */
+function engineEnv(given: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { PATH: '/usr/local/bin:/usr/bin:/bin', NODE_OPTIONS: '', ...(given.ELECTRON_RUN_AS_NODE ? { ELECTRON_RUN_AS_NODE: given.ELECTRON_RUN_AS_NODE } : {}) };
 }
 
 /** Runs a check in a fresh worker and resolves with its report; rejects with an EngineError. */
@@ -178,7 +186,7 @@ function runWorker(bundle: string, job: Pick<EngineJob, 'packDir'>, expected: 'r
     try {
       child = spawn(command.command, command.args, {
         stdio: ['pipe', 'pipe', 'pipe'],
-        env: quietNodeEnv(options.env ?? process.env),
+        env: engineEnv(options.env ?? process.env),
         windowsHide: true,
       });
     } catch (error) {

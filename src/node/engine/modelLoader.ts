@@ -1,17 +1,22 @@
 /**
  * Loads a pack's reference model: a JavaScript or TypeScript module inside the pack. It is pack code, so it
  * gets only the language: it is evaluated in a fresh `vm` context with no `require` of Node's modules, no
- * `process`, no `console`; it may import other files of its own folder, nothing else. (A vm context is not a
+ * `process`, no `console`; it may import other files of its own folder, nothing else. It is handed no
+ * object or function of this realm (through one, `x.constructor.constructor('return process')()` would
+ * reach everything): its `module`, `exports`, `require`, the mutation sets, the random source and every
+ * list it is given are made in its own realm (realmBridge.ts), and it is called through a strict function
+ * of its realm, so that `caller` names nothing of ours. (A vm context is not a
  * security boundary on its own; checks also run the model in a process that Node's permission model keeps
  * away from files, processes and workers; see src/node/engineProcess.ts.)
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
-import type { AnswerShape, ReferenceModel } from '../../core/model/model';
+import type { AnswerShape, ArgumentKind, ReferenceModel } from '../../core/model/model';
 import { grammarShapeProblem } from '../../core/model/grammar';
 import { fsReason } from '../errors/errors';
 import { transformModule } from '../languages/transpile';
+import { realmBridge, type RealmBridge } from './realmBridge';
 
 export class ModelLoadError extends Error {
   constructor(
@@ -70,7 +75,10 @@ export function checkModelShape(candidate: unknown, file: string): ReferenceMode
 export function loadModel(packDir: string, entry: string, transpiled: Readonly<Record<string, string>> = {}): ReferenceModel {
   const realPack = fs.realpathSync(packDir);
   const context = vm.createContext(Object.create(null), { name: `lesson model ${path.basename(packDir)}`, codeGeneration: { strings: false, wasm: false } });
+  const bridge = realmBridge(context);
   const cache = new Map<string, { exports: unknown }>();
+  // A failed import, kept whole (file and line) while the model's realm sees only its message.
+  let importFailure: ModelLoadError | undefined;
 
   const load = (file: string): unknown => {
     let real: string;
@@ -95,7 +103,7 @@ export function loadModel(packDir: string, entry: string, transpiled: Readonly<R
     const given = transpiled[real];
     const compiled = given !== undefined ? { code: given } : transformModule(source, file);
     if ('error' in compiled) throw new ModelLoadError(file, compiled.line, `${path.relative(packDir, file)} does not compile: ${compiled.error}`);
-    const module = { exports: {} as unknown };
+    const module = bridge.module();
     cache.set(real, module);
     const requireInside = (specifier: string): unknown => {
       if (!specifier.startsWith('./') && !specifier.startsWith('../')) {
@@ -107,12 +115,21 @@ export function loadModel(packDir: string, entry: string, transpiled: Readonly<R
       if (!found) throw new Error(`a lesson model imports "${specifier}", which does not exist`);
       return load(found);
     };
+    const requireOf = bridge.require((specifier) => {
+      try {
+        return { value: requireInside(specifier) };
+      } catch (error) {
+        if (error instanceof ModelLoadError) importFailure ??= error;
+        return { error: error instanceof Error ? error.message : String(error) };
+      }
+    });
     const wrapper = `(function (exports, require, module) {${compiled.code}\n})`;
     try {
       const fn = vm.runInContext(wrapper, context, { filename: file, timeout: LOAD_TIMEOUT_MS }) as (e: unknown, r: unknown, m: unknown) => void;
-      fn(module.exports, requireInside, module);
+      bridge.call(fn, undefined, module.exports, requireOf, module);
     } catch (error) {
       if (error instanceof ModelLoadError) throw error;
+      if (importFailure) throw importFailure;
       const message = error instanceof Error ? error.message : String(error);
       throw new ModelLoadError(file, lineOf(error, file), `${path.relative(packDir, file)} failed to load: ${message}`);
     }
@@ -122,7 +139,7 @@ export function loadModel(packDir: string, entry: string, transpiled: Readonly<R
   const exports = load(entry) as Record<string, unknown> | null;
   const candidate = exports && typeof exports === 'object' ? (exports.model ?? exports.default) : undefined;
   const model = checkModelShape(candidate, entry);
-  return guardModel(model, path.basename(packDir), path.relative(packDir, entry));
+  return guardModel(model, path.basename(packDir), path.relative(packDir, entry), bridge);
 }
 
 /** An error's message, also for an Error made in the model's own realm (not an instance of this realm's Error). */
@@ -150,7 +167,7 @@ const copyLines = (lines: readonly string[]): string[] => Array.from(lines, (lin
  * The model as the engine uses it: every answer copied into this realm (arrays made in the model's vm
  * context have another Array.prototype), and every exception turned into a ModelError that names the pack.
  */
-export function guardModel(model: ReferenceModel, pack: string, file: string): ReferenceModel {
+export function guardModel(model: ReferenceModel, pack: string, file: string, bridge: RealmBridge): ReferenceModel {
   const call = <T>(operation: string, fn: () => T): T => {
     try {
       return fn();
@@ -167,31 +184,34 @@ export function guardModel(model: ReferenceModel, pack: string, file: string): R
     resetCommand: String(model.resetCommand),
     resetAnswer: copyLines(model.resetAnswer),
     ...(model.observeCommand ? { observeCommand: String(model.observeCommand) } : {}),
-    ...(model.grammar ? { grammar: Object.fromEntries(Object.entries(model.grammar).map(([verb, kinds]) => [verb, Array.from(kinds)])) } : {}),
-    initial: () => call('initial()', () => model.initial()),
+    ...(model.grammar ? { grammar: Object.fromEntries(Object.entries(model.grammar).map(([verb, kinds]) => [String(verb), Array.from(kinds as ArrayLike<ArgumentKind>, (kind) => String(kind) as ArgumentKind)])) } : {}),
+    initial: () => call('initial()', () => bridge.call(model.initial, model)),
     step(state, command, on, observed) {
       return call(`step("${command}")`, () => {
-        const result = model.step(state, command, on, observed);
+        const result = bridge.call(model.step, model, state, String(command), bridge.set(on), observed === undefined ? undefined : bridge.lines(observed)) as ReturnType<ReferenceModel['step']>;
         const answer = result.answer.kind === 'crash' ? { kind: 'crash' as const, error: String(result.answer.error) } : { kind: 'lines' as const, lines: copyLines(result.answer.lines) };
         return { state: result.state, answer, ...(result.alternatives ? { alternatives: Array.from(result.alternatives, copyLines) } : {}) };
       });
     },
-    snapshot: (state) => call('snapshot()', () => ({ ...model.snapshot(state) })),
+    snapshot: (state) => call('snapshot()', () => ({ ...(bridge.call(model.snapshot, model, state) as ReturnType<ReferenceModel['snapshot']>) })),
     answerShape(command) {
       let shape = shapes.get(command);
       if (!shape) {
         shape = call(`answerShape("${command}")`, () => {
-          const own = model.answerShape(command);
+          const own = bridge.call(model.answerShape, model, String(command)) as AnswerShape;
           return own.kind === 'many' ? { kind: 'many' as const, line: new RegExp(own.line.source, own.line.flags) } : { kind: 'one' as const };
         });
         if (shapes.size < 4096) shapes.set(command, shape);
       }
       return shape;
     },
-    isAnswerLine: (line) => call('isAnswerLine()', () => model.isAnswerLine(line) === true),
-    generate: (random, length) => call('generate()', () => copyLines(model.generate(random, length))),
+    isAnswerLine: (line) => call('isAnswerLine()', () => bridge.call(model.isAnswerLine, model, String(line)) === true),
+    generate: (random, length) => call('generate()', () => copyLines(bridge.call(model.generate, model, bridge.random(random), Number(length)) as string[])),
     ...(model.describeDifference
-      ? { describeDifference: (state: unknown, command: string, expected: readonly string[], actual: readonly string[]) => call('describeDifference()', () => String(model.describeDifference!(state, command, expected, actual))) }
+      ? {
+          describeDifference: (state: unknown, command: string, expected: readonly string[], actual: readonly string[]) =>
+            call('describeDifference()', () => String(bridge.call(model.describeDifference!, model, state, String(command), bridge.lines(expected), bridge.lines(actual)))),
+        }
       : {}),
   };
 }

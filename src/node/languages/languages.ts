@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { Language } from '../../core/pack/schema';
 import { LANGUAGES } from '../../core/pack/schema';
 import { trackTempDir } from '../sandbox/cleanup';
+import { learnerView } from '../sandbox/privateFolders';
 import { makeTempDir } from '../sandbox/tempDir';
 import type { Runtime } from './interpreter';
 import { transformModule } from './transpile';
@@ -27,7 +28,10 @@ export interface PreparedProgram {
   readonly args: readonly string[];
   /** The learner's folder: where the program runs by hand (`run`). */
   readonly cwd: string;
-  /** What the program reads: the learner's folder, or the folder TypeScript was transpiled into. */
+  /**
+   * What a sandbox shows of the learner's work: the learner's folder (only the file and its sibling sources
+   * when that folder is the home folder), or the folder TypeScript was transpiled into.
+   */
   readonly readable: readonly string[];
   /** Files of the lesson pack in `args` (a driver used as it is): a sandbox shows these files alone. */
   readonly packFiles: readonly string[];
@@ -77,7 +81,7 @@ export async function prepareProgram(language: Language, learnerFile: string, in
     const [runtime, command] = language === 'python' ? (['python', interpreters.python] as const) : (['node', interpreters.node] as const);
     const args = runtime === 'node' ? [...NODE_BLOCKING_STDIO, ...files] : files;
     const learnerFiles = [{ run: learnerFile, source: learnerFile }];
-    return { runtime, command, args, cwd, readable: [cwd], packFiles, fileName: path.basename(learnerFile), learnerFiles, dispose: none };
+    return { runtime, command, args, cwd, readable: learnerView(learnerFile, language), packFiles, fileName: path.basename(learnerFile), learnerFiles, dispose: none };
   }
   const tmp = await makeTempDir('lesson-companion-ts-');
   // Removed by dispose, or by cleanup.ts when the CLI is stopped before that.

@@ -32,6 +32,29 @@ export class PackError extends Error {
   }
 }
 
+/** A pack's folder is walked this far for links; a pack is a few dozen files. */
+const MAX_WALKED_ENTRIES = 5000;
+
+/**
+ * Symbolic links in the pack, as paths relative to it. A link could show the model or a transcript any file
+ * of this computer (Node's permission model follows links), so a pack that holds one is not loaded.
+ */
+export async function linksIn(dir: string): Promise<string[]> {
+  const links: string[] = [];
+  let walked = 0;
+  const walk = async (relative: string): Promise<void> => {
+    const entries = await fs.readdir(path.join(dir, relative), { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (++walked > MAX_WALKED_ENTRIES) return;
+      const rel = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isSymbolicLink()) links.push(rel);
+      else if (entry.isDirectory() && entry.name !== 'node_modules' && entry.name !== '.git') await walk(rel);
+    }
+  };
+  await walk('');
+  return links.sort();
+}
+
 /** Resolves `relative` inside `root`, following links, or returns undefined if it would leave it. */
 export async function resolveInside(root: string, relative: string): Promise<string | undefined> {
   if (path.isAbsolute(relative) || relative.split(/[\\/]/).includes('..')) return undefined;
@@ -76,6 +99,11 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
   }
   const manifestBefore = keep ? manifestStamp(dir, MANIFEST_FILE) : undefined;
   const manifestPath = path.join(dir, MANIFEST_FILE);
+  const links = await linksIn(dir);
+  if (links.length > 0) {
+    const message = (link: string): string => `${link} is a symbolic link, which could point anywhere on this computer: a lesson pack holds no links (replace it with a copy of the file)`;
+    throw new PackError(dir, links.slice(0, 10).map((link) => ({ file: path.join(dir, link), line: 1, column: 1, path: '', message: message(link) })));
+  }
   let text: string;
   try {
     text = await readPackFile(dir, MANIFEST_FILE);

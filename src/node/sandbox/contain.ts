@@ -14,6 +14,8 @@ import type { PreparedProgram } from '../languages/languages';
 import type { ProcessResult } from '../../core/check/process';
 import { runProcess, type ProcessSpec } from '../run/runner';
 import { availableSandbox, bwrapArgs, onPath, type SandboxSetting } from './sandbox';
+import { tiedToParent } from './parentDeath';
+import { privateFolders } from './privateFolders';
 import { insideArgs, packFilesView, SANDBOX_WORK_DIR, type SandboxView } from './sandboxView';
 import { unshareArgs } from './unshareSandbox';
 
@@ -113,12 +115,13 @@ export async function containProgram(program: PreparedProgram, options: ContainO
     const packFiles = packFilesView(program.packFiles);
     const [command, args] = limited(program.runtime, executable, insideArgs(packFiles, program.args), memoryMiB, true);
     // The limit's wrapper (prlimit) is run inside too: it must be visible there, wherever it is installed.
-    const view: SandboxView = { readOnly: [...program.readable, ...needs, command], packFiles, hidden: options.hidden };
-    const toolArgs = sandbox.tool === 'bwrap' ? bwrapArgs(view, command, args) : unshareArgs(view, command, args);
+    const view: SandboxView = { readOnly: [...program.readable, ...needs, command], packFiles, hidden: [...options.hidden, ...privateFolders()] };
+    // bubblewrap dies with the CLI by itself (--die-with-parent); unshare is tied to it by setpriv.
+    const tool = sandbox.tool === 'bwrap' ? { command: sandbox.path, args: bwrapArgs(view, command, args) } : tiedToParent(sandbox.path, unshareArgs(view, command, args));
     const pathVariable = [...new Set([path.dirname(executable), '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
     const spec: RunSpec = {
-      command: sandbox.path,
-      args: toolArgs,
+      command: tool.command,
+      args: tool.args,
       cwd: os.tmpdir(),
       env: allowlistEnv(SANDBOX_WORK_DIR, pathVariable),
       inheritEnv: false,
@@ -130,7 +133,8 @@ export async function containProgram(program: PreparedProgram, options: ContainO
       open: async (limits) => startInteractive({ ...spec, ...limits }),
     };
   }
-  const [command, args] = limited(program.runtime, executable, program.args, memoryMiB, false);
+  // Tied to the CLI's life: what it forks is not (only the sweep finds that, while the CLI lives).
+  const { command, args } = tiedToParent(...limited(program.runtime, executable, program.args, memoryMiB, false));
   const posix = process.platform !== 'win32';
   const specIn = (workDir: string): RunSpec => ({
     command,

@@ -6,7 +6,11 @@
  *   exits, so it is recorded while it is still there);
  * - the session and process group of every recorded process (children of a `setsid` grandchild);
  * - a marker in the environment the program was started with, which its descendants inherit (one that
- *   a `setsid` grandchild started and left before the first poll).
+ *   a `setsid` grandchild started and left before the first poll);
+ * - the run's own stdin, stdout and stderr pipes, which a descendant holds open unless it closes or
+ *   redirects them: this finds one that also emptied its environment (`setsid nohup env -i sleep 300`).
+ * What none of them finds: a process that left the tree before a poll, cleared its environment and closed
+ * or redirected its standard streams (a daemon done by the book). Only a sandbox holds that one.
  * Where /proc does not exist (macOS), only the process group is killed.
  */
 import * as fs from 'node:fs';
@@ -94,6 +98,39 @@ export function treeDataKiB(pid: number): number {
   return total;
 }
 
+/** The pipes and socket pairs (as `pipe:[inode]`, `socket:[inode]`) among the standard streams of `pid`. */
+function standardPipes(pid: number): Set<string> {
+  const pipes = new Set<string>();
+  for (const fd of [0, 1, 2]) {
+    try {
+      const target = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+      // Node's stdio pipes are socket pairs.
+      if (target.startsWith('pipe:') || target.startsWith('socket:')) pipes.add(target);
+    } catch {
+      // Closed, or the process is gone.
+    }
+  }
+  return pipes;
+}
+
+/** Whether `pid` (one of ours) holds one of `pipes` open on any descriptor. */
+function holdsPipe(pid: number, pipes: ReadonlySet<string>): boolean {
+  if (pipes.size === 0) return false;
+  try {
+    if (OWN_UID >= 0 && fs.statSync(`/proc/${pid}`).uid !== OWN_UID) return false;
+    const fds = fs.readdirSync(`/proc/${pid}/fd`);
+    return fds.slice(0, 1024).some((fd) => {
+      try {
+        return pipes.has(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
 function hasMarker(pid: number, marker: string): boolean {
   try {
     if (OWN_UID >= 0 && fs.statSync(`/proc/${pid}`).uid !== OWN_UID) return false;
@@ -107,6 +144,8 @@ export class DescendantTracker {
   /** pid → start time of every process seen as a descendant (the root included). */
   private readonly known = new Map<number, string>();
   private readonly rootStart: bigint;
+  /** The run's own stdin/stdout/stderr pipes, read when it starts. */
+  private readonly pipes: ReadonlySet<string>;
 
   /**
    * @param root the pid of the process started
@@ -119,6 +158,9 @@ export class DescendantTracker {
     const entry = HAS_PROC ? readEntry(root) : undefined;
     if (entry) this.known.set(root, entry.start);
     this.rootStart = BigInt(entry?.start ?? 0);
+    // Only pipes made for this run: not the CLI's own streams, which a program run by hand inherits.
+    const own = standardPipes(process.pid);
+    this.pipes = entry ? new Set([...standardPipes(root)].filter((pipe) => !own.has(pipe))) : new Set();
   }
 
   /**
@@ -192,10 +234,11 @@ export class DescendantTracker {
         if (found.has(p.ppid) || (groups.has(p.session) && p.session !== 0) || (groups.has(p.pgrp) && p.pgrp !== 0)) add(p);
       }
     }
-    if (withMarker && this.marker) {
+    if (withMarker) {
       // Only a process started after the run's first one can be its descendant: the others are not read.
       for (const p of processes) {
-        if (!found.has(p.pid) && p.pid !== process.pid && BigInt(p.start) >= this.rootStart && hasMarker(p.pid, this.marker)) add(p);
+        if (found.has(p.pid) || p.pid === process.pid || BigInt(p.start) < this.rootStart) continue;
+        if ((this.marker && hasMarker(p.pid, this.marker)) || holdsPipe(p.pid, this.pipes)) add(p);
       }
     }
     return [...found.values()];

@@ -1,6 +1,8 @@
 /**
  * What a sandboxed learner program sees, whichever tool builds the sandbox: the system read-only, the
- * interpreter and the learner's folder read-only, a pack's driver file alone, a private /tmp.
+ * interpreter and the learner's project read-only (an allowlist: never the home folder or `/` whole, see
+ * privateFolders.ts), a pack's driver file alone, a private /tmp; inside what is bound, the pack, Lesson
+ * Companion's own folders and VS Code's are covered by empty folders.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -40,9 +42,14 @@ export function extraBinds(paths: readonly string[]): string[] {
   return wanted.filter((p) => !wanted.some((other) => other !== p && isInside(p, other))).sort();
 }
 
-/** Hidden folders that a bound folder would show: these get an empty read-only folder over them. */
+/**
+ * Hidden folders that a bound folder would show: these get an empty read-only folder over them. Only
+ * folders that exist (a mount point cannot be made in a read-only bind), and none inside another (it is
+ * already covered, and its mount point is gone).
+ */
 export function hiddenInside(view: SandboxView, binds: readonly string[]): string[] {
-  return view.hidden.map((h) => path.resolve(h)).filter((h) => binds.some((bind) => isInside(h, bind)));
+  const shown = [...new Set(view.hidden.map((h) => path.resolve(h)))].filter((h) => binds.some((bind) => isInside(h, bind)) && fs.statSync(h, { throwIfNoEntry: false })?.isDirectory());
+  return shown.filter((h) => !shown.some((other) => isInside(h, other))).sort();
 }
 
 /** The top-level system folders: on a merged-/usr system links into /usr, else folders to bind. */

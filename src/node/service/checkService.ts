@@ -64,7 +64,7 @@ export class CheckService {
     if (this.warm?.engine.waiting && this.warm.engine.packDir === packDir && this.warm.setting === setting) return;
     this.warm?.engine.dispose();
     this.warm = undefined;
-    const wrap = await engineWrap(setting);
+    const wrap = await engineWrap(setting, packDir);
     this.warm = {
       engine: startWarmEngine(this.options.engine, packDir, { ...wrap, permission: true, ...(this.options.node ? { node: this.options.node } : {}), env: quietNodeEnv(process.env) }),
       setting,

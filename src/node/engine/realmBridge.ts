@@ -1,0 +1,74 @@
+/**
+ * The only way values cross into a pack model's `vm` realm. Everything the model is handed is made in its
+ * own realm: a host object or function would lead it, through `.constructor.constructor`, to this realm's
+ * `Function`, and from there to `process`. Host functions the model needs (its `require`, the random
+ * source) are held in closures of functions made in its realm, and they hand back only primitives or
+ * values of its realm. The model's functions are called through a strict function of its realm, so
+ * `fn.caller` shows nothing of ours; and its realm's `Error.prepareStackTrace` is fixed, so no stack frame
+ * of ours reaches it as an object.
+ */
+import * as vm from 'node:vm';
+import type { Random } from '../../core/model/model';
+
+export interface RealmBridge {
+  /** A fresh `{ exports: {} }` of the model's realm. */
+  module(): { exports: unknown };
+  /** The model's `require`: `load` answers with `{ value }` (a value of the model's realm) or `{ error }` (a message). */
+  require(load: (specifier: string) => { value?: unknown; error?: string }): unknown;
+  /** `fn.call(self, ...args)`, made from the model's realm. */
+  call(fn: unknown, self: unknown, ...args: unknown[]): unknown;
+  /** A Set of strings of the model's realm. */
+  set(values: Iterable<string>): ReadonlySet<string>;
+  /** A list of strings of the model's realm. */
+  lines(values: readonly string[]): string[];
+  /** A random source of the model's realm that draws from `random`. */
+  random(random: Random): Random;
+}
+
+const BRIDGE_SOURCE = `'use strict';
+Object.defineProperty(Error, 'prepareStackTrace', { value: undefined, writable: false, configurable: false });
+({
+  module: () => ({ exports: {} }),
+  box: () => Object.create(null),
+  require: (load) => function require(specifier) {
+    const answer = load(String(specifier));
+    const error = answer.error;
+    if (typeof error === 'string') throw new Error(error);
+    return answer.value;
+  },
+  call: (fn, self, ...args) => Reflect.apply(fn, self, args),
+  set: (json) => new Set(JSON.parse(json)),
+  lines: (json) => JSON.parse(json),
+  random: (int) => Object.freeze({ int: (n) => int(+n), pick: (items) => items[int(items.length)] }),
+})`;
+
+interface RealmSide {
+  module(): { exports: unknown };
+  box(): { value?: unknown; error?: string };
+  require(load: (specifier: string) => unknown): unknown;
+  call(fn: unknown, self: unknown, ...args: unknown[]): unknown;
+  set(json: string): ReadonlySet<string>;
+  lines(json: string): string[];
+  random(int: (n: number) => number): Random;
+}
+
+export function realmBridge(context: vm.Context): RealmBridge {
+  const side = vm.runInContext(BRIDGE_SOURCE, context) as RealmSide;
+  return {
+    module: () => side.module(),
+    // The answer object is read by the realm's code: it must not be an object of ours either.
+    require: (load) => side.require((specifier) => answerIn(side, load(specifier))),
+    call: (fn, self, ...args) => side.call(fn, self, ...args),
+    set: (values) => side.set(JSON.stringify([...values].map(String))),
+    lines: (values) => side.lines(JSON.stringify(Array.from(values, String))),
+    random: (random) => side.random((n) => random.int(Number(n))),
+  };
+}
+
+/** `{ value }` or `{ error }` as an object of the model's realm. */
+function answerIn(side: RealmSide, answer: { value?: unknown; error?: string }): unknown {
+  const box = side.box();
+  if (answer.error !== undefined) box.error = String(answer.error);
+  else box.value = answer.value;
+  return box;
+}

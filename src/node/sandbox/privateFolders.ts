@@ -1,0 +1,96 @@
+/**
+ * What a learner's program must never see, wherever the folder that holds it is bound into the sandbox:
+ * Lesson Companion's own cache, data and config folders (the passing batches, the installed packs with their
+ * hidden transcripts), and VS Code's user data and extensions (the extension's storage, built-in lessons).
+ * And what of the learner's folder a sandbox binds: the folder, unless that is the home folder or `/`.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const SOURCE_EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
+  python: ['.py'],
+  javascript: ['.js', '.cjs', '.mjs', '.json'],
+  typescript: ['.ts', '.cts', '.mts', '.js', '.json'],
+};
+
+function homeOf(env: NodeJS.ProcessEnv): string {
+  return path.resolve(env.HOME || os.homedir());
+}
+
+/** Entries of `dir` whose names start with one of `prefixes`, as full paths. */
+function startingWith(dir: string, prefixes: readonly string[]): string[] {
+  try {
+    return fs
+      .readdirSync(dir)
+      .filter((name) => prefixes.some((prefix) => name.startsWith(prefix)))
+      .map((name) => path.join(dir, name));
+  } catch {
+    return [];
+  }
+}
+
+/** Every folder of Lesson Companion and VS Code that holds answers or tools: existing folders, with their real paths too. */
+export function privateFolders(env: NodeJS.ProcessEnv = process.env): string[] {
+  const home = homeOf(env);
+  const cache = env.XDG_CACHE_HOME || path.join(home, '.cache');
+  const data = env.XDG_DATA_HOME || path.join(home, '.local', 'share');
+  const config = env.XDG_CONFIG_HOME || path.join(home, '.config');
+  const candidates = [
+    ...(env.LESSON_COMPANION_CACHE_DIR ? [env.LESSON_COMPANION_CACHE_DIR] : []),
+    ...(env.LESSON_COMPANION_PACKS ? [env.LESSON_COMPANION_PACKS] : []),
+    path.join(cache, 'lesson-companion'),
+    path.join(home, '.cache', 'lesson-companion'),
+    path.join(os.tmpdir(), `lesson-companion-${process.getuid?.() ?? 'user'}`),
+    path.join(data, 'lesson-companion'),
+    path.join(home, '.local', 'share', 'lesson-companion'),
+    path.join(config, 'lesson-companion'),
+    path.join(home, '.config', 'lesson-companion'),
+    // VS Code, Insiders, OSS builds, VSCodium and code-server: user data (the extension's storage) and extensions.
+    ...startingWith(home, ['.vscode']),
+    ...startingWith(config, ['Code', 'VSCodium', 'code-server']),
+    ...startingWith(path.join(home, '.config'), ['Code', 'VSCodium', 'code-server']),
+    path.join(data, 'code-server'),
+    path.join(home, '.local', 'share', 'code-server'),
+  ];
+  const out = new Set<string>();
+  for (const candidate of candidates) {
+    const resolved = path.resolve(candidate);
+    if (!fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory()) continue;
+    out.add(resolved);
+    try {
+      out.add(fs.realpathSync(resolved));
+    } catch {
+      // Gone since: nothing to hide.
+    }
+  }
+  return [...out];
+}
+
+/**
+ * What of the learner's folder a sandbox shows: the folder itself, unless it is the home folder or `/`
+ * (which hold everything of the user's); then the learner's file and the sibling files its language may
+ * import, and nothing else.
+ */
+export function learnerView(learnerFile: string, language: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const folder = path.dirname(path.resolve(learnerFile));
+  const home = homeOf(env);
+  const tooWide = [home, '/', path.parse(folder).root];
+  try {
+    tooWide.push(fs.realpathSync(home));
+  } catch {
+    // No home folder: only `/` is too wide.
+  }
+  if (!tooWide.includes(folder) && !tooWide.includes(safeRealpath(folder))) return [folder];
+  const extensions = SOURCE_EXTENSIONS[language] ?? [];
+  const siblings = fs.readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isFile() && extensions.includes(path.extname(entry.name).toLowerCase()));
+  return [...new Set([path.resolve(learnerFile), ...siblings.map((entry) => path.join(folder, entry.name))])];
+}
+
+function safeRealpath(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}
