@@ -56,7 +56,7 @@ describe('lesson manifest parsing', () => {
       problemsOf(comment).map((p) => ({ line: p.line, column: p.column })),
       [positionOf(comment, '// the id')],
     );
-    const trailing = edit(GOOD, '"fuzz": { "transcripts": 40, "length": 16 }', '"fuzz": { "transcripts": 40, "length": 16, }');
+    const trailing = edit(GOOD, '"length": 16', '"length": 16,');
     assert.match(problemsOf(trailing)[0]!.message, /JSON syntax/);
   });
 
@@ -75,10 +75,11 @@ describe('lesson manifest parsing', () => {
   });
 
   it('puts an unknown property on the property', () => {
-    const broken = edit(GOOD, '"fuzz": { "transcripts": 40, "length": 16 }', '"fuzz": { "transcripts": 40, "length": 16, "seed": 3 }');
+    const broken = edit(GOOD, '"length": 16', '"length": 16, "seed": 3');
     const [problem] = problemsOf(broken);
     assert.equal(problem!.path, '/fuzz/seed');
-    assert.deepEqual({ line: problem!.line, column: problem!.column }, positionOf(broken, '3 }'));
+    const key = positionOf(broken, '"seed": 3');
+    assert.deepEqual({ line: problem!.line, column: problem!.column }, { line: key.line, column: key.column + '"seed": '.length });
   });
 
   it('puts a missing property on the object that lacks it, once', () => {

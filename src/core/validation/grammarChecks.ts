@@ -8,7 +8,7 @@ import type { ReferenceModel } from '../model/model';
 import { seededRandom } from '../model/random';
 import type { Transcript } from '../model/transcript';
 import type { LessonManifest } from '../pack/schema';
-import type { ValidationProblem } from './validate';
+import type { ValidationProblem } from './problem';
 
 const GENERATED = 100;
 const LENGTH = 24;
