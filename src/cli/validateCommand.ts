@@ -1,7 +1,8 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { MANIFEST_FILE } from '../node/packs/packs';
+import { checkPrograms, formatPrograms, type ProgramResult } from '../node/authoring/programSuite';
+import { loadPack, MANIFEST_FILE } from '../node/packs/packs';
 import { validatePack, type PackValidation } from '../node/authoring/validatePack';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 import { formatValidation } from './validateFormat';
@@ -33,23 +34,25 @@ export function validationJson(result: PackValidation): unknown {
 
 export const validateCommand: CliCommand = {
   name: 'validate',
-  usage: 'validate <pack-dir> [--json] [--python <path>] [--node <path>] [--seed <n>]',
-  summary: 'check a lesson pack before you publish it: schema, transcripts, starters, mistakes, read order, questions, scenarios',
+  usage: 'validate <pack-dir> [--json] [--python <path>] [--node <path>] [--seed <n>] [--programs <folder>]',
+  summary: 'check a lesson pack before you publish it: schema, transcripts, starters, mistakes, read order, questions, scenarios; --programs: sample learner programs, each with its expected verdict in an "expect-mistakes:" header line, reported as matched or not',
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { json: { type: 'boolean' }, python: { type: 'string' }, node: { type: 'string' }, seed: { type: 'string' } },
+      options: { json: { type: 'boolean' }, python: { type: 'string' }, node: { type: 'string' }, seed: { type: 'string' }, programs: { type: 'string' } },
     });
     if (positionals.length > 1) throw new UsageError('validate takes one pack folder');
     if (values.seed !== undefined && !/^\d+$/.test(values.seed)) throw new UsageError(`--seed takes a whole number, not "${values.seed}"`);
     const dir = await packDirArgument(io, positionals[0], 'validate');
-    const result = await validatePack(dir, {
-      interpreters: { ...(values.python ? { python: values.python } : {}), ...(values.node ? { node: values.node } : {}) },
-      ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
-    });
-    if (values.json) io.out(JSON.stringify(validationJson(result), null, 2) + '\n');
-    else io.out(formatValidation(result, io.cwd, io.isTTY && !io.env.NO_COLOR));
-    return result.valid ? EXIT.ok : EXIT.failed;
+    const programsDir = values.programs !== undefined ? path.resolve(io.cwd, values.programs) : undefined;
+    if (programsDir && !(await fs.stat(programsDir).then((s) => s.isDirectory(), () => false))) throw new UsageError(`--programs: ${values.programs} is not a folder`);
+    const interpreters = { ...(values.python ? { python: values.python } : {}), ...(values.node ? { node: values.node } : {}) };
+    const result = await validatePack(dir, { interpreters, ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}) });
+    // The sample programs are checked only against a valid pack: an invalid one's verdicts say nothing.
+    const programs: ProgramResult[] | undefined = programsDir && result.valid ? await checkPrograms(await loadPack(dir, 'folder', { model: true, allowMissingAnswers: true }), programsDir, { interpreters }) : undefined;
+    if (values.json) io.out(JSON.stringify({ ...(validationJson(result) as object), ...(programs ? { programs } : {}) }, null, 2) + '\n');
+    else io.out(formatValidation(result, io.cwd, io.isTTY && !io.env.NO_COLOR) + (programs ? formatPrograms(programs) : ''));
+    return result.valid && (programs ?? []).every((p) => p.matched) ? EXIT.ok : EXIT.failed;
   },
 };

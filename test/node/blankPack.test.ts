@@ -108,3 +108,43 @@ describe('new --blank: a pack made outside this repository', function () {
     assert.equal(right.code, 0, right.out);
   });
 });
+
+describe('validate --programs: an instructor\'s regression suite', function () {
+  this.timeout(300000);
+  let tmp: string;
+  before(async () => {
+    tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-programs-'));
+  });
+  after(async () => {
+    await fs.rm(tmp, { recursive: true, force: true });
+  });
+
+  it('checks each sample program against the pack and says whether its verdict is the one its header expects', async () => {
+    assert.equal(await main(['new', 'adder', '--blank'], fakeIo(tmp)), 0);
+    const starter = await fs.readFile(path.join(tmp, 'adder/starter/python/counter.py'), 'utf8');
+    const stub = 'raise NotImplementedError("add() is not written yet")';
+    const programs = path.join(tmp, 'programs');
+    await fs.mkdir(path.join(programs, 'python'), { recursive: true });
+    const write = (name: string, expect: string, body: string): Promise<void> =>
+      fs.writeFile(path.join(programs, 'python', name), `# expect-mistakes: ${expect}\n${starter.replace(stub, body)}`);
+    await write('correct.py', 'none', 'self.total += n\n        return self.total');
+    await write('old_total.py', 'total-before-add', 'old = self.total\n        self.total += n\n        return old');
+    await write('mislabelled.py', 'none', 'return n');
+    await fs.writeFile(path.join(programs, 'python', 'no_header.py'), starter);
+
+    const io = fakeIo(tmp);
+    assert.equal(await main(['validate', 'adder', '--programs', 'programs'], io), 1, io.stdout + io.stderr);
+    assert.match(io.stdout, /Programs: 2 of 4 matched their expected verdict/);
+    assert.match(io.stdout, /✓ python\/correct\.py: expected none\n/);
+    assert.match(io.stdout, /✓ python\/old_total\.py: expected total-before-add\n/);
+    assert.match(io.stdout, /✗ python\/mislabelled\.py: expected none, got \(unnamed\)/);
+    assert.match(io.stdout, /✗ python\/no_header\.py: no "expect-mistakes:" line/);
+
+    await fs.rm(path.join(programs, 'python', 'mislabelled.py'));
+    await fs.rm(path.join(programs, 'python', 'no_header.py'));
+    const json = fakeIo(tmp);
+    assert.equal(await main(['validate', 'adder', '--programs', 'programs', '--json'], json), 0, json.stdout + json.stderr);
+    const report = JSON.parse(json.stdout) as { programs: { file: string; matched: boolean }[] };
+    assert.deepEqual(report.programs.map((p) => [p.file, p.matched]), [['python/correct.py', true], ['python/old_total.py', true]]);
+  });
+});
