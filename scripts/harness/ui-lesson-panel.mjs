@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, ms } from './lib.mjs';
 import { runCommand, screenshot, setColorTheme, waitForWorkbench, webviewElement, webviewFrame, withWorkbench } from './ui-driver.mjs';
-import { axeAudit, axeReport, axeSource, firstScreen } from './ui-panel-checks.mjs';
+import { axeAudit, axeReport, axeSource, contrastRatio, firstScreen, focusRings } from './ui-panel-checks.mjs';
 
 const LESSON_TITLE = 'Least Connections Is a Counter';
 const PANEL_TITLE = `Lesson: ${LESSON_TITLE}`;
@@ -197,6 +197,8 @@ async function trustedRun() {
     const [, shownPassed, shownTotal] = /(\d+) of (\d+) hidden transcripts pass/.exec(summary) ?? [];
     assert.ok(shownPassed, `the verdict states the count: ${summary}`);
     assert.equal(await wv.locator('.topbar .last-verdict .summary').innerText(), summary, 'the sticky bar says the same');
+    // One timing per check: the Test Explorer's header has it, the panel does not say another.
+    assert.doesNotMatch(await wv.locator('#results .details-line').innerText(), /\d+(\.\d+)?\s?(ms|s)\b/, 'the panel states no second duration');
     const testing = await testingNumbers(page);
     assert.deepEqual([testing.passed, testing.total], [Number(shownPassed), Number(shownTotal)], `Test Explorer header ${testing.passed}/${testing.total}, panel "${summary}"`);
     assert.equal(testing.badge, Number(shownTotal) - Number(shownPassed), 'the badge counts the failing transcripts');
@@ -237,6 +239,12 @@ async function trustedRun() {
     await screenshot(page, path.join(SHOTS, 'panel-dark.png'), { locator: webviewElement(page, PANEL_TITLE) });
     const axe = axeSource();
     const audits = [['dark', await axeAudit(wv, axe)]];
+    step('a visible focus ring on every control a keyboard reaches');
+    const rings = await focusRings(page, wv, 40);
+    const faint = rings.filter((r) => r.style === 'none' || r.width < 1 || contrastRatio(r.color, r.background) < 3);
+    say(`focus rings: ${rings.length} stops, ${faint.length} without a visible ring${faint.length ? `: ${faint.map((r) => `${r.label} (${r.style} ${r.width}px ${r.color})`).join(', ')}` : ''}`);
+    assert.ok(rings.length >= 20, `the keyboard reaches the panel's controls: ${rings.length}`);
+    assert.equal(faint.length, 0, 'every focused control shows a ring at 3:1 against the background');
 
     for (const theme of ['light', 'hc']) {
       step(`theme ${theme}`);

@@ -61,3 +61,36 @@ export function axeReport(theme, violations) {
   if (violations.length === 0) return [`axe ${theme}: 0 violations`];
   return [`axe ${theme}: ${violations.length} violation(s)`, ...violations.map((v) => `  ${v.impact} ${v.id} (${v.nodes}): ${v.help} — ${v.targets.join(', ')}`)];
 }
+
+/** WCAG contrast ratio of two CSS colours given as rgb()/rgba() (alpha ignored: lines are drawn opaque). */
+export function contrastRatio(a, b) {
+  const luminance = (css) => {
+    const [r, g, bl] = (css.match(/[\d.]+/g) ?? ['0', '0', '0']).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/**
+ * Tabs through the panel `stops` times from its first control and reads each focused control's outline: a
+ * keyboard user must see where they are on every stop.
+ */
+export async function focusRings(page, wv, stops) {
+  await wv.locator('#check').focus();
+  const seen = [];
+  for (let i = 0; i < stops; i++) {
+    await page.keyboard.press('Tab');
+    seen.push(await wv.locator('body').evaluate(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return null;
+      const style = getComputedStyle(el);
+      const label = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}`;
+      return { label, style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor, background: getComputedStyle(document.body).backgroundColor };
+    }));
+  }
+  return seen.filter(Boolean);
+}

@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, ms } from './lib.mjs';
 import { runCommand, screenshot, setColorTheme, webviewElement, webviewFrame, withWorkbench } from './ui-driver.mjs';
+import { contrastRatio } from './ui-panel-checks.mjs';
 
 const LESSON_TITLE = 'Least Connections: Balance by What Is Still Open';
 const PANEL_TITLE = `Lesson: ${LESSON_TITLE}`;
@@ -49,6 +50,10 @@ async function shoot(page, wv, theme) {
   const colours = await chartColours(wv);
   assert.equal(colours.lines.length, 3, `one colour per balancer in ${theme}: ${colours.lines.join(', ')}`);
   for (const c of colours.lines) assert.ok(c !== 'none' && c !== colours.background && !/rgba\(.*, 0\)$/.test(c), `a line is drawn in ${theme}: ${c} on ${colours.background}`);
+  // WCAG 2.1 non-text contrast: a chart line at 3:1 against its background at least.
+  const ratios = colours.lines.map((c) => [c, contrastRatio(c, colours.background)]);
+  say(`chart lines in ${theme} on ${colours.background}: ${ratios.map(([c, r]) => `${c} ${r.toFixed(2)}:1`).join(', ')}`);
+  for (const [c, r] of ratios) assert.ok(r >= 3, `a chart line in ${theme} is ${r.toFixed(2)}:1 against the background (${c} on ${colours.background}); 3:1 at least`);
 }
 
 try {

@@ -163,8 +163,6 @@ export interface CheckView {
   /** The shrunk counterexample when no named mistake carries one. */
   readonly trace?: TraceView;
   readonly durationMs: number;
-  /** "2.3 s", never "0.0 s": the one duration the panel shows. */
-  readonly duration: string;
   /** Which count is which: the Testing badge's failing transcripts, Problems' mistakes (empty when not failing). */
   readonly countsLegend: string;
   /** ISO time of the check, for "checked 2 minutes ago". */
@@ -383,7 +381,7 @@ function isMistakeView(v: unknown): boolean {
 
 function isCheckView(v: unknown): v is CheckView {
   return isObj(v) && (v.status === 'pass' || v.status === 'fail' || v.status === 'error') && isStr(v.summary) && isStr(v.sentence) &&
-    isStr(v.details) && isStr(v.duration) && isStr(v.countsLegend) && Array.isArray(v.mistakes) && v.mistakes.every(isMistakeView) && Array.isArray(v.problems) &&
+    isStr(v.details) && isStr(v.countsLegend) && Array.isArray(v.mistakes) && v.mistakes.every(isMistakeView) && Array.isArray(v.problems) &&
     (v.trace === undefined || isTraceView(v.trace));
 }
 

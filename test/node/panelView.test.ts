@@ -65,7 +65,7 @@ describe('lesson panel view model', () => {
     assert.match(state.check!.sentence, /^One mistake found: “.+” \(likely\)\. Read its card below/);
     assert.equal(state.check!.details, 'Also 40 random tests: 2 of 40 failed · seed 1');
     assert.equal(card.confidence, 'likely');
-    assert.equal(card.evidence, 'Seen at 4 commands in 2 transcripts.');
+    assert.equal(card.evidence, 'Seen at 4 commands in 1 of 1 hidden transcript and 1 of 40 random tests.');
     assert.deepEqual(card.revealedBy, ['ties go to the smallest name'], 'descriptions, not transcript names');
     assert.deepEqual(card.where, { function: 'pick', lines: [41, 42], text: 'Lines 41–42 of pick()', reason: 'these lines ran when PICK chose s2' });
     const trace = card.trace!;

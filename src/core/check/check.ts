@@ -52,6 +52,8 @@ export interface LocateAttempt {
   readonly failingIndex: number;
   /** Other commands whose answers were wrong too: they are not counted among the right ones. */
   readonly otherFailing: readonly number[];
+  /** Where the failing command is, for the report (not used by the tracer): see `Location.at`. */
+  readonly origin?: Location['at'];
 }
 
 export type CheckPhase = 'run' | 'probe' | 'diagnose' | 'confirm' | 'locate';
@@ -230,13 +232,17 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   if (input.locate) {
     input.onPhase?.('locate');
     mistakes = await mapLimit(mistakes, concurrency, async (mistake, i) => {
-      const attempts = locateAttempts(model, mistake.counterexample, diagnosis.findings[i], streams);
+      const attempts = locateAttempts(model, mistake.counterexample, diagnosis.findings[i], streams, cases);
       if (attempts.length === 0) return mistake;
-      const { location, runs } = await input.locate!(attempts).catch(() => ({ location: undefined, runs: 1 }));
-      processRuns += runs;
-      if (!location) return mistake;
-      const fn = location.function ?? (location.lines[0] ? enclosingFunction(input.source, input.language, location.lines[0]) : null);
-      return { ...mistake, location: { ...location, function: fn } };
+      // One attempt at a time, so the location knows which run its reason is about.
+      for (const attempt of attempts) {
+        const { location, runs } = await input.locate!([attempt]).catch(() => ({ location: undefined, runs: 1 }));
+        processRuns += runs;
+        if (!location) continue;
+        const fn = location.function ?? (location.lines[0] ? enclosingFunction(input.source, input.language, location.lines[0]) : null);
+        return { ...mistake, location: { ...location, function: fn, ...(attempt.origin ? { at: attempt.origin } : {}) } };
+      }
+      return mistake;
     });
   }
 
@@ -302,7 +308,7 @@ function probeCase(model: ReferenceModel, indexes: readonly number[], cases: rea
  * What to trace for a finding: its counterexample, and (when that has no right command of the same kind to
  * compare with) the transcript the finding was first seen in, up to that command.
  */
-function locateAttempts(model: ReferenceModel, example: Counterexample | null, finding: Finding | undefined, streams: readonly Stream[]): LocateAttempt[] {
+function locateAttempts(model: ReferenceModel, example: Counterexample | null, finding: Finding | undefined, streams: readonly Stream[], cases: readonly Case[]): LocateAttempt[] {
   const attempts: LocateAttempt[] = [];
   const verb = (command: string): string => command.trim().split(/\s+/)[0] ?? '';
   // A mistake in the bookkeeping (a count that goes negative) shows at a later command, but is made at the
@@ -325,7 +331,9 @@ function locateAttempts(model: ReferenceModel, example: Counterexample | null, f
       failingIndex: example.divergesAt + 1,
       otherFailing: example.trace.map((row, i) => (row.matches ? -1 : i + 1)).filter((i) => i > example.divergesAt + 1),
     };
-    if (worthTracing(atCause(attempt))) attempts.push(atCause(attempt));
+    // The reset is command 0 here, so the failing command's index is its row in the table.
+    const traced = atCause(attempt);
+    if (worthTracing(traced)) attempts.push({ ...traced, origin: { table: true, row: traced.failingIndex } });
   }
   // A whole transcript the finding is seen in: its other commands of that kind are the right ones.
   const tried = new Set<string>();
@@ -342,7 +350,8 @@ function locateAttempts(model: ReferenceModel, example: Counterexample | null, f
     const failingIndex = step.index - segment.start;
     const attempt = atCause({ commands, answers, failingIndex, otherFailing: commands.map((_, i) => i).filter((i) => i !== failingIndex && differs(i)) });
     if (worthTracing(attempt)) {
-      attempts.push(attempt);
+      const source = cases[segment.list];
+      attempts.push(source ? { ...attempt, origin: { table: false, transcript: source.name, label: source.label } } : attempt);
       break;
     }
   }

@@ -4,7 +4,7 @@
  * function), what the evidence was, how the program's ties behave, and the transcripts that show it by
  * their descriptions, never by their internal names.
  */
-import type { CheckReport, Counterexample, NamedMistake } from './report';
+import type { CheckReport, Counterexample, Location, NamedMistake } from './report';
 import type { Language } from '../pack/schema';
 import { locateFunction } from '../text/source';
 import { safeText } from '../text/text';
@@ -64,13 +64,19 @@ export interface Where {
   readonly reason?: string;
 }
 
+/** Which run a location's reason is about: " (command 3 in the table below)", " (in “…”, not the table below)". */
+function locationRun(at: Location['at']): string {
+  if (!at) return '';
+  return at.table ? ` (command ${at.row} in the table below)` : ` (in ${quotedTranscript(at.transcript, at.label)}, not the table below)`;
+}
+
 export function mistakeWhere(m: Pick<NamedMistake, 'function' | 'line' | 'location'>): Where {
   const loc = m.location;
   if (loc && loc.lines.length > 0) {
     // The function's name comes from the learner's file and the reason quotes the program's answers.
     const fn = safeText(loc.function ?? m.function);
     const lines = linesText(loc.lines);
-    return { function: fn, lines: loc.lines, text: `${lines.charAt(0).toUpperCase()}${lines.slice(1)}${loc.function ? ` of ${fn}()` : ''}`, reason: safeText(loc.reason) };
+    return { function: fn, lines: loc.lines, text: `${lines.charAt(0).toUpperCase()}${lines.slice(1)}${loc.function ? ` of ${fn}()` : ''}`, reason: `${safeText(loc.reason)}${locationRun(loc.at)}` };
   }
   // No line: the program has no function of that name (it does the job elsewhere), so say so rather than "In take()".
   if (!m.line) return { function: m.function, lines: [], text: `Your program has no function named ${m.function}(): look for the code that does its job` };

@@ -112,12 +112,6 @@ export function checkDetails(report: Pick<CheckReport, 'status' | 'fuzz'>): stri
   return `Also ${transcripts} random tests: ${outcome}${notRun ? ` (${notRun} not run)` : ''} · seed ${report.fuzz.seed}`;
 }
 
-/** A check's duration as the panel says it: "2.3 s", "0.4 s", "under 0.1 s" (never "0.0 s"). */
-export function durationText(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 50) return 'under 0.1 s';
-  return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
-
 /**
  * What the editor's two counts are, side by side: the Testing view's badge counts failing hidden
  * transcripts, Problems counts the mistakes found. Empty when there is nothing to tell apart.

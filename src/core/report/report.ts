@@ -96,6 +96,11 @@ export interface Location {
   readonly function: string | null;
   /** Why these lines, in words: "these lines ran when CHOOSE answered alpha, and not at the other CHOOSE commands, which were right". */
   readonly reason: string;
+  /**
+   * Which run the reason's command is from: a row of the mistake's own table (1-based), or another
+   * transcript (by name and description), so the note never seems to quote the table when it does not.
+   */
+  readonly at?: { readonly table: true; readonly row: number } | { readonly table: false; readonly transcript: string; readonly label: string };
 }
 
 /** What the step-by-step diagnosis saw of one mistake. */

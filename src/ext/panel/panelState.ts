@@ -4,7 +4,7 @@
  * plain text for the webview to put in with textContent.
  */
 import { behaviourText, counterexampleSource, evidenceText, mistakeExplanation, mistakeTitle, mistakeWhere, revealedByLabels } from '../../core/report/findings';
-import { checkDetails, checkDetailsTooltip, checkSummary, countsLegend, doneWhenItems, durationText, problemTitle, progressLine, stepCommand, verdictSentence } from '../../core/report/progress';
+import { checkDetails, checkDetailsTooltip, checkSummary, countsLegend, doneWhenItems, problemTitle, progressLine, stepCommand, verdictSentence } from '../../core/report/progress';
 import type { CheckReport, Counterexample } from '../../core/report/report';
 import { scenarioAfterCheck } from '../../core/simulation/simulationReport';
 import { simulationView } from '../../core/simulation/simulationView';
@@ -91,7 +91,6 @@ export function checkView(report: CheckReport, manifest: LessonManifest, at: str
     })),
     ...(report.counterexample && !carried ? { trace: traceView(report.counterexample, report, null, 'Smallest failing transcript') } : {}),
     durationMs: report.durationMs,
-    duration: durationText(report.durationMs),
     countsLegend: countsLegend(report),
     at: at ?? new Date().toISOString(),
   };
