@@ -65,8 +65,9 @@ const leakyProgram: Execute = async (input) => {
   return done(out.map((l) => `${l}\n`).join(''));
 };
 
-async function checkWith(execute: Execute, options: Partial<CheckInput['options']> = {}): Promise<CheckReport> {
+async function checkWith(execute: Execute, options: Partial<CheckInput['options']> = {}, extra: Partial<CheckInput> = {}): Promise<CheckReport> {
   return check({
+    ...extra,
     manifest,
     model,
     transcripts,
@@ -143,6 +144,14 @@ describe('check (fake programs)', () => {
     assert.ok(report.processRuns <= 10, `${report.processRuns} runs`);
     assert.ok(report.counterexample!.commands.length <= 4, report.counterexample!.commands.join(' | '));
     await assertReproduces(report, leakyProgram);
+  });
+
+  it("gives the counterexample's exact standard input, reset first, and the host's shell line for it", async () => {
+    const report = await checkWith(mutantProgram('tiebreak-name'), {}, { replay: (stdin) => `replay ${JSON.stringify(stdin)}` });
+    const example = report.mistakes[0]!.counterexample!;
+    const stdin = [model.resetCommand, ...example.commands].join('\n') + '\n';
+    assert.deepEqual(example.replay, { stdin, shell: `replay ${JSON.stringify(stdin)}` });
+    assert.equal((await checkWith(mutantProgram('tiebreak-name'))).mistakes[0]!.counterexample!.replay, undefined, 'none without a host that can write one');
   });
 
   it('shows no counterexample as reproduced when the fresh run of it shows no difference', async () => {
