@@ -154,6 +154,38 @@ describe('check (fake programs)', () => {
     await assertReproduces(report, leakyProgram);
   });
 
+  it("gives the counterexample's exact standard input, reset first, and the host's shell line for it", async () => {
+    const report = await checkWith(mutantProgram('tiebreak-name'), {}, { replay: (stdin) => `replay ${JSON.stringify(stdin)}` });
+    const example = report.mistakes[0]!.counterexample!;
+    const stdin = [model.resetCommand, ...example.commands].join('\n') + '\n';
+    assert.deepEqual(example.replay, { stdin, shell: `replay ${JSON.stringify(stdin)}` });
+    assert.equal((await checkWith(mutantProgram('tiebreak-name'))).mistakes[0]!.counterexample!.replay, undefined, 'none without a host that can write one');
+  });
+
+  it('shows a difference no mistake names in the fewest commands, confirmed in a fresh run', async () => {
+    // Shouts every pick (upper case): no mutant of the lesson answers like that.
+    const shouting: Execute = async (input) => {
+      const run = await mutantProgram()(input);
+      const picks = new Set(['EMPTY', ...input.split('\n').flatMap((l) => (l.startsWith('POOL') ? l.split(' ').slice(1) : []))]);
+      return { ...run, stdout: run.stdout.split('\n').map((l) => (picks.has(l) && l !== 'EMPTY' ? l.toUpperCase() : l)).join('\n') };
+    };
+    const report = await checkWith(shouting);
+    assert.equal(report.status, 'fail');
+    assert.deepEqual(report.mistakes, []);
+    const example = report.counterexample!;
+    assert.ok(example.reproduced);
+    assert.deepEqual([example.commands.length, example.commands[1]], [2, 'PICK'], example.commands.join(' | '));
+    assert.ok(example.shrunkFrom >= example.commands.length);
+    assertReproducedShowDifferences(report);
+    await assertReproduces(report, shouting);
+
+    // Shouting only in a long run: no fresh run shows it, so the check's own run is shown, and says so.
+    const shoutsWhenLong: Execute = async (input) => (input.split('\n').length > 60 ? shouting : mutantProgram())(input);
+    const once = await checkWith(shoutsWhenLong);
+    assert.equal(once.counterexample?.reproduced, false);
+    assertReproducedShowDifferences(once);
+  });
+
   it('shows no counterexample as reproduced when the fresh run of it shows no difference', async () => {
     // Wrong only in a long run (here: the check's one process for every transcript), right in the short fresh
     // runs that confirm a counterexample. The finding stands on the evidence, but no fresh run shows it.

@@ -84,6 +84,25 @@ describe('counterexample traces', () => {
     assert.equal(splitObserved(model, commands, plain, otherRun), undefined);
   });
 
+  it('drops the counts when the observed run stopped sooner than the shown run', () => {
+    const commands = ['POOL a b', 'PICK', 'PICK'];
+    const plain = simulate(model, commands).outcome;
+    const observedRun = simulate(model, withObserve(model, commands)).outcome;
+    assert.ok(splitObserved(model, commands, plain, observedRun), 'the same run gives counts');
+    // The observed run crashed before the last PICK; the shown run answered it.
+    const stoppedEarly = { lines: observedRun.lines.slice(0, 6), ending: 'crashed' as const };
+    assert.equal(splitObserved(model, commands, plain, stoppedEarly), undefined);
+  });
+
+  it('keeps the counts up to where both runs crashed, and none after', () => {
+    const commands = ['POOL a', 'DONE ghost', 'PICK'];
+    const mutations = new Set(['unknown-crash']);
+    const plain = simulate(model, commands, mutations).outcome;
+    const observedRun = simulate(model, withObserve(model, commands), mutations).outcome;
+    assert.equal(plain.ending, 'crashed');
+    assert.deepEqual(splitObserved(model, commands, plain, observedRun), [['a:0'], null, null]);
+  });
+
   it('cuts a long answer for display, saying its length, and keeps the full text in details', () => {
     const flood = 'x'.repeat(1000);
     const example = buildCounterexample(model, from('t', 2), ['POOL a', 'PICK'], { lines: ['OK', flood], ending: 'finished' });
