@@ -8,6 +8,7 @@
 import { freshName, measureAdequacy, proposeTranscript, separates, type Adequacy } from './adequacy';
 import { locate } from '../pack/manifest';
 import { checkModel } from './modelChecks';
+import { checkControlCharacters } from './textChecks';
 import type { ReferenceModel } from '../model/model';
 import { checkPattern } from '../pack/patternSafety';
 import { seededRandom } from '../model/random';
@@ -328,6 +329,7 @@ export async function validateLesson(input: ValidateLessonInput): Promise<Lesson
       ...mistakeProblems,
       ...checkReadOrder(input),
       ...checkQuestions(input),
+      ...checkControlCharacters(input.manifest, input.manifestText, input.manifestFile),
     ],
     adequacy,
   };
