@@ -112,7 +112,12 @@ describe('bundle', function () {
   it('refuses a symbolic link inside the pack', async () => {
     const { dir } = await createPack(tmp, 'demo');
     await fs.symlink('/etc/hostname', path.join(dir, 'starter/python/data.txt'));
-    await assert.rejects(bundlePack(dir, path.join(tmp, 'x.lessonpack'), quick), /starter\/python\/data.txt is a symbolic link/);
+    // Refused when the pack loads (packs.ts), so validate and bundle say it too.
+    await assert.rejects(bundlePack(dir, path.join(tmp, 'x.lessonpack'), quick), (error: unknown) => {
+      assert.ok(error instanceof BundleError && error.validation, String(error));
+      assert.ok(error.validation.problems.some((p) => /starter\/python\/data.txt is a symbolic link/.test(p.message)), JSON.stringify(error.validation.problems));
+      return true;
+    });
   });
 });
 

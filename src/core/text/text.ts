@@ -53,9 +53,8 @@ export function showInvisibles(text: string): string {
   return safeText(visible);
 }
 
-/** Our own colours (SGR: `ESC[…m`), the only escape sequences a terminal surface lets through. */
-const COLOUR = /^\u001b\[[0-9;]*m/;
-const UNSAFE_ONE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+/** Our own colours (SGR: `ESC[…m`), the only escape sequences a terminal surface lets through, or one unsafe character. */
+const COLOUR_OR_UNSAFE = /\u001b\[[0-9;]*m|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 
 /** `\uXXXX` (a surrogate pair beyond the BMP): the same text read as JSON, visible on a terminal. */
 function jsonEscape(char: string): string {
@@ -70,19 +69,5 @@ function jsonEscape(char: string): string {
  * `\uXXXX`, which inside a JSON string (`--json`) is the same character, so JSON output keeps its meaning.
  */
 export function terminalSafe(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; ) {
-    const char = String.fromCodePoint(text.codePointAt(i)!);
-    if (char === '\u001b') {
-      const colour = COLOUR.exec(text.slice(i, i + 32));
-      if (colour) {
-        out += colour[0];
-        i += colour[0].length;
-        continue;
-      }
-    }
-    out += char === '\n' || char === '\t' || !UNSAFE_ONE.test(char) ? char : jsonEscape(char);
-    i += char.length;
-  }
-  return out;
+  return text.replace(COLOUR_OR_UNSAFE, (match) => (match.length > 1 && match.startsWith('\u001b[') ? match : match === '\n' || match === '\t' ? match : jsonEscape(match)));
 }
