@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { InstallError, installPack } from '../node/packs/installPack';
 import { builtInLessonsDir, cliPacksDir } from '../node/packs/locations';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
+import { terminalSafe } from '../core/text/text';
 
 /** Asks on the terminal; without one (a script, CI) the answer is no, and the message says to pass --yes. */
 async function askOnTerminal(io: CliIO, question: string): Promise<boolean> {
@@ -13,7 +14,7 @@ async function askOnTerminal(io: CliIO, question: string): Promise<boolean> {
   }
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
   try {
-    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+    return /^y(es)?$/i.test((await rl.question(`${terminalSafe(question)} [y/N] `)).trim());
   } finally {
     rl.close();
   }

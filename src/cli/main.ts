@@ -2,6 +2,7 @@
 import { endEverythingOnSignals } from '../node/sandbox/cleanup';
 import { WordedError } from '../node/errors/errors';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
+import { terminalSafe } from '../core/text/text';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- each command's module is loaded when that command
    runs, so `lessons` does not pay for what `check` or `install` load (child processes, zip, the engine) */
@@ -34,7 +35,9 @@ function help(io: CliIO): void {
   io.out('\nExit codes: 0 pass/ok, 1 check failed or answer wrong, 2 usage or lesson pack error.\n');
 }
 
-export async function main(argv: string[], io: CliIO): Promise<number> {
+export async function main(argv: string[], rawIo: CliIO): Promise<number> {
+  // One escape for every terminal surface: a pack's strings and a program's text reach it through this only.
+  const io: CliIO = { ...rawIo, out: (text) => rawIo.out(terminalSafe(text)), err: (text) => rawIo.err(terminalSafe(text)) };
   const debug = argv.includes('--debug');
   const [name, ...rest] = argv.filter((a) => a !== '--debug');
   if (!name || name === '--help' || name === '-h' || name === 'help') {

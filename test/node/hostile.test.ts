@@ -169,6 +169,17 @@ describe(`hostile learner programs (built CLI, LESSON_COMPANION_SANDBOX=${settin
       });
     }
 
+    for (const program of ['stops-after-40-lines.py', 'closes-stdout.py']) {
+      it(`${program}: told it stopped answering at a command, not that state leaks`, async () => {
+        for (let round = 0; round < 3; round++) {
+          const { report } = await checkContained(program, ['--fuzz', '4']);
+          assert.equal(report.status, 'fail');
+          assert.ok(!report.problems.some((p) => p.kind === 'stale-state'), problemText(report));
+          assert.match(problemText(report), /timeout: Your program stopped answering at command \d+/);
+        }
+      });
+    }
+
     it('floods-stderr: 10 KB of stderr per command is not a reason to stop it, and it passes', async () => {
       const { report } = await checkContained('floods-stderr.py', ['--fuzz', '4']);
       assert.equal(report.status, 'pass', problemText(report));

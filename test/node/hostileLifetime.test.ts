@@ -112,6 +112,17 @@ describe('nothing outlives the CLI, and a model reaches nothing (built CLI and e
       }
     });
 
+    it(`${setting.name}: a model that imports a file outside the pack is refused with that reason, not an empty one`, async function () {
+      await skipWithout(this);
+      const pack = await makeCase(harness.tmp, `imports-out-${setting.tool ?? 'off'}`);
+      fs.writeFileSync(path.join(harness.tmp, 'outside.js'), 'module.exports = {};\n');
+      fs.appendFileSync(path.join(pack, 'model', 'model.js'), "\nimport * as outside from '../../outside.js';\nmodel.description = String(outside);\n");
+      const copy = harness.copy('slow-correct.py');
+      const run = await exited(start(['check', copy.file, '--lesson', pack, '--python', harness.python], setting.env));
+      assert.equal(run.code, 2, run.stdout + run.stderr);
+      assert.match(run.stderr, /not valid: model\/model\.js imports "\.\.\/\.\.\/outside\.js", which is outside the pack/);
+    });
+
     it(`${setting.name}: a pack with a symbolic link to /etc/passwd is refused when it loads, in words naming the link`, async function () {
       await skipWithout(this);
       const pack = await makeCase(harness.tmp, `links-${setting.tool ?? 'off'}`);

@@ -27,10 +27,29 @@ function differenceText(d: AnswerDifference, probed: string): string {
   return `at command ${d.index + 1} (\`${d.command}\`) of "${probed}" one run answered ${answerText(d.first)}, the other ${answerText(d.second)}`;
 }
 
+/**
+ * A difference where one run gave no answer at all is not state carried over or randomness: the program
+ * stopped answering there (it closed its output, or ended, after so many lines).
+ */
+function stoppedAnswering(d: AnswerDifference | undefined): d is AnswerDifference {
+  return d !== undefined && (d.first === null) !== (d.second === null);
+}
+
+function stopProblem(d: AnswerDifference, probed: string): Problem {
+  const when = d.first === null ? 'when it ran first' : d.seen === 'after-others' ? 'when it ran after the other transcripts' : d.seen === 'twice' ? 'the second time it ran in one process' : 'on one of two runs';
+  return {
+    kind: 'timeout',
+    message: `Your program stopped answering at command ${d.index + 1} (\`${d.command}\`) of "${probed}" ${when}: it gave no answer there, and none after.`,
+    advice: 'Answer every command until the input ends: read stdin to its end, and do not close stdout or exit after a number of commands or lines.',
+  };
+}
+
 export function assembleProblems(p: ProblemInputs): Problem[] {
   const problems: Problem[] = [];
   const probed = p.probe?.probed.label ?? '';
-  if (p.probe?.freshDifference) {
+  const stop = [p.probe?.freshDifference, p.probe?.resetDifference].find(stoppedAnswering);
+  if (stop) problems.push(stopProblem(stop, probed));
+  else if (p.probe?.freshDifference) {
     const freeChoice = p.findings.some((f) => f.nondeterministic);
     problems.push({
       kind: 'nondeterministic',
@@ -40,7 +59,7 @@ export function assembleProblems(p: ProblemInputs): Problem[] {
         : 'Look for randomness (random.choice, Math.random) or a loop over something whose order is not fixed (a set, a Go map).',
     });
   }
-  if (p.probe?.resetDifference && !p.findings.some((f) => f.steps.some((s) => s.stream >= p.main.streams.length))) {
+  if (!stop && p.probe?.resetDifference && !p.findings.some((f) => f.steps.some((s) => s.stream >= p.main.streams.length))) {
     problems.push({
       kind: 'stale-state',
       message:
@@ -60,11 +79,13 @@ export function assembleProblems(p: ProblemInputs): Problem[] {
   const runIssues = p.main.runs.flatMap((r) => p.runProblems(r));
   for (const kind of ['crash', 'timeout', 'output-limit'] as const) {
     const found = runIssues.find((problem) => problem.kind === kind);
-    if (found) problems.push(found);
+    // A run's own timeout says the same as a stop found by the probe, with its own numbers: it replaces it.
+    if (found && kind === 'timeout' && stop) problems.splice(0, 1, found);
+    else if (found) problems.push(found);
   }
   const unexplained = p.diagnosis?.unexplained ?? [];
   const crashesOnly = unexplained.every((u) => u.sentence.includes('your program crashed'));
-  const explainedElsewhere = (crashesOnly && problems.some((x) => x.kind === 'crash')) || problems.some((x) => x.kind === 'stale-state');
+  const explainedElsewhere = (crashesOnly && problems.some((x) => x.kind === 'crash')) || problems.some((x) => x.kind === 'stale-state') || stop !== undefined;
   if (unexplained.length > 0 && !explainedElsewhere) {
     const first = unexplained[0]!;
     const where = p.cases[first.step.list];

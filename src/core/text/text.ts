@@ -52,3 +52,22 @@ export function showInvisibles(text: string): string {
     .replace(/^ +/, (spaces) => '·'.repeat(spaces.length));
   return safeText(visible);
 }
+
+/** Our own colours (SGR: `ESC[…m`), the only escape sequences a terminal surface lets through, or one unsafe character. */
+const COLOUR_OR_UNSAFE = /\u001b\[[0-9;]*m|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+
+/** `\uXXXX` (a surrogate pair beyond the BMP): the same text read as JSON, visible on a terminal. */
+function jsonEscape(char: string): string {
+  return Array.from({ length: char.length }, (_, i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+}
+
+/**
+ * Everything a command writes to a terminal, made safe at the last moment: whatever a pack's strings (a
+ * scenario's title, a question, a lesson's summary) or a program's text hold, no control, bidi or invisible
+ * format character reaches the terminal raw (OSC 52 writes the clipboard, `ESC[2J` clears the screen, a
+ * one-byte C1 CSI does either). Line breaks and tabs stay, and so do our own colours; the rest is written as
+ * `\uXXXX`, which inside a JSON string (`--json`) is the same character, so JSON output keeps its meaning.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(COLOUR_OR_UNSAFE, (match) => (match.length > 1 && match.startsWith('\u001b[') ? match : match === '\n' || match === '\t' ? match : jsonEscape(match)));
+}

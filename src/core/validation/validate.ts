@@ -9,6 +9,7 @@ import { freshName, measureAdequacy, proposeTranscript, separates, type Adequacy
 import { locate } from '../pack/manifest';
 import { checkGrammar } from './grammarChecks';
 import { checkModel } from './modelChecks';
+import { checkControlCharacters } from './textChecks';
 import type { ReferenceModel } from '../model/model';
 import { checkPattern } from '../pack/patternSafety';
 import { seededRandom } from '../model/random';
@@ -342,6 +343,7 @@ export async function validateLesson(input: ValidateLessonInput): Promise<Lesson
       ...checkReadOrder(input),
       ...checkQuestions(input),
       ...checkAnswerHashes(input),
+      ...checkControlCharacters(input.manifest, input.manifestText, input.manifestFile),
     ],
     adequacy,
   };

@@ -3,7 +3,9 @@
  * for: runs of the learner's program, traced runs. The worker runs pack code, so it is held in:
  * - Node's permission model: it may read the engine bundle and the pack folder, nothing else; no file
  *   writes, no child processes, no worker threads;
- * - no network where a sandbox tool can take it away (bubblewrap's own network namespace);
+ * - where a sandbox exists, inside it: own PID namespace, no network, only the engine and the pack in view
+ *   (engineSandbox.ts); tied to the CLI's life (a model that loops never reads the end of its stdin);
+ * - an empty environment, and no object of this realm in the model's (realmBridge.ts);
  * - a heap limit, and a time limit on every stretch it computes without asking for anything: a model
  *   that loops or allocates without end is stopped and named, and the learner's work is untouched.
  */

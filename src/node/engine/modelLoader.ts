@@ -110,6 +110,14 @@ export function loadModel(packDir: string, entry: string, transpiled: Readonly<R
         throw new Error(`a lesson model cannot import "${specifier}": models are self-contained (no Node modules, no packages)`);
       }
       const base = path.resolve(path.dirname(file), specifier);
+      // Said before the file is looked for: the engine's permission model would refuse the look with no reason.
+      const outside = (root: string): boolean => {
+        const relative = path.relative(root, base);
+        return relative.startsWith('..') || path.isAbsolute(relative);
+      };
+      if (outside(path.resolve(packDir)) && outside(realPack)) {
+        throw new ModelLoadError(file, null, `${path.relative(packDir, file)} imports "${specifier}", which is outside the pack: a model may import only files of its own pack`);
+      }
       const candidates = [base, `${base}.ts`, `${base}.js`, path.join(base, 'index.ts'), path.join(base, 'index.js')];
       const found = candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile());
       if (!found) throw new Error(`a lesson model imports "${specifier}", which does not exist`);

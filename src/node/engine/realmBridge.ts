@@ -54,12 +54,22 @@ interface RealmSide {
 
 export function realmBridge(context: vm.Context): RealmBridge {
   const side = vm.runInContext(BRIDGE_SOURCE, context) as RealmSide;
+  const sets = new Map<string, ReadonlySet<string>>();
   return {
     module: () => side.module(),
     // The answer object is read by the realm's code: it must not be an object of ours either.
     require: (load) => side.require((specifier) => answerIn(side, load(specifier))),
     call: (fn, self, ...args) => side.call(fn, self, ...args),
-    set: (values) => side.set(JSON.stringify([...values].map(String))),
+    set: (values) => {
+      // A step per command of every trajectory: the few distinct mutation sets are made once each.
+      const key = JSON.stringify([...values].map(String));
+      let made = sets.get(key);
+      if (!made) {
+        made = side.set(key);
+        if (sets.size < 1024) sets.set(key, made);
+      }
+      return made;
+    },
     lines: (values) => side.lines(JSON.stringify(Array.from(values, String))),
     random: (random) => side.random((n) => random.int(Number(n))),
   };

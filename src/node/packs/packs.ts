@@ -27,7 +27,9 @@ export class PackError extends Error {
     readonly dir: string,
     readonly problems: readonly ManifestProblem[],
   ) {
-    super(`${dir}: the lesson pack is not valid:\n${problems.map((p) => `  ${p.file}:${p.line}:${p.column} ${p.message}`).join('\n')}`);
+    // The first reason on the first line: a caller that shows one line (an unexpected error) still says why.
+    const first = problems[0] ? ` ${problems[0].message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}` : '';
+    super(`${dir}: the lesson pack is not valid:${first}\n${problems.map((p) => `  ${p.file}:${p.line}:${p.column} ${p.message}`).join('\n')}`);
     this.name = 'PackError';
   }
 }
