@@ -153,20 +153,29 @@ export function vetFindings<F extends Pick<Finding, 'mistake' | 'mutation' | 'mu
       return { ...check, stated };
     };
     const own = supports(finding.mutation);
-    if (own.holds && own.stated && own.borneOut > 0) return { kind: 'kept', finding, example };
     const forms = input.catalogue.find((m) => m.id === finding.mistake)?.mutants ?? [];
+    const replaced = (mutation: string): F => ({
+      ...finding,
+      mutation,
+      mutations: finding.mutations.map((m) => (m === finding.mutation ? mutation : m)),
+      nondeterministic: free.has(mutation),
+      confidence: 'likely' as const,
+    });
+    if (own.holds && own.stated && own.borneOut > 0) {
+      // A likely finding in a special form (a count ranked as unsigned) whose trace the plain form explains
+      // as well: the special form's extra claim has no evidence, so the plain one is named.
+      const plain = forms[0];
+      if (finding.confidence === 'likely' && plain && plain !== finding.mutation && !free.has(plain)) {
+        const other = supports(plain);
+        if (other.holds && other.stated && other.borneOut > 0) return { kind: 'kept', finding: replaced(plain), example };
+      }
+      return { kind: 'kept', finding, example };
+    }
     for (const mutation of forms) {
       if (mutation === finding.mutation) continue;
       const other = supports(mutation);
       if (!other.holds || !other.stated || other.borneOut === 0) continue;
-      const replaced = {
-        ...finding,
-        mutation,
-        mutations: finding.mutations.map((m) => (m === finding.mutation ? mutation : m)),
-        nondeterministic: free.has(mutation),
-        confidence: 'likely' as const,
-      };
-      return { kind: 'kept', finding: replaced, example };
+      return { kind: 'kept', finding: replaced(mutation), example };
     }
     const unstated = unsupportedCounts(input.cardText(finding.mistake, finding.mutation), example);
     const shown = own.contradiction?.shown ?? (unstated.length > 0 ? `your counts never show ${unstated.join(' or ')}` : firstDifference(example));
