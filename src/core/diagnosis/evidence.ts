@@ -127,6 +127,8 @@ export interface VetInput<F extends Pick<Finding, 'mistake' | 'mutation' | 'muta
   readonly examples: readonly (Counterexample | null)[];
   /** What the card of this mistake says in this form (title, explanation, hint): its stated counts must be in the trace. */
   readonly cardText: (mistake: string, mutation: string) => string;
+  /** Two fresh runs of the program answered differently. */
+  readonly random?: boolean;
 }
 
 export type Vetted<F> =
@@ -162,10 +164,10 @@ export function vetFindings<F extends Pick<Finding, 'mistake' | 'mutation' | 'mu
       confidence: 'likely' as const,
     });
     if (own.holds && own.stated && own.borneOut > 0) {
-      // A likely finding in a special form (a count ranked as unsigned) whose trace the plain form explains
-      // as well: the special form's extra claim has no evidence, so the plain one is named.
+      // A random program's likely finding in a special form (a count ranked as unsigned) whose trace the plain
+      // form explains as well: its choices can look like the special form's by chance, so the plain one is named.
       const plain = forms[0];
-      if (finding.confidence === 'likely' && plain && plain !== finding.mutation && !free.has(plain)) {
+      if (input.random && !finding.nondeterministic && finding.confidence === 'likely' && plain && plain !== finding.mutation && !free.has(plain)) {
         const other = supports(plain);
         if (other.holds && other.stated && other.borneOut > 0) return { kind: 'kept', finding: replaced(plain), example };
       }
