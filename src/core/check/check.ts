@@ -14,7 +14,7 @@ import { counterexampleForDifference, counterexamplesFor, type ConfirmContext } 
 import { buildCounterexample } from './counterexample';
 import { diagnose, type Diagnosis, type Finding, type MistakeMutants } from '../diagnosis/diagnose';
 import type { ReferenceModel } from '../model/model';
-import { probeDeterminism, type Probe } from './probe';
+import { probeDeterminism, probeMoreFresh, type Probe } from './probe';
 import type { Execute } from './process';
 import { runProblems, type ProblemContext } from '../report/problems';
 import type { CheckReport, Counterexample, Location, NamedMistake, Problem, TranscriptVerdict } from '../report/report';
@@ -192,8 +192,14 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   if (answeredFailure !== undefined && !settled) {
     input.onPhase?.('probe');
     probe = await probeDeterminism(model, execute, cases[answeredFailure]!, outcomes[answeredFailure]);
-    streams = [...streams, ...probe.streams.map((s) => ({ ...s, segments: s.segments.map((seg) => ({ ...seg, list: answeredFailure })) }))];
-    diagnosis = diagnose(model, manifest.mistakes, streams, { random: probe.determinism.fresh === 'different' });
+    const probeStreams = (p: Probe): Stream[] => p.streams.map((s) => ({ ...s, segments: s.segments.map((seg) => ({ ...seg, list: answeredFailure })) }));
+    diagnosis = diagnose(model, manifest.mistakes, [...streams, ...probeStreams(probe)], { random: probe.determinism.fresh === 'different' });
+    // A free choice found with no sign of randomness: more fresh runs before the verdict says which it is.
+    if (diagnosis.findings.some((f) => f.nondeterministic) && probe.determinism.fresh === 'same' && probe.determinism.afterReset !== 'different') {
+      probe = await probeMoreFresh(model, execute, probe);
+      if (probe.determinism.fresh === 'different') diagnosis = diagnose(model, manifest.mistakes, [...streams, ...probeStreams(probe)], { random: true });
+    }
+    streams = [...streams, ...probeStreams(probe)];
   }
   const random = probe?.determinism.fresh === 'different';
 
