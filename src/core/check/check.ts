@@ -17,13 +17,14 @@ import type { ReferenceModel } from '../model/model';
 import { probeDeterminism, probeMoreFresh, type Probe } from './probe';
 import type { Execute } from './process';
 import { runProblems, type ProblemContext } from '../report/problems';
-import type { CheckReport, Counterexample, Location, NamedMistake, Problem, TranscriptVerdict } from '../report/report';
+import type { CheckReport, Counterexample, Location, NamedMistake, TranscriptVerdict } from '../report/report';
 import type { Language, LessonManifest } from '../pack/schema';
 import { segmentAnswers } from '../model/segment';
 import { sameOutcome, simulate, type Outcome } from '../model/simulate';
 import { walkEvidence } from '../diagnosis/stepwise';
 import { vetFindings } from '../diagnosis/evidence';
 import { LineEndingFilter, lineEndingsProblem, type LineEndings } from './lineEndings';
+import { addContradiction, cardText } from '../report/contradiction';
 import { enclosingFunction, locateFunction } from '../text/source';
 import type { Transcript } from '../model/transcript';
 
@@ -390,32 +391,6 @@ function verdictOf(model: ReferenceModel, c: Case, outcome: Outcome): Transcript
 }
 
 export type { Diagnosis };
-
-/** What a mistake's card says in the given form: its stated counts must be in the trace it shows. */
-function cardText(manifest: LessonManifest, id: string, mutation: string): string {
-  const spec = manifest.mistakes.find((m) => m.id === id);
-  const variant = spec?.variants?.find((v) => v.mutant === mutation);
-  return [variant?.title ?? spec?.title, variant?.explanation ?? spec?.explanation, variant?.hint ?? spec?.hint].filter(Boolean).join(' ');
-}
-
-/**
- * A finding the program's own answers contradict is not named; what they show is said as a difference the
- * lesson has no name for, with the read-order step of the code it is in.
- */
-function addContradiction(problems: Problem[], manifest: LessonManifest, mistake: string, shown: string, inTrace: boolean): void {
-  const stepNumber = manifest.mistakes.find((m) => m.id === mistake)?.step;
-  const step = stepNumber ? manifest.readOrder[stepNumber - 1] : undefined;
-  const where = inTrace ? ' (in the trace below)' : '';
-  const sentence = `${shown}${where}, and no mistake this lesson names explains that.`;
-  const advice = `Walk through the trace by hand, keeping the counts on paper${step ? `, and read step ${stepNumber} of the read order again (${step.title})` : ''}.`;
-  const existing = problems.findIndex((p) => p.kind === 'unrecognised-difference');
-  if (existing >= 0) {
-    const p = problems[existing]!;
-    problems.splice(existing, 1, { ...p, message: `${p.message} Also: ${sentence}` });
-    return;
-  }
-  problems.push({ kind: 'unrecognised-difference', message: `Your program differs from the reference in a way this lesson has no name for: ${sentence}`, advice });
-}
 
 /** Answers with a trailing byte fail, whatever else is right: the problem comes first. */
 function withLineEndings(partial: Partial<CheckReport> & Pick<CheckReport, 'status'>, seen: LineEndings | undefined): Partial<CheckReport> & Pick<CheckReport, 'status'> {
