@@ -3,8 +3,8 @@
  *
  * The diagnosis names a mistake when its mutant explains the program's answers; but a mutant can explain the
  * answers for a reason the program does not have. A count that is one too high because the program counts
- * on DONE makes the next PICK look like the one a wrapped-around counter would make; a backend chosen
- * because another one is still down looks like a tie broken the other way. The counterexample's trace holds
+ * a request when it finishes makes the next choice look like the one a wrapped-around counter would make; a
+ * backend chosen because another one is still down looks like a tie broken the other way. The counterexample's trace holds
  * what settles it: the program's own counts (its answer to the lesson's observe command after every
  * command). So the claim is replayed on that trace, with the model's counts set from the program's own
  * after every command:
@@ -12,8 +12,8 @@
  * - where the mistake says something about the counts (its mutant's counts differ from those without it),
  *   the program's counts must be the mutant's: a wrap-around card needs the wrapped number in the trace;
  * - where the mistake says something about an answer the program got wrong (a tie broken otherwise), the
- *   program's answer must be one the mutant gives from the program's own counts: a tiebreak only where the
- *   chosen and the expected backend had equal counts by the program's own observe command.
+ *   program's answer must be one the mutant gives from the program's own counts: a tie broken otherwise only
+ *   where the chosen and the expected backend had equal counts by the program's own observe command.
  *
  * A finding that fails is given the form of its mistake that holds (a plain -1 instead of a wrap-around),
  * else it is not named, and the difference it claimed is said as what the counts show. Pure.
@@ -53,7 +53,7 @@ export function checkClaim(model: ReferenceModel, claimed: readonly string[], ot
   const without = new Set(others.filter((id) => !claimed.includes(id)));
   const observe = example.observeCommand ?? model.observeCommand;
   // Two lines of state, with and without the claim, both set to the program's own counts after every
-  // command: what the claim changes that the counts do not show (a cap forgotten by POOL) shows later.
+  // command: what the claim changes that the counts do not show (a cap forgotten by the reset) shows later.
   let state = model.initial();
   let baseState = model.initial();
   let borneOut = 0;
