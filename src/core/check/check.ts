@@ -218,7 +218,7 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   };
   const examples = await counterexamplesFor(ctx, diagnosis.findings);
   // Every finding goes through the evidence its own trace shows before it is named (evidence.ts).
-  const vetted = vetFindings({ model, catalogue: manifest.mistakes, findings: diagnosis.findings, examples, random, cardText: (id, mutation) => cardText(manifest, id, mutation) });
+  const vetted = vetFindings({ model, catalogue: manifest.mistakes, findings: diagnosis.findings, examples, random, unexplained: diagnosis.unexplained.length > 0, cardText: (id, mutation) => cardText(manifest, id, mutation) });
   const kept = vetted.filter((v) => v.kind === 'kept');
   const contradicted = vetted.filter((v) => v.kind === 'dropped');
   diagnosis = { ...diagnosis, findings: kept.map((v) => v.finding) };

@@ -129,6 +129,8 @@ export interface VetInput<F extends Pick<Finding, 'mistake' | 'mutation' | 'muta
   readonly cardText: (mistake: string, mutation: string) => string;
   /** Two fresh runs of the program answered differently. */
   readonly random?: boolean;
+  /** The program also differs in ways no named mistake explains. */
+  readonly unexplained?: boolean;
 }
 
 export type Vetted<F> =
@@ -164,10 +166,13 @@ export function vetFindings<F extends Pick<Finding, 'mistake' | 'mutation' | 'mu
       confidence: 'likely' as const,
     });
     if (own.holds && own.stated && own.borneOut > 0) {
-      // A random program's likely finding in a special form (a count ranked as unsigned) whose trace the plain
-      // form explains as well: its choices can look like the special form's by chance, so the plain one is named.
+      // A likely finding in a special form (a count ranked as unsigned) whose trace the plain form explains as
+      // well, where its extra claim is only about choices (the counts are the plain form's): in a random
+      // program, or one that also chooses in ways no mistake explains, those choices can look like the special
+      // form's by chance, so the plain one is named.
       const plain = forms[0];
-      if (input.random && !finding.nondeterministic && finding.confidence === 'likely' && plain && plain !== finding.mutation && !free.has(plain)) {
+      const doubtfulChoices = input.random || (input.unexplained === true && plain !== undefined && sameCounts(model, [finding.mutation], [plain], [...others, ...partners], example));
+      if (doubtfulChoices && !finding.nondeterministic && finding.confidence === 'likely' && plain && plain !== finding.mutation && !free.has(plain)) {
         const other = supports(plain);
         if (other.holds && other.stated && other.borneOut > 0) return { kind: 'kept', finding: replaced(plain), example };
       }
@@ -191,4 +196,25 @@ function firstDifference(example: Counterexample): string {
   const row = example.trace[i]!;
   const before = i > 0 ? example.trace[i - 1]!.observed : undefined;
   return `\`${row.command}\` answered ${row.actual === null ? 'nothing' : shownLines(row.actual)} where the reference answers ${shownLines(row.expected)}${before ? ` while your counts were ${shownLines(before)}` : ''}`;
+}
+
+/** True when two forms of a mistake give the same counts at every row of the trace (they differ only in choices). */
+function sameCounts(model: ReferenceModel, a: readonly string[], b: readonly string[], others: readonly string[], example: Counterexample): boolean {
+  const observe = example.observeCommand;
+  if (!observe) return false;
+  const onA = new Set([...others, ...a]);
+  const onB = new Set([...others, ...b]);
+  let stateA = model.initial();
+  let stateB = model.initial();
+  for (const row of example.trace) {
+    if (row.actual === null || !row.observed) break;
+    stateA = model.step(stateA, row.command, onA, row.actual).state;
+    stateB = model.step(stateB, row.command, onB, row.actual).state;
+    const countsA = model.step(stateA, observe, onA).answer;
+    const countsB = model.step(stateB, observe, onB).answer;
+    if (countsA.kind !== 'lines' || countsB.kind !== 'lines' || !sameLines(countsA.lines, countsB.lines)) return false;
+    stateA = model.step(stateA, observe, onA, row.observed).state;
+    stateB = model.step(stateB, observe, onB, row.observed).state;
+  }
+  return true;
 }
