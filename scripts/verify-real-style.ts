@@ -9,6 +9,12 @@
  *
  *   npx tsx scripts/verify-real-style.ts <fixture>... [--generated 150] [--on tiebreak-any,negative-count] [--alone]
  *
+ * With --seeds, it instead checks every program of the corpus (or the fixtures named) through the engine at
+ * each seed, as a learner's check would, and prints per program how many seeds gave exactly the header's
+ * verdict, and every distinct verdict seen: the measure of "the same verdict at every seed".
+ *
+ *   npx tsx scripts/verify-real-style.ts --seeds 1-20 [<fixture>...]
+ *
  * A tool for whoever writes or changes a fixture; the engine's own verdicts are tested in
  * test/node/realStyle.test.ts.
  */
@@ -23,6 +29,9 @@ import { sameOutcome, simulate, type Outcome } from '../src/core/model/simulate'
 import { DEFAULT_INTERPRETERS, languageOf, prepareProgram } from '../src/node/languages/languages';
 import { loadPack, type LoadedPack } from '../src/node/packs/packs';
 import { runProcess } from '../src/node/run/runner';
+import { checkFile } from '../src/node/check/checker';
+import type { CheckReport } from '../src/core/report/report';
+import { discoverFixtures, type Fixture } from '../test/node/realStyleCorpus';
 
 const ROOT = path.join(__dirname, '..');
 
@@ -164,10 +173,75 @@ async function main(): Promise<void> {
     const [, value] = args.splice(at, 2);
     return value;
   };
+  const seeds = option('--seeds');
+  if (seeds) {
+    const [from, to] = seeds.split('-').map(Number);
+    await sweepSeeds(Array.from({ length: (to ?? from!) - from! + 1 }, (_, i) => from! + i), args.map((a) => path.resolve(a)));
+    return;
+  }
   const generated = Number(option('--generated') ?? 150);
   const on = (option('--on') ?? '').split(',').filter(Boolean);
   const alone = args.includes('--alone');
   for (const file of args.filter((a) => a !== '--alone')) await verify(file, generated, on, alone);
+}
+
+/** The verdict as the corpus header states one: status, ids with behaviour and variant, unrecognised, problems asked for. */
+function verdictOf(r: CheckReport, f: Fixture): string {
+  const mistakes = r.mistakes.map((m) => `${m.id}${m.behaviour ? `/${m.behaviour}` : ''}${m.variant ? `=${m.variant.mutant}` : ''}`).sort();
+  const extra = [...(r.problems.some((p) => p.kind === 'unrecognised-difference') ? ['unrecognised'] : []), ...f.expect.problems.filter((k) => r.problems.some((p) => p.kind === k))];
+  return `${r.status} [${mistakes.join(', ')}]${extra.length ? ` + ${extra.join(', ')}` : ''}`;
+}
+
+function headerVerdict(f: Fixture): string {
+  const mistakes = f.expect.mistakes.map((id) => `${id}${id === 'tiebreak' && f.expect.behaviour ? `/${f.expect.behaviour}` : ''}${f.expect.variants[id] ? `=${f.expect.variants[id]}` : ''}`).sort();
+  const extra = [...(f.expect.unrecognised ? ['unrecognised'] : []), ...f.expect.problems];
+  const status = f.expect.correct && f.expect.problems.length === 0 ? 'pass' : 'fail';
+  return `${status} [${mistakes.join(', ')}]${extra.length ? ` + ${extra.join(', ')}` : ''}`;
+}
+
+/** A variant the header does not state is not held against the program unless another program states it (as realStyle.test.ts does). */
+function matches(r: CheckReport, f: Fixture, stated: ReadonlyMap<string, ReadonlySet<string>>): boolean {
+  const ids = r.mistakes.map((m) => m.id).sort().join();
+  if (ids !== f.expect.mistakes.join()) return false;
+  if (f.expect.correct ? r.status !== (f.expect.problems.length ? 'fail' : 'pass') : r.status !== 'fail') return false;
+  for (const m of r.mistakes) {
+    if (m.id === 'tiebreak' && m.behaviour !== f.expect.behaviour) return false;
+    const variant = f.expect.variants[m.id];
+    if (variant ? m.variant?.mutant !== variant : m.variant && stated.get(m.id)?.has(m.variant.mutant)) return false;
+  }
+  if (r.problems.some((p) => p.kind === 'unrecognised-difference') !== f.expect.unrecognised) return false;
+  return f.expect.problems.every((k) => r.problems.some((p) => p.kind === k)) && (!f.expect.correct || r.problems.length === f.expect.problems.length);
+}
+
+async function sweepSeeds(seeds: readonly number[], only: readonly string[]): Promise<void> {
+  const lessons = ['least-connections', 'conn-counts', 'health-checks'];
+  const packs = new Map<string, LoadedPack>();
+  for (const lesson of lessons) packs.set(lesson, await loadPack(path.join(ROOT, 'lessons', lesson)));
+  const modules: Record<string, Partial<Record<Language, string>>> = {};
+  for (const lesson of lessons) {
+    for (const [language, starter] of Object.entries(packs.get(lesson)!.manifest.starters)) if (starter?.driver) (modules[lesson] ??= {})[language as Language] = path.basename(starter.main);
+  }
+  const fixtures = discoverFixtures(modules).filter((f) => only.length === 0 || only.includes(path.resolve(f.file)));
+  const stated = new Map<string, Set<string>>();
+  for (const f of discoverFixtures(modules)) for (const [id, mutant] of Object.entries(f.expect.variants)) stated.set(id, (stated.get(id) ?? new Set()).add(mutant));
+  const python = (await import('node:child_process')).execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+  let exactPrograms = 0;
+  let exactChecks = 0;
+  let accusations = 0;
+  const started = Date.now();
+  for (const f of fixtures) {
+    const jobs = seeds.map((seed) => ({ seed }));
+    const reports = await mapLimit(jobs, 2, ({ seed }) => checkFile(packs.get(f.lesson)!, f.file, f.language, { interpreters: { python }, seed }));
+    const good = reports.filter((r) => matches(r, f, stated)).length;
+    accusations += reports.filter((r) => r.mistakes.some((m) => !f.expect.mistakes.includes(m.id))).length;
+    exactChecks += good;
+    if (good === seeds.length) exactPrograms += 1;
+    const seen = new Map<string, number[]>();
+    reports.forEach((r, i) => seen.set(verdictOf(r, f), [...(seen.get(verdictOf(r, f)) ?? []), seeds[i]!]));
+    const others = [...seen].filter(([v]) => v !== headerVerdict(f)).map(([v, at]) => `${v} at ${at.join(',')}`);
+    console.log(`${good === seeds.length ? 'ok   ' : 'MISS '} ${f.id.padEnd(58)} ${String(good).padStart(2)}/${seeds.length}  ${headerVerdict(f)}${others.length ? `  | also: ${others.join('; ')}` : ''}`);
+  }
+  console.log(`\n${exactPrograms} of ${fixtures.length} programs exact at every seed (${seeds[0]}..${seeds[seeds.length - 1]}); ${exactChecks} of ${fixtures.length * seeds.length} checks exact; ${accusations} checks name a mistake the header does not list; ${Math.round((Date.now() - started) / 1000)} s.`);
 }
 
 main().catch((error: unknown) => {

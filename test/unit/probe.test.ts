@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { model } from '../../lessons/least-connections/model/model';
 import type { Case } from '../../src/core/check/cases';
 import type { Execute, ProcessResult } from '../../src/core/check/process';
-import { probeDeterminism } from '../../src/core/check/probe';
+import { probeMoreFresh, probeDeterminism } from '../../src/core/check/probe';
 import { simulate } from '../../src/core/model/simulate';
 
 const commands = ['POOL a b c', 'PICK', 'PICK', 'PICK'];
@@ -72,5 +72,16 @@ describe('determinism probe (fake processes)', () => {
     const probe = await probeDeterminism(model, program.execute, probed);
     assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['different', 'unknown']);
     assert.equal(probe.determinism.runs, 6);
+  });
+
+  it('more fresh runs on request: a program that agreed with itself three times differs on the fifth run', async () => {
+    const same = [['c', 'b', 'a'], ['c', 'b', 'a']];
+    const program = scripted([same, same, same, same, [['a', 'c', 'b']]]);
+    const probe = await probeDeterminism(model, program.execute, probed);
+    assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['same', 'same']);
+    const again = await probeMoreFresh(model, program.execute, probe);
+    assert.equal(again.determinism.fresh, 'different');
+    assert.equal(again.determinism.runs, 6);
+    assert.equal(again.streams.length, 6);
   });
 });

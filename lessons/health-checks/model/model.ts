@@ -194,9 +194,11 @@ function status(state: HealthState, observed?: readonly string[]): Step {
 }
 
 function reset(state: HealthState, names: readonly string[], on: On): Step {
-  const inFlight = new Map(names.map((name) => [name, on.has('pool-keeps-counts') ? countOf(state, name) : 0n]));
+  // A reload in place: a backend that stays keeps its count and its down flag (a config reload that diffs the pool).
+  const inPlace = on.has('pool-reload-in-place');
+  const inFlight = new Map(names.map((name) => [name, on.has('pool-keeps-counts') || inPlace ? countOf(state, name) : 0n]));
   // A set of down names that is never cleared: a backend marked down stays down in every later pool.
-  const down = on.has('pool-keeps-down') ? new Set(state.down) : new Set<string>();
+  const down = on.has('pool-keeps-down') ? new Set(state.down) : inPlace ? new Set([...state.down].filter((name) => names.includes(name))) : new Set<string>();
   const cap = on.has('pool-resets-cap') ? undefined : state.cap;
   return { state: { pool: names, inFlight, down, cap, cursor: 0 }, answer: lines('OK') };
 }
@@ -289,6 +291,7 @@ export const model: ReferenceModel<HealthState> = {
     { id: 'done-stranger-added', description: 'DONE for a name outside the pool adds it to STATUS' },
     { id: 'pool-keeps-counts', description: 'POOL keeps the counts of backends that stay in the pool' },
     { id: 'pool-keeps-down', description: 'POOL keeps every backend that was ever marked down as down' },
+    { id: 'pool-reload-in-place', description: 'POOL keeps the count and the down flag of every backend that stays' },
     { id: 'pool-resets-cap', description: 'POOL forgets the cap (back to no limit)' },
   ],
   resetCommand: 'POOL',

@@ -14,16 +14,17 @@ import { counterexampleForDifference, counterexamplesFor, type ConfirmContext } 
 import { buildCounterexample } from './counterexample';
 import { diagnose, type Diagnosis, type Finding, type MistakeMutants } from '../diagnosis/diagnose';
 import type { ReferenceModel } from '../model/model';
-import { probeDeterminism, type Probe } from './probe';
+import { probeDeterminism, probeMoreFresh, type Probe } from './probe';
 import type { Execute } from './process';
 import { runProblems, type ProblemContext } from '../report/problems';
-import type { CheckReport, Counterexample, Location, NamedMistake, Problem, TranscriptVerdict } from '../report/report';
+import type { CheckReport, Counterexample, Location, NamedMistake, TranscriptVerdict } from '../report/report';
 import type { Language, LessonManifest } from '../pack/schema';
 import { segmentAnswers } from '../model/segment';
 import { sameOutcome, simulate, type Outcome } from '../model/simulate';
 import { walkEvidence } from '../diagnosis/stepwise';
 import { vetFindings } from '../diagnosis/evidence';
 import { LineEndingFilter, lineEndingsProblem, type LineEndings } from './lineEndings';
+import { addContradiction, cardText } from '../report/contradiction';
 import { enclosingFunction, locateFunction } from '../text/source';
 import type { Transcript } from '../model/transcript';
 
@@ -194,8 +195,14 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   if (answeredFailure !== undefined && !settled) {
     input.onPhase?.('probe');
     probe = await probeDeterminism(model, execute, cases[answeredFailure]!, outcomes[answeredFailure]);
-    streams = [...streams, ...probe.streams.map((s) => ({ ...s, segments: s.segments.map((seg) => ({ ...seg, list: answeredFailure })) }))];
-    diagnosis = diagnose(model, manifest.mistakes, streams, { random: probe.determinism.fresh === 'different' });
+    const probeStreams = (p: Probe): Stream[] => p.streams.map((s) => ({ ...s, segments: s.segments.map((seg) => ({ ...seg, list: answeredFailure })) }));
+    diagnosis = diagnose(model, manifest.mistakes, [...streams, ...probeStreams(probe)], { random: probe.determinism.fresh === 'different' });
+    // A free choice found with no sign of randomness: more fresh runs before the verdict says which it is.
+    if (diagnosis.findings.some((f) => f.nondeterministic) && probe.determinism.fresh === 'same' && probe.determinism.afterReset !== 'different') {
+      probe = await probeMoreFresh(model, execute, probe);
+      if (probe.determinism.fresh === 'different') diagnosis = diagnose(model, manifest.mistakes, [...streams, ...probeStreams(probe)], { random: true });
+    }
+    streams = [...streams, ...probeStreams(probe)];
   }
   const random = probe?.determinism.fresh === 'different';
 
@@ -213,7 +220,7 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   };
   const examples = await counterexamplesFor(ctx, diagnosis.findings);
   // Every finding goes through the evidence its own trace shows before it is named (evidence.ts).
-  const vetted = vetFindings({ model, catalogue: manifest.mistakes, findings: diagnosis.findings, examples, cardText: (id, mutation) => cardText(manifest, id, mutation) });
+  const vetted = vetFindings({ model, catalogue: manifest.mistakes, findings: diagnosis.findings, examples, random, unexplained: diagnosis.unexplained.length > 0, cardText: (id, mutation) => cardText(manifest, id, mutation) });
   const kept = vetted.filter((v) => v.kind === 'kept');
   const contradicted = vetted.filter((v) => v.kind === 'dropped');
   diagnosis = { ...diagnosis, findings: kept.map((v) => v.finding) };
@@ -393,32 +400,6 @@ function verdictOf(model: ReferenceModel, c: Case, outcome: Outcome): Transcript
 }
 
 export type { Diagnosis };
-
-/** What a mistake's card says in the given form: its stated counts must be in the trace it shows. */
-function cardText(manifest: LessonManifest, id: string, mutation: string): string {
-  const spec = manifest.mistakes.find((m) => m.id === id);
-  const variant = spec?.variants?.find((v) => v.mutant === mutation);
-  return [variant?.title ?? spec?.title, variant?.explanation ?? spec?.explanation, variant?.hint ?? spec?.hint].filter(Boolean).join(' ');
-}
-
-/**
- * A finding the program's own answers contradict is not named; what they show is said as a difference the
- * lesson has no name for, with the read-order step of the code it is in.
- */
-function addContradiction(problems: Problem[], manifest: LessonManifest, mistake: string, shown: string, inTrace: boolean): void {
-  const stepNumber = manifest.mistakes.find((m) => m.id === mistake)?.step;
-  const step = stepNumber ? manifest.readOrder[stepNumber - 1] : undefined;
-  const where = inTrace ? ' (in the trace below)' : '';
-  const sentence = `${shown}${where}, and no mistake this lesson names explains that.`;
-  const advice = `Walk through the trace by hand, keeping the counts on paper${step ? `, and read step ${stepNumber} of the read order again (${step.title})` : ''}.`;
-  const existing = problems.findIndex((p) => p.kind === 'unrecognised-difference');
-  if (existing >= 0) {
-    const p = problems[existing]!;
-    problems.splice(existing, 1, { ...p, message: `${p.message} Also: ${sentence}` });
-    return;
-  }
-  problems.push({ kind: 'unrecognised-difference', message: `Your program differs from the reference in a way this lesson has no name for: ${sentence}`, advice });
-}
 
 /** Answers with a trailing byte fail, whatever else is right: the problem comes first. */
 function withLineEndings(partial: Partial<CheckReport> & Pick<CheckReport, 'status'>, seen: LineEndings | undefined): Partial<CheckReport> & Pick<CheckReport, 'status'> {

@@ -53,6 +53,39 @@ function firstDifference(model: ReferenceModel, commands: readonly string[], a: 
   return { index: commands.length - 1, command: commands[commands.length - 1] ?? '', first: null, second: null };
 }
 
+/** Fresh runs, two at a time, until one answers otherwise than `first` or MORE_FRESH_RUNS have agreed. */
+async function freshRunsUntilOneDiffers(model: ReferenceModel, execute: Execute, probed: Case, first: Outcome): Promise<{ runs: Awaited<ReturnType<typeof runBatch>>[]; difference?: AnswerDifference }> {
+  const runs: Awaited<ReturnType<typeof runBatch>>[] = [];
+  for (let round = 0; round < MORE_FRESH_RUNS / 2; round++) {
+    const pair = await Promise.all([runBatch(model, execute, [probed.commands]), runBatch(model, execute, [probed.commands])]);
+    runs.push(...pair);
+    for (const run of pair) {
+      const outcome = run.outcomes[0]!;
+      const difference = usableOutcome(outcome) ? firstDifference(model, probed.commands, first, outcome) : undefined;
+      if (difference) return { runs, difference };
+    }
+  }
+  return { runs };
+}
+
+const usableOutcome = (o: Outcome): boolean => o.ending !== 'not-run' && o.ending !== 'timed-out' && o.ending !== 'output-limit';
+
+/**
+ * A probe that saw no randomness, looked at again where the diagnosis needs it (a tie broken some other way
+ * whose rule it could not name): more fresh runs, so that a walk over a set is not taken for a fixed rule.
+ */
+export async function probeMoreFresh(model: ReferenceModel, execute: Execute, probe: Probe): Promise<Probe> {
+  if (probe.determinism.fresh !== 'same' || probe.determinism.afterReset === 'different') return probe;
+  const extra = await freshRunsUntilOneDiffers(model, execute, probe.probed, probe.alone);
+  const runs = extra.runs.reduce((n, run) => n + run.runs.length, 0);
+  return {
+    ...probe,
+    determinism: { ...probe.determinism, fresh: extra.difference ? 'different' : 'same', ...(extra.difference ? { afterReset: 'unknown' as const } : {}), runs: probe.determinism.runs + runs },
+    streams: [...probe.streams, ...extra.runs.flatMap((run) => run.streams)],
+    ...(extra.difference ? { freshDifference: extra.difference } : {}),
+  };
+}
+
 /**
  * Two processes, started side by side: [T, T] in one, [T] in the other; a third, [T], only when the first
  * two agree and yet something looks carried across the reset. `inBatch` is how T fared after the other
@@ -69,17 +102,11 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
   const batchDifference = !freshDifference && !twiceDifference && inBatch && usable(first) && usable(inBatch) ? firstDifference(model, probed.commands, first, inBatch) : undefined;
   const more: Awaited<ReturnType<typeof runBatch>>[] = [];
   if (twiceDifference || batchDifference) {
-    // Fresh runs until one differs, or MORE_FRESH_RUNS agree: a program that walks a set in hash order
-    // (a new order per process) agrees with itself by chance often enough on a few backends that one more
-    // run called it leaky about one check in sixteen.
-    for (let round = 0; round < MORE_FRESH_RUNS / 2 && !freshDifference; round++) {
-      const runs = await Promise.all([runBatch(model, execute, [probed.commands]), runBatch(model, execute, [probed.commands])]);
-      more.push(...runs);
-      for (const run of runs) {
-        const outcome = run.outcomes[0]!;
-        if (!freshDifference && usable(outcome)) freshDifference = firstDifference(model, probed.commands, first, outcome);
-      }
-    }
+    // A program that walks a set in hash order (a new order per process) agrees with itself by chance often
+    // enough on a few backends that one more run called it leaky about one check in sixteen.
+    const extra = await freshRunsUntilOneDiffers(model, execute, probed, first);
+    more.push(...extra.runs);
+    freshDifference = extra.difference;
   }
   const resetDifference = freshDifference ? undefined : twiceDifference ? { ...twiceDifference, seen: 'twice' as const } : batchDifference ? { ...batchDifference, seen: 'after-others' as const } : undefined;
   return {

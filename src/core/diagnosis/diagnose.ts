@@ -105,6 +105,7 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
   });
   const { chosen, uncovered } = cover(admissible, singles.differingKeys, options.random === true);
   let findings = findingsOf(chosen, mistakeOf, nondeterministic, singles.tallies);
+  if (uncovered.size > 0) findings = withFreeChoiceOnTop(model, streams, findings, uncovered, [...nondeterministic].filter((id) => mistakeOf.has(id)), mistakeOf);
 
   // A free-choice finding is dropped when the same kind of command is also left unexplained; so is one whose
   // every step is a free choice too (a fixed rule among equals, such as ties by rotation): a program that
@@ -121,6 +122,32 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
   }
   const unexplained = singles.sentences.filter((s) => uncovered.has(stepKey(s.step)));
   return { findings, unexplained, unexplainedCount: unexplained.length, differingCount: singles.differingCount };
+}
+
+/**
+ * Random ties on top of two other mistakes (Caddy's least_conn: reservoir sampling, no floor, counts kept
+ * through a reload): pairs cannot cover what needs three, so the deterministic findings are walked once more
+ * together with each free-choice mutation. Where that explains commands left uncovered and is contradicted
+ * nowhere, the free choice is named for them.
+ */
+function withFreeChoiceOnTop(model: ReferenceModel, streams: readonly EvidenceStream[], findings: readonly Finding[], uncovered: Set<string>, free: readonly string[], mistakeOf: ReadonlyMap<string, string>): Finding[] {
+  const fixed = [...new Set(findings.filter((f) => !f.nondeterministic).flatMap((f) => f.mutations.filter((m) => !free.includes(m))))];
+  if (fixed.length === 0 || free.length === 0) return [...findings];
+  const walk = walkEvidence(model, streams, free.map((id) => ({ mutations: [...fixed, id], nondeterministic: true })));
+  const out = [...findings];
+  for (const tally of walk.tallies) {
+    if (tally.against > 0) continue;
+    const gained = tally.support.filter((s) => uncovered.has(stepKey(s)));
+    if (gained.length === 0) continue;
+    const mutation = tally.candidate.mutations[tally.candidate.mutations.length - 1]!;
+    const mistake = mistakeOf.get(mutation)!;
+    for (const s of gained) uncovered.delete(stepKey(s));
+    const existing = out.findIndex((f) => f.mistake === mistake);
+    const finding: Finding = { mistake, mutation, mutations: tally.candidate.mutations, confidence: 'likely', nondeterministic: true, steps: gained, stepCount: gained.length };
+    if (existing >= 0) out.splice(existing, 1, finding);
+    else out.push(finding);
+  }
+  return out;
 }
 
 /** True when the model with these mutations answers every stream exactly as the program did. */

@@ -3,8 +3,8 @@
  *
  * The diagnosis names a mistake when its mutant explains the program's answers; but a mutant can explain the
  * answers for a reason the program does not have. A count that is one too high because the program counts
- * on DONE makes the next PICK look like the one a wrapped-around counter would make; a backend chosen
- * because another one is still down looks like a tie broken the other way. The counterexample's trace holds
+ * a request when it finishes makes the next choice look like the one a wrapped-around counter would make; a
+ * backend chosen because another one is still down looks like a tie broken the other way. The counterexample's trace holds
  * what settles it: the program's own counts (its answer to the lesson's observe command after every
  * command). So the claim is replayed on that trace, with the model's counts set from the program's own
  * after every command:
@@ -12,8 +12,8 @@
  * - where the mistake says something about the counts (its mutant's counts differ from those without it),
  *   the program's counts must be the mutant's: a wrap-around card needs the wrapped number in the trace;
  * - where the mistake says something about an answer the program got wrong (a tie broken otherwise), the
- *   program's answer must be one the mutant gives from the program's own counts: a tiebreak only where the
- *   chosen and the expected backend had equal counts by the program's own observe command.
+ *   program's answer must be one the mutant gives from the program's own counts: a tie broken otherwise only
+ *   where the chosen and the expected backend had equal counts by the program's own observe command.
  *
  * A finding that fails is given the form of its mistake that holds (a plain -1 instead of a wrap-around),
  * else it is not named, and the difference it claimed is said as what the counts show. Pure.
@@ -47,13 +47,13 @@ const shownLines = (lines: readonly string[]): string => (lines.length === 0 ? '
  * counterexample's trace, with the counts taken from the program's own observe answers after every command.
  * A trace without the program's counts, or not reproduced on the real program, holds nothing against it.
  */
-export function checkClaim(model: ReferenceModel, claimed: readonly string[], others: readonly string[], example: Counterexample): ClaimCheck {
+export function checkClaim(model: ReferenceModel, claimed: readonly string[], others: readonly string[], example: Counterexample, choicesCount = true): ClaimCheck {
   if (!example.reproduced) return { holds: true, borneOut: 0 };
   const on = new Set([...others, ...claimed]);
   const without = new Set(others.filter((id) => !claimed.includes(id)));
   const observe = example.observeCommand ?? model.observeCommand;
   // Two lines of state, with and without the claim, both set to the program's own counts after every
-  // command: what the claim changes that the counts do not show (a cap forgotten by POOL) shows later.
+  // command: what the claim changes that the counts do not show (a cap forgotten by the reset) shows later.
   let state = model.initial();
   let baseState = model.initial();
   let borneOut = 0;
@@ -68,11 +68,13 @@ export function checkClaim(model: ReferenceModel, claimed: readonly string[], ot
     const mutantAnswers = allowedAnswers(mutant);
     const claimsAnswer = !sameAllowed(mutantAnswers, allowedAnswers(base));
     if (!row.matches && claimsAnswer) {
-      if (!mutantAnswers?.some((lines) => sameLines(lines, row.actual))) {
+      if (mutantAnswers?.some((lines) => sameLines(lines, row.actual))) {
+        borneOut += 1;
+      } else if (choicesCount) {
+        // (A random program's choices say nothing against a mistake in its counts: it may have drawn another.)
         const counts = i > 0 && example.trace[i - 1]!.observed ? ` while your counts were ${shownLines(example.trace[i - 1]!.observed!)}` : '';
         return { holds: false, borneOut, contradiction: { row: i, shown: `\`${row.command}\` answered ${shownLines(row.actual)}${counts}` } };
       }
-      borneOut += 1;
     }
     state = mutant.state;
     baseState = base.state;
@@ -127,6 +129,10 @@ export interface VetInput<F extends Pick<Finding, 'mistake' | 'mutation' | 'muta
   readonly examples: readonly (Counterexample | null)[];
   /** What the card of this mistake says in this form (title, explanation, hint): its stated counts must be in the trace. */
   readonly cardText: (mistake: string, mutation: string) => string;
+  /** Two fresh runs of the program answered differently. */
+  readonly random?: boolean;
+  /** The program also differs in ways no named mistake explains. */
+  readonly unexplained?: boolean;
 }
 
 export type Vetted<F> =
@@ -148,25 +154,37 @@ export function vetFindings<F extends Pick<Finding, 'mistake' | 'mutation' | 'mu
     const others = findings.filter((f) => f !== finding && !f.nondeterministic).map((f) => f.mutation);
     const partners = finding.mutations.filter((m) => m !== finding.mutation);
     const supports = (mutation: string): ClaimCheck & { readonly stated: boolean } => {
-      const check = checkClaim(model, [mutation], [...new Set([...others, ...partners])], example);
+      const check = checkClaim(model, [mutation], [...new Set([...others, ...partners])], example, !input.random || free.has(mutation));
       const stated = example.observeCommand === undefined || unsupportedCounts(input.cardText(finding.mistake, mutation), example).length === 0;
       return { ...check, stated };
     };
     const own = supports(finding.mutation);
-    if (own.holds && own.stated && own.borneOut > 0) return { kind: 'kept', finding, example };
     const forms = input.catalogue.find((m) => m.id === finding.mistake)?.mutants ?? [];
+    const replaced = (mutation: string): F => ({
+      ...finding,
+      mutation,
+      mutations: finding.mutations.map((m) => (m === finding.mutation ? mutation : m)),
+      nondeterministic: free.has(mutation),
+      confidence: 'likely' as const,
+    });
+    if (own.holds && own.stated && own.borneOut > 0) {
+      // A likely finding in a special form (a count ranked as unsigned) whose trace the plain form explains as
+      // well, where its extra claim is only about choices (the counts are the plain form's): in a random
+      // program, or one that also chooses in ways no mistake explains, those choices can look like the special
+      // form's by chance, so the plain one is named.
+      const plain = forms[0];
+      const doubtfulChoices = input.random || (input.unexplained === true && plain !== undefined && sameCounts(model, [finding.mutation], [plain], [...others, ...partners], example));
+      if (doubtfulChoices && !finding.nondeterministic && finding.confidence === 'likely' && plain && plain !== finding.mutation && !free.has(plain)) {
+        const other = supports(plain);
+        if (other.holds && other.stated && other.borneOut > 0) return { kind: 'kept', finding: replaced(plain), example };
+      }
+      return { kind: 'kept', finding, example };
+    }
     for (const mutation of forms) {
       if (mutation === finding.mutation) continue;
       const other = supports(mutation);
       if (!other.holds || !other.stated || other.borneOut === 0) continue;
-      const replaced = {
-        ...finding,
-        mutation,
-        mutations: finding.mutations.map((m) => (m === finding.mutation ? mutation : m)),
-        nondeterministic: free.has(mutation),
-        confidence: 'likely' as const,
-      };
-      return { kind: 'kept', finding: replaced, example };
+      return { kind: 'kept', finding: replaced(mutation), example };
     }
     const unstated = unsupportedCounts(input.cardText(finding.mistake, finding.mutation), example);
     const shown = own.contradiction?.shown ?? (unstated.length > 0 ? `your counts never show ${unstated.join(' or ')}` : firstDifference(example));
@@ -180,4 +198,25 @@ function firstDifference(example: Counterexample): string {
   const row = example.trace[i]!;
   const before = i > 0 ? example.trace[i - 1]!.observed : undefined;
   return `\`${row.command}\` answered ${row.actual === null ? 'nothing' : shownLines(row.actual)} where the reference answers ${shownLines(row.expected)}${before ? ` while your counts were ${shownLines(before)}` : ''}`;
+}
+
+/** True when two forms of a mistake give the same counts at every row of the trace (they differ only in choices). */
+function sameCounts(model: ReferenceModel, a: readonly string[], b: readonly string[], others: readonly string[], example: Counterexample): boolean {
+  const observe = example.observeCommand;
+  if (!observe) return false;
+  const onA = new Set([...others, ...a]);
+  const onB = new Set([...others, ...b]);
+  let stateA = model.initial();
+  let stateB = model.initial();
+  for (const row of example.trace) {
+    if (row.actual === null || !row.observed) break;
+    stateA = model.step(stateA, row.command, onA, row.actual).state;
+    stateB = model.step(stateB, row.command, onB, row.actual).state;
+    const countsA = model.step(stateA, observe, onA).answer;
+    const countsB = model.step(stateB, observe, onB).answer;
+    if (countsA.kind !== 'lines' || countsB.kind !== 'lines' || !sameLines(countsA.lines, countsB.lines)) return false;
+    stateA = model.step(stateA, observe, onA, row.observed).state;
+    stateB = model.step(stateB, observe, onB, row.observed).state;
+  }
+  return true;
 }

@@ -1,0 +1,68 @@
+/**
+ * The verdict does not depend on the seed: a few programs of the real-style corpus (test/fixtures/real-style/)
+ * whose verdict rests on what the generated transcripts happen to show (random ties, a walk over a Python
+ * set, ties to the least recently moved backend, counting on DONE, `\r\n` answers) are checked at several
+ * seeds, each through `checkFile` as a real process, and must get the same mistake ids (with the header's
+ * behaviour and variant) every time. The full sweep, seeds 1..20 over the whole corpus, is
+ * `npx tsx scripts/verify-real-style.ts --seeds 1-20` (minutes, not for every test run).
+ */
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
+import type { CheckReport } from '../../src/core/report/report';
+import { checkFile } from '../../src/node/check/checker';
+import { loadPack, type LoadedPack } from '../../src/node/packs/packs';
+import { discoverFixtures, type Fixture } from './realStyleCorpus';
+
+const ROOT = path.join(__dirname, '..', '..');
+const PYTHON = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
+const SEEDS = [1, 7, 13];
+const PROGRAMS = [
+  'least-connections/python/set_iteration',
+  'least-connections/javascript/haproxy_leastconn',
+  'least-connections/python/served_on_done',
+  'least-connections/python/crlf_answers',
+];
+
+/** What a report names, as the corpus header states it: ids, the tiebreak's behaviour, variants, problems asked for. */
+function named(r: CheckReport, f: Fixture): string {
+  const mistakes = r.mistakes
+    .map((m) => `${m.id}${m.behaviour ? `/${m.behaviour}` : ''}${f.expect.variants[m.id] && m.variant ? `=${m.variant.mutant}` : ''}`)
+    .sort();
+  const problems = f.expect.problems.filter((kind) => r.problems.some((p) => p.kind === kind));
+  return `${r.status} [${mistakes.join(', ')}]${problems.length ? ` ${problems.join(', ')}` : ''}`;
+}
+
+function expected(f: Fixture): string {
+  const mistakes = f.expect.mistakes.map((id) => `${id}${id === 'tiebreak' && f.expect.behaviour ? `/${f.expect.behaviour}` : ''}${f.expect.variants[id] ? `=${f.expect.variants[id]}` : ''}`).sort();
+  const status = f.expect.correct && f.expect.problems.length === 0 ? 'pass' : 'fail';
+  return `${status} [${mistakes.join(', ')}]${f.expect.problems.length ? ` ${f.expect.problems.join(', ')}` : ''}`;
+}
+
+describe('real-style corpus: the same verdict at every seed', function () {
+  this.timeout(240_000);
+  // Module lessons' programs live in folders under the starter's name; only the sampled ones are needed here.
+  const fixtures = discoverFixtures({ 'conn-counts': { python: 'least_conn.py', javascript: 'least_conn.js', typescript: 'least_conn.ts' } }).filter((f) => PROGRAMS.includes(f.id));
+  const packs = new Map<string, LoadedPack>();
+
+  before(async () => {
+    for (const lesson of new Set(fixtures.map((f) => f.lesson))) packs.set(lesson, await loadPack(path.join(ROOT, 'lessons', lesson)));
+  });
+
+  it('finds every program it samples', () => {
+    assert.deepEqual(fixtures.map((f) => f.id).sort(), [...PROGRAMS].sort());
+  });
+
+  for (const id of PROGRAMS) {
+    it(`${id}: the header's verdict at seeds ${SEEDS.join(', ')}`, async () => {
+      const f = fixtures.find((x) => x.id === id)!;
+      const verdicts: string[] = [];
+      // Two checks at a time: the machine's two cores.
+      for (let i = 0; i < SEEDS.length; i += 2) {
+        const reports = await Promise.all(SEEDS.slice(i, i + 2).map((seed) => checkFile(packs.get(f.lesson)!, f.file, f.language, { interpreters: { python: PYTHON }, seed })));
+        verdicts.push(...reports.map((r) => named(r, f)));
+      }
+      assert.deepEqual(verdicts, SEEDS.map(() => expected(f)), `${id} at seeds ${SEEDS.join(', ')}`);
+    });
+  }
+});
