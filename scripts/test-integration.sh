@@ -28,4 +28,6 @@ npx tsc -p tsconfig.test.json || fail "tsc -p tsconfig.test.json failed"
 echo "[test-integration] build done in $(( ($(date +%s%N) - t0) / 1000000 )) ms" >&2
 
 [ "$#" -gt 0 ] || set -- --suite trusted --suite untrusted
+# A suite has 7 minutes (the trusted suite is about 40 tests, several of which bundle, install and check packs).
+export TEST_TIMEOUT_MS="${TEST_TIMEOUT_MS:-420000}"
 exec node scripts/harness/run-integration-tests.mjs "$@"
