@@ -132,7 +132,7 @@ function quotedTranscript(name: string, label: string): string {
 }
 
 /**
- * "Seen at 7 commands in 2 of 15 hidden transcripts and 1 of 40 random tests, first at command 4 (PICK) of
+ * "Seen at 7 commands in 2 of 15 hidden transcripts and 1 of 40 random tests, first at command 4 (<command>) of
  * “ties follow pool order”." With the report, the counts say where they come from.
  */
 export function evidenceText(m: Pick<NamedMistake, 'evidence'> & Partial<Pick<NamedMistake, 'revealedBy'>>, report?: Pick<CheckReport, 'transcripts' | 'fuzz'>): string {
