@@ -24,10 +24,10 @@ suite('the check service (trusted workspace)', () => {
   suiteSetup(async () => {
     await activate();
     main = vscode.Uri.file(path.join(workspaceDir(), 'balancer.py'));
-    // Earlier suites leave their own balancer.py: give it this lesson's starter text, so starting neither asks
-    // nor rewrites the file under an open editor.
-    const starter = fs.readFileSync(path.join(extensionPath(), 'lessons', LESSON, 'starter', 'python', 'balancer.py'), 'utf8');
-    if (fs.existsSync(main.fsPath)) await setLearnerText(main, starter);
+    // Earlier suites leave their own balancer.py and editors: close them, and give the file this lesson's starter
+    // text on disk, so starting neither asks nor rewrites the file under an open editor.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.writeFileSync(main.fsPath, fs.readFileSync(path.join(extensionPath(), 'lessons', LESSON, 'starter', 'python', 'balancer.py'), 'utf8'));
     await vscode.commands.executeCommand('lessonCompanion.startLesson', { lessonId: LESSON, language: 'python' });
     await waitFor('the starter in the workspace', () => (fs.existsSync(main.fsPath) ? true : undefined));
   });
