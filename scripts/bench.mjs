@@ -179,6 +179,23 @@ function report(label, measured, budget, ok, note = '') {
 const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const x = (r) => `${r.toFixed(2)}×`;
 
+/** The table of every row measured, then the notes. */
+function printTable(startAndCorrect) {
+  const load = os.loadavg().map((v) => v.toFixed(2)).join(' ');
+  console.log('');
+  console.log(`lesson-companion bench: node ${process.version}, ${PYTHON}, ${os.cpus().length} cores, load average ${load}, medians of ${RUNS}`);
+  console.log(`containment: ${startAndCorrect.correct.last.report.containment ?? 'unknown'}`);
+  console.log('');
+  const table = [['row', 'measured', 'budget', ''], ...results.map((r) => [r.label, r.measured, r.budget, r.verdict])];
+  const widths = table[0].map((_, c) => Math.max(...table.map((r) => String(r[c]).length)));
+  for (const [i, cells] of table.entries()) {
+    console.log('| ' + cells.map((cell, c) => String(cell).padEnd(widths[c])).join(' | ') + ' |');
+    if (i === 0) console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
+  }
+  for (const r of results.filter((row) => row.note)) console.log(`\n${r.label}: ${r.note}`);
+  for (const note of notes) console.log(`\n${note}`);
+}
+
 async function main() {
   execFileSync(process.execPath, [path.join(ROOT, 'esbuild.mjs')], { cwd: ROOT, stdio: 'inherit' });
   const { dir, engine } = await buildInProcessEngine();
@@ -188,6 +205,11 @@ async function main() {
     // A first check on a fresh machine: nothing kept yet (V8's code cache, the resolved interpreter, the pack's passing batch).
     const coldTmp = () => ({ ...process.env, LESSON_COMPANION_CACHE_DIR: fs.mkdtempSync(path.join(dir, 'cold-')) });
 
+    // --service: only the check service's rows (6), for a quick look after a change to the service.
+    if (process.argv.includes('--service')) {
+      await serviceRows(engine, { ROOT, LESSON, PYTHON, PROGRAMS, RUNS, rounds, row, report, cliCheck, timedProcess, s, x });
+      return printTable({ correct: { last: { report: {} } } });
+    }
     // 1. Start-up and the correct program, in the same rounds.
     const startAndCorrect = await rounds(
       [
@@ -319,19 +341,7 @@ async function main() {
     // 6. The editor's check service.
     await serviceRows(engine, { ROOT, LESSON, PYTHON, PROGRAMS, RUNS, rounds, row, report, cliCheck, timedProcess, s, x });
 
-    const load = os.loadavg().map((v) => v.toFixed(2)).join(' ');
-    console.log('');
-    console.log(`lesson-companion bench: node ${process.version}, ${PYTHON}, ${os.cpus().length} cores, load average ${load}, medians of ${RUNS}`);
-    console.log(`containment: ${startAndCorrect.correct.last.report.containment ?? 'unknown'}`);
-    console.log('');
-    const table = [['row', 'measured', 'budget', ''], ...results.map((r) => [r.label, r.measured, r.budget, r.verdict])];
-    const widths = table[0].map((_, c) => Math.max(...table.map((r) => String(r[c]).length)));
-    for (const [i, cells] of table.entries()) {
-      console.log('| ' + cells.map((cell, c) => String(cell).padEnd(widths[c])).join(' | ') + ' |');
-      if (i === 0) console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
-    }
-    for (const r of results.filter((row) => row.note)) console.log(`\n${r.label}: ${r.note}`);
-    for (const note of notes) console.log(`\n${note}`);
+    printTable(startAndCorrect);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
