@@ -1,4 +1,4 @@
-// The resident check service in a real VS Code: it starts when a lesson session opens (before any Check), two
+// The resident check service in a real VS Code (first of the trusted suites, on a fresh window): it starts when a lesson session opens (before any Check), two
 // checks in a row are served by the same process, and when the service is killed under a check the learner
 // is told so in words and the next check starts a new service. Restricted Mode (test/integration/untrusted)
 // shows that no service starts without trust.
