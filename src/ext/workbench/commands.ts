@@ -28,6 +28,7 @@ export const COMMANDS = {
   runTrace: 'lessonCompanion.runTrace',
   debugTrace: 'lessonCompanion.debugTrace',
   internalState: 'lessonCompanion.internal.state',
+  restartService: 'lessonCompanion.internal.restartService',
 } as const;
 
 export interface Services extends PanelDeps {
@@ -84,6 +85,8 @@ export function registerCommands(ctx: Disposer, s: Services): void {
   registerCommand(ctx, COMMANDS.debugTrace, (arg?: unknown) => s.traces.debug(mistakeIdOf(arg)));
   // Not in package.json (so not in the palette): what the integration tests cannot read through public API,
   // i.e. Test Explorer results, the stored progress and why the last check was refused.
+  // Not in the palette: tests restart the service after changing the environment it inherits.
+  registerCommand(ctx, COMMANDS.restartService, () => s.service.client.restart());
   registerCommand(ctx, COMMANDS.internalState, () => {
     const session = s.store.session;
     const progress = s.store.progress(session);

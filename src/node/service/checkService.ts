@@ -32,7 +32,11 @@ export interface CheckServiceOptions {
 
 export class CheckService {
   private readonly batches = new PassingBatchStore();
-  private warm: { engine: WarmEngine; setting: SandboxSetting } | undefined;
+  /**
+   * The worker waiting for the next check, with the pack as loaded when it started: a worker sees the pack
+   * folder as it was then (a sandbox binds that folder), so a pack changed or reinstalled since needs a new one.
+   */
+  private warm: { engine: WarmEngine; setting: SandboxSetting; manifest: LoadedPack['manifest'] } | undefined;
   private checks = 0;
   private packsSeen = new Set<string>();
 
@@ -57,26 +61,32 @@ export class CheckService {
     beginFinding(target.language, target.interpreters ?? {}, setting);
     const pack = await this.pack(target);
     await modelTranspiled(pack);
-    await this.startWarm(pack.dir, setting);
+    await this.startWarm(pack, setting);
   }
 
-  private async startWarm(packDir: string, setting: SandboxSetting): Promise<void> {
-    if (this.warm?.engine.waiting && this.warm.engine.packDir === packDir && this.warm.setting === setting) return;
+  private async startWarm(pack: LoadedPack, setting: SandboxSetting): Promise<void> {
+    if (this.warm?.engine.waiting && this.warm.manifest === pack.manifest && this.warm.setting === setting) return;
     this.warm?.engine.dispose();
     this.warm = undefined;
-    const wrap = await engineWrap(setting, packDir);
+    const wrap = await engineWrap(setting, pack.dir);
     this.warm = {
-      engine: startWarmEngine(this.options.engine, packDir, { ...wrap, permission: true, ...(this.options.node ? { node: this.options.node } : {}), env: quietNodeEnv(process.env) }),
+      engine: startWarmEngine(this.options.engine, pack.dir, { ...wrap, permission: true, ...(this.options.node ? { node: this.options.node } : {}), env: quietNodeEnv(process.env) }),
       setting,
+      manifest: pack.manifest,
     };
   }
 
-  /** The waiting worker, if it was started for this lesson and these settings; it is then no longer kept. */
-  private takeWarm(packDir: string, setting: SandboxSetting): WarmEngine | undefined {
+  /**
+   * The waiting worker, if it was started for this very load of the pack (the kept load is the same object
+   * while no file of the pack changed) and these settings; it is then no longer kept. Any other is ended.
+   */
+  private takeWarm(pack: LoadedPack, setting: SandboxSetting): WarmEngine | undefined {
     const warm = this.warm;
-    if (!warm || !warm.engine.waiting || warm.engine.packDir !== packDir || warm.setting !== setting) return undefined;
+    if (!warm) return undefined;
     this.warm = undefined;
-    return warm.engine;
+    if (warm.engine.waiting && warm.manifest === pack.manifest && warm.setting === setting && warm.engine.packDir === pack.dir) return warm.engine;
+    warm.engine.dispose();
+    return undefined;
   }
 
   async check(params: CheckParams, onPhase: (phase: string) => void, signal: AbortSignal): Promise<CheckReport> {
@@ -94,11 +104,11 @@ export class CheckService {
         engine: this.options.engine,
         onPhase,
         signal,
-        kept: { passingBatches: this.batches, warmEngine: (dir) => this.takeWarm(dir, setting), transpiledModel: modelTranspiled },
+        kept: { passingBatches: this.batches, warmEngine: () => this.takeWarm(pack, setting), transpiledModel: modelTranspiled },
       });
     } finally {
       // The next check of this lesson finds a worker waiting; started after this one, so it takes no CPU from it.
-      if (!signal.aborted) this.startWarm(pack.dir, setting).catch(() => undefined);
+      if (!signal.aborted) this.startWarm(pack, setting).catch(() => undefined);
     }
   }
 

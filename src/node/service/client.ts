@@ -204,8 +204,13 @@ export class CheckServiceClient {
     return this.call('status request', (connection, token) => connection.sendRequest(statusRequest, token));
   }
 
-  /** After giving up on a service that kept dying: try again from a clean count. */
-  restart(): void {
+  /**
+   * Ends the running service (if any) and forgets its deaths: the next request starts a new one, with the
+   * environment and settings of now.
+   */
+  async restart(): Promise<void> {
+    await this.dispose();
+    this.stopping = false;
     this.crashes.length = 0;
   }
 

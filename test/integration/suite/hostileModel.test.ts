@@ -30,11 +30,14 @@ suite('a pack whose model loops (trusted workspace)', () => {
     // after 3 s instead of the default, so the test need not wait the full limit.
     savedQuietMs = process.env.LESSON_COMPANION_ENGINE_QUIET_MS;
     process.env.LESSON_COMPANION_ENGINE_QUIET_MS = '3000';
+    // The check service inherits the extension host's environment when it starts: start a new one that has it.
+    await vscode.commands.executeCommand('lessonCompanion.internal.restartService');
   });
 
   suiteTeardown(async () => {
     if (savedQuietMs === undefined) delete process.env.LESSON_COMPANION_ENGINE_QUIET_MS;
     else process.env.LESSON_COMPANION_ENGINE_QUIET_MS = savedQuietMs;
+    await vscode.commands.executeCommand('lessonCompanion.internal.restartService');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     fs.rmSync(main.fsPath, { force: true });
     fs.rmSync(tmp, { recursive: true, force: true });

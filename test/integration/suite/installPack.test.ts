@@ -21,7 +21,7 @@ const start = (lessonId: string): Thenable<{ lessonId: string; mainFile: string 
   vscode.commands.executeCommand('lessonCompanion.startLesson', { lessonId, language: 'python' });
 const check = async (): Promise<CheckReport> => {
   const report = await vscode.commands.executeCommand<CheckReport | undefined>('lessonCompanion.check');
-  assert.ok(report, 'the check runs in a trusted workspace');
+  assert.ok(report, `the check runs in a trusted workspace: ${(await internalState()).lastRefusalMessage ?? 'no refusal recorded'}`);
   return report;
 };
 const versionIn = (dir: string): string => JSON.parse(fs.readFileSync(path.join(dir, 'lesson.json'), 'utf8')).version;
