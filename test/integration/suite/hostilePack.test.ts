@@ -95,7 +95,8 @@ suite('hostile lesson packs (trusted workspace)', () => {
     installedDir = result.dir;
     assert.strictEqual((await start('lc-slow-pattern'))?.lessonId, 'lc-slow-pattern');
     // Written on disk rather than edited: the editor may still be settling the file Start Lesson just wrote.
-    const text = `# ${'a'.repeat(40)}!\n${fixture(LESSON, 'python', 'correct.py')}`;
+    // On a line of code, not a comment: read-order patterns skip comment lines.
+    const text = `PADDING = "${'a'.repeat(40)}!"\n${fixture(LESSON, 'python', 'correct.py')}`;
     fs.writeFileSync(main.fsPath, text);
     await waitFor('the editor to show the learner text', async () => (await vscode.workspace.openTextDocument(main)).getText() === text);
 
