@@ -18,6 +18,19 @@ const alive = (pid: number): boolean => {
   }
 };
 
+/** Whether a live process's command line holds `marker`, or runs `file` (the sandbox shows it by its name). */
+function runningPrograms(marker: string, file: string): boolean {
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if ((cmdline.includes(marker) || cmdline.includes(file)) && /python/.test(cmdline)) return true;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return false;
+}
+
 suite('the check service (trusted workspace)', () => {
   let main: vscode.Uri;
 
@@ -58,8 +71,8 @@ suite('the check service (trusted workspace)', () => {
     const { service } = await internalState();
     assert.ok(service.pid);
     const checking = vscode.commands.executeCommand('lessonCompanion.check') as Thenable<CheckReport | undefined>;
-    // The service is busy with the check once the learner's program is being run by it.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The service is busy with the check once the learner's program runs (it answers slowly, for seconds).
+    await waitFor('the learner program to run', () => (runningPrograms('slow-to-answer', 'balancer.py') ? true : undefined), 20000);
     process.kill(service.pid, 'SIGKILL');
     const report = await checking;
     assert.strictEqual(report, undefined, 'no report from a service that died');
