@@ -55,7 +55,7 @@ export const answerCommand: CliCommand = {
     const text = positionals.join(' ');
     let result;
     try {
-      result = answerQuestion(pack, values.question, text);
+      result = await answerQuestion(pack, values.question, text);
     } catch (error) {
       if (error instanceof UnknownQuestionError) throw new UsageError(error.message);
       throw error;

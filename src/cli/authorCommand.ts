@@ -6,8 +6,10 @@
  * bundles leave out), else `authoring/<lesson id>.answers.json` in the current folder (where this
  * repository keeps the built-in lessons' answers, outside `lessons/`, so they are never copied to a
  * learner), or any path given with --answers. The command says which file it read.
- * (Hashing keeps the answers out of the learner's view, not out of reach of someone who tries: a short
- * answer can be guessed by hashing candidates. A public repository can hold the plain answers.)
+ * (Hashing keeps the answers out of the learner's view, not out of reach of someone who tries: a choice or
+ * a number can be guessed by hashing candidates. `short` answers are written as scrypt at
+ * SHORT_ANSWER_SCRYPT's cost, so each guess costs tens of milliseconds; the other kinds as sha256. A public
+ * repository can hold the plain answers.)
  *
  *   {
  *     "lesson": "conn-counts",
@@ -31,11 +33,11 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { applyEdits, modify } from 'jsonc-parser';
 import { parseManifest } from '../core/pack/manifest';
-import { answerHash, expectedPrediction, normaliseAnswer } from '../core/quiz/quiz';
+import { answerHash, expectedPrediction, normaliseAnswer, SHORT_ANSWER_SCRYPT } from '../core/quiz/quiz';
 import type { Question } from '../core/pack/schema';
 import { loadModel } from '../node/engine/modelLoader';
 import { loadPack, MANIFEST_FILE, resolveInside } from '../node/packs/packs';
-import { sha256Hex } from '../node/cache/hash';
+import { scryptHex, sha256Hex } from '../node/cache/hash';
 import { EXIT, UsageError, type CliCommand } from './command';
 
 const AnswersFileSchema = Type.Object(
@@ -61,7 +63,7 @@ interface Authored {
 }
 
 /** The hashes for one question, or why its answers cannot be authored as written. */
-function author(question: Question, entry: Entry | undefined, expected: string | undefined): Authored | string {
+async function author(question: Question, entry: Entry | undefined, expected: string | undefined): Promise<Authored | string> {
   const salt = question.answer?.salt ?? randomBytes(8).toString('hex');
   const normal = (text: string): string | { error: string } => {
     const n = normaliseAnswer(question, text);
@@ -79,15 +81,25 @@ function author(question: Question, entry: Entry | undefined, expected: string |
     if (bad) return (bad as { error: string }).error;
     accepted = [...new Set(normalised as string[])];
   }
-  const feedback: Authored['feedback'] = [];
+  const wrongs: { normalised: string; text: string }[] = [];
   for (const [wrong, text] of Object.entries(entry?.wrong ?? {})) {
     const n = normal(wrong);
     if (typeof n !== 'string') return n.error;
     if (accepted.includes(n)) return `"${wrong}" is listed as wrong but is an accepted answer`;
-    const sha256 = answerHash(sha256Hex, salt, n);
-    if (!feedback.some((f) => f.sha256 === sha256)) feedback.push({ sha256, text });
+    wrongs.push({ normalised: n, text });
   }
-  return { answer: { salt, sha256: accepted.map((a) => answerHash(sha256Hex, salt, a)) }, feedback };
+  // Free text is what a word list can guess, so it gets the slow hash; a choice or a number falls to
+  // counting whatever the hash, and a prediction follows from the model.
+  const slow = question.kind === 'short';
+  const hash = (normalised: string): Promise<string> => (slow ? scryptHex(normalised, salt, SHORT_ANSWER_SCRYPT) : Promise.resolve(answerHash(sha256Hex, salt, normalised)));
+  const [acceptedHashes, wrongHashes] = await Promise.all([Promise.all(accepted.map(hash)), Promise.all(wrongs.map((w) => hash(w.normalised)))]);
+  const feedback: Authored['feedback'] = [];
+  wrongs.forEach((wrong, i) => {
+    const h = wrongHashes[i]!;
+    if (!feedback.some((f) => (f.scrypt ?? f.sha256) === h)) feedback.push(slow ? { scrypt: h, text: wrong.text } : { sha256: h, text: wrong.text });
+  });
+  const answer: Authored['answer'] = slow ? { salt, scrypt: { ...SHORT_ANSWER_SCRYPT, hashes: acceptedHashes } } : { salt, sha256: acceptedHashes };
+  return { answer, feedback };
 }
 
 function same(question: Question, authored: Authored): boolean {
@@ -95,7 +107,7 @@ function same(question: Question, authored: Authored): boolean {
   return (
     JSON.stringify(question.answer) === JSON.stringify(authored.answer) &&
     feedback.length === authored.feedback.length &&
-    feedback.every((f, i) => f.sha256 === authored.feedback[i]!.sha256 && f.text === authored.feedback[i]!.text)
+    feedback.every((f, i) => JSON.stringify(f) === JSON.stringify(authored.feedback[i]))
   );
 }
 
@@ -163,16 +175,19 @@ export const authorCommand: CliCommand = {
     let updated = text;
     const stale: string[] = [];
     for (const [section, questions] of sections) {
-      questions.forEach((question, index) => {
+      for (const [index, question] of questions.entries()) {
         const expected = question.kind === 'predict' && model ? expectedPrediction(question, model) : undefined;
-        const authored = author(question, answers.questions[question.id], expected);
-        if (typeof authored === 'string') return void errors.push(`question "${question.id}": ${authored}`);
-        if (same(question, authored)) return;
+        const authored = await author(question, answers.questions[question.id], expected);
+        if (typeof authored === 'string') {
+          errors.push(`question "${question.id}": ${authored}`);
+          continue;
+        }
+        if (same(question, authored)) continue;
         stale.push(question.id);
         const options = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
         updated = applyEdits(updated, modify(updated, [section, index, 'answer'], authored.answer, options));
         updated = applyEdits(updated, modify(updated, [section, index, 'feedback'], authored.feedback.length ? authored.feedback : undefined, options));
-      });
+      }
     }
     if (errors.length > 0) {
       io.err(errors.map((e) => `${path.relative(io.cwd, answersPath) || answersPath}: ${e}\n`).join(''));

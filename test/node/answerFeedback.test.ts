@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { checkAnswer, expectedPrediction, normaliseAnswer, normaliseText, revealAnswer } from '../../src/core/quiz/quiz';
 import type { Question } from '../../src/core/pack/schema';
 import { loadPack, type LoadedPack } from '../../src/node/packs/packs';
-import { sha256Hex } from '../../src/node/packs/quiz';
+import { scryptHex, sha256Hex } from '../../src/node/packs/quiz';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const LESSONS = ['conn-counts', 'least-connections'];
@@ -53,7 +53,7 @@ describe('wrong-answer feedback does not give the answer away', () => {
     it(`${id}: no feedback on a wrong answer, authored or the hint, contains an accepted answer`, async () => {
       const pack = await loadPack(path.join(ROOT, 'lessons', id), 'built-in', { model: true });
       const answers = JSON.parse(fs.readFileSync(path.join(ROOT, 'authoring', `${id}.answers.json`), 'utf8')) as AnswersFile;
-      const deps = { sha256: sha256Hex, model: pack.model, mistakes: pack.manifest.mistakes };
+      const deps = { sha256: sha256Hex, scrypt: scryptHex, model: pack.model, mistakes: pack.manifest.mistakes };
       const leaks: string[] = [];
       let checked = 0;
       for (const question of [...pack.manifest.failureQuestions, ...(pack.manifest.quiz ?? [])]) {
@@ -64,7 +64,7 @@ describe('wrong-answer feedback does not give the answer away', () => {
         const unforeseen = question.kind === 'number' ? '987654' : question.kind === 'single' || question.kind === 'multiple' ? null : 'qqq unforeseen';
         const wrongs = [...Object.keys(entry.wrong ?? {}), ...(unforeseen ? [unforeseen] : [])];
         for (const wrong of wrongs) {
-          const result = checkAnswer(question, wrong, deps);
+          const result = await checkAnswer(question, wrong, deps);
           assert.equal(result.correct, false, `${question.id}: "${wrong}" is listed as wrong`);
           assert.equal(result.explanation, undefined, `${question.id}: no explanation with a wrong answer`);
           checked += 1;
@@ -86,7 +86,7 @@ describe('wrong-answer feedback does not give the answer away', () => {
     }
   });
 
-  it('the test can fail: feedback that names the answer is caught', () => {
+  it('the test can fail: feedback that names the answer is caught', async () => {
     assert.equal(contains('Ties go to pool order, and zeta is listed first.', 'zeta'), true);
     assert.equal(contains('A count at 0 stays at 0.', '0'), true);
     assert.equal(contains('After a and b have 1 each, c is the only backend at 0.', 'a b c'), false);

@@ -234,7 +234,7 @@ describe('conn-counts: the walkthroughs', function () {
 describe('questions: the pack loader and the node API', function () {
   this.timeout(30_000);
 
-  it('numbers failure questions first, then the quiz, with stable ids and their steps', () => {
+  it('numbers failure questions first, then the quiz, with stable ids and their steps', async () => {
     const list = listQuestions(connCounts);
     const failures = connCounts.manifest.failureQuestions.length;
     assert.equal(list.length, failures + (connCounts.manifest.quiz ?? []).length);
@@ -244,7 +244,7 @@ describe('questions: the pack loader and the node API', function () {
     assert.equal(findQuestion(connCounts, '1')!.id, 'fq1-pick-empty-counts');
     assert.equal(findQuestion(connCounts, String(failures + 1))!.section, 'quiz');
     assert.equal(list[0]!.stepTitle, connCounts.manifest.readOrder[2]!.title);
-    assert.throws(() => answerQuestion(connCounts, '999', 'x'), UnknownQuestionError);
+    await assert.rejects(answerQuestion(connCounts, '999', 'x'), UnknownQuestionError);
   });
 
   for (const id of ['conn-counts', 'least-connections', 'health-checks']) {
@@ -257,9 +257,9 @@ describe('questions: the pack loader and the node API', function () {
         assert.ok(q.step !== undefined, `${q.id} points at a read-order step`);
         const entry = authoring.questions[q.id];
         assert.ok(entry?.wrong && Object.keys(entry.wrong).length > 0, `${q.id} has feedback for likely wrong answers`);
-        for (const answer of entry.accept ?? []) assert.equal(answerQuestion(pack, q.id, answer).correct, true, `${q.id}: ${answer}`);
+        for (const answer of entry.accept ?? []) assert.equal((await answerQuestion(pack, q.id, answer)).correct, true, `${q.id}: ${answer}`);
         for (const [answer, feedback] of Object.entries(entry.wrong)) {
-          const result = answerQuestion(pack, q.id, answer);
+          const result = await answerQuestion(pack, q.id, answer);
           assert.deepEqual([result.correct, result.feedback, result.step], [false, feedback, q.step], `${q.id}: ${answer}`);
         }
       }
@@ -267,12 +267,12 @@ describe('questions: the pack loader and the node API', function () {
     });
   }
 
-  it('the seed-001 question: production balancers rotate because always-first sends the initial burst to backend 1', () => {
-    const result = answerQuestion(leastConnections, 'quiz-rotate-ties', '1');
+  it('the seed-001 question: production balancers rotate because always-first sends the initial burst to backend 1', async () => {
+    const result = await answerQuestion(leastConnections, 'quiz-rotate-ties', '1');
     assert.equal(result.correct, true);
     assert.match(result.explanation ?? '', /burst/);
-    assert.equal(answerQuestion(leastConnections, 'quiz-worked-trace', 'OK a b c OK b a').correct, true);
-    assert.equal(answerQuestion(leastConnections, 'quiz-trace-count-a', '2').correct, true);
+    assert.equal((await answerQuestion(leastConnections, 'quiz-worked-trace', 'OK a b c OK b a')).correct, true);
+    assert.equal((await answerQuestion(leastConnections, 'quiz-trace-count-a', '2')).correct, true);
   });
 
   it("refuses a pack whose mistake links a question it does not have, or a step past the read order", async () => {
@@ -352,8 +352,8 @@ describe('questions: the CLI', function () {
     assert.match(io.stdout, /out of date: fq4-close-unseen/);
     assert.equal(await main(['author-answers', copy, '--answers', answersFile], io), 0, io.stderr);
     const reloaded = await loadPack(copy);
-    assert.equal(answerQuestion(reloaded, 'fq4-close-unseen', '7').correct, true);
-    assert.equal(answerQuestion(reloaded, 'fq4-close-unseen', '8').feedback, 'eight is not it');
+    assert.equal((await answerQuestion(reloaded, 'fq4-close-unseen', '7')).correct, true);
+    assert.equal((await answerQuestion(reloaded, 'fq4-close-unseen', '8')).feedback, 'eight is not it');
     const salt = (p: LoadedPack): string | undefined => p.manifest.failureQuestions.find((q) => q.id === 'fq4-close-unseen')!.answer?.salt;
     assert.equal(salt(reloaded), salt(connCounts));
 

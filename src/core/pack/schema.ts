@@ -68,13 +68,48 @@ export const ReadStepSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The cost of the scrypt hash a `short` answer is stored as. Bounded so that a pack cannot make checking an
+ * answer take the machine's memory or minutes: at most 64 MiB (128·N·r bytes) and p ≤ 4.
+ */
+export const SCRYPT_LIMITS = { minLogN: 10, maxLogN: 16, maxR: 16, maxP: 4, maxMemoryBytes: 64 * 1024 * 1024, minKeyLength: 16, maxKeyLength: 64 } as const;
+const ScryptHex = Type.String({ pattern: '^[0-9a-f]{32,128}$' });
+
 export const FeedbackSchema = Type.Object(
   {
-    sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Hash of salt + ":" + a normalised wrong answer.' }),
+    sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Hash of salt + ":" + a normalised wrong answer (questions whose answer has "sha256").' })),
+    scrypt: Type.Optional({ ...ScryptHex, description: "scrypt of a normalised wrong answer with the answer's salt and cost (questions whose answer has \"scrypt\")." }),
     text: Type.String({ minLength: 1, maxLength: 1000 }),
   },
   { additionalProperties: false },
 );
+
+/**
+ * The accepted answers, hashed: either `sha256` (every kind; `sha256(salt + ":" + normalised)`, cheap to
+ * guess) or `scrypt` (what author-answers writes for `short` answers: a slow, salted KDF, each guess costs
+ * real time). Exactly one of the two; questionProblems says so when a pack has neither or both.
+ */
+export const AnswerHashesSchema = Type.Object(
+  {
+    salt: Type.String({ minLength: 8, maxLength: 64 }),
+    sha256: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9a-f]{64}$' }), { minItems: 1, maxItems: PACK_LIMITS.listItems, description: 'sha256(salt + ":" + normalised answer), hex.' })),
+    scrypt: Type.Optional(
+      Type.Object(
+        {
+          N: Type.Integer({ minimum: 2 ** SCRYPT_LIMITS.minLogN, maximum: 2 ** SCRYPT_LIMITS.maxLogN, description: 'CPU/memory cost, a power of two.' }),
+          r: Type.Integer({ minimum: 1, maximum: SCRYPT_LIMITS.maxR, description: 'Block size.' }),
+          p: Type.Integer({ minimum: 1, maximum: SCRYPT_LIMITS.maxP, description: 'Parallelisation.' }),
+          keyLength: Type.Integer({ minimum: SCRYPT_LIMITS.minKeyLength, maximum: SCRYPT_LIMITS.maxKeyLength, description: 'Bytes of each hash.' }),
+          hashes: Type.Array(ScryptHex, { minItems: 1, maxItems: PACK_LIMITS.listItems, description: 'scrypt(normalised answer, salt, keyLength, {N, r, p}), hex.' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AnswerHashes = Static<typeof AnswerHashesSchema>;
+export type ScryptCost = Omit<NonNullable<AnswerHashes['scrypt']>, 'hashes'>;
 
 export const QuestionSchema = Type.Object(
   {
@@ -83,12 +118,7 @@ export const QuestionSchema = Type.Object(
     kind: Type.Union([Type.Literal('single'), Type.Literal('multiple'), Type.Literal('short'), Type.Literal('number'), Type.Literal('predict')]),
     choices: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { minItems: 2, maxItems: 12 })),
     /** Salted hashes of the normalised accepted answers; the answers themselves are not in the pack. */
-    answer: Type.Optional(
-      Type.Object(
-        { salt: Type.String({ minLength: 8, maxLength: 64 }), sha256: Type.Array(Type.String({ pattern: '^[0-9a-f]{64}$' }), { minItems: 1, maxItems: PACK_LIMITS.listItems }) },
-        { additionalProperties: false },
-      ),
-    ),
+    answer: Type.Optional(AnswerHashesSchema),
     orderless: Type.Optional(Type.Boolean({ description: 'Short answers: "a, b" and "b, a" are the same answer.' })),
     commands: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200, pattern: SINGLE_LINE_PATTERN }), { minItems: 1, maxItems: 50, description: 'Predict-the-output: the transcript whose output the learner predicts.' })),
     feedback: Type.Optional(Type.Array(FeedbackSchema, { maxItems: 20 })),

@@ -2,10 +2,13 @@
  * Checking answers to failure questions and quizzes. Pure: the hash function (and, for predict-the-output
  * questions, the reference model) come in as arguments.
  *
- * Accepted answers are not in the pack, only `sha256(salt + ':' + normalised answer)`, so a learner who
- * opens lesson.json does not read the answers off it. (It is not secrecy: a short answer can be guessed
- * by hashing candidates. The aim is only that the answer is not handed over.) Authors' likely wrong
- * answers are hashed the same way, each with its own feedback.
+ * Accepted answers are not in the pack, only their salted hashes, so a learner who opens lesson.json does
+ * not read the answers off it. Two forms: `sha256(salt + ':' + normalised answer)` (cheap: a choice, a
+ * number or a word from the lesson falls to a script in moments), and for `short` answers, as author-answers
+ * writes them now, `scrypt(normalised answer, salt)` at a recorded cost (SHORT_ANSWER_SCRYPT: each guess
+ * takes tens of milliseconds, so guessing through a word list takes minutes to hours, not a blink). Neither
+ * is secrecy against a determined learner. Authors' likely wrong answers are hashed the same way as the
+ * question's accepted ones (same salt, same form), so one hash of the learner's answer is compared with both.
  *
  * Normal forms, one per kind, shared by learners' answers and by `author-answers`:
  *   single    the chosen choice's text, normalised (so re-ordering choices keeps the hashes valid);
@@ -21,13 +24,22 @@
  *             alters what the question expects.
  */
 import type { ReferenceModel } from '../model/model';
-import type { Mistake, Question } from '../pack/schema';
+import { SCRYPT_LIMITS, type AnswerHashes, type Mistake, type Question, type ScryptCost } from '../pack/schema';
 import { simulate } from '../model/simulate';
 
 export type Sha256 = (text: string) => string;
+/** scrypt(password, salt, cost.keyLength, {N, r, p}) as hex; asynchronous, so its time blocks no one. */
+export type Scrypt = (password: string, salt: string, cost: ScryptCost) => Promise<string>;
+
+/**
+ * The cost author-answers writes for `short` answers: 16 MiB of memory, ~50–100 ms per guess on a laptop
+ * core (measured in docs/authoring.md), so a learner's one check is quick and a word list is slow.
+ */
+export const SHORT_ANSWER_SCRYPT: ScryptCost = { N: 2 ** 14, r: 8, p: 1, keyLength: 32 };
 
 export interface QuizDeps {
   readonly sha256: Sha256;
+  readonly scrypt: Scrypt;
   /** Needed for predict questions. */
   readonly model?: ReferenceModel;
   /** With the model, lets a wrong prediction be recognised as "what a program with mistake X prints". */
@@ -146,6 +158,26 @@ export function answerHash(sha256: Sha256, salt: string, normalised: string): st
   return sha256(`${salt}:${normalised}`);
 }
 
+/** The stored form of a normalised answer under a question's answer hashes: scrypt when they are scrypt. */
+export async function storedAnswerHash(answer: AnswerHashes | undefined, normalised: string, deps: Pick<QuizDeps, 'sha256' | 'scrypt'>): Promise<string> {
+  const salt = answer?.salt ?? '';
+  if (answer?.scrypt) {
+    const { N, r, p, keyLength } = answer.scrypt;
+    return deps.scrypt(normalised, salt, { N, r, p, keyLength });
+  }
+  return answerHash(deps.sha256, salt, normalised);
+}
+
+/** The accepted answers' hashes, whichever form they are stored in. */
+export function acceptedHashes(answer: AnswerHashes | undefined): readonly string[] {
+  return answer?.scrypt?.hashes ?? answer?.sha256 ?? [];
+}
+
+/** A `short` question whose answer is stored as a cheap sha256: validate warns, author-answers rewrites it. */
+export function hasCheapShortAnswer(question: Question): boolean {
+  return question.kind === 'short' && question.answer?.sha256 !== undefined && question.answer.scrypt === undefined;
+}
+
 /** What the reference prints for a predict question, in normal form. */
 export function expectedPrediction(question: Question, model: ReferenceModel): string {
   return outputTokens(simulate(model, question.commands ?? []).outcome.lines.join('\n')).join(' ');
@@ -172,24 +204,23 @@ function agreeingPrefix(a: readonly string[], b: readonly string[]): number {
   return n;
 }
 
-export function checkAnswer(question: Question, answer: string, deps: QuizDeps): CheckedAnswer {
+export async function checkAnswer(question: Question, answer: string, deps: QuizDeps): Promise<CheckedAnswer> {
   const step = question.step !== undefined ? { step: question.step } : {};
   const normalised = normaliseAnswer(question, answer);
   if (!normalised.ok) return { correct: false, feedback: normalised.reason, unreadable: true, ...step };
-  const salt = question.answer?.salt ?? '';
-  const hash = answerHash(deps.sha256, salt, normalised.text);
+  const hash = await storedAnswerHash(question.answer, normalised.text, deps);
   let correct: boolean;
   if (question.kind === 'predict' && deps.model) {
     correct = normalised.text === expectedPrediction(question, deps.model);
   } else {
     // Without the model (the editor never runs pack code) a prediction is checked against the hash
     // author-answers stored, which validate keeps in step with the model.
-    correct = question.answer?.sha256.includes(hash) ?? false;
+    correct = acceptedHashes(question.answer).includes(hash);
   }
   if (correct) {
     return { correct: true, feedback: 'Right.', ...(question.explanation ? { explanation: question.explanation } : {}), ...step };
   }
-  const authored = question.feedback?.find((f) => f.sha256 === hash)?.text;
+  const authored = question.feedback?.find((f) => (f.scrypt ?? f.sha256) === hash)?.text;
   if (authored) return { correct: false, feedback: authored, ...step };
   const fallback = question.hint ?? 'Not quite. Re-read the step this question points to, then try again.';
   if (question.kind === 'predict' && deps.model) {
@@ -245,11 +276,31 @@ export function questionProblems(question: Question, deps: { sha256: Sha256; mod
   if (question.kind !== 'predict' && question.commands) problems.push(`a ${question.kind} question has no "commands"`);
   if (question.orderless && question.kind !== 'short') problems.push('"orderless" is for short questions only');
   if (!question.answer) problems.push(MISSING_ANSWER_HASHES);
-  if (question.kind === 'predict' && question.commands && deps.model && question.answer) {
+  else problems.push(...hashFormProblems(question, question.answer));
+  if (question.kind === 'predict' && question.commands && deps.model && question.answer?.sha256) {
     const run = simulate(deps.model, question.commands);
     if (run.outcome.ending !== 'finished') problems.push('the reference model crashes on these commands');
     const hash = answerHash(deps.sha256, question.answer.salt, expectedPrediction(question, deps.model));
     if (!question.answer.sha256.includes(hash)) problems.push("the stored answer no longer matches the model's output: run `lesson-companion author-answers` again");
   }
+  return problems;
+}
+
+/** The answer and its feedback hashed in one form, and a scrypt cost a check can afford. */
+function hashFormProblems(question: Question, answer: AnswerHashes): string[] {
+  const rerun = 'run `lesson-companion author-answers` again';
+  if (answer.sha256 && answer.scrypt) return [`"answer" holds both "sha256" and "scrypt" hashes; it holds one form: ${rerun}`];
+  if (!answer.sha256 && !answer.scrypt) return [`"answer" holds no hashes ("sha256" or "scrypt"): ${rerun}`];
+  const problems: string[] = [];
+  const form = answer.scrypt ? 'scrypt' : 'sha256';
+  if (answer.scrypt) {
+    const { N, r, keyLength, hashes } = answer.scrypt;
+    if (question.kind === 'predict') problems.push(`a predict question's answer is stored as "sha256" (the model computes it anyway): ${rerun}`);
+    if ((N & (N - 1)) !== 0) problems.push(`the scrypt cost N is ${N}, not a power of two`);
+    if (128 * N * r > SCRYPT_LIMITS.maxMemoryBytes) problems.push(`the scrypt cost needs ${Math.round((128 * N * r) / 2 ** 20)} MiB (128·N·r); at most ${SCRYPT_LIMITS.maxMemoryBytes / 2 ** 20} MiB is allowed`);
+    if (hashes.some((h) => h.length !== 2 * keyLength)) problems.push(`a scrypt hash is not ${keyLength} bytes (keyLength) long`);
+  }
+  const mismatched = (question.feedback ?? []).filter((f) => (form === 'scrypt' ? f.scrypt === undefined || f.sha256 !== undefined : f.sha256 === undefined || f.scrypt !== undefined));
+  if (mismatched.length > 0) problems.push(`${mismatched.length === 1 ? 'a "feedback" entry is' : `${mismatched.length} "feedback" entries are`} not hashed as the answer is ("${form}" only): ${rerun}`);
   return problems;
 }

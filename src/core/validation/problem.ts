@@ -14,5 +14,5 @@ export interface ValidationProblem {
   /** A transcript, in the transcript file format, that the author can paste into a transcript file. */
   readonly proposal?: string;
   /** Set on problems a caller acts on by kind: `bundle` refuses a pack whose questions have no answer hashes. */
-  readonly code?: 'missing-answers';
+  readonly code?: 'missing-answers' | 'cheap-answer-hash';
 }

@@ -15,6 +15,7 @@ import { checkPattern } from '../pack/patternSafety';
 import { seededRandom } from '../model/random';
 import type { Language, LessonManifest, Question } from '../pack/schema';
 import { simulate } from '../model/simulate';
+import { hasCheapShortAnswer } from '../quiz/quiz';
 import { locateFunction } from '../text/source';
 import type { Transcript } from '../model/transcript';
 
@@ -110,6 +111,36 @@ export function commandVocabulary(model: ReferenceModel): Set<string> {
  * be validated before the questions are hashed. (Learners cannot answer such a question, so `bundle` refuses.)
  */
 export function checkAnswerHashes(input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile'>): ValidationProblem[] {
+  return [...missingAnswerHashes(input), ...cheapShortAnswers(input)];
+}
+
+/**
+ * `short` answers still stored as sha256 (packs hashed before scrypt): they work, but a word list tries a
+ * hundred thousand guesses a second against them. One warning lists them; author-answers rewrites them.
+ */
+function cheapShortAnswers(input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile'>): ValidationProblem[] {
+  const { manifest } = input;
+  const located = [
+    ...manifest.failureQuestions.map((q, i) => ({ q, pointer: `/failureQuestions/${i}/answer` })),
+    ...(manifest.quiz ?? []).map((q, i) => ({ q, pointer: `/quiz/${i}/answer` })),
+  ].filter(({ q }) => hasCheapShortAnswer(q));
+  if (located.length === 0) return [];
+  const ids = located.map(({ q }) => q.id);
+  const message = `${ids.length === 1 ? 'the short answer of' : `the short answers of ${ids.length} questions,`} ${ids.join(', ')} ${ids.length === 1 ? 'is' : 'are'} stored as sha256, which a script guesses at about a hundred thousand words a second`;
+  const where = locate(input.manifestText, input.manifestFile, located[0]!.pointer, message);
+  return [{
+    severity: 'warning',
+    area: 'questions',
+    code: 'cheap-answer-hash',
+    file: input.manifestFile,
+    line: where.line,
+    column: where.column,
+    message,
+    advice: 'Run `lesson-companion author-answers <pack>` again: it stores short answers as scrypt, so each guess costs tens of milliseconds. The answers keep working as they are until then.',
+  }];
+}
+
+function missingAnswerHashes(input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile'>): ValidationProblem[] {
   const { manifest } = input;
   const unhashed = [...manifest.failureQuestions, ...(manifest.quiz ?? [])].filter((q) => !q.answer).map((q) => q.id);
   if (unhashed.length === 0) return [];

@@ -6,9 +6,10 @@ import { answerQuestion, showAnswer, UnknownQuestionError } from '../../node/pac
 import type { LoadedPack } from '../../node/packs/packs';
 import type { AnswerView } from '../../shared/messages';
 
-export function checkAnswer(pack: LoadedPack, questionId: string, answer: string): AnswerView | undefined {
+/** Asynchronous: a `short` answer's scrypt hash is computed off the extension host's thread. */
+export async function checkAnswer(pack: LoadedPack, questionId: string, answer: string): Promise<AnswerView | undefined> {
   try {
-    const result = answerQuestion(pack, questionId, answer);
+    const result = await answerQuestion(pack, questionId, answer);
     return {
       answer,
       correct: result.correct,

@@ -189,7 +189,7 @@ export class LessonPanel implements vscode.Disposable {
         const session = store.session;
         const pack = session ? await packs.find(session.lessonId) : undefined;
         if (!pack) return;
-        const result = checkAnswer(pack, message.questionId, message.answer);
+        const result = await checkAnswer(pack, message.questionId, message.answer);
         if (!result) {
           this.deps.log.warn(`lesson panel: no question "${message.questionId}" in ${pack.manifest.id}`);
           return;

@@ -8,25 +8,27 @@
  *       stable across versions of the pack, and the key to use for storing progress.
  *   findQuestion(pack, ref): QuestionInfo | undefined
  *       `ref` is an id, or a number n as above (an id that happens to be digits wins).
- *   answerQuestion(pack, ref, answer): AnswerResult
+ *   answerQuestion(pack, ref, answer): Promise<AnswerResult>
  *       Checks one typed answer: `correct`, `feedback` (the author's feedback for that wrong answer when
  *       there is one, else the question's hint; for a right answer, "Right."), `explanation` once right,
  *       `step`/`stepTitle` pointing into the read order, `unreadable` when the text is not an answer of
- *       that kind at all (e.g. a word for a number question). Throws UnknownQuestionError for a bad ref.
+ *       that kind at all (e.g. a word for a number question). Rejects with UnknownQuestionError for a bad
+ *       ref. Asynchronous: a `short` answer stored as scrypt takes tens of milliseconds to hash, on
+ *       libuv's thread pool, so the extension host is not held while it computes.
  *   showAnswer(pack, ref): RevealedAnswer
  *       The worked answer a learner asked for: the explanation, and for a predict question what the
  *       reference prints. Throws UnknownQuestionError for a bad ref.
- *   sha256Hex(text): the hash the packs use (node:crypto), for authoring tools.
+ *   sha256Hex(text), scryptHex(password, salt, cost): the hashes the packs use (node:crypto), for authoring tools.
  *
  * Nothing here reads files, starts processes or runs pack code: a predict question is checked against the
  * hash author-answers stored (validate keeps it in step with the pack's model).
  */
 import { checkAnswer, revealAnswer, type CheckedAnswer, type RevealedAnswer } from '../../core/quiz/quiz';
 import type { Question } from '../../core/pack/schema';
-import { sha256Hex } from '../cache/hash';
+import { scryptHex, sha256Hex } from '../cache/hash';
 import type { LoadedPack } from './packs';
 
-export { sha256Hex };
+export { scryptHex, sha256Hex };
 
 export interface QuestionInfo {
   /** 1-based: failure questions first, then the quiz. */
@@ -96,10 +98,10 @@ export function findQuestion(pack: LoadedPack, ref: string): QuestionInfo | unde
   return all.find((q) => q.id === trimmed) ?? (/^\d+$/.test(trimmed) ? all[Number(trimmed) - 1] : undefined);
 }
 
-export function answerQuestion(pack: LoadedPack, questionRef: string, answer: string): AnswerResult {
+export async function answerQuestion(pack: LoadedPack, questionRef: string, answer: string): Promise<AnswerResult> {
   const info = findQuestion(pack, questionRef);
   if (!info) throw new UnknownQuestionError(questionRef, listQuestions(pack));
-  const checked = checkAnswer(info.question, answer, { sha256: sha256Hex, model: pack.model, mistakes: pack.manifest.mistakes });
+  const checked = await checkAnswer(info.question, answer, { sha256: sha256Hex, scrypt: scryptHex, model: pack.model, mistakes: pack.manifest.mistakes });
   return { questionId: info.id, n: info.n, ...checked, ...(checked.step !== undefined && info.stepTitle ? { stepTitle: info.stepTitle } : {}) };
 }
 
