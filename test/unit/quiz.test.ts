@@ -177,3 +177,31 @@ describe('quiz: authoring problems', () => {
     assert.match(problems(stale).join('\n'), /no longer matches the model's output/);
   });
 });
+
+describe('quiz: short answers stored as scrypt', () => {
+  const cost = { N: 1024, r: 8, p: 1, keyLength: 32 }; // cheap here: the cost is the pack's, the check is the same
+  it('accepts the right answer, refuses a wrong one, gives feedback hashed the same way, with one hash per check', async () => {
+    let calls = 0;
+    const counting: Scrypt = async (password, salt, c) => {
+      calls += 1;
+      return scryptHex(password, salt, c);
+    };
+    const q: Question = {
+      id: 'q-kdf',
+      prompt: 'Which?',
+      kind: 'short',
+      hint: 'Think.',
+      answer: { salt: SALT, scrypt: { ...cost, hashes: [await scryptHex('s1', SALT, cost)] } },
+      feedback: [{ scrypt: await scryptHex('s3', SALT, cost), text: 'tuple order' }],
+    };
+    const d: QuizDeps = { sha256, scrypt: counting };
+    assert.equal((await checkAnswer(q, ' S1. ', d)).correct, true);
+    assert.deepEqual(await checkAnswer(q, 's3', d), { correct: false, feedback: 'tuple order' });
+    assert.deepEqual(await checkAnswer(q, 's2', d), { correct: false, feedback: 'Think.' });
+    assert.equal(calls, 3, 'one scrypt per answer checked');
+    assert.deepEqual(questionProblems(q, { sha256 }), []);
+    // The sha256 of the right answer is not accepted for a question stored as scrypt.
+    const swapped: Question = { ...q, answer: { salt: SALT, scrypt: { ...cost, hashes: [answerHash(sha256, SALT, 's1')] } } };
+    assert.equal((await checkAnswer(swapped, 's1', d)).correct, false);
+  });
+});
