@@ -53,10 +53,11 @@ describe('nothing outlives the CLI, and a model reaches nothing (built CLI and e
       if (found?.tool !== setting.tool) context.skip();
     };
 
-    it(`${setting.name}: SIGKILL of the CLI mid-check leaves no learner program after a second`, async function () {
+    it(`${setting.name}: SIGKILL of the CLI mid-check leaves no learner program and no temp folder after a second`, async function () {
       await skipWithout(this);
       const copy = harness.copy('answers-slowly.py');
-      const cli = start(['check', copy.file, '--lesson', harness.pack, '--json', '--python', harness.python, '--timeout', '600000'], setting.env);
+      const tmpdir = fs.mkdtempSync(path.join(harness.tmp, 'tmpdir-'));
+      const cli = start(['check', copy.file, '--lesson', harness.pack, '--json', '--python', harness.python, '--timeout', '600000'], { ...setting.env, TMPDIR: tmpdir });
       const done = exited(cli);
       assert.ok(await until(async () => (await processesWith(copy.token)).length > 0, 20_000), 'the program started');
       await sleep(300);
@@ -64,6 +65,8 @@ describe('nothing outlives the CLI, and a model reaches nothing (built CLI and e
       await done;
       await sleep(1000);
       assert.deepEqual(await processesWith(copy.token), []);
+      // Without a sandbox the run's private working folder is here (in a sandbox, /tmp is the sandbox's own).
+      assert.deepEqual(fs.readdirSync(tmpdir), [], 'no temp folder is left');
     });
 
     it(`${setting.name}: SIGKILL of the CLI while the model spins leaves no engine worker after a second`, async function () {
@@ -71,7 +74,8 @@ describe('nothing outlives the CLI, and a model reaches nothing (built CLI and e
       const pack = await makeCase(harness.tmp, `spins-${setting.tool ?? 'off'}`);
       fs.appendFileSync(path.join(pack, 'model', 'model.js'), fs.readFileSync(path.join(HOSTILE, 'models', 'spins.js')));
       const copy = harness.copy('answers-slowly.py');
-      const cli = start(['check', copy.file, '--lesson', pack, '--json', '--python', harness.python, '--timeout', '600000'], { ...setting.env, LESSON_COMPANION_ENGINE_QUIET_MS: '600000' });
+      const tmpdir = fs.mkdtempSync(path.join(harness.tmp, 'tmpdir-'));
+      const cli = start(['check', copy.file, '--lesson', pack, '--json', '--python', harness.python, '--timeout', '600000'], { ...setting.env, TMPDIR: tmpdir, LESSON_COMPANION_ENGINE_QUIET_MS: '600000' });
       const done = exited(cli);
       const worker = async (): Promise<string[]> => (await processesWith(pack)).filter((line) => line.includes('engine.js'));
       assert.ok(await until(async () => (await worker()).length > 0, 20_000), 'the worker started');
@@ -81,6 +85,7 @@ describe('nothing outlives the CLI, and a model reaches nothing (built CLI and e
       await sleep(1000);
       assert.deepEqual(await worker(), []);
       assert.deepEqual(await processesWith(copy.token), []);
+      assert.deepEqual(fs.readdirSync(tmpdir), [], 'no temp folder is left');
     });
 
     it(`${setting.name}: a model that reaches for process gets no token, no connection and no kill, in words naming the pack`, async function () {

@@ -4,6 +4,7 @@
  * (SIGTERM), can end them all before it exits. A normal end unregisters them one by one.
  */
 import * as fs from 'node:fs';
+import { removeAfterDeath } from './folderReaper';
 
 const stoppers = new Set<() => void>();
 const tempDirs = new Set<string>();
@@ -14,9 +15,13 @@ export function trackProcess(stop: () => void): () => void {
   return () => stoppers.delete(stop);
 }
 
-/** Registers a temporary folder to remove if the CLI is stopped before it removes the folder itself. */
+/**
+ * Registers a temporary folder to remove if the CLI is stopped before it removes the folder itself; a CLI
+ * killed with SIGKILL leaves it to the reaper (folderReaper.ts).
+ */
 export function trackTempDir(dir: string): () => void {
   tempDirs.add(dir);
+  removeAfterDeath(dir);
   return () => tempDirs.delete(dir);
 }
 
