@@ -42,6 +42,28 @@ describe('nothing outlives the CLI, and a model reaches nothing (built CLI and e
   const start = (args: string[], env: NodeJS.ProcessEnv): ChildProcess =>
     spawn(process.execPath, [CLI, ...args], { cwd: harness.tmp, env: harness.env(env), stdio: ['ignore', 'pipe', 'pipe'] });
 
+  it('no sandbox and no setpriv on PATH: SIGKILL of the CLI while the worker waits for a run leaves no worker (its pipe watch)', async () => {
+    // Without setpriv nothing asks the kernel to end the worker: what ends it is that it sees its stdin close.
+    const bin = fs.mkdtempSync(path.join(harness.tmp, 'bin-'));
+    fs.symlinkSync(process.execPath, path.join(bin, 'node'));
+    fs.symlinkSync(harness.python, path.join(bin, 'python3'));
+    const copy = harness.copy('answers-slowly.py');
+    const cli = start(['check', copy.file, '--lesson', harness.pack, '--json', '--python', harness.python, '--timeout', '600000'], { LESSON_COMPANION_SANDBOX: 'off', PATH: bin });
+    const done = exited(cli);
+    const worker = async (): Promise<string[]> => (await processesWith(harness.pack)).filter((line) => line.includes('engine.js'));
+    const program = async (): Promise<string[]> => (await processesWith(copy.token)).filter((line) => !line.includes(CLI));
+    assert.ok(await until(async () => (await worker()).length > 0 && (await program()).length > 0, 20_000), 'the worker and the program started');
+    assert.ok((await worker()).every((line) => !line.includes('setpriv')), 'nothing ties the worker but its pipe');
+    await sleep(500);
+    cli.kill('SIGKILL');
+    await done;
+    await sleep(1000);
+    const left = await worker();
+    // The program has no tie here either (no setpriv): it is this test's to end, as the sweep would have.
+    for (const line of [...left, ...(await program())]) process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
+    assert.deepEqual(left, []);
+  });
+
   for (const setting of SETTINGS) {
     const skipWithout = async (context: Mocha.Context): Promise<void> => {
       if (!setting.tool) return;
@@ -59,12 +81,14 @@ describe('nothing outlives the CLI, and a model reaches nothing (built CLI and e
       const tmpdir = fs.mkdtempSync(path.join(harness.tmp, 'tmpdir-'));
       const cli = start(['check', copy.file, '--lesson', harness.pack, '--json', '--python', harness.python, '--timeout', '600000'], { ...setting.env, TMPDIR: tmpdir });
       const done = exited(cli);
-      assert.ok(await until(async () => (await processesWith(copy.token)).length > 0, 20_000), 'the program started');
+      // The CLI's own command line names the program too: only what it started counts.
+      const program = async (): Promise<string[]> => (await processesWith(copy.token)).filter((line) => !line.includes(CLI));
+      assert.ok(await until(async () => (await program()).length > 0, 20_000), 'the program started');
       await sleep(300);
       cli.kill('SIGKILL');
       await done;
       await sleep(1000);
-      assert.deepEqual(await processesWith(copy.token), []);
+      assert.deepEqual(await program(), []);
       // Without a sandbox the run's private working folder is here (in a sandbox, /tmp is the sandbox's own).
       assert.deepEqual(fs.readdirSync(tmpdir), [], 'no temp folder is left');
     });
