@@ -42,8 +42,9 @@ describe('nothing outlives the CLI, and a model reaches nothing (built CLI and e
   const start = (args: string[], env: NodeJS.ProcessEnv): ChildProcess =>
     spawn(process.execPath, [CLI, ...args], { cwd: harness.tmp, env: harness.env(env), stdio: ['ignore', 'pipe', 'pipe'] });
 
-  it('no sandbox and no setpriv on PATH: SIGKILL of the CLI while the worker waits for a run leaves no worker (its pipe watch)', async () => {
-    // Without setpriv nothing asks the kernel to end the worker: what ends it is that it sees its stdin close.
+  it('no sandbox and no setpriv on PATH: SIGKILL of the CLI while the worker waits for a run leaves no worker (its stdin closes)', async () => {
+    // Without setpriv nothing asks the kernel to end the worker: what ends it is that its stdin closes (its
+    // 'end' handler, or simply no handle left). A spinning worker reads nothing: only setpriv or bwrap end it.
     const bin = fs.mkdtempSync(path.join(harness.tmp, 'bin-'));
     fs.symlinkSync(process.execPath, path.join(bin, 'node'));
     fs.symlinkSync(harness.python, path.join(bin, 'python3'));
