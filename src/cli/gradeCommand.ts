@@ -1,3 +1,4 @@
+import { safeText } from '../core/text/text';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -58,7 +59,9 @@ export async function writeClassReport(report: ClassReport, outDir: string, form
   const written: string[] = [];
   for (const format of formats) {
     const file = path.join(outDir, FILE_OF[format]);
-    await fs.writeFile(file, render[format]());
+    // A file is read in a terminal too (`cat report.csv`) and in a browser: a pack's titles and a student's
+    // folder names are written out (\u001b, \u202e), never raw, in every format. Line breaks stay.
+    await fs.writeFile(file, safeText(render[format](), { multiline: true }));
     written.push(file);
   }
   return written;

@@ -95,7 +95,7 @@ export function runCli(): void {
         process.exitCode = code;
       },
       (error: unknown) => {
-        process.stderr.write(`lesson-companion: unexpected error: ${String(error).split('\n')[0]}\n`);
+        process.stderr.write(terminalSafe(`lesson-companion: unexpected error: ${String(error).split('\n')[0]}\n`));
         process.exitCode = EXIT.usage;
       },
     );

@@ -14,6 +14,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ROOT } from './hostileKit';
+import { panelState } from '../../src/ext/panel/panelState';
+import { checkAnswer, revealedAnswer } from '../../src/ext/lesson/answers';
+import { loadPack } from '../../src/node/packs/packs';
+import type { CheckReport } from '../../src/core/report/report';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 /** OSC 52 (clipboard), ESC[2J (clear), C1 CSI 2J, RLO: each written out by the surfaces, never raw. */
@@ -60,8 +64,8 @@ interface Run {
   readonly text: string;
 }
 
-function assertInert(run: Run, what: string): void {
-  assert.match(run.text, ESCAPED, `${what}: the pack's text is shown, written out:\n${run.text.slice(0, 3000)}`);
+function assertInert(run: Run, what: string, shown = true): void {
+  if (shown) assert.match(run.text, ESCAPED, `${what}: the pack's text is shown, written out:\n${run.text.slice(0, 3000)}`);
   const raw = RAW.exec(run.text);
   assert.equal(raw, null, `${what}: a raw U+${raw?.[0].codePointAt(0)!.toString(16).padStart(4, '0')} reached the output near ${JSON.stringify(run.text.slice(Math.max(0, (raw?.index ?? 0) - 60), (raw?.index ?? 0) + 20))}`);
 }
@@ -116,7 +120,10 @@ describe('pack text reaches no surface raw: every text field (every-text-field)'
     const summarised = report.problems.find((p) => /more text fields hold control characters/.test(p.message));
     assert.ok(missing.length === 0 || summarised, `no warning for ${missing.slice(0, 5).join(', ')} (and ${Math.max(0, missing.length - 5)} more)`);
     assert.equal(report.problems.filter((p) => p.severity === 'error').length, 0, JSON.stringify(report.problems.filter((p) => p.severity === 'error')));
-    assertInert(await cli(['validate', pack]), 'validate');
+    // The text report names each field and the character (U+001B), not the field's text.
+    const text = await cli(['validate', pack]);
+    assert.match(text.text, /\/title holds the control character U\+001B/);
+    assertInert(text, 'validate', false);
   });
 
   it('lessons: the title is written out', async () => {
@@ -160,11 +167,19 @@ describe('pack text reaches no surface raw: every text field (every-text-field)'
   });
 
   it('bundle, then install: the refusal without a terminal and the prompt on one are written out', async () => {
+    // Under an id of its own, so install asks about the pack itself, not about hiding the built-in lesson.
+    const own = path.join(tmp, 'own-id', 'every-text-field');
+    fs.cpSync(pack, own, { recursive: true });
+    const manifest = JSON.parse(fs.readFileSync(path.join(own, 'lesson.json'), 'utf8')) as { id: string };
+    manifest.id = 'every-text-field';
+    fs.writeFileSync(path.join(own, 'lesson.json'), JSON.stringify(manifest, null, 2));
     const archive = path.join(tmp, 'every-text-field.lessonpack');
-    const bundled = await cli(['bundle', pack, '-o', archive]);
+    const bundled = await cli(['bundle', own, '-o', archive]);
     assert.equal(bundled.code, 0, bundled.text);
     const noTerminal = await cli(['install', archive, '--packs-dir', path.join(tmp, 'installed')]);
-    assertInert(noTerminal, 'install (no terminal)');
+    // install names the pack by its id and version (patterns with no room for a control character), not its title.
+    assert.match(noTerminal.text, /every-text-field 1\.0\.0 contains code/);
+    assertInert(noTerminal, 'install (no terminal)', false);
     // On a terminal (util-linux `script` gives it one), the question itself: answered "n".
     const onTerminal = await new Promise<Run>((resolve) => {
       const command = [process.execPath, CLI, 'install', archive, '--packs-dir', path.join(tmp, 'installed')].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
@@ -173,11 +188,19 @@ describe('pack text reaches no surface raw: every text field (every-text-field)'
       );
       setTimeout(() => child.stdin?.end('n\n'), 1500);
     });
-    // The terminal echoes "n" with a carriage return: that one is the terminal's, not the pack's.
-    assertInert({ ...onTerminal, text: onTerminal.text.replace(/\r\n/g, '\n').replace(/\r/g, '') }, 'install (prompt)');
+    // The terminal echoes "n" with a carriage return, and readline moves the cursor (ESC[1G, ESC[0J,
+    // ESC[<n>G): those are the terminal's and readline's, not the pack's (whose ESC[2J is not among them).
+    const printed = onTerminal.text.replace(/\r\n/g, '\n').replace(/\r/g, '').replace(/\u001b\[(\d+G|0J)/g, '');
+    assertInert({ ...onTerminal, text: printed }, 'install (prompt)', false);
     assert.match(onTerminal.text, /\[y\/N\]/, 'the question was asked');
     const yes = await cli(['install', archive, '--yes', '--packs-dir', path.join(tmp, 'installed')]);
-    assertInert(yes, 'install --yes');
+    assertInert(yes, 'install --yes', false);
+    assert.equal(yes.code, 0, yes.text);
+    // Installed, its title is listed: written out.
+    const listed = await new Promise<Run>((resolve) =>
+      execFile(process.execPath, [CLI, 'lessons'], { cwd: tmp, env: { ...env(), LESSON_COMPANION_PACKS: path.join(tmp, 'installed') } }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, text: stdout + stderr })),
+    );
+    assertInert(listed, 'lessons (installed)');
   });
 
   it('grade: the class summary on the terminal is written out, and the HTML report holds the payload only as text', async () => {
@@ -189,7 +212,44 @@ describe('pack text reaches no surface raw: every text field (every-text-field)'
     assertInert(run, 'grade');
     const html = fs.readFileSync(path.join(out, fs.readdirSync(out).find((f) => f.endsWith('.html'))!), 'utf8');
     assert.doesNotMatch(html, /<script/i);
-    assert.ok(html.includes('cHduZWQ='), 'the mistake title is in the report');
-    assert.equal(RAW.exec(html.replace(/\n/g, '')), null, 'no raw control or bidi character in the HTML report');
+    assert.match(html, ESCAPED, 'the mistake title is in the report, written out');
+    for (const file of fs.readdirSync(out).filter((f) => /\.(html|json|csv|xml)$/.test(f))) {
+      const text = fs.readFileSync(path.join(out, file), 'utf8');
+      assert.equal(RAW.exec(text), null, `no raw control or bidi character in ${file}`);
+    }
+  });
+
+  it('the lesson panel: every string of its state (lesson, questions, answers, mistake cards, scenarios) is inert', async () => {
+    const learner = path.join(tmp, 'panel', 'balancer.py');
+    fs.mkdirSync(path.dirname(learner), { recursive: true });
+    fs.copyFileSync(path.join(ROOT, 'test', 'fixtures', 'real-style', 'least-connections', 'python', 'least_loaded_by_name.py'), learner);
+    const checked = await cli(['check', learner, '--lesson', pack, '--json']);
+    const report = JSON.parse(checked.text.slice(0, checked.text.lastIndexOf('}') + 1)) as CheckReport;
+    assert.ok(report.mistakes.length > 0 && RAW.test(report.mistakes[0]!.title), 'the report (parsed back) holds the raw payload, as the service hands it over');
+    const loaded = await loadPack(pack, 'installed');
+    const wrong = await checkAnswer(loaded, 'fq-tie-pool-order', 'zzz');
+    const shown = revealedAnswer(loaded, 'quiz-trace-count-a', undefined);
+    assert.ok(wrong && shown);
+    const session = { lessonId: 'least-connections', language: 'python' as const, mainFile: 'balancer.py', folder: 'file:///w' };
+    const progress = { stepsRead: [1], answers: { 'fq-tie-pool-order': wrong, 'quiz-trace-count-a': shown }, answersShown: ['quiz-trace-count-a'], lastReport: report, lastAnchors: {}, lastCheckAt: '2026-01-01T00:00:00Z' };
+    const state = panelState({ session, pack: loaded, progress, trusted: true, checking: false });
+    const strings = stringsIn(state);
+    const raw = strings.filter((s) => RAW.test(s.text));
+    assert.deepEqual(raw.map((s) => s.pointer).slice(0, 10), [], 'no string of the panel state holds a raw control or bidi character');
+    const shownAt = strings.filter((s) => ESCAPED.test(s.text)).map((s) => s.pointer);
+    for (const where of [/^\/lesson\/title$/, /^\/lesson\/steps\/\d+\/title$/, /^\/lesson\/failureQuestions\/\d+\/promptHtml$/, /^\/lesson\/failureQuestions\/\d+\/choices\/\d+$|^\/lesson\/quiz\/\d+\/choices\/\d+$/, /\/last\/feedback$/, /\/last\/explanation$/, /^\/check\/mistakes\/0\/title$/, /^\/check\/mistakes\/0\/hintHtml$/, /scenarios\/\d+\/title$/, /scenarios\/\d+\/description$/]) {
+      assert.ok(shownAt.some((p) => where.test(p)), `the panel shows ${where.source}, written out (seen at: ${shownAt.slice(0, 40).join(', ')})`);
+    }
+  });
+
+  it('the webview puts no text into HTML but the markdown renderer\'s `…Html` fields (raw HTML off)', () => {
+    const dir = path.join(ROOT, 'src', 'webview');
+    const found: string[] = [];
+    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+      const text = fs.readFileSync(path.join(dir, file), 'utf8');
+      for (const m of text.matchAll(/\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write|DOMParser|createContextualFragment/g)) found.push(`${file}: ${m[0]}`);
+      for (const m of text.matchAll(/trustedHtml\(\s*'[a-z]+',\s*([^,)]+)/g)) if (!/(Html|\.html|^html)$/.test(m[1]!.trim())) found.push(`${file}: trustedHtml(${m[1]})`);
+    }
+    assert.deepEqual(found, ['dom.ts: .innerHTML ='], 'the one innerHTML is trustedHtml, fed only ...Html fields');
   });
 });

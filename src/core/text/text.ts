@@ -71,3 +71,24 @@ function jsonEscape(char: string): string {
 export function terminalSafe(text: string): string {
   return text.replace(COLOUR_OR_UNSAFE, (match) => (match.length > 1 && match.startsWith('\u001b[') ? match : match === '\n' || match === '\t' ? match : jsonEscape(match)));
 }
+
+/**
+ * Every string inside `value` (a message for the lesson panel: pack text, rendered markdown, learner text)
+ * with its control, bidi and invisible characters written out (`\u202e`), line breaks and tabs kept. In a
+ * browser an escape character does nothing, but a right-to-left override reorders what the learner reads,
+ * and a zero-width character hides a difference: the panel shows them as the terminal does. Objects are
+ * copied, not changed; a string with nothing to write out is the same string.
+ */
+export function safeStrings<T>(value: T): T {
+  if (typeof value === 'string') return (UNSAFE_TEST.test(value) ? safeText(value, { multiline: true }).replace(/\r/g, '\\r') : value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => safeStrings(item)) as T;
+  if (value && typeof value === 'object') {
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) copy[key] = safeStrings(item);
+    return copy as T;
+  }
+  return value;
+}
+
+/** UNSAFE without the global flag (a /g regex's test() keeps state between calls), line feeds and tabs allowed. */
+const UNSAFE_TEST = /(?![\n\t])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;

@@ -21,15 +21,21 @@ export interface ControlCharacterWarning {
 /** Control, format (bidi, zero-width), separator and lone surrogate characters, but line breaks and tabs. */
 const CONTROL = /(?![\n\t])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 
+/** Fields warned about one by one; then one warning names the rest (up to LISTED of them). */
+const WARNED = 50;
+const LISTED = 500;
+
 const pointerPart = (key: string | number): string => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 
 export function checkControlCharacters(manifest: LessonManifest, manifestText: string, manifestFile: string): ControlCharacterWarning[] {
   const problems: ControlCharacterWarning[] = [];
+  // Past the first WARNED fields, the rest are named together in one last warning: none is left out.
+  const more: string[] = [];
   const walk = (value: unknown, pointer: string): void => {
-    if (problems.length >= 50) return;
     if (typeof value === 'string') {
       const found = CONTROL.exec(value);
       if (!found) return;
+      if (problems.length >= WARNED) return void more.push(pointer);
       const code = `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
       const where = locate(manifestText, manifestFile, pointer, `${pointer || '/'} holds the control character ${code}`);
       problems.push({
@@ -47,5 +53,12 @@ export function checkControlCharacters(manifest: LessonManifest, manifestText: s
     else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) walk(item, `${pointer}/${pointerPart(key)}`);
   };
   walk(manifest, '');
+  if (more.length > 0) {
+    const listed = more.slice(0, LISTED);
+    const rest = more.length - listed.length;
+    const message = `and ${more.length} more text fields hold control characters: ${listed.join(', ')}${rest > 0 ? `, and ${rest} more` : ''}`;
+    const where = locate(manifestText, manifestFile, more[0]!, message);
+    problems.push({ severity: 'warning', area: 'schema', file: manifestFile, line: where.line, column: where.column, message, advice: 'Terminals and the panel show them escaped (as \\u…), never raw: remove them, or write the words you meant.' });
+  }
   return problems;
 }

@@ -16,6 +16,7 @@ import { debugSupport, type TraceActions } from '../editor/traceActions';
 import { parseFromWebview, PROTOCOL_VERSION, type FromWebview, type PanelState, type RevealTarget, type ToWebview } from '../../shared/messages';
 import { panelHtml, panelOptions } from './panelHtml';
 import { panelState } from './panelState';
+import { safeStrings } from '../../core/text/text';
 
 export const PANEL_VIEW_TYPE = 'lessonCompanion.lessonPanel';
 
@@ -131,7 +132,8 @@ export class LessonPanel implements vscode.Disposable {
   private async post(message: ToWebview): Promise<void> {
     if (!this.ready) return;
     try {
-      await this.panel.webview.postMessage(message);
+      // The state is made safe where it is built (panelState); an answer's feedback and the rest here.
+      await this.panel.webview.postMessage(safeStrings(message));
     } catch (error) {
       this.deps.log.warn(`could not post ${message.type} to the lesson panel: ${String(error)}`);
     }

@@ -9,7 +9,7 @@ import type { CheckReport, Counterexample } from '../../core/report/report';
 import { scenarioAfterCheck } from '../../core/simulation/simulationReport';
 import { simulationView } from '../../core/simulation/simulationView';
 import type { LessonManifest, Question } from '../../core/pack/schema';
-import { safeText } from '../../core/text/text';
+import { safeStrings, safeText } from '../../core/text/text';
 import { countsNote, traceCells, traceLength } from '../../core/report/traceView';
 import type { LoadedPack } from '../../node/packs/packs';
 import type { AnswerView, CheckView, DebugSupport, LessonView, MistakeView, PanelState, QuestionView, TraceView, UnderLoadView } from '../../shared/messages';
@@ -166,6 +166,11 @@ export function panelState(input: {
   debug?: DebugSupport;
   simulation?: SimulationSnapshot;
 }): PanelState {
+  // Every string the panel gets, pack text above all, with its control and bidi characters written out.
+  return safeStrings(buildPanelState(input));
+}
+
+function buildPanelState(input: Parameters<typeof panelState>[0]): PanelState {
   const { session, pack, progress } = input;
   if (!session || !pack) {
     return {
