@@ -103,8 +103,11 @@ export async function gradeSubmissions(submissions: readonly Submission[], optio
     const bytes = await fs.readFile(submission.file);
     if (!isProgramText(bytes)) return rowWithoutCheck(student, shown, 'refused', 'the file is not text (binary bytes, or not UTF-8)', total, quiz);
     const key = resultKey(options.runKey, bytes);
+    // A kept result is the out folder's file, which whoever runs grade can write, and so can a program
+    // graded with --sandbox=off (it runs as them): a kept pass is never believed, the program is checked
+    // again (a passing check is quick, one run). A kept failure is reused: it can only cost its student.
     const stored = options.store?.read(key);
-    if (stored) {
+    if (stored && stored.status !== 'pass') {
       resumed += 1;
       return { ...stored, student, file: shown, quiz };
     }

@@ -121,19 +121,50 @@ function resolutionKey(command: string, runtime: Runtime): string | undefined {
 
 /**
  * A resolution kept from an earlier CLI process: asking a shim costs a shell and an interpreter start
- * (a fifth of a second under pyenv) on every check otherwise. Used only while the files it names are there.
+ * (a fifth of a second under pyenv) on every check otherwise. Used only while the files it names are there,
+ * and only when it names what the command could have resolved to (plausibleRecord).
  */
-function remembered(key: string): Resolution | undefined {
+function remembered(key: string, command: string): Resolution | undefined {
   const dir = cacheDir('interpreters');
   if (!dir) return undefined;
   try {
     const data = JSON.parse(fs.readFileSync(path.join(dir, `${key}.json`), 'utf8')) as { executable?: unknown; needs?: unknown };
     if (typeof data.executable !== 'string' || !Array.isArray(data.needs) || !data.needs.every((n): n is string => typeof n === 'string')) return undefined;
     if (![data.executable, ...data.needs].every((f) => fs.existsSync(f))) return undefined;
+    if (!plausibleRecord(command, data.executable, data.needs)) return undefined;
     return { ok: true, interpreter: { executable: data.executable, needs: data.needs } };
   } catch {
     return undefined;
   }
+}
+
+const inside = (child: string, parent: string): boolean => child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+
+/**
+ * The record is the user's file, and a program checked with `--sandbox=off` runs as the user: it could
+ * point the record at a fake interpreter that ignores the learner's file and prints right answers, and
+ * list a folder of its choosing for the sandbox to show. So a record is used only when it names what the
+ * command itself could resolve to: the file PATH finds (or a link beside it, a virtual environment's
+ * `python`), or, for a version manager's shim (`…/shims/python3`), a file inside that manager's folder
+ * (`~/.pyenv`, `~/.asdf`); and when every folder it asks the sandbox to show holds the interpreter (its
+ * prefixes, its bin folder), never `/` or the home folder. Anything else is asked again. (What the record
+ * could name, the user's own version files could select as well: the record adds no way in.)
+ */
+function plausibleRecord(command: string, executable: string, needs: readonly string[]): boolean {
+  const started = onPath(command);
+  if (!started) return false;
+  const real = realpath(executable);
+  const startedReal = realpath(started);
+  const shimRoot = path.basename(path.dirname(started)) === 'shims' ? realpath(path.dirname(path.dirname(started))) : undefined;
+  const named = real === startedReal || path.dirname(executable) === path.dirname(started) || (shimRoot !== undefined && inside(real, shimRoot));
+  if (!named) return false;
+  const home = realpath(os.homedir());
+  const holders = [path.dirname(real), path.dirname(executable)];
+  return needs.every((need) => {
+    const n = realpath(need);
+    if (n === path.parse(n).root || inside(home, n)) return false;
+    return n === real || n === executable || holders.some((h) => inside(h, n));
+  });
 }
 
 function remember(key: string, resolution: Resolution): void {
@@ -145,7 +176,7 @@ function remember(key: string, resolution: Resolution): void {
 export async function resolveRemembered(command: string, runtime: Runtime): Promise<Resolution> {
   if (runtime === 'node' && command === process.execPath) return resolveNow(command, runtime);
   const key = resolutionKey(command, runtime);
-  const known = key ? remembered(key) : undefined;
+  const known = key ? remembered(key, command) : undefined;
   if (known) return known;
   const resolution = await resolveNow(command, runtime);
   if (key) remember(key, resolution);
