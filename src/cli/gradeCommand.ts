@@ -47,6 +47,14 @@ function parseFormats(value: string | undefined): Format[] {
   return [...new Set(wanted)] as Format[];
 }
 
+/** `text` with every control and bidi character written out, its line ends (CSV's CRLF too) kept as they are. */
+function fileSafe(text: string): string {
+  return text
+    .split('\r\n')
+    .map((part) => safeText(part, { multiline: true }))
+    .join('\r\n');
+}
+
 /** Writes the report in each format; returns the files written. */
 export async function writeClassReport(report: ClassReport, outDir: string, formats: readonly Format[]): Promise<string[]> {
   await fs.mkdir(outDir, { recursive: true });
@@ -61,7 +69,7 @@ export async function writeClassReport(report: ClassReport, outDir: string, form
     const file = path.join(outDir, FILE_OF[format]);
     // A file is read in a terminal too (`cat report.csv`) and in a browser: a pack's titles and a student's
     // folder names are written out (\u001b, \u202e), never raw, in every format. Line breaks stay.
-    await fs.writeFile(file, safeText(render[format](), { multiline: true }));
+    await fs.writeFile(file, fileSafe(render[format]()));
     written.push(file);
   }
   return written;

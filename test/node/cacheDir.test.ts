@@ -60,10 +60,14 @@ describe('interpreter resolution kept across processes', function () {
   beforeEach(() => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-interp-test-'));
     calls = path.join(root, 'calls');
-    shim = path.join(root, 'bin', 'python3');
+    shim = path.join(root, 'shims', 'python3');
     fs.mkdirSync(path.dirname(shim));
-    // A version manager's shim, as pyenv's is: a script that starts the real interpreter; it counts its starts.
-    fs.writeFileSync(shim, `#!/bin/sh\necho x >> ${JSON.stringify(calls)}\nexec ${JSON.stringify(realPython)} "$@"\n`, { mode: 0o755 });
+    // A version manager laid out as pyenv is: <root>/shims/python3, a script that starts the version it
+    // selects, <root>/versions/<v>/bin/python3 (here a link to the real interpreter); it counts its starts.
+    const version = path.join(root, 'versions', 'test', 'bin', 'python3');
+    fs.mkdirSync(path.dirname(version), { recursive: true });
+    fs.symlinkSync(realPython, version);
+    fs.writeFileSync(shim, `#!/bin/sh\necho x >> ${JSON.stringify(calls)}\nexec ${JSON.stringify(version)} "$@"\n`, { mode: 0o755 });
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
@@ -95,6 +99,21 @@ describe('interpreter resolution kept across processes', function () {
     const again = (await resolve()) as { ok: boolean; interpreter: { executable: string } };
     assert.equal(starts(), 2);
     assert.notEqual(again.interpreter.executable, path.join(root, 'uninstalled', 'python3'));
+  });
+
+  it('asks again when the record names an interpreter the command could not resolve to (a fake one elsewhere)', async () => {
+    await resolve();
+    const cacheFolder = path.join(root, 'cache', 'interpreters');
+    const [file] = fs.readdirSync(cacheFolder);
+    // Outside the version manager's folder (root): where a program checked with --sandbox=off could write.
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-interp-fake-'));
+    const fake = path.join(elsewhere, 'python3');
+    fs.writeFileSync(fake, '#!/bin/sh\necho right answers\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(cacheFolder, file!), JSON.stringify({ executable: fake, needs: [path.dirname(fake)] }));
+    const again = (await resolve()) as { ok: boolean; interpreter: { executable: string } };
+    assert.equal(starts(), 2, 'the shim was asked again');
+    assert.notEqual(again.interpreter.executable, fake);
+    fs.rmSync(elsewhere, { recursive: true, force: true });
   });
 
   it('keeps the most recently written files when a folder is pruned', () => {

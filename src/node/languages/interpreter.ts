@@ -155,8 +155,10 @@ function plausibleRecord(command: string, executable: string, needs: readonly st
   if (!started) return false;
   const real = realpath(executable);
   const startedReal = realpath(started);
-  const shimRoot = path.basename(path.dirname(started)) === 'shims' ? realpath(path.dirname(path.dirname(started))) : undefined;
-  const named = real === startedReal || path.dirname(executable) === path.dirname(started) || (shimRoot !== undefined && inside(real, shimRoot));
+  // A shim's manager keeps its versions beside its shims folder (~/.pyenv/shims, ~/.pyenv/versions/…).
+  const shimRoot = path.basename(path.dirname(started)) === 'shims' ? path.dirname(path.dirname(started)) : undefined;
+  const underShimRoot = shimRoot !== undefined && (inside(executable, shimRoot) || inside(real, realpath(shimRoot)));
+  const named = real === startedReal || path.dirname(executable) === path.dirname(started) || underShimRoot;
   if (!named) return false;
   const home = realpath(os.homedir());
   const holders = [path.dirname(real), path.dirname(executable)];
