@@ -1,7 +1,9 @@
 /**
  * `validate` on a pack's scenarios, with its model: the reference must run every scenario to the end (each
  * pick answered with a server, or one of the scenario's "no server" words), and a scenario that claims to
- * show a mistake must show it: some mutant of that mistake must give another series than the reference.
+ * show a mistake must show it: the model with that mistake's mutants must give another run than the
+ * reference (its queues, requests sent, failed and waiting, tick by tick), or a learner with the mistake
+ * would look perfect under load.
  */
 import type { ReferenceModel } from '../model/model';
 import type { LessonManifest } from '../pack/schema';
@@ -15,9 +17,12 @@ export interface ScenarioFinding {
   readonly advice?: string;
 }
 
-function sameSeries(a: BalancerRun, b: BalancerRun): boolean {
+/** Two runs a learner could not tell apart: the same numbers at every tick, and the same end. */
+export function sameRun(a: BalancerRun, b: BalancerRun): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
+
+const listed = (ids: readonly string[]): string => ids.join(', ');
 
 export async function checkScenarios(manifest: LessonManifest, model: ReferenceModel): Promise<ScenarioFinding[]> {
   const findings: ScenarioFinding[] = [];
@@ -37,21 +42,29 @@ export async function checkScenarios(manifest: LessonManifest, model: ReferenceM
     for (const [k, id] of (scenario.shows ?? []).entries()) {
       const mistake = manifest.mistakes.find((m) => m.id === id);
       if (!mistake) continue;
+      // A mutant that answers at random would differ by chance alone: only the deterministic ones are evidence.
       const mutants = mistake.mutants.filter((m) => known.has(m) && !model.mutations.find((x) => x.id === m)?.nondeterministic);
-      let shows = false;
+      if (mutants.length === 0) continue;
+      const perfect: string[] = [];
       for (const mutant of mutants) {
         const run = await runScenario(scenario, protocolBalancer(scenario.commands, modelSession(model, new Set([mutant]))));
-        if (run.stopped || !sameSeries(run, reference)) {
-          shows = true;
-          break;
-        }
+        if (!run.stopped && sameRun(run, reference)) perfect.push(mutant);
       }
-      if (!shows) {
+      if (perfect.length === mutants.length) {
+        findings.push({
+          severity: 'error',
+          pointer: `${at}/shows/${k}`,
+          message:
+            `scenario "${scenario.id}" says it shows mistake "${id}", but the model with ${id}'s ${mutants.length === 1 ? `mutant (${mutants[0]})` : `mutants (${listed(mutants)})`} ` +
+            'gives the same run as the reference (the same queues, requests sent, failed and waiting at every tick): a learner with this mistake would look perfect under load',
+          advice: 'Change the scenario until the mistake matters (more load, a duplicate report, a burst, every server down for a while), or remove the id from "shows": the learner would be sent to a chart that shows nothing.',
+        });
+      } else if (perfect.length > 0) {
         findings.push({
           severity: 'warning',
           pointer: `${at}/shows/${k}`,
-          message: `scenario "${scenario.id}" does not show mistake "${id}": with ${mutants.length === 1 ? `its mutant (${mutants[0]})` : `any of its mutants (${mutants.join(', ')})`} the queues are the same as the reference's`,
-          advice: 'Change the scenario until the mistake matters (more load, a duplicate report, a burst), or remove the id from "shows": the learner would be sent to a chart that shows nothing.',
+          message: `scenario "${scenario.id}" shows mistake "${id}" only in some of its forms: with ${perfect.length === 1 ? `its mutant ${perfect[0]}` : `its mutants ${listed(perfect)}`} the run is the same as the reference's`,
+          advice: 'A learner whose mistake takes that form would look perfect under load: change the scenario until every form of the mistake matters, or accept that this chart shows only the others.',
         });
       }
     }
