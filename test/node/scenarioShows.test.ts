@@ -12,6 +12,7 @@ import { modelSession, protocolBalancer, roundRobin, runScenario } from '../../s
 import { simulationResult } from '../../src/core/simulation/simulationReport';
 import { validatePack } from '../../src/node/authoring/validatePack';
 import { loadPack } from '../../src/node/packs/packs';
+import { templateScenarios } from '../../src/core/simulation/scenarioSchema';
 
 const root = path.resolve(__dirname, '..', '..');
 const LESSONS = ['least-connections', 'conn-counts', 'health-checks'];
@@ -55,7 +56,7 @@ describe('validate: a scenario that says it shows a mistake must show it', funct
 
   it('"Every server goes down" shows the fallback to the first backend: 9 of 36 requests fail, none with the reference', async () => {
     const pack = await loadPack(path.join(root, 'lessons', 'health-checks'), 'built-in', { model: true });
-    const scenario = pack.manifest.scenarios!.find((s) => s.id === 'all-down')!;
+    const scenario = templateScenarios(pack.manifest.scenarios).find((s) => s.id === 'all-down')!;
     assert.ok(scenario.shows?.includes('fallback-first'));
     const mistake = pack.manifest.mistakes.find((m) => m.id === 'fallback-first')!;
     const reference = await runScenario(scenario, protocolBalancer(scenario.commands, modelSession(pack.model!)));

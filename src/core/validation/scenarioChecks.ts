@@ -7,6 +7,7 @@
  */
 import type { ReferenceModel } from '../model/model';
 import type { LessonManifest } from '../pack/schema';
+import { isWorldScenario } from '../world/worldScenarioSchema';
 import { modelSession, protocolBalancer, runScenario, type BalancerRun } from '../simulation/simulation';
 
 export interface ScenarioFinding {
@@ -18,16 +19,47 @@ export interface ScenarioFinding {
 }
 
 /** Two runs a learner could not tell apart: the same numbers at every tick, and the same end. */
-export function sameRun(a: BalancerRun, b: BalancerRun): boolean {
+export function sameRun(a: BalancerRun | object, b: BalancerRun | object): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
 const listed = (ids: readonly string[]): string => ids.join(', ');
 
+/**
+ * The finding for one `shows` claim, given the deterministic mutants of the mistake and those among them
+ * whose run is the reference's: an error when all are, a warning when some are, nothing when none is.
+ */
+export function showsFinding(scenarioId: string, id: string, mutants: readonly string[], perfect: readonly string[], pointer: string): ScenarioFinding | undefined {
+  if (mutants.length > 0 && perfect.length === mutants.length) {
+    return {
+      severity: 'error',
+      pointer,
+      message:
+        `scenario "${scenarioId}" says it shows mistake "${id}", but the model with ${id}'s ${mutants.length === 1 ? `mutant (${mutants[0]})` : `mutants (${listed(mutants)})`} ` +
+        'gives the same run as the reference (the same measures at every tick): a learner with this mistake would look perfect under load',
+      advice: 'Change the scenario until the mistake matters (more load, a duplicate report, a burst, a longer outage), or remove the id from "shows": the learner would be sent to a chart that shows nothing.',
+    };
+  }
+  if (perfect.length > 0) {
+    return {
+      severity: 'warning',
+      pointer,
+      message: `scenario "${scenarioId}" shows mistake "${id}" only in some of its forms: with ${perfect.length === 1 ? `its mutant ${perfect[0]}` : `its mutants ${listed(perfect)}`} the run is the same as the reference's`,
+      advice: 'A learner whose mistake takes that form would look perfect under load: change the scenario until every form of the mistake matters, or accept that this chart shows only the others.',
+    };
+  }
+  return undefined;
+}
+
+/** The mutants of a mistake whose runs are evidence: known to the model, and deterministic (a random one differs by chance alone). */
+export function evidenceMutants(model: ReferenceModel, mutants: readonly string[]): string[] {
+  return mutants.filter((m) => model.mutations.some((x) => x.id === m && !x.nondeterministic));
+}
+
 export async function checkScenarios(manifest: LessonManifest, model: ReferenceModel): Promise<ScenarioFinding[]> {
   const findings: ScenarioFinding[] = [];
-  const known = new Set(model.mutations.map((m) => m.id));
   for (const [i, scenario] of (manifest.scenarios ?? []).entries()) {
+    if (isWorldScenario(scenario)) continue; // checked with the world, in the engine (worldChecks.ts)
     const at = `/scenarios/${i}`;
     const reference = await runScenario(scenario, protocolBalancer(scenario.commands, modelSession(model)));
     if (reference.stopped) {
@@ -42,31 +74,15 @@ export async function checkScenarios(manifest: LessonManifest, model: ReferenceM
     for (const [k, id] of (scenario.shows ?? []).entries()) {
       const mistake = manifest.mistakes.find((m) => m.id === id);
       if (!mistake) continue;
-      // A mutant that answers at random would differ by chance alone: only the deterministic ones are evidence.
-      const mutants = mistake.mutants.filter((m) => known.has(m) && !model.mutations.find((x) => x.id === m)?.nondeterministic);
+      const mutants = evidenceMutants(model, mistake.mutants);
       if (mutants.length === 0) continue;
       const perfect: string[] = [];
       for (const mutant of mutants) {
         const run = await runScenario(scenario, protocolBalancer(scenario.commands, modelSession(model, new Set([mutant]))));
         if (!run.stopped && sameRun(run, reference)) perfect.push(mutant);
       }
-      if (perfect.length === mutants.length) {
-        findings.push({
-          severity: 'error',
-          pointer: `${at}/shows/${k}`,
-          message:
-            `scenario "${scenario.id}" says it shows mistake "${id}", but the model with ${id}'s ${mutants.length === 1 ? `mutant (${mutants[0]})` : `mutants (${listed(mutants)})`} ` +
-            'gives the same run as the reference (the same queues, requests sent, failed and waiting at every tick): a learner with this mistake would look perfect under load',
-          advice: 'Change the scenario until the mistake matters (more load, a duplicate report, a burst, every server down for a while), or remove the id from "shows": the learner would be sent to a chart that shows nothing.',
-        });
-      } else if (perfect.length > 0) {
-        findings.push({
-          severity: 'warning',
-          pointer: `${at}/shows/${k}`,
-          message: `scenario "${scenario.id}" shows mistake "${id}" only in some of its forms: with ${perfect.length === 1 ? `its mutant ${perfect[0]}` : `its mutants ${listed(perfect)}`} the run is the same as the reference's`,
-          advice: 'A learner whose mistake takes that form would look perfect under load: change the scenario until every form of the mistake matters, or accept that this chart shows only the others.',
-        });
-      }
+      const finding = showsFinding(scenario.id, id, mutants, perfect, `${at}/shows/${k}`);
+      if (finding) findings.push(finding);
     }
   }
   return findings;

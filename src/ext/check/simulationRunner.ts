@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { CheckReport } from '../../core/report/report';
 import { chooseScenario, scenarioAfterCheck, type SimulationResult } from '../../core/simulation/simulationReport';
+import { templateScenarios } from '../../core/simulation/scenarioSchema';
 import { ServiceError } from '../../node/service/client';
 import { UNTRUSTED_MESSAGE } from './checkRunner';
 import type { Log } from '../workbench/log';
@@ -70,7 +71,7 @@ export class SimulationRunner implements vscode.Disposable {
    */
   async afterCheck(report: CheckReport): Promise<void> {
     const pack = await this.packs.find(report.lesson);
-    const next = scenarioAfterCheck(pack?.manifest.scenarios ?? [], report.status, report.mistakes.map((m) => m.id));
+    const next = scenarioAfterCheck(templateScenarios(pack?.manifest.scenarios), report.status, report.mistakes.map((m) => m.id));
     if (next) await this.run(next.scenario.id, next.mistake);
   }
 
@@ -89,7 +90,7 @@ export class SimulationRunner implements vscode.Disposable {
     if (!vscode.workspace.isTrusted) return fail(UNTRUSTED_MESSAGE);
     const pack = await this.packs.find(session.lessonId);
     if (!pack) return fail(`The lesson "${session.lessonId}" is not installed any more.`);
-    const scenarios = pack.manifest.scenarios ?? [];
+    const scenarios = templateScenarios(pack.manifest.scenarios);
     const picked = chooseScenario(scenarios, scenario ?? (mistake ? undefined : this.chosen?.key === key ? this.chosen.scenario : undefined), mistake ? [mistake] : []);
     if (!picked) return fail(`The lesson "${session.lessonId}" has no scenario "${scenario}".`);
     if (scenario && chosenByLearner) this.chosen = { key, scenario };

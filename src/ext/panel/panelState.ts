@@ -8,6 +8,7 @@ import { checkDetails, checkDetailsTooltip, checkSummary, countsLegend, doneWhen
 import type { CheckReport, Counterexample } from '../../core/report/report';
 import { scenarioAfterCheck } from '../../core/simulation/simulationReport';
 import { simulationView } from '../../core/simulation/simulationView';
+import { templateScenarios } from '../../core/simulation/scenarioSchema';
 import type { LessonManifest, Question } from '../../core/pack/schema';
 import { safeText } from '../../core/text/text';
 import { countsNote, traceCells, traceLength } from '../../core/report/traceView';
@@ -142,7 +143,7 @@ export function lessonView(session: Session, pack: LoadedPack, progress: Progres
 
 /** The "Under load" section: the lesson's scenarios, which one the Run button runs, the last chart. */
 export function underLoadView(pack: LoadedPack, simulation: SimulationSnapshot, report: CheckReport | null): UnderLoadView | undefined {
-  const scenarios = pack.manifest.scenarios ?? [];
+  const scenarios = templateScenarios(pack.manifest.scenarios);
   if (scenarios.length === 0) return undefined;
   const last = simulation.result;
   const suggested = report ? scenarioAfterCheck(scenarios, report.status, report.mistakes.map((m) => m.id))?.scenario.id : undefined;

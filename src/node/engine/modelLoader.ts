@@ -12,11 +12,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
-import type { AnswerShape, ArgumentKind, ReferenceModel } from '../../core/model/model';
+import type { AnswerShape, ArgumentKind, Baseline, ReferenceModel, ScenarioWorld } from '../../core/model/model';
 import { grammarShapeProblem } from '../../core/model/grammar';
 import { fsReason } from '../errors/errors';
 import { transformModule } from '../languages/transpile';
 import { realmBridge, type RealmBridge } from './realmBridge';
+import { guardBaselines, guardWorld, type GuardedCall } from './worldGuard';
 
 export class ModelLoadError extends Error {
   constructor(
@@ -147,7 +148,30 @@ export function loadModel(packDir: string, entry: string, transpiled: Readonly<R
   const exports = load(entry) as Record<string, unknown> | null;
   const candidate = exports && typeof exports === 'object' ? (exports.model ?? exports.default) : undefined;
   const model = checkModelShape(candidate, entry);
-  return guardModel(model, path.basename(packDir), path.relative(packDir, entry), bridge);
+  const guarded = guardModel(model, path.basename(packDir), path.relative(packDir, entry), bridge);
+  const call: GuardedCall = (operation, fn) => {
+    try {
+      return fn();
+    } catch (error) {
+      throw new ModelError(path.basename(packDir), path.relative(packDir, entry), operation, error);
+    }
+  };
+  const world = guardWorld(exports?.world, bridge, call);
+  worlds.set(guarded, { ...(world ? { world } : {}), baselines: guardBaselines(exports?.baselines, bridge, call) });
+  return guarded;
+}
+
+/** What a model module exports beside its model for scenarios: its world and baselines (worldGuard.ts). */
+export interface ModelWorld {
+  readonly world?: ScenarioWorld;
+  readonly baselines: Readonly<Record<string, Baseline>>;
+}
+
+const worlds = new WeakMap<ReferenceModel, ModelWorld>();
+
+/** The world and baselines loaded with `model` (none for a model not loaded by loadModel). */
+export function worldOf(model: ReferenceModel): ModelWorld {
+  return worlds.get(model) ?? { baselines: {} };
 }
 
 /** An error's message, also for an Error made in the model's own realm (not an instance of this realm's Error). */
