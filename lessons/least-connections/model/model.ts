@@ -254,3 +254,6 @@ export const model: ReferenceModel<PoolState> = {
 };
 
 export default model;
+
+// Scenarios written with `params` run in this world, beside these baselines (queueWorld.ts).
+export { queueWorld as world, queueBaselines as baselines } from './queueWorld';
