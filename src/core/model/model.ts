@@ -136,7 +136,7 @@ export interface ScenarioWorld<S = unknown, P = unknown> {
 
 /** A baseline (the model module's `baselines` export, by id): a small model the learner's program is compared with. */
 export interface Baseline<S = unknown> {
-  /** As the chart names it: "Round robin", "Sticky hashing", "Allow all". */
+  /** As the chart names it: "Sticky hashing", "Allow all". */
   readonly title: string;
   readonly model: {
     initial(): S;

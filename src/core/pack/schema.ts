@@ -157,7 +157,7 @@ export const LessonManifestSchema = Type.Object(
     scenarios: Type.Optional(
       Type.Array(Type.Union([ScenarioSchema, WorldScenarioSchema]), {
         maxItems: SCENARIO_LIMITS.scenarios,
-        description: 'Load scenarios: a simulated cluster the learner\'s balancer is driven through beside round robin and the reference (docs/authoring.md, "Scenarios").',
+        description: 'Load scenarios: the learner\'s program driven tick by tick beside the reference and baselines (docs/authoring.md, "Scenarios").',
       }),
     ),
     fuzz: Type.Optional(

@@ -1,9 +1,8 @@
 /**
  * `validate` on a pack's scenarios, with its model: the reference must run every scenario to the end (each
- * pick answered with a server, or one of the scenario's "no server" words), and a scenario that claims to
- * show a mistake must show it: the model with that mistake's mutants must give another run than the
- * reference (its queues, requests sent, failed and waiting, tick by tick), or a learner with the mistake
- * would look perfect under load.
+ * pick answered with a name of the pool, or one of the scenario's `wait`/`refuse` words), and a scenario that
+ * claims to show a mistake must show it: the model with that mistake's mutants must give another run than
+ * the reference (every number of every tick), or a learner with the mistake would look perfect under load.
  */
 import type { ReferenceModel } from '../model/model';
 import type { LessonManifest } from '../pack/schema';
@@ -67,7 +66,7 @@ export async function checkScenarios(manifest: LessonManifest, model: ReferenceM
         severity: 'error',
         pointer: `${at}/commands`,
         message: `scenario "${scenario.id}": the reference stops at tick ${reference.stopped.tick}: ${reference.stopped.message}`,
-        advice: 'Check the command templates against the protocol: the pick command must be answered with a server name, or with a word listed in "wait" or "refuse".',
+        advice: 'Check the command templates against the protocol: the pick command must be answered with a name of the pool, or with a word listed in "wait" or "refuse".',
       });
       continue;
     }
