@@ -9,6 +9,8 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { validatePack } from '../../src/node/authoring/validatePack';
 import { worldTable, type WorldResult } from '../../src/core/world/worldReport';
+import { parseToWebview, type PanelState } from '../../src/shared/messages';
+import { worldChartView } from '../../src/shared/worldChart';
 
 const ROOT = path.join(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -63,6 +65,19 @@ describe('a pack that is not a balancer: a token-bucket rate limiter with its ow
     assert.equal(result.sentence, "Your limiter allowed 15 of alice's requests and 20 of bob's, and denied 14; the reference allowed 15 and 20, and denied 14; with no limit at all alice gets 29 through.");
     const drawn = new Set(result.table.rows.flatMap((row) => row.slice(1).flatMap((cell) => cell.split(' / '))));
     for (const number of result.sentence.match(/\d+/g) ?? []) assert.ok(drawn.has(number), `${number} is not in the table`);
+  });
+
+  it('the panel draws it: a chart per series line, a column per program, accepted across the webview boundary', async () => {
+    const result = await simulate('shared.py');
+    const view = worldChartView(result);
+    assert.deepEqual(view.columns.map((c) => [c.balancer, c.label]), [['yours', 'Your program'], ['reference', 'Reference'], ['baseline1', 'Allow all']]);
+    assert.deepEqual(view.rows.map((r) => [r.title, r.kind, r.scale]), [['Allowed: alice', 'lane', 10], ['Allowed: bob', 'lane', 10], ['Denied', 'total', 7]]);
+    const base: PanelState = { lesson: null, trusted: true, checking: false, check: null };
+    const underLoad = { scenarios: [{ id: 'idle-then-burst', title: 'An idle client bursts', description: 'd' }], selected: 'idle-then-burst', running: false, result: { ...view, at: '2026-01-01T00:00:00Z' } };
+    assert.equal(parseToWebview({ type: 'simulationResult', state: { ...base, underLoad } })?.type, 'simulationResult');
+    // The sentence beside the chart states only figures of its table.
+    const drawn = new Set(view.summary.rows.flatMap((row) => row.slice(1).flatMap((cell) => cell.split(' / '))));
+    for (const number of view.sentence.match(/\d+/g) ?? []) assert.ok(drawn.has(number), `${number} is not in the table`);
   });
 
   it('simulate: a bucket that fills past its capacity lets the idle client burst 10 (the reference 5)', async () => {

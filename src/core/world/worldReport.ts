@@ -27,6 +27,11 @@ export interface WorldResult {
   readonly sentence: string;
 }
 
+/** A world scenario's result, told from a template scenario's (which has no lanes). */
+export function isWorldResult(result: object): result is WorldResult {
+  return 'lanes' in result;
+}
+
 /** One drawn series: a lane of a measure, or its total. */
 export interface SeriesLine {
   readonly measure: string;

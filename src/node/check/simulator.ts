@@ -57,7 +57,7 @@ export function pickScenario(pack: LoadedPack, wanted?: string, mistake?: string
   const scenarios = templateScenarios(pack.manifest.scenarios);
   if (scenarios.length === 0) throw new WordedError(`lesson "${pack.manifest.id}" declares no load scenarios, so there is nothing to simulate`);
   const scenario = chooseScenario(scenarios, wanted, mistake ? [mistake] : []);
-  if (!scenario) throw new WordedError(`lesson "${pack.manifest.id}" has no scenario "${wanted}"; it has ${scenarios.map((s) => s.id).join(', ')}`);
+  if (!scenario) throw new WordedError(`lesson "${pack.manifest.id}" has no scenario "${wanted}"; it has ${(pack.manifest.scenarios ?? []).map((s) => s.id).join(', ')}`);
   return scenario;
 }
 
