@@ -171,7 +171,7 @@ export function consequence(scenario: Scenario, runs: Record<BalancerKey, Balanc
 }
 
 /** The scenario that shows a mistake's consequence, else the one asked for, else the first. */
-export function chooseScenario(scenarios: readonly Scenario[], wanted?: string, mistakeIds: readonly string[] = []): Scenario | undefined {
+export function chooseScenario<S extends Pick<Scenario, 'id' | 'shows'>>(scenarios: readonly S[], wanted?: string, mistakeIds: readonly string[] = []): S | undefined {
   if (wanted !== undefined) return scenarios.find((s) => s.id === wanted);
   for (const id of mistakeIds) {
     const showing = scenarios.find((s) => s.shows?.includes(id));
@@ -185,7 +185,7 @@ export function chooseScenario(scenarios: readonly Scenario[], wanted?: string, 
  * for a passing program, the first scenario (how it holds up). Nothing for a check that named only mistakes
  * no scenario shows, or that could not run the program.
  */
-export function scenarioAfterCheck(scenarios: readonly Scenario[], status: 'pass' | 'fail' | 'error', mistakeIds: readonly string[]): { scenario: Scenario; mistake?: string } | undefined {
+export function scenarioAfterCheck<S extends Pick<Scenario, 'id' | 'shows'>>(scenarios: readonly S[], status: 'pass' | 'fail' | 'error', mistakeIds: readonly string[]): { scenario: S; mistake?: string } | undefined {
   if (status === 'error' || scenarios.length === 0) return undefined;
   const mistake = mistakeIds.find((id) => scenarios.some((s) => s.shows?.includes(id)));
   if (mistake) return { scenario: chooseScenario(scenarios, undefined, [mistake])!, mistake };

@@ -6,9 +6,8 @@
  */
 import * as vscode from 'vscode';
 import type { CheckReport } from '../../core/report/report';
-import { scenarioAfterCheck } from '../../core/simulation/simulationReport';
+import { chooseScenario, scenarioAfterCheck } from '../../core/simulation/simulationReport';
 import type { UnderLoadResult } from '../../node/service/protocol';
-import { templateScenarios } from '../../core/simulation/scenarioSchema';
 import { ServiceError } from '../../node/service/client';
 import { UNTRUSTED_MESSAGE } from './checkRunner';
 import type { Log } from '../workbench/log';
@@ -72,7 +71,7 @@ export class SimulationRunner implements vscode.Disposable {
    */
   async afterCheck(report: CheckReport): Promise<void> {
     const pack = await this.packs.find(report.lesson);
-    const next = scenarioAfterCheck(templateScenarios(pack?.manifest.scenarios), report.status, report.mistakes.map((m) => m.id));
+    const next = scenarioAfterCheck(pack?.manifest.scenarios ?? [], report.status, report.mistakes.map((m) => m.id));
     if (next) await this.run(next.scenario.id, next.mistake);
   }
 
@@ -92,9 +91,8 @@ export class SimulationRunner implements vscode.Disposable {
     const pack = await this.packs.find(session.lessonId);
     if (!pack) return fail(`The lesson "${session.lessonId}" is not installed any more.`);
     // Template and world scenarios alike: the service runs either.
-    const scenarios = (pack.manifest.scenarios ?? []) as readonly { id: string; shows?: string[] }[];
-    const wanted = scenario ?? (mistake ? undefined : this.chosen?.key === key ? this.chosen.scenario : undefined);
-    const picked = wanted !== undefined ? scenarios.find((s) => s.id === wanted) : ((mistake ? scenarios.find((s) => s.shows?.includes(mistake)) : undefined) ?? scenarios[0]);
+    const scenarios = pack.manifest.scenarios ?? [];
+    const picked = chooseScenario(scenarios, scenario ?? (mistake ? undefined : this.chosen?.key === key ? this.chosen.scenario : undefined), mistake ? [mistake] : []);
     if (!picked) return fail(`The lesson "${session.lessonId}" has no scenario "${scenario}".`);
     if (scenario && chosenByLearner) this.chosen = { key, scenario };
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());

@@ -109,17 +109,19 @@ export async function simulateWorldFile(pack: LoadedPack, scenario: WorldScenari
       stats = session.stats;
       transcript = session.transcript;
     }
+    // Lanes and titles come from pack code: made safe to print before any sentence or chart names them.
+    const lanes = outcome.lanes.map((lane) => safeText(lane));
     const keys = ['yours', 'reference', ...(scenario.baselines ?? []).map((id) => `baseline.${id}`)];
-    const contestants = keys.map((key) => ({ key, title: outcome.titles[key] ?? key }));
+    const contestants = keys.map((key) => ({ key, title: safeText(outcome.titles[key] ?? key) }));
     const result: WorldResult = {
       lesson: pack.manifest.id,
       scenario,
-      lanes: outcome.lanes,
+      lanes,
       ticks: outcome.ticks,
       contestants,
       runs: outcome.runs,
       ...(mistake && scenario.shows?.includes(mistake.id) ? { mistake: { id: mistake.id, title: mistake.title } } : {}),
-      sentence: worldSentence(scenario, outcome.lanes, outcome.ticks, outcome.runs, mistake && scenario.shows?.includes(mistake.id) ? mistake : undefined),
+      sentence: worldSentence(scenario, lanes, outcome.ticks, outcome.runs, mistake && scenario.shows?.includes(mistake.id) ? mistake : undefined),
     };
     return { result, ...(containment ? { containment } : {}), stats, transcript };
   } finally {
