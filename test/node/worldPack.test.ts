@@ -6,7 +6,11 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { worldOf } from '../../src/node/engine/modelLoader';
+import { loadPack } from '../../src/node/packs/packs';
 import { validatePack } from '../../src/node/authoring/validatePack';
 import { worldTable, type WorldResult } from '../../src/core/world/worldReport';
 import { parseToWebview, type PanelState } from '../../src/shared/messages';
@@ -94,8 +98,6 @@ describe('validate: a world scenario that claims a mistake it cannot show', func
   this.timeout(120_000);
 
   it('is an error naming the scenario and the mistake', async () => {
-    const fs = await import('node:fs/promises');
-    const os = await import('node:os');
     const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-world-'));
     try {
       const dir = path.join(tmp, 'token-bucket');
@@ -114,6 +116,27 @@ describe('validate: a world scenario that claims a mistake it cannot show', func
           (id) => `scenario "idle-then-burst" says it shows mistake "${id}", but the model with ${id}'s mutant (${id}) gives the same run as the reference (the same measures at every tick): a learner with this mistake would look perfect under load`,
         ),
       );
+    } finally {
+      await fs.rm(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the queue world shipped with lesson-companion', function () {
+  this.timeout(60_000);
+
+  it('is the one import from outside its pack a model may make; any other package stays refused', async () => {
+    const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-shipped-'));
+    try {
+      const dir = path.join(tmp, 'token-bucket');
+      await fs.cp(PACK, dir, { recursive: true });
+      const model = path.join(dir, 'model', 'model.ts');
+      const source = await fs.readFile(model, 'utf8');
+      await fs.writeFile(model, source.replace("export { baselines, world } from './world';", "export { queueWorld as world, queueBaselines as baselines } from 'lesson-companion/worlds/queues';"));
+      const pack = await loadPack(dir, 'folder', { model: true });
+      assert.deepEqual(Object.keys(worldOf(pack.model!).baselines), ['round-robin', 'sticky']);
+      await fs.writeFile(model, source.replace("export { baselines, world } from './world';", "export { world } from 'lesson-companion/worlds/other';\nexport { baselines } from './world';"));
+      await assert.rejects(loadPack(dir, 'folder', { model: true }), /cannot import "lesson-companion\/worlds\/other": models are self-contained/);
     } finally {
       await fs.rm(tmp, { recursive: true, force: true });
     }

@@ -1,11 +1,11 @@
 /**
- * The sticky-sessions baseline's hash (lessons/least-connections/model/md5.ts, pure: a model has no
+ * The sticky-sessions baseline's hash (src/worlds/queues.ts, the queue world shipped for balancer packs; pure: a model has no
  * require) against node:crypto, and the seed's figure: the sessions named session-0 … session-29, pinned by
  * `int(md5(session_id).hexdigest(), 16) % 3` over a, b, c, 5 requests each, split 60 / 65 / 25.
  */
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { hexMod, md5Hex } from '../../lessons/least-connections/model/md5';
+import { hexMod, md5Hex } from '../../src/worlds/queues';
 
 describe('sticky sessions: the pack\'s own md5', () => {
   it('agrees with node:crypto, across block boundaries', () => {

@@ -30,6 +30,15 @@ export class ModelLoadError extends Error {
   }
 }
 
+/** The one import from outside its pack a model may make: the queue world shipped with lesson-companion (src/worlds/queues.ts). */
+export const SHIPPED_QUEUE_WORLD = 'lesson-companion/worlds/queues';
+
+/** That world's file: dist/worlds/queues.js beside the bundle that loads models, or its source when running from source. */
+function shippedQueueWorld(): string {
+  const bundled = path.join(__dirname, 'worlds', 'queues.js');
+  return fs.existsSync(bundled) ? bundled : path.resolve(__dirname, '..', '..', 'worlds', 'queues.ts');
+}
+
 /** Models are small; anything bigger is a mistake or an attack. */
 const MAX_MODEL_BYTES = 512 * 1024;
 const LOAD_TIMEOUT_MS = 2000;
@@ -81,14 +90,14 @@ export function loadModel(packDir: string, entry: string, transpiled: Readonly<R
   // A failed import, kept whole (file and line) while the model's realm sees only its message.
   let importFailure: ModelLoadError | undefined;
 
-  const load = (file: string): unknown => {
+  const load = (file: string, shipped = false): unknown => {
     let real: string;
     try {
       real = fs.realpathSync(file);
     } catch {
       throw new ModelLoadError(file, null, `the model file ${path.relative(packDir, file) || file} does not exist`);
     }
-    if (real !== realPack && !real.startsWith(realPack + path.sep)) throw new ModelLoadError(file, null, `the model imports ${file}, which is outside the pack`);
+    if (!shipped && real !== realPack && !real.startsWith(realPack + path.sep)) throw new ModelLoadError(file, null, `the model imports ${file}, which is outside the pack`);
     const cached = cache.get(real);
     if (cached) return cached.exports;
     const stat = fs.statSync(real);
@@ -107,8 +116,9 @@ export function loadModel(packDir: string, entry: string, transpiled: Readonly<R
     const module = bridge.module();
     cache.set(real, module);
     const requireInside = (specifier: string): unknown => {
+      if (specifier === SHIPPED_QUEUE_WORLD) return load(shippedQueueWorld(), true);
       if (!specifier.startsWith('./') && !specifier.startsWith('../')) {
-        throw new Error(`a lesson model cannot import "${specifier}": models are self-contained (no Node modules, no packages)`);
+        throw new Error(`a lesson model cannot import "${specifier}": models are self-contained (no Node modules, no packages; only "${SHIPPED_QUEUE_WORLD}", shipped with lesson-companion)`);
       }
       const base = path.resolve(path.dirname(file), specifier);
       // Said before the file is looked for: the engine's permission model would refuse the look with no reason.
