@@ -36,6 +36,8 @@ const builds = [
   { ...common, entryPoints: ['src/node/engine/worker.ts'], outfile: 'dist/engine.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [vendored] },
   // The resident check service the editor speaks JSON-RPC to (src/node/service/server.ts).
   { ...common, entryPoints: ['src/node/service/server.ts'], outfile: 'dist/service.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [vendored] },
+  // The queue world balancer packs import as `lesson-companion/worlds/queues` (src/node/engine/modelLoader.ts): pack code, loaded by the model loader.
+  { ...common, bundle: false, sourcemap: false, entryPoints: ['src/worlds/queues.ts'], outfile: 'dist/worlds/queues.js', platform: 'neutral', format: 'cjs', target: 'es2022' },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ];
 

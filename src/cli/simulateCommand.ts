@@ -12,6 +12,17 @@ import { bounded } from './checkCommand';
 import { EXIT, UsageError, type CliCommand } from './command';
 import { selectPack } from './packSelection';
 import { formatSimulation } from './simulateFormat';
+import { formatWorldSimulation } from './worldFormat';
+import { simulateWorldFile } from '../node/check/worldSimulator';
+import { worldTable } from '../core/world/worldReport';
+import { isWorldScenario, type WorldScenario } from '../core/world/worldScenarioSchema';
+
+/** The world scenario `simulate` runs, when the one chosen (by id, by the mistake it shows, else the first) is one. */
+function worldScenarioChosen(scenarios: readonly object[], wanted?: string, mistake?: string): WorldScenario | undefined {
+  const all = scenarios as readonly ({ id: string; shows?: string[] } & object)[];
+  const chosen = wanted !== undefined ? all.find((s) => s.id === wanted) : ((mistake !== undefined ? all.find((s) => s.shows?.includes(mistake)) : undefined) ?? all[0]);
+  return chosen && isWorldScenario(chosen) ? chosen : undefined;
+}
 
 const TIMEOUT_MS = { min: 100, max: 600_000 };
 
@@ -55,6 +66,33 @@ export const simulateCommand: CliCommand = {
     const pack = await selectPack(io, values.lesson, file, source);
     if (!pack.manifest.starters[language as Language]) {
       throw new UsageError(`lesson "${pack.manifest.id}" has no ${language} version (it has ${Object.keys(pack.manifest.starters).join(', ')})`);
+    }
+    const options = {
+      interpreters: { ...(values.python ? { python: values.python } : {}), ...(values.node ? { node: values.node } : {}) },
+      ...(values.mistake !== undefined ? { mistake: values.mistake } : {}),
+      ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
+      sandbox,
+      ...(engineBundle(io.bundleDir) ? { engine: engineBundle(io.bundleDir)! } : {}),
+    };
+    const world = worldScenarioChosen(pack.manifest.scenarios ?? [], values.scenario, values.mistake);
+    if (world) {
+      if (values.mistake !== undefined && !pack.manifest.mistakes.some((m) => m.id === values.mistake)) {
+        throw new UsageError(`lesson "${pack.manifest.id}" has no mistake "${values.mistake}"; it has ${pack.manifest.mistakes.map((m) => m.id).join(', ')}`);
+      }
+      let worldOutcome;
+      try {
+        worldOutcome = await simulateWorldFile(pack, world, file, language as Language, options);
+      } catch (error) {
+        if (!(error instanceof SandboxUnavailableError)) throw error;
+        io.err(`lesson-companion simulate: ${error.message}. Nothing was run.\n`);
+        return EXIT.usage;
+      }
+      const { result } = worldOutcome;
+      if (values.json) {
+        const stats = { exchanges: worldOutcome.stats.exchanges, commands: worldOutcome.stats.commands, waitingMs: Math.round(worldOutcome.stats.waitingMs) };
+        io.out(`${JSON.stringify({ ...result, table: worldTable(result), ...(worldOutcome.containment ? { containment: worldOutcome.containment } : {}), stats })}\n`);
+      } else io.out(formatWorldSimulation(result, io.isTTY && !io.env.NO_COLOR));
+      return result.runs.yours?.stopped ? EXIT.failed : EXIT.ok;
     }
     let outcome;
     try {

@@ -339,9 +339,9 @@ const isTable = (v: unknown): boolean => isObj(v) && isStr(v.caption) && isStrin
 
 function isChartRow(v: unknown): boolean {
   return (
-    isObj(v) && isStr(v.key, 100) && isStr(v.title, 200) && isStr(v.subtitle, 200) && (v.kind === 'server' || v.kind === 'failed' || v.kind === 'waiting') &&
+    isObj(v) && isStr(v.key, 100) && isStr(v.title, 200) && isStr(v.subtitle, 200) && (v.kind === 'server' || v.kind === 'failed' || v.kind === 'waiting' || v.kind === 'lane' || v.kind === 'total') && (v.scale === undefined || isInt(v.scale, 1, 1e9)) &&
     Array.isArray(v.down) && v.down.every((d) => Array.isArray(d) && d.length === 2 && isInt(d[0], 1, 1000) && isInt(d[1], 1, 1000)) &&
-    Array.isArray(v.cells) && v.cells.length <= 3 &&
+    Array.isArray(v.cells) && v.cells.length <= 6 &&
     v.cells.every((c) => isObj(c) && isStr(c.label, 200) && Array.isArray(c.values) && c.values.length <= 1000 && c.values.every((x) => isInt(x, 0, 1e9)))
   );
 }
@@ -350,8 +350,9 @@ function isChartRow(v: unknown): boolean {
 function isChartView(v: unknown): boolean {
   return (
     isObj(v) && isStr(v.sentence) && isStr(v.title, 200) && isStr(v.at, 100) && isInt(v.ticks, 1, 1000) && isInt(v.scaleMax, 1, 1e9) &&
-    Array.isArray(v.columns) && v.columns.length <= 3 && v.columns.every((c) => isObj(c) && isStr(c.label, 100)) &&
-    Array.isArray(v.rows) && v.rows.length <= 20 && v.rows.every(isChartRow) && isTable(v.summary) && isTable(v.perTick) &&
+    Array.isArray(v.columns) && v.columns.length <= 6 && v.columns.every((c) => isObj(c) && isStr(c.label, 100)) &&
+    (v.intro === undefined || isStr(v.intro, 1000)) && (v.scaleNote === undefined || isStr(v.scaleNote, 400)) &&
+    Array.isArray(v.rows) && v.rows.length <= 40 && v.rows.every(isChartRow) && isTable(v.summary) && isTable(v.perTick) &&
     (v.explanationHtml === undefined || isStr(v.explanationHtml, 20_000))
   );
 }

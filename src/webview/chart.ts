@@ -37,7 +37,7 @@ function cellChart(row: ChartRow, cell: ChartRow['cells'][number], view: Simulat
     chart.append(svg('line', { class: 'stop-line', x1: stop, x2: stop, y1: 0, y2: HEIGHT, 'vector-effect': 'non-scaling-stroke' }));
   }
   chart.append(svg('line', { class: 'baseline', x1: 0, x2: WIDTH, y1: HEIGHT - 0.5, y2: HEIGHT - 0.5 }));
-  if (row.kind === 'server') {
+  if (row.kind === 'server' || row.kind === 'lane' || row.kind === 'total') {
     if (done > 0) {
       // One tick alone is a point: drawn across its tick, so it shows.
       const coords = done === 1 ? [[0, y(cell.values[0]!)], [WIDTH / ticks, y(cell.values[0]!)]] : cell.values.map((v, i) => [xOf(i + 1, ticks), y(v)]);
@@ -66,7 +66,7 @@ export function smallMultiples(view: SimulationChartView): HTMLElement {
   }
   for (const row of view.rows) {
     // Failed and waiting requests have a scale of their own, shared along their row.
-    const max = row.kind === 'server' ? view.scaleMax : Math.max(1, ...row.cells.flatMap((c) => c.values));
+    const max = row.scale ?? (row.kind === 'server' ? view.scaleMax : Math.max(1, ...row.cells.flatMap((c) => c.values)));
     grid.append(
       h('div', { class: `row-head row-${row.kind}` }, h('span', { class: 'row-title' }, row.title), h('span', { class: 'row-subtitle muted small' }, row.subtitle), row.down.length ? h('span', { class: 'row-down small' }, row.down.map(([a, b]) => (a === b ? `down at tick ${a}` : `down ticks ${a}–${b}`)).join(', ')) : null),
     );

@@ -31,7 +31,7 @@ function controls(view: UnderLoadView, state: PanelState, ui: Ui): HTMLElement {
 
 export function renderUnderLoad(view: UnderLoadView, state: PanelState, ui: Ui): HTMLElement[] {
   const parts: HTMLElement[] = [
-    h('p', { class: 'muted small' }, 'Your program, driven request by request through a simulated cluster, beside round robin and the lesson\'s reference. Each chart is the requests a server holds after each tick, on one scale for all.'),
+    h('p', { class: 'muted small' }, view.result?.intro ?? 'Your program, driven request by request through a simulated cluster, beside round robin and the lesson\'s reference. Each chart is the requests a server holds after each tick, on one scale for all.'),
     controls(view, state, ui),
   ];
   const status = h('div', { id: 'under-load-status', 'aria-live': 'polite' });
@@ -49,7 +49,7 @@ export function renderUnderLoad(view: UnderLoadView, state: PanelState, ui: Ui):
     h('h3', {}, result.title),
     h('p', { class: 'simulation-sentence sentence', id: 'simulation-sentence' }, result.sentence),
     result.stopped?.details ? h('details', { class: 'stopped-details' }, h('summary', {}, 'Its error output'), h('pre', { class: 'details' }, result.stopped.details)) : null,
-    h('p', { class: 'muted small scale-note' }, `Ticks 1–${result.ticks} left to right; one scale for every server chart: 0 at the bottom, ${result.scaleMax} at the top.`),
+    h('p', { class: 'muted small scale-note' }, result.scaleNote ?? `Ticks 1–${result.ticks} left to right; one scale for every server chart: 0 at the bottom, ${result.scaleMax} at the top.`),
     smallMultiples(result),
     dataTable(result.summary, 'simulation-summary'),
     h('details', { class: 'every-number' }, h('summary', {}, 'Every number, tick by tick'), h('div', { class: 'table-wrap' }, dataTable(result.perTick, 'simulation-ticks'))),

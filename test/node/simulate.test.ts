@@ -156,7 +156,7 @@ describe('load simulation with real learner processes', function () {
   });
 
   describe('health-checks', () => {
-    for (const scenario of ['server-down', 'comes-back']) {
+    for (const scenario of ['server-down', 'all-down', 'comes-back']) {
       it(`a correct program gives the reference's series: ${scenario}`, async () => {
         const outcome = await simulate('health-checks', path.join(HC, 'python', 'min_over_candidates.py'), { scenario });
         assert.deepEqual(outcome.result.runs.yours, outcome.result.runs.reference);

@@ -83,7 +83,7 @@ describe('lesson-companion simulate (built CLI, engine worker, real processes)',
   it('usage errors in words: an unknown scenario or mistake names the ones there are', async () => {
     const scenario = await cli(['simulate', path.join(PY, 'correct.py'), '--scenario', 'nope']);
     assert.equal(scenario.code, 2);
-    assert.match(scenario.stderr, /^lesson-companion simulate: lesson "least-connections" has no scenario "nope"; it has slow-server, duplicate-done, burst\n$/);
+    assert.match(scenario.stderr, /^lesson-companion simulate: lesson "least-connections" has no scenario "nope"; it has slow-server, duplicate-done, burst, two-slow-servers, sticky-sessions\n$/);
     const mistake = await cli(['simulate', path.join(PY, 'correct.py'), '--mistake', 'nope']);
     assert.equal(mistake.code, 2);
     assert.match(mistake.stderr, /has no mistake "nope"; it has tiebreak, negative-count/);

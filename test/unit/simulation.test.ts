@@ -12,7 +12,7 @@ import { model as healthChecks } from '../../lessons/health-checks/model/model';
 import { model as leastConnections } from '../../lessons/least-connections/model/model';
 import { parseManifest } from '../../src/core/pack/manifest';
 import type { ReferenceModel } from '../../src/core/model/model';
-import type { Scenario } from '../../src/core/simulation/scenarioSchema';
+import { templateScenarios, type Scenario } from '../../src/core/simulation/scenarioSchema';
 import { BalancerStopped, modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun, type LineSession } from '../../src/core/simulation/simulation';
 import { headline, simulationResult, summarize } from '../../src/core/simulation/simulationReport';
 import { arrivalsAt } from '../../src/core/simulation/scenarioRules';
@@ -23,7 +23,7 @@ function scenario(lesson: string, id: string): Scenario {
   const file = path.join(ROOT, 'lessons', lesson, 'lesson.json');
   const parsed = parseManifest(fs.readFileSync(file, 'utf8'), file);
   assert.ok(parsed.ok, `${lesson}/lesson.json parses`);
-  const found = parsed.manifest.scenarios?.find((s) => s.id === id);
+  const found = templateScenarios(parsed.manifest.scenarios).find((s) => s.id === id);
   assert.ok(found, `${lesson} declares scenario ${id}`);
   return found;
 }

@@ -11,6 +11,7 @@ import type { ReferenceModel } from '../../src/core/model/model';
 import { modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun } from '../../src/core/simulation/simulation';
 import { scenarioAfterCheck, simulationResult } from '../../src/core/simulation/simulationReport';
 import { parseSimulationResult, simulationView } from '../../src/core/simulation/simulationView';
+import { templateScenarios } from '../../src/core/simulation/scenarioSchema';
 import { parseFromWebview, parseToWebview, type PanelState, type UnderLoadView } from '../../src/shared/messages';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -18,7 +19,7 @@ const scenarios = (lesson: string) => {
   const file = path.join(ROOT, 'lessons', lesson, 'lesson.json');
   const parsed = parseManifest(fs.readFileSync(file, 'utf8'), file);
   assert.ok(parsed.ok);
-  return parsed.manifest.scenarios!;
+  return templateScenarios(parsed.manifest.scenarios);
 };
 
 async function result(lesson: string, id: string, model: ReferenceModel, yours?: BalancerRun) {

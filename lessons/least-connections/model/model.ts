@@ -254,3 +254,6 @@ export const model: ReferenceModel<PoolState> = {
 };
 
 export default model;
+
+// Scenarios written with `params` run in the queue world shipped with lesson-companion, beside its baselines.
+export { queueWorld as world, queueBaselines as baselines } from 'lesson-companion/worlds/queues';

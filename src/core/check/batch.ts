@@ -72,18 +72,18 @@ export async function runBatch(
   const runs: ProcessResult[] = [];
   const strayLines: string[] = [];
   const streams: Stream[] = [];
-  let queue = lists.map((_, i) => i);
+  let waiting = lists.map((_, i) => i);
   let stopped = 0;
   const limits = options.limits;
   const abandon = (indexes: readonly number[], ending: Outcome['ending']): void => {
     for (const i of indexes) outcomes[i] ??= { lines: [], ending };
   };
-  while (queue.length > 0) {
+  while (waiting.length > 0) {
     if (stopped >= MAX_STOPPED || runs.length >= (options.maxRuns ?? Infinity) || (runs.length > 0 && options.hopeless?.(runs[runs.length - 1]!))) {
-      abandon(queue, 'not-run');
+      abandon(waiting, 'not-run');
       break;
     }
-    const pending = queue;
+    const pending = waiting;
     const input = pending.map((i) => [model.resetCommand, ...lists[i]!].join('\n')).join('\n') + '\n';
     const run = await execute(input, limits);
     runs.push(run);
@@ -128,18 +128,18 @@ export async function runBatch(
           // A fresh process did not even answer the reset command: the program fails before answering
           // anything (a syntax error, an import error, a main() that is never called, even with exit code 0),
           // and every further process would fail the same way.
-          abandon(queue, 'not-run');
-          queue = [];
+          abandon(waiting, 'not-run');
+          waiting = [];
         }
         break;
       }
       outcomes[i] = { lines: answerLines, ending: 'finished' };
     }
-    queue = queue.slice(consumed);
-    if (queue.length > 0 && stream.ending === 'crashed' && options.afterCrash) {
-      const { defer, skip } = options.afterCrash(stream, queue);
-      abandon(queue.filter((i) => defer.has(i) && skip.has(i)), 'not-run');
-      queue = [...queue.filter((i) => !defer.has(i)), ...queue.filter((i) => defer.has(i) && !skip.has(i))];
+    waiting = waiting.slice(consumed);
+    if (waiting.length > 0 && stream.ending === 'crashed' && options.afterCrash) {
+      const { defer, skip } = options.afterCrash(stream, waiting);
+      abandon(waiting.filter((i) => defer.has(i) && skip.has(i)), 'not-run');
+      waiting = [...waiting.filter((i) => !defer.has(i)), ...waiting.filter((i) => defer.has(i) && !skip.has(i))];
     }
   }
   return { outcomes: outcomes.map((o) => o ?? { lines: [], ending: 'not-run' }), runs, strayLines, streams };

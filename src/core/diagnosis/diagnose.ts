@@ -109,7 +109,7 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
 
   // A free-choice finding is dropped when the same kind of command is also left unexplained; so is one whose
   // every step is a free choice too (a fixed rule among equals, such as ties by rotation): a program that
-  // rotates whatever the counts (weighted round robin) meets a tie now and then and rotates through it too.
+  // rotates whatever the counts (a weighted rotation) meets a tie now and then and rotates through it too.
   const uncoveredVerbs = (): Set<string> => new Set(singles.sentences.filter((s) => uncovered.has(stepKey(s.step))).map((s) => verbOf(s.step.command)));
   const freeChoices = new Set(singles.tallies.filter((t) => t.candidate.nondeterministic).flatMap((t) => t.support.map(stepKey)));
   const amongEquals = (f: Finding): boolean => f.nondeterministic || (f.steps.length > 0 && f.steps.every((s) => freeChoices.has(stepKey(s))));

@@ -95,3 +95,51 @@ export interface ReferenceModel<S = unknown> {
    */
   describeDifference?(state: S, command: string, expected: readonly string[], actual: readonly string[]): string;
 }
+
+/**
+ * What a world does at one point of a scenario's run: its next state, and commands to send the program whose
+ * answers it does not read (they are written with the next command whose answer it reads: one round trip).
+ */
+export interface WorldStep<S> {
+  readonly state: S;
+  readonly send?: readonly string[];
+}
+
+/** A number per tick, or one number per lane (in the order of `lanes`). */
+export type Measures = Readonly<Record<string, number | readonly number[]>>;
+
+/**
+ * A scenario's world (the model module's `world` export): deterministic pack code with no I/O that says what
+ * a program under load is sent and what its answers mean. The engine drives ticks: for each program (the
+ * learner's, the reference, each baseline) it calls `start`, then for every tick `tick`, `arrival` and
+ * `answer` once per arrival, and `endTick`, whose measures are the series the scenario draws. The same
+ * answers give the same run: any chance comes from `random`, seeded by the scenario.
+ */
+export interface ScenarioWorld<S = unknown, P = unknown> {
+  /** The scenario's `params` from lesson.json, checked: returned as the world uses them, or an Error thrown whose message says what is wrong. */
+  params(raw: unknown): P;
+  /** How many ticks a run lasts. */
+  ticks(params: P): number;
+  /** The lanes a per-lane measure has one number for (e.g. the backends), in order. */
+  lanes(params: P): readonly string[];
+  /** The state before the first tick, and the commands that set the program up. */
+  start(params: P, random: Random): WorldStep<S>;
+  /** The start of tick `tick` (from 1): commands to send (e.g. a clock tick), and how many arrivals it has. */
+  tick(state: S, tick: number): WorldStep<S> & { readonly arrivals: number };
+  /** Arrival `index` of this tick (from 0): the command whose answer the world reads, sent after `send`. */
+  arrival(state: S, index: number): WorldStep<S> & { readonly ask: string };
+  /** What the answer means: the next state, or `notAnswer` saying why the line is no answer (the run stops). */
+  answer(state: S, line: string): WorldStep<S> | { readonly notAnswer: string };
+  /** The end of the tick: its named measures. */
+  endTick(state: S): WorldStep<S> & { readonly measures: Measures };
+}
+
+/** A baseline (the model module's `baselines` export, by id): a small model the learner's program is compared with. */
+export interface Baseline<S = unknown> {
+  /** As the chart names it: "Sticky hashing", "Allow all". */
+  readonly title: string;
+  readonly model: {
+    initial(): S;
+    step(state: S, command: string): { readonly state: S; readonly answer: Answer };
+  };
+}

@@ -6,6 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SCENARIO_LIMITS, ScenarioSchema } from '../simulation/scenarioSchema';
 import { SINGLE_LINE_PATTERN } from './textPatterns';
+import { WorldScenarioSchema } from '../world/worldScenarioSchema';
 
 const Id = Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', minLength: 1, maxLength: 64, description: 'Lower-case letters, digits and dashes.' });
 /** Paths inside the pack: relative, forward slashes, no `..` segment, no drive letters. */
@@ -184,9 +185,9 @@ export const LessonManifestSchema = Type.Object(
     doneWhen: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 1, maxItems: PACK_LIMITS.listItems }),
     mistakes: Type.Array(MistakeSchema, { minItems: 1, maxItems: PACK_LIMITS.mistakes }),
     scenarios: Type.Optional(
-      Type.Array(ScenarioSchema, {
+      Type.Array(Type.Union([ScenarioSchema, WorldScenarioSchema]), {
         maxItems: SCENARIO_LIMITS.scenarios,
-        description: 'Load scenarios: a simulated cluster the learner\'s balancer is driven through beside round robin and the reference (docs/authoring.md, "Scenarios").',
+        description: 'Load scenarios: the learner\'s program driven tick by tick beside the reference and baselines (docs/authoring.md, "Scenarios").',
       }),
     ),
     fuzz: Type.Optional(

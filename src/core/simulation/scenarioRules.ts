@@ -4,6 +4,8 @@
  */
 import type { LessonManifest } from '../pack/schema';
 import { SCENARIO_LIMITS, type Scenario } from './scenarioSchema';
+import { isWorldScenario } from '../world/worldScenarioSchema';
+import { checkWorldScenario } from '../world/worldRules';
 
 export type ProblemAt = (pointer: string, message: string) => void;
 
@@ -86,6 +88,7 @@ export function scenarioProblems(manifest: LessonManifest, problem: ProblemAt): 
     const first = ids.get(scenario.id);
     if (first !== undefined) problem(`/scenarios/${i}/id`, `scenario id "${scenario.id}" is used twice (first at scenarios.${first}); ids must be unique`);
     else ids.set(scenario.id, i);
-    checkScenario(scenario, `/scenarios/${i}`, mistakeIds, problem);
+    if (isWorldScenario(scenario)) checkWorldScenario(scenario, `/scenarios/${i}`, mistakeIds, problem);
+    else checkScenario(scenario, `/scenarios/${i}`, mistakeIds, problem);
   });
 }

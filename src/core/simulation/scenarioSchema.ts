@@ -114,3 +114,8 @@ export const ScenarioSchema = Type.Object(
 
 export type Scenario = Static<typeof ScenarioSchema>;
 export type ScenarioCommands = Static<typeof ScenarioCommandsSchema>;
+
+/** The scenarios written with command templates (the others carry `params` for the pack's world). */
+export function templateScenarios(scenarios: readonly object[] | undefined): Scenario[] {
+  return (scenarios ?? []).filter((s): s is Scenario => !('params' in s));
+}

@@ -129,13 +129,18 @@ function herdSentence(scenario: Scenario, runs: Record<BalancerKey, BalancerRun>
   );
 }
 
+/** Some balancer let a queue grow on the server that came back: else "its queue reached 0" says nothing. */
+function herdShows(scenario: Scenario, runs: Record<BalancerKey, BalancerRun>, back: { index: number; tick: number }): boolean {
+  return BALANCERS.some((b) => summarize(scenario, runs[b], back.tick).servers[back.index]!.peak > 0);
+}
+
 /** The sentence above the chart: the result in numbers. */
 export function headline(scenario: Scenario, runs: Record<BalancerKey, BalancerRun>): string {
   const stopped = runs.yours.stopped;
   if (stopped) return `Your program stopped at tick ${stopped.tick} of ${scenario.ticks}, so its part of the chart ends there: ${stopped.message}.`;
   const summaries = Object.fromEntries(BALANCERS.map((b) => [b, summarize(scenario, runs[b])])) as Record<BalancerKey, RunSummary>;
   const back = comeback(scenario);
-  if (back && back.index >= 0) return herdSentence(scenario, runs, back);
+  if (back && back.index >= 0 && herdShows(scenario, runs, back)) return herdSentence(scenario, runs, back);
   if (BALANCERS.some((b) => summaries[b].failed > 0)) return failureSentence(scenario, summaries);
   return queueSentence(scenario, summaries);
 }
@@ -152,7 +157,7 @@ export function consequence(scenario: Scenario, runs: Record<BalancerKey, Balanc
   const total = totalRequests(scenario);
   if (yours.failed > ref.failed) return `${found} Under load that means ${yours.failed} of ${total} requests failed; with the reference ${ref.failed}.`;
   const back = comeback(scenario);
-  if (back && back.index >= 0) {
+  if (back && back.index >= 0 && herdShows(scenario, runs, back)) {
     const herd = herdSentence(scenario, runs, back);
     return `${found} Under load: ${herd[0]!.toLowerCase()}${herd.slice(1)}`;
   }
@@ -166,7 +171,7 @@ export function consequence(scenario: Scenario, runs: Record<BalancerKey, Balanc
 }
 
 /** The scenario that shows a mistake's consequence, else the one asked for, else the first. */
-export function chooseScenario(scenarios: readonly Scenario[], wanted?: string, mistakeIds: readonly string[] = []): Scenario | undefined {
+export function chooseScenario<S extends Pick<Scenario, 'id' | 'shows'>>(scenarios: readonly S[], wanted?: string, mistakeIds: readonly string[] = []): S | undefined {
   if (wanted !== undefined) return scenarios.find((s) => s.id === wanted);
   for (const id of mistakeIds) {
     const showing = scenarios.find((s) => s.shows?.includes(id));
@@ -180,7 +185,7 @@ export function chooseScenario(scenarios: readonly Scenario[], wanted?: string, 
  * for a passing program, the first scenario (how it holds up). Nothing for a check that named only mistakes
  * no scenario shows, or that could not run the program.
  */
-export function scenarioAfterCheck(scenarios: readonly Scenario[], status: 'pass' | 'fail' | 'error', mistakeIds: readonly string[]): { scenario: Scenario; mistake?: string } | undefined {
+export function scenarioAfterCheck<S extends Pick<Scenario, 'id' | 'shows'>>(scenarios: readonly S[], status: 'pass' | 'fail' | 'error', mistakeIds: readonly string[]): { scenario: S; mistake?: string } | undefined {
   if (status === 'error' || scenarios.length === 0) return undefined;
   const mistake = mistakeIds.find((id) => scenarios.some((s) => s.shows?.includes(id)));
   if (mistake) return { scenario: chooseScenario(scenarios, undefined, [mistake])!, mistake };

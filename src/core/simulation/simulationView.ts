@@ -10,7 +10,8 @@ import type { Scenario } from './scenarioSchema';
 import { safeText } from '../text/text';
 
 export interface ChartCell {
-  readonly balancer: BalancerKey;
+  /** The column: a balancer of a template scenario, or a world scenario's `yours`, `reference`, `baseline1`…. */
+  readonly balancer: BalancerKey | ColumnSlot;
   /** One value per tick the balancer completed (fewer than the scenario's ticks when it stopped). */
   readonly values: readonly number[];
   /** "peaked at 3", for the chart's label and its accessible name. */
@@ -22,7 +23,10 @@ export interface ChartRow {
   readonly key: string;
   readonly title: string;
   readonly subtitle: string;
-  readonly kind: 'server' | 'failed' | 'waiting';
+  /** `lane` and `total`: a world scenario's series (one per lane, or the total). */
+  readonly kind: 'server' | 'failed' | 'waiting' | 'lane' | 'total';
+  /** The top of this row's scale, when it is not the view's shared one. */
+  readonly scale?: number;
   /** Ticks (1-based, inclusive) the server was down. */
   readonly down: readonly (readonly [number, number])[];
   readonly cells: readonly ChartCell[];
@@ -39,7 +43,10 @@ export interface SimulationView {
   readonly ticks: number;
   /** The top of the shared scale: the largest value in any server row. */
   readonly scaleMax: number;
-  readonly columns: readonly { readonly balancer: BalancerKey; readonly label: string; readonly note?: string }[];
+  readonly columns: readonly { readonly balancer: BalancerKey | ColumnSlot; readonly label: string; readonly note?: string }[];
+  /** What the charts are and their scale, for a world scenario (a template scenario's are fixed words). */
+  readonly intro?: string;
+  readonly scaleNote?: string;
   readonly rows: readonly ChartRow[];
   /** Peak and final queue per server and balancer. */
   readonly summary: { readonly caption: string; readonly head: readonly string[]; readonly rows: readonly (readonly string[])[] };
@@ -48,6 +55,9 @@ export interface SimulationView {
   /** The learner's program stopped: why, and its error output. */
   readonly stopped?: { readonly tick: number; readonly message: string; readonly details?: string };
 }
+
+/** A world scenario's columns: the learner's program, the reference, then its baselines in order. */
+export type ColumnSlot = 'yours' | 'reference' | 'baseline1' | 'baseline2' | 'baseline3' | 'baseline4';
 
 const COLUMN_LABELS: Record<BalancerKey, string> = { yours: 'Your balancer', roundRobin: 'Round robin', reference: 'Reference' };
 

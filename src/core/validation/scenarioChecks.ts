@@ -1,10 +1,12 @@
 /**
  * `validate` on a pack's scenarios, with its model: the reference must run every scenario to the end (each
- * pick answered with a server, or one of the scenario's "no server" words), and a scenario that claims to
- * show a mistake must show it: some mutant of that mistake must give another series than the reference.
+ * pick answered with a name of the pool, or one of the scenario's `wait`/`refuse` words), and a scenario that
+ * claims to show a mistake must show it: the model with that mistake's mutants must give another run than
+ * the reference (every number of every tick), or a learner with the mistake would look perfect under load.
  */
 import type { ReferenceModel } from '../model/model';
 import type { LessonManifest } from '../pack/schema';
+import { isWorldScenario } from '../world/worldScenarioSchema';
 import { modelSession, protocolBalancer, runScenario, type BalancerRun } from '../simulation/simulation';
 
 export interface ScenarioFinding {
@@ -15,14 +17,48 @@ export interface ScenarioFinding {
   readonly advice?: string;
 }
 
-function sameSeries(a: BalancerRun, b: BalancerRun): boolean {
+/** Two runs a learner could not tell apart: the same numbers at every tick, and the same end. */
+export function sameRun(a: BalancerRun | object, b: BalancerRun | object): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+const listed = (ids: readonly string[]): string => ids.join(', ');
+
+/**
+ * The finding for one `shows` claim, given the deterministic mutants of the mistake and those among them
+ * whose run is the reference's: an error when all are, a warning when some are, nothing when none is.
+ */
+export function showsFinding(scenarioId: string, id: string, mutants: readonly string[], perfect: readonly string[], pointer: string): ScenarioFinding | undefined {
+  if (mutants.length > 0 && perfect.length === mutants.length) {
+    return {
+      severity: 'error',
+      pointer,
+      message:
+        `scenario "${scenarioId}" says it shows mistake "${id}", but the model with ${id}'s ${mutants.length === 1 ? `mutant (${mutants[0]})` : `mutants (${listed(mutants)})`} ` +
+        'gives the same run as the reference (the same measures at every tick): a learner with this mistake would look perfect under load',
+      advice: 'Change the scenario until the mistake matters (more load, a duplicate report, a burst, a longer outage), or remove the id from "shows": the learner would be sent to a chart that shows nothing.',
+    };
+  }
+  if (perfect.length > 0) {
+    return {
+      severity: 'warning',
+      pointer,
+      message: `scenario "${scenarioId}" shows mistake "${id}" only in some of its forms: with ${perfect.length === 1 ? `its mutant ${perfect[0]}` : `its mutants ${listed(perfect)}`} the run is the same as the reference's`,
+      advice: 'A learner whose mistake takes that form would look perfect under load: change the scenario until every form of the mistake matters, or accept that this chart shows only the others.',
+    };
+  }
+  return undefined;
+}
+
+/** The mutants of a mistake whose runs are evidence: known to the model, and deterministic (a random one differs by chance alone). */
+export function evidenceMutants(model: ReferenceModel, mutants: readonly string[]): string[] {
+  return mutants.filter((m) => model.mutations.some((x) => x.id === m && !x.nondeterministic));
 }
 
 export async function checkScenarios(manifest: LessonManifest, model: ReferenceModel): Promise<ScenarioFinding[]> {
   const findings: ScenarioFinding[] = [];
-  const known = new Set(model.mutations.map((m) => m.id));
   for (const [i, scenario] of (manifest.scenarios ?? []).entries()) {
+    if (isWorldScenario(scenario)) continue; // checked with the world, in the engine (worldChecks.ts)
     const at = `/scenarios/${i}`;
     const reference = await runScenario(scenario, protocolBalancer(scenario.commands, modelSession(model)));
     if (reference.stopped) {
@@ -30,30 +66,22 @@ export async function checkScenarios(manifest: LessonManifest, model: ReferenceM
         severity: 'error',
         pointer: `${at}/commands`,
         message: `scenario "${scenario.id}": the reference stops at tick ${reference.stopped.tick}: ${reference.stopped.message}`,
-        advice: 'Check the command templates against the protocol: the pick command must be answered with a server name, or with a word listed in "wait" or "refuse".',
+        advice: 'Check the command templates against the protocol: the pick command must be answered with a name of the pool, or with a word listed in "wait" or "refuse".',
       });
       continue;
     }
     for (const [k, id] of (scenario.shows ?? []).entries()) {
       const mistake = manifest.mistakes.find((m) => m.id === id);
       if (!mistake) continue;
-      const mutants = mistake.mutants.filter((m) => known.has(m) && !model.mutations.find((x) => x.id === m)?.nondeterministic);
-      let shows = false;
+      const mutants = evidenceMutants(model, mistake.mutants);
+      if (mutants.length === 0) continue;
+      const perfect: string[] = [];
       for (const mutant of mutants) {
         const run = await runScenario(scenario, protocolBalancer(scenario.commands, modelSession(model, new Set([mutant]))));
-        if (run.stopped || !sameSeries(run, reference)) {
-          shows = true;
-          break;
-        }
+        if (!run.stopped && sameRun(run, reference)) perfect.push(mutant);
       }
-      if (!shows) {
-        findings.push({
-          severity: 'warning',
-          pointer: `${at}/shows/${k}`,
-          message: `scenario "${scenario.id}" does not show mistake "${id}": with ${mutants.length === 1 ? `its mutant (${mutants[0]})` : `any of its mutants (${mutants.join(', ')})`} the queues are the same as the reference's`,
-          advice: 'Change the scenario until the mistake matters (more load, a duplicate report, a burst), or remove the id from "shows": the learner would be sent to a chart that shows nothing.',
-        });
-      }
+      const finding = showsFinding(scenario.id, id, mutants, perfect, `${at}/shows/${k}`);
+      if (finding) findings.push(finding);
     }
   }
   return findings;

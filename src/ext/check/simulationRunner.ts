@@ -6,7 +6,8 @@
  */
 import * as vscode from 'vscode';
 import type { CheckReport } from '../../core/report/report';
-import { chooseScenario, scenarioAfterCheck, type SimulationResult } from '../../core/simulation/simulationReport';
+import { chooseScenario, scenarioAfterCheck } from '../../core/simulation/simulationReport';
+import type { UnderLoadResult } from '../../node/service/protocol';
 import { ServiceError } from '../../node/service/client';
 import { UNTRUSTED_MESSAGE } from './checkRunner';
 import type { Log } from '../workbench/log';
@@ -17,7 +18,7 @@ import type { ServiceHost } from './serviceHost';
 
 export interface SimulationSnapshot {
   readonly running: boolean;
-  readonly result: { readonly result: SimulationResult; readonly at: string } | null;
+  readonly result: { readonly result: UnderLoadResult; readonly at: string } | null;
   readonly error?: string;
   /** The scenario the learner chose last, if any. */
   readonly chosen?: string;
@@ -33,7 +34,7 @@ export class SimulationRunner implements vscode.Disposable {
   readonly onDidFinish = this.finished.event;
 
   private abort: AbortController | undefined;
-  private last: { key: string; result: SimulationResult; at: string } | undefined;
+  private last: { key: string; result: UnderLoadResult; at: string } | undefined;
   private error: { key: string; message: string } | undefined;
   private chosen: { key: string; scenario: string } | undefined;
 
@@ -89,6 +90,7 @@ export class SimulationRunner implements vscode.Disposable {
     if (!vscode.workspace.isTrusted) return fail(UNTRUSTED_MESSAGE);
     const pack = await this.packs.find(session.lessonId);
     if (!pack) return fail(`The lesson "${session.lessonId}" is not installed any more.`);
+    // Template and world scenarios alike: the service runs either.
     const scenarios = pack.manifest.scenarios ?? [];
     const picked = chooseScenario(scenarios, scenario ?? (mistake ? undefined : this.chosen?.key === key ? this.chosen.scenario : undefined), mistake ? [mistake] : []);
     if (!picked) return fail(`The lesson "${session.lessonId}" has no scenario "${scenario}".`);
@@ -115,7 +117,8 @@ export class SimulationRunner implements vscode.Disposable {
         abort.signal,
       );
       this.last = { key, result, at: new Date().toISOString() };
-      this.log.info(`simulation done: ${result.runs.yours.stopped ? `stopped at tick ${result.runs.yours.stopped.tick}` : 'ran to the end'}`);
+      const stopped = result.runs.yours?.stopped;
+      this.log.info(`simulation done: ${stopped ? `stopped at tick ${stopped.tick}` : 'ran to the end'}`);
     } catch (error) {
       if (error instanceof ServiceError && error.cancelled) return;
       this.error = { key, message: `The simulation could not run: ${(error as Error).message ?? String(error)}` };

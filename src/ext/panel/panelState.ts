@@ -8,6 +8,8 @@ import { checkDetails, checkDetailsTooltip, checkSummary, countsLegend, doneWhen
 import type { CheckReport, Counterexample } from '../../core/report/report';
 import { scenarioAfterCheck } from '../../core/simulation/simulationReport';
 import { simulationView } from '../../core/simulation/simulationView';
+import { isWorldResult } from '../../core/world/worldReport';
+import { worldChartView } from '../../shared/worldChart';
 import type { LessonManifest, Question } from '../../core/pack/schema';
 import { safeStrings, safeText } from '../../core/text/text';
 import { countsNote, traceCells, traceLength } from '../../core/report/traceView';
@@ -142,12 +144,13 @@ export function lessonView(session: Session, pack: LoadedPack, progress: Progres
 
 /** The "Under load" section: the lesson's scenarios, which one the Run button runs, the last chart. */
 export function underLoadView(pack: LoadedPack, simulation: SimulationSnapshot, report: CheckReport | null): UnderLoadView | undefined {
+  // Every scenario is listed and runs, template and world scenarios alike.
   const scenarios = pack.manifest.scenarios ?? [];
   if (scenarios.length === 0) return undefined;
   const last = simulation.result;
   const suggested = report ? scenarioAfterCheck(scenarios, report.status, report.mistakes.map((m) => m.id))?.scenario.id : undefined;
   const selected = last?.result.scenario.id ?? simulation.chosen ?? suggested ?? scenarios[0]!.id;
-  const view = last ? simulationView(last.result) : undefined;
+  const view = last ? (isWorldResult(last.result) ? worldChartView(last.result) : simulationView(last.result)) : undefined;
   return {
     scenarios: scenarios.map((s) => ({ id: s.id, title: s.title, description: s.description })),
     selected,

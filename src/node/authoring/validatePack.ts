@@ -9,6 +9,7 @@ import { defaultSeed } from '../../core/check/check';
 import { locate } from '../../core/pack/manifest';
 import { friendlyManifestMessage } from '../../core/pack/manifestMessages';
 import { checkScenarios } from '../../core/validation/scenarioChecks';
+import { checkWorldScenarios } from './worldChecks';
 import type { Language } from '../../core/pack/schema';
 import { checkPattern } from '../../core/pack/patternSafety';
 import { patternKey, readOrderTargets, validateLesson, type ValidateLessonInput, type ValidationArea, type ValidationProblem } from '../../core/validation/validate';
@@ -195,7 +196,7 @@ export async function validatePack(dir: string, options: ValidatePackOptions = {
     clock: () => performance.now(),
   });
   const problems: ValidationProblem[] = [...lesson.problems];
-  for (const finding of await checkScenarios(manifest, pack.model!)) {
+  for (const finding of [...(await checkScenarios(manifest, pack.model!)), ...(await checkWorldScenarios(manifest, pack.model!))]) {
     const where = locate(manifestText, MANIFEST_FILE, finding.pointer, finding.message);
     problems.push({ severity: finding.severity, area: 'scenarios', file: MANIFEST_FILE, line: where.line, column: where.column, message: finding.message, ...(finding.advice ? { advice: finding.advice } : {}) });
   }

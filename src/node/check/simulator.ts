@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import type { Language } from '../../core/pack/schema';
-import type { Scenario } from '../../core/simulation/scenarioSchema';
+import { templateScenarios, type Scenario } from '../../core/simulation/scenarioSchema';
 import { totalRequests } from '../../core/simulation/scenarioRules';
 import { modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun } from '../../core/simulation/simulation';
 import { chooseScenario, simulationResult, type SimulationResult } from '../../core/simulation/simulationReport';
@@ -54,10 +54,10 @@ export interface SimulationOutcome {
 
 /** The scenario to run, or a worded error naming the ones there are. */
 export function pickScenario(pack: LoadedPack, wanted?: string, mistake?: string): Scenario {
-  const scenarios = pack.manifest.scenarios ?? [];
+  const scenarios = templateScenarios(pack.manifest.scenarios);
   if (scenarios.length === 0) throw new WordedError(`lesson "${pack.manifest.id}" declares no load scenarios, so there is nothing to simulate`);
   const scenario = chooseScenario(scenarios, wanted, mistake ? [mistake] : []);
-  if (!scenario) throw new WordedError(`lesson "${pack.manifest.id}" has no scenario "${wanted}"; it has ${scenarios.map((s) => s.id).join(', ')}`);
+  if (!scenario) throw new WordedError(`lesson "${pack.manifest.id}" has no scenario "${wanted}"; it has ${(pack.manifest.scenarios ?? []).map((s) => s.id).join(', ')}`);
   return scenario;
 }
 

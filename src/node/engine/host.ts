@@ -16,7 +16,7 @@ import type { LocateAttempt, PassingBatch } from '../../core/check/check';
 import type { ProcessResult, RunLimits } from '../../core/check/process';
 import type { CheckReport, Location } from '../../core/report/report';
 import type { BalancerRun } from '../../core/simulation/simulation';
-import { ENGINE_PROTOCOL, parseWorkerMessage, type CheckJob, type EngineFailureKind, type EngineJob, type HostMessage, type SimulateReferenceJob } from './protocol';
+import { ENGINE_PROTOCOL, parseWorkerMessage, type CheckJob, type EngineFailureKind, type EngineJob, type HostMessage, type SimulateReferenceJob, type SimulateWorldJob, type WorldOutcome } from './protocol';
 
 
 export interface EngineServices {
@@ -24,6 +24,8 @@ export interface EngineServices {
   readonly locate?: (attempts: readonly LocateAttempt[]) => Promise<{ location?: Location; runs: number }>;
   readonly onPhase?: (phase: string) => void;
   readonly onBatch?: (batch: PassingBatch) => void;
+  /** A world job's exchange of lines with the learner's program: its answers, or why it stopped. */
+  readonly exchange?: (commands: readonly string[]) => Promise<{ answers: readonly string[] } | { stopped: { message: string; details?: string } }>;
 }
 
 export interface EngineOptions {
@@ -98,6 +100,14 @@ export function runReferenceSimulation(bundle: string, job: SimulateReferenceJob
   return runWorker(bundle, job, 'series', Promise.resolve(job), { execute: refuse }, options) as Promise<BalancerRun>;
 }
 
+/** A world scenario's runs, computed in a fresh worker that exchanges the learner's lines through `exchange`; rejects with an EngineError. */
+export function runWorldSimulation(bundle: string, job: SimulateWorldJob, exchange: NonNullable<EngineServices['exchange']>, options: EngineOptions = {}): Promise<WorldOutcome> {
+  const refuse = async (): Promise<never> => {
+    throw new Error('a simulation runs no learner transcript in the worker');
+  };
+  return runWorker(bundle, job, 'world', Promise.resolve(job), { execute: refuse, exchange }, options) as Promise<WorldOutcome>;
+}
+
 /**
  * A worker started before its check, waiting for its job: the editor's check service keeps one per lesson so
  * that a check does not wait for a Node start. Used once; the service starts the next after.
@@ -156,19 +166,19 @@ export function startWarmEngine(bundle: string, packDir: string, options: Omit<E
 }
 
 /** `expected`: what the job is answered with; the other kind of result from this worker is a protocol violation. */
-function runWorker(bundle: string, job: Pick<EngineJob, 'packDir'>, expected: 'report' | 'series', ready: Promise<EngineJob>, services: EngineServices, options: EngineOptions): Promise<CheckReport | BalancerRun> {
+function runWorker(bundle: string, job: Pick<EngineJob, 'packDir'>, expected: 'report' | 'series' | 'world', ready: Promise<EngineJob>, services: EngineServices, options: EngineOptions): Promise<CheckReport | BalancerRun | WorldOutcome> {
   const node = options.node ?? process.execPath;
   const args = [...(options.permission === false ? [] : permissionArgs(bundle, job.packDir)), `--max-old-space-size=${options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB}`, bundle];
   const command = options.wrap ? options.wrap(node, args) : { command: node, args };
   // LESSON_COMPANION_ENGINE_QUIET_MS: tests of a model that loops need not wait the full default.
   const quietLimitMs = options.quietLimitMs ?? (Number(process.env.LESSON_COMPANION_ENGINE_QUIET_MS) || DEFAULT_QUIET_LIMIT_MS);
-  return new Promise<CheckReport | BalancerRun>((resolve, reject) => {
+  return new Promise<CheckReport | BalancerRun | WorldOutcome>((resolve, reject) => {
     let settled = false;
     let stderr = '';
     let child: ChildProcess;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let waitingForUs = 0;
-    const end = (error: Error | undefined, result?: CheckReport | BalancerRun): void => {
+    const end = (error: Error | undefined, result?: CheckReport | BalancerRun | WorldOutcome): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -221,7 +231,11 @@ function runWorker(bundle: string, job: Pick<EngineJob, 'packDir'>, expected: 'r
         const line = buffered.slice(0, newline);
         buffered = buffered.slice(newline + 1);
         const message = parseWorkerMessage(line);
-        const violation = !message || ((message.type === 'report' || message.type === 'series') && message.type !== expected) || ((message.type === 'execute' || message.type === 'locate' || message.type === 'batch') && expected === 'series');
+        const violation =
+          !message ||
+          ((message.type === 'report' || message.type === 'series' || message.type === 'world') && message.type !== expected) ||
+          ((message.type === 'execute' || message.type === 'locate' || message.type === 'batch') && expected !== 'report') ||
+          (message.type === 'exchange' && (expected !== 'world' || !services.exchange));
         if (violation) return end(new EngineError('internal', "the lesson's engine said something that is not part of its protocol, so it was stopped"));
         arm();
         switch (message.type) {
@@ -244,6 +258,16 @@ function runWorker(bundle: string, job: Pick<EngineJob, 'packDir'>, expected: 'r
             return end(undefined, message.report);
           case 'series':
             return end(undefined, message.run);
+          case 'world':
+            return end(undefined, message.outcome);
+          case 'exchange': {
+            const exchange = services.exchange!;
+            void serve(async () => {
+              const answered = await exchange(message.commands);
+              return 'stopped' in answered ? { type: 'exchanged', id: message.id, stopped: answered.stopped } : { type: 'exchanged', id: message.id, answers: answered.answers };
+            });
+            break;
+          }
           case 'failed':
             return end(new EngineError(message.kind, message.message, message.file, message.line));
         }

@@ -12,11 +12,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
-import type { AnswerShape, ArgumentKind, ReferenceModel } from '../../core/model/model';
+import type { AnswerShape, ArgumentKind, Baseline, ReferenceModel, ScenarioWorld } from '../../core/model/model';
 import { grammarShapeProblem } from '../../core/model/grammar';
 import { fsReason } from '../errors/errors';
 import { transformModule } from '../languages/transpile';
 import { realmBridge, type RealmBridge } from './realmBridge';
+import { guardBaselines, guardWorld, type GuardedCall } from './worldGuard';
 
 export class ModelLoadError extends Error {
   constructor(
@@ -27,6 +28,15 @@ export class ModelLoadError extends Error {
     super(message);
     this.name = 'ModelLoadError';
   }
+}
+
+/** The one import from outside its pack a model may make: the queue world shipped with lesson-companion (src/worlds/queues.ts). */
+export const SHIPPED_QUEUE_WORLD = 'lesson-companion/worlds/queues';
+
+/** That world's file: dist/worlds/queues.js beside the bundle that loads models, or its source when running from source. */
+function shippedQueueWorld(): string {
+  const bundled = path.join(__dirname, 'worlds', 'queues.js');
+  return fs.existsSync(bundled) ? bundled : path.resolve(__dirname, '..', '..', 'worlds', 'queues.ts');
 }
 
 /** Models are small; anything bigger is a mistake or an attack. */
@@ -80,14 +90,14 @@ export function loadModel(packDir: string, entry: string, transpiled: Readonly<R
   // A failed import, kept whole (file and line) while the model's realm sees only its message.
   let importFailure: ModelLoadError | undefined;
 
-  const load = (file: string): unknown => {
+  const load = (file: string, shipped = false): unknown => {
     let real: string;
     try {
       real = fs.realpathSync(file);
     } catch {
       throw new ModelLoadError(file, null, `the model file ${path.relative(packDir, file) || file} does not exist`);
     }
-    if (real !== realPack && !real.startsWith(realPack + path.sep)) throw new ModelLoadError(file, null, `the model imports ${file}, which is outside the pack`);
+    if (!shipped && real !== realPack && !real.startsWith(realPack + path.sep)) throw new ModelLoadError(file, null, `the model imports ${file}, which is outside the pack`);
     const cached = cache.get(real);
     if (cached) return cached.exports;
     const stat = fs.statSync(real);
@@ -106,8 +116,9 @@ export function loadModel(packDir: string, entry: string, transpiled: Readonly<R
     const module = bridge.module();
     cache.set(real, module);
     const requireInside = (specifier: string): unknown => {
+      if (specifier === SHIPPED_QUEUE_WORLD) return load(shippedQueueWorld(), true);
       if (!specifier.startsWith('./') && !specifier.startsWith('../')) {
-        throw new Error(`a lesson model cannot import "${specifier}": models are self-contained (no Node modules, no packages)`);
+        throw new Error(`a lesson model cannot import "${specifier}": models are self-contained (no Node modules, no packages; only "${SHIPPED_QUEUE_WORLD}", shipped with lesson-companion)`);
       }
       const base = path.resolve(path.dirname(file), specifier);
       // Said before the file is looked for: the engine's permission model would refuse the look with no reason.
@@ -147,7 +158,30 @@ export function loadModel(packDir: string, entry: string, transpiled: Readonly<R
   const exports = load(entry) as Record<string, unknown> | null;
   const candidate = exports && typeof exports === 'object' ? (exports.model ?? exports.default) : undefined;
   const model = checkModelShape(candidate, entry);
-  return guardModel(model, path.basename(packDir), path.relative(packDir, entry), bridge);
+  const guarded = guardModel(model, path.basename(packDir), path.relative(packDir, entry), bridge);
+  const call: GuardedCall = (operation, fn) => {
+    try {
+      return fn();
+    } catch (error) {
+      throw new ModelError(path.basename(packDir), path.relative(packDir, entry), operation, error);
+    }
+  };
+  const world = guardWorld(exports?.world, bridge, call);
+  worlds.set(guarded, { ...(world ? { world } : {}), baselines: guardBaselines(exports?.baselines, bridge, call) });
+  return guarded;
+}
+
+/** What a model module exports beside its model for scenarios: its world and baselines (worldGuard.ts). */
+export interface ModelWorld {
+  readonly world?: ScenarioWorld;
+  readonly baselines: Readonly<Record<string, Baseline>>;
+}
+
+const worlds = new WeakMap<ReferenceModel, ModelWorld>();
+
+/** The world and baselines loaded with `model` (none for a model not loaded by loadModel). */
+export function worldOf(model: ReferenceModel): ModelWorld {
+  return worlds.get(model) ?? { baselines: {} };
 }
 
 /** An error's message, also for an Error made in the model's own realm (not an instance of this realm's Error). */

@@ -10,9 +10,10 @@ import type { CheckReport, Location } from '../../core/report/report';
 import type { Language } from '../../core/pack/schema';
 import { SCENARIO_LIMITS } from '../../core/simulation/scenarioSchema';
 import type { BalancerRun, TickRecord } from '../../core/simulation/simulation';
+import { WORLD_LIMITS, type WorldRun } from '../../core/world/worldRun';
 
-/** 2: simulate-reference jobs, answered with a series. */
-export const ENGINE_PROTOCOL = 2;
+/** 2: simulate-reference jobs, answered with a series; 3: simulate-world jobs, with exchanges of the learner's lines. */
+export const ENGINE_PROTOCOL = 3;
 
 /** What the worker needs to check a learner file: everything but the right to start processes. */
 export interface CheckJob {
@@ -49,12 +50,34 @@ export interface SimulateReferenceJob {
   readonly transpiled?: Readonly<Record<string, string>>;
 }
 
-export type EngineJob = CheckJob | SimulateReferenceJob;
+/**
+ * A world scenario's run (issue 22): the pack's world drives the reference, the scenario's baselines and,
+ * with `learner`, the learner's program, whose lines the worker exchanges through the host (`exchange`).
+ */
+export interface SimulateWorldJob {
+  readonly kind: 'simulate-world';
+  readonly packDir: string;
+  readonly origin: 'built-in' | 'installed' | 'folder';
+  readonly scenario: string;
+  readonly learner: boolean;
+  readonly transpiled?: Readonly<Record<string, string>>;
+}
+
+/** What the worker answers a world job with: the lanes, the run's length, each contestant's run and title. */
+export interface WorldOutcome {
+  readonly lanes: readonly string[];
+  readonly ticks: number;
+  readonly runs: Readonly<Record<string, WorldRun>>;
+  readonly titles: Readonly<Record<string, string>>;
+}
+
+export type EngineJob = CheckJob | SimulateReferenceJob | SimulateWorldJob;
 
 export type HostMessage =
   | { readonly type: 'start'; readonly protocol: number; readonly job: EngineJob }
   | { readonly type: 'executed'; readonly id: number; readonly result: ProcessResult }
-  | { readonly type: 'located'; readonly id: number; readonly location?: Location; readonly runs: number };
+  | { readonly type: 'located'; readonly id: number; readonly location?: Location; readonly runs: number }
+  | { readonly type: 'exchanged'; readonly id: number; readonly answers?: readonly string[]; readonly stopped?: { readonly message: string; readonly details?: string } };
 
 export type EngineFailureKind = 'model-error' | 'pack-error' | 'internal';
 
@@ -65,6 +88,8 @@ export type WorkerMessage =
   | { readonly type: 'batch'; readonly batch: PassingBatch }
   | { readonly type: 'report'; readonly report: CheckReport }
   | { readonly type: 'series'; readonly run: BalancerRun }
+  | { readonly type: 'exchange'; readonly id: number; readonly commands: readonly string[] }
+  | { readonly type: 'world'; readonly outcome: WorldOutcome }
   | { readonly type: 'failed'; readonly kind: EngineFailureKind; readonly message: string; readonly file?: string; readonly line?: number | null };
 
 type Obj = Record<string, unknown>;
@@ -103,6 +128,26 @@ export function isBalancerRun(v: unknown): v is BalancerRun {
   return isObj(s) && isId(s.tick) && typeof s.message === 'string' && s.message.length <= 4000 && (s.details === undefined || (typeof s.details === 'string' && s.details.length <= 70_000));
 }
 
+const isMeasure = (v: unknown): boolean =>
+  (typeof v === 'number' && Number.isFinite(v)) || (Array.isArray(v) && v.length <= WORLD_LIMITS.lanes && v.every((x) => typeof x === 'number' && Number.isFinite(x)));
+
+function isWorldRun(v: unknown): v is WorldRun {
+  if (!isObj(v) || !Array.isArray(v.ticks) || v.ticks.length > WORLD_LIMITS.ticks) return false;
+  const ticksOk = v.ticks.every((t) => isObj(t) && isObj(t.measures) && Object.keys(t.measures).length <= WORLD_LIMITS.measures && Object.values(t.measures).every(isMeasure));
+  if (!ticksOk) return false;
+  const s = v.stopped;
+  return s === undefined || (isObj(s) && isId(s.tick) && typeof s.message === 'string' && s.message.length <= 4000 && (s.details === undefined || (typeof s.details === 'string' && s.details.length <= 70_000)));
+}
+
+/** A world job's outcome as the worker sends it: bounded, numbers only, a title for every run. */
+export function isWorldOutcome(v: unknown): v is WorldOutcome {
+  if (!isObj(v) || !Array.isArray(v.lanes) || v.lanes.length > WORLD_LIMITS.lanes || !v.lanes.every((l) => typeof l === 'string' && l.length <= 80)) return false;
+  if (!isId(v.ticks) || v.ticks > WORLD_LIMITS.ticks || !isObj(v.runs) || !isObj(v.titles)) return false;
+  const keys = Object.keys(v.runs);
+  const titles = v.titles;
+  return keys.length <= 8 && keys.every((k) => isWorldRun((v.runs as Obj)[k]) && typeof titles[k] === 'string' && (titles[k] as string).length <= 80);
+}
+
 /** A message from the worker, checked; undefined for anything that is not one. */
 export function parseWorkerMessage(line: string): WorkerMessage | undefined {
   let raw: unknown;
@@ -139,6 +184,12 @@ export function parseWorkerMessage(line: string): WorkerMessage | undefined {
       return isObj(raw.report) && typeof raw.report.status === 'string' && Array.isArray(raw.report.mistakes) ? { type: 'report', report: raw.report as unknown as CheckReport } : undefined;
     case 'series':
       return isBalancerRun(raw.run) ? { type: 'series', run: raw.run } : undefined;
+    case 'exchange':
+      return isId(raw.id) && Array.isArray(raw.commands) && raw.commands.length <= WORLD_LIMITS.sendPerStep * 4 && raw.commands.every((c) => typeof c === 'string' && c.length <= 4096 && !c.includes('\n'))
+        ? { type: 'exchange', id: raw.id, commands: raw.commands as string[] }
+        : undefined;
+    case 'world':
+      return isWorldOutcome(raw.outcome) ? { type: 'world', outcome: raw.outcome } : undefined;
     case 'failed':
       if (raw.kind !== 'model-error' && raw.kind !== 'pack-error' && raw.kind !== 'internal') return undefined;
       if (typeof raw.message !== 'string') return undefined;
@@ -163,8 +214,9 @@ export function parseHostMessage(line: string): HostMessage | undefined {
     return undefined;
   }
   if (!isObj(raw)) return undefined;
-  if (raw.type === 'start' && raw.protocol === ENGINE_PROTOCOL && isObj(raw.job) && (raw.job.kind === 'check' || raw.job.kind === 'simulate-reference')) return raw as unknown as HostMessage;
+  if (raw.type === 'start' && raw.protocol === ENGINE_PROTOCOL && isObj(raw.job) && (raw.job.kind === 'check' || raw.job.kind === 'simulate-reference' || raw.job.kind === 'simulate-world')) return raw as unknown as HostMessage;
   if (raw.type === 'executed' && isId(raw.id) && isObj(raw.result)) return raw as unknown as HostMessage;
   if (raw.type === 'located' && isId(raw.id) && typeof raw.runs === 'number') return raw as unknown as HostMessage;
+  if (raw.type === 'exchanged' && isId(raw.id) && (Array.isArray(raw.answers) || isObj(raw.stopped))) return raw as unknown as HostMessage;
   return undefined;
 }

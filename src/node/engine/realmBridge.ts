@@ -23,6 +23,8 @@ export interface RealmBridge {
   lines(values: readonly string[]): string[];
   /** A random source of the model's realm that draws from `random`. */
   random(random: Random): Random;
+  /** A copy of a JSON value (a scenario's params) made in the model's realm. */
+  json(value: unknown): unknown;
 }
 
 const BRIDGE_SOURCE = `'use strict';
@@ -72,6 +74,7 @@ export function realmBridge(context: vm.Context): RealmBridge {
     },
     lines: (values) => side.lines(JSON.stringify(Array.from(values, String))),
     random: (random) => side.random((n) => random.int(Number(n))),
+    json: (value) => (value === undefined ? undefined : side.lines(JSON.stringify(value))),
   };
 }
 

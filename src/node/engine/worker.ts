@@ -12,7 +12,12 @@ import { replayLesson, replayLine } from '../run/replay';
 import { ModelError, ModelLoadError } from './modelLoader';
 import { loadPack, PackError } from '../packs/packs';
 import { modelSession, protocolBalancer, runScenario } from '../../core/simulation/simulation';
-import { ENGINE_PROTOCOL, parseHostMessage, type CheckJob, type EngineJob, type HostMessage, type SimulateReferenceJob, type WorkerMessage } from './protocol';
+import { templateScenarios } from '../../core/simulation/scenarioSchema';
+import { ENGINE_PROTOCOL, parseHostMessage, type CheckJob, type EngineJob, type HostMessage, type SimulateReferenceJob, type SimulateWorldJob, type WorkerMessage } from './protocol';
+import { BalancerStopped, type LineSession } from '../../core/simulation/lineSession';
+import { WorldError } from '../../core/world/worldRun';
+import { isWorldScenario, type WorldScenario } from '../../core/world/worldScenarioSchema';
+import { runWorldContestants } from './worldContestants';
 
 const send = (message: WorkerMessage): void => {
   process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -68,20 +73,41 @@ async function runCheck(job: CheckJob): Promise<void> {
 /** The reference's series on a scenario: the model, through the scenario's command templates, drives the cluster. */
 async function simulateReference(job: SimulateReferenceJob): Promise<void> {
   const pack = await loadPack(job.packDir, job.origin, { model: true, checkPatterns: false, ...(job.transpiled ? { transpiled: job.transpiled } : {}) });
-  const scenario = pack.manifest.scenarios?.find((s) => s.id === job.scenario);
+  const scenario = templateScenarios(pack.manifest.scenarios).find((s) => s.id === job.scenario);
   if (!scenario) throw new Error(`lesson "${pack.manifest.id}" has no scenario "${job.scenario}"`);
   const run = await runScenario(scenario, protocolBalancer(scenario.commands, modelSession(pack.model!)));
   send({ type: 'series', run });
 }
 
+/** The learner's program as a line session: each batch of lines exchanged through the host, which runs it. */
+function learnerThroughHost(): LineSession {
+  return {
+    exchange: async (commands) => {
+      const reply = await ask<Extract<HostMessage, { type: 'exchanged' }>>((id) => ({ type: 'exchange', id, commands }));
+      if (reply.stopped) throw new BalancerStopped(reply.stopped.message, reply.stopped.details);
+      return reply.answers ?? [];
+    },
+  };
+}
+
+/** A world scenario: the pack's world drives the reference, the scenario's baselines, then the learner's program. */
+async function simulateWorld(job: SimulateWorldJob): Promise<void> {
+  const pack = await loadPack(job.packDir, job.origin, { model: true, checkPatterns: false, ...(job.transpiled ? { transpiled: job.transpiled } : {}) });
+  const scenario = (pack.manifest.scenarios ?? []).find((s): s is WorldScenario => s.id === job.scenario && isWorldScenario(s));
+  if (!scenario) throw new WorldError(`lesson "${pack.manifest.id}" has no world scenario "${job.scenario}"`);
+  const outcome = await runWorldContestants(pack.manifest.id, scenario, pack.model!, job.learner ? learnerThroughHost() : undefined);
+  send({ type: 'world', outcome });
+}
+
 function runJob(job: EngineJob): Promise<void> {
-  return job.kind === 'check' ? runCheck(job) : simulateReference(job);
+  if (job.kind === 'check') return runCheck(job);
+  return job.kind === 'simulate-world' ? simulateWorld(job) : simulateReference(job);
 }
 
 function fail(error: unknown): void {
   if (error instanceof ModelError) send({ type: 'failed', kind: 'model-error', message: error.message, file: error.file });
   else if (error instanceof ModelLoadError) send({ type: 'failed', kind: 'model-error', message: error.message, file: error.file, line: error.line });
-  else if (error instanceof PackError) send({ type: 'failed', kind: 'pack-error', message: error.message });
+  else if (error instanceof PackError || error instanceof WorldError) send({ type: 'failed', kind: 'pack-error', message: error.message });
   else send({ type: 'failed', kind: 'internal', message: error instanceof Error ? error.message : String(error) });
 }
 

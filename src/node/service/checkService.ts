@@ -12,16 +12,17 @@
  */
 import * as path from 'node:path';
 import type { CheckReport } from '../../core/report/report';
-import type { SimulationResult } from '../../core/simulation/simulationReport';
 import { beginFinding, checkFile, engineWrap, modelTranspiled } from '../check/checker';
 import { PassingBatchStore } from '../check/fastPass';
 import { simulateFile } from '../check/simulator';
+import { simulateWorldFile } from '../check/worldSimulator';
+import { isWorldScenario, type WorldScenario } from '../../core/world/worldScenarioSchema';
 import { startWarmEngine, type WarmEngine } from '../engine/host';
 import { WordedError } from '../errors/errors';
 import { loadPack, type LoadedPack } from '../packs/packs';
 import { quietNodeEnv } from '../run/nodeEnv';
 import { sandboxSettingFromEnv, type SandboxSetting } from '../sandbox/sandbox';
-import type { CheckParams, LessonTarget, ServiceStatus, SimulateParams } from './protocol';
+import type { CheckParams, LessonTarget, ServiceStatus, SimulateParams, UnderLoadResult } from './protocol';
 
 export interface CheckServiceOptions {
   /** dist/engine.js: the worker that runs the pack's model. */
@@ -112,8 +113,20 @@ export class CheckService {
     }
   }
 
-  async simulate(params: SimulateParams, signal: AbortSignal): Promise<SimulationResult> {
+  async simulate(params: SimulateParams, signal: AbortSignal): Promise<UnderLoadResult> {
     const pack = await this.pack(params);
+    const world = (pack.manifest.scenarios ?? []).find((s): s is WorldScenario => s.id === params.scenario && isWorldScenario(s));
+    if (world) {
+      const worldOutcome = await simulateWorldFile(pack, world, params.file, params.language, {
+        interpreters: params.interpreters ?? {},
+        ...(params.mistake !== undefined ? { mistake: params.mistake } : {}),
+        ...(params.timeLimitMs !== undefined ? { timeLimitMs: params.timeLimitMs } : {}),
+        sandbox: this.setting(params),
+        engine: this.options.engine,
+        signal,
+      });
+      return worldOutcome.result;
+    }
     const outcome = await simulateFile(pack, params.file, params.language, {
       interpreters: params.interpreters ?? {},
       ...(params.scenario !== undefined ? { scenario: params.scenario } : {}),

@@ -15,7 +15,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as os from 'node:os';
 import { createMessageConnection, CancellationTokenSource, ResponseError, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { CheckReport } from '../../core/report/report';
-import type { SimulationResult } from '../../core/simulation/simulationReport';
 import { quietNodeEnv } from '../run/nodeEnv';
 import {
   checkRequest,
@@ -32,6 +31,7 @@ import {
   type LessonTarget,
   type ServiceStatus,
   type SimulateParams,
+  type UnderLoadResult,
 } from './protocol';
 
 export interface ServiceClientOptions {
@@ -196,7 +196,7 @@ export class CheckServiceClient {
     return this.call('check', (connection, token) => connection.sendRequest(checkRequest, { ...params, progressToken }, token), signal).finally(() => this.phaseListeners.delete(progressToken));
   }
 
-  simulate(params: SimulateParams, signal?: AbortSignal): Promise<SimulationResult> {
+  simulate(params: SimulateParams, signal?: AbortSignal): Promise<UnderLoadResult> {
     return this.call('simulation', (connection, token) => connection.sendRequest(simulateRequest, params, token), signal);
   }
 

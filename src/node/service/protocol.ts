@@ -10,6 +10,10 @@ import { NotificationType, NotificationType0, RequestType, RequestType0 } from '
 import type { Language } from '../../core/pack/schema';
 import type { CheckReport } from '../../core/report/report';
 import type { SimulationResult } from '../../core/simulation/simulationReport';
+import type { WorldResult } from '../../core/world/worldReport';
+
+/** A simulation's result: a template scenario's (balancers) or a world scenario's (any protocol; it has `lanes`). */
+export type UnderLoadResult = SimulationResult | WorldResult;
 import type { SandboxSetting } from '../sandbox/sandbox';
 
 export const SERVICE_PROTOCOL = 1;
@@ -69,7 +73,7 @@ export const initializeRequest = new RequestType<InitializeParams, InitializeRes
 /** A lesson session opened: load its pack, transpile its model, find the interpreter and sandbox, start an engine worker. */
 export const warmRequest = new RequestType<LessonTarget, null, void>('lessonCompanion/warm');
 export const checkRequest = new RequestType<CheckParams, CheckReport, void>('lessonCompanion/check');
-export const simulateRequest = new RequestType<SimulateParams, SimulationResult, void>('lessonCompanion/simulate');
+export const simulateRequest = new RequestType<SimulateParams, UnderLoadResult, void>('lessonCompanion/simulate');
 export const statusRequest = new RequestType0<ServiceStatus, void>('lessonCompanion/status');
 export const phaseNotification = new NotificationType<PhaseParams>('lessonCompanion/phase');
 export const shutdownRequest = new RequestType0<null, void>('shutdown');
