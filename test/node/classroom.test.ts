@@ -13,9 +13,9 @@ import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import type { ClassReport } from '../../src/core/grade/classReport';
 import { REPORT_FILE, RUNNER_ID, type ClassroomReportFile, type ClassroomResult } from '../../src/core/grade/classroom';
+import { buildCliBundle } from './cliBundle';
 
 const ROOT = path.join(__dirname, '..', '..');
 const REAL = path.join(ROOT, 'test', 'fixtures', 'real-style', 'least-connections', 'python');
@@ -89,7 +89,7 @@ describe('GitHub Classroom workflow (built CLI, real processes)', function () {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-classroom-'));
     fs.mkdirSync(path.join(tmp, 'installed'));
     fs.symlinkSync(path.join(ROOT, 'lessons'), path.join(tmp, 'lessons'));
-    await esbuild.build({ entryPoints: [path.join(ROOT, 'src', 'cli', 'main.ts')], outfile: path.join(tmp, 'dist', 'cli.js'), bundle: true, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], logLevel: 'silent' });
+    await buildCliBundle(path.join(tmp, 'dist', 'cli.js'));
     bin = path.join(tmp, 'bin');
     fs.mkdirSync(bin);
     fs.writeFileSync(path.join(bin, 'lesson-companion'), `#!/bin/sh\nexec "${process.execPath}" "${path.join(tmp, 'dist', 'cli.js')}" "$@"\n`, { mode: 0o755 });

@@ -8,8 +8,8 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import type { CheckReport } from '../../src/core/report/report';
+import { buildCliBundle } from './cliBundle';
 
 const ROOT = path.join(__dirname, '..', '..');
 const PY = path.join(ROOT, 'test', 'fixtures', 'least-connections', 'python');
@@ -47,16 +47,7 @@ describe('lesson-companion CLI (built bundle, real processes)', function () {
     fs.mkdirSync(path.join(tmp, 'installed'));
     fs.symlinkSync(path.join(ROOT, 'lessons'), path.join(tmp, 'lessons'));
     cli = path.join(tmp, 'dist', 'cli.js');
-    await esbuild.build({
-      entryPoints: [path.join(ROOT, 'src', 'cli', 'main.ts')],
-      outfile: cli,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      mainFields: ['module', 'main'],
-      logLevel: 'silent',
-    });
+    await buildCliBundle(cli);
   });
 
   after(() => {

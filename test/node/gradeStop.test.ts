@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
+import { buildCliBundle } from './cliBundle';
 
 const ROOT = path.join(__dirname, '..', '..');
 const LESSON = path.join(ROOT, 'lessons', 'least-connections');
@@ -33,7 +33,7 @@ describe('grade: Ctrl-C stops cleanly and the next run resumes (built CLI, real 
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-grade-stop-'));
     try {
       const cli = path.join(tmp, 'dist', 'cli.js');
-      await esbuild.build({ entryPoints: [path.join(ROOT, 'src', 'cli', 'main.ts')], outfile: cli, bundle: true, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], logLevel: 'silent' });
+      await buildCliBundle(cli);
       const generator = (await import(path.join(ROOT, 'scripts', 'grade-class.mjs'))) as { makeClass: (dir: string, sizes: object) => unknown[] };
       const classDir = path.join(tmp, 'class');
       generator.makeClass(classDir, { correct: 4, mistaken: 0, hostile: 4, special: false });

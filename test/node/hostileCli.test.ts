@@ -11,11 +11,11 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import { COMMANDS, main } from '../../src/cli/main';
 import { bundlePack } from '../../src/node/authoring/bundlePack';
 import { installPack } from '../../src/node/packs/installPack';
 import { assertWords, fakeIo, HOSTILE, makeCase, printTimings, ROOT, timed } from './hostileKit';
+import { buildCliBundle } from './cliBundle';
 
 const LEARNERS = path.join(HOSTILE, 'learners');
 const asRoot = process.getuid?.() === 0;
@@ -104,7 +104,7 @@ describe('hostile learners and environments (CLI)', function () {
       await fs.chmod(dir, 0o755);
       await fs.symlink(path.join(ROOT, 'lessons'), path.join(dir, 'lessons'));
       cli = path.join(dir, 'dist', 'cli.js');
-      await esbuild.build({ entryPoints: [path.join(ROOT, 'src/cli/main.ts')], outfile: cli, bundle: true, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], logLevel: 'silent' });
+      await buildCliBundle(cli);
       await fs.chmod(path.dirname(cli), 0o755);
     });
     after(async () => {

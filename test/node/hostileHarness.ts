@@ -9,8 +9,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import type { CheckReport } from '../../src/core/report/report';
+import { buildCliBundle } from './cliBundle';
 
 export const ROOT = path.join(__dirname, '..', '..');
 const PROGRAMS = path.join(ROOT, 'test', 'fixtures', 'hostile', 'programs');
@@ -63,16 +63,7 @@ export class HostileHarness {
     fs.mkdirSync(this.home);
     fs.mkdirSync(path.join(this.tmp, 'installed'));
     fs.cpSync(path.join(ROOT, 'lessons', 'least-connections'), this.pack, { recursive: true });
-    await esbuild.build({
-      entryPoints: [path.join(ROOT, 'src', 'cli', 'main.ts')],
-      outfile: this.cli,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      mainFields: ['module', 'main'],
-      logLevel: 'silent',
-    });
+    await buildCliBundle(this.cli);
   }
 
   dispose(): void {
