@@ -48,12 +48,47 @@ describe('determinism probe (fake processes)', () => {
     assert.equal(probe.freshDifference?.index, 1);
   });
 
-  it('a second run in one process that differs, with four more fresh runs that agree, is state kept across the reset', async () => {
-    const program = scripted([[['c', 'b', 'a'], ['a', 'c', 'b']], [['c', 'b', 'a']], [['c', 'b', 'a']]]);
+  it('a second run in one process that differs, with four more fresh runs that agree and a replay that answers the same, is state kept across the reset', async () => {
+    const leaky = [['c', 'b', 'a'], ['a', 'c', 'b']];
+    const alone = [['c', 'b', 'a']];
+    // Processes: [T, T], [T], four more [T], then the replay of [T, T], which answers as the first did.
+    const program = scripted([leaky, alone, alone, alone, alone, alone, leaky]);
     const probe = await probeDeterminism(model, program.execute, probed);
     assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['same', 'different']);
     assert.equal(probe.resetDifference?.seen, 'twice');
-    assert.equal(program.starts(), 6, 'four more fresh runs confirm it');
+    assert.equal(program.starts(), 7, 'four more fresh runs and a replay confirm it');
+  });
+
+  it('a second run in one process that differs, but not when the same input is replayed: two runs of the same input that differ, not kept state', async () => {
+    // A program whose output depends on timing (a thread that prints): its [T, T] differed once, its replay does not.
+    const alone = [['c', 'b', 'a']];
+    const program = scripted([[['c', 'b', 'a'], ['a', 'c', 'b']], alone, alone, alone, alone, alone, [['c', 'b', 'a'], ['c', 'b', 'a']]]);
+    const probe = await probeDeterminism(model, program.execute, probed);
+    assert.equal(probe.resetDifference, undefined, 'not called state kept across the reset');
+    assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['different', 'unknown']);
+    assert.deepEqual([probe.freshDifference?.index, probe.freshDifference?.first, probe.freshDifference?.second], [1, ['a'], ['c']]);
+    assert.equal(program.starts(), 7);
+  });
+
+  it('a transcript that differs after the other transcripts of the main process is replayed with them before it', async () => {
+    const inputs: string[] = [];
+    const right = simulate(model, commands).outcome;
+    const execute: Execute = async (input) => {
+      inputs.push(input);
+      // Right whenever T runs first in its process; after a list "POOL x" (the replay), it answers as it did in
+      // the main process.
+      const leaked = input.startsWith('POOL\nPOOL x\n');
+      const runs = input.split('\n').filter((l) => l === 'POOL a b c').length;
+      const answers = leaked ? ['OK', 'OK', 'OK', 'OK', 'b', 'c', 'a'] : Array.from({ length: runs }, () => ['OK', ...right.lines]).flat();
+      return done(answers.map((l) => `${l}\n`).join(''));
+    };
+    const inBatch = { lines: ['OK', 'b', 'c', 'a'], ending: 'finished' as const };
+    const probe = await probeDeterminism(model, execute, probed, inBatch, [['POOL x']]);
+    assert.equal(probe.resetDifference?.seen, 'after-others');
+    assert.ok(inputs.some((i) => i.startsWith('POOL\nPOOL x\nPOOL\nPOOL a b c')), inputs.join('|'));
+    const unconfirmed = await probeDeterminism(model, execute, probed, inBatch);
+    assert.equal(unconfirmed.resetDifference, undefined, 'without the lists before it, nothing is replayed and nothing is claimed');
+    assert.equal(unconfirmed.determinism.afterReset, 'unknown');
   });
 
   it('two fresh runs that agree by chance, then a third that differs: randomness, not kept state', async () => {

@@ -9,7 +9,7 @@
  */
 import { runBatch, type AfterCrash, type Stream } from './batch';
 import { DEFAULT_FUZZ_LENGTH, DEFAULT_FUZZ_TRANSCRIPTS, generatedCases, hiddenCases, mapLimit, type Case } from './cases';
-import { assembleProblems, stoppedProblem } from '../report/checkProblems';
+import { assembleProblems, stoppedProblem, unaskedProblem } from '../report/checkProblems';
 import { counterexampleForDifference, counterexamplesFor, type ConfirmContext } from './confirm';
 import { buildCounterexample } from './counterexample';
 import { diagnose, type Diagnosis, type Finding, type MistakeMutants } from '../diagnosis/diagnose';
@@ -194,7 +194,10 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   let probe: Probe | undefined;
   if (answeredFailure !== undefined && !settled) {
     input.onPhase?.('probe');
-    probe = await probeDeterminism(model, execute, cases[answeredFailure]!, outcomes[answeredFailure]);
+    // The lists its main process ran before it, for a replay of a difference seen there.
+    const home = main.streams.find((s) => s.segments.some((seg) => seg.list === answeredFailure));
+    const before = home?.segments.slice(0, home.segments.findIndex((seg) => seg.list === answeredFailure)).map((seg) => cases[seg.list]!.commands);
+    probe = await probeDeterminism(model, execute, cases[answeredFailure]!, outcomes[answeredFailure], before);
     const probeStreams = (p: Probe): Stream[] => p.streams.map((s) => ({ ...s, segments: s.segments.map((seg) => ({ ...seg, list: answeredFailure })) }));
     diagnosis = diagnose(model, manifest.mistakes, [...streams, ...probeStreams(probe)], { random: probe.determinism.fresh === 'different' });
     // A free choice found with no sign of randomness: more fresh runs before the verdict says which it is.
@@ -203,6 +206,11 @@ export async function check(input: CheckInput): Promise<CheckReport> {
       if (probe.determinism.fresh === 'different') diagnosis = diagnose(model, manifest.mistakes, [...streams, ...probeStreams(probe)], { random: true });
     }
     streams = [...streams, ...probeStreams(probe)];
+  }
+  if (probe?.unasked) {
+    // Its answers do not follow the commands: whatever a mutant explains in them is timing, so no mistake is named.
+    const shown = buildCounterexample(model, { transcript: probe.probed.name, label: probe.probed.label, shrunkFrom: probe.probed.commands.length, reproduced: false }, probe.probed.commands, probe.alone);
+    return report({ status: 'fail', problems: [unaskedProblem(probe.unasked, probe.probed.label)], counterexample: shown, determinism: probe.determinism });
   }
   const random = probe?.determinism.fresh === 'different';
 
