@@ -70,6 +70,38 @@ describe('determinism probe (fake processes)', () => {
     assert.equal(program.starts(), 7);
   });
 
+  it('a rotation that outlives the reset and comes back to its start after T: seen after part of T, confirmed by a replay', async () => {
+    // T has three picks among three tied backends: run twice in one process it answers the same, so only a
+    // prefix of another length (one pick) before it shows the cursor carried over.
+    const rotating: Execute = async (input) => {
+      let turn = 0;
+      const out = input
+        .split('\n')
+        .filter(Boolean)
+        .map((command) => (command === 'PICK' ? ['a', 'b', 'c'][turn++ % 3]! : 'OK'));
+      return done(out.map((l) => `${l}\n`).join(''));
+    };
+    const first = await probeDeterminism(model, rotating, probed);
+    assert.deepEqual([first.determinism.fresh, first.determinism.afterReset], ['same', 'same']);
+    const more = await probeMoreFresh(model, rotating, first);
+    assert.deepEqual([more.determinism.fresh, more.determinism.afterReset], ['same', 'different']);
+    // A program whose answers after a prefix change from one process to the next is not called leaky.
+    let process = 0;
+    const unsteady: Execute = async (input) => {
+      process += 1;
+      const prefixed = input.split('\n').filter((l) => l === 'POOL').length === 2;
+      const picks = prefixed && process % 2 === 0 ? ['b', 'c', 'a'] : ['a', 'b', 'c'];
+      let k = 0;
+      const out = input
+        .split('\n')
+        .filter(Boolean)
+        .map((command) => (command === 'PICK' ? picks[k++ % 3]! : 'OK'));
+      return done(out.map((l) => `${l}\n`).join(''));
+    };
+    const again = await probeMoreFresh(model, unsteady, await probeDeterminism(model, unsteady, probed));
+    assert.equal(again.determinism.afterReset, 'same');
+  });
+
   it('a transcript that differs after the other transcripts of the main process is replayed with them before it', async () => {
     const inputs: string[] = [];
     const right = simulate(model, commands).outcome;

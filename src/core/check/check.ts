@@ -15,6 +15,7 @@ import { buildCounterexample } from './counterexample';
 import { diagnose, type Diagnosis, type Finding, type MistakeMutants } from '../diagnosis/diagnose';
 import type { ReferenceModel } from '../model/model';
 import { probeDeterminism, probeMoreFresh, type Probe } from './probe';
+import { settleRandomVerdict } from './settle';
 import type { Execute } from './process';
 import { runProblems, type ProblemContext } from '../report/problems';
 import type { CheckReport, Counterexample, Location, NamedMistake, TranscriptVerdict } from '../report/report';
@@ -109,7 +110,8 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     return lineEndings.clean(await input.execute(stdin, limits));
   };
   const hidden = hiddenCases(input.transcripts);
-  const generated = generatedCases(model, input.options.seed, input.options.fuzzTranscripts ?? manifest.fuzz?.transcripts ?? DEFAULT_FUZZ_TRANSCRIPTS, input.options.fuzzLength ?? manifest.fuzz?.length ?? DEFAULT_FUZZ_LENGTH);
+  const fuzzLength = input.options.fuzzLength ?? manifest.fuzz?.length ?? DEFAULT_FUZZ_LENGTH;
+  const generated = generatedCases(model, input.options.seed, input.options.fuzzTranscripts ?? manifest.fuzz?.transcripts ?? DEFAULT_FUZZ_TRANSCRIPTS, fuzzLength);
   const cases = [...hidden, ...generated];
 
   // What a passing run of every case looks like, so a host can pass a correct program without the model next time.
@@ -213,6 +215,12 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     return report({ status: 'fail', problems: [unaskedProblem(probe.unasked, probe.probed.label)], counterexample: shown, determinism: probe.determinism });
   }
   const random = probe?.determinism.fresh === 'different';
+  if (random) {
+    // What one batch of random draws shows is chance; what the verdict names must hold over more of them.
+    const more = await settleRandomVerdict({ model, mistakes: manifest.mistakes, execute, cases, streams, diagnosis, seed: input.options.seed, count: generated.length, length: fuzzLength });
+    streams = more.streams;
+    diagnosis = more.diagnosis;
+  }
 
   input.onPhase?.('confirm');
   const ctx: ConfirmContext = {

@@ -75,15 +75,37 @@ const usableOutcome = (o: Outcome): boolean => o.ending !== 'not-run' && o.endin
 
 /**
  * A probe that saw no randomness, looked at again where the diagnosis needs it (a tie broken some other way
- * whose rule it could not name): more fresh runs, so that a walk over a set is not taken for a fixed rule.
+ * whose rule it could not name): more fresh runs, so that a walk over a set is not taken for a fixed rule;
+ * then T after part of itself in one process. A rotation cursor that outlives the reset can come back to where
+ * it started after T and after the lists before T in the main process alike (T made a multiple of the tied
+ * backends' number of choices); after a prefix of another length it is somewhere else. A difference there
+ * that a replay of the same input shows again is state carried across the reset.
  */
 export async function probeMoreFresh(model: ReferenceModel, execute: Execute, probe: Probe): Promise<Probe> {
   if (probe.determinism.fresh !== 'same' || probe.determinism.afterReset === 'different') return probe;
   const extra = await freshRunsUntilOneDiffers(model, execute, probe.probed, probe.alone);
-  const runs = extra.runs.reduce((n, run) => n + run.runs.length, 0);
+  let runs = extra.runs.reduce((n, run) => n + run.runs.length, 0);
+  let carried = false;
+  const commands = probe.probed.commands;
+  for (const cut of extra.difference ? [] : [...new Set([Math.ceil(commands.length / 2), commands.length - 1])].filter((n) => n > 0)) {
+    const input = [commands.slice(0, cut), commands];
+    const run = await runBatch(model, execute, input);
+    runs += run.runs.length;
+    const after = run.outcomes[1]!;
+    if (!usableOutcome(after) || !firstDifference(model, commands, probe.alone, after)) continue;
+    const replay = await runBatch(model, execute, input);
+    runs += replay.runs.length;
+    carried = !firstDifference(model, commands, after, replay.outcomes[1]!);
+    break;
+  }
   return {
     ...probe,
-    determinism: { ...probe.determinism, fresh: extra.difference ? 'different' : 'same', ...(extra.difference ? { afterReset: 'unknown' as const } : {}), runs: probe.determinism.runs + runs },
+    determinism: {
+      ...probe.determinism,
+      fresh: extra.difference ? 'different' : 'same',
+      ...(extra.difference ? { afterReset: 'unknown' as const } : carried ? { afterReset: 'different' as const } : {}),
+      runs: probe.determinism.runs + runs,
+    },
     streams: [...probe.streams, ...extra.runs.flatMap((run) => run.streams)],
     ...(extra.difference ? { freshDifference: extra.difference } : {}),
   };
