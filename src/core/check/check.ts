@@ -34,6 +34,8 @@ export { defaultSeed } from './cases';
 
 /** Restarts allowed for the main batch; a program that crashes on every list would otherwise cost one each. */
 const MAX_MAIN_RUNS = 10;
+/** Stalled runs tried again per check: a real hang costs a second more each time. */
+const MAX_STALL_RETRIES = 2;
 /** Process runs the fallback shrinking may spend per finding, when the program does not follow its mutant. */
 const MAX_SHRINK_ROUNDS = 8;
 
@@ -97,9 +99,19 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   };
   let processRuns = 0;
   const lineEndings = new LineEndingFilter();
+  let stallRetries = 0;
   const execute: Execute = async (stdin, limits) => {
     processRuns += 1;
-    return lineEndings.clean(await input.execute(stdin, limits));
+    let result = await input.execute(stdin, limits);
+    // A second of silence can be a loaded machine rather than the program: a stall is run once more before it
+    // is believed, so a deterministic program gets the same verdict whatever else the machine is doing.
+    if (result.stalled && stallRetries < MAX_STALL_RETRIES) {
+      stallRetries += 1;
+      processRuns += 1;
+      const again = await input.execute(stdin, limits);
+      if (!again.stalled) result = again;
+    }
+    return lineEndings.clean(result);
   };
   const hidden = hiddenCases(input.transcripts);
   const fuzzLength = input.options.fuzzLength ?? manifest.fuzz?.length ?? DEFAULT_FUZZ_LENGTH;
