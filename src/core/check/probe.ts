@@ -155,7 +155,8 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
   }
   const fresher = [fresh, ...more.map((run) => run.outcomes[0]!)];
   // Also T once and twice in one process, whole: a line printed once at the start (a timer's first tick) is not doubled.
-  const wholeRuns = twice.streams[0] && again.streams[0] && twice.streams[0].ending === again.streams[0].ending && usable(first) && usable(fresh);
+  // (Both to the end of their input: a crash in the first T leaves the second unanswered, and that halves nothing.)
+  const wholeRuns = twice.streams[0]?.ending === 'finished' && again.streams[0]?.ending === 'finished' && twice.streams.length === 1 && again.streams.length === 1;
   const unasked =
     fresher.map((o) => unaskedLines(model, probed.commands, first, o)).find((u) => u !== undefined) ??
     (wholeRuns ? unaskedAcrossRepeat(model, probed.commands, again.streams[0]!.lines, twice.streams[0]!.lines) : undefined);
