@@ -87,7 +87,10 @@ export async function probeMoreFresh(model: ReferenceModel, execute: Execute, pr
   let runs = extra.runs.reduce((n, run) => n + run.runs.length, 0);
   let carried = false;
   const commands = probe.probed.commands;
-  for (const cut of extra.difference ? [] : [...new Set([Math.ceil(commands.length / 2), commands.length - 1])].filter((n) => n > 0)) {
+  // Prefixes of a few lengths: a cursor moved by some commands only (picks) is moved by one of them a number
+  // of times that does not bring it back to its start.
+  const cuts = [...new Set([2, 3, 4, Math.ceil(commands.length / 2), commands.length - 1])].filter((n) => n > 0 && n < commands.length);
+  for (const cut of extra.difference ? [] : cuts) {
     const input = [commands.slice(0, cut), commands];
     const run = await runBatch(model, execute, input);
     runs += run.runs.length;
