@@ -238,7 +238,9 @@ async function sweepSeeds(seeds: readonly number[], only: readonly string[]): Pr
     if (good === seeds.length) exactPrograms += 1;
     const seen = new Map<string, number[]>();
     reports.forEach((r, i) => seen.set(verdictOf(r, f), [...(seen.get(verdictOf(r, f)) ?? []), seeds[i]!]));
-    const others = [...seen].filter(([v]) => v !== headerVerdict(f)).map(([v, at]) => `${v} at ${at.join(',')}`);
+    // With every problem the first such report had: a stop or a crash under load says why a verdict moved.
+    const problemsAt = (seed: number): string => reports[seeds.indexOf(seed)]!.problems.map((p) => p.kind).join(',');
+    const others = [...seen].filter(([v]) => v !== headerVerdict(f)).map(([v, at]) => `${v} at ${at.join(',')} {${problemsAt(at[0]!)}}`);
     console.log(`${good === seeds.length ? 'ok   ' : 'MISS '} ${f.id.padEnd(58)} ${String(good).padStart(2)}/${seeds.length}  ${headerVerdict(f)}${others.length ? `  | also: ${others.join('; ')}` : ''}`);
   }
   console.log(`\n${exactPrograms} of ${fixtures.length} programs exact at every seed (${seeds[0]}..${seeds[seeds.length - 1]}); ${exactChecks} of ${fixtures.length * seeds.length} checks exact; ${accusations} checks name a mistake the header does not list; ${Math.round((Date.now() - started) / 1000)} s.`);

@@ -197,11 +197,12 @@ for (const language of ['python', 'javascript', 'typescript'] as const) {
       }
     });
 
-    it('hang: a timeout, in one process, with the rest not run', () => {
+    it('hang: a timeout, in one process run once more to believe the stall, with the rest not run', () => {
       const r = report('hang');
       assert.equal(r.status, 'fail');
       assert.ok(kinds('hang').includes('timeout'));
-      assert.equal(r.processRuns, 1);
+      // A second of silence may be a loaded machine: the stalled run is tried once more before it is believed.
+      assert.equal(r.processRuns, 2);
       assert.equal(r.checks.notRun, pack.transcripts.length - 1);
       assert.equal(r.fuzz.notRun, r.fuzz.transcripts);
       // The counterexample is cut after the last answer: the command it hung on is the first difference.

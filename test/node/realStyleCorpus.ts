@@ -63,7 +63,9 @@ export function parseHeader(source: string, where: string): Expectation {
   if (behaviour !== undefined && !mistakes.includes('tiebreak')) throw new HeaderError(`${where}: expect-behaviour is only for a tiebreak mistake`);
   const unrecognised = fields.get('expect-unrecognised');
   if (unrecognised !== undefined && unrecognised !== 'yes') throw new HeaderError(`${where}: expect-unrecognised is "yes" or absent`);
-  if (listed === '(unnamed)' && unrecognised !== 'yes') throw new HeaderError(`${where}: a program with no named mistake that is not correct has expect-unrecognised: yes`);
+  const problemKinds = (fields.get('expect-problems') ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  // Wrong in no way the catalogue names: said as a difference, or as a problem (state carried over the reset).
+  if (listed === '(unnamed)' && unrecognised !== 'yes' && problemKinds.length === 0) throw new HeaderError(`${where}: a program with no named mistake that is not correct has expect-unrecognised: yes or expect-problems`);
   if (correct && unrecognised === 'yes') throw new HeaderError(`${where}: a correct program has no unrecognised difference`);
   const variants: Record<string, string> = {};
   for (const pair of (fields.get('expect-variant') ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {

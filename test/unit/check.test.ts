@@ -110,6 +110,22 @@ function assertReproducedShowDifferences(report: CheckReport): void {
 }
 
 describe('check (fake programs)', () => {
+  it('a run that stalls once (a loaded machine) is run again before the stall is believed; a real hang is still a hang', async () => {
+    const right = mutantProgram();
+    let calls = 0;
+    const stallsOnce: Execute = async (input) => {
+      calls += 1;
+      return calls === 1 ? done('OK\n', { exitCode: null, signal: 'SIGKILL', timedOut: true, stalled: true }) : right(input);
+    };
+    const report = await checkWith(stallsOnce);
+    assert.equal(report.status, 'pass', JSON.stringify(report.problems));
+    assert.equal(report.processRuns, 2);
+    const hangs: Execute = async () => done('OK\n', { exitCode: null, signal: 'SIGKILL', timedOut: true, stalled: true });
+    const hung = await checkWith(hangs);
+    assert.equal(hung.status, 'fail');
+    assert.ok(hung.problems.some((p) => p.kind === 'timeout'), JSON.stringify(hung.problems));
+  });
+
   it('passes a program that answers like the reference, in one process', async () => {
     const report = await checkWith(mutantProgram());
     assert.equal(report.status, 'pass');

@@ -48,12 +48,79 @@ describe('determinism probe (fake processes)', () => {
     assert.equal(probe.freshDifference?.index, 1);
   });
 
-  it('a second run in one process that differs, with four more fresh runs that agree, is state kept across the reset', async () => {
-    const program = scripted([[['c', 'b', 'a'], ['a', 'c', 'b']], [['c', 'b', 'a']], [['c', 'b', 'a']]]);
+  it('a second run in one process that differs, with four more fresh runs that agree and a replay that answers the same, is state kept across the reset', async () => {
+    const leaky = [['c', 'b', 'a'], ['a', 'c', 'b']];
+    const alone = [['c', 'b', 'a']];
+    // Processes: [T, T], [T], four more [T], then the replay of [T, T], which answers as the first did.
+    const program = scripted([leaky, alone, alone, alone, alone, alone, leaky]);
     const probe = await probeDeterminism(model, program.execute, probed);
     assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['same', 'different']);
     assert.equal(probe.resetDifference?.seen, 'twice');
-    assert.equal(program.starts(), 6, 'four more fresh runs confirm it');
+    assert.equal(program.starts(), 7, 'four more fresh runs and a replay confirm it');
+  });
+
+  it('a second run in one process that differs, but not when the same input is replayed: two runs of the same input that differ, not kept state', async () => {
+    // A program whose output depends on timing (a thread that prints): its [T, T] differed once, its replay does not.
+    const alone = [['c', 'b', 'a']];
+    const program = scripted([[['c', 'b', 'a'], ['a', 'c', 'b']], alone, alone, alone, alone, alone, [['c', 'b', 'a'], ['c', 'b', 'a']]]);
+    const probe = await probeDeterminism(model, program.execute, probed);
+    assert.equal(probe.resetDifference, undefined, 'not called state kept across the reset');
+    assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['different', 'unknown']);
+    assert.deepEqual([probe.freshDifference?.index, probe.freshDifference?.first, probe.freshDifference?.second], [1, ['a'], ['c']]);
+    assert.equal(program.starts(), 7);
+  });
+
+  it('a rotation that outlives the reset and comes back to its start after T: seen after part of T, confirmed by a replay', async () => {
+    // T has three picks among three tied backends: run twice in one process it answers the same, so only a
+    // prefix of another length (one pick) before it shows the cursor carried over.
+    const rotating: Execute = async (input) => {
+      let turn = 0;
+      const out = input
+        .split('\n')
+        .filter(Boolean)
+        .map((command) => (command === 'PICK' ? ['a', 'b', 'c'][turn++ % 3]! : 'OK'));
+      return done(out.map((l) => `${l}\n`).join(''));
+    };
+    const first = await probeDeterminism(model, rotating, probed);
+    assert.deepEqual([first.determinism.fresh, first.determinism.afterReset], ['same', 'same']);
+    const more = await probeMoreFresh(model, rotating, first);
+    assert.deepEqual([more.determinism.fresh, more.determinism.afterReset], ['same', 'different']);
+    // A program whose answers after a prefix change from one process to the next is not called leaky.
+    let process = 0;
+    const unsteady: Execute = async (input) => {
+      process += 1;
+      const prefixed = input.split('\n').filter((l) => l === 'POOL').length === 2;
+      const picks = prefixed && process % 2 === 0 ? ['b', 'c', 'a'] : ['a', 'b', 'c'];
+      let k = 0;
+      const out = input
+        .split('\n')
+        .filter(Boolean)
+        .map((command) => (command === 'PICK' ? picks[k++ % 3]! : 'OK'));
+      return done(out.map((l) => `${l}\n`).join(''));
+    };
+    const again = await probeMoreFresh(model, unsteady, await probeDeterminism(model, unsteady, probed));
+    assert.equal(again.determinism.afterReset, 'same');
+  });
+
+  it('a transcript that differs after the other transcripts of the main process is replayed with them before it', async () => {
+    const inputs: string[] = [];
+    const right = simulate(model, commands).outcome;
+    const execute: Execute = async (input) => {
+      inputs.push(input);
+      // Right whenever T runs first in its process; after a list "POOL x" (the replay), it answers as it did in
+      // the main process.
+      const leaked = input.startsWith('POOL\nPOOL x\n');
+      const runs = input.split('\n').filter((l) => l === 'POOL a b c').length;
+      const answers = leaked ? ['OK', 'OK', 'OK', 'OK', 'b', 'c', 'a'] : Array.from({ length: runs }, () => ['OK', ...right.lines]).flat();
+      return done(answers.map((l) => `${l}\n`).join(''));
+    };
+    const inBatch = { lines: ['OK', 'b', 'c', 'a'], ending: 'finished' as const };
+    const probe = await probeDeterminism(model, execute, probed, inBatch, [['POOL x']]);
+    assert.equal(probe.resetDifference?.seen, 'after-others');
+    assert.ok(inputs.some((i) => i.startsWith('POOL\nPOOL x\nPOOL\nPOOL a b c')), inputs.join('|'));
+    const unconfirmed = await probeDeterminism(model, execute, probed, inBatch);
+    assert.equal(unconfirmed.resetDifference, undefined, 'without the lists before it, nothing is replayed and nothing is claimed');
+    assert.equal(unconfirmed.determinism.afterReset, 'unknown');
   });
 
   it('two fresh runs that agree by chance, then a third that differs: randomness, not kept state', async () => {

@@ -9,12 +9,13 @@
  */
 import { runBatch, type AfterCrash, type Stream } from './batch';
 import { DEFAULT_FUZZ_LENGTH, DEFAULT_FUZZ_TRANSCRIPTS, generatedCases, hiddenCases, mapLimit, type Case } from './cases';
-import { assembleProblems, stoppedProblem } from '../report/checkProblems';
+import { assembleProblems, stoppedProblem, unaskedProblem } from '../report/checkProblems';
 import { counterexampleForDifference, counterexamplesFor, type ConfirmContext } from './confirm';
 import { buildCounterexample } from './counterexample';
 import { diagnose, type Diagnosis, type Finding, type MistakeMutants } from '../diagnosis/diagnose';
 import type { ReferenceModel } from '../model/model';
 import { probeDeterminism, probeMoreFresh, type Probe } from './probe';
+import { settleRandomVerdict } from './settle';
 import type { Execute } from './process';
 import { runProblems, type ProblemContext } from '../report/problems';
 import type { CheckReport, Counterexample, Location, NamedMistake, TranscriptVerdict } from '../report/report';
@@ -25,6 +26,7 @@ import { walkEvidence } from '../diagnosis/stepwise';
 import { vetFindings } from '../diagnosis/evidence';
 import { LineEndingFilter, lineEndingsProblem, type LineEndings } from './lineEndings';
 import { addContradiction, cardText } from '../report/contradiction';
+import { locateAttempts, type LocateAttempt } from './locateAttempts';
 import { enclosingFunction, locateFunction } from '../text/source';
 import type { Transcript } from '../model/transcript';
 
@@ -32,6 +34,8 @@ export { defaultSeed } from './cases';
 
 /** Restarts allowed for the main batch; a program that crashes on every list would otherwise cost one each. */
 const MAX_MAIN_RUNS = 10;
+/** Stalled runs tried again per check: a real hang costs a second more each time. */
+const MAX_STALL_RETRIES = 2;
 /** Process runs the fallback shrinking may spend per finding, when the program does not follow its mutant. */
 const MAX_SHRINK_ROUNDS = 8;
 
@@ -46,16 +50,7 @@ export interface CheckOptions {
   readonly concurrency?: number;
 }
 
-/** A run of the program to trace: the full stdin (reset command first), its answers, the first wrong one. */
-export interface LocateAttempt {
-  readonly commands: readonly string[];
-  readonly answers: readonly (readonly string[])[];
-  readonly failingIndex: number;
-  /** Other commands whose answers were wrong too: they are not counted among the right ones. */
-  readonly otherFailing: readonly number[];
-  /** Where the failing command is, for the report (not used by the tracer): see `Location.at`. */
-  readonly origin?: Location['at'];
-}
+export type { LocateAttempt } from './locateAttempts';
 
 export type CheckPhase = 'run' | 'probe' | 'diagnose' | 'confirm' | 'locate';
 
@@ -104,12 +99,23 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   };
   let processRuns = 0;
   const lineEndings = new LineEndingFilter();
+  let stallRetries = 0;
   const execute: Execute = async (stdin, limits) => {
     processRuns += 1;
-    return lineEndings.clean(await input.execute(stdin, limits));
+    let result = await input.execute(stdin, limits);
+    // A second of silence can be a loaded machine rather than the program: a stall is run once more before it
+    // is believed, so a deterministic program gets the same verdict whatever else the machine is doing.
+    if (result.stalled && stallRetries < MAX_STALL_RETRIES) {
+      stallRetries += 1;
+      processRuns += 1;
+      const again = await input.execute(stdin, limits);
+      if (!again.stalled) result = again;
+    }
+    return lineEndings.clean(result);
   };
   const hidden = hiddenCases(input.transcripts);
-  const generated = generatedCases(model, input.options.seed, input.options.fuzzTranscripts ?? manifest.fuzz?.transcripts ?? DEFAULT_FUZZ_TRANSCRIPTS, input.options.fuzzLength ?? manifest.fuzz?.length ?? DEFAULT_FUZZ_LENGTH);
+  const fuzzLength = input.options.fuzzLength ?? manifest.fuzz?.length ?? DEFAULT_FUZZ_LENGTH;
+  const generated = generatedCases(model, input.options.seed, input.options.fuzzTranscripts ?? manifest.fuzz?.transcripts ?? DEFAULT_FUZZ_TRANSCRIPTS, fuzzLength);
   const cases = [...hidden, ...generated];
 
   // What a passing run of every case looks like, so a host can pass a correct program without the model next time.
@@ -194,7 +200,10 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   let probe: Probe | undefined;
   if (answeredFailure !== undefined && !settled) {
     input.onPhase?.('probe');
-    probe = await probeDeterminism(model, execute, cases[answeredFailure]!, outcomes[answeredFailure]);
+    // The lists its main process ran before it, for a replay of a difference seen there.
+    const home = main.streams.find((s) => s.segments.some((seg) => seg.list === answeredFailure));
+    const before = home?.segments.slice(0, home.segments.findIndex((seg) => seg.list === answeredFailure)).map((seg) => cases[seg.list]!.commands);
+    probe = await probeDeterminism(model, execute, cases[answeredFailure]!, outcomes[answeredFailure], before);
     const probeStreams = (p: Probe): Stream[] => p.streams.map((s) => ({ ...s, segments: s.segments.map((seg) => ({ ...seg, list: answeredFailure })) }));
     diagnosis = diagnose(model, manifest.mistakes, [...streams, ...probeStreams(probe)], { random: probe.determinism.fresh === 'different' });
     // A free choice found with no sign of randomness: more fresh runs before the verdict says which it is.
@@ -204,7 +213,18 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     }
     streams = [...streams, ...probeStreams(probe)];
   }
+  if (probe?.unasked) {
+    // Its answers do not follow the commands: whatever a mutant explains in them is timing, so no mistake is named.
+    const shown = buildCounterexample(model, { transcript: probe.probed.name, label: probe.probed.label, shrunkFrom: probe.probed.commands.length, reproduced: false }, probe.probed.commands, probe.alone);
+    return report({ status: 'fail', problems: [unaskedProblem(probe.unasked, probe.probed.label)], counterexample: shown, determinism: probe.determinism });
+  }
   const random = probe?.determinism.fresh === 'different';
+  if (random) {
+    // What one batch of random draws shows is chance; what the verdict names must hold over more of them.
+    const more = await settleRandomVerdict({ model, mistakes: manifest.mistakes, execute, cases, streams, diagnosis, seed: input.options.seed, count: generated.length, length: fuzzLength });
+    streams = more.streams;
+    diagnosis = more.diagnosis;
+  }
 
   input.onPhase?.('confirm');
   const ctx: ConfirmContext = {
@@ -309,60 +329,6 @@ function probeCase(model: ReferenceModel, indexes: readonly number[], cases: rea
   });
   const enough = ranked.filter((r) => r.ways >= 256).sort((a, b) => a.length - b.length)[0];
   return enough?.i ?? [...ranked].sort((a, b) => b.ways - a.ways || a.length - b.length)[0]?.i;
-}
-
-/**
- * What to trace for a finding: its counterexample, and (when that has no right command of the same kind to
- * compare with) the transcript the finding was first seen in, up to that command.
- */
-function locateAttempts(model: ReferenceModel, example: Counterexample | null, finding: Finding | undefined, streams: readonly Stream[], cases: readonly Case[]): LocateAttempt[] {
-  const attempts: LocateAttempt[] = [];
-  const verb = (command: string): string => command.trim().split(/\s+/)[0] ?? '';
-  // A mistake in the bookkeeping (a count that goes negative) shows at a later command, but is made at the
-  // command where the mutant's counts first part from the reference's: that is where the lines are wrong.
-  const atCause = (a: LocateAttempt): LocateAttempt => {
-    if (!finding || finding.nondeterministic) return a;
-    const mutant = simulate(model, a.commands, new Set([finding.mutation])).steps;
-    const reference = simulate(model, a.commands).steps;
-    const cause = reference.findIndex((step, i) => i < a.failingIndex && JSON.stringify(step.snapshot) !== JSON.stringify(mutant[i]?.snapshot));
-    return cause < 0 ? a : { ...a, failingIndex: cause, otherFailing: [...new Set([...a.otherFailing, a.failingIndex])] };
-  };
-  // Only worth a run when a command of the same kind was answered right, to compare the lines with.
-  const worthTracing = (a: LocateAttempt): boolean =>
-    a.commands.some((c, i) => i !== a.failingIndex && !a.otherFailing.includes(i) && i < a.answers.length && verb(c) === verb(a.commands[a.failingIndex]!));
-  if (example?.reproduced) {
-    const answered = example.trace.filter((row) => row.actual !== null);
-    const attempt: LocateAttempt = {
-      commands: [model.resetCommand, ...example.commands],
-      answers: [model.resetAnswer, ...answered.map((row) => row.actual!)],
-      failingIndex: example.divergesAt + 1,
-      otherFailing: example.trace.map((row, i) => (row.matches ? -1 : i + 1)).filter((i) => i > example.divergesAt + 1),
-    };
-    // The reset is command 0 here, so the failing command's index is its row in the table.
-    const traced = atCause(attempt);
-    if (worthTracing(traced)) attempts.push({ ...traced, origin: { table: true, row: traced.failingIndex } });
-  }
-  // A whole transcript the finding is seen in: its other commands of that kind are the right ones.
-  const tried = new Set<string>();
-  for (const step of finding?.steps.slice(0, 20) ?? []) {
-    const stream = streams[step.stream];
-    const segment = stream?.segments.find((s) => step.index >= s.start && step.index < s.start + s.length);
-    if (!stream || !segment || stream.ending === 'timed-out' || stream.ending === 'output-limit' || tried.has(`${step.stream}:${segment.start}`)) continue;
-    tried.add(`${step.stream}:${segment.start}`);
-    const commands = stream.commands.slice(segment.start, segment.start + segment.length);
-    const upto = stream.commands.slice(0, segment.start + segment.length);
-    const answers = segmentAnswers(model, upto, stream.lines, stream.ending === 'finished').slice(segment.start);
-    const expected = simulate(model, commands).steps.map((s) => s.answer);
-    const differs = (i: number): boolean => !answers[i] || answers[i]!.length !== expected[i]?.length || answers[i]!.some((line, k) => line !== expected[i]![k]);
-    const failingIndex = step.index - segment.start;
-    const attempt = atCause({ commands, answers, failingIndex, otherFailing: commands.map((_, i) => i).filter((i) => i !== failingIndex && differs(i)) });
-    if (worthTracing(attempt)) {
-      const source = cases[segment.list];
-      attempts.push(source ? { ...attempt, origin: { table: false, transcript: source.name, label: source.label } } : attempt);
-      break;
-    }
-  }
-  return attempts;
 }
 
 /**

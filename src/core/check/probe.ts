@@ -15,6 +15,7 @@ import type { Determinism } from '../report/report';
 import { segmentAnswers } from '../model/segment';
 import type { Outcome } from '../model/simulate';
 import { sameOutcome } from '../model/simulate';
+import { unaskedAcrossRepeat, unaskedLines, type UnaskedLines } from './unasked';
 
 /** Fresh runs that must all agree with the first before a difference across the reset is called leaky state. */
 const MORE_FRESH_RUNS = 4;
@@ -38,6 +39,8 @@ export interface Probe {
   readonly alone: Outcome;
   readonly freshDifference?: AnswerDifference;
   readonly resetDifference?: AnswerDifference;
+  /** Two fresh runs printed a different number of lines no command asks for (a writer of its own on stdout). */
+  readonly unasked?: UnaskedLines;
 }
 
 function firstDifference(model: ReferenceModel, commands: readonly string[], a: Outcome, b: Outcome): AnswerDifference | undefined {
@@ -72,15 +75,40 @@ const usableOutcome = (o: Outcome): boolean => o.ending !== 'not-run' && o.endin
 
 /**
  * A probe that saw no randomness, looked at again where the diagnosis needs it (a tie broken some other way
- * whose rule it could not name): more fresh runs, so that a walk over a set is not taken for a fixed rule.
+ * whose rule it could not name): more fresh runs, so that a walk over a set is not taken for a fixed rule;
+ * then T after part of itself in one process. A rotation cursor that outlives the reset can come back to where
+ * it started after T and after the lists before T in the main process alike (T made a multiple of the tied
+ * backends' number of choices); after a prefix of another length it is somewhere else. A difference there
+ * that a replay of the same input shows again is state carried across the reset.
  */
 export async function probeMoreFresh(model: ReferenceModel, execute: Execute, probe: Probe): Promise<Probe> {
   if (probe.determinism.fresh !== 'same' || probe.determinism.afterReset === 'different') return probe;
   const extra = await freshRunsUntilOneDiffers(model, execute, probe.probed, probe.alone);
-  const runs = extra.runs.reduce((n, run) => n + run.runs.length, 0);
+  let runs = extra.runs.reduce((n, run) => n + run.runs.length, 0);
+  let carried = false;
+  const commands = probe.probed.commands;
+  // Prefixes of a few lengths: a cursor moved by some commands only (picks) is moved by one of them a number
+  // of times that does not bring it back to its start.
+  const cuts = [...new Set([2, 3, 4, Math.ceil(commands.length / 2), commands.length - 1])].filter((n) => n > 0 && n < commands.length);
+  for (const cut of extra.difference ? [] : cuts) {
+    const input = [commands.slice(0, cut), commands];
+    const run = await runBatch(model, execute, input);
+    runs += run.runs.length;
+    const after = run.outcomes[1]!;
+    if (!usableOutcome(after) || !firstDifference(model, commands, probe.alone, after)) continue;
+    const replay = await runBatch(model, execute, input);
+    runs += replay.runs.length;
+    carried = !firstDifference(model, commands, after, replay.outcomes[1]!);
+    break;
+  }
   return {
     ...probe,
-    determinism: { ...probe.determinism, fresh: extra.difference ? 'different' : 'same', ...(extra.difference ? { afterReset: 'unknown' as const } : {}), runs: probe.determinism.runs + runs },
+    determinism: {
+      ...probe.determinism,
+      fresh: extra.difference ? 'different' : 'same',
+      ...(extra.difference ? { afterReset: 'unknown' as const } : carried ? { afterReset: 'different' as const } : {}),
+      runs: probe.determinism.runs + runs,
+    },
     streams: [...probe.streams, ...extra.runs.flatMap((run) => run.streams)],
     ...(extra.difference ? { freshDifference: extra.difference } : {}),
   };
@@ -89,9 +117,15 @@ export async function probeMoreFresh(model: ReferenceModel, execute: Execute, pr
 /**
  * Two processes, started side by side: [T, T] in one, [T] in the other; a third, [T], only when the first
  * two agree and yet something looks carried across the reset. `inBatch` is how T fared after the other
- * transcripts in the check's main process: another look at state that survives the reset.
+ * transcripts in the check's main process (`before`: the lists it ran after there): another look at state
+ * that survives the reset.
+ *
+ * A difference across the reset is called carried-over state only when a replay shows it again: the same
+ * input in a fresh process ([T, T], or the lists before T and T) answers exactly as before. A program whose
+ * output depends on timing (a thread that prints, a timer) differs across the reset by chance; its replay
+ * answers otherwise, and that is said as what it is: two runs of the same input that answer differently.
  */
-export async function probeDeterminism(model: ReferenceModel, execute: Execute, probed: Case, inBatch?: Outcome): Promise<Probe> {
+export async function probeDeterminism(model: ReferenceModel, execute: Execute, probed: Case, inBatch?: Outcome, before?: readonly (readonly string[])[]): Promise<Probe> {
   const [twice, again] = await Promise.all([runBatch(model, execute, [probed.commands, probed.commands]), runBatch(model, execute, [probed.commands])]);
   const first = twice.outcomes[0]!;
   const second = twice.outcomes[1]!;
@@ -101,6 +135,7 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
   const twiceDifference = !freshDifference && usable(first) && usable(second) ? firstDifference(model, probed.commands, first, second) : undefined;
   const batchDifference = !freshDifference && !twiceDifference && inBatch && usable(first) && usable(inBatch) ? firstDifference(model, probed.commands, first, inBatch) : undefined;
   const more: Awaited<ReturnType<typeof runBatch>>[] = [];
+  const replays: Awaited<ReturnType<typeof runBatch>>[] = [];
   if (twiceDifference || batchDifference) {
     // A program that walks a set in hash order (a new order per process) agrees with itself by chance often
     // enough on a few backends that one more run called it leaky about one check in sixteen.
@@ -108,17 +143,61 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
     more.push(...extra.runs);
     freshDifference = extra.difference;
   }
-  const resetDifference = freshDifference ? undefined : twiceDifference ? { ...twiceDifference, seen: 'twice' as const } : batchDifference ? { ...batchDifference, seen: 'after-others' as const } : undefined;
+  let unconfirmed = false;
+  let resetDifference: AnswerDifference | undefined = freshDifference ? undefined : twiceDifference ? { ...twiceDifference, seen: 'twice' } : batchDifference ? { ...batchDifference, seen: 'after-others' } : undefined;
+  if (resetDifference) {
+    const twiceOver = resetDifference.seen === 'twice';
+    const replayed = await replayAcrossReset(model, execute, probed, twiceOver ? [first, second] : [inBatch!], twiceOver ? [probed.commands, probed.commands] : before);
+    // Only a replay of T and T is T's evidence; one with the other lists before it would need their names.
+    if (replayed.run) (twiceOver ? more : replays).push(replayed.run);
+    if (replayed.difference) freshDifference = replayed.difference;
+    if (!replayed.confirmed) {
+      resetDifference = undefined;
+      unconfirmed = true;
+    }
+  }
+  const fresher = [fresh, ...more.map((run) => run.outcomes[0]!)];
+  // Also T once and twice in one process, whole: a line printed once at the start (a timer's first tick) is not doubled.
+  // (Both to the end of their input: a crash in the first T leaves the second unanswered, and that halves nothing.)
+  const wholeRuns = twice.streams[0]?.ending === 'finished' && again.streams[0]?.ending === 'finished' && twice.streams.length === 1 && again.streams.length === 1;
+  const unasked =
+    fresher.map((o) => unaskedLines(model, probed.commands, first, o)).find((u) => u !== undefined) ??
+    (wholeRuns ? unaskedAcrossRepeat(model, probed.commands, again.streams[0]!.lines, twice.streams[0]!.lines) : undefined);
   return {
     probed,
     determinism: {
       fresh: !usable(first) || !usable(fresh) ? 'unknown' : freshDifference ? 'different' : 'same',
-      afterReset: resetDifference ? 'different' : !usable(first) || !usable(second) || freshDifference ? 'unknown' : 'same',
-      runs: twice.runs.length + again.runs.length + more.reduce((n, run) => n + run.runs.length, 0),
+      afterReset: resetDifference ? 'different' : !usable(first) || !usable(second) || freshDifference || unconfirmed ? 'unknown' : 'same',
+      runs: twice.runs.length + again.runs.length + [...more, ...replays].reduce((n, run) => n + run.runs.length, 0),
     },
     streams: [...twice.streams, ...again.streams, ...more.flatMap((run) => run.streams)],
     alone: first,
     ...(freshDifference ? { freshDifference } : {}),
     ...(resetDifference ? { resetDifference } : {}),
+    ...(unasked ? { unasked } : {}),
   };
+}
+
+/**
+ * The input that showed a difference across the reset, once more in a fresh process: `shown` are the outcomes
+ * of its last lists as first seen (T and T again, or T after the others). Without the lists that came before
+ * (`lists` undefined) nothing can be replayed, and the difference is not confirmed. A replay that answers
+ * otherwise than the first time is two runs of the same input that differ: `difference` says where.
+ */
+async function replayAcrossReset(
+  model: ReferenceModel,
+  execute: Execute,
+  probed: Case,
+  shown: readonly Outcome[],
+  lists: readonly (readonly string[])[] | undefined,
+): Promise<{ confirmed: boolean; run?: Awaited<ReturnType<typeof runBatch>>; difference?: AnswerDifference }> {
+  if (!lists) return { confirmed: false };
+  const all = shown.length === 2 ? lists : [...lists, probed.commands];
+  const run = await runBatch(model, execute, all);
+  const replayed = run.outcomes.slice(all.length - shown.length);
+  for (const [k, outcome] of shown.entries()) {
+    const difference = firstDifference(model, probed.commands, outcome, replayed[k]!);
+    if (difference) return { confirmed: false, run, difference: { ...difference, seen: shown.length === 2 && k === 1 ? 'twice' : 'after-others' } };
+  }
+  return { confirmed: true, run };
 }

@@ -105,7 +105,23 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
   });
   const { chosen, uncovered } = cover(admissible, singles.differingKeys, options.random === true);
   let findings = findingsOf(chosen, mistakeOf, nondeterministic, singles.tallies);
-  if (uncovered.size > 0) findings = withFreeChoiceOnTop(model, streams, findings, uncovered, [...nondeterministic].filter((id) => mistakeOf.has(id)), mistakeOf);
+  const free = [...nondeterministic].filter((id) => mistakeOf.has(id));
+  if (uncovered.size > 0) findings = withFreeChoiceOnTop(model, streams, findings, uncovered, free, mistakeOf);
+  if (uncovered.size > 0) {
+    // Random ties on top of two other mistakes, where neither pair is left uncontradicted to build on.
+    // Those that explain the most first: the walk is bounded to MAX_TRIPLE_MUTATIONS of them.
+    // (Of other mistakes than the free choice's: a tie rule under random ties says nothing.)
+    const freeMistakes = new Set(free.map((id) => mistakeOf.get(id)));
+    const bySupport = singles.tallies
+      .filter((t) => (t.supportCount > 0 || t.against > 0) && !t.candidate.nondeterministic && !freeMistakes.has(mistakeOf.get(t.candidate.mutations[0]!)))
+      .sort((a, b) => b.supportCount - a.supportCount || a.against - b.against)
+      .map((t) => t.candidate.mutations[0]!);
+    const triple = freeChoiceTriple(model, streams, bySupport, free, mistakeOf, singles.differingKeys);
+    if (triple) {
+      uncovered.clear();
+      findings = findingsOf([triple], mistakeOf, nondeterministic, singles.tallies);
+    }
+  }
 
   // A free-choice finding is dropped when the same kind of command is also left unexplained; so is one whose
   // every step is a free choice too (a fixed rule among equals, such as ties by rotation): a program that
@@ -148,6 +164,29 @@ function withFreeChoiceOnTop(model: ReferenceModel, streams: readonly EvidenceSt
     else out.push(finding);
   }
   return out;
+}
+
+/** Deterministic mutations tried two at a time under a free choice: a bound on the walk's cost. */
+const MAX_TRIPLE_MUTATIONS = 12;
+
+/**
+ * A free choice (ties at random) together with two deterministic mutations of two other mistakes that, walked
+ * over all the evidence, explains every differing command and is contradicted nowhere: Caddy's least_conn
+ * (reservoir sampling among ties, no floor, counts kept through a reload). Each pair of it is contradicted
+ * by what the third does, so neither pairs nor a free choice on top of a pair find it.
+ */
+function freeChoiceTriple(model: ReferenceModel, streams: readonly EvidenceStream[], fixed: readonly string[], free: readonly string[], mistakeOf: ReadonlyMap<string, string>, differing: ReadonlySet<string>): CandidateTally | undefined {
+  const pool = fixed.slice(0, MAX_TRIPLE_MUTATIONS);
+  const candidates: Candidate[] = [];
+  for (const [i, a] of pool.entries()) {
+    for (const b of pool.slice(i + 1)) {
+      if (mistakeOf.get(a) === mistakeOf.get(b)) continue;
+      for (const f of free) if (mistakeOf.get(f) !== mistakeOf.get(a) && mistakeOf.get(f) !== mistakeOf.get(b)) candidates.push({ mutations: [a, b, f], nondeterministic: true });
+    }
+  }
+  if (candidates.length === 0) return undefined;
+  const explainsAll = (t: CandidateTally): boolean => t.against === 0 && t.supportCount === differing.size && t.support.every((s) => differing.has(stepKey(s)));
+  return walkEvidence(model, streams, candidates).tallies.find(explainsAll);
 }
 
 /** True when the model with these mutations answers every stream exactly as the program did. */

@@ -9,6 +9,7 @@ import type { ProcessResult } from '../check/process';
 import type { Counterexample, Problem } from './report';
 import { segmentAnswers } from '../model/segment';
 import type { Outcome } from '../model/simulate';
+import type { UnaskedLines } from '../check/unasked';
 
 export interface ProblemInputs {
   readonly model: ReferenceModel;
@@ -109,4 +110,23 @@ export function stoppedProblem(model: ReferenceModel, c: Case, outcome: Outcome,
   const at = `at command ${answered + 1} (\`${command}\`) of "${c.label}"`;
   const message = kind === 'timeout' ? existing.message.replace(/^Your program stopped answering/, `Your program stopped answering ${at}`) : `${existing.message.replace(/, so it was stopped\.$/, '')} ${at}, so it was stopped.`;
   return { ...existing, message };
+}
+
+/** Lines no command asks for, printed a different number of times on two runs of the same commands. */
+export function unaskedProblem(unasked: UnaskedLines, probed: string): Problem {
+  const [a, b] = unasked.counts;
+  const shown = unasked.lines.map((line) => (line === '' ? 'an empty line' : `"${clipLine(line)}"`)).join(', ');
+  return {
+    kind: 'stray-output',
+    message:
+      `Your program printed lines no command asks for (${shown}) between its answers: ${
+        unasked.seen === 'repeated'
+          ? `${a} of them when "${probed}" ran once, and ${b} (not ${2 * a}) when it ran twice in one process`
+          : a === b
+            ? `on two runs of "${probed}" they came at different places`
+            : `${a} of them on one run of "${probed}" and ${b} on another run of the same commands`
+      }. ` +
+      'Its output does not follow the commands, so its answers could not be checked, and no mistake is named.',
+    advice: 'Print only the answer to each command, when the command comes: progress or heartbeat lines from a thread, a timer or a child process go to stderr (or nowhere).',
+  };
 }
