@@ -33,7 +33,7 @@ function report(status: CheckReport['status'], transcripts: TranscriptVerdict[],
 }
 
 const mistake = (title: string, step?: number): NamedMistake =>
-  ({ id: title, title, function: 'pick', line: null, confidence: 'exact', explanation: 'why', hint: `fix ${title} | here`, mutants: [], ...(step ? { step } : {}) }) as NamedMistake;
+  ({ id: title, title, function: 'pick', line: null, confidence: 'exact', explanation: 'why', hint: `fix ${title} | here`, mutants: [], evidence: { steps: 1, transcripts: 1, first: null }, revealedBy: [], counterexample: null, ...(step ? { step } : {}) }) as NamedMistake;
 
 const failing = report('fail', [
   { name: 'ties', description: 'Ties go to pool order', passed: false, divergesAt: 2, expected: ['b'], actual: ['a'] },

@@ -5,41 +5,15 @@
  * that decide whether a run shows a finding (`programShows`, `modelShows`).
  */
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { runBatch } from '../../src/core/check/batch';
 import type { Case } from '../../src/core/check/cases';
 import { counterexampleForDifference, counterexamplesFor, modelShows, programShows, type ConfirmContext } from '../../src/core/check/confirm';
-import type { Execute, ProcessResult } from '../../src/core/check/process';
+import type { Execute } from '../../src/core/check/process';
 import { diagnose, type Finding } from '../../src/core/diagnosis/diagnose';
 import { simulate, type Outcome } from '../../src/core/model/simulate';
-import { parseManifest } from '../../src/core/pack/manifest';
-import { model } from '../../lessons/least-connections/model/model';
+import { manifest, model, programWith } from './fakeLesson';
 
-const LESSON = path.join(__dirname, '..', '..', 'lessons', 'least-connections');
-const parsed = parseManifest(fs.readFileSync(path.join(LESSON, 'lesson.json'), 'utf8'), 'lesson.json');
-if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-const mistakes = parsed.manifest.mistakes;
-
-const done = (stdout: string, r: Partial<ProcessResult> = {}): ProcessResult => ({ stdout, stderr: '', exitCode: 0, signal: null, timedOut: false, outputLimited: false, durationMs: 1, ...r });
-
-/** A fake program: the reference model with the mutations `on` chooses per command (from the state so far). */
-function programWith(on: (state: { pool: readonly string[] }, seenInList: readonly string[]) => string[]): Execute {
-  return async (input) => {
-    let state = model.initial();
-    let stdout = '';
-    let seen: string[] = [];
-    for (const command of input.split('\n').filter(Boolean)) {
-      if (command.startsWith('POOL')) seen = [];
-      const step = model.step(state, command, new Set(on(state as { pool: readonly string[] }, seen)));
-      seen.push(command);
-      if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1 });
-      state = step.state;
-      stdout += step.answer.lines.map((l) => `${l}\n`).join('');
-    }
-    return done(stdout);
-  };
-}
+const mistakes = manifest.mistakes;
 
 /** Records every standard input given to the program, so a test can say which lists shared a process. */
 function recorded(execute: Execute): Execute & { stdins: string[] } {
@@ -71,7 +45,7 @@ async function assertProgramShows(execute: Execute, commands: readonly string[],
 
 // Ties go to the smallest name, but only once a DONE came earlier in the same list: the model's own shortest
 // candidate (a pool and a PICK) is answered right, so the counterexample must be shrunk on the program.
-const afterDone = programWith((_state, seen) => (seen.some((c) => c.startsWith('DONE')) ? ['tiebreak-name'] : []));
+const afterDone = programWith((seen) => (seen.some((c) => c.startsWith('DONE')) ? ['tiebreak-name'] : []));
 const longWay = caseOf('long-way', ['POOL b a', 'STATUS', 'DONE a', 'STATUS', 'DONE b', 'STATUS', 'PICK', 'STATUS']);
 
 describe('confirm: when a run shows a finding', () => {
