@@ -1,0 +1,112 @@
+/**
+ * What a check report counts (core `check`, FAKE programs): the random tests it made and how they fared, its
+ * duration by the host's clock, when it spends extra runs probing the program, and how many processes it
+ * runs side by side. Verdicts are in test/unit/check.test.ts, the other paths in test/unit/checkPaths.test.ts.
+ */
+import * as assert from 'node:assert/strict';
+import { generatedCases, hiddenCases } from '../../src/core/check/cases';
+import { check, type CheckInput, type PassingBatch } from '../../src/core/check/check';
+import type { Execute } from '../../src/core/check/process';
+import { sameOutcome, simulate } from '../../src/core/model/simulate';
+import type { CheckReport } from '../../src/core/report/report';
+import { CORRECT_PY, manifest, model, mutantProgram, transcripts } from './fakeLesson';
+
+async function checkWith(execute: Execute, options: Partial<CheckInput['options']> = {}, extra: Partial<CheckInput> = {}): Promise<CheckReport> {
+  return check({
+    manifest,
+    model,
+    transcripts,
+    language: 'python',
+    file: 'balancer.py',
+    fileName: 'balancer.py',
+    source: CORRECT_PY,
+    execute,
+    options: { seed: 2026, timeLimitMs: 1000, outputLimitBytes: 64 * 1024, interpreter: 'python3', ...options },
+    clock: () => 0,
+    ...extra,
+  });
+}
+
+const hidden = hiddenCases(transcripts);
+const inputOf = (cases: readonly { commands: readonly string[] }[]): string => cases.map((c) => [model.resetCommand, ...c.commands].join('\n') + '\n').join('');
+
+describe('check report: random tests', () => {
+  it("makes the lesson's number and length of random tests from the seed, unless told otherwise", async () => {
+    let batch: PassingBatch | undefined;
+    const report = await checkWith(mutantProgram(), {}, { onBatch: (b) => (batch = b) });
+    assert.deepEqual(report.fuzz, { seed: 2026, transcripts: manifest.fuzz!.transcripts, failed: 0, notRun: 0 });
+    assert.equal(batch!.input, inputOf([...hidden, ...generatedCases(model, 2026, manifest.fuzz!.transcripts, manifest.fuzz!.length)]));
+
+    const told = await checkWith(mutantProgram(), { fuzzTranscripts: 5, fuzzLength: 4, seed: 7 }, { onBatch: (b) => (batch = b) });
+    assert.deepEqual(told.fuzz, { seed: 7, transcripts: 5, failed: 0, notRun: 0 });
+    assert.equal(batch!.input, inputOf([...hidden, ...generatedCases(model, 7, 5, 4)]));
+  });
+
+  it('counts the random tests a mistake fails', async () => {
+    const report = await checkWith(mutantProgram('tiebreak-name'), { fuzzTranscripts: 12 });
+    const failing = generatedCases(model, 2026, 12, manifest.fuzz!.length).filter((c) => !sameOutcome(simulate(model, c.commands, new Set(['tiebreak-name'])).outcome, c.expected));
+    assert.ok(failing.length > 0 && failing.length < 12, `${failing.length} of 12 fail`);
+    assert.deepEqual(report.fuzz, { seed: 2026, transcripts: 12, failed: failing.length, notRun: 0 });
+  });
+
+  it('counts random tests never run after a hang as not run, not as failed', async () => {
+    // Hangs at the first DONE: the hidden transcripts come first, so no random test is run after it.
+    const hangs: Execute = async (input, limits) => {
+      const upto = input.split('\n').findIndex((l) => l.startsWith('DONE'));
+      if (upto < 0) return mutantProgram()(input, limits);
+      const run = await mutantProgram()(input.split('\n').slice(0, upto).join('\n') + '\n', limits);
+      return { ...run, exitCode: null, signal: 'SIGKILL', timedOut: true };
+    };
+    const report = await checkWith(hangs, { fuzzTranscripts: 7 });
+    assert.deepEqual(report.fuzz, { seed: 2026, transcripts: 7, failed: 0, notRun: 7 });
+    assert.ok(report.checks.notRun > 0);
+  });
+});
+
+describe('check report: time, probing and processes', () => {
+  it("takes its duration from the host's clock: from the start of the check to the report", async () => {
+    let calls = 0;
+    const report = await checkWith(mutantProgram(), {}, { clock: () => 1000 + 250 * calls++ });
+    assert.equal(report.durationMs, 250 * (calls - 1));
+    assert.ok(report.durationMs > 0);
+  });
+
+  it('spends no probe on a program a mutant answers exactly, and probes one with a difference no mistake names', async () => {
+    const exact = await checkWith(mutantProgram('tiebreak-name'));
+    assert.equal(exact.determinism, undefined, 'no room for randomness or leaked state');
+    const shouting: Execute = async (input) => {
+      const run = await mutantProgram()(input);
+      return { ...run, stdout: run.stdout.replace(/^(a|b|zeta|mid|alpha)$/gm, (name) => name.toUpperCase()) };
+    };
+    const unnamed = await checkWith(shouting);
+    assert.deepEqual(unnamed.mistakes, []);
+    assert.deepEqual(unnamed.determinism && [unnamed.determinism.fresh, unnamed.determinism.afterReset], ['same', 'same']);
+    assert.ok(unnamed.processRuns > exact.processRuns);
+  });
+
+  it('runs up to two processes side by side by default, and one at a time when told', async () => {
+    const inFlight = (): Execute & { max: number } => {
+      let now = 0;
+      const program = mutantProgram('tiebreak-name', 'negative-count');
+      const wrapped = (async (input, limits) => {
+        now += 1;
+        wrapped.max = Math.max(wrapped.max, now);
+        await new Promise((resolve) => setImmediate(resolve));
+        try {
+          return await program(input, limits);
+        } finally {
+          now -= 1;
+        }
+      }) as Execute & { max: number };
+      wrapped.max = 0;
+      return wrapped;
+    };
+    const byDefault = inFlight();
+    const one = inFlight();
+    const zero = inFlight();
+    const reports = [await checkWith(byDefault), await checkWith(one, { concurrency: 1 }), await checkWith(zero, { concurrency: 0 })];
+    assert.deepEqual(reports[1]!.mistakes.map((m) => m.id), reports[0]!.mistakes.map((m) => m.id));
+    assert.ok(byDefault.max > one.max, `${byDefault.max} side by side by default, ${one.max} with concurrency 1`);
+    assert.equal(zero.max, one.max, 'at least one at a time');
+  });
+});
