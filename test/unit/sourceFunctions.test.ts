@@ -6,7 +6,6 @@
 import * as assert from 'node:assert/strict';
 import { declaredLesson, enclosingFunction, locateFunction } from '../../src/core/text/source';
 
-const lineOf = (source: string, text: string): number => source.split('\n').findIndex((l) => l.includes(text)) + 1;
 
 describe('source: where a function is defined', () => {
   it('Python: a def (also async, indented as a method) or a class, by its exact name', () => {
