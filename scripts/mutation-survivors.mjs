@@ -28,11 +28,16 @@ for (const input of inputs.sort((a, b) => fs.statSync(a).mtimeMs - fs.statSync(b
   for (const [file, data] of Object.entries(report.files)) files.set(file, { ...data, from: input });
 }
 
-/** Reasons for equivalent mutants: { file, code (a piece of the mutated line), replacement (a piece of it), reason }. */
+/** Reasons for equivalent mutants: { file, original (the exact code mutated), replacement (what it became), reason }. */
 const reasons = JSON.parse(fs.readFileSync('docs/mutation-equivalents.json', 'utf8'));
 const squash = (text) => (text ?? '').replace(/\s+/g, ' ').trim();
-function reasonFor(file, line, replacement) {
-  return reasons.find((r) => r.file === file && squash(line).includes(squash(r.code)) && squash(replacement).includes(squash(r.replacement)))?.reason;
+function reasonFor(file, original, replacement) {
+  return reasons.find((r) => r.file === file && squash(original) === squash(r.original) && squash(replacement) === squash(r.replacement))?.reason;
+}
+/** The code a mutant replaced: the source between its start and end (lines and columns 1-based in Stryker's report). */
+function originalOf(source, { start, end }) {
+  if (start.line === end.line) return source[start.line - 1].slice(start.column - 1, end.column - 1);
+  return [source[start.line - 1].slice(start.column - 1), ...source.slice(start.line, end.line - 1), source[end.line - 1].slice(0, end.column - 1)].join('\n');
 }
 
 const ALIVE = new Set(['Survived', 'NoCoverage']);
@@ -61,15 +66,15 @@ for (const [file, data] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
   body.push(`## ${file}: ${score}% (${killed} of ${valid.length} detected; ${data.from})`, '');
   for (const m of left) {
     const at = m.location.start.line;
-    const line = source[at - 1] ?? '';
-    const replacement = squash(m.replacement).slice(0, 60);
-    const reason = reasonFor(file, line, m.replacement);
+    const original = originalOf(source, m.location);
+    const replacement = squash(m.replacement).slice(0, 80);
+    const reason = reasonFor(file, original, m.replacement);
     if (reason) {
       explained += 1;
       sum.explained += 1;
     } else open += 1;
     const what = m.status === 'NoCoverage' ? 'no test reaches it' : m.mutatorName;
-    body.push(`- ${at} ${what}: \`${replacement}\` in \`${line.trim().slice(0, 100)}\`${reason ? ` (equivalent: ${reason})` : ''}`);
+    body.push(`- ${at} ${what}: \`${squash(original).slice(0, 80)}\` → \`${replacement}\`${reason ? ` (equivalent: ${reason})` : ''}`);
   }
   body.push('');
 }
