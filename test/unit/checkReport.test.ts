@@ -9,7 +9,7 @@ import { check, type CheckInput, type PassingBatch } from '../../src/core/check/
 import type { Execute } from '../../src/core/check/process';
 import { sameOutcome, simulate } from '../../src/core/model/simulate';
 import type { CheckReport } from '../../src/core/report/report';
-import { CORRECT_PY, manifest, model, mutantProgram, transcripts } from './fakeLesson';
+import { CORRECT_PY, done, manifest, model, mutantProgram, transcripts } from './fakeLesson';
 
 async function checkWith(execute: Execute, options: Partial<CheckInput['options']> = {}, extra: Partial<CheckInput> = {}): Promise<CheckReport> {
   return check({
@@ -108,5 +108,45 @@ describe('check report: time, probing and processes', () => {
     assert.deepEqual(reports[1]!.mistakes.map((m) => m.id), reports[0]!.mistakes.map((m) => m.id));
     assert.ok(byDefault.max > one.max, `${byDefault.max} side by side by default, ${one.max} with concurrency 1`);
     assert.equal(zero.max, one.max, 'at least one at a time');
+  });
+
+  it('a program that answers every transcript right but prints debug lines fails with that problem alone', async () => {
+    const chatty: Execute = async (input) => {
+      const run = await mutantProgram()(input);
+      return { ...run, stdout: `debug: start\n${run.stdout}` };
+    };
+    const report = await checkWith(chatty);
+    assert.equal(report.status, 'fail');
+    assert.deepEqual(report.problems.map((p) => p.kind), ['stray-output']);
+    assert.equal(report.checks.passed, report.checks.total);
+  });
+
+  it('confirms an exact mistake in one run for its candidate and one for its counts, after the main run', async () => {
+    assert.equal((await checkWith(mutantProgram('tiebreak-name'))).processRuns, 3);
+  });
+
+  it('a free choice that two fresh runs agreed on gets more fresh runs, which show it random', async () => {
+    // Ties alternate first, last, first… from POOL on, so no fixed rule names them; from the fourth process
+    // on the alternation starts on the other foot. The probe's two processes (2nd, 3rd) agree; the next differs.
+    let processes = 0;
+    const alternating: Execute = async (input) => {
+      const late = processes++ >= 3;
+      let state = model.initial();
+      let stdout = '';
+      let pick = late ? 1 : 0;
+      for (const command of input.split('\n').filter(Boolean)) {
+        if (command.startsWith('POOL')) pick = late ? 1 : 0;
+        const on = command === 'PICK' && pick++ % 2 === 1 ? ['tiebreak-last'] : [];
+        const step = model.step(state, command, new Set(on));
+        if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1 });
+        state = step.state;
+        stdout += step.answer.lines.map((l) => `${l}\n`).join('');
+      }
+      return done(stdout);
+    };
+    const report = await checkWith(alternating);
+    assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants, m.behaviour]), [['tiebreak', ['tiebreak-any'], 'random']]);
+    assert.equal(report.determinism?.fresh, 'different');
+    assert.equal(report.determinism?.runs, 4, 'the probe, then two more fresh runs');
   });
 });
