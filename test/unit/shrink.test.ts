@@ -109,4 +109,22 @@ describe('shrinking: passes, arguments and the budget', () => {
       assert.ok(holds(result), `budget ${budget}: ${result.join(' | ')}`);
     }
   });
+
+  it('stops after three passes, even where a fourth would shrink further: a bound on the runs it costs', async () => {
+    // Exactly these lists fail: each argument dropped from A frees one command, each command dropped frees one
+    // more argument, so every pass can only go one step further than the last.
+    const failing = [
+      ['A w x y z', 'B', 'C', 'D', 'E'],
+      ['A w x y', 'B', 'C', 'D', 'E'],
+      ['A w x y', 'B', 'C', 'D'],
+      ['A w x', 'B', 'C', 'D'],
+      ['A w x', 'B', 'C'],
+      ['A w', 'B', 'C'],
+      ['A w', 'B'],
+    ].map((list) => list.join(' | '));
+    const holds = (c: readonly string[]): boolean => failing.includes(c.join(' | '));
+    const result = await shrinkCommands(['A w x y z', 'B', 'C', 'D', 'E'], batched(holds));
+    assert.deepEqual(result, ['A w', 'B', 'C'], 'three passes: the fourth would drop C');
+    assert.ok(holds(['A w', 'B']), 'a fourth pass would have found this');
+  });
 });
