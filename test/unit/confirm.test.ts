@@ -104,6 +104,7 @@ describe('confirm: counterexamples on the program', () => {
     const [example] = await counterexamplesFor(ctx, findings);
     assert.ok(example?.reproduced, 'confirmed in a fresh run');
     assert.equal(example.shrunkFrom, 7, 'from the transcript up to the differing PICK');
+    assert.deepEqual([example.transcript, example.label], ['long-way', 'the long-way transcript']);
     assert.equal(example.commands.length, 3, example.commands.join(' | '));
     assert.ok(example.commands.some((c) => c.startsWith('DONE')) && example.commands.at(-1) === 'PICK', example.commands.join(' | '));
     assert.ok(example.trace.some((row) => !row.matches));
@@ -140,7 +141,7 @@ describe('confirm: counterexamples on the program', () => {
     assert.deepEqual(findings.map((f) => f.mutation).sort(), ['negative-count', 'tiebreak-name']);
     program.stdins.length = 0;
     const examples = await counterexamplesFor(ctx, findings);
-    assert.ok(examples.every((e) => e?.reproduced));
+    assert.ok(examples.every((e) => e?.reproduced && e.observeCommand === 'STATUS'), 'each with the counts of its own fresh run');
     // One process answers both candidates; each observed twin runs alone, as its replay line would.
     assert.deepEqual(program.stdins.map(listsIn).sort(), [1, 1, 2]);
   });
@@ -202,6 +203,25 @@ describe('confirm: a difference no mistake names', () => {
     const start = caseOf('loud', ['POOL a b', 'PICK']);
     const ctx: ConfirmContext = { model, execute: shouting, cases: [start], streams: [], random: false, leaky: false, concurrency: 1, maxShrinkRounds: 8 };
     assert.equal(await counterexampleForDifference(ctx, [], new Map()), null);
-    assert.equal(await counterexampleForDifference(ctx, [start], new Map()), null, 'right in a fresh run, and no run of the check to show');
+    const right = recorded(shouting);
+    assert.equal(await counterexampleForDifference({ ...ctx, execute: right, maxShrinkRounds: 0 }, [start], new Map()), null, 'right in a fresh run, and no run of the check to show');
+    assert.equal(right.stdins.length, 2, 'one fresh try: the run and its observed twin');
+  });
+});
+
+describe('confirm: a lesson without an observe command', () => {
+  const plainModel = { ...model, observeCommand: undefined };
+
+  it('confirms in one run per candidate, with no observed twin and no counts', async () => {
+    const program = recorded(afterDone);
+    const { ctx, findings } = await evidence(program, [caseOf('no-status', ['POOL b a', 'DONE a', 'DONE b', 'PICK'])]);
+    for (const random of [false, true]) {
+      program.stdins.length = 0;
+      const [example] = await counterexamplesFor({ ...ctx, model: plainModel, random }, findings);
+      assert.ok(example?.reproduced, `random: ${random}`);
+      assert.equal(example.observeCommand, undefined);
+      assert.ok(program.stdins.every((stdin) => !stdin.includes('STATUS')), 'no STATUS after every command');
+      assert.ok(example.trace.some((row) => !row.matches));
+    }
   });
 });
