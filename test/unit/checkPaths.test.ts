@@ -78,7 +78,7 @@ describe('check paths: a byte after every answer', () => {
     assert.deepEqual(report.problems.map((p) => p.kind), ['line-endings']);
     assert.match(report.problems[0]!.message, /^Every answer of your program ends in `\\r`.*Without that byte, every answer is right\.$/);
     assert.equal(report.checks.passed, 0);
-    assert.ok(report.transcripts.every((t) => !t.passed));
+    assert.deepEqual(report.transcripts.map((t) => [t.name, t.passed]), hidden.map((h) => [h.name, false]));
     const example = report.counterexample!;
     assert.equal(example.transcript, shortestHidden.name);
     assert.deepEqual(example.commands, shortestHidden.commands);
@@ -132,6 +132,7 @@ describe('check paths: hangs and crashes', () => {
     const report = await checkWith(program);
     assert.deepEqual(report.mistakes.map((m) => m.id), ['unknown-backend']);
     assert.ok(report.problems.some((p) => p.kind === 'crash'));
+    assert.equal(report.checks.notRun, 0, 'a crash is no reason to give up on the other transcripts');
     const strangers = report.transcripts.filter((t) => !t.passed);
     assert.ok(strangers.length > 0);
     assert.ok(report.processRuns <= strangers.length + 4, `${report.processRuns} runs for ${strangers.length} failing hidden transcripts`);
@@ -162,6 +163,13 @@ describe('check paths: what a host is told', () => {
     const passing: CheckPhase[] = [];
     await checkWith(mutantProgram(), { onPhase: (p) => passing.push(p) });
     assert.deepEqual(passing, ['run']);
+    const probedAndTraced: CheckPhase[] = [];
+    await checkWith(mutantProgram('tiebreak-lru'), { onPhase: (p) => probedAndTraced.push(p), locate: async () => ({ runs: 1 }) });
+    assert.deepEqual(probedAndTraced, ['run', 'diagnose', 'confirm', 'locate']);
+    const shouting: Execute = async (input) => ({ ...(await mutantProgram()(input)), stdout: (await mutantProgram()(input)).stdout.replace(/^EMPTY$/gm, 'NONE') });
+    const probed: CheckPhase[] = [];
+    await checkWith(shouting, { onPhase: (p) => probed.push(p) });
+    assert.deepEqual(probed, ['run', 'diagnose', 'probe', 'confirm']);
   });
 
   it("hands over the first run's whole input and the exact output of a program that passes it", async () => {
@@ -188,6 +196,7 @@ describe('check paths: what a host is told', () => {
     assert.equal(mistake!.explanation, spec.explanation);
     assert.equal(mistake!.variant?.mutant, 'wrap-32');
     assert.equal(mistake!.variant?.explanation, variant.explanation);
+    assert.equal(mistake!.variant?.title, variant.title);
     assert.deepEqual([mistake!.step, mistake!.question, mistake!.function], [spec.step, spec.question, spec.function]);
     assert.equal(typeof mistake!.line, 'number', 'the function is found in the learner file');
     const failing = report.transcripts.filter((t) => !t.passed).map((t) => t.name);

@@ -4,7 +4,7 @@
  * runs side by side. Verdicts are in test/unit/check.test.ts, the other paths in test/unit/checkPaths.test.ts.
  */
 import * as assert from 'node:assert/strict';
-import { generatedCases, hiddenCases } from '../../src/core/check/cases';
+import { DEFAULT_FUZZ_LENGTH, DEFAULT_FUZZ_TRANSCRIPTS, generatedCases, hiddenCases } from '../../src/core/check/cases';
 import { check, type CheckInput, type PassingBatch } from '../../src/core/check/check';
 import type { Execute } from '../../src/core/check/process';
 import { sameOutcome, simulate } from '../../src/core/model/simulate';
@@ -148,5 +148,50 @@ describe('check report: time, probing and processes', () => {
     assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants, m.behaviour]), [['tiebreak', ['tiebreak-any'], 'random']]);
     assert.equal(report.determinism?.fresh, 'different');
     assert.equal(report.determinism?.runs, 4, 'the probe, then two more fresh runs');
+  });
+
+  it('ties that alternate through the whole process, fresh runs alike: a free choice that carries over the reset (rotating)', async () => {
+    const rotating: Execute = async (input) => {
+      let state = model.initial();
+      let stdout = '';
+      let pick = 0;
+      for (const command of input.split('\n').filter(Boolean)) {
+        const step = model.step(state, command, new Set(command === 'PICK' && pick++ % 2 === 1 ? ['tiebreak-last'] : []));
+        if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1 });
+        state = step.state;
+        stdout += step.answer.lines.map((l) => `${l}\n`).join('');
+      }
+      return done(stdout);
+    };
+    const report = await checkWith(rotating);
+    assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants, m.behaviour]), [['tiebreak', ['tiebreak-any'], 'rotating']]);
+    assert.deepEqual(report.determinism && [report.determinism.fresh, report.determinism.afterReset], ['same', 'different']);
+  });
+});
+
+describe('check report: failures no mistake names', () => {
+  /** Answers like the reference up to the first command `at` matches, then ends as `end` says. */
+  const stopsAt =
+    (at: (command: string) => boolean, end: (run: Awaited<ReturnType<Execute>>) => Awaited<ReturnType<Execute>>): Execute =>
+    async (input, limits) => {
+      const lines = input.split('\n');
+      const stop = lines.findIndex(at);
+      if (stop < 0) return mutantProgram()(input, limits);
+      return end(await mutantProgram()(lines.slice(0, stop).join('\n') + '\n', limits));
+    };
+
+  it('a crash no mistake explains: probed, and shown in the fewest commands from a transcript it crashed in', async () => {
+    const report = await checkWith(stopsAt((c) => c === 'STATUS', (run) => ({ ...run, exitCode: 1, stderr: 'Traceback\nValueError: x\n' })));
+    assert.deepEqual(report.mistakes, []);
+    assert.ok(report.determinism, 'probed with a transcript it crashed in');
+    assert.deepEqual(report.counterexample && [report.counterexample.commands, report.counterexample.reproduced], [['STATUS'], true]);
+  });
+
+  it('without a fuzz section in the manifest: the default number and length of random tests', async () => {
+    const { fuzz: _fuzz, ...noFuzz } = manifest;
+    let batch: PassingBatch | undefined;
+    const report = await checkWith(mutantProgram(), {}, { manifest: noFuzz, onBatch: (b) => (batch = b) });
+    assert.equal(report.fuzz.transcripts, DEFAULT_FUZZ_TRANSCRIPTS);
+    assert.equal(batch!.input, inputOf([...hidden, ...generatedCases(model, 2026, DEFAULT_FUZZ_TRANSCRIPTS, DEFAULT_FUZZ_LENGTH)]));
   });
 });
