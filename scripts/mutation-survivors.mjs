@@ -28,11 +28,14 @@ for (const input of inputs.sort((a, b) => fs.statSync(a).mtimeMs - fs.statSync(b
   for (const [file, data] of Object.entries(report.files)) files.set(file, { ...data, from: input });
 }
 
-/** Reasons for equivalent mutants: { file, original (the exact code mutated), replacement (what it became), reason }. */
+/**
+ * Reasons for equivalent mutants: { file, original (the exact code mutated), replacement (what it became), reason },
+ * and `line` where the same code is mutated the same way on several lines and only one is equivalent.
+ */
 const reasons = JSON.parse(fs.readFileSync('docs/mutation-equivalents.json', 'utf8'));
 const squash = (text) => (text ?? '').replace(/\s+/g, ' ').trim();
-function reasonFor(file, original, replacement) {
-  return reasons.find((r) => r.file === file && squash(original) === squash(r.original) && squash(replacement) === squash(r.replacement))?.reason;
+function reasonFor(file, line, original, replacement) {
+  return reasons.find((r) => r.file === file && (r.line === undefined || r.line === line) && squash(original) === squash(r.original) && squash(replacement) === squash(r.replacement))?.reason;
 }
 /** The code a mutant replaced: the source between its start and end (lines and columns 1-based in Stryker's report). */
 function originalOf(source, { start, end }) {
@@ -68,7 +71,7 @@ for (const [file, data] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
     const at = m.location.start.line;
     const original = originalOf(source, m.location);
     const replacement = squash(m.replacement).slice(0, 80);
-    const reason = reasonFor(file, original, m.replacement);
+    const reason = reasonFor(file, at, original, m.replacement);
     if (reason) {
       explained += 1;
       sum.explained += 1;
