@@ -31,6 +31,14 @@ describe('determinism probe: runs that cannot be compared', () => {
     assert.equal(probe.freshDifference, undefined);
   });
 
+  it('a fresh run that flooded says nothing about randomness either', async () => {
+    const flooded = async (input: string): Promise<ProcessResult> => ({ ...(await hung(input)), timedOut: false, outputLimited: true });
+    const probe = await probeDeterminism(model, perProcess(right, flooded), probed);
+    assert.deepEqual([probe.determinism.fresh, probe.freshDifference], ['unknown', undefined]);
+    const later = await probeMoreFresh(model, perProcess(flooded), await probeDeterminism(model, perProcess(right), probed));
+    assert.deepEqual([later.determinism.fresh, later.freshDifference], ['same', undefined], 'more fresh runs that flooded show no randomness');
+  });
+
   it('a first process that hung: nothing known either way', async () => {
     const probe = await probeDeterminism(model, perProcess(hung, right), probed);
     assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['unknown', 'unknown']);
