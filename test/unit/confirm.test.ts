@@ -72,6 +72,12 @@ describe('confirm: when a run shows a finding', () => {
     assert.equal(programShows(model, { mutation: 'negative-count', mutations: ['negative-count'] }, commands, both), false, 'not by itself');
   });
 
+  it('a pair finding does not show where the program differs in a way neither the pair nor its halves explain', () => {
+    const commands = ['POOL b a', 'PICK'];
+    const otherMistake = simulate(model, commands, new Set(['tiebreak-name'])).outcome;
+    assert.equal(programShows(model, { mutation: 'negative-count', mutations: ['negative-count', 'unknown-added'] }, commands, otherMistake), false);
+  });
+
   it('a pair whose other half explains every difference alone does not show the finding', () => {
     // PICK that never counts: no-increment alone answers it; negative-count plays no part.
     const commands = ['POOL a b', 'PICK', 'PICK', 'STATUS'];
