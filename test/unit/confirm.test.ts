@@ -173,6 +173,23 @@ describe('confirm: counterexamples on the program', () => {
   });
 });
 
+describe('confirm: state carried across the reset', () => {
+  it('takes the earlier transcript into the counterexample when the finding needs it, and shrinks within both', async () => {
+    // Old counts come back with an old backend (a registry at module level): the second run of the same
+    // transcript shows it, and only together with the first.
+    const program = recorded(programWith(() => ['reset-keeps-registry']));
+    const same = ['POOL a b', 'PICK'];
+    const { ctx, findings } = await evidence(program, [caseOf('first', same), caseOf('again', same)]);
+    assert.deepEqual(findings.map((f) => f.mutation), ['reset-keeps-registry']);
+    const [example] = await counterexamplesFor({ ...ctx, leaky: true }, findings);
+    assert.ok(example?.reproduced);
+    assert.equal(example.transcript, 'again');
+    assert.equal(example.shrunkFrom, 5, 'the first transcript, the reset between, and the second up to its PICK');
+    assert.equal(example.commands.filter((c) => c.startsWith('POOL ')).length, 2, example.commands.join(' | '));
+    assert.equal(example.commands.at(-1), 'PICK');
+  });
+});
+
 describe('confirm: a difference no mistake names', () => {
   const shouting = programWith(() => []);
   const loud: Execute = async (input) => {
