@@ -114,3 +114,39 @@ describe('counterexample traces', () => {
     assert.equal(example.trace[0]!.details, undefined, 'short answers are shown whole');
   });
 });
+
+describe('counterexample traces: how a run ended, and lessons without an observe command', () => {
+  it('an empty STATUS last of a run that finished is answered (nothing); of a run that died, it is not', () => {
+    const commands = ['POOL', 'STATUS'];
+    const finished = buildCounterexample(model, from('t', 2), commands, { lines: ['OK'], ending: 'finished' });
+    assert.deepEqual(finished.trace.map((r) => [r.actual, r.matches]), [[['OK'], true], [[], true]]);
+    const died = buildCounterexample(model, from('t', 2), commands, { lines: ['OK'], ending: 'crashed' });
+    assert.deepEqual(died.trace.map((r) => [r.actual, r.matches]), [[['OK'], true], [null, false]]);
+  });
+
+  it("splits the counts of a finished run down to an empty STATUS at its very end", () => {
+    const commands = ['POOL', 'STATUS'];
+    const run = { lines: ['OK'], ending: 'finished' as const };
+    assert.deepEqual(splitObserved(model, commands, run, run), [[], []]);
+  });
+
+  it('gives no counts when one line of a many-line answer differs between the runs', () => {
+    const commands = ['POOL a b', 'PICK', 'STATUS'];
+    const plain = simulate(model, commands).outcome;
+    const observedRun = simulate(model, withObserve(model, commands)).outcome;
+    const changed = { ...observedRun, lines: observedRun.lines.map((l, i) => (i === observedRun.lines.length - 3 ? 'b:7' : l)) };
+    assert.deepEqual(observedRun.lines.slice(-4), ['a:1', 'b:0', 'a:1', 'b:0'], 'the STATUS answer, then its observed twin');
+    assert.equal(splitObserved(model, commands, plain, changed), undefined);
+  });
+
+  it('a lesson with no observe command: the commands as they are, and no counts to split', () => {
+    const plainModel = { ...model, observeCommand: undefined };
+    const commands = ['POOL a', 'PICK'];
+    assert.deepEqual(withObserve(plainModel, commands), commands);
+    const run = simulate(model, commands).outcome;
+    assert.equal(splitObserved(plainModel, commands, run, run), undefined);
+    const example = buildCounterexample(plainModel, from('t', 2), commands, run);
+    assert.equal(example.observeCommand, undefined);
+    assert.ok(example.trace.every((row) => !('observed' in row)));
+  });
+});

@@ -83,3 +83,48 @@ describe('shrinking (ddmin over commands, then arguments)', () => {
     assert.ok(result.length < commands.length);
   });
 });
+
+describe('shrinking: passes, arguments and the budget', () => {
+  it('splits a list of two to find the one command that matters', async () => {
+    assert.deepEqual(await shrinkCommands(['POOL a', 'PICK'], batched((c) => c.includes('PICK'))), ['PICK']);
+  });
+
+  it('drops arguments one after another, round after round, while the failure holds', async () => {
+    const holds = (c: readonly string[]): boolean => c.some((command) => command.split(' ').includes('a'));
+    assert.deepEqual(await shrinkCommands(['POOL a b c d e'], batched(holds)), ['POOL a'], 'four arguments dropped: more than one per pass');
+  });
+
+  it('runs another pass after one that changed only an argument: the shorter argument list can free a command', async () => {
+    // 'POOL a b' needs X beside it; 'POOL a' fails alone. Pass 1 can only drop b; pass 2 then drops X.
+    const holds = (c: readonly string[]): boolean => c.includes('POOL a') || (c.includes('POOL a b') && c.includes('X'));
+    assert.deepEqual(await shrinkCommands(['POOL a b', 'X'], batched(holds)), ['POOL a']);
+  });
+
+  it('once the budget is spent, keeps the last list that failed: it never takes an untested candidate', async () => {
+    // The budget runs out in ddmin; the argument pass after it gets no real call and must drop nothing.
+    const holds = (c: readonly string[]): boolean => c.includes('POOL a b');
+    const commands = ['POOL a b', 'X', 'Y', 'Z'];
+    for (const budget of [1, 2, 3]) {
+      const result = await shrinkCommands(commands, batched(holds), budget);
+      assert.ok(holds(result), `budget ${budget}: ${result.join(' | ')}`);
+    }
+  });
+
+  it('stops after three passes, even where a fourth would shrink further: a bound on the runs it costs', async () => {
+    // Exactly these lists fail: each argument dropped from A frees one command, each command dropped frees one
+    // more argument, so every pass can only go one step further than the last.
+    const failing = [
+      ['A w x y z', 'B', 'C', 'D', 'E'],
+      ['A w x y', 'B', 'C', 'D', 'E'],
+      ['A w x y', 'B', 'C', 'D'],
+      ['A w x', 'B', 'C', 'D'],
+      ['A w x', 'B', 'C'],
+      ['A w', 'B', 'C'],
+      ['A w', 'B'],
+    ].map((list) => list.join(' | '));
+    const holds = (c: readonly string[]): boolean => failing.includes(c.join(' | '));
+    const result = await shrinkCommands(['A w x y z', 'B', 'C', 'D', 'E'], batched(holds));
+    assert.deepEqual(result, ['A w', 'B', 'C'], 'three passes: the fourth would drop C');
+    assert.ok(holds(['A w', 'B']), 'a fourth pass would have found this');
+  });
+});

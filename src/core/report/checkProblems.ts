@@ -105,9 +105,9 @@ export function stoppedProblem(model: ReferenceModel, c: Case, outcome: Outcome,
   const kind = outcome.ending === 'timed-out' ? 'timeout' : outcome.ending === 'output-limit' ? 'output-limit' : undefined;
   const existing = problems.find((x) => x.kind === kind);
   if (!kind || !existing) return undefined;
-  const answered = segmentAnswers(model, c.commands, outcome.lines, false).length;
-  const command = c.commands[Math.min(answered, c.commands.length - 1)];
-  const at = `at command ${answered + 1} (\`${command}\`) of "${c.label}"`;
+  // A flood after the last answer stopped at the last command: its number and its text must name the same one.
+  const index = Math.min(segmentAnswers(model, c.commands, outcome.lines, false).length, c.commands.length - 1);
+  const at = `at command ${index + 1} (\`${c.commands[index]}\`) of "${c.label}"`;
   const message = kind === 'timeout' ? existing.message.replace(/^Your program stopped answering/, `Your program stopped answering ${at}`) : `${existing.message.replace(/, so it was stopped\.$/, '')} ${at}, so it was stopped.`;
   return { ...existing, message };
 }

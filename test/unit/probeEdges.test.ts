@@ -1,0 +1,107 @@
+/**
+ * The determinism probe (core `probe`) where runs cannot be compared or differ in how they end: a run that
+ * hung or flooded says nothing about randomness; a program that differs only after the other transcripts
+ * keeps state; more fresh runs are spent only where nothing is known yet. FAKE processes, scripted per start.
+ */
+import * as assert from 'node:assert/strict';
+import type { Case } from '../../src/core/check/cases';
+import type { Execute, ProcessResult } from '../../src/core/check/process';
+import { probeDeterminism, probeMoreFresh, type Probe } from '../../src/core/check/probe';
+import { simulate, type Outcome } from '../../src/core/model/simulate';
+import { done, model, mutantProgram } from './fakeLesson';
+
+const commands = ['POOL a b', 'PICK', 'PICK', 'STATUS'];
+const probed: Case = { name: 'two', label: 'two picks', commands, expected: simulate(model, commands).outcome, hidden: true };
+
+/** The n-th process started answers as `scripts[n]` says (the last script for any later one). */
+function perProcess(...scripts: ((input: string) => Promise<ProcessResult>)[]): Execute & { starts: () => number } {
+  let started = 0;
+  return Object.assign((async (input) => scripts[Math.min(started++, scripts.length - 1)]!(input)) as Execute, { starts: () => started });
+}
+
+const right = (input: string) => mutantProgram()(input);
+const wrong = (input: string) => mutantProgram('tiebreak-last')(input);
+/** Hangs after its first two answers (the reset's and the pool's). */
+const hung = async (input: string): Promise<ProcessResult> => done((await right(input)).stdout.split('\n').slice(0, 2).join('\n') + '\n', { exitCode: null, signal: 'SIGKILL', timedOut: true });
+
+describe('determinism probe: runs that cannot be compared', () => {
+  it('a fresh run that hung: randomness unknown, the run twice in one process still compared', async () => {
+    const probe = await probeDeterminism(model, perProcess(right, hung), probed);
+    assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['unknown', 'same']);
+    assert.equal(probe.freshDifference, undefined);
+  });
+
+  it('a fresh run that flooded says nothing about randomness either', async () => {
+    const flooded = async (input: string): Promise<ProcessResult> => ({ ...(await hung(input)), timedOut: false, outputLimited: true });
+    const probe = await probeDeterminism(model, perProcess(right, flooded), probed);
+    assert.deepEqual([probe.determinism.fresh, probe.freshDifference], ['unknown', undefined]);
+    const later = await probeMoreFresh(model, perProcess(flooded), await probeDeterminism(model, perProcess(right), probed));
+    assert.deepEqual([later.determinism.fresh, later.freshDifference], ['same', undefined], 'more fresh runs that flooded show no randomness');
+  });
+
+  it('a first process that hung: nothing known either way', async () => {
+    const probe = await probeDeterminism(model, perProcess(hung, right), probed);
+    assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['unknown', 'unknown']);
+    assert.equal(probe.determinism.runs, 2);
+  });
+
+  it('a run that stopped answering part-way differs where its answers stop', async () => {
+    const stops = async (input: string): Promise<ProcessResult> => done((await right(input)).stdout.split('\n').slice(0, 3).join('\n') + '\n');
+    const probe = await probeDeterminism(model, perProcess(right, stops), probed);
+    assert.deepEqual(probe.freshDifference, { index: 2, command: 'PICK', first: ['b'], second: null });
+  });
+});
+
+describe('determinism probe: state kept across the reset', () => {
+  it('differs from its run after the other transcripts, and alike in fresh runs: state kept, seen after the others', async () => {
+    const inBatch: Outcome = simulate(model, commands, new Set(['tiebreak-last'])).outcome;
+    const program = perProcess(right);
+    const probe = await probeDeterminism(model, program, probed, inBatch);
+    assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['same', 'different']);
+    assert.equal(probe.resetDifference?.seen, 'after-others');
+    assert.deepEqual(probe.resetDifference && [probe.resetDifference.index, probe.resetDifference.first, probe.resetDifference.second], [1, ['a'], ['b']]);
+    assert.ok(program.starts() > 2, 'more fresh runs before calling it kept state');
+    const without = await probeDeterminism(model, perProcess(right), probed);
+    assert.deepEqual([without.determinism.afterReset, without.resetDifference], ['same', undefined]);
+  });
+
+  it('a run after the others that hung says nothing', async () => {
+    const probe = await probeDeterminism(model, perProcess(right), probed, { lines: ['OK'], ending: 'timed-out' });
+    assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset, probe.determinism.runs], ['same', 'same', 2]);
+  });
+
+  it('a difference in fresh runs is randomness, not state, even when the run after the others differs too', async () => {
+    const probe = await probeDeterminism(model, perProcess(right, wrong), probed, simulate(model, commands, new Set(['tiebreak-last'])).outcome);
+    assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset, probe.resetDifference], ['different', 'unknown', undefined]);
+  });
+});
+
+describe('determinism probe: more fresh runs', () => {
+  const base = async (execute: Execute): Promise<Probe> => probeDeterminism(model, execute, probed);
+
+  it('spends none on a probe that already saw randomness, kept state, or could not tell', async () => {
+    for (const determinism of [{ fresh: 'different' }, { fresh: 'same', afterReset: 'different' }, { fresh: 'unknown', afterReset: 'same' }] as const) {
+      const probe = { ...(await base(perProcess(right))), determinism: { ...determinism, runs: 2 } } as Probe;
+      const program = perProcess(right);
+      assert.equal(await probeMoreFresh(model, program, probe), probe);
+      assert.equal(program.starts(), 0);
+    }
+  });
+
+  it('four more fresh runs that agree: still the same, with their runs and streams added', async () => {
+    const probe = await base(perProcess(right));
+    const program = perProcess(right);
+    const again = await probeMoreFresh(model, program, probe);
+    assert.equal(program.starts(), 4);
+    assert.deepEqual([again.determinism.fresh, again.determinism.afterReset, again.determinism.runs], ['same', 'same', probe.determinism.runs + 4]);
+    assert.equal(again.streams.length, probe.streams.length + 4);
+    assert.equal('freshDifference' in again, false);
+  });
+
+  it('one that differs: random, with what it said, and nothing known of the reset any more', async () => {
+    const probe = await base(perProcess(right));
+    const again = await probeMoreFresh(model, perProcess(right, right, wrong), probe);
+    assert.deepEqual([again.determinism.fresh, again.determinism.afterReset], ['different', 'unknown']);
+    assert.deepEqual(again.freshDifference, { index: 1, command: 'PICK', first: ['a'], second: ['b'] });
+  });
+});
