@@ -53,16 +53,40 @@ describe('determinism probe: runs that cannot be compared', () => {
 });
 
 describe('determinism probe: state kept across the reset', () => {
-  it('differs from its run after the other transcripts, and alike in fresh runs: state kept, seen after the others', async () => {
+  /** Keeps state across the reset: once it has pooled three backends, its ties go to the last for the rest of the process. */
+  const leakyAfterThree: Execute = async (input) => {
+    let state = model.initial();
+    let stdout = '';
+    let sawThree = false;
+    for (const command of input.split('\n').filter(Boolean)) {
+      const step = model.step(state, command, new Set(sawThree ? ['tiebreak-last'] : []));
+      if (command === 'POOL a b c') sawThree = true;
+      state = step.state;
+      if (step.answer.kind !== 'crash') stdout += step.answer.lines.map((l) => `${l}\n`).join('');
+    }
+    return done(stdout);
+  };
+  const others = [['POOL a b c', 'PICK', 'STATUS']];
+
+  it('differs from its run after the other transcripts, alike in fresh runs, and a replay shows it again: state kept, seen after the others', async () => {
     const inBatch: Outcome = simulate(model, commands, new Set(['tiebreak-last'])).outcome;
-    const program = perProcess(right);
-    const probe = await probeDeterminism(model, program, probed, inBatch);
+    const program = perProcess(leakyAfterThree);
+    const probe = await probeDeterminism(model, program, probed, inBatch, others);
     assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['same', 'different']);
     assert.equal(probe.resetDifference?.seen, 'after-others');
     assert.deepEqual(probe.resetDifference && [probe.resetDifference.index, probe.resetDifference.first, probe.resetDifference.second], [1, ['a'], ['b']]);
-    assert.ok(program.starts() > 2, 'more fresh runs before calling it kept state');
-    const without = await probeDeterminism(model, perProcess(right), probed);
+    assert.ok(program.starts() > 2, 'more fresh runs, and the replay, before calling it kept state');
+    const without = await probeDeterminism(model, perProcess(leakyAfterThree), probed);
     assert.deepEqual([without.determinism.afterReset, without.resetDifference], ['same', undefined]);
+  });
+
+  it('a difference after the others that a replay of the same input does not show again is not called kept state', async () => {
+    const inBatch: Outcome = simulate(model, commands, new Set(['tiebreak-last'])).outcome;
+    const replayed = await probeDeterminism(model, perProcess(right), probed, inBatch, others);
+    assert.deepEqual([replayed.determinism.afterReset, replayed.resetDifference], ['unknown', undefined]);
+    // Without the lists it ran after, nothing can be replayed: not confirmed either.
+    const unreplayable = await probeDeterminism(model, perProcess(leakyAfterThree), probed, inBatch);
+    assert.deepEqual([unreplayable.determinism.afterReset, unreplayable.resetDifference], ['unknown', undefined]);
   });
 
   it('a run after the others that hung says nothing', async () => {
@@ -88,12 +112,12 @@ describe('determinism probe: more fresh runs', () => {
     }
   });
 
-  it('four more fresh runs that agree: still the same, with their runs and streams added', async () => {
+  it('four more fresh runs that agree, then T after prefixes of itself (2 and 3 of its 4 commands): still the same, with their runs and the fresh streams added', async () => {
     const probe = await base(perProcess(right));
     const program = perProcess(right);
     const again = await probeMoreFresh(model, program, probe);
-    assert.equal(program.starts(), 4);
-    assert.deepEqual([again.determinism.fresh, again.determinism.afterReset, again.determinism.runs], ['same', 'same', probe.determinism.runs + 4]);
+    assert.equal(program.starts(), 4 + 2);
+    assert.deepEqual([again.determinism.fresh, again.determinism.afterReset, again.determinism.runs], ['same', 'same', probe.determinism.runs + 4 + 2]);
     assert.equal(again.streams.length, probe.streams.length + 4);
     assert.equal('freshDifference' in again, false);
   });

@@ -9,7 +9,8 @@ import { scenarioProblems } from '../../src/core/simulation/scenarioRules';
 import { sentenceProblems } from '../../src/core/world/sentence';
 import { runWorld, WorldError } from '../../src/core/world/worldRun';
 import { worldSentence, worldTable, type WorldResult } from '../../src/core/world/worldReport';
-import type { SeriesSpec, WorldScenario } from '../../src/core/world/worldScenarioSchema';
+import { SeriesSchema, type SeriesSpec, type WorldScenario } from '../../src/core/world/worldScenarioSchema';
+import { Value } from '@sinclair/typebox/value';
 
 /** Two lanes; each tick sends TICK and asks GO twice; "yes" counts for lane x, "no" for lane y; anything else is no answer. */
 const world: ScenarioWorld<{ x: number; y: number; seen: number }, { ticks: number }> = {
@@ -105,5 +106,12 @@ describe('core/world: world scenarios', () => {
       '/scenarios/0/sentence: "3" is written out: every number in the sentence must be measured, so write it as a placeholder (e.g. {yours.peak.<measure>})',
       '/scenarios/0/shows/0: "ghost" is not a mistake of this lesson (mistakes: real)',
     ]);
+  });
+
+  it('a series title or unit holding a control character is refused by the schema (a chart label is one line of plain text)', () => {
+    const clean = { measure: 'answered', per: 'lane', title: 'Answered', unit: 'per tick' };
+    assert.equal(Value.Check(SeriesSchema, clean), true);
+    assert.equal(Value.Check(SeriesSchema, { ...clean, title: 'Answered\u001b]52;c;cHduZWQ=\u0007' }), false);
+    assert.equal(Value.Check(SeriesSchema, { ...clean, unit: 'per tick\u202e' }), false);
   });
 });
