@@ -170,6 +170,8 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
       if (program.prepareError) {
         return { stdout: '', stderr: '', exitCode: null, signal: null, timedOut: false, outputLimited: false, prepareError: program.prepareError, durationMs: 0 };
       }
+      // A cancelled check starts no more runs (a stalled run's retry, a run the engine asked for as it was stopped).
+      if (options.signal?.aborted) throw new Error('the check was cancelled');
       return (await launching).run(input, { timeLimitMs: timeLimitFor(input, timeLimitMs), outputLimitBytes: limits?.outputLimitBytes ?? outputLimitBytes });
     };
     // A correct program passes on its first run, without the engine, when the pack's passing batch is known.

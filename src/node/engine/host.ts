@@ -228,6 +228,9 @@ function runWorker(bundle: string, job: Pick<EngineJob, 'packDir'>, expected: 'r
       buffered += chunk;
       let newline: number;
       while ((newline = buffered.indexOf('\n')) >= 0) {
+        // Once ended (a cancelled check), what the worker wrote before it was stopped is not served: a run it
+        // asked for then would start a learner program nobody waits for.
+        if (settled) return;
         const line = buffered.slice(0, newline);
         buffered = buffered.slice(newline + 1);
         const message = parseWorkerMessage(line);
