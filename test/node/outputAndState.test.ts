@@ -64,7 +64,15 @@ describe('output that does not follow the commands, and state across the reset (
         assert.deepEqual(r.mistakes.map((m) => m.id), [], said(r));
         assert.ok(!r.problems.some((p) => p.kind === 'stale-state'), said(r));
         const unasked = r.problems.find((p) => p.kind === 'stray-output' && p.message.includes('no command asks for'));
-        assert.ok(unasked, said(r));
+        if (!unasked) {
+          // The writer's lines may, by timing, never land inside an answer: then every answer is right once they
+          // are set aside, and that is what is said (CI once saw this at seed 7), naming the writer's line.
+          const ignored = r.problems.find((p) => p.kind === 'stray-output' && p.message.includes('not answers'));
+          assert.ok(ignored, said(r));
+          assert.equal(r.checks.failed, 0, said(r));
+          assert.match(ignored.message, program.endsWith('.py') ? /e\.g\. "\."/ : /e\.g\. "[^"]*working/, ignored.message);
+          return;
+        }
         // The line it names is one the program printed.
         const named = /\("([^"]+)"/.exec(unasked.message)?.[1];
         assert.ok(named !== undefined && (program.endsWith('.py') ? named.includes('.') : named.includes('working')), unasked.message);

@@ -73,7 +73,7 @@ export function assembleProblems(p: ProblemInputs): Problem[] {
   if (p.main.strayLines.length > 0) {
     problems.push({
       kind: 'stray-output',
-      message: `Your program printed lines that are not answers, e.g. "${clipLine(p.main.strayLines[0]!)}". They were ignored for the checks below.`,
+      message: `Your program printed lines that are not answers, e.g. ${shownLine(mostFrequent(p.main.strayLines))}. They were ignored for the checks below.`,
       advice: 'Print debugging to stderr instead (Python: print(..., file=sys.stderr); JavaScript: console.error).',
     });
   }
@@ -112,10 +112,20 @@ export function stoppedProblem(model: ReferenceModel, c: Case, outcome: Outcome,
   return { ...existing, message };
 }
 
+/** A printed line as a sentence shows it: an empty one has no quotes to stand between. */
+const shownLine = (line: string): string => (line.trim() === '' ? 'an empty line' : `"${clipLine(line)}"`);
+
+/** The line seen most often (the first of those on a tie): a heartbeat's dot, not the one blank line a race left. */
+function mostFrequent(lines: readonly string[]): string {
+  const tally = new Map<string, number>();
+  for (const line of lines) tally.set(line, (tally.get(line) ?? 0) + 1);
+  return [...tally].reduce((best, next) => (next[1] > best[1] ? next : best))[0];
+}
+
 /** Lines no command asks for, printed a different number of times on two runs of the same commands. */
 export function unaskedProblem(unasked: UnaskedLines, probed: string): Problem {
   const [a, b] = unasked.counts;
-  const shown = unasked.lines.map((line) => (line === '' ? 'an empty line' : `"${clipLine(line)}"`)).join(', ');
+  const shown = unasked.lines.map(shownLine).join(', ');
   return {
     kind: 'stray-output',
     message:
