@@ -90,6 +90,13 @@ describe('check problems: the runs and the differences', () => {
     assert.match(problem!.message, /e\.g\. "debug: 1"\./);
   });
 
+  it('stray prints: the line printed most, and an empty line said in words', () => {
+    const said = (strayLines: string[]): string => assembleProblems(inputs({ main: { ...main, strayLines } }))[0]!.message;
+    assert.match(said(['', '.', '.', 'x']), /e\.g\. "\."\./);
+    assert.match(said(['', ' ']), /e\.g\. an empty line\./);
+    assert.doesNotMatch(said(['']), /""/);
+  });
+
   it("each kind of a run's own problem once, crash before timeout before output limit", () => {
     const run = { stdout: '', stderr: '', exitCode: 1, signal: null, timedOut: false, outputLimited: false, durationMs: 1 };
     const found: Problem[] = [
