@@ -10,6 +10,8 @@ import { locate } from '../../core/pack/manifest';
 import { friendlyManifestMessage } from '../../core/pack/manifestMessages';
 import { checkScenarios } from '../../core/validation/scenarioChecks';
 import { checkWorldScenarios } from './worldChecks';
+import { conversionFindings } from './scenarioConversion';
+import { SHIPPED_QUEUE_WORLD } from '../engine/modelLoader';
 import type { Language } from '../../core/pack/schema';
 import { checkPattern } from '../../core/pack/patternSafety';
 import { patternKey, readOrderTargets, validateLesson, type ValidateLessonInput, type ValidationArea, type ValidationProblem } from '../../core/validation/validate';
@@ -196,7 +198,10 @@ export async function validatePack(dir: string, options: ValidatePackOptions = {
     clock: () => performance.now(),
   });
   const problems: ValidationProblem[] = [...lesson.problems];
-  for (const finding of [...(await checkScenarios(manifest, pack.model!)), ...(await checkWorldScenarios(manifest, pack.model!))]) {
+  // The model's own text says whether it already exports the shipped queue world the conversion runs in.
+  const modelSource = await readPackFile(dir, manifest.model).catch(() => '');
+  const conversions = conversionFindings(manifest.scenarios, modelSource.includes(`'${SHIPPED_QUEUE_WORLD}'`) || modelSource.includes(`"${SHIPPED_QUEUE_WORLD}"`));
+  for (const finding of [...(await checkScenarios(manifest, pack.model!)), ...(await checkWorldScenarios(manifest, pack.model!)), ...conversions]) {
     const where = locate(manifestText, MANIFEST_FILE, finding.pointer, finding.message);
     problems.push({ severity: finding.severity, area: 'scenarios', file: MANIFEST_FILE, line: where.line, column: where.column, message: finding.message, ...(finding.advice ? { advice: finding.advice } : {}) });
   }
