@@ -3,6 +3,7 @@
 // Chromium, via ui-driver.mjs), at 1440×900, lesson least-connections in Python: run a correct program through
 // `slow-server` from the section's own button and see the seed's figures in the sentence, nine small charts on
 // one scale and the numbers as tables; the chart in the dark, light and high-contrast themes (screenshots);
+// a world scenario (`sticky-sessions`) with its own series, baselines and sentence;
 // then Check a program whose count goes below zero and see the simulation that follows name the mistake and
 // pick `duplicate-done`; then a program that hangs under load: a partial chart and the message.
 //
@@ -96,6 +97,22 @@ try {
     }
     await setColorTheme(s, 'dark');
     wv = await webviewFrame(page, PANEL_TITLE);
+
+    step('a world scenario (sticky-sessions, in the queue world): its sentence, a chart per series line and program, the figures beside it');
+    await wv.locator('#scenario-select').selectOption('sticky-sessions');
+    await wv.locator('#run-simulation').click();
+    await sentence.filter({ hasText: 'sticky sessions sent 60, 65 and 25' }).waitFor({ timeout: 60000 });
+    const worldSentence = await sentence.innerText();
+    assert.equal(worldSentence, 'Your balancer sent 50 requests to a, 50 to b and 50 to c; sticky sessions sent 60, 65 and 25; round robin 50, 50 and 50.');
+    // Two series per lane (sent, held) × three lanes, for four programs: yours, the reference and two baselines.
+    assert.equal(await wv.locator('figure.simulation svg.chart').count(), 24, 'six series lines × four programs');
+    assert.equal(await wv.locator('figure.simulation svg.chart[role="img"][aria-label]').count(), 24, 'every chart has a name');
+    const figures = await wv.locator('table.simulation-summary').innerText();
+    for (const n of worldSentence.match(/\d+/g)) assert.match(figures, new RegExp(`\\b${n}\\b`), `${n} of the sentence is in the figures beside it:\n${figures}`);
+    assert.match(figures, /Sticky sessions/);
+    await wv.locator('figure.simulation').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(400);
+    await screenshot(page, path.join(SHOTS, 'under-load-world-dark.png'), { locator: webviewElement(page, PANEL_TITLE) });
 
     step('Check a count that goes below zero: the simulation that follows shows what it does');
     fs.writeFileSync(mainPath, fs.readFileSync(path.join(FIXTURES, 'negative-count.py'), 'utf8'));
