@@ -15,32 +15,8 @@ import { ROOT } from './hostileKit';
 import { availableSandbox, forgetDetectedSandbox } from '../../src/node/sandbox/sandbox';
 
 const WRONG = path.join(ROOT, 'test', 'fixtures', 'real-style', 'least-connections', 'python', 'least_loaded_by_name.py');
-/** A correct balancer: what the fake interpreter runs, whatever file it is given. */
-const CORRECT = `import sys
-pool, busy = [], {}
-for raw in sys.stdin:
-    w = raw.split()
-    if not w:
-        continue
-    c, a = w[0], w[1:]
-    if c in ("POOL", "RESET"):
-        pool, busy = list(a), {n: 0 for n in a}
-        print("OK", flush=True)
-    elif c == "PICK":
-        if not pool:
-            print("EMPTY", flush=True)
-            continue
-        best = min(pool, key=lambda n: (busy[n], pool.index(n)))
-        busy[best] += 1
-        print(best, flush=True)
-    elif c == "DONE":
-        if a and a[0] in busy and busy[a[0]] > 0:
-            busy[a[0]] -= 1
-        print("OK", flush=True)
-    elif c == "STATUS":
-        for n in sorted(pool):
-            print(f"{n}:{busy[n]}", flush=True)
-`;
+/** A correct balancer (the lesson's own test fixture): what the fake interpreter runs, whatever file it is given. */
+const CORRECT = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'least-connections', 'python', 'correct.py'), 'utf8');
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
