@@ -26,7 +26,11 @@ describe('class report', () => {
     row('fay', 'fail', [], { unrecognised: example(['POOL b', 'STATUS']), stoppedAnswering: true }),
     rowWithoutCheck('gus', null, 'missing', 'no balancer.py', 5, { right: 1, total: 2, wrong: ['q2'], unanswered: [] }),
   ];
-  const report = buildClassReport(LESSON, rows, '2026-12-01T00:00:00Z');
+  // Built for each test, not when the file loads, so that per-test mutation coverage credits these tests.
+  let report = buildClassReport(LESSON, [], '');
+  beforeEach(() => {
+    report = buildClassReport(LESSON, rows, '2026-12-01T00:00:00Z');
+  });
 
   it('counts each mistake once per student, sorted by count, with its share, step and question', () => {
     assert.deepEqual(report.mistakes.map((m) => [m.id, m.count]), [['tiebreak', 3], ['negative', 1]]);

@@ -162,3 +162,27 @@ describe('diagnosis, step by step', () => {
     assert.ok(d.findings.length >= 1);
   });
 });
+
+describe('diagnosis of a program that chooses at random', () => {
+  // Recorded from a real check (see the file's "about"): the program's random PICKs all happened to agree with
+  // some fixed tie rule, so PICK did not look unreliable, and the count below zero in its STATUS lines, which a
+  // PICK now and then contradicted by chance, was not admitted.
+  const recorded = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'evidence', 'p2c-negative-chance.json'), 'utf8')) as {
+    mistakes: MistakeMutants[];
+    streams: EvidenceStream[];
+    options: { random?: boolean };
+  };
+
+  it('names the count below zero: a fixed rule is not held to commands where the program chooses at random', () => {
+    const d = diagnose(model, recorded.mistakes, recorded.streams, recorded.options);
+    assert.deepEqual(d.findings.map((f) => f.mistake), ['negative-count']);
+    assert.ok(d.findings[0]!.steps.some((s) => s.command === 'STATUS'), 'its evidence includes the STATUS lines that show the count');
+    // p2c's picks of a busier backend are no mistake of the lesson: still said as differences it has no name for.
+    assert.ok(d.unexplained.length > 0);
+  });
+
+  it('the same evidence, not known to be random, holds fixed rules to every command (and names nothing)', () => {
+    const d = diagnose(model, recorded.mistakes, recorded.streams, { random: false });
+    assert.deepEqual(d.findings.map((f) => f.mistake), []);
+  });
+});
