@@ -101,7 +101,7 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
   // A program seen to answer differently on two runs chooses at random where a free choice explains it: there
   // a fixed rule's agreement, or disagreement, is chance too. (Otherwise one batch in twelve had every random
   // pick of a power-of-two-choices program agree with some fixed tie rule by chance, and the count that goes
-  // below zero, plain in its STATUS lines, was not named.)
+  // below zero, plain in the counts it printed, was not named.)
   if (options.random) for (const t of singles.tallies) if (t.candidate.nondeterministic) for (const s of t.support) unreliable.add(verbOf(s.command));
   const admissible = all.filter((t) => {
     if (t.supportCount === 0) return false;
