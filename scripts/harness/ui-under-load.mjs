@@ -107,6 +107,14 @@ try {
     // Two series per lane (sent, held) × three lanes, for four programs: yours, the reference and two baselines.
     assert.equal(await wv.locator('figure.simulation svg.chart').count(), 24, 'six series lines × four programs');
     assert.equal(await wv.locator('figure.simulation svg.chart[role="img"][aria-label]').count(), 24, 'every chart has a name');
+    // The grid has a column per program beside the row titles: every column head on the first row, every row
+    // title in the first column (once, with three columns for four programs, they wrapped into the charts).
+    const layout = await wv.locator('figure.simulation .multiples').evaluate((grid) => ({
+      columns: getComputedStyle(grid).gridTemplateColumns.split(' ').length,
+      headsAbove: Math.max(...[...grid.querySelectorAll('.column-head')].map((e) => e.getBoundingClientRect().bottom)) <= Math.min(...[...grid.querySelectorAll('.row-head, .cell')].map((e) => e.getBoundingClientRect().top)),
+      rowLefts: [...new Set([...grid.querySelectorAll('.row-head')].map((e) => Math.round(e.getBoundingClientRect().left)))],
+    }));
+    assert.deepEqual([layout.columns, layout.headsAbove, layout.rowLefts.length], [5, true, 1], `the grid: ${JSON.stringify(layout)}`);
     const figures = await wv.locator('table.simulation-summary').innerText();
     for (const n of worldSentence.match(/\d+/g)) assert.match(figures, new RegExp(`\\b${n}\\b`), `${n} of the sentence is in the figures beside it:\n${figures}`);
     assert.match(figures, /Sticky sessions/);

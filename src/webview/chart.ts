@@ -59,7 +59,9 @@ function cellChart(row: ChartRow, cell: ChartRow['cells'][number], view: Simulat
 
 /** The grid: a heading row (the balancers), then a row per server (and for failed or waiting requests). */
 export function smallMultiples(view: SimulationChartView): HTMLElement {
-  const grid = h('div', { class: 'multiples', role: 'group', 'aria-label': `Queue per server and tick, ${view.columns.map((c) => c.label).join(', ')}` });
+  // One grid column per program (three for a template scenario, up to six for a world scenario's baselines):
+  // a class, not a style attribute, which the panel's CSP would block.
+  const grid = h('div', { class: `multiples columns-${Math.min(Math.max(view.columns.length, 1), 6)}`, role: 'group', 'aria-label': `Queue per server and tick, ${view.columns.map((c) => c.label).join(', ')}` });
   grid.append(h('div', { class: 'corner' }));
   for (const column of view.columns) {
     grid.append(h('div', { class: `column-head column-${column.balancer}` }, column.label, column.note ? h('span', { class: 'column-note' }, ` (${column.note})`) : null));
