@@ -160,6 +160,13 @@ describe('real-style corpus: the diagnosis holds on programs written the way peo
       // Not "<x>: expected …": mocha would cut such a message down to <x>.
       const said = `${f.id} should get ${expected(f)} and got ${verdict(r)}`;
       assertCardsShowWhatTheyState(r, said);
+      // Every counterexample shown reproduces: run again on its own, the program answered it the same way
+      // (issue 17). A program that answers differently on each run, or whose own writer interleaves with its
+      // answers, cannot promise that, and is told so instead.
+      if (!r.problems.some((p) => p.kind === 'nondeterministic' || p.kind === 'stray-output')) {
+        const shown = [r.counterexample, ...r.mistakes.map((m) => m.counterexample)].filter((c) => c !== null && c !== undefined);
+        assert.deepEqual(shown.filter((c) => !c.reproduced).map((c) => c.label), [], `${said}: a counterexample that did not reproduce`);
+      }
       if (f.expect.correct) {
         assert.equal(r.status, f.expect.problems.length > 0 ? 'fail' : 'pass', said);
         assert.deepEqual([r.mistakes, r.problems.map((p) => p.kind).sort()], [[], f.expect.problems], said);

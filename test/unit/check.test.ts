@@ -126,6 +126,28 @@ describe('check (fake programs)', () => {
     assert.ok(hung.problems.some((p) => p.kind === 'timeout'), JSON.stringify(hung.problems));
   });
 
+  it('the retry of a run that stalled before printing anything (a slow start) waits longer; one that answered first, the usual second', async () => {
+    const right = mutantProgram();
+    const asked: (number | undefined)[] = [];
+    let calls = 0;
+    const silentOnce: Execute = async (input, limits) => {
+      calls += 1;
+      asked.push(limits?.stallMs);
+      return calls === 1 ? done('', { exitCode: null, signal: 'SIGKILL', timedOut: true, stalled: true }) : right(input);
+    };
+    assert.equal((await checkWith(silentOnce)).status, 'pass');
+    assert.deepEqual(asked.slice(0, 2), [undefined, 3000]);
+    asked.length = 0;
+    calls = 0;
+    const answeredOnce: Execute = async (input, limits) => {
+      calls += 1;
+      asked.push(limits?.stallMs);
+      return calls === 1 ? done('OK\n', { exitCode: null, signal: 'SIGKILL', timedOut: true, stalled: true }) : right(input);
+    };
+    assert.equal((await checkWith(answeredOnce)).status, 'pass');
+    assert.deepEqual(asked.slice(0, 2), [undefined, undefined]);
+  });
+
   it('passes a program that answers like the reference, in one process', async () => {
     const report = await checkWith(mutantProgram());
     assert.equal(report.status, 'pass');

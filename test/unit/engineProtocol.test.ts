@@ -36,4 +36,11 @@ describe('engine protocol: series from the worker', () => {
     assert.equal(parseHostMessage(JSON.stringify({ type: 'start', protocol: ENGINE_PROTOCOL - 1, job })), undefined);
     assert.equal(parseHostMessage(JSON.stringify({ type: 'start', protocol: ENGINE_PROTOCOL, job: { ...job, kind: 'simulate-everything' } })), undefined);
   });
+
+  it('the limits a worker asks a run for are bounded, and only the fields a run reads pass', () => {
+    const execute = (limits: unknown): string => JSON.stringify({ type: 'execute', id: 1, input: 'POOL a\n', limits });
+    assert.deepEqual(parseWorkerMessage(execute({ stallMs: 3000, outputLimitBytes: 10, extra: 'x' })), { type: 'execute', id: 1, input: 'POOL a\n', limits: { outputLimitBytes: 10, stallMs: 3000 } });
+    for (const stallMs of [0, 99, 10_001, 1.5, '3000', null]) assert.equal(parseWorkerMessage(execute({ stallMs })), undefined, String(stallMs));
+    assert.equal(parseWorkerMessage(execute({ outputLimitBytes: -1 })), undefined);
+  });
 });

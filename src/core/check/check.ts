@@ -36,6 +36,12 @@ export { defaultSeed } from './cases';
 const MAX_MAIN_RUNS = 10;
 /** Stalled runs tried again per check: a real hang costs a second more each time. */
 const MAX_STALL_RETRIES = 2;
+/**
+ * The silence a retry allows a run that printed nothing before it stalled: an interpreter slow to start on a
+ * loaded machine (a crashing program was once told it stopped answering while two test suites and a mutation
+ * run shared the machine). A run that answered and then fell silent is retried with the usual second.
+ */
+const SLOW_START_STALL_MS = 3000;
 /** Process runs the fallback shrinking may spend per finding, when the program does not follow its mutant. */
 const MAX_SHRINK_ROUNDS = 8;
 
@@ -108,7 +114,7 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     if (result.stalled && stallRetries < MAX_STALL_RETRIES) {
       stallRetries += 1;
       processRuns += 1;
-      const again = await input.execute(stdin, limits);
+      const again = await input.execute(stdin, result.stdout === '' ? { ...limits, stallMs: SLOW_START_STALL_MS } : limits);
       if (!again.stalled) result = again;
     }
     return lineEndings.clean(result);

@@ -32,6 +32,8 @@ export interface ProcessResult {
 export interface RunLimits {
   /** A smaller output cap, e.g. once a program is known to flood. */
   readonly outputLimitBytes?: number;
+  /** A longer silence before the run counts as stalled (the retry of a run that printed nothing at all). */
+  readonly stallMs?: number;
 }
 
 /** Runs the learner program once with this stdin. Supplied by the Node layer. */

@@ -172,7 +172,7 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
       }
       // A cancelled check starts no more runs (a stalled run's retry, a run the engine asked for as it was stopped).
       if (options.signal?.aborted) throw new Error('the check was cancelled');
-      return (await launching).run(input, { timeLimitMs: timeLimitFor(input, timeLimitMs), outputLimitBytes: limits?.outputLimitBytes ?? outputLimitBytes });
+      return (await launching).run(input, { timeLimitMs: timeLimitFor(input, timeLimitMs), outputLimitBytes: limits?.outputLimitBytes ?? outputLimitBytes, ...(limits?.stallMs !== undefined ? { stallMs: limits.stallMs } : {}) });
     };
     // A correct program passes on its first run, without the engine, when the pack's passing batch is known.
     const batches = options.kept?.passingBatches;

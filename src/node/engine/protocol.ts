@@ -148,6 +148,17 @@ export function isWorldOutcome(v: unknown): v is WorldOutcome {
   return keys.length <= 8 && keys.every((k) => isWorldRun((v.runs as Obj)[k]) && typeof titles[k] === 'string' && (titles[k] as string).length <= 80);
 }
 
+/** The worker runs the pack's code: the limits it asks a run for are bounded (a silence of at most 10 s). */
+const isRunLimits = (raw: unknown): boolean =>
+  isObj(raw) &&
+  (raw.outputLimitBytes === undefined || (typeof raw.outputLimitBytes === 'number' && raw.outputLimitBytes > 0)) &&
+  (raw.stallMs === undefined || (typeof raw.stallMs === 'number' && Number.isInteger(raw.stallMs) && raw.stallMs >= 100 && raw.stallMs <= 10_000));
+/** Only the fields a run reads, not whatever else the message carried. */
+const runLimitsOf = (raw: Record<string, unknown>): RunLimits => ({
+  ...(typeof raw.outputLimitBytes === 'number' ? { outputLimitBytes: raw.outputLimitBytes } : {}),
+  ...(typeof raw.stallMs === 'number' ? { stallMs: raw.stallMs } : {}),
+});
+
 /** A message from the worker, checked; undefined for anything that is not one. */
 export function parseWorkerMessage(line: string): WorkerMessage | undefined {
   let raw: unknown;
@@ -160,8 +171,8 @@ export function parseWorkerMessage(line: string): WorkerMessage | undefined {
   switch (raw.type) {
     case 'execute':
       if (!isId(raw.id) || typeof raw.input !== 'string' || raw.input.length > MAX_INPUT_CHARS) return undefined;
-      if (raw.limits !== undefined && !(isObj(raw.limits) && (raw.limits.outputLimitBytes === undefined || (typeof raw.limits.outputLimitBytes === 'number' && raw.limits.outputLimitBytes > 0)))) return undefined;
-      return { type: 'execute', id: raw.id, input: raw.input, ...(isObj(raw.limits) ? { limits: raw.limits as RunLimits } : {}) };
+      if (raw.limits !== undefined && !isRunLimits(raw.limits)) return undefined;
+      return { type: 'execute', id: raw.id, input: raw.input, ...(isObj(raw.limits) ? { limits: runLimitsOf(raw.limits) } : {}) };
     case 'locate':
       return isId(raw.id) && Array.isArray(raw.attempts) && raw.attempts.length <= 4 && raw.attempts.every(isAttempt) ? { type: 'locate', id: raw.id, attempts: raw.attempts } : undefined;
     case 'phase':
