@@ -29,11 +29,15 @@ const deps: QuizDeps = { sha256, scrypt: scryptHex };
 const check = (q: Question, answer: string, d: QuizDeps = deps): ReturnType<typeof checkAnswer> => checkAnswer(q, answer, d);
 
 describe('quiz: checking answers', () => {
-  const short = authored(
-    { id: 'q-short', prompt: 'Which backend?', kind: 'short', step: 3, hint: 'All tied at 0.', explanation: 'The smallest name wins.' },
-    ['s1'],
-    { s3: 'that is the tuple order, not the tiebreak' },
-  );
+  // Authored per test: what authoring runs (normalising, hashing) is credited to the tests by mutation coverage.
+  let short: Question;
+  beforeEach(() => {
+    short = authored(
+      { id: 'q-short', prompt: 'Which backend?', kind: 'short', step: 3, hint: 'All tied at 0.', explanation: 'The smallest name wins.' },
+      ['s1'],
+      { s3: 'that is the tuple order, not the tiebreak' },
+    );
+  });
 
   it('short: accepts the answer whatever its case, quotes, spacing and final full stop', async () => {
     for (const answer of ['s1', ' S1 ', '"s1"', "'s1'.", '`s1`', '\u201Cs1\u201D']) {
@@ -74,11 +78,15 @@ describe('quiz: checking answers', () => {
     assert.match(words.feedback, /number/);
   });
 
-  const single = authored(
-    { id: 'q-single', prompt: 'Why?', kind: 'single', choices: ['The empty check', 'The name in the key', 'The default of 0'], step: 3 },
-    ['2'],
-    { '1': 'that only handles an empty tuple' },
-  );
+  // Authored per test: what authoring runs (normalising, hashing) is credited to the tests by mutation coverage.
+  let single: Question;
+  beforeEach(() => {
+    single = authored(
+      { id: 'q-single', prompt: 'Why?', kind: 'single', choices: ['The empty check', 'The name in the key', 'The default of 0'], step: 3 },
+      ['2'],
+      { '1': 'that only handles an empty tuple' },
+    );
+  });
 
   it('single: by number, letter or text', async () => {
     for (const answer of ['2', 'b', 'B)', '(b)', 'the name in the key']) assert.equal((await check(single, answer)).correct, true, answer);
@@ -120,11 +128,15 @@ describe('quiz: predict the output', () => {
     { id: 'unknown-backend', title: 'A stranger is not ignored', explanation: 'x', function: 'done', hint: 'Check the pool.', mutants: ['unknown-crash', 'unknown-added'] },
   ];
   const withModel: QuizDeps = { sha256, scrypt: scryptHex, model: leastConnectionsModel, mistakes };
-  const trace = authored(
-    { id: 'q-trace', prompt: 'Predict.', kind: 'predict', commands: ['POOL a b c', 'PICK', 'PICK', 'PICK', 'DONE b', 'PICK', 'PICK'], step: 6, hint: 'Keep the counts on paper.' },
-    ['OK a b c OK b a'],
-    { 'a b c b a': 'POOL and DONE print OK too' },
-  );
+  // Authored per test: what authoring runs (normalising, hashing) is credited to the tests by mutation coverage.
+  let trace: Question;
+  beforeEach(() => {
+    trace = authored(
+      { id: 'q-trace', prompt: 'Predict.', kind: 'predict', commands: ['POOL a b c', 'PICK', 'PICK', 'PICK', 'DONE b', 'PICK', 'PICK'], step: 6, hint: 'Keep the counts on paper.' },
+      ['OK a b c OK b a'],
+      { 'a b c b a': 'POOL and DONE print OK too' },
+    );
+  });
 
   it("is right when the tokens equal the model's output, one per line or all on one line", async () => {
     for (const answer of ['OK\na\nb\nc\nOK\nb\na\n', 'ok a b c ok b a', 'OK, a, b, c, OK, b, a', 'OK / a / b / c / OK / b / a']) {
