@@ -24,6 +24,11 @@ export interface Expectation {
   readonly variants: Readonly<Record<string, string>>;
   /** Problem kinds the report must have besides what the rest implies (e.g. line-endings), sorted. */
   readonly problems: readonly string[];
+  /**
+   * Why a counterexample this program is shown does not reproduce on its own, when that is a known gap of the
+   * engine (`expect-unreproduced: <why>`); the test then requires the gap to show, so the line goes when it is fixed.
+   */
+  readonly unreproduced?: string;
   readonly style: string;
 }
 
@@ -81,6 +86,7 @@ export function parseHeader(source: string, where: string): Expectation {
     correct,
     ...(behaviour ? { behaviour } : {}),
     unrecognised: unrecognised === 'yes',
+    ...(fields.get('expect-unreproduced') ? { unreproduced: fields.get('expect-unreproduced')! } : {}),
     variants,
     style: need('style'),
   };

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { diagnose, type MistakeMutants } from '../../src/core/diagnosis/diagnose';
+import { diagnose, rarelyContradicted, type MistakeMutants } from '../../src/core/diagnosis/diagnose';
 import { parseManifest } from '../../src/core/pack/manifest';
 import { model } from '../../lessons/least-connections/model/model';
 import { simulate, type Outcome } from '../../src/core/model/simulate';
-import type { EvidenceStream } from '../../src/core/diagnosis/stepwise';
+import type { CandidateTally, EvidenceStream, StepRef } from '../../src/core/diagnosis/stepwise';
 import { parseTranscripts, type Transcript } from '../../src/core/model/transcript';
 import { seededRandom } from '../../src/core/model/random';
 
@@ -186,3 +186,39 @@ describe('diagnosis of a program that chooses at random', () => {
     assert.deepEqual(d.findings.map((f) => f.mistake), []);
   });
 });
+
+describe('diagnosis of a deterministic program with a quirk of its own beside a mistake', () => {
+  const recorded = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'evidence', 'sentinel-negative-rare-contradiction.json'), 'utf8')) as {
+    mistakes: MistakeMutants[];
+    streams: EvidenceStream[];
+    options: { random?: boolean };
+  };
+
+  it('names the mistake a mutation explains everywhere but at one command its quirk decides, and says the rest as a difference', () => {
+    assert.notEqual(recorded.options.random, true);
+    const d = diagnose(model, recorded.mistakes, recorded.streams, recorded.options);
+    assert.deepEqual(d.findings.map((f) => f.mistake), ['negative-count']);
+    assert.ok(d.unexplained.length > 0, 'the sentinel\'s picks are still a difference no mistake explains');
+  });
+
+  it('a candidate contradicted at more than two commands, or with less than twenty times the support, or only supported where it is contradicted, stays out', () => {
+    const step = (command: string, index: number): StepRef => ({ stream: 0, index, command }) as StepRef;
+    const tally = (support: string[], against: Record<string, number>): CandidateTally => ({
+      candidate: { mutations: ['negative-count'], nondeterministic: false },
+      support: support.map(step),
+      supportCount: support.length,
+      against: Object.values(against).reduce((a, b) => a + b, 0),
+      againstByVerb: new Map(Object.entries(against)),
+      firstAgainst: null,
+      exact: false,
+    });
+    const many = (n: number, verb: string): string[] => Array.from({ length: n }, () => verb);
+    assert.equal(rarelyContradicted(tally([...many(40, 'STATUS'), ...many(14, 'PICK')], { PICK: 1 }), false), true);
+    assert.equal(rarelyContradicted(tally([...many(40, 'STATUS'), ...many(14, 'PICK')], { PICK: 1 }), true), false, 'not for a random program');
+    assert.equal(rarelyContradicted(tally(many(100, 'STATUS'), { PICK: 3 }), false), false, 'three contradictions');
+    assert.equal(rarelyContradicted(tally(many(39, 'STATUS'), { PICK: 2 }), false), false, 'less than twenty per contradiction');
+    assert.equal(rarelyContradicted(tally(many(40, 'STATUS'), { PICK: 2 }), false), true);
+    assert.equal(rarelyContradicted(tally(many(60, 'PICK'), { PICK: 1 }), false), false, 'supported only where it is contradicted');
+  });
+});
+

@@ -106,7 +106,9 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
   const admissible = all.filter((t) => {
     if (t.supportCount === 0) return false;
     const firm = t.support.some((s) => !unreliable.has(verbOf(s.command)));
-    return [...t.againstByVerb].every(([verb, n]) => n === 0 || (firm && unreliable.has(verb)));
+    if ([...t.againstByVerb].every(([verb, n]) => n === 0 || (firm && unreliable.has(verb)))) return true;
+    // Only once the probe has shown two fresh runs agree: before it, a random program may look deterministic.
+    return rarelyContradicted(t, options.random !== false);
   });
   const { chosen, uncovered } = cover(admissible, singles.differingKeys, options.random === true);
   let findings = findingsOf(chosen, mistakeOf, nondeterministic, singles.tallies);
@@ -143,6 +145,26 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
   }
   const unexplained = singles.sentences.filter((s) => uncovered.has(stepKey(s.step)));
   return { findings, unexplained, unexplainedCount: unexplained.length, differingCount: singles.differingCount };
+}
+
+/** At most this many commands may contradict a candidate that is otherwise overwhelmingly supported … */
+const RARE_CONTRADICTIONS = 2;
+/** … by this many commands it explains for each that contradicts it. */
+const SUPPORT_PER_CONTRADICTION = 20;
+
+/**
+ * A deterministic program with a mistake of the lesson and a quirk of its own (Caddy's -1 sentinel, which picks
+ * past a backend whose count went below zero): the mistake's mutation explains the program everywhere but where
+ * the quirk acts, and some other candidate happens to fit those few commands, so no kind of command looks
+ * unreliable. One or two contradictions against twenty times as many commands explained, with support at a kind
+ * of command where it is never contradicted, do not rule it out; what it leaves is still said as a difference
+ * no mistake explains. Only for a program known to answer the same on two fresh runs (`mayBeRandom` false): for
+ * a random one a candidate's agreement is chance (above).
+ */
+export function rarelyContradicted(t: CandidateTally, mayBeRandom: boolean): boolean {
+  if (mayBeRandom || t.against > RARE_CONTRADICTIONS || t.supportCount < SUPPORT_PER_CONTRADICTION * t.against) return false;
+  const contradictedVerbs = new Set([...t.againstByVerb].filter(([, n]) => n > 0).map(([verb]) => verb));
+  return t.support.some((s) => !contradictedVerbs.has(verbOf(s.command)));
 }
 
 /**
