@@ -163,15 +163,16 @@ describe('diagnosis, step by step', () => {
   });
 });
 
+/** What diagnose() was given in a real check, saved as a fixture (test/fixtures/evidence/, each with its "about"). */
+function recordedEvidence(file: string): { mistakes: MistakeMutants[]; streams: EvidenceStream[]; options: { random?: boolean } } {
+  return JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'evidence', file), 'utf8'));
+}
+
 describe('diagnosis of a program that chooses at random', () => {
   // Recorded from a real check (see the file's "about"): the program's random PICKs all happened to agree with
   // some fixed tie rule, so PICK did not look unreliable, and the count below zero in its STATUS lines, which a
   // PICK now and then contradicted by chance, was not admitted.
-  const recorded = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'evidence', 'p2c-negative-chance.json'), 'utf8')) as {
-    mistakes: MistakeMutants[];
-    streams: EvidenceStream[];
-    options: { random?: boolean };
-  };
+  const recorded = recordedEvidence('p2c-negative-chance.json');
 
   it('names the count below zero: a fixed rule is not held to commands where the program chooses at random', () => {
     const d = diagnose(model, recorded.mistakes, recorded.streams, recorded.options);
@@ -188,11 +189,7 @@ describe('diagnosis of a program that chooses at random', () => {
 });
 
 describe('diagnosis of a deterministic program with a quirk of its own beside a mistake', () => {
-  const recorded = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'evidence', 'sentinel-negative-rare-contradiction.json'), 'utf8')) as {
-    mistakes: MistakeMutants[];
-    streams: EvidenceStream[];
-    options: { random?: boolean };
-  };
+  const recorded = recordedEvidence('sentinel-negative-rare-contradiction.json');
 
   it('names the mistake a mutation explains everywhere but at one command its quirk decides, and says the rest as a difference', () => {
     assert.notEqual(recorded.options.random, true);
