@@ -18,12 +18,32 @@ const alive = (pid: number): boolean => {
   }
 };
 
-/** Whether a live process's command line holds `marker`, or runs `file` (the sandbox shows it by its name). */
-function runningPrograms(marker: string, file: string): boolean {
+/** The parent of a live process, or undefined once it is gone. */
+function parentOf(pid: number): number | undefined {
+  try {
+    // The command name (field 2) may hold spaces and parentheses: the fields after its last ")" are plain.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `pid` runs under `ancestor` (its child, grandchild, …). */
+function under(pid: number, ancestor: number): boolean {
+  for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parentOf(p), hops++) if (p === ancestor) return true;
+  return false;
+}
+
+/**
+ * Whether a live process's command line holds `marker`, or runs `file` (the sandbox shows it by its name); with
+ * `ancestor`, only one running under that process.
+ */
+function runningPrograms(marker: string, file: string, ancestor?: number): boolean {
   for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if ((cmdline.includes(marker) || cmdline.includes(file)) && /python/.test(cmdline)) return true;
+      if ((cmdline.includes(marker) || cmdline.includes(file)) && /python/.test(cmdline) && (ancestor === undefined || under(Number(pid), ancestor))) return true;
     } catch {
       // Gone meanwhile.
     }
@@ -68,13 +88,13 @@ suite('the check service (trusted workspace)', () => {
   test('killed under a check, the service is named in the message, and the next check starts a new one', async function () {
     this.timeout(90000);
     await setLearnerText(main, fixture(LESSON, 'python', 'slow-to-answer.py'));
-    const checking = vscode.commands.executeCommand('lessonCompanion.check') as Thenable<CheckReport | undefined>;
-    // The service is busy with the check once the learner's program runs (it answers slowly, for seconds).
-    await waitFor('the learner program to run', () => (runningPrograms('slow-to-answer', 'balancer.py') ? true : undefined), 20000);
-    // The service serving the check now (read after the check started: a full run once got a report back after
-    // the kill, as if the process killed was not the one checking).
     const { service } = await internalState();
     assert.ok(service.pid);
+    const checking = vscode.commands.executeCommand('lessonCompanion.check') as Thenable<CheckReport | undefined>;
+    // The service is busy with the check once the learner's program runs under it (it answers slowly, for
+    // seconds). Under it: in a full `npm test` a program of the same name left by an earlier suite was taken for
+    // it, the service was killed before the check reached it, and the check was served by the next one.
+    await waitFor('the learner program to run under the service', () => (runningPrograms('slow-to-answer', 'balancer.py', service.pid!) ? true : undefined), 20000);
     process.kill(service.pid, 'SIGKILL');
     const report = await checking;
     assert.strictEqual(report, undefined, 'no report from a service that died');
