@@ -196,6 +196,15 @@ describe('diagnosis of a deterministic program with a quirk of its own beside a 
     const d = diagnose(model, recorded.mistakes, recorded.streams, recorded.options);
     assert.deepEqual(d.findings.map((f) => f.mistake), ['negative-count']);
     assert.ok(d.unexplained.length > 0, 'the sentinel\'s picks are still a difference no mistake explains');
+    // The name holds only if the program never draws at random: the check is told to make sure first.
+    assert.equal(d.restsOnDeterminism, true);
+  });
+
+  it('a verdict contradicted nowhere does not ask for more fresh runs', () => {
+    const plain = recordedEvidence('p2c-negative-chance.json');
+    const d = diagnose(model, plain.mistakes, plain.streams, plain.options);
+    assert.ok(d.findings.length > 0);
+    assert.notEqual(d.restsOnDeterminism, true);
   });
 
   it('a candidate contradicted at more than two commands, or with less than twenty times the support, or only supported where it is contradicted, stays out', () => {

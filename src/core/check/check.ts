@@ -212,8 +212,10 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     probe = await probeDeterminism(model, execute, cases[answeredFailure]!, outcomes[answeredFailure], before);
     const probeStreams = (p: Probe): Stream[] => p.streams.map((s) => ({ ...s, segments: s.segments.map((seg) => ({ ...seg, list: answeredFailure })) }));
     diagnosis = diagnose(model, manifest.mistakes, [...streams, ...probeStreams(probe)], { random: probe.determinism.fresh === 'different' });
-    // A free choice found with no sign of randomness: more fresh runs before the verdict says which it is.
-    if (diagnosis.findings.some((f) => f.nondeterministic) && probe.determinism.fresh === 'same' && probe.determinism.afterReset !== 'different') {
+    // A free choice found with no sign of randomness, or a finding that holds only for a program that never
+    // draws at random: more fresh runs before the verdict says which it is.
+    const needsMoreFresh = diagnosis.findings.some((f) => f.nondeterministic) || diagnosis.restsOnDeterminism === true;
+    if (needsMoreFresh && probe.determinism.fresh === 'same' && probe.determinism.afterReset !== 'different') {
       probe = await probeMoreFresh(model, execute, probe);
       if (probe.determinism.fresh === 'different') diagnosis = diagnose(model, manifest.mistakes, [...streams, ...probeStreams(probe)], { random: true });
     }

@@ -41,6 +41,13 @@ export interface Diagnosis {
   readonly unexplained: readonly UnexplainedStep[];
   readonly unexplainedCount: number;
   readonly differingCount: number;
+  /**
+   * A finding is named only because the program looked deterministic (two fresh runs agreed): it is
+   * contradicted at a command or two, which a fixed rule allows and a random choice would explain. Two runs
+   * that agree are weak evidence for a program that draws at random, so the check runs it fresh a few more
+   * times before it trusts the verdict.
+   */
+  readonly restsOnDeterminism?: boolean;
 }
 
 export interface DiagnoseOptions {
@@ -103,12 +110,15 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
   // pick of a power-of-two-choices program agree with some fixed tie rule by chance, and the count that goes
   // below zero, plain in the counts it printed, was not named.)
   if (options.random) for (const t of singles.tallies) if (t.candidate.nondeterministic) for (const s of t.support) unreliable.add(verbOf(s.command));
+  const admittedAsDeterministic = new Set<CandidateTally>();
   const admissible = all.filter((t) => {
     if (t.supportCount === 0) return false;
     const firm = t.support.some((s) => !unreliable.has(verbOf(s.command)));
     if ([...t.againstByVerb].every(([verb, n]) => n === 0 || (firm && unreliable.has(verb)))) return true;
     // Only once the probe has shown two fresh runs agree: before it, a random program may look deterministic.
-    return rarelyContradicted(t, options.random !== false);
+    if (!rarelyContradicted(t, options.random !== false)) return false;
+    admittedAsDeterministic.add(t);
+    return true;
   });
   const { chosen, uncovered } = cover(admissible, singles.differingKeys, options.random === true);
   let findings = findingsOf(chosen, mistakeOf, nondeterministic, singles.tallies);
@@ -144,7 +154,8 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
     findings = findings.filter((f) => f !== doubtful);
   }
   const unexplained = singles.sentences.filter((s) => uncovered.has(stepKey(s.step)));
-  return { findings, unexplained, unexplainedCount: unexplained.length, differingCount: singles.differingCount };
+  const restsOnDeterminism = chosen.some((t) => admittedAsDeterministic.has(t) && findings.some((f) => f.mutations.join() === t.candidate.mutations.join()));
+  return { findings, unexplained, unexplainedCount: unexplained.length, differingCount: singles.differingCount, ...(restsOnDeterminism ? { restsOnDeterminism } : {}) };
 }
 
 /** At most this many commands may contradict a candidate that is otherwise overwhelmingly supported … */
