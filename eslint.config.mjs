@@ -23,7 +23,20 @@ export default tseslint.config(
         patterns: [
           { group: ['vscode'], message: 'src/core is pure: no vscode.' },
           { group: nodeBuiltins, message: 'src/core is pure: what it needs from Node comes in as arguments.' },
-          { group: ['**/node/**', '**/ext/**', '**/cli/**', '**/webview/**'], message: 'src/core depends on nothing else in src.' },
+          { group: ['**/node/**', '**/ext/**', '**/cli/**', '**/webview/**', '**/worlds/**'], message: 'src/core depends on nothing else in src.' },
+        ],
+      }],
+    },
+  },
+  {
+    // The worlds lessons run (the queue world packs import, lesson.json's template scenarios): pure like core,
+    // and above it: they may use core, and nothing that runs processes or draws.
+    files: ['src/worlds/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['vscode', ...nodeBuiltins], message: 'src/worlds is pure, like src/core.' },
+          { group: ['**/node/**', '**/ext/**', '**/cli/**', '**/webview/**', '**/shared/**'], message: 'src/worlds uses only src/core.' },
         ],
       }],
     },
@@ -91,7 +104,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         patterns: [
           { group: ['vscode', ...nodeBuiltins], message: 'src/shared is used by the browser too.' },
-          { group: ['**/node/**', '**/ext/**', '**/cli/**', '**/webview/**'], message: 'src/shared may use only core types.' },
+          { group: ['**/node/**', '**/ext/**', '**/cli/**', '**/webview/**'], message: 'src/shared may use only types of src/core and src/worlds.' },
         ],
       }],
     },

@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The schema text, computed by bundling src/core/pack/jsonSchema.ts in memory (no TypeScript runtime needed). */
+/** The schema text, computed by bundling src/worlds/templates/lessonJson.ts in memory (no TypeScript runtime needed). */
 export async function schemaText() {
   const result = await esbuild.build({
-    entryPoints: [path.join(root, 'src/core/pack/jsonSchema.ts')],
+    entryPoints: [path.join(root, 'src/worlds/templates/lessonJson.ts')],
     bundle: true,
     write: false,
     format: 'cjs',

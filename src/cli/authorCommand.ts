@@ -32,7 +32,7 @@ import { parseArgs } from 'node:util';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { applyEdits, modify } from 'jsonc-parser';
-import { parseManifest } from '../core/pack/manifest';
+import { parseLessonJson } from '../worlds/templates/lessonJson';
 import { answerHash, expectedPrediction, normaliseAnswer, SHORT_ANSWER_SCRYPT } from '../core/quiz/quiz';
 import type { Question } from '../core/pack/schema';
 import { loadModel } from '../node/engine/modelLoader';
@@ -147,7 +147,7 @@ export const authorCommand: CliCommand = {
     const text = await fs.readFile(manifestPath, 'utf8').catch(() => {
       throw new UsageError(`no ${MANIFEST_FILE} in ${positionals[0]}`);
     });
-    const parsed = parseManifest(text, manifestPath);
+    const parsed = parseLessonJson(text, manifestPath);
     if (!parsed.ok) throw new UsageError(parsed.problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.message}`).join('\n'));
     const manifest = parsed.manifest;
     const answersPath = values.answers !== undefined ? path.resolve(io.cwd, values.answers) : await defaultAnswersFile(dir, manifest.id, io.cwd);

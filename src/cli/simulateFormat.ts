@@ -1,7 +1,7 @@
 /** `simulate` for a terminal: the sentence, peak and final queues per balancer, and a sparkline per server. */
 import { createColors } from 'picocolors';
-import { BALANCER_NAMES, BALANCERS, summarize, type SimulationResult } from '../core/simulation/simulationReport';
-import { totalRequests } from '../core/simulation/scenarioRules';
+import { BALANCER_NAMES, BALANCERS, summarize, type SimulationResult } from '../worlds/templates/simulationReport';
+import { totalRequests } from '../worlds/templates/scenarioRules';
 import { safeText } from '../core/text/text';
 
 const BLOCKS = '▁▂▃▄▅▆▇█';

@@ -9,7 +9,7 @@
  * it into the DOM with `textContent` only.
  */
 
-import type { ChartCell, ChartRow, SimulationView } from '../core/simulation/simulationView';
+import type { ChartCell, ChartRow, SimulationView } from '../worlds/templates/simulationView';
 
 export type { ChartCell, ChartRow };
 

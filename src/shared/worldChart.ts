@@ -3,7 +3,7 @@
  * drawn series line (per lane, or the total), a column per program (the learner's, the reference, each
  * baseline), each measure on one scale across its lanes, the figures table the sentence is drawn from.
  */
-import type { ChartRow, ColumnSlot, SimulationView } from '../core/simulation/simulationView';
+import type { ChartRow, ColumnSlot, SimulationView } from '../worlds/templates/simulationView';
 import { safeText } from '../core/text/text';
 import { lineValues, seriesLines, statOf, worldTable, type WorldResult } from '../core/world/worldReport';
 

@@ -7,12 +7,12 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkScenarios } from '../../src/core/validation/scenarioChecks';
-import { modelSession, protocolBalancer, roundRobin, runScenario } from '../../src/core/simulation/simulation';
-import { simulationResult } from '../../src/core/simulation/simulationReport';
+import { checkTemplateScenarios } from '../../src/worlds/templates/templateChecks';
+import { modelSession, protocolBalancer, roundRobin, runScenario } from '../../src/worlds/templates/simulation';
+import { simulationResult } from '../../src/worlds/templates/simulationReport';
 import { validatePack } from '../../src/node/authoring/validatePack';
 import { loadPack } from '../../src/node/packs/packs';
-import { templateScenarios } from '../../src/core/simulation/scenarioSchema';
+import { templateScenarios } from '../../src/worlds/templates/scenarioSchema';
 
 const root = path.resolve(__dirname, '..', '..');
 const LESSONS = ['least-connections', 'conn-counts', 'health-checks'];
@@ -32,7 +32,7 @@ describe('validate: a scenario that says it shows a mistake must show it', funct
       const pack = await loadPack(path.join(root, 'lessons', lesson), 'built-in', { model: true });
       const claims = (pack.manifest.scenarios ?? []).flatMap((s) => s.shows ?? []);
       assert.ok(claims.length > 0, `${lesson} names no mistake any scenario shows`);
-      assert.deepEqual(await checkScenarios(pack.manifest, pack.model!), []);
+      assert.deepEqual(await checkTemplateScenarios(pack.manifest, pack.model!), []);
     });
   }
 

@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
-import type { SimulationResult } from '../../src/core/simulation/simulationReport';
+import type { SimulationResult } from '../../src/worlds/templates/simulationReport';
 import type { WorldResult } from '../../src/core/world/worldReport';
 
 const ROOT = path.join(__dirname, '..', '..');

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { SimulationResult } from '../../src/core/simulation/simulationReport';
+import type { SimulationResult } from '../../src/worlds/templates/simulationReport';
 import { createPack } from '../../src/node/authoring/scaffold';
 
 const ROOT = path.join(__dirname, '..', '..');

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { bombRatio, pathClash, ARCHIVE_LIMITS } from '../../src/core/pack/archive';
-import { parseManifest } from '../../src/core/pack/manifest';
+import { parseLessonJson as parseManifest } from '../../src/worlds/templates/lessonJson';
 import { friendlyManifestMessage } from '../../src/core/pack/manifestMessages';
 import type { ReferenceModel } from '../../src/core/model/model';
 import { checkPattern } from '../../src/core/pack/patternSafety';

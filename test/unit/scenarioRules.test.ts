@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseManifest } from '../../src/core/pack/manifest';
+import { parseLessonJson as parseManifest } from '../../src/worlds/templates/lessonJson';
 import { friendlyManifestMessage } from '../../src/core/pack/manifestMessages';
 
 const FILE = 'lessons/least-connections/lesson.json';

@@ -10,12 +10,12 @@ import * as path from 'node:path';
 import { model as connCounts } from '../../lessons/conn-counts/model/model';
 import { model as healthChecks } from '../../lessons/health-checks/model/model';
 import { model as leastConnections } from '../../lessons/least-connections/model/model';
-import { parseManifest } from '../../src/core/pack/manifest';
+import { parseLessonJson as parseManifest } from '../../src/worlds/templates/lessonJson';
 import type { ReferenceModel } from '../../src/core/model/model';
-import { templateScenarios, type Scenario } from '../../src/core/simulation/scenarioSchema';
-import { BalancerStopped, modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun, type LineSession } from '../../src/core/simulation/simulation';
-import { headline, simulationResult, summarize } from '../../src/core/simulation/simulationReport';
-import { arrivalsAt } from '../../src/core/simulation/scenarioRules';
+import { templateScenarios, type Scenario } from '../../src/worlds/templates/scenarioSchema';
+import { BalancerStopped, modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun, type LineSession } from '../../src/worlds/templates/simulation';
+import { headline, simulationResult, summarize } from '../../src/worlds/templates/simulationReport';
+import { arrivalsAt } from '../../src/worlds/templates/scenarioRules';
 
 const ROOT = path.join(__dirname, '..', '..');
 

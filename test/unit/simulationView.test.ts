@@ -1,4 +1,4 @@
-// The "Under load" chart as data (core/simulationView) and across the webview boundary (shared/messages):
+// The "Under load" chart as data (src/worlds/templates/simulationView) and across the webview boundary (shared/messages):
 // one scale for every server chart, extra rows only when requests failed or waited, the numbers as tables,
 // learner text made safe, and a state whose chart numbers are not whole, non-negative numbers refused.
 import * as assert from 'node:assert/strict';
@@ -6,12 +6,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { model as healthChecks } from '../../lessons/health-checks/model/model';
 import { model as leastConnections } from '../../lessons/least-connections/model/model';
-import { parseManifest } from '../../src/core/pack/manifest';
+import { parseLessonJson as parseManifest } from '../../src/worlds/templates/lessonJson';
 import type { ReferenceModel } from '../../src/core/model/model';
-import { modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun } from '../../src/core/simulation/simulation';
-import { scenarioAfterCheck, simulationResult } from '../../src/core/simulation/simulationReport';
-import { parseSimulationResult, simulationView } from '../../src/core/simulation/simulationView';
-import { templateScenarios } from '../../src/core/simulation/scenarioSchema';
+import { modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun } from '../../src/worlds/templates/simulation';
+import { simulationResult } from '../../src/worlds/templates/simulationReport';
+import { scenarioAfterCheck } from '../../src/core/world/scenarioChoice';
+import { parseSimulationResult, simulationView } from '../../src/worlds/templates/simulationView';
+import { templateScenarios } from '../../src/worlds/templates/scenarioSchema';
 import { parseFromWebview, parseToWebview, type PanelState, type UnderLoadView } from '../../src/shared/messages';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -28,7 +29,7 @@ async function result(lesson: string, id: string, model: ReferenceModel, yours?:
   return simulationResult(lesson, s, { yours: yours ?? reference, roundRobin: await runScenario(s, roundRobin()), reference });
 }
 
-describe('core/simulationView: the chart as data', () => {
+describe('worlds/templates/simulationView: the chart as data', () => {
   it('puts every server chart on one scale, with a row per server and a column per balancer', async () => {
     const view = simulationView(await result('least-connections', 'slow-server', leastConnections));
     assert.equal(view.scaleMax, 40);

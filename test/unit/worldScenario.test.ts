@@ -4,8 +4,8 @@
  */
 import * as assert from 'node:assert/strict';
 import type { ScenarioWorld } from '../../src/core/model/model';
-import { BalancerStopped, type LineSession } from '../../src/core/simulation/lineSession';
-import { scenarioProblems } from '../../src/core/simulation/scenarioRules';
+import { ProgramStopped, type LineSession } from '../../src/core/world/lineSession';
+import { checkWorldScenario } from '../../src/core/world/worldRules';
 import { sentenceProblems } from '../../src/core/world/sentence';
 import { runWorld, WorldError } from '../../src/core/world/worldRun';
 import { worldSentence, worldTable, type WorldResult } from '../../src/core/world/worldReport';
@@ -58,7 +58,7 @@ describe('core/world: world scenarios', () => {
     const run = await runWorld(world, { ticks: 3 }, 1, recording((c, n) => (c === 'GO' ? (n > 4 ? 'maybe' : 'yes') : 'OK')));
     assert.equal(run.ticks.length, 1);
     assert.deepEqual(run.stopped, { tick: 2, message: 'at tick 2 it answered "maybe" to GO: GO is answered yes or no' });
-    const crashed = await runWorld(world, { ticks: 3 }, 1, { exchange: async () => Promise.reject(new BalancerStopped('it crashed', 'Traceback')) });
+    const crashed = await runWorld(world, { ticks: 3 }, 1, { exchange: async () => Promise.reject(new ProgramStopped('it crashed', 'Traceback')) });
     assert.deepEqual(crashed.stopped, { tick: 1, message: 'it crashed', details: 'Traceback' });
   });
 
@@ -99,7 +99,7 @@ describe('core/world: world scenarios', () => {
   it('validate: a world scenario\'s series, sentence and shows are checked against the lesson', () => {
     const problems: string[] = [];
     const scenario = { id: 'w', title: 'W', description: 'd', params: {}, seed: 1, series: [...SERIES, SERIES[1]!], sentence: '{yours.total.nope} and 3', shows: ['ghost'] };
-    scenarioProblems({ scenarios: [scenario], mistakes: [{ id: 'real' }] } as never, (pointer, message) => problems.push(`${pointer}: ${message}`));
+    checkWorldScenario(scenario as never, '/scenarios/0', new Set(['real']), (pointer, message) => problems.push(`${pointer}: ${message}`));
     assert.deepEqual(problems, [
       '/scenarios/0/series/2: "no" is drawn as a total twice; draw each once',
       '/scenarios/0/sentence: {yours.total.nope}: "nope" is not drawn as a total in this scenario\'s series, so the chart would not show this number',

@@ -1,7 +1,8 @@
 import { Value } from '@sinclair/typebox/value';
 import { parseTree, findNodeAtLocation, type Node, type ParseError, printParseErrorCode } from 'jsonc-parser';
 import { checkPattern } from './patternSafety';
-import { scenarioProblems } from '../simulation/scenarioRules';
+import { isWorldScenario } from '../world/worldScenarioSchema';
+import { checkWorldScenario } from '../world/worldRules';
 import { LessonManifestSchema, type LessonManifest } from './schema';
 
 export interface ManifestProblem {
@@ -151,8 +152,8 @@ export function locate(raw: string, file: string, pointer: string, message: stri
 
 /**
  * What the schema cannot say: ids unique by value (the lists are of objects), read-order patterns that
- * compile and cannot backtrack exponentially (see patternSafety.ts), and scenarios that hold together
- * (scenarioRules.ts).
+ * compile and cannot backtrack exponentially (see patternSafety.ts), and world scenarios that hold together
+ * (worldRules.ts; template scenarios are checked above core, in src/worlds/templates/lessonJson.ts).
  */
 function ruleProblems(manifest: LessonManifest, text: string, file: string, checkPatterns: boolean): ManifestProblem[] {
   const problems: ManifestProblem[] = [];
@@ -174,6 +175,10 @@ function ruleProblems(manifest: LessonManifest, text: string, file: string, chec
     const verdict = checkPattern(step.pattern);
     if (!verdict.ok) problems.push(locate(text, file, `/readOrder/${i}/pattern`, `step ${i + 1}: ${verdict.message}`));
   });
-  scenarioProblems(manifest, (pointer, message) => problems.push(locate(text, file, pointer, message)));
+  const mistakeIds = new Set(manifest.mistakes.map((m) => m.id));
+  unique((manifest.scenarios ?? []).map((s, i) => ({ id: s.id, pointer: `/scenarios/${i}` })), 'scenario');
+  (manifest.scenarios ?? []).forEach((scenario, i) => {
+    if (isWorldScenario(scenario)) checkWorldScenario(scenario, `/scenarios/${i}`, mistakeIds, (pointer, message) => problems.push(locate(text, file, pointer, message)));
+  });
   return problems;
 }

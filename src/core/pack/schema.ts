@@ -4,9 +4,8 @@
  * (scripts/write-schema.mjs writes it to media/lesson.schema.json for contributes.jsonValidation).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { SCENARIO_LIMITS, ScenarioSchema } from '../simulation/scenarioSchema';
 import { SINGLE_LINE_PATTERN } from './textPatterns';
-import { WorldScenarioSchema } from '../world/worldScenarioSchema';
+import { MAX_SCENARIOS, OtherScenarioSchema, WorldScenarioSchema } from '../world/worldScenarioSchema';
 
 const Id = Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', minLength: 1, maxLength: 64, description: 'Lower-case letters, digits and dashes.' });
 /** Paths inside the pack: relative, forward slashes, no `..` segment, no drive letters. */
@@ -185,8 +184,10 @@ export const LessonManifestSchema = Type.Object(
     doneWhen: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 1, maxItems: PACK_LIMITS.listItems }),
     mistakes: Type.Array(MistakeSchema, { minItems: 1, maxItems: PACK_LIMITS.mistakes }),
     scenarios: Type.Optional(
-      Type.Array(Type.Union([ScenarioSchema, WorldScenarioSchema]), {
-        maxItems: SCENARIO_LIMITS.scenarios,
+      // The template scenarios' own schema takes the first place in the authoring JSON schema and is checked
+      // after this one (src/worlds/templates/lessonJson.ts); core reads only what every scenario has.
+      Type.Array(Type.Union([OtherScenarioSchema, WorldScenarioSchema]), {
+        maxItems: MAX_SCENARIOS,
         description: 'Load scenarios: the learner\'s program driven tick by tick beside the reference and baselines (docs/authoring.md, "Scenarios").',
       }),
     ),

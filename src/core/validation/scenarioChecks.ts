@@ -1,13 +1,10 @@
 /**
- * `validate` on a pack's scenarios, with its model: the reference must run every scenario to the end (each
- * pick answered with a name of the pool, or one of the scenario's `wait`/`refuse` words), and a scenario that
- * claims to show a mistake must show it: the model with that mistake's mutants must give another run than
- * the reference (every number of every tick), or a learner with the mistake would look perfect under load.
+ * `validate` on a pack's scenarios, with its model, whatever runs them (the pack's world, or the template
+ * engine of src/worlds/templates): a scenario that claims to show a mistake must show it: the model with that
+ * mistake's mutants must give another run than the reference (every number of every tick), or a learner with
+ * the mistake would look perfect under load.
  */
 import type { ReferenceModel } from '../model/model';
-import type { LessonManifest } from '../pack/schema';
-import { isWorldScenario } from '../world/worldScenarioSchema';
-import { modelSession, protocolBalancer, runScenario, type BalancerRun } from '../simulation/simulation';
 
 export interface ScenarioFinding {
   readonly severity: 'error' | 'warning';
@@ -18,7 +15,7 @@ export interface ScenarioFinding {
 }
 
 /** Two runs a learner could not tell apart: the same numbers at every tick, and the same end. */
-export function sameRun(a: BalancerRun | object, b: BalancerRun | object): boolean {
+export function sameRun(a: object, b: object): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
@@ -53,36 +50,4 @@ export function showsFinding(scenarioId: string, id: string, mutants: readonly s
 /** The mutants of a mistake whose runs are evidence: known to the model, and deterministic (a random one differs by chance alone). */
 export function evidenceMutants(model: ReferenceModel, mutants: readonly string[]): string[] {
   return mutants.filter((m) => model.mutations.some((x) => x.id === m && !x.nondeterministic));
-}
-
-export async function checkScenarios(manifest: LessonManifest, model: ReferenceModel): Promise<ScenarioFinding[]> {
-  const findings: ScenarioFinding[] = [];
-  for (const [i, scenario] of (manifest.scenarios ?? []).entries()) {
-    if (isWorldScenario(scenario)) continue; // checked with the world, in the engine (worldChecks.ts)
-    const at = `/scenarios/${i}`;
-    const reference = await runScenario(scenario, protocolBalancer(scenario.commands, modelSession(model)));
-    if (reference.stopped) {
-      findings.push({
-        severity: 'error',
-        pointer: `${at}/commands`,
-        message: `scenario "${scenario.id}": the reference stops at tick ${reference.stopped.tick}: ${reference.stopped.message}`,
-        advice: 'Check the command templates against the protocol: the pick command must be answered with a name of the pool, or with a word listed in "wait" or "refuse".',
-      });
-      continue;
-    }
-    for (const [k, id] of (scenario.shows ?? []).entries()) {
-      const mistake = manifest.mistakes.find((m) => m.id === id);
-      if (!mistake) continue;
-      const mutants = evidenceMutants(model, mistake.mutants);
-      if (mutants.length === 0) continue;
-      const perfect: string[] = [];
-      for (const mutant of mutants) {
-        const run = await runScenario(scenario, protocolBalancer(scenario.commands, modelSession(model, new Set([mutant]))));
-        if (!run.stopped && sameRun(run, reference)) perfect.push(mutant);
-      }
-      const finding = showsFinding(scenario.id, id, mutants, perfect, `${at}/shows/${k}`);
-      if (finding) findings.push(finding);
-    }
-  }
-  return findings;
 }

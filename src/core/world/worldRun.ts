@@ -10,9 +10,9 @@
 import type { Answer, Baseline, Measures, ReferenceModel, ScenarioWorld, WorldStep } from '../model/model';
 import { seededRandom } from '../model/random';
 import { safeText } from '../text/text';
-import { BalancerStopped, type LineSession } from '../simulation/lineSession';
+import { ProgramStopped, type LineSession } from './lineSession';
 
-export { BalancerStopped as ProgramStopped } from '../simulation/lineSession';
+export { ProgramStopped } from './lineSession';
 
 export interface WorldTick {
   readonly measures: Measures;
@@ -82,7 +82,7 @@ export async function runWorld(world: ScenarioWorld, rawParams: unknown, seed: n
         const answers = await session.exchange(batch);
         const line = (answers[answers.length - 1] ?? '').trim();
         const read = world.answer(state, line);
-        if ('notAnswer' in read) throw new BalancerStopped(`at tick ${tick} it answered "${safeText(line)}" to ${safeText(arrival.ask)}: ${safeText(String(read.notAnswer))}`);
+        if ('notAnswer' in read) throw new ProgramStopped(`at tick ${tick} it answered "${safeText(line)}" to ${safeText(arrival.ask)}: ${safeText(String(read.notAnswer))}`);
         state = hold(read);
       }
       const ended = world.endTick(state);
@@ -91,7 +91,7 @@ export async function runWorld(world: ScenarioWorld, rawParams: unknown, seed: n
     }
     if (held.length > 0) await session.exchange(held);
   } catch (error) {
-    if (!(error instanceof BalancerStopped)) throw error;
+    if (!(error instanceof ProgramStopped)) throw error;
     const at = Math.max(1, Math.min(tick, ticks));
     return { ticks: out, stopped: { tick: at, message: error.message, ...(error.details ? { details: error.details } : {}) } };
   }
@@ -99,7 +99,7 @@ export async function runWorld(world: ScenarioWorld, rawParams: unknown, seed: n
 }
 
 function firstLine(answer: Answer, command: string, who: string): string {
-  if (answer.kind === 'crash') throw new BalancerStopped(`${who} crashed at "${command}": ${answer.error}`);
+  if (answer.kind === 'crash') throw new ProgramStopped(`${who} crashed at "${command}": ${answer.error}`);
   return answer.lines[0] ?? '';
 }
 

@@ -40,7 +40,28 @@ export const WorldScenarioSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * A scenario without `params`: one in a format a layer above core reads and checks in full (the template
+ * scenarios of lesson.json, src/worlds/templates). Core reads only what every scenario has; it knows no more
+ * of the format, so it is open here (`params` excluded, so a world scenario is never taken for one).
+ */
+export const OtherScenarioSchema = Type.Object(
+  {
+    id: Id,
+    title: Type.String({ minLength: 1, maxLength: 80 }),
+    description: Type.String({ minLength: 1, maxLength: 300 }),
+    explanation: Type.Optional(Type.String({ minLength: 1, maxLength: 4000 })),
+    shows: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 64, uniqueItems: true })),
+    params: Type.Optional(Type.Never()),
+  },
+  { additionalProperties: true },
+);
+
+/** How many scenarios a lesson may have. */
+export const MAX_SCENARIOS = 20;
+
 export type WorldScenario = Static<typeof WorldScenarioSchema>;
+export type OtherScenario = Static<typeof OtherScenarioSchema>;
 export type SeriesSpec = Static<typeof SeriesSchema>;
 
 /** A scenario of either form: world scenarios carry `params`. */

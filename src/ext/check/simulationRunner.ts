@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { CheckReport } from '../../core/report/report';
-import { chooseScenario, scenarioAfterCheck } from '../../core/simulation/simulationReport';
+import { chooseScenario, scenarioAfterCheck } from '../../core/world/scenarioChoice';
 import type { UnderLoadResult } from '../../node/service/protocol';
 import { ServiceError } from '../../node/service/client';
 import { UNTRUSTED_MESSAGE } from './checkRunner';

@@ -6,8 +6,8 @@
 import { behaviourText, counterexampleSource, evidenceText, mistakeExplanation, mistakeTitle, mistakeWhere, revealedByLabels } from '../../core/report/findings';
 import { checkDetails, checkDetailsTooltip, checkSummary, countsLegend, doneWhenItems, problemTitle, progressLine, stepCommand, verdictSentence } from '../../core/report/progress';
 import type { CheckReport, Counterexample } from '../../core/report/report';
-import { scenarioAfterCheck } from '../../core/simulation/simulationReport';
-import { simulationView } from '../../core/simulation/simulationView';
+import { scenarioAfterCheck } from '../../core/world/scenarioChoice';
+import { simulationView } from '../../worlds/templates/simulationView';
 import { isWorldResult } from '../../core/world/worldReport';
 import { worldChartView } from '../../shared/worldChart';
 import type { LessonManifest, Question } from '../../core/pack/schema';

@@ -7,7 +7,7 @@
  */
 import type { ScenarioFinding } from '../../core/validation/scenarioChecks';
 import type { SeriesSpec, WorldScenario } from '../../core/world/worldScenarioSchema';
-import type { Scenario } from '../../core/simulation/scenarioSchema';
+import type { Scenario } from '../../worlds/templates/scenarioSchema';
 import { DEFAULT_QUEUE_COMMANDS, type QueueCommands, type QueueParams } from '../../worlds/queues';
 
 const sameCommands = (a: QueueCommands, b: QueueCommands): boolean =>

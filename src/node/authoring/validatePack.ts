@@ -8,7 +8,7 @@ import type { Adequacy } from '../../core/validation/adequacy';
 import { defaultSeed } from '../../core/check/check';
 import { locate } from '../../core/pack/manifest';
 import { friendlyManifestMessage } from '../../core/pack/manifestMessages';
-import { checkScenarios } from '../../core/validation/scenarioChecks';
+import { checkTemplateScenarios } from '../../worlds/templates/templateChecks';
 import { checkWorldScenarios } from './worldChecks';
 import { conversionFindings } from './scenarioConversion';
 import { SHIPPED_QUEUE_WORLD } from '../engine/modelLoader';
@@ -201,7 +201,7 @@ export async function validatePack(dir: string, options: ValidatePackOptions = {
   // The model's own text says whether it already exports the shipped queue world the conversion runs in.
   const modelSource = await readPackFile(dir, manifest.model).catch(() => '');
   const conversions = conversionFindings(manifest.scenarios, modelSource.includes(`'${SHIPPED_QUEUE_WORLD}'`) || modelSource.includes(`"${SHIPPED_QUEUE_WORLD}"`));
-  for (const finding of [...(await checkScenarios(manifest, pack.model!)), ...(await checkWorldScenarios(manifest, pack.model!)), ...conversions]) {
+  for (const finding of [...(await checkTemplateScenarios(manifest, pack.model!)), ...(await checkWorldScenarios(manifest, pack.model!)), ...conversions]) {
     const where = locate(manifestText, MANIFEST_FILE, finding.pointer, finding.message);
     problems.push({ severity: finding.severity, area: 'scenarios', file: MANIFEST_FILE, line: where.line, column: where.column, message: finding.message, ...(finding.advice ? { advice: finding.advice } : {}) });
   }

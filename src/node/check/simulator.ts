@@ -1,5 +1,5 @@
 /**
- * Runs a learner file through one of its lesson's load scenarios (core/simulation.ts) beside round robin and
+ * Runs a learner file through one of its lesson's load scenarios (src/worlds/templates/simulation.ts) beside round robin and
  * the reference. The learner's program is driven line by line in a contained process (interactive.ts through
  * contain.ts); round robin is computed here; the reference's series comes from the engine worker, because it
  * needs the pack's model, which never runs in this process (in-process only for tests and benchmarks, as
@@ -7,10 +7,11 @@
  */
 import * as path from 'node:path';
 import type { Language } from '../../core/pack/schema';
-import { templateScenarios, type Scenario } from '../../core/simulation/scenarioSchema';
-import { totalRequests } from '../../core/simulation/scenarioRules';
-import { modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun } from '../../core/simulation/simulation';
-import { chooseScenario, simulationResult, type SimulationResult } from '../../core/simulation/simulationReport';
+import { templateScenarios, type Scenario } from '../../worlds/templates/scenarioSchema';
+import { totalRequests } from '../../worlds/templates/scenarioRules';
+import { modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun } from '../../worlds/templates/simulation';
+import { simulationResult, type SimulationResult } from '../../worlds/templates/simulationReport';
+import { chooseScenario } from '../../core/world/scenarioChoice';
 import { safeText } from '../../core/text/text';
 import { engineWrap, modelTranspiled } from './checker';
 import { containProgram, type ContainOptions, type Containment } from '../sandbox/contain';

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import type { Language } from '../../core/pack/schema';
-import { BalancerStopped, type LineSession } from '../../core/simulation/lineSession';
+import { ProgramStopped, type LineSession } from '../../core/world/lineSession';
 import { safeText } from '../../core/text/text';
 import { worldSentence, type WorldResult } from '../../core/world/worldReport';
 import type { WorldScenario } from '../../core/world/worldScenarioSchema';
@@ -40,7 +40,7 @@ async function outcomeOf(pack: LoadedPack, scenario: WorldScenario, learner: Lin
     try {
       return await runWorldContestants(pack.manifest.id, scenario, model, learner);
     } catch (error) {
-      if (error instanceof BalancerStopped) throw error;
+      if (error instanceof ProgramStopped) throw error;
       throw fault((error as Error).message);
     }
   }
@@ -51,7 +51,7 @@ async function outcomeOf(pack: LoadedPack, scenario: WorldScenario, learner: Lin
     try {
       return { answers: await learner.exchange(commands) };
     } catch (error) {
-      if (error instanceof BalancerStopped) return { stopped: { message: error.message, ...(error.details ? { details: error.details } : {}) } };
+      if (error instanceof ProgramStopped) return { stopped: { message: error.message, ...(error.details ? { details: error.details } : {}) } };
       throw error;
     }
   };
@@ -93,7 +93,7 @@ export async function simulateWorldFile(pack: LoadedPack, scenario: WorldScenari
     if (program.prepareError) {
       const where = program.prepareError.line ? ` (line ${program.prepareError.line})` : '';
       const message = `your file does not compile${where}: ${safeText(program.prepareError.message)}`;
-      outcome = await outcomeOf(pack, scenario, { exchange: async () => Promise.reject(new BalancerStopped(message)) }, options);
+      outcome = await outcomeOf(pack, scenario, { exchange: async () => Promise.reject(new ProgramStopped(message)) }, options);
     } else {
       const launch = await containProgram(program, contain);
       containment = launch.containment;

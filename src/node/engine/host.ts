@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import type { LocateAttempt, PassingBatch } from '../../core/check/check';
 import type { ProcessResult, RunLimits } from '../../core/check/process';
 import type { CheckReport, Location } from '../../core/report/report';
-import type { BalancerRun } from '../../core/simulation/simulation';
+import type { BalancerRun } from '../../worlds/templates/simulation';
 import { ENGINE_PROTOCOL, parseWorkerMessage, type CheckJob, type EngineFailureKind, type EngineJob, type HostMessage, type SimulateReferenceJob, type SimulateWorldJob, type WorldOutcome } from './protocol';
 
 

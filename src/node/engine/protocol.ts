@@ -8,8 +8,8 @@ import type { LocateAttempt, PassingBatch } from '../../core/check/check';
 import type { ProcessResult, RunLimits } from '../../core/check/process';
 import type { CheckReport, Location } from '../../core/report/report';
 import type { Language } from '../../core/pack/schema';
-import { SCENARIO_LIMITS } from '../../core/simulation/scenarioSchema';
-import type { BalancerRun, TickRecord } from '../../core/simulation/simulation';
+import { SCENARIO_LIMITS } from '../../worlds/templates/scenarioSchema';
+import type { BalancerRun, TickRecord } from '../../worlds/templates/simulation';
 import { WORLD_LIMITS, type WorldRun } from '../../core/world/worldRun';
 
 /** 2: simulate-reference jobs, answered with a series; 3: simulate-world jobs, with exchanges of the learner's lines. */

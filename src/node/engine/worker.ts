@@ -11,10 +11,10 @@ import type { Location } from '../../core/report/report';
 import { replayLesson, replayLine } from '../run/replay';
 import { ModelError, ModelLoadError } from './modelLoader';
 import { loadPack, PackError } from '../packs/packs';
-import { modelSession, protocolBalancer, runScenario } from '../../core/simulation/simulation';
-import { templateScenarios } from '../../core/simulation/scenarioSchema';
+import { modelSession, protocolBalancer, runScenario } from '../../worlds/templates/simulation';
+import { templateScenarios } from '../../worlds/templates/scenarioSchema';
 import { ENGINE_PROTOCOL, parseHostMessage, type CheckJob, type EngineJob, type HostMessage, type SimulateReferenceJob, type SimulateWorldJob, type WorkerMessage } from './protocol';
-import { BalancerStopped, type LineSession } from '../../core/simulation/lineSession';
+import { ProgramStopped, type LineSession } from '../../core/world/lineSession';
 import { WorldError } from '../../core/world/worldRun';
 import { isWorldScenario, type WorldScenario } from '../../core/world/worldScenarioSchema';
 import { runWorldContestants } from './worldContestants';
@@ -84,7 +84,7 @@ function learnerThroughHost(): LineSession {
   return {
     exchange: async (commands) => {
       const reply = await ask<Extract<HostMessage, { type: 'exchanged' }>>((id) => ({ type: 'exchange', id, commands }));
-      if (reply.stopped) throw new BalancerStopped(reply.stopped.message, reply.stopped.details);
+      if (reply.stopped) throw new ProgramStopped(reply.stopped.message, reply.stopped.details);
       return reply.answers ?? [];
     },
   };

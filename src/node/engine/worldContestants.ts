@@ -4,7 +4,7 @@
  * names, and the learner's program when a session for it is given.
  */
 import type { ReferenceModel } from '../../core/model/model';
-import type { LineSession } from '../../core/simulation/lineSession';
+import type { LineSession } from '../../core/world/lineSession';
 import { baselineSession, referenceSession, runWorld, WorldError, type WorldRun } from '../../core/world/worldRun';
 import type { WorldScenario } from '../../core/world/worldScenarioSchema';
 import { worldOf } from './modelLoader';

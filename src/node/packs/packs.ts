@@ -4,7 +4,8 @@
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { parseManifest, locate, type ManifestProblem } from '../../core/pack/manifest';
+import { locate, type ManifestProblem } from '../../core/pack/manifest';
+import { parseLessonJson } from '../../worlds/templates/lessonJson';
 import type { ReferenceModel } from '../../core/model/model';
 import { MISSING_ANSWER_HASHES, questionProblems } from '../../core/quiz/quiz';
 import type { LessonManifest } from '../../core/pack/schema';
@@ -112,7 +113,7 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
   } catch (error) {
     throw new PackError(dir, [{ file: manifestPath, line: 1, column: 1, path: '', message: `cannot read ${MANIFEST_FILE}: ${(error as Error).message}` }]);
   }
-  const parsed = parseManifest(text, manifestPath, { checkPatterns: options.checkPatterns ?? options.model ?? false });
+  const parsed = parseLessonJson(text, manifestPath, { checkPatterns: options.checkPatterns ?? options.model ?? false });
   if (!parsed.ok) throw new PackError(dir, parsed.problems);
   const manifest = parsed.manifest;
   const stampsBefore = manifestBefore ? packStamps(dir, manifest, manifestBefore) : undefined;

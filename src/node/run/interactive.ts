@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
-import { BalancerStopped, type LineSession } from '../../core/simulation/lineSession';
+import { ProgramStopped, type LineSession } from '../../core/world/lineSession';
 import { safeText } from '../../core/text/text';
 import { trackProcess } from '../sandbox/cleanup';
 import { DescendantTracker } from '../sandbox/descendants';
@@ -68,8 +68,8 @@ export function startInteractive(spec: InteractiveSpec): InteractiveSession {
   let answered = 0;
   const transcript: string[] = [];
   const stats = { exchanges: 0, commands: 0, waitingMs: 0 };
-  let ended: BalancerStopped | undefined;
-  let waiter: { commands: readonly string[]; resolve: (answers: string[]) => void; reject: (error: BalancerStopped) => void; timer: NodeJS.Timeout; since: number } | undefined;
+  let ended: ProgramStopped | undefined;
+  let waiter: { commands: readonly string[]; resolve: (answers: string[]) => void; reject: (error: ProgramStopped) => void; timer: NodeJS.Timeout; since: number } | undefined;
   /** The first command without an answer yet, in words: `"PICK" (command 14)`. */
   const unanswered = (): string => {
     const index = waiter ? Math.min(lines.length, waiter.commands.length - 1) : -1;
@@ -80,7 +80,7 @@ export function startInteractive(spec: InteractiveSpec): InteractiveSession {
     const text = stderr.text().trim();
     return text ? safeText(text, { multiline: true }) : undefined;
   };
-  const end = (reason: BalancerStopped): void => {
+  const end = (reason: ProgramStopped): void => {
     if (ended) return;
     ended = reason;
     clearTimeout(wholeRun);
@@ -102,12 +102,12 @@ export function startInteractive(spec: InteractiveSpec): InteractiveSession {
     waiter.resolve(answers);
     waiter = undefined;
   };
-  const wholeRun = setTimeout(() => end(new BalancerStopped(`it took longer than the ${seconds(spec.timeLimitMs)} a whole run may take`, details())), spec.timeLimitMs);
+  const wholeRun = setTimeout(() => end(new ProgramStopped(`it took longer than the ${seconds(spec.timeLimitMs)} a whole run may take`, details())), spec.timeLimitMs);
 
   child.stdout.on('data', (chunk: Buffer) => {
     bytes += chunk.length;
     if (bytes > spec.outputLimitBytes) {
-      end(new BalancerStopped(`it printed more than ${Math.round(spec.outputLimitBytes / 1024)} KiB on stdout, more than the answers need (a print in a loop?)`, details()));
+      end(new ProgramStopped(`it printed more than ${Math.round(spec.outputLimitBytes / 1024)} KiB on stdout, more than the answers need (a print in a loop?)`, details()));
       return;
     }
     const text = partial + decoder.write(chunk);
@@ -119,7 +119,7 @@ export function startInteractive(spec: InteractiveSpec): InteractiveSession {
   child.stderr.on('data', (chunk: Buffer) => stderr.add(chunk));
   child.stdin.on('error', () => undefined);
   child.on('error', (error: NodeJS.ErrnoException) => {
-    end(new BalancerStopped(error.code === 'ENOENT' ? `${spec.command} could not be started: it was not found` : `${spec.command} could not be started: ${error.message}`));
+    end(new ProgramStopped(error.code === 'ENOENT' ? `${spec.command} could not be started: it was not found` : `${spec.command} could not be started: ${error.message}`));
   });
   let exited = false;
   const exitedWith = (code: number | null, signal: NodeJS.Signals | null): void => {
@@ -127,9 +127,9 @@ export function startInteractive(spec: InteractiveSpec): InteractiveSession {
     const said = details();
     const memory = spec.memoryLimitMiB !== undefined && OUT_OF_MEMORY.test(stderr.text());
     const at = `at ${unanswered()}`;
-    if (memory) end(new BalancerStopped(`it ran out of memory (the limit is ${spec.memoryLimitMiB} MiB) ${at}`, said));
-    else if (code === 0) end(new BalancerStopped(`it ended by itself ${at}, before the run was over: it must keep reading commands until its input ends`, said));
-    else end(new BalancerStopped(`it crashed (${signal ? `signal ${signal}` : `exit code ${code}`}) ${at}${said ? '; its error output is below' : ''}`, said));
+    if (memory) end(new ProgramStopped(`it ran out of memory (the limit is ${spec.memoryLimitMiB} MiB) ${at}`, said));
+    else if (code === 0) end(new ProgramStopped(`it ended by itself ${at}, before the run was over: it must keep reading commands until its input ends`, said));
+    else end(new ProgramStopped(`it crashed (${signal ? `signal ${signal}` : `exit code ${code}`}) ${at}${said ? '; its error output is below' : ''}`, said));
   };
   child.on('exit', (code, signal) => {
     exited = true;
@@ -147,7 +147,7 @@ export function startInteractive(spec: InteractiveSpec): InteractiveSession {
         const allowed = spec.answerTimeLimitMs + (answered === 0 ? START_GRACE_MS : 0);
         const timer = setTimeout(() => {
           end(
-            new BalancerStopped(
+            new ProgramStopped(
               `it stopped answering: no answer to ${unanswered()} within ${seconds(allowed)} (it may loop for ever, or wait to read all its input first: it must answer each command as soon as it reads it)`,
               details(),
             ),
@@ -173,14 +173,14 @@ export function startInteractive(spec: InteractiveSpec): InteractiveSession {
           });
         });
       }
-      end(ended ?? new BalancerStopped('closed'));
+      end(ended ?? new ProgramStopped('closed'));
     },
   };
 }
 
 /** A session for a program that cannot start at all: every exchange ends the run with why. */
 export function failedSession(message: string): InteractiveSession {
-  const reason = new BalancerStopped(message);
+  const reason = new ProgramStopped(message);
   return {
     stats: { exchanges: 0, commands: 0, waitingMs: 0 },
     transcript: [],

@@ -9,7 +9,7 @@
 import { NotificationType, NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc/node';
 import type { Language } from '../../core/pack/schema';
 import type { CheckReport } from '../../core/report/report';
-import type { SimulationResult } from '../../core/simulation/simulationReport';
+import type { SimulationResult } from '../../worlds/templates/simulationReport';
 import type { WorldResult } from '../../core/world/worldReport';
 
 /** A simulation's result: a template scenario's (balancers) or a world scenario's (any protocol; it has `lanes`). */

@@ -1,13 +1,13 @@
 /**
- * What the schema cannot say about `scenarios` in lesson.json: names that must match (servers of the pool,
+ * What the schema cannot say about template scenarios in lesson.json: names that must match (servers of the pool,
  * mistakes of the pack), ticks inside the run, placeholders that exist, and the total size of a run.
  */
-import type { LessonManifest } from '../pack/schema';
+import type { LessonManifest } from '../../core/pack/schema';
 import { SCENARIO_LIMITS, type Scenario } from './scenarioSchema';
-import { isWorldScenario } from '../world/worldScenarioSchema';
-import { checkWorldScenario } from '../world/worldRules';
+import { isWorldScenario } from '../../core/world/worldScenarioSchema';
+import type { ProblemAt } from '../../core/world/worldRules';
 
-export type ProblemAt = (pointer: string, message: string) => void;
+export type { ProblemAt };
 
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 
@@ -80,15 +80,10 @@ function checkScenario(scenario: Scenario, at: string, mistakeIds: ReadonlySet<s
   checkTemplates(scenario, at, problem);
 }
 
-export function scenarioProblems(manifest: LessonManifest, problem: ProblemAt): void {
-  const scenarios = manifest.scenarios ?? [];
+/** The rules of every template scenario of a manifest (each already matched by ScenarioSchema). */
+export function templateScenarioProblems(manifest: LessonManifest, problem: ProblemAt): void {
   const mistakeIds = new Set(manifest.mistakes.map((m) => m.id));
-  const ids = new Map<string, number>();
-  scenarios.forEach((scenario, i) => {
-    const first = ids.get(scenario.id);
-    if (first !== undefined) problem(`/scenarios/${i}/id`, `scenario id "${scenario.id}" is used twice (first at scenarios.${first}); ids must be unique`);
-    else ids.set(scenario.id, i);
-    if (isWorldScenario(scenario)) checkWorldScenario(scenario, `/scenarios/${i}`, mistakeIds, problem);
-    else checkScenario(scenario, `/scenarios/${i}`, mistakeIds, problem);
+  (manifest.scenarios ?? []).forEach((scenario, i) => {
+    if (!isWorldScenario(scenario)) checkScenario(scenario as unknown as Scenario, `/scenarios/${i}`, mistakeIds, problem);
   });
 }

@@ -5,7 +5,7 @@
  * The engine (simulation.ts) knows no protocol; it only fills `{servers}` and `{server}` in.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { SINGLE_LINE_PATTERN } from '../pack/textPatterns';
+import { SINGLE_LINE_PATTERN } from '../../core/pack/textPatterns';
 
 /**
  * How big a scenario may be. Each request is one answer the learner's program is waited for, so the total

@@ -8,14 +8,14 @@
  * pack's protocol through the scenario's command templates (protocolBalancer): the learner's process, or the
  * pack's model (modelSession). Everything is seeded, so the same answers give the same series.
  */
-import type { ReferenceModel } from '../model/model';
-import { seededRandom } from '../model/random';
+import type { ReferenceModel } from '../../core/model/model';
+import { seededRandom } from '../../core/model/random';
 import { arrivalsAt } from './scenarioRules';
 import type { Scenario, ScenarioCommands } from './scenarioSchema';
-import { safeText } from '../text/text';
-import { BalancerStopped, type LineSession } from './lineSession';
+import { safeText } from '../../core/text/text';
+import { ProgramStopped as BalancerStopped, type LineSession } from '../../core/world/lineSession';
 
-export { BalancerStopped, type LineSession } from './lineSession';
+export { ProgramStopped as BalancerStopped, type LineSession } from '../../core/world/lineSession';
 
 export type PickAnswer = { readonly kind: 'server'; readonly server: string } | { readonly kind: 'wait' } | { readonly kind: 'refused' };
 export type Health = 'down' | 'up';

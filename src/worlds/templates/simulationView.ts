@@ -7,7 +7,7 @@
 import type { BalancerRun } from './simulation';
 import { BALANCER_NAMES, BALANCERS, summarize, type BalancerKey, type SimulationResult } from './simulationReport';
 import type { Scenario } from './scenarioSchema';
-import { safeText } from '../text/text';
+import { safeText } from '../../core/text/text';
 
 export interface ChartCell {
   /** The column: a balancer of a template scenario, or a world scenario's `yours`, `reference`, `baseline1`…. */
