@@ -8,7 +8,6 @@
  * pack's protocol through the scenario's command templates (protocolBalancer): the learner's process, or the
  * pack's model (modelSession). Everything is seeded, so the same answers give the same series.
  */
-import type { ReferenceModel } from '../../core/model/model';
 import { seededRandom } from '../../core/model/random';
 import { arrivalsAt } from './scenarioRules';
 import type { Scenario, ScenarioCommands } from './scenarioSchema';
@@ -188,15 +187,4 @@ export function protocolBalancer(commands: ScenarioCommands, session: LineSessio
 }
 
 /** The pack's model as a line session: each command stepped through `model.step` with these mutations on. */
-export function modelSession(model: ReferenceModel, mutations: ReadonlySet<string> = new Set()): LineSession {
-  let state = model.initial();
-  return {
-    exchange: async (commands) =>
-      commands.map((command) => {
-        const result = model.step(state, command, mutations);
-        state = result.state;
-        if (result.answer.kind === 'crash') throw new BalancerStopped(`the model crashed at "${command}": ${result.answer.error}`);
-        return result.answer.lines[0] ?? '';
-      }),
-  };
-}
+export { referenceSession as modelSession } from '../../core/world/worldRun';
