@@ -5,7 +5,8 @@
  * instant and inspectable (we see each run's stdin). Real processes are tested in test/node.
  */
 import * as assert from 'node:assert/strict';
-import { runBatch } from '../../src/core/check/batch';
+import { resetCarriesOver, runBatch } from '../../src/core/check/batch';
+import { model as healthChecks } from '../../lessons/health-checks/model/model';
 import { model } from '../../lessons/least-connections/model/model';
 import type { ProcessResult } from '../../src/core/check/process';
 import { simulate } from '../../src/core/model/simulate';
@@ -183,5 +184,14 @@ describe('batch runner (fake execute)', () => {
     const program = fakeProgram({ fault: (c, n) => (c === 'STATUS' && n > 0 ? 'crash' : undefined) });
     const batch = await runBatch(model, program, [['STATUS']]);
     assert.deepEqual(batch.outcomes[0], { lines: [], ending: 'crashed' });
+  });
+});
+
+describe('a pack whose reset keeps a setting', () => {
+  it('is found in the model: health-checks\' POOL keeps the cap a list set, least-connections\' POOL keeps nothing', () => {
+    assert.equal(resetCarriesOver(healthChecks, [['CAP 0', 'POOL a b', 'PICK'], ['CAP 1', 'POOL a b', 'PICK']]), true);
+    // A list that sets no cap, or sets it back to none, leaves nothing behind.
+    assert.equal(resetCarriesOver(healthChecks, [['POOL a b', 'PICK', 'DOWN a']]), false);
+    assert.equal(resetCarriesOver(model, [['POOL a b', 'PICK', 'PICK', 'DONE a'], ['POOL c', 'PICK']]), false);
   });
 });

@@ -1,6 +1,7 @@
 import type { ReferenceModel } from '../model/model';
 import type { Execute, ProcessResult, RunLimits } from './process';
 import { outputLines } from '../model/segment';
+import sameState from 'fast-deep-equal/es6';
 import { simulate, type Outcome } from '../model/simulate';
 
 export interface BatchOptions {
@@ -163,4 +164,26 @@ function answerLinesOf(model: ReferenceModel, run: ProcessResult, pending: reado
   if (!dropStrays) return all;
   for (const line of all) if (!model.isAnswerLine(line) && strayLines.length < 20) strayLines.push(line);
   return answers;
+}
+
+/**
+ * Whether the model's own reset command leaves something of a list behind for the next, so that a correct
+ * program batched in one process answers a list otherwise than alone (a pack whose reset keeps a setting, as a
+ * pool reload keeps a cap). Found in the model: after any of these lists, the reset gives another state than
+ * it gives from the start. Then lists cannot share a process and be judged as if alone: the candidates of a
+ * counterexample must each run fresh, or one that differs only after another's setting would be kept by the
+ * shrinker and then not reproduce.
+ */
+export function resetCarriesOver(model: ReferenceModel, lists: readonly (readonly string[])[]): boolean {
+  const none = new Set<string>();
+  const fresh = model.step(model.initial(), model.resetCommand, none).state;
+  return lists.some((list) => {
+    let state = model.initial();
+    for (const command of list) {
+      const result = model.step(state, command, none);
+      if (result.answer.kind === 'crash') return false;
+      state = result.state;
+    }
+    return !sameState(model.step(state, model.resetCommand, none).state, fresh);
+  });
 }

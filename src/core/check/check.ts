@@ -7,7 +7,7 @@
  *   locate     the lines of the learner's file that ran when it went wrong (the Node layer's `locate`).
  * Pure: processes come in as `execute`, tracing as `locate`.
  */
-import { runBatch, type AfterCrash, type Stream } from './batch';
+import { resetCarriesOver, runBatch, type AfterCrash, type Stream } from './batch';
 import { DEFAULT_FUZZ_LENGTH, DEFAULT_FUZZ_TRANSCRIPTS, generatedCases, hiddenCases, mapLimit, type Case } from './cases';
 import { assembleProblems, stoppedProblem, unaskedProblem } from '../report/checkProblems';
 import { counterexampleForDifference, counterexamplesFor, type ConfirmContext } from './confirm';
@@ -242,6 +242,8 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     streams,
     random,
     leaky: probe?.determinism.afterReset === 'different',
+    // The pack's own reset keeps a setting, so even a right program answers a list otherwise after another.
+    carriesOver: resetCarriesOver(model, cases.map((c) => c.commands)),
     concurrency,
     ...(input.replay ? { replay: input.replay } : {}),
     maxShrinkRounds: MAX_SHRINK_ROUNDS,

@@ -31,6 +31,12 @@ export interface ConfirmContext {
   readonly random: boolean;
   /** State carries across the reset command: candidates cannot share a process. */
   readonly leaky: boolean;
+  /**
+   * The pack's own reset keeps something (batch.ts, `resetCarriesOver`): a candidate after another in one
+   * process may differ only by what the one before set. What is shown runs alone; the shrinker still batches
+   * its candidates, and confirms alone the one it would take.
+   */
+  readonly carriesOver?: boolean;
   readonly concurrency: number;
   readonly replay?: (stdin: string) => string;
   /** Process runs the fallback shrinking may spend per finding. */
@@ -122,7 +128,7 @@ interface Confirmed {
 /** Runs each candidate (and its observed twin) for real; one process for all when the program allows it. */
 async function runCandidates(ctx: ConfirmContext, candidates: readonly (readonly string[])[]): Promise<{ plain: Outcome; observed: Outcome | undefined }[]> {
   const observe = ctx.model.observeCommand !== undefined;
-  if (!ctx.leaky && !ctx.random) {
+  if (!ctx.leaky && !ctx.carriesOver && !ctx.random) {
     // The answers of every candidate in one process; the counts each in a fresh one, as the replay line runs
     // it: state that survives the reset unnoticed (a registry at module level) would otherwise show counts
     // left over from the run before.
@@ -155,6 +161,27 @@ function confirmedOf(ctx: ConfirmContext, commands: readonly string[], run: { pl
   return { commands, learner: run.plain, ...(observed ? { observed } : {}) };
 }
 
+/**
+ * Which of the shrinker's candidate lists hold (`holds` on the program's run of each). One process for all
+ * when the program allows it. When the pack's reset keeps a setting, a list may hold only after the one before
+ * it in that process: the shrinker takes the first list that holds, so the lists that held together are run
+ * alone in that order until one holds alone, and only that one is said to hold.
+ */
+async function candidatesHolding(ctx: ConfirmContext, lists: readonly (readonly string[])[], holds: (list: readonly string[], run: Outcome) => boolean): Promise<boolean[]> {
+  const alone = async (list: readonly string[]): Promise<Outcome> => (await runBatch(ctx.model, ctx.execute, [list])).outcomes[0]!;
+  if (ctx.leaky) {
+    const runs = await mapLimit(lists, ctx.concurrency, alone);
+    return lists.map((l, i) => holds(l, runs[i]!));
+  }
+  const together = (await runBatch(ctx.model, ctx.execute, lists)).outcomes;
+  const verdicts = lists.map((l, i) => holds(l, together[i]!));
+  if (!ctx.carriesOver) return verdicts;
+  for (const [i, held] of verdicts.entries()) {
+    if (held && holds(lists[i]!, await alone(lists[i]!))) return lists.map((_, k) => k === i);
+  }
+  return lists.map(() => false);
+}
+
 /** Delta debugging with real runs, for a program that does not follow its mutant on the model's candidate. */
 async function shrinkOnProgram(ctx: ConfirmContext, finding: Finding, start: readonly string[]): Promise<readonly string[]> {
   let rounds = 0;
@@ -162,10 +189,7 @@ async function shrinkOnProgram(ctx: ConfirmContext, finding: Finding, start: rea
     start,
     async (lists) => {
       if (rounds++ >= ctx.maxShrinkRounds) return lists.map(() => false);
-      const runs = ctx.leaky
-        ? await mapLimit(lists, ctx.concurrency, async (l) => (await runBatch(ctx.model, ctx.execute, [l])).outcomes[0]!)
-        : (await runBatch(ctx.model, ctx.execute, lists)).outcomes;
-      return lists.map((l, i) => programShows(ctx.model, finding, l, runs[i]!));
+      return candidatesHolding(ctx, lists, (l, run) => programShows(ctx.model, finding, l, run));
     },
     ctx.maxShrinkRounds,
     commandFits(ctx.model),
@@ -227,10 +251,7 @@ export async function counterexampleForDifference(ctx: ConfirmContext, failing: 
         start.commands,
         async (lists) => {
           if (rounds++ >= ctx.maxShrinkRounds) return lists.map(() => false);
-          const runs = ctx.leaky
-            ? await mapLimit(lists, ctx.concurrency, async (l) => (await runBatch(ctx.model, ctx.execute, [l])).outcomes[0]!)
-            : (await runBatch(ctx.model, ctx.execute, lists)).outcomes;
-          return lists.map((l, i) => differs(l, runs[i]!));
+          return candidatesHolding(ctx, lists, differs);
         },
         ctx.maxShrinkRounds,
         commandFits(ctx.model),
