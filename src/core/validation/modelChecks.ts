@@ -6,6 +6,7 @@
  */
 import type { ReferenceModel } from '../model/model';
 import { seededRandom } from '../model/random';
+import { leavesStateBehind } from '../check/batch';
 import { simulate, sameOutcome } from '../model/simulate';
 import type { Transcript } from '../model/transcript';
 import type { ValidationProblem } from './problem';
@@ -125,5 +126,35 @@ export function checkModel(input: ModelCheckInput): ValidationProblem[] {
       );
     }
   }
+  const dependent = dependentLists(model, input.transcripts, first);
+  if (dependent) {
+    error(
+      `${dependent.after} is answered otherwise when it runs after ${dependent.before} in one process: the reset command "${model.resetCommand}" keeps something ${dependent.before} set, and the check runs many transcripts in one process, so a right program would fail it`,
+      'Make the reset command put everything back, or make every hidden transcript and every generated one set that state itself before it relies on it (health-checks\' transcripts start with CAP, since its POOL keeps the cap).',
+      at('resetCommand'),
+    );
+  }
   return problems;
+}
+
+/**
+ * Two lists a right program answers otherwise in one process than alone: the first leaves state behind the
+ * reset, and the second relies on it being fresh. Only lists that leave state behind are tried first.
+ */
+function dependentLists(model: ReferenceModel, transcripts: readonly Transcript[], generated: readonly string[][]): { before: string; after: string } | undefined {
+  const named = [
+    ...transcripts.map((t) => ({ name: `hidden transcript "${t.name}"`, commands: t.steps.map((s) => s.command) })),
+    ...generated.map((commands, i) => ({ name: `generated transcript ${i + 1}`, commands })),
+  ];
+  for (const before of named.filter((l) => leavesStateBehind(model, l.commands))) {
+    const beforeRun = simulate(model, before.commands).outcome;
+    const skip = beforeRun.lines.length + model.resetAnswer.length;
+    for (const after of named) {
+      if (after === before) continue;
+      const alone = simulate(model, after.commands).outcome;
+      const together = simulate(model, [...before.commands, model.resetCommand, ...after.commands]).outcome;
+      if (together.ending !== alone.ending || together.lines.slice(skip).join('\n') !== alone.lines.join('\n')) return { before: before.name, after: after.name };
+    }
+  }
+  return undefined;
 }
