@@ -47,6 +47,19 @@ describe('scenarios in lesson.json', () => {
     assert.deepEqual(problems((s) => (s.commands.pick = 'PICK {server}')), ['scenarios.0.commands.pick: "{server}" is not a placeholder of this command: it takes no placeholder']);
   });
 
+  it('a template scenario that does not fit its schema is told at the field, in the file, not as "not one of the kinds"', () => {
+    const manifest = JSON.parse(GOOD);
+    manifest.scenarios[0].servers = 'a b c';
+    manifest.scenarios[0].ticks = 0;
+    const text = JSON.stringify(manifest, null, 2);
+    const result = parseManifest(text, FILE);
+    assert.ok(!result.ok);
+    assert.deepEqual(result.problems.map((p) => p.path), ['/scenarios/0/servers', '/scenarios/0/ticks']);
+    const lines = text.split('\n');
+    assert.match(lines[result.problems[0]!.line - 1]!, /"servers": "a b c"/);
+    assert.match(result.problems[1]!.message, /ticks/);
+  });
+
   it('bounds the size of a run: each request waits for an answer from the learner\'s program', () => {
     assert.deepEqual(problems((s) => ((s.ticks = 200), (s.arrivals.perTick = 500))), ['scenarios.0.arrivals: the run sends 100000 requests; a scenario may send at most 20000 (each one waits for an answer from the learner\'s program)']);
     assert.equal(problems((s) => (s.ticks = 201)).length, 1);
