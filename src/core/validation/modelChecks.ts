@@ -130,7 +130,7 @@ export function checkModel(input: ModelCheckInput): ValidationProblem[] {
   if (dependent) {
     error(
       `${dependent.after} is answered otherwise when it runs after ${dependent.before} in one process: the reset command "${model.resetCommand}" keeps something ${dependent.before} set, and the check runs many transcripts in one process, so a right program would fail it`,
-      'Make the reset command put everything back, or make every hidden transcript and every generated one set that state itself before it relies on it (health-checks\' transcripts start with CAP, since its POOL keeps the cap).',
+      'Make the reset command put everything back, or make every hidden transcript and every generated one set that state itself before it relies on it: a transcript that starts by setting it holds in any order.',
       at('resetCommand'),
     );
   }
