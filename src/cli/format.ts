@@ -61,7 +61,12 @@ export function formatReport(report: CheckReport, colour: boolean): string {
     out.push('');
     for (const p of report.problems) {
       // Learner text (stray lines, stderr, exception messages) can hold terminal control sequences.
-      out.push(`${c.yellow(c.bold(problemTitle(p.kind)))}${p.line ? c.dim(` (line ${p.line})`) : ''}: ${safeText(p.message, { multiline: true })}`);
+      // A message that already opens with the title ("Your program stopped answering at …") is not led by it twice.
+      const title = problemTitle(p.kind);
+      const message = safeText(p.message, { multiline: true });
+      const led = message.startsWith(title);
+      const at = p.line ? c.dim(` (line ${p.line})`) : '';
+      out.push(led ? `${c.yellow(c.bold(title))}${message.slice(title.length)}${at}` : `${c.yellow(c.bold(title))}${at}: ${message}`);
       if (p.advice) out.push(`  ${safeText(p.advice, { multiline: true })}`);
       if (p.details) out.push(...safeText(p.details, { multiline: true }).split('\n').map((l) => c.dim(`  | ${l}`)));
     }

@@ -148,10 +148,13 @@ describe('problems of a run', () => {
   });
 
   it('a stalled run says it stopped answering for 1 s (and where, when the caller knows), not the time limit', () => {
-    const stalled = run({ timedOut: true, stalled: true, exitCode: null, signal: 'SIGKILL', timeLimitMs: 15000 });
+    const stalled = run({ timedOut: true, stalled: true, silentMs: 1004, exitCode: null, signal: 'SIGKILL', timeLimitMs: 15000 });
     const [problem] = runProblems(stalled, PY);
     assert.equal(problem!.kind, 'timeout');
     assert.equal(problem!.message, 'Your program stopped answering: it had been given all the commands but printed nothing for 1 s, so it was stopped.');
+    // The silence the runner measured, not a fixed second: a slow start is allowed three (check.ts retries it).
+    assert.match(runProblems({ ...stalled, silentMs: 3460 }, PY)[0]!.message, /printed nothing for 3\.5 s, so it was stopped\.$/);
+    assert.match(runProblems({ ...stalled, silentMs: undefined }, PY)[0]!.message, /printed nothing for about 1 s,/);
     assert.match(runProblems(stalled, { ...PY, stalledAt: 'command 12 (`PICK`)' })[0]!.message, /^Your program stopped answering at command 12 \(`PICK`\): /);
   });
 

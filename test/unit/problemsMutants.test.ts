@@ -89,13 +89,13 @@ describe('problems: the sentences a learner reads', () => {
   describe('a program that hangs, floods or runs out of memory', () => {
     const loopAdvice = 'Look for a loop that never ends, or code that waits for more input than one line per command.';
     it('says where a stalled run stopped answering', () => {
-      const [p] = runProblems(run({ stalled: true, timedOut: true }), { ...py, stalledAt: 'command 3 (`PAY`)' });
+      const [p] = runProblems(run({ stalled: true, timedOut: true, silentMs: 1000 }), { ...py, stalledAt: 'command 3 (`PAY`)' });
       assert.equal(p!.kind, 'timeout');
       assert.equal(p!.message, 'Your program stopped answering at command 3 (`PAY`): it had been given all the commands but printed nothing for 1 s, so it was stopped.');
       assert.equal(p!.advice, loopAdvice);
     });
     it('leaves the place out when it is not known', () => {
-      const [p] = runProblems(run({ stalled: true, timedOut: true }), py);
+      const [p] = runProblems(run({ stalled: true, timedOut: true, silentMs: 1000 }), py);
       assert.equal(p!.message, 'Your program stopped answering: it had been given all the commands but printed nothing for 1 s, so it was stopped.');
     });
     it('states the time limit of the run, else of the check', () => {

@@ -13,6 +13,8 @@ export interface ProcessResult {
    * run is also `timedOut`, so whatever only knows `timedOut` treats it as the hang it is.
    */
   readonly stalled?: boolean;
+  /** How long a stalled run had printed nothing when it was stopped, in ms. */
+  readonly silentMs?: number;
   /** The time limit that applied to this run (the runner may raise it with the number of commands), in ms. */
   readonly timeLimitMs?: number;
   /** Stopped because its stdout went past the output limit (stderr has its own cap and never stops it). */

@@ -93,7 +93,7 @@ export function runProblems(run: ProcessResult, ctx: ProblemContext): Problem[] 
     return [
       {
         kind: 'timeout',
-        message: `Your program stopped answering${ctx.stalledAt ? ` at ${ctx.stalledAt}` : ''}: it had been given all the commands but printed nothing for 1 s, so it was stopped.`,
+        message: `Your program stopped answering${ctx.stalledAt ? ` at ${ctx.stalledAt}` : ''}: it had been given all the commands but printed nothing for ${silenceText(run.silentMs)}, so it was stopped.`,
         advice: 'Look for a loop that never ends, or code that waits for more input than one line per command.',
       },
     ];
@@ -153,4 +153,11 @@ export function runProblems(run: ProcessResult, ctx: ProblemContext): Problem[] 
     ];
   }
   return [];
+}
+
+/** "1 s", "3.4 s": how long a stalled run was silent (about a second when the runner did not say). */
+export function silenceText(silentMs: number | undefined): string {
+  if (silentMs === undefined) return 'about 1 s';
+  const seconds = Math.round(silentMs / 100) / 10;
+  return `${Number.isInteger(seconds) ? seconds.toFixed(0) : seconds.toFixed(1)} s`;
 }

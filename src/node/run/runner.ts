@@ -92,6 +92,8 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
     let inputWritten: number | undefined;
     let timedOut = false;
     let stalled = false;
+    /** How long it had printed nothing when it was called stalled, in ms (the sentence says it). */
+    let silentMs: number | undefined;
     let outputLimited = false;
     let settled = false;
     // Unique to this run, inherited by all it starts: how the sweep recognises its descendants.
@@ -128,7 +130,7 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
         stderr: errorText,
         timedOut,
         outputLimited,
-        ...(stalled ? { stalled } : {}),
+        ...(stalled ? { stalled, ...(silentMs !== undefined ? { silentMs: Math.round(silentMs) } : {}) } : {}),
         ...(memoryExceeded ? { memoryExceeded, memoryLimitMiB: spec.memoryLimitMiB } : {}),
         timeLimitMs: spec.timeLimitMs,
         ...result,
@@ -175,6 +177,7 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
           return;
         }
         stalled = true;
+        silentMs = performance.now() - since;
         timedOut = true;
         stop();
       });
