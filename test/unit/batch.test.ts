@@ -5,6 +5,7 @@
  * instant and inspectable (we see each run's stdin). Real processes are tested in test/node.
  */
 import * as assert from 'node:assert/strict';
+import * as vm from 'node:vm';
 import { resetCarriesOver, runBatch } from '../../src/core/check/batch';
 import { model as healthChecks } from '../../lessons/health-checks/model/model';
 import { model } from '../../lessons/least-connections/model/model';
@@ -193,5 +194,25 @@ describe('a pack whose reset keeps a setting', () => {
     // A list that sets no cap, or sets it back to none, leaves nothing behind.
     assert.equal(resetCarriesOver(healthChecks, [['POOL a b', 'PICK', 'DOWN a']]), false);
     assert.equal(resetCarriesOver(model, [['POOL a b', 'PICK', 'PICK', 'DONE a'], ['POOL c', 'PICK']]), false);
+  });
+
+  it('tells states apart by what they hold, also when the model runs in a realm of its own (as the engine runs it)', () => {
+    // A counter model built in another realm: its Maps, objects and prototypes are that realm's.
+    const source = `({
+      resetCommand: 'RESET', resetAnswer: ['OK'],
+      initial: () => ({ counts: new Map(), total: 0n, keep: new Set() }),
+      step: (state, command) => {
+        const [verb, name] = command.split(' ');
+        const counts = new Map(state.counts);
+        const keep = new Set(state.keep);
+        if (verb === 'RESET') return { state: { counts: new Map(), total: 0n, keep }, answer: { kind: 'lines', lines: ['OK'] } };
+        if (verb === 'KEEP') keep.add(name);
+        else counts.set(name, (counts.get(name) ?? 0) + 1);
+        return { state: { counts, total: state.total + 1n, keep }, answer: { kind: 'lines', lines: ['OK'] } };
+      },
+    })`;
+    const foreign = vm.runInNewContext(source) as typeof model;
+    assert.equal(resetCarriesOver(foreign, [['ADD a', 'ADD a', 'ADD b']]), false, 'the reset clears counts and total');
+    assert.equal(resetCarriesOver(foreign, [['ADD a', 'KEEP x']]), true, 'the reset keeps the set');
   });
 });
