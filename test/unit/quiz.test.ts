@@ -1,29 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { createHash, scrypt as nodeScrypt } from 'node:crypto';
+import { authored, SALT, scryptHex, sha256 } from './quizAuthoring';
 import { model as leastConnectionsModel } from '../../lessons/least-connections/model/model';
-import { answerHash, checkAnswer, normaliseAnswer, questionProblems, type QuizDeps, type Scrypt } from '../../src/core/quiz/quiz';
+import { answerHash, checkAnswer, questionProblems, type QuizDeps, type Scrypt } from '../../src/core/quiz/quiz';
 import type { Mistake, Question } from '../../src/core/pack/schema';
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-const scryptHex: Scrypt = (password, salt, cost) =>
-  new Promise((resolve, reject) =>
-    nodeScrypt(password, salt, cost.keyLength, { N: cost.N, r: cost.r, p: cost.p, maxmem: 256 * cost.N * cost.r }, (e, key) => (e ? reject(e) : resolve(key.toString('hex')))),
-  );
-const SALT = 'unit-test-salt';
 
-/** A question whose accepted and wrong answers are hashed the way author-answers does it. */
-function authored(base: Omit<Question, 'answer' | 'feedback'>, accept: string[], wrong: Record<string, string> = {}): Question {
-  const normal = (text: string): string => {
-    const n = normaliseAnswer(base as Question, text);
-    if (!n.ok) throw new Error(`test setup: ${text}: ${n.reason}`);
-    return n.text;
-  };
-  return {
-    ...base,
-    answer: { salt: SALT, sha256: accept.map((a) => answerHash(sha256, SALT, normal(a))) },
-    feedback: Object.entries(wrong).map(([answer, text]) => ({ sha256: answerHash(sha256, SALT, normal(answer)), text })),
-  };
-}
 
 const deps: QuizDeps = { sha256, scrypt: scryptHex };
 const check = (q: Question, answer: string, d: QuizDeps = deps): ReturnType<typeof checkAnswer> => checkAnswer(q, answer, d);

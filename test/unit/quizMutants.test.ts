@@ -2,44 +2,23 @@
 // predict questions and authoring checks: the cases quiz.test.ts leaves to chance. Every question is built inside
 // its test, so mutation coverage (perTest) credits the authoring it runs (normalising, hashing) to that test.
 import * as assert from 'node:assert/strict';
-import { createHash, scrypt as nodeScrypt } from 'node:crypto';
+import { authored, SALT, scryptHex, sha256 } from './quizAuthoring';
 import { model as leastConnectionsModel } from '../../lessons/least-connections/model/model';
 import {
   answerHash,
   checkAnswer,
   hasCheapShortAnswer,
   MISSING_ANSWER_HASHES,
-  normaliseAnswer,
   questionProblems,
   revealAnswer,
   type QuizDeps,
-  type Scrypt,
 } from '../../src/core/quiz/quiz';
 import { SCRYPT_LIMITS, type AnswerHashes, type Mistake, type Question } from '../../src/core/pack/schema';
 import type { ReferenceModel } from '../../src/core/model/model';
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-const scryptHex: Scrypt = (password, salt, cost) =>
-  new Promise((resolve, reject) =>
-    nodeScrypt(password, salt, cost.keyLength, { N: cost.N, r: cost.r, p: cost.p, maxmem: 256 * cost.N * cost.r }, (e, key) => (e ? reject(e) : resolve(key.toString('hex')))),
-  );
-const SALT = 'unit-test-salt';
 const RERUN = 'run `lesson-companion author-answers` again';
 const FALLBACK = 'Not quite. Re-read the step this question points to, then try again.';
 
-/** A question whose accepted and wrong answers are hashed the way author-answers does it. */
-function authored(base: Omit<Question, 'answer' | 'feedback'>, accept: string[], wrong: Record<string, string> = {}): Question {
-  const normal = (text: string): string => {
-    const n = normaliseAnswer(base as Question, text);
-    if (!n.ok) throw new Error(`test setup: ${text}: ${n.reason}`);
-    return n.text;
-  };
-  return {
-    ...base,
-    answer: { salt: SALT, sha256: accept.map((a) => answerHash(sha256, SALT, normal(a))) },
-    feedback: Object.entries(wrong).map(([answer, text]) => ({ sha256: answerHash(sha256, SALT, normal(answer)), text })),
-  };
-}
 
 const deps: QuizDeps = { sha256, scrypt: scryptHex };
 const mistakes: Mistake[] = [
