@@ -192,7 +192,7 @@ export function leavesStateBehind(model: ReferenceModel, list: readonly string[]
 /**
  * A model state as text, for telling two states apart: bigints, Maps and Sets written out. By type tag, not
  * `instanceof` or prototypes: the engine runs a pack's model in a realm of its own, where a deep-equal library
- * that compares prototypes or `valueOf` calls every two states different (so least-connections' POOL was taken
+ * that compares prototypes or `valueOf` calls every two states different (so a reset that keeps nothing was taken
  * for a reset that keeps state). Keys in another order only cost runs: the examples are then run alone.
  */
 function stateText(state: unknown): string {
