@@ -129,3 +129,33 @@ describe('determinism probe: more fresh runs', () => {
     assert.deepEqual(again.freshDifference, { index: 1, command: 'PICK', first: ['a'], second: ['b'] });
   });
 });
+
+describe('determinism probe: lines the batch did not keep', () => {
+  /** The wrong tiebreak's answers, with `extra` lines after the last one (`also` before the first). */
+  const withLines = (extra: string[], also: string[] = []) => async (input: string): Promise<ProcessResult> => {
+    const answered = (await wrong(input)).stdout;
+    return done([...also, ...answered.split('\n').filter(Boolean), ...extra].map((l) => `${l}\n`).join(''));
+  };
+
+  it('a writer whose lines fall after the last answer, a different number on two fresh runs, is named from the whole output', async () => {
+    // Once: one dot; twice: two dots (as many per answer, so the repeat alone cannot tell); one more fresh run: three.
+    const program = perProcess(withLines(['.', '.']), withLines(['.']), withLines(['', '.', '.']));
+    const probe = await probeDeterminism(model, program, probed);
+    assert.equal(program.starts(), 3, 'one more fresh run of the same input');
+    assert.deepEqual(probe.unasked && [probe.unasked.seen, probe.unasked.counts, probe.unasked.lines[0]], ['fresh', [1, 3], '.']);
+    assert.equal(probe.determinism.runs, 3);
+  });
+
+  it('a banner printed once at the start of every process is the same on each fresh run: not named', async () => {
+    const program = perProcess(withLines([], ['Balancer ready']));
+    const probe = await probeDeterminism(model, program, probed);
+    assert.equal(probe.unasked, undefined);
+    assert.equal(program.starts(), 3, 'the whole outputs of two fresh runs compared');
+  });
+
+  it('a program that prints only answers starts no third process for this', async () => {
+    const program = perProcess(wrong);
+    assert.equal((await probeDeterminism(model, program, probed)).unasked, undefined);
+    assert.equal(program.starts(), 2);
+  });
+});

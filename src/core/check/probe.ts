@@ -7,15 +7,15 @@
  * (about one check in fifteen for power-of-two-choices on three backends, one in sixteen for a walk over a
  * Python set) that two or three runs called it leaky. The runs are evidence too.
  */
-import { runBatch, type Stream } from './batch';
+import { runBatch, type BatchResult, type Stream } from './batch';
 import type { Case } from './cases';
 import type { ReferenceModel } from '../model/model';
 import type { Execute } from './process';
 import type { Determinism } from '../report/report';
-import { segmentAnswers } from '../model/segment';
+import { outputLines, segmentAnswers } from '../model/segment';
 import type { Outcome } from '../model/simulate';
 import { sameOutcome } from '../model/simulate';
-import { unaskedAcrossRepeat, unaskedLines, type UnaskedLines } from './unasked';
+import { lineForm, possibleAnswerForms, unaskedAcrossRepeat, unaskedLines, type UnaskedLines } from './unasked';
 
 /** Fresh runs that must all agree with the first before a difference across the reset is called leaky state. */
 const MORE_FRESH_RUNS = 4;
@@ -160,9 +160,23 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
   // Also T once and twice in one process, whole: a line printed once at the start (a timer's first tick) is not doubled.
   // (Both to the end of their input: a crash in the first T leaves the second unanswered, and that halves nothing.)
   const wholeRuns = twice.streams[0]?.ending === 'finished' && again.streams[0]?.ending === 'finished' && twice.streams.length === 1 && again.streams.length === 1;
-  const unasked =
+  let unasked =
     fresher.map((o) => unaskedLines(model, probed.commands, first, o)).find((u) => u !== undefined) ??
     (wholeRuns ? unaskedAcrossRepeat(model, probed.commands, again.streams[0]!.lines, twice.streams[0]!.lines) : undefined);
+  if (!unasked && wholeRuns && printsUnaskedLines(model, probed.commands, [again, twice])) {
+    // The outcomes above are what the batch kept: a writer's lines that fell after the last answer, or that
+    // are not answer lines at all (an empty line two writers' halves left), are not in them. The whole output
+    // of fresh runs of the same input is: a banner or a debug print that follows the commands prints the same
+    // lines at the same places on each, a thread or a timer does not.
+    const alone = more.filter((run) => run.runs.length === 1);
+    if (alone.length === 0) {
+      const extra = await runBatch(model, execute, [probed.commands]);
+      more.push(extra);
+      alone.push(extra);
+    }
+    const whole = wholeOutput(again);
+    unasked = whole ? alone.map((run) => wholeOutput(run)).map((o) => (o ? unaskedLines(model, probed.commands, whole, o) : undefined)).find((u) => u !== undefined) : undefined;
+  }
   return {
     probed,
     determinism: {
@@ -176,6 +190,18 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
     ...(resetDifference ? { resetDifference } : {}),
     ...(unasked ? { unasked } : {}),
   };
+}
+
+/** Every line a batch's only process printed, reset answers and strays included, when it ran to the end. */
+function wholeOutput(batch: BatchResult): Outcome | undefined {
+  const run = batch.runs[0];
+  return batch.runs.length === 1 && run && batch.streams[0]?.ending === 'finished' ? { lines: outputLines(run.stdout), ending: 'finished' } : undefined;
+}
+
+/** Whether any of these whole outputs has a line that no answer to the commands could be. */
+function printsUnaskedLines(model: ReferenceModel, commands: readonly string[], batches: readonly BatchResult[]): boolean {
+  const possible = possibleAnswerForms(model, commands);
+  return batches.some((batch) => wholeOutput(batch)?.lines.some((line) => !possible.has(lineForm(line))) === true);
 }
 
 /**
