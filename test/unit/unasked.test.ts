@@ -25,6 +25,13 @@ describe('lines no command asks for', () => {
     assert.equal(unaskedLines(model, commands, run, run), undefined);
   });
 
+  it('a log line stamped with the time, at the same place on each run, is the same line by its form', () => {
+    const stamped = (at: string) => finished(`2026-12-02T04:1${at}.123 INFO up`, 'OK', 'a', 'b', 'a:1', 'b:1', 'c:0');
+    assert.equal(unaskedLines(model, commands, stamped('0:01'), stamped('7:59')), undefined);
+    const moved = finished('OK', '2026-12-02T04:17:59.123 INFO up', 'a', 'b', 'a:1', 'b:1', 'c:0');
+    assert.deepEqual(unaskedLines(model, commands, stamped('0:01'), moved)?.counts, [1, 1], 'the same line at another place still counts');
+  });
+
   it('a line printed once per process: not twice as many when the transcript runs twice', () => {
     const once = ['working', 'OK', 'OK', 'a', 'b', 'a:1', 'b:1', 'c:0', 'working'];
     const twice = ['working', 'OK', 'OK', 'a', 'b', 'a:1', 'b:1', 'c:0', 'OK', 'OK', 'a', 'b', 'a:1', 'b:1', 'c:0', 'working'];
