@@ -5,29 +5,14 @@
  * its command. The whole check with fake programs is in test/unit/check.test.ts.
  */
 import * as assert from 'node:assert/strict';
-import type { BatchResult } from '../../src/core/check/batch';
-import type { Case } from '../../src/core/check/cases';
-import type { AnswerDifference, Probe } from '../../src/core/check/probe';
-import type { Finding } from '../../src/core/diagnosis/diagnose';
-import { simulate } from '../../src/core/model/simulate';
-import { assembleProblems, stoppedProblem, type ProblemInputs } from '../../src/core/report/checkProblems';
+import type { AnswerDifference } from '../../src/core/check/probe';
+import { assembleProblems, stoppedProblem } from '../../src/core/report/checkProblems';
 import type { Problem } from '../../src/core/report/report';
 import { model } from '../../lessons/least-connections/model/model';
+import { differs, finding, inputs, kinds, mainBatch, probe, processRun, tiesCase, unexplained } from './checkProblemsEvidence';
 
-const ties: Case = { name: 'ties', label: 'ties go to pool order', commands: ['POOL b a', 'PICK', 'PICK', 'STATUS'], expected: simulate(model, ['POOL b a', 'PICK', 'PICK', 'STATUS']).outcome, hidden: true };
-const main: BatchResult = { outcomes: [], runs: [], strayLines: [], streams: [{ commands: [], lines: [], ending: 'finished', segments: [] }] };
-
-function probe(extra: Partial<Probe>): Probe {
-  return { probed: ties, determinism: { fresh: 'same', afterReset: 'same' }, streams: [], alone: ties.expected, ...extra } as Probe;
-}
-
-function inputs(extra: Partial<ProblemInputs>): ProblemInputs {
-  return { model, main, runProblems: () => [], findings: [], diagnosis: undefined, probe: undefined, cases: [ties], counterexample: null, ...extra };
-}
-
-const differs = (first: string[] | null, second: string[] | null, seen?: AnswerDifference['seen']): AnswerDifference => ({ index: 1, command: 'PICK', first, second, ...(seen ? { seen } : {}) });
-const finding = (extra: Partial<Finding>): Finding => ({ mistake: 'tiebreak', mutation: 'tiebreak-name', mutations: ['tiebreak-name'], confidence: 'exact', nondeterministic: false, steps: [], stepCount: 0, ...extra });
-const kinds = (problems: readonly Problem[]): string[] => problems.map((p) => p.kind);
+const ties = tiesCase();
+const main = mainBatch();
 
 describe('check problems: what the probe showed', () => {
   it('nothing to say about a program that answers the same way every time', () => {
@@ -98,7 +83,7 @@ describe('check problems: the runs and the differences', () => {
   });
 
   it("each kind of a run's own problem once, crash before timeout before output limit", () => {
-    const run = { stdout: '', stderr: '', exitCode: 1, signal: null, timedOut: false, outputLimited: false, durationMs: 1 };
+    const run = processRun();
     const found: Problem[] = [
       { kind: 'output-limit', message: 'flood' },
       { kind: 'timeout', message: 'hang' },
@@ -109,12 +94,10 @@ describe('check problems: the runs and the differences', () => {
   });
 
   it("a run's own timeout replaces the probe's stop in place: the same hang, with the run's numbers", () => {
-    const run = { stdout: '', stderr: '', exitCode: null, signal: 'SIGKILL', timedOut: true, outputLimited: false, durationMs: 1 } as const;
+    const run = processRun({ exitCode: null, signal: 'SIGKILL', timedOut: true });
     const problems = assembleProblems(inputs({ main: { ...main, runs: [run], strayLines: ['x'] }, runProblems: () => [{ kind: 'timeout', message: 'hang' }], probe: probe({ freshDifference: differs(['a'], null) }) }));
     assert.deepEqual(problems.map((p) => p.message.slice(0, 4)), ['hang', 'Your'], 'stray output stays after it');
   });
-
-  const unexplained = (sentences: string[], listIndex = 2) => ({ findings: [], unexplained: sentences.map((sentence) => ({ step: { stream: 0, index: 3, list: 0, listIndex, command: 'PICK' }, sentence })), unexplainedCount: sentences.length, differingCount: sentences.length });
 
   it('a difference no mistake names: its first sentence, the command and transcript, and how many more', () => {
     const [one] = assembleProblems(inputs({ diagnosis: unexplained(['at `PICK` your program answered a, where the reference answers b']) }));
@@ -127,7 +110,7 @@ describe('check problems: the runs and the differences', () => {
 
   it('says no unnamed difference where a crash, stale state or a stop already explains it', () => {
     const crash = { kind: 'crash', message: 'boom' } as Problem;
-    const run = { stdout: '', stderr: '', exitCode: 1, signal: null, timedOut: false, outputLimited: false, durationMs: 1 };
+    const run = processRun();
     const crashed = inputs({ main: { ...main, runs: [run] }, runProblems: () => [crash] });
     assert.deepEqual(kinds(assembleProblems({ ...crashed, diagnosis: unexplained(['at `PICK` your program crashed']) })), ['crash']);
     assert.deepEqual(kinds(assembleProblems({ ...crashed, diagnosis: unexplained(['at `PICK` your program crashed', 'answered a']) })), ['crash', 'unrecognised-difference'], 'not every difference is the crash');

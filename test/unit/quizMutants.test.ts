@@ -117,6 +117,13 @@ describe('quiz (edges): single choice', () => {
     for (const answer of ['0', '4', 'd', 'a different answer', '0x2', '2.5', '1, 2']) assert.deepEqual(await checkAnswer(single, answer, deps), unreadable, answer);
   });
 
+  it('reads a number with its closing bracket or stop only on one line: "1" then "." on the next line is no choice', async () => {
+    const xy = ['x', 'y'];
+    const q = authored({ id: 'q-xy', prompt: 'Which?', kind: 'single', choices: xy, hint: 'Not x.' }, ['2']);
+    assert.deepEqual(await checkAnswer(q, '1.', deps), { correct: false, feedback: 'Not x.' });
+    for (const answer of ['1\n.', '1\n)']) assert.deepEqual(await checkAnswer(q, answer, deps), { correct: false, feedback: oneChoiceReason(xy), unreadable: true }, JSON.stringify(answer));
+  });
+
   it('reads two-digit choice numbers, with or without a closing bracket', async () => {
     const many = Array.from({ length: 11 }, (_, i) => `backend ${String.fromCharCode(65 + i)}`);
     const q = authored({ id: 'q-many', prompt: 'Which?', kind: 'single', choices: many, hint: 'Count the calls.' }, ['10']);

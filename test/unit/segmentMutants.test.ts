@@ -171,4 +171,10 @@ describe('segmenting a whole output with the reference as a guide', () => {
     assert.deepEqual(outputLines('\n'), ['']);
     assert.deepEqual(outputLines('\n\n'), ['', '']);
   });
+
+  it('keeps a whole output of one line without a final newline, whatever the line says', () => {
+    // "Stryker was here!" is the text mutation testing puts in place of the empty string this function tests for.
+    for (const line of ['OK', ' ', 'Stryker was here!']) assert.deepEqual(outputLines(line), [line]);
+    assert.deepEqual(outputLines(''), []);
+  });
 });

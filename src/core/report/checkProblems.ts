@@ -24,8 +24,9 @@ export interface ProblemInputs {
 
 const answerText = (lines: readonly string[] | null): string => (lines === null ? 'nothing' : lines.length === 0 ? '(nothing)' : clipLine(lines.join(' / ')));
 
-function differenceText(d: AnswerDifference, probed: string): string {
-  return `at command ${d.index + 1} (\`${d.command}\`) of "${probed}" one run answered ${answerText(d.first)}, the other ${answerText(d.second)}`;
+/** Where two runs differ; `runs` names the two runs (the label and the answers are never rewritten). */
+function differenceText(d: AnswerDifference, probed: string, runs: readonly [string, string] = ['one run', 'the other']): string {
+  return `at command ${d.index + 1} (\`${d.command}\`) of "${probed}" ${runs[0]} answered ${answerText(d.first)}, ${runs[1]} ${answerText(d.second)}`;
 }
 
 /**
@@ -65,8 +66,8 @@ export function assembleProblems(p: ProblemInputs): Problem[] {
       kind: 'stale-state',
       message:
         p.probe.resetDifference.seen === 'after-others'
-          ? `Something carries over from one transcript to the next: ${differenceText(p.probe.resetDifference, probed).replace('one run', 'run alone it').replace('the other', 'run after the other transcripts')}.`
-          : `Something carries over from one transcript to the next: run twice in one process, ${differenceText(p.probe.resetDifference, probed).replace('one run', 'the first run').replace('the other', 'the second')}.`,
+          ? `Something carries over from one transcript to the next: ${differenceText(p.probe.resetDifference, probed, ['run alone it', 'run after the other transcripts'])}.`
+          : `Something carries over from one transcript to the next: run twice in one process, ${differenceText(p.probe.resetDifference, probed, ['the first run', 'the second'])}.`,
       advice: `\`${p.model.resetCommand}\` must start from scratch: clear every count, list and cursor, and keep no state at module level.`,
     });
   }
