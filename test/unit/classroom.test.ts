@@ -109,6 +109,14 @@ describe('classroom: step summary', () => {
     assert.equal(lines[2], '`balancer.py` · 1 of 3 hidden transcripts pass (33%)');
   });
 
+  it('a file name holding backticks stays one code span: its fence is longer than any run of them', () => {
+    const named = { ...failing, file: 'my`odd``name.py' } as CheckReport;
+    const line = classroomSummary(named, classroomResult(named, TRANSCRIPTS, 3), 'LC').split('\n')[2]!;
+    assert.ok(line.startsWith('```my`odd``name.py``` · '), line);
+    const edge = { ...failing, file: '`x.py' } as CheckReport;
+    assert.ok(classroomSummary(edge, classroomResult(edge, TRANSCRIPTS, 3), 'LC').split('\n')[2]!.startsWith('`` `x.py `` · '));
+  });
+
   it('lists mistakes with their read-order step, problems by their first line, and one table row per test', () => {
     const withMore = { ...failing, mistakes: [mistake('Wrong tie', 3), mistake('Late count')], problems: [{ kind: 'timeout', message: 'stopped\nat PICK' }] } as CheckReport;
     const text = classroomSummary(withMore, classroomResult(withMore, TRANSCRIPTS, 1), 'LC');

@@ -120,7 +120,7 @@ export function buildClassReport(lesson: LessonInfo, rows: readonly GradeRow[], 
     group.students.push(row.student);
     groups.set(key, group);
   }
-  const unrecognised = [...groups.values()].map((g) => ({ ...g, count: g.students.length })).sort((a, b) => b.count - a.count || (a.command < b.command ? -1 : 1));
+  const unrecognised = [...groups.values()].map((g) => ({ ...g, count: g.students.length })).sort((a, b) => b.count - a.count || (a.command < b.command ? -1 : a.command > b.command ? 1 : 0));
   const random = sorted.filter((r) => r.random).map((r) => r.student);
   const stopped = sorted.filter((r) => r.stoppedAnswering).map((r) => r.student);
   const quizzes = sorted.flatMap((r) => (r.quiz && r.quiz.total > 0 ? [r.quiz.right / r.quiz.total] : []));

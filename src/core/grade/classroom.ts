@@ -129,6 +129,17 @@ export function classroomResult(report: CheckReport | null, transcripts: readonl
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
 
+/**
+ * Text as a Markdown code span: fenced by one backtick more than its longest run of them, with a space inside
+ * when it starts or ends with one (CommonMark), so a file name holding a backtick cannot end the span early.
+ */
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
 /** The Markdown the check step appends to $GITHUB_STEP_SUMMARY: points, then each mistake and transcript. */
 export function classroomSummary(report: CheckReport | null, result: ClassroomResult, lessonTitle: string, why?: string): string {
   const points = result.tests.reduce((n, t) => n + t.score, 0);
@@ -137,7 +148,7 @@ export function classroomSummary(report: CheckReport | null, result: ClassroomRe
     lines.push(`The check did not run: ${cell(why ?? 'unknown reason')}.`, '');
     return lines.join('\n') + '\n';
   }
-  lines.push(`\`${cell(report.file)}\` · ${report.checks.passed} of ${report.checks.total} hidden transcripts pass (${percent(report.checks.total ? report.checks.passed / report.checks.total : 0)})`, '');
+  lines.push(`${codeSpan(cell(report.file))} · ${report.checks.passed} of ${report.checks.total} hidden transcripts pass (${percent(report.checks.total ? report.checks.passed / report.checks.total : 0)})`, '');
   if (report.mistakes.length) {
     lines.push('### Mistakes', '');
     for (const m of report.mistakes) lines.push(`- **${cell(m.title)}**${m.step ? ` (read-order step ${m.step})` : ''}: ${cell(m.hint)}`);

@@ -61,7 +61,9 @@ function mistakeChart(mistakes: readonly MistakeBar[]): string {
   const rows = mistakes.map((m, i) => {
     const y = i * rowHeight;
     const w = Math.max(1, m.share * bar);
-    const title = m.title.length > 44 ? `${m.title.slice(0, 43)}…` : m.title;
+    // Cut between characters as a reader sees them: slicing UTF-16 units split an emoji into a broken glyph.
+    const shown = [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(m.title)].map((g) => g.segment);
+    const title = shown.length > 44 ? `${shown.slice(0, 43).join('')}…` : m.title;
     return (
       `<text x="${label - 8}" y="${y + 17}" text-anchor="end">${escapeHtml(title)}</text>` +
       `<rect x="${label}" y="${y + 4}" width="${bar}" height="18" class="track"/>` +
