@@ -88,7 +88,10 @@ export function formatAdequacy(adequacy: Adequacy, c: Colors, maxNames = 4): str
   return out;
 }
 
-/** The pairs matrix: how many hidden transcripts tell mistake i from mistake j (0 = they cannot be told apart). */
+/**
+ * The pairs matrix: how many hidden transcripts tell mistake i from mistake j (0 = they cannot be told apart;
+ * – = not compared by whole transcripts, said under the matrix when it occurs).
+ */
 export function formatPairs(adequacy: Adequacy, c: Colors): string[] {
   const ids = adequacy.mistakes.map((m) => m.mistake);
   if (ids.length < 2) return [];
@@ -97,10 +100,16 @@ export function formatPairs(adequacy: Adequacy, c: Colors): string[] {
   const cw = Math.max(3, String(adequacy.transcripts.length).length + 2);
   const head = ' '.repeat(w + 2) + ids.map((_, i) => String(i + 1).padStart(cw)).join('');
   const out = [c.bold('Pairs: how many hidden transcripts tell each two mistakes apart (0 = they cannot be)'), head];
+  let uncompared = false;
   adequacy.matrix.forEach((row, i) => {
-    const cells = row.map((n) => (n === null ? '·'.padStart(cw) : n === 0 ? c.red('0'.padStart(cw)) : String(n).padStart(cw)));
+    const cells = row.map((n, j) => {
+      if (n !== null) return n === 0 ? c.red('0'.padStart(cw)) : String(n).padStart(cw);
+      if (i !== j) uncompared = true;
+      return (i === j ? '·' : '–').padStart(cw);
+    });
     out.push(`  ${pad(labels[i]!, w)}${cells.join('')}`);
   });
+  if (uncompared) out.push(c.dim('  – not compared by whole transcripts: a mistake that only chooses at random is told apart command by command, where it has a choice; one never caught is reported above.'));
   return out;
 }
 

@@ -69,7 +69,7 @@ describe('validate: mutation adequacy', () => {
     const empty = adequacy.mistakes.find((m) => m.mistake === 'empty-pool')!;
     assert.deepEqual(empty.caughtBy, ['empty-pool']);
     adequacy.matrix.forEach((row, i) => row.forEach((n, j) => assert.equal(n, adequacy.matrix[j]![i])));
-    assert.ok(adequacy.pairs.every((p) => p.separatedBy > 0));
+    assert.ok(adequacy.pairs.every((p) => p.separatedBy !== null && p.separatedBy > 0));
   });
 
   it('reports a mistake no hidden transcript catches, with a pasteable transcript that does', async () => {

@@ -35,8 +35,12 @@ export interface MistakeCoverage {
 
 export interface PairVerdict {
   readonly mistakes: readonly [string, string];
-  /** The fewest hidden transcripts separating any one mutation of A from any one of B; 0 = not told apart. */
-  readonly separatedBy: number;
+  /**
+   * The fewest hidden transcripts separating any one mutation of A from any one of B; 0 = not told apart.
+   * Null when no two mutations were compared by whole outcomes: one mistake only chooses at random (told apart
+   * command by command, where it has a choice), or neither is ever caught (reported once, per mistake).
+   */
+  readonly separatedBy: number | null;
   /** The first mutation pair no hidden transcript separates. */
   readonly unseparated?: readonly [string, string];
   /** Programs making both that look like one making only `looksLike` on every hidden transcript. */
@@ -47,7 +51,7 @@ export interface Adequacy {
   readonly transcripts: readonly string[];
   readonly mistakes: readonly MistakeCoverage[];
   readonly pairs: readonly PairVerdict[];
-  /** matrix[i][j]: `separatedBy` of mistakes i and j (in `mistakes` order); null on the diagonal. */
+  /** matrix[i][j]: `separatedBy` of mistakes i and j (in `mistakes` order); null on the diagonal and where not compared. */
   readonly matrix: readonly (readonly (number | null)[])[];
 }
 
@@ -108,7 +112,7 @@ export function measureAdequacy(model: ReferenceModel, mistakes: Mistakes, trans
           }
         }
       }
-      const n = Number.isFinite(separatedBy) ? separatedBy : 0;
+      const n = Number.isFinite(separatedBy) ? separatedBy : null;
       matrix[i]![j] = n;
       matrix[j]![i] = n;
       pairs.push({ mistakes: [a.id, b.id], separatedBy: n, ...(unseparated ? { unseparated } : {}), ...(masked.length > 0 ? { masked } : {}) });
