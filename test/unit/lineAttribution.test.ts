@@ -3,16 +3,7 @@
  * the bootstraps print; test/node/lineTrace.test.ts runs the real tracers.
  */
 import * as assert from 'node:assert/strict';
-import { attributeLines, type TraceRecord, type TraceRecordKind } from '../../src/core/diagnosis/lineAttribution';
-
-/** A record with lines of file 0. */
-const r = (kind: TraceRecordKind, value: number, lines: number[] = [], stdoutLines = 0): TraceRecord => ({ kind, value, hits: new Map(lines.length ? [[0, lines]] : []), stdoutLines });
-
-/** Each command's lines of file 0, sorted, or undefined. */
-function shares(records: TraceRecord[], answerLineCounts: number[], commandCount: number): { by: string; lines: (number[] | undefined)[] } {
-  const result = attributeLines(records, answerLineCounts, commandCount);
-  return { by: result.by, lines: result.perCommand.map((files) => (files ? [...(files.get(0) ?? [])].sort((a, b) => a - b) : undefined)) };
-}
+import { r, shares } from './traceRecords';
 
 describe('attributing traced lines to commands', () => {
   it('cuts at each stdin line when the program reads one line and answers it before taking the next', () => {
