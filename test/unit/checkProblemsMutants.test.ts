@@ -127,6 +127,9 @@ describe('check problems (edges): lines no command asks for', () => {
   it('seen on two fresh runs: the two counts, or where they came when the counts agree', () => {
     const differ = unaskedProblem({ lines: ['tick'], counts: [2, 3], seen: 'fresh' }, 'ties go to pool order');
     assert.match(differ.message, /: 2 of them on one run of "ties go to pool order" and 3 on another run of the same commands\. /);
+    const fromNone = unaskedProblem({ lines: ['.'], counts: [0, 3], seen: 'fresh' }, 'ties go to pool order');
+    assert.match(fromNone.message, /: none on one run of "ties go to pool order" and 3 on another run/, 'not "0 of them"');
+    assert.match(unaskedProblem({ lines: ['.'], counts: [3, 0], seen: 'fresh' }, 'ties').message, /: 3 of them on one run of "ties" and none on another run/);
     assert.doesNotMatch(differ.message, /ran twice|different places/);
     const agree = unaskedProblem({ lines: ['tick'], counts: [2, 2], seen: 'fresh' }, 'ties go to pool order');
     assert.match(agree.message, /: on two runs of "ties go to pool order" they came at different places\. /);

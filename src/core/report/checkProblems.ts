@@ -135,7 +135,7 @@ export function unaskedProblem(unasked: UnaskedLines, probed: string): Problem {
           ? `${a} of them when "${probed}" ran once, and ${b} (not ${2 * a}) when it ran twice in one process`
           : a === b
             ? `on two runs of "${probed}" they came at different places`
-            : `${a} of them on one run of "${probed}" and ${b} on another run of the same commands`
+            : `${a === 0 ? 'none' : `${a} of them`} on one run of "${probed}" and ${b === 0 ? 'none' : b} on another run of the same commands`
       }. ` +
       'Its output does not follow the commands, so its answers could not be checked, and no mistake is named.',
     advice: 'Print only the answer to each command, when the command comes: progress or heartbeat lines from a thread, a timer or a child process go to stderr (or nowhere).',
