@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { safeText, showInvisibles } from '../../src/core/text/text';
+import { safeStrings, safeText, showInvisibles } from '../../src/core/text/text';
 
 /** Nothing a terminal, an editor or a bidi algorithm acts on may survive. */
 function assertInert(text: string): void {
@@ -64,5 +64,27 @@ describe('showInvisibles: a trace cell', () => {
     assert.equal(showInvisibles('a\r'), 'a␍');
     assert.equal(showInvisibles('\u001b[2Ja\u202e'), '\\u001b[2Ja\\u202e');
     assertInert(showInvisibles('\u001b]8;;x\u0007\u009b\u2067'));
+  });
+});
+
+describe('safeStrings: every string of a panel message', () => {
+  it('writes out a right-to-left override and a zero-width space in strings at any depth, keeping line breaks and tabs', () => {
+    const message = { type: 'report', title: 'pick\u202Eevil', nested: { lines: ['a\u200Bb', 'ok\tfine\nnext'], count: 3, flag: true, none: null } };
+    const safe = safeStrings(message);
+    assert.equal(safe.title, 'pick\\u202eevil');
+    assert.deepEqual(safe.nested.lines, ['a\\u200bb', 'ok\tfine\nnext']);
+    assert.deepEqual([safe.nested.count, safe.nested.flag, safe.nested.none, safe.type], [3, true, null, 'report']);
+    assertInert(JSON.stringify(safe));
+  });
+
+  it('copies objects and arrays rather than changing them, and returns a string with nothing to write out as it is', () => {
+    const message = { text: 'x\u202Ey', list: ['\u200B'] };
+    const safe = safeStrings(message);
+    assert.notEqual(safe, message);
+    assert.notEqual(safe.list, message.list);
+    assert.deepEqual(message, { text: 'x\u202Ey', list: ['\u200B'] }, 'the original is untouched');
+    assert.equal(safeStrings('plain'), 'plain');
+    assert.equal(safeStrings('a\rb'), 'a\\rb', 'a carriage return is shown, not obeyed');
+    assert.equal(safeStrings(7), 7);
   });
 });
