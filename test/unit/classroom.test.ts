@@ -5,7 +5,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { classroomResult, classroomSummary, classroomWorkflow, RUNNER_ID, REPORT_FILE, ARTIFACT_NAME } from '../../src/core/grade/classroom';
-import type { CheckReport, NamedMistake, TranscriptVerdict } from '../../src/core/report/report';
+import type { CheckReport, NamedMistake } from '../../src/core/report/report';
+import { checkReportOf as report } from './gradeClass';
 
 const TRANSCRIPTS = [
   { name: 'ties', description: 'Ties go to pool order' },
@@ -13,24 +14,6 @@ const TRANSCRIPTS = [
   { name: 'late', description: '' },
 ];
 
-function report(status: CheckReport['status'], transcripts: TranscriptVerdict[], extra: Partial<CheckReport> = {}): CheckReport {
-  const passed = transcripts.filter((t) => t.passed).length;
-  return {
-    lesson: 'least-connections',
-    language: 'python',
-    file: 'balancer.py',
-    status,
-    checks: { total: transcripts.length, passed, failed: transcripts.length - passed, notRun: transcripts.filter((t) => t.notRun).length },
-    transcripts,
-    mistakes: [],
-    problems: [],
-    counterexample: null,
-    fuzz: { seed: 1, transcripts: 0, failed: 0, notRun: 0 },
-    durationMs: 1,
-    processRuns: 1,
-    ...extra,
-  };
-}
 
 const mistake = (title: string, step?: number): NamedMistake =>
   ({ id: title, title, function: 'pick', line: null, confidence: 'exact', explanation: 'why', hint: `fix ${title} | here`, mutants: [], evidence: { steps: 1, transcripts: 1, first: null }, revealedBy: [], counterexample: null, ...(step ? { step } : {}) }) as NamedMistake;

@@ -4,6 +4,7 @@
  * gradeSurvivors.test.ts and gradeHtmlSurvivors.test.ts.
  */
 import type { LessonInfo } from '../../src/core/grade/classReport';
+import type { CheckReport, TranscriptVerdict } from '../../src/core/report/report';
 import { rowWithoutCheck, type GradeRow, type RowExample, type RowMistake, type RowStatus } from '../../src/core/grade/row';
 
 export const CLASS_LESSON: LessonInfo = { id: 'lc', title: 'Least Connections', version: '1.0.0', steps: ['top', 'pick()'], questions: {} };
@@ -56,4 +57,24 @@ export function table(html: string, first: string): { rows: string[][]; stray: s
   const body = html.slice(html.indexOf('<tbody>', at) + '<tbody>'.length, html.indexOf('</tbody>', at));
   const rows = [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) => [...r[1]!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => c[1]!.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()));
   return { rows, stray: body.replace(/<tr>[\s\S]*?<\/tr>/g, '') };
+}
+
+/** A learner's check report with these transcript verdicts (counts derived from them), or as `extra` says. */
+export function checkReportOf(status: CheckReport['status'], transcripts: TranscriptVerdict[], extra: Partial<CheckReport> = {}): CheckReport {
+  const passed = transcripts.filter((t) => t.passed).length;
+  return {
+    lesson: 'least-connections',
+    language: 'python',
+    file: 'balancer.py',
+    status,
+    checks: { total: transcripts.length, passed, failed: transcripts.length - passed, notRun: transcripts.filter((t) => t.notRun).length },
+    transcripts,
+    mistakes: [],
+    problems: [],
+    counterexample: null,
+    fuzz: { seed: 1, transcripts: 0, failed: 0, notRun: 0 },
+    durationMs: 1,
+    processRuns: 1,
+    ...extra,
+  };
 }

@@ -10,8 +10,7 @@ import { buildClassReport } from '../../src/core/grade/classReport';
 import { classroomResult, classroomSummary } from '../../src/core/grade/classroom';
 import { classReportCsv, csvCell } from '../../src/core/grade/csv';
 import { classReportHtml } from '../../src/core/grade/html';
-import type { CheckReport, TranscriptVerdict } from '../../src/core/report/report';
-import { CLASS_LESSON, named, studentRow, table, transcript } from './gradeClass';
+import { CLASS_LESSON, checkReportOf, named, studentRow, table, transcript } from './gradeClass';
 
 describe('class report: ties', () => {
   it('the common example: of two seen once each, the shorter, even when it comes second', () => {
@@ -90,24 +89,6 @@ describe('class report: the CSV a gradebook imports', () => {
   });
 });
 
-function checkReport(status: CheckReport['status'], transcripts: TranscriptVerdict[], extra: Partial<CheckReport> = {}): CheckReport {
-  const passed = transcripts.filter((t) => t.passed).length;
-  return {
-    lesson: 'lc',
-    language: 'python',
-    file: 'b.py',
-    status,
-    checks: { total: transcripts.length, passed, failed: transcripts.length - passed, notRun: 0 },
-    transcripts,
-    mistakes: [],
-    problems: [],
-    counterexample: null,
-    fuzz: { seed: 1, transcripts: 0, failed: 0, notRun: 0 },
-    durationMs: 1,
-    processRuns: 1,
-    ...extra,
-  };
-}
 
 const HIDDEN = [
   { name: 'ties', description: 'Ties go to pool order' },
@@ -116,26 +97,26 @@ const HIDDEN = [
 
 describe('classroom: a test per hidden transcript', () => {
   it('a program that could not run has no verdicts: each test errors with the first line of its first problem', () => {
-    const broken = checkReport('error', [], { problems: [{ kind: 'syntax', message: 'line 3: invalid syntax\n    def pick(' }] });
+    const broken = checkReportOf('error', [], { problems: [{ kind: 'syntax', message: 'line 3: invalid syntax\n    def pick(' }] });
     const result = classroomResult(broken, HIDDEN, 2);
     assert.deepEqual(result.tests.map((t) => [t.status, t.score, t.message]), HIDDEN.map(() => ['error', 0, 'line 3: invalid syntax']));
     assert.equal(result.status, 'error');
   });
 
   it('a failing report that lacks a verdict for a transcript fails that test with its first problem', () => {
-    const partial = checkReport('fail', [{ name: 'ties', description: 'Ties go to pool order', passed: true }], { problems: [{ kind: 'timeout', message: 'stopped answering' }] });
+    const partial = checkReportOf('fail', [{ name: 'ties', description: 'Ties go to pool order', passed: true }], { problems: [{ kind: 'timeout', message: 'stopped answering' }] });
     const result = classroomResult(partial, HIDDEN, 1);
     assert.deepEqual(result.tests.map((t) => [t.name, t.status, t.message]), [['Ties go to pool order', 'pass', null], ['done', 'fail', 'stopped answering']]);
   });
 
   it('a difference in several lines shows each side joined by slashes', () => {
     const verdicts = [{ name: 'ties', description: 'x', passed: false, divergesAt: 1, expected: ['a:1', 'b:0'], actual: ['a:0', 'b:1'] }];
-    assert.equal(classroomResult(checkReport('fail', verdicts), [HIDDEN[0]!], 1).tests[0]!.message, 'first differs at command 2: expected a:1 / b:0, got a:0 / b:1');
+    assert.equal(classroomResult(checkReportOf('fail', verdicts), [HIDDEN[0]!], 1).tests[0]!.message, 'first differs at command 2: expected a:1 / b:0, got a:0 / b:1');
   });
 
   it('each test is what the reporter reads, with no file, line or time (a transcript is none of them)', () => {
     const verdicts = [{ name: 'ties', description: 'Ties go to pool order', passed: true }];
-    assert.deepStrictEqual(classroomResult(checkReport('pass', verdicts), [HIDDEN[0]!], 3).tests[0], {
+    assert.deepStrictEqual(classroomResult(checkReportOf('pass', verdicts), [HIDDEN[0]!], 3).tests[0], {
       name: 'Ties go to pool order',
       status: 'pass',
       score: 3,
@@ -150,7 +131,7 @@ describe('classroom: a test per hidden transcript', () => {
 
 describe('classroom: the step summary', () => {
   it('a title with a Windows line break reads as one line with one space', () => {
-    const report = checkReport('pass', [{ name: 'ties', description: 'x', passed: true }]);
+    const report = checkReportOf('pass', [{ name: 'ties', description: 'x', passed: true }], { file: 'b.py' });
     const text = classroomSummary(report, classroomResult(report, [HIDDEN[0]!], 1), 'Least\r\nConnections');
     assert.equal(text.split('\n')[0], '## Least Connections: 1/1 points');
     assert.equal(classroomSummary(null, classroomResult(null, HIDDEN, 1), 'LC', 'no\r\n\r\nsandbox').split('\n')[2], 'The check did not run: no sandbox.');
@@ -161,7 +142,7 @@ describe('classroom: the step summary', () => {
       { name: 'ties', description: 'Ties go to pool order', passed: true },
       { name: 'done', description: '', passed: false, divergesAt: 0, expected: ['OK'], actual: [] },
     ];
-    const report = checkReport('fail', verdicts);
+    const report = checkReportOf('fail', verdicts, { file: 'b.py' });
     const lines = classroomSummary(report, classroomResult(report, HIDDEN, 1), 'LC').split('\n');
     assert.deepEqual(lines.slice(2, 5), [`\`b.py\` · 1 of 2 hidden transcripts pass (${Math.round((1 / 2) * 100)}%)`, '', '| Transcript | Result | Points |']);
   });
