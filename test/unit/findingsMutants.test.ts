@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { CheckReport, NamedMistake } from '../../src/core/report/report';
+import type { CheckReport } from '../../src/core/report/report';
+import { namedMistake as mistake } from './namedMistake';
 import {
   behaviourText,
   counterexampleLabel,
@@ -18,22 +19,6 @@ import {
 
 type Scope = Pick<CheckReport, 'transcripts' | 'fuzz'>;
 
-function mistake(overrides: Partial<NamedMistake> = {}): NamedMistake {
-  return {
-    id: 'ties-last',
-    title: 'Ties go to the last backend',
-    function: 'pick',
-    line: 12,
-    confidence: 'exact',
-    explanation: 'On a tie the program picks the last one.',
-    hint: 'Keep the first of equal counts',
-    mutants: ['ties-last'],
-    evidence: { steps: 0, transcripts: 0, first: null },
-    revealedBy: [],
-    counterexample: null,
-    ...overrides,
-  };
-}
 
 /** A report with `hidden` hidden transcripts (h1, h2, …) and `random` random tests. */
 function scope(hidden: number, random: number): Scope {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { CheckReport, NamedMistake, Problem } from '../../src/core/report/report';
+import type { CheckReport, Problem } from '../../src/core/report/report';
+import { namedMistake as mistake } from './namedMistake';
 import {
   checkDetails,
   checkDetailsTooltip,
@@ -16,22 +17,6 @@ import {
   verdictSentence,
 } from '../../src/core/report/progress';
 
-function mistake(overrides: Partial<NamedMistake> = {}): NamedMistake {
-  return {
-    id: 'ties-last',
-    title: 'Ties go to the last backend',
-    function: 'pick',
-    line: 12,
-    confidence: 'exact',
-    explanation: 'e',
-    hint: 'h',
-    mutants: [],
-    evidence: { steps: 0, transcripts: 0, first: null },
-    revealedBy: [],
-    counterexample: null,
-    ...overrides,
-  };
-}
 
 function report(overrides: Partial<CheckReport> = {}): CheckReport {
   return {

@@ -1,20 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { formatTranscript, parseTranscripts, TranscriptSyntaxError } from '../../src/core/model/transcript';
+import { formatTranscript, parseTranscripts } from '../../src/core/model/transcript';
+import { syntaxError } from './transcriptErrors';
 
 const LESSON = path.join(__dirname, '..', '..', 'lessons', 'least-connections');
 
-/** Runs the parser and returns the syntax error it throws, so each test can look at file, line and reason. */
-function syntaxError(text: string, file = 'transcripts/t.txt'): TranscriptSyntaxError {
-  try {
-    parseTranscripts(text, file);
-  } catch (error) {
-    assert.ok(error instanceof TranscriptSyntaxError, `expected a TranscriptSyntaxError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('the parser accepted a broken transcript');
-}
 
 describe('transcript parser', () => {
   it('reads names, descriptions, commands, expected answers and the line of each command', () => {

@@ -2,18 +2,9 @@
 // exactly at their limit, header names around the colon, the exact reasons an author reads, and formatting a
 // transcript with no description. Every text is built inside its test (perTest mutation coverage).
 import * as assert from 'node:assert/strict';
-import { formatTranscript, parseTranscripts, TRANSCRIPT_LIMITS, TranscriptSyntaxError } from '../../src/core/model/transcript';
+import { formatTranscript, parseTranscripts, TRANSCRIPT_LIMITS } from '../../src/core/model/transcript';
+import { syntaxError } from './transcriptErrors';
 
-/** The syntax error parsing `text` throws. */
-function syntaxError(text: string, file = 't.txt'): TranscriptSyntaxError {
-  try {
-    parseTranscripts(text, file);
-  } catch (error) {
-    assert.ok(error instanceof TranscriptSyntaxError, `expected a TranscriptSyntaxError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('the parser accepted a broken transcript');
-}
 
 describe('transcript bounds at their limit', () => {
   it('takes a line of exactly the longest length, and refuses one character more', () => {
