@@ -6,6 +6,18 @@ import { simulate } from '../../src/core/model/simulate';
 const from = (transcript: string, shrunkFrom: number): CounterexampleSource => ({ transcript, label: `the ${transcript} transcript`, shrunkFrom, reproduced: true });
 
 describe('counterexample traces', () => {
+  it('lines printed after the last answer are shown with the last command, which is then the first difference', () => {
+    const commands = ['POOL a b', 'PICK', 'STATUS'];
+    const right = simulate(model, commands).outcome;
+    const example = buildCounterexample(model, from('tail', 3), commands, { lines: [...right.lines, '.', 'tick'], ending: 'finished' });
+    const last = example.trace[commands.length - 1]!;
+    assert.deepEqual([last.actual, last.matches], [[...last.expected, '.', 'tick'], false]);
+    assert.equal(example.divergesAt, commands.length - 1);
+    assert.ok(example.trace.slice(0, -1).every((row) => row.matches));
+    const exact = buildCounterexample(model, from('tail', 3), commands, right);
+    assert.deepEqual(exact.trace[commands.length - 1]!.actual, exact.trace[commands.length - 1]!.expected, 'nothing added when nothing follows');
+  });
+
   it('lays the reference and the program side by side, with the counts after each command', () => {
     const commands = ['POOL zeta alpha', 'PICK', 'PICK', 'STATUS'];
     const learner = simulate(model, commands, new Set(['tiebreak-name'])).outcome;

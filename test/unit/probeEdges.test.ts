@@ -143,6 +143,7 @@ describe('determinism probe: lines the batch did not keep', () => {
     const probe = await probeDeterminism(model, program, probed);
     assert.equal(program.starts(), 3, 'one more fresh run of the same input');
     assert.deepEqual(probe.unasked && [probe.unasked.seen, probe.unasked.counts, probe.unasked.lines[0]], ['fresh', [1, 3], '.']);
+    assert.deepEqual(probe.unaskedShown?.lines.slice(-3), ['', '.', '.'], 'the run with more of them is the one shown, its lines in place');
     assert.equal(probe.determinism.runs, 3);
   });
 

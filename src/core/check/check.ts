@@ -223,7 +223,7 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   }
   if (probe?.unasked) {
     // Its answers do not follow the commands: whatever a mutant explains in them is timing, so no mistake is named.
-    const shown = buildCounterexample(model, { transcript: probe.probed.name, label: probe.probed.label, shrunkFrom: probe.probed.commands.length, reproduced: false }, probe.probed.commands, probe.alone);
+    const shown = buildCounterexample(model, { transcript: probe.probed.name, label: probe.probed.label, shrunkFrom: probe.probed.commands.length, reproduced: false }, probe.probed.commands, probe.unaskedShown ?? probe.alone);
     return report({ status: 'fail', problems: [unaskedProblem(probe.unasked, probe.probed.label)], counterexample: shown, determinism: probe.determinism });
   }
   const random = probe?.determinism.fresh === 'different';

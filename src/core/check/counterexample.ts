@@ -51,6 +51,11 @@ export function buildCounterexample(
   const reference = simulate(model, commands);
   const shouldBe = observed && model.observeCommand ? simulate(model, withObserve(model, commands)).steps : undefined;
   const actualAnswers = segmentAnswers(model, commands, learner.lines, learner.ending === 'finished');
+  // Lines printed after the last answer belong to no command; shown with the last row, so a transcript that
+  // failed on them alone does not mark a row that matches as its first difference.
+  const answered = actualAnswers.reduce((n, answer) => n + (answer?.length ?? 0), 0);
+  const after = learner.ending === 'finished' && actualAnswers.length === commands.length ? learner.lines.slice(answered) : [];
+  if (after.length > 0) actualAnswers[commands.length - 1] = [...(actualAnswers[commands.length - 1] ?? []), ...after];
   const trace: TraceRow[] = commands.map((command, i) => {
     const step = reference.steps[i];
     const expected = step?.answer ?? [];

@@ -41,6 +41,11 @@ export interface Probe {
   readonly resetDifference?: AnswerDifference;
   /** Two fresh runs printed a different number of lines no command asks for (a writer of its own on stdout). */
   readonly unasked?: UnaskedLines;
+  /**
+   * What the run with more of those lines answered, the lines in place: the trace to show with them, since the
+   * run the probe keeps (`alone`) may have answered every command right.
+   */
+  readonly unaskedShown?: Outcome;
 }
 
 function firstDifference(model: ReferenceModel, commands: readonly string[], a: Outcome, b: Outcome): AnswerDifference | undefined {
@@ -160,9 +165,16 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
   // Also T once and twice in one process, whole: a line printed once at the start (a timer's first tick) is not doubled.
   // (Both to the end of their input: a crash in the first T leaves the second unanswered, and that halves nothing.)
   const wholeRuns = twice.streams[0]?.ending === 'finished' && again.streams[0]?.ending === 'finished' && twice.streams.length === 1 && again.streams.length === 1;
-  let unasked =
-    fresher.map((o) => unaskedLines(model, probed.commands, first, o)).find((u) => u !== undefined) ??
-    (wholeRuns ? unaskedAcrossRepeat(model, probed.commands, again.streams[0]!.lines, twice.streams[0]!.lines) : undefined);
+  let unaskedShown: Outcome | undefined;
+  let unasked: UnaskedLines | undefined;
+  for (const o of fresher) {
+    unasked = unaskedLines(model, probed.commands, first, o);
+    if (unasked) {
+      unaskedShown = unasked.counts[1] > unasked.counts[0] ? o : first;
+      break;
+    }
+  }
+  unasked ??= wholeRuns ? unaskedAcrossRepeat(model, probed.commands, again.streams[0]!.lines, twice.streams[0]!.lines) : undefined;
   if (!unasked && wholeRuns && printsUnaskedLines(model, probed.commands, [again, twice])) {
     // The outcomes above are what the batch kept: a writer's lines that fell after the last answer, or that
     // are not answer lines at all (an empty line two writers' halves left), are not in them. The whole output
@@ -174,8 +186,14 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
       more.push(extra);
       alone.push(extra);
     }
-    const whole = wholeOutput(again);
-    unasked = whole ? alone.map((run) => wholeOutput(run)).map((o) => (o ? unaskedLines(model, probed.commands, whole, o) : undefined)).find((u) => u !== undefined) : undefined;
+    const whole = wholeOutput(model, again);
+    for (const o of whole ? alone.map((run) => wholeOutput(model, run)) : []) {
+      unasked = o ? unaskedLines(model, probed.commands, whole!, o) : undefined;
+      if (unasked) {
+        unaskedShown = unasked.counts[1] > unasked.counts[0] ? o : whole;
+        break;
+      }
+    }
   }
   return {
     probed,
@@ -189,19 +207,27 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
     ...(freshDifference ? { freshDifference } : {}),
     ...(resetDifference ? { resetDifference } : {}),
     ...(unasked ? { unasked } : {}),
+    ...(unasked && unaskedShown ? { unaskedShown } : {}),
   };
 }
 
-/** Every line a batch's only process printed, reset answers and strays included, when it ran to the end. */
-function wholeOutput(batch: BatchResult): Outcome | undefined {
+/**
+ * Every line a batch's only process printed after its answer to the reset, strays included, when it ran to the
+ * end (a line printed before that answer stays, where it came).
+ */
+function wholeOutput(model: ReferenceModel, batch: BatchResult): Outcome | undefined {
   const run = batch.runs[0];
-  return batch.runs.length === 1 && run && batch.streams[0]?.ending === 'finished' ? { lines: outputLines(run.stdout), ending: 'finished' } : undefined;
+  if (batch.runs.length !== 1 || !run || batch.streams[0]?.ending !== 'finished') return undefined;
+  const lines = outputLines(run.stdout);
+  const reset = model.resetAnswer;
+  const afterReset = reset.every((line, i) => lines[i] === line) ? lines.slice(reset.length) : lines;
+  return { lines: afterReset, ending: 'finished' };
 }
 
 /** Whether any of these whole outputs has a line that no answer to the commands could be. */
 function printsUnaskedLines(model: ReferenceModel, commands: readonly string[], batches: readonly BatchResult[]): boolean {
   const possible = possibleAnswerForms(model, commands);
-  return batches.some((batch) => wholeOutput(batch)?.lines.some((line) => !possible.has(lineForm(line))) === true);
+  return batches.some((batch) => wholeOutput(model, batch)?.lines.some((line) => !possible.has(lineForm(line))) === true);
 }
 
 /**
