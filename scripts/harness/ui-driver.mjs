@@ -144,10 +144,12 @@ export async function runCommand(page, title, { retries = 8, rowTimeout = 5000 }
     // Move focus back to the workbench document: keys go to a webview iframe while it has focus (e.g.
     // right after it opened). Not a click: most free spots open something (remote menu, command center...).
     await page.evaluate(() => (document.activeElement instanceof HTMLElement) && document.activeElement.blur());
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10000 });
-    await input.fill(`>${title}`);
     try {
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 10000 });
+      // The palette closes when something else takes focus between F1 and typing (seen on a CI machine:
+      // the input stayed attached but hidden for 30 s), so a fill that cannot start soon is a retry.
+      await input.fill(`>${title}`, { timeout: 5000 });
       await row.waitFor({ state: 'visible', timeout: rowTimeout });
       await row.click();
       // Done when the palette closed or turned into the command's own quick pick (value changed).
@@ -158,7 +160,7 @@ export async function runCommand(page, title, { retries = 8, rowTimeout = 5000 }
       return;
     } catch (e) {
       await page.keyboard.press('Escape');
-      if (attempt >= retries) throw new Error(`command "${title}" never showed up in the palette (${attempt} tries): ${e.message}`);
+      if (attempt >= retries) throw new Error(`command "${title}" could not be run from the palette (${attempt} tries; a contributed command shows up a few seconds after the workbench, and the palette closes if something takes focus): ${e.message}`);
     }
   }
 }
