@@ -7,7 +7,7 @@
  * commands stay unexplained.
  */
 import * as assert from 'node:assert/strict';
-import { diagnose, type Diagnosis } from '../../src/core/diagnosis/diagnose';
+import { diagnose, MAX_SINGLE_CANDIDATES, type Diagnosis } from '../../src/core/diagnosis/diagnose';
 import { answerOf, commandsOf, mistakesOf, plain, streamsOf, tableModel } from './diagnoseToys';
 
 const unexplained = (d: Diagnosis): string[] => commandsOf(d.unexplained.map((u) => u.step));
@@ -158,5 +158,27 @@ describe('diagnose: an exact pair', () => {
         ['beta', 'b', ['a', 'b'], 'exact', ['X 1', 'Y 1'], 2],
       ],
     );
+  });
+});
+
+describe('diagnose: free choices past the limit of mutations walked', () => {
+  // As above: d explains X 1; W 1 answers W! only with d and the free n. Fillers change nothing; they push n
+  // to a place in the lesson's list of mutations before or past MAX_SINGLE_CANDIDATES.
+  const run = (fillers: number): Diagnosis => {
+    const filler = Array.from({ length: fillers }, (_, i) => `f${i}`);
+    const model = tableModel({ mutations: ['d', ...filler, 'n'], free: ['n'], answer: (c, on) => (c === 'X 1' && on.has('d') ? 'X!' : c === 'W 1' && on.has('d') && on.has('n') ? 'W!' : undefined) });
+    return diagnose(model, mistakesOf({ alpha: ['d'], filler, beta: ['n'] }), streamsOf([['X 1', 'W 1']], answerOf(model, 'd', 'n')));
+  };
+
+  it('names a free choice that is the last mutation walked', () => {
+    const d = run(MAX_SINGLE_CANDIDATES - 2);
+    assert.deepEqual(d.findings.map((f) => f.mistake), ['alpha', 'beta']);
+    assert.deepEqual(d.unexplained, []);
+  });
+
+  it('does not walk a free choice past the limit on top of the findings (it was never walked alone)', () => {
+    const d = run(MAX_SINGLE_CANDIDATES - 1);
+    assert.deepEqual(d.findings.map((f) => f.mistake), ['alpha']);
+    assert.deepEqual(unexplained(d), ['W 1']);
   });
 });

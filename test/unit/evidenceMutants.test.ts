@@ -52,6 +52,17 @@ describe('replaying a claim on its trace: the surviving mutants', () => {
       assert.deepEqual(checkClaim(model, ['pick-b'], [], example, false), { holds: true, borneOut: 1 });
     });
 
+    it('is not an answer the program got right where the mistake would answer otherwise (another rule that makes the same mistake)', () => {
+      // pick-b always answers b; the program (pick-late) answers a, the right answer, while the count is 0, and b after.
+      const model = counter({
+        answer: (command, on, n) => (command === 'PICK' ? [on.has('pick-b') || (on.has('pick-late') && n > 0) ? 'b' : 'a'] : undefined),
+        next: (command, _on, n) => (command === 'INC' ? n + 1 : n),
+      });
+      const example = traceOf(model, ['PICK', 'INC', 'PICK'], 'pick-late');
+      assert.deepEqual(example.trace.map((row) => row.matches), [true, true, false]);
+      assert.deepEqual(checkClaim(model, ['pick-b'], [], example), { holds: true, borneOut: 1 });
+    });
+
     it('is shown word by word for a many-line answer, and as "(nothing)" for an empty one', () => {
       // LIST answers a b c; list-short only a, list-two a b, list-none nothing.
       const model = counter({

@@ -122,7 +122,9 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
   });
   const { chosen, uncovered } = cover(admissible, singles.differingKeys, options.random === true);
   let findings = findingsOf(chosen, mistakeOf, nondeterministic, singles.tallies);
-  const free = [...nondeterministic].filter((id) => mistakeOf.has(id));
+  // Only the free choices among the mutations walked as singles: past the limit a hostile pack's thousand free
+  // choices would each be walked on top of the findings, and in the triples with every pair.
+  const free = mutations.filter((id) => nondeterministic.has(id));
   if (uncovered.size > 0) findings = withFreeChoiceOnTop(model, streams, findings, uncovered, free, mistakeOf);
   if (uncovered.size > 0) {
     // Random ties on top of two other mistakes, where neither pair is left uncontradicted to build on.

@@ -23,7 +23,12 @@ import type { Counterexample } from '../report/report';
 import type { Finding, MistakeMutants } from './diagnose';
 
 export interface ClaimCheck {
-  /** False when a row of the trace contradicts the claim. */
+  /**
+   * False when a row of the trace contradicts the claim: a wrong answer the mistake does not give from the
+   * program's own counts, or counts that are not the mistake's where it changes them. A right answer where the
+   * mistake would answer otherwise does not count against it: a mistake stands for every program that makes it
+   * (ties broken by any rule but the name), and such a program agrees with the reference at some of its ties.
+   */
   readonly holds: boolean;
   /** Rows (0-based) where the claim says something and the program's answers bear it out. */
   readonly borneOut: number;
