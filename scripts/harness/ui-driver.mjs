@@ -283,9 +283,17 @@ export async function setColorTheme(session, theme, { timeout = 15000 } = {}) {
   const before = (await themeOf(page)).id;
   // Already showing it (e.g. the unseeded default)? Then the class will not change: nothing to do.
   if (THEME_CLASS[label] && before?.includes(`-${THEME_CLASS[label]}-`)) return themeOf(page);
-  await runCommand(page, 'Preferences: Color Theme');
   const input = page.locator('.quick-input-widget input.input');
-  await input.fill(label);
+  // The theme picker closes like the palette does when something takes focus before typing: open it again.
+  for (let attempt = 1; ; attempt++) {
+    await runCommand(page, 'Preferences: Color Theme');
+    try {
+      await input.fill(label, { timeout: 5000 });
+      break;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
   // Rows read "Light Modern  Default Light Modern": the short name, then the settings value as description.
   const exact = new RegExp(`^${escapeRegExp(label)}$`);
   const row = page.locator('.quick-input-widget .monaco-list-row')

@@ -175,6 +175,8 @@ async function trustedRun() {
     say(`first screen at 1440×900 (panel ${wide.width}×${wide.height}): verdict ${wide.verdict}, first title ${wide.title} ("${wide.titleText}"), bar ${wide.barHeight} px, one row ${wide.oneRow}`);
     assert.ok(wide.verdict && wide.title, `at 1440×900 the verdict and the first card's title are in view: ${JSON.stringify(wide)}`);
     assert.ok(wide.oneRow, `the sticky bar holds one row: ${JSON.stringify(wide)}`);
+    say(`progress on the bar at 1440×900: ${JSON.stringify(wide.progressShown)}`);
+    assert.ok(wide.progressShown.length > 0 && !wide.progressCut, `the bar shows whole progress parts, none cut: ${JSON.stringify(wide)}`);
     await screenshot(page, path.join(SHOTS, 'first-screen-1440-dark.png'), { locator: webviewElement(page, PANEL_TITLE) });
     // A narrow panel: the editor group beside it shrinks by half of what the window does.
     const narrowWindow = Math.max(900, 1440 - 2 * (wide.width - 500));

@@ -23,7 +23,15 @@ export async function firstScreen(wv) {
     // One row: every item's middle within a few pixels of the others'.
     const middles = [...rows];
     const oneRow = middles.length > 0 && Math.max(...middles) - Math.min(...middles) <= 4;
+    // The progress parts on screen: each either shown whole or not at all (none cut into "1 of 1…").
+    const progress = document.querySelector('.topbar .progress');
+    const box = progress ? progress.getBoundingClientRect() : null;
+    const parts = progress ? [...progress.querySelectorAll('.progress-part')] : [];
+    const shown = parts.filter((p) => box && box.height > 0 && p.getBoundingClientRect().top < box.bottom - 1);
+    const progressCut = shown.some((p) => p.scrollWidth > p.clientWidth + 1 || p.getBoundingClientRect().right > box.right + 1);
     return {
+      progressShown: shown.map((p) => p.textContent),
+      progressCut,
       width: window.innerWidth,
       height: window.innerHeight,
       verdict: inView(verdict),

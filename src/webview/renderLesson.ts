@@ -47,7 +47,9 @@ function topBar(lesson: LessonView, state: PanelState, ui: Ui): HTMLElement {
     'div',
     { class: 'topbar', role: 'region', 'aria-label': 'Check and progress' },
     check,
-    h('span', { class: 'progress', id: 'progress', title: lesson.progress }, lesson.progress),
+    // One span per part ("2 of 6 read", "1 of 5 answered"): where the bar is short, a part that does not fit
+    // leaves whole (CSS wraps it out of sight) instead of being cut mid-number into "1 of 1…".
+    h('span', { class: 'progress', id: 'progress', title: lesson.progress }, ...lesson.progress.split(' · ').map((part) => h('span', { class: 'progress-part' }, part))),
     verdict,
   );
 }
