@@ -142,6 +142,18 @@ describe('replaying a claim on its trace: the surviving mutants', () => {
       assert.deepEqual(checkClaim(model, ['inc-two'], [], unsaid), { holds: false, borneOut: 0, contradiction: { row: 0, shown: wrong } });
     });
 
+    it('as they should be, against a mistake that changes them, are not said as the difference: the first wrong answer is', () => {
+      // The program counts right (INC adds one) but answers b at PICK from a count of one, as inc-two's program would from two.
+      const model = counter({
+        answer: (command, on, n) => (command === 'PICK' ? [n >= (on.has('pick-early') ? 1 : 2) ? 'b' : 'a'] : undefined),
+        next: (command, on, n) => (command === 'INC' ? n + (on.has('inc-two') ? 2 : 1) : n),
+      });
+      const example = traceOf(model, ['INC', 'PICK'], 'pick-early');
+      assert.deepEqual(example.trace[0]!.observed, example.trace[0]!.shouldBe);
+      const shown = `\`PICK\` answered b where the reference answers a while your counts were ${countLine(1)}`;
+      assert.deepEqual(checkClaim(model, ['inc-two'], [], example), { holds: false, borneOut: 0, contradiction: { row: 0, shown } });
+    });
+
     it('say nothing against a mistake that leaves them as they are without it', () => {
       const model = picker();
       // The program counts three at INC, for a reason pick-b does not explain.

@@ -90,6 +90,9 @@ export function checkClaim(model: ReferenceModel, claimed: readonly string[], ot
     const baseLines = baseCounts.answer.kind === 'lines' ? baseCounts.answer.lines : null;
     if (!sameLines(mutantLines, baseLines) && mutantLines !== null) {
       if (!sameLines(mutantLines, row.observed)) {
+        // Counts as they should be contradict the mistake but are no difference to show the learner ("your
+        // counts were a:0 where they should be a:0"): the difference is the first wrong answer.
+        if (row.shouldBe && sameLines(row.observed, row.shouldBe)) return { holds: false, borneOut, contradiction: { row: i, shown: firstDifference(example) } };
         const should = row.shouldBe ? ` where they should be ${shownLines(row.shouldBe)}` : '';
         return { holds: false, borneOut, contradiction: { row: i, shown: `after \`${row.command}\` your counts were ${shownLines(row.observed)}${should}` } };
       }
