@@ -50,12 +50,15 @@ export function locateAttempts(model: ReferenceModel, example: Counterexample | 
     if (worthTracing(traced)) attempts.push({ ...traced, origin: { table: true, row: traced.failingIndex } });
   }
   // A whole transcript the finding is seen in: its other commands of that kind are the right ones.
+  // Once per transcript and kind of command: a first named command with nothing of its kind to compare with
+  // (the only LIST) must not hide a later one of another kind that has (a GET after a right GET).
   const tried = new Set<string>();
   for (const step of finding?.steps.slice(0, 20) ?? []) {
     const stream = streams[step.stream];
     const segment = stream?.segments.find((s) => step.index >= s.start && step.index < s.start + s.length);
-    if (!stream || !segment || stream.ending === 'timed-out' || stream.ending === 'output-limit' || tried.has(`${step.stream}:${segment.start}`)) continue;
-    tried.add(`${step.stream}:${segment.start}`);
+    const key = `${step.stream}:${segment?.start}:${verb(step.command)}`;
+    if (!stream || !segment || stream.ending === 'timed-out' || stream.ending === 'output-limit' || tried.has(key)) continue;
+    tried.add(key);
     const commands = stream.commands.slice(segment.start, segment.start + segment.length);
     const upto = stream.commands.slice(0, segment.start + segment.length);
     const answers = segmentAnswers(model, upto, stream.lines, stream.ending === 'finished').slice(segment.start);
