@@ -1,0 +1,218 @@
+/**
+ * How confirm runs the program (core `confirm`): which candidates share a process, how often a random
+ * program is run again, what a run of a random program with the observe command after every step says
+ * (how it ended decides whether it shows a crash or an empty answer), and shrinking on a program whose
+ * pack reset keeps state, where a candidate may hold only after the one before it. FAKE programs answer
+ * like the lesson's model (fakeLesson.ts), some with a mistake of their own; one lesson is a FAKE variant
+ * with a mistake whose STATUS prints nothing. confirm.test.ts covers the ordinary paths.
+ */
+import * as assert from 'node:assert/strict';
+import { runBatch, type Stream } from '../../src/core/check/batch';
+import type { Case } from '../../src/core/check/cases';
+import { counterexampleForDifference, counterexamplesFor, programShows, type ConfirmContext } from '../../src/core/check/confirm';
+import type { Execute } from '../../src/core/check/process';
+import { diagnose, type Finding } from '../../src/core/diagnosis/diagnose';
+import type { ReferenceModel } from '../../src/core/model/model';
+import type { StepRef } from '../../src/core/diagnosis/stepwise';
+import { simulate } from '../../src/core/model/simulate';
+import { done, manifest, model, mutantProgram, programWith } from './fakeLesson';
+
+/** The lesson's model seen through the engine's interface, whose state is opaque: FAKE lessons wrap its step. */
+const reference: ReferenceModel = model;
+
+function recorded(execute: Execute): Execute & { stdins: string[] } {
+  const stdins: string[] = [];
+  return Object.assign((async (input, limits) => {
+    stdins.push(input);
+    return execute(input, limits);
+  }) as Execute, { stdins });
+}
+
+/** How many command lists (each starts with the bare reset command) one process was given. */
+const listsIn = (stdin: string): number => stdin.split('\n').filter((line) => line === model.resetCommand).length;
+
+const caseOf = (name: string, commands: string[]): Case => ({ name, label: `the ${name} transcript`, commands, expected: simulate(model, commands).outcome, hidden: true });
+
+async function evidence(execute: Execute, cases: readonly Case[], lesson: ReferenceModel = model): Promise<{ ctx: ConfirmContext; streams: readonly Stream[]; findings: readonly Finding[] }> {
+  const { streams } = await runBatch(lesson, execute, cases.map((c) => c.commands));
+  const { findings } = diagnose(lesson, manifest.mistakes, streams);
+  return { ctx: { model: lesson, execute, cases, streams, random: false, leaky: false, concurrency: 1, maxShrinkRounds: 8 }, streams, findings };
+}
+
+/** A finding of one mutation, made by hand, explaining the command at `index` of stream 0. */
+function findingAt(stream: Stream, index: number, mutation: string): Finding {
+  const segment = stream.segments.find((s) => index >= s.start && index < s.start + s.length)!;
+  const step: StepRef = { stream: 0, index, list: segment.list, listIndex: index - segment.start - 1, command: stream.commands[index]! };
+  return { mistake: mutation, mutation, mutations: [mutation], confidence: 'exact', nondeterministic: false, steps: [step], stepCount: 1 };
+}
+
+/** Answers like the reference until a DONE for a name not in the pool, and there stops as `stop` says. */
+function stopsAtStranger(stop: 'hangs' | 'exits'): Execute {
+  return async (input) => {
+    let state = model.initial();
+    let stdout = '';
+    for (const command of input.split('\n').filter(Boolean)) {
+      const step = model.step(state, command, new Set(['unknown-crash']));
+      if (step.answer.kind === 'crash') return done(stdout, stop === 'hangs' ? { exitCode: null, signal: 'SIGKILL', timedOut: true } : {});
+      state = step.state;
+      stdout += step.answer.lines.map((l) => `${l}\n`).join('');
+    }
+    return done(stdout);
+  };
+}
+
+describe('confirm runs: which candidates share a process', () => {
+  const twoMistakes = programWith(() => ['tiebreak-name', 'negative-count']);
+  const cases = [caseOf('ties', ['POOL b a', 'PICK', 'STATUS']), caseOf('done', ['POOL a b', 'DONE b', 'PICK', 'STATUS'])];
+
+  for (const [what, flags] of [
+    ['leaks state across the reset', { leaky: true }],
+    ['runs under a pack whose reset keeps something', { carriesOver: true }],
+  ] as const) {
+    it(`runs each finding's candidate in a process of its own when the program ${what}`, async () => {
+      const program = recorded(twoMistakes);
+      const { ctx, findings } = await evidence(program, cases);
+      assert.deepEqual(findings.map((f) => f.mutation).sort(), ['negative-count', 'tiebreak-name']);
+      program.stdins.length = 0;
+      const examples = await counterexamplesFor({ ...ctx, ...flags }, findings);
+      assert.ok(examples.every((e) => e?.reproduced));
+      // Two candidates, each run plain and with STATUS after every command: four processes of one list each.
+      assert.deepEqual(program.stdins.map(listsIn), [1, 1, 1, 1]);
+    });
+  }
+});
+
+describe('confirm runs: how often a random program is run', () => {
+  it('a random program that shows the finding at the first try is run once', async () => {
+    const program = recorded(mutantProgram('tiebreak-name'));
+    const { ctx, findings } = await evidence(program, [caseOf('ties', ['POOL b a', 'PICK', 'STATUS'])]);
+    program.stdins.length = 0;
+    const [example] = await counterexamplesFor({ ...ctx, random: true }, findings);
+    assert.deepEqual(example?.commands, ['POOL b a', 'PICK']);
+    assert.deepEqual(program.stdins, ['POOL\nPOOL b a\nSTATUS\nPICK\nSTATUS\n'], 'one run, with STATUS after every command');
+  });
+
+  it("one that shows it only on the finding's transcript is run three times on the candidate, then once on the transcript", async () => {
+    // Ties go to the smallest name only after a DONE in the same list: the model's candidate has none.
+    const afterDone = recorded(programWith((seen) => (seen.some((c) => c.startsWith('DONE')) ? ['tiebreak-name'] : [])));
+    const transcript = ['POOL b a', 'STATUS', 'DONE a', 'STATUS', 'DONE b', 'STATUS', 'PICK', 'STATUS'];
+    const { ctx, findings } = await evidence(afterDone, [caseOf('after-done', transcript)]);
+    assert.deepEqual(findings.map((f) => f.mutation), ['tiebreak-name']);
+    afterDone.stdins.length = 0;
+    const [example] = await counterexamplesFor({ ...ctx, random: true }, findings);
+    assert.deepEqual(example?.commands, transcript.slice(0, 7), 'up to the differing PICK, not shrunk');
+    assert.equal(afterDone.stdins.length, 3 + 1, afterDone.stdins.join('---\n'));
+  });
+});
+
+describe('confirm runs: how a random run with the counts after every step ended', () => {
+  const crashes = caseOf('stranger', ['POOL a', 'DONE ghost']);
+
+  it('a random program that stops answering where the mistake crashes shows the crash', async () => {
+    const program = recorded(stopsAtStranger('exits'));
+    const { ctx, streams } = await evidence(program, [crashes]);
+    const finding = findingAt(streams[0]!, 2, 'unknown-crash');
+    const [example] = await counterexamplesFor({ ...ctx, random: true }, [finding]);
+    assert.ok(example?.reproduced);
+    assert.deepEqual(example.commands, ['DONE ghost']);
+    assert.deepEqual(example.trace.map((row) => [row.actual, row.matches]), [[null, false]]);
+  });
+
+  it('one that hangs there does not: a hang is not the crash the mistake explains', async () => {
+    const program = recorded(stopsAtStranger('hangs'));
+    const { ctx, streams } = await evidence(program, [crashes]);
+    const finding = findingAt(streams[0]!, 2, 'unknown-crash');
+    program.stdins.length = 0;
+    assert.deepEqual(await counterexamplesFor({ ...ctx, random: true }, [finding]), [null]);
+    assert.equal(program.stdins.length, 6, 'three tries of the candidate, three of the transcript');
+  });
+
+  it('an empty answer at the very end of a run that finished was given: a STATUS that prints nothing shows its mistake', async () => {
+    // FAKE lesson: least-connections with one more mistake, a STATUS that prints no counts at all.
+    const silent: ReferenceModel = {
+      ...model,
+      mutations: [...model.mutations, { id: 'status-silent', description: 'STATUS prints nothing' }],
+      step: (state, command, on, observed) => {
+        const result = reference.step(state, command, on, observed);
+        return on.has('status-silent') && command.trim() === 'STATUS' ? { ...result, answer: { kind: 'lines', lines: [] } } : result;
+      },
+    };
+    const program: Execute = async (input) => {
+      let state = silent.initial();
+      let stdout = '';
+      for (const command of input.split('\n').filter(Boolean)) {
+        const step = silent.step(state, command, new Set(['status-silent']));
+        state = step.state;
+        if (step.answer.kind === 'lines') stdout += step.answer.lines.map((l) => `${l}\n`).join('');
+      }
+      return done(stdout);
+    };
+    const commands = ['POOL a', 'STATUS'];
+    const { ctx, streams } = await evidence(program, [caseOf('silent', commands)], silent);
+    const finding = findingAt(streams[0]!, 2, 'status-silent');
+    assert.ok(programShows(silent, finding, commands, { lines: ['OK'], ending: 'finished' }));
+    const [example] = await counterexamplesFor({ ...ctx, random: true }, [finding]);
+    assert.ok(example?.reproduced);
+    assert.deepEqual(example.commands, commands);
+    assert.deepEqual(example.trace.map((row) => [row.expected, row.actual, row.matches, row.observed, row.shouldBe]), [
+      [['OK'], ['OK'], true, [], ['a:0']],
+      [['a:0'], [], false, [], ['a:0']],
+    ]);
+  });
+});
+
+describe('confirm runs: shrinking under a pack whose reset keeps something', () => {
+  // Ties go to the smallest name once any DONE came earlier in the process, whatever list it was in: a
+  // candidate run after one with a DONE may hold only because of it.
+  const afterAnyDone: Execute = async (input) => {
+    let state = model.initial();
+    let stdout = '';
+    let sawDone = false;
+    for (const command of input.split('\n').filter(Boolean)) {
+      const step = model.step(state, command, new Set(sawDone ? ['tiebreak-name'] : []));
+      if (command.startsWith('DONE')) sawDone = true;
+      state = step.state;
+      stdout += step.answer.kind === 'lines' ? step.answer.lines.map((l) => `${l}\n`).join('') : '';
+    }
+    return done(stdout);
+  };
+  const longWay = caseOf('long-way', ['POOL b a', 'STATUS', 'DONE a', 'STATUS', 'DONE b', 'STATUS', 'PICK', 'STATUS']);
+
+  it('keeps only a candidate that shows the finding when run alone, and shows that one', async () => {
+    const { ctx, findings } = await evidence(afterAnyDone, [longWay]);
+    assert.deepEqual(findings.map((f) => f.mutation), ['tiebreak-name']);
+    const program = recorded(afterAnyDone);
+    const [example] = await counterexamplesFor({ ...ctx, execute: program, carriesOver: true }, findings);
+    assert.ok(example?.reproduced);
+    assert.deepEqual([example.commands.length, example.commands[0], example.commands.at(-1)], [3, 'POOL b a', 'PICK'], example.commands.join(' | '));
+    assert.ok(example.commands[1]!.startsWith('DONE '), example.commands.join(' | '));
+    assert.ok(program.stdins.some((stdin) => listsIn(stdin) > 1), 'the shrinker still batched its candidates');
+  });
+
+  it('the same for a difference no mistake names', async () => {
+    const { outcomes } = await runBatch(model, afterAnyDone, [longWay.commands]);
+    const ctx: ConfirmContext = { model, execute: afterAnyDone, cases: [longWay], streams: [], random: false, leaky: false, carriesOver: true, concurrency: 1, maxShrinkRounds: 8 };
+    const example = await counterexampleForDifference(ctx, [longWay], new Map([[longWay, outcomes[0]!]]));
+    assert.ok(example?.reproduced);
+    assert.deepEqual([example.commands.length, example.commands[0], example.commands.at(-1)], [3, 'POOL b a', 'PICK'], example.commands.join(' | '));
+  });
+});
+
+describe('confirm runs: the replay line of a difference no mistake names', () => {
+  it('gives the exact standard input of the shown run, and the shell line that replays it', async () => {
+    const wrong = caseOf('wrong', ['POOL a b', 'PICK']);
+    const ctx: ConfirmContext = {
+      model,
+      execute: mutantProgram('tiebreak-last'),
+      cases: [wrong],
+      streams: [],
+      random: false,
+      leaky: false,
+      concurrency: 1,
+      maxShrinkRounds: 8,
+      replay: (stdin) => `printf '%s' ${JSON.stringify(stdin)} | python3 balancer.py`,
+    };
+    const example = await counterexampleForDifference(ctx, [wrong], new Map());
+    assert.deepEqual(example?.replay, { stdin: 'POOL a b\nPICK\n', shell: `printf '%s' "POOL a b\\nPICK\\n" | python3 balancer.py` });
+  });
+});
