@@ -180,7 +180,8 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
     // are not answer lines at all (an empty line two writers' halves left), are not in them. The whole output
     // of fresh runs of the same input is: a banner or a debug print that follows the commands prints the same
     // lines at the same places on each, a thread or a timer does not.
-    const alone = more.filter((run) => run.runs.length === 1);
+    // One list in its process: a replay of T and T is one process too, and its doubled lines are not a thread's.
+    const alone = more.filter((run) => run.outcomes.length === 1);
     if (alone.length === 0) {
       const extra = await runBatch(model, execute, [probed.commands]);
       more.push(extra);
@@ -249,7 +250,9 @@ async function replayAcrossReset(
   const replayed = run.outcomes.slice(all.length - shown.length);
   for (const [k, outcome] of shown.entries()) {
     const difference = firstDifference(model, probed.commands, outcome, replayed[k]!);
-    if (difference) return { confirmed: false, run, difference: { ...difference, seen: shown.length === 2 && k === 1 ? 'twice' : 'after-others' } };
+    // The first T of a replayed T-and-T ran first in its process: a difference there is one between two fresh runs.
+    const seen = shown.length === 1 ? 'after-others' : k === 1 ? 'twice' : undefined;
+    if (difference) return { confirmed: false, run, difference: seen ? { ...difference, seen } : difference };
   }
   return { confirmed: true, run };
 }

@@ -1,0 +1,51 @@
+/**
+ * What the determinism probe (core `probe`) says of a program whose replay of T and T is one process: its doubled
+ * lines are not a thread's, and a difference in its first T is one between two fresh runs, not one "after the
+ * other transcripts". FAKE programs (scripted per process start), found failing by a helper writing probe's
+ * mutation tests: the learner was told things their program did not do.
+ */
+import * as assert from 'node:assert/strict';
+import type { Case } from '../../src/core/check/cases';
+import type { Execute, ProcessResult } from '../../src/core/check/process';
+import { probeDeterminism } from '../../src/core/check/probe';
+import { simulate } from '../../src/core/model/simulate';
+import { done, model } from './fakeLesson';
+
+const commands = ['POOL a b', 'PICK', 'PICK'];
+const T: Case = { name: 't', label: 'T', commands, expected: simulate(model, commands).outcome, hidden: true };
+type Script = (input: string) => ProcessResult;
+function perProcess(...scripts: Script[]): Execute & { stdins: string[] } {
+  const stdins: string[] = [];
+  return Object.assign((async (input) => scripts[Math.min(stdins.push(input) - 1, scripts.length - 1)]!(input)) as Execute, { stdins });
+}
+const prints = (lines: string[], r: Partial<ProcessResult> = {}): Script => () => done(lines.map((l) => `${l}\n`).join(''), r);
+
+describe('the probe on a replay of T and T', () => {
+  it('a program that keeps state across the reset and prints a debug line after each PICK is not told its output has lines no command asks for', async () => {
+    // Every run prints "debug: picked X" after each PICK, at the same places: a debug print that follows the
+    // commands. [T, T] answers otherwise in its second T (state kept), confirmed by four agreeing fresh runs
+    // and a replay of [T, T]. Taking the replay of [T, T] (one process, two lists) as a fresh run of T
+    // compared twice the debug lines with once, reported as "2 of them on one run of T and 4 on another run of the same commands"
+    // ("its answers could not be checked, and no mistake is named").
+    const run1 = ['OK', 'OK', 'a', 'debug: picked a', 'b', 'debug: picked b'];
+    const run2 = ['OK', 'OK', 'b', 'debug: picked b', 'a', 'debug: picked a'];
+    const leaky = prints([...run1, ...run2]);
+    const alone = prints(run1);
+    const program = perProcess(leaky, alone, alone, alone, alone, alone, leaky);
+    const probe = await probeDeterminism(model, program, T);
+    assert.equal(probe.resetDifference?.seen, 'twice', 'state kept across the reset is found');
+    assert.equal(probe.unasked, undefined, `named as unasked lines: ${JSON.stringify(probe.unasked)}`);
+  });
+
+  it('a replay of [T, T] whose FIRST T stops answering is not said to have run "after the other transcripts"', async () => {
+    // [T, T] differs in its second T; four fresh runs agree; the replay's first T (first in its process) stops
+    // after two answers. Labelled 'after-others', the learner was told "stopped answering at command 3 (`PICK`) of "T" when it ran after
+    // the other transcripts", though no other transcript ran before it.
+    const alone = prints(['OK', 'OK', 'a', 'b']);
+    const program = perProcess(prints(['OK', 'OK', 'a', 'b', 'OK', 'OK', 'b', 'a']), alone, alone, alone, alone, alone, prints(['OK', 'OK', 'a']), alone);
+    const probe = await probeDeterminism(model, program, T);
+    assert.deepEqual([probe.freshDifference?.index, probe.freshDifference?.first, probe.freshDifference?.second], [2, ['b'], null]);
+    // A difference between two fresh runs: said as "on one of two runs".
+    assert.equal(probe.freshDifference?.seen, undefined);
+  });
+});
