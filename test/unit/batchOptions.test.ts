@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { runBatch } from '../../src/core/check/batch';
 import type { Execute } from '../../src/core/check/process';
-import { done, model, mutantProgram } from './fakeLesson';
+import { done, model, mutantProgram, recorded } from './fakeLesson';
 
 /** Crashes at the first DONE of every process; answers like the reference before it. */
 const crashesAtDone: Execute = async (input, limits) => {
@@ -16,14 +16,6 @@ const crashesAtDone: Execute = async (input, limits) => {
   const run = await mutantProgram()(lines.slice(0, at).join('\n') + '\n', limits);
   return { ...run, exitCode: 1, stderr: 'KeyError\n' };
 };
-
-function recorded(execute: Execute): Execute & { stdins: string[] } {
-  const stdins: string[] = [];
-  return Object.assign((async (input, limits) => {
-    stdins.push(input);
-    return execute(input, limits);
-  }) as Execute, { stdins });
-}
 
 /** The lists, in order, one process was given (by their first command after the reset). */
 const listsOf = (stdin: string): string[] => stdin.split(`${model.resetCommand}\n`).slice(1).map((list) => list.split('\n')[0]!);

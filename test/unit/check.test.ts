@@ -5,38 +5,10 @@
  * The same behaviours as real Python/JavaScript/TypeScript programs are in test/node.
  */
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { check, type CheckInput } from '../../src/core/check/check';
-import { parseManifest } from '../../src/core/pack/manifest';
-import { model } from '../../lessons/least-connections/model/model';
-import type { Execute, ProcessResult } from '../../src/core/check/process';
+import type { Execute } from '../../src/core/check/process';
 import type { CheckReport } from '../../src/core/report/report';
 import { sameOutcome, simulate } from '../../src/core/model/simulate';
-import { parseTranscripts } from '../../src/core/model/transcript';
-
-const LESSON = path.join(__dirname, '..', '..', 'lessons', 'least-connections');
-const parsed = parseManifest(fs.readFileSync(path.join(LESSON, 'lesson.json'), 'utf8'), 'lesson.json');
-if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-const manifest = parsed.manifest;
-const transcripts = manifest.transcripts.flatMap((f) => parseTranscripts(fs.readFileSync(path.join(LESSON, f), 'utf8'), f));
-
-const done = (stdout: string, r: Partial<ProcessResult> = {}): ProcessResult => ({ stdout, stderr: '', exitCode: 0, signal: null, timedOut: false, outputLimited: false, durationMs: 1, ...r });
-
-/** A program that answers like the reference model with these mutations switched on. */
-function mutantProgram(...mutations: string[]): Execute {
-  return async (input) => {
-    let state = model.initial();
-    let stdout = '';
-    for (const command of input.split('\n').filter(Boolean)) {
-      const step = model.step(state, command, new Set(mutations));
-      if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1, stderr: `Traceback (most recent call last):\nKeyError: '${command}'\n` });
-      state = step.state;
-      stdout += step.answer.lines.map((l) => `${l}\n`).join('');
-    }
-    return done(stdout);
-  };
-}
+import { checkFake, done, manifest, model, mutantProgram, transcripts, turning } from './fakeLesson';
 
 /** The stale-state fixture in TypeScript: counts live for the whole process, so POOL does not reset them. */
 const leakyProgram: Execute = async (input) => {
@@ -65,21 +37,7 @@ const leakyProgram: Execute = async (input) => {
   return done(out.map((l) => `${l}\n`).join(''));
 };
 
-async function checkWith(execute: Execute, options: Partial<CheckInput['options']> = {}, extra: Partial<CheckInput> = {}): Promise<CheckReport> {
-  return check({
-    ...extra,
-    manifest,
-    model,
-    transcripts,
-    language: 'python',
-    file: 'balancer.py',
-    fileName: 'balancer.py',
-    source: fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'least-connections', 'python', 'correct.py'), 'utf8'),
-    execute,
-    options: { seed: 2026, timeLimitMs: 1000, outputLimitBytes: 64 * 1024, interpreter: 'python3', ...options },
-    clock: () => 0,
-  });
-}
+const checkWith = checkFake;
 
 /** The counterexample must really show the failure: replayed, the program and the reference part ways. */
 async function assertReproduces(report: CheckReport, execute: Execute, mutations: string[] = []): Promise<void> {
@@ -238,20 +196,7 @@ describe('check (fake programs)', () => {
   it('confirms a random tiebreak in a fresh run, with the counts that very run printed', async () => {
     // Each fresh process rotates its ties from a different start (a clock or a seed would do the same), so two
     // fresh runs differ; within one process it answers like the reference otherwise.
-    let processes = 0;
-    const randomTies: Execute = async (input) => {
-      let turn = processes++;
-      let state = model.initial();
-      let stdout = '';
-      for (const command of input.split('\n').filter(Boolean)) {
-        const step = model.step(state, command, new Set(turn % 2 === 0 ? [] : ['tiebreak-rotate']));
-        if (command === 'PICK') turn += 1;
-        state = step.state;
-        if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1 });
-        stdout += step.answer.lines.map((l) => `${l}\n`).join('');
-      }
-      return done(stdout);
-    };
+    const randomTies = turning((process) => process, false);
     const report = await checkWith(randomTies);
     assert.equal(report.status, 'fail');
     assert.equal(report.determinism?.fresh, 'different');

@@ -6,27 +6,13 @@
  */
 import * as assert from 'node:assert/strict';
 import { generatedCases, hiddenCases } from '../../src/core/check/cases';
-import { check, type CheckInput, type CheckPhase, type LocateAttempt, type PassingBatch } from '../../src/core/check/check';
+import { type CheckInput, type CheckPhase, type LocateAttempt, type PassingBatch } from '../../src/core/check/check';
 import type { Execute } from '../../src/core/check/process';
 import type { CheckReport } from '../../src/core/report/report';
 import { simulate } from '../../src/core/model/simulate';
-import { CORRECT_PY, done, manifest, model, mutantProgram, programWith, transcripts } from './fakeLesson';
+import { checkFake, CORRECT_PY, done, manifest, model, mutantProgram, programWith, transcripts } from './fakeLesson';
 
-async function checkWith(execute: Execute, extra: Partial<CheckInput> = {}, options: Partial<CheckInput['options']> = {}): Promise<CheckReport> {
-  return check({
-    manifest,
-    model,
-    transcripts,
-    language: 'python',
-    file: 'balancer.py',
-    fileName: 'balancer.py',
-    source: CORRECT_PY,
-    execute,
-    options: { seed: 2026, timeLimitMs: 1000, outputLimitBytes: 64 * 1024, interpreter: 'python3', ...options },
-    clock: () => 0,
-    ...extra,
-  });
-}
+const checkWith = (execute: Execute, extra: Partial<CheckInput> = {}, options: Partial<CheckInput['options']> = {}): Promise<CheckReport> => checkFake(execute, options, extra);
 
 /** Every answer line of the program with `suffix` added where `where` says. */
 function withSuffix(execute: Execute, suffix: string, where: (line: string) => boolean = () => true): Execute {

@@ -8,73 +8,14 @@
  */
 import * as assert from 'node:assert/strict';
 import { generatedCases, hiddenCases } from '../../src/core/check/cases';
-import { check } from '../../src/core/check/check';
 import type { Execute } from '../../src/core/check/process';
 import type { CheckReport } from '../../src/core/report/report';
-import { CORRECT_PY, done, manifest, model, mutantProgram, transcripts } from './fakeLesson';
+import { checkFake, done, manifest, model, mutantProgram, transcripts, turning } from './fakeLesson';
 
-async function checkWith(execute: Execute, fuzzTranscripts?: number): Promise<CheckReport> {
-  return check({
-    manifest,
-    model,
-    transcripts,
-    language: 'python',
-    file: 'balancer.py',
-    fileName: 'balancer.py',
-    source: CORRECT_PY,
-    execute,
-    options: { seed: 2026, timeLimitMs: 1000, outputLimitBytes: 64 * 1024, interpreter: 'python3', ...(fuzzTranscripts === undefined ? {} : { fuzzTranscripts }) },
-    clock: () => 0,
-  });
-}
+const checkWith = (execute: Execute, fuzzTranscripts?: number): Promise<CheckReport> => checkFake(execute, fuzzTranscripts === undefined ? {} : { fuzzTranscripts });
 
 const hidden = hiddenCases(transcripts);
 const generated = generatedCases(model, 2026, manifest.fuzz!.transcripts, manifest.fuzz!.length);
-
-/**
- * A FAKE program that breaks ties like the reference on even turns and the other way on odd ones (a PICK is a
- * turn). `startOf` gives each new process its first turn; with `resetTurn`, the reset command starts it over.
- */
-function turning(startOf: (process: number) => number, resetTurn: boolean): Execute {
-  let processes = 0;
-  return async (input) => {
-    let turn = startOf(processes++);
-    let state = model.initial();
-    let stdout = '';
-    for (const command of input.split('\n').filter(Boolean)) {
-      if (resetTurn && command === model.resetCommand) turn = 0;
-      const step = model.step(state, command, new Set(turn % 2 === 0 ? [] : ['tiebreak-rotate']));
-      if (command === 'PICK') turn += 1;
-      state = step.state;
-      if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1 });
-      stdout += step.answer.lines.map((l) => `${l}\n`).join('');
-    }
-    return done(stdout);
-  };
-}
-
-/**
- * A FAKE program that breaks ties like the reference on even turns and the other way on odd ones, whose
- * reset command starts the turn over at its process's own start (`startOf`).
- */
-function turningFrom(startOf: (process: number) => number): Execute {
-  let processes = 0;
-  return async (input) => {
-    const start = startOf(processes++);
-    let turn = start;
-    let state = model.initial();
-    let stdout = '';
-    for (const command of input.split('\n').filter(Boolean)) {
-      if (command === model.resetCommand) turn = start;
-      const step = model.step(state, command, new Set(turn % 2 === 0 ? [] : ['tiebreak-rotate']));
-      if (command === 'PICK') turn += 1;
-      state = step.state;
-      if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1 });
-      stdout += step.answer.lines.map((l) => `${l}\n`).join('');
-    }
-    return done(stdout);
-  };
-}
 
 /** A FAKE program that shouts its picks (upper case) while its process has seen more than `from` resets and at most `to`. */
 function tiring(from: number, to = Infinity): Execute {
@@ -241,7 +182,7 @@ describe('check: a free choice among tied backends', () => {
   });
   it('ties that agree on the first two fresh runs and differ on a later one: the more fresh runs find the randomness, and it is called random', async () => {
     // The main run and both probe runs start at turn 0; the 4th process on, each starts at its own number.
-    const report = await checkWith(turningFrom((process) => (process < 3 ? 0 : process)));
+    const report = await checkWith(turning((process) => (process < 3 ? 0 : process), true));
     assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants, m.confidence, m.behaviour]), [['tiebreak', ['tiebreak-any'], 'likely', 'random']]);
     assert.deepEqual(report.determinism, { fresh: 'different', afterReset: 'unknown', runs: 4 });
     assert.deepEqual(report.problems.map((p) => [p.kind, p.message]), [
@@ -255,7 +196,7 @@ describe('check: a free choice among tied backends', () => {
   it('randomness the more fresh runs found, with no generated transcripts to settle over: the free choice is weighed as random at once', async () => {
     // Without generated transcripts there are no more random draws to settle the verdict on, so the steps
     // counted for it are those of the diagnosis redone as random right after the fresh runs differed.
-    const report = await checkWith(turningFrom((process) => (process < 3 ? 0 : process)), 0);
+    const report = await checkWith(turning((process) => (process < 3 ? 0 : process), true), 0);
     assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants, m.confidence, m.behaviour, m.evidence.steps]), [['tiebreak', ['tiebreak-any'], 'likely', 'random', 18]]);
     assert.deepEqual(report.determinism, { fresh: 'different', afterReset: 'unknown', runs: 4 });
     assert.equal(report.processRuns, 9);

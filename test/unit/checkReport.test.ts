@@ -5,27 +5,12 @@
  */
 import * as assert from 'node:assert/strict';
 import { DEFAULT_FUZZ_LENGTH, DEFAULT_FUZZ_TRANSCRIPTS, generatedCases, hiddenCases } from '../../src/core/check/cases';
-import { check, type CheckInput, type PassingBatch } from '../../src/core/check/check';
+import { type PassingBatch } from '../../src/core/check/check';
 import type { Execute } from '../../src/core/check/process';
 import { sameOutcome, simulate } from '../../src/core/model/simulate';
-import type { CheckReport } from '../../src/core/report/report';
-import { CORRECT_PY, done, manifest, model, mutantProgram, transcripts } from './fakeLesson';
+import { checkFake, done, manifest, model, mutantProgram, transcripts } from './fakeLesson';
 
-async function checkWith(execute: Execute, options: Partial<CheckInput['options']> = {}, extra: Partial<CheckInput> = {}): Promise<CheckReport> {
-  return check({
-    manifest,
-    model,
-    transcripts,
-    language: 'python',
-    file: 'balancer.py',
-    fileName: 'balancer.py',
-    source: CORRECT_PY,
-    execute,
-    options: { seed: 2026, timeLimitMs: 1000, outputLimitBytes: 64 * 1024, interpreter: 'python3', ...options },
-    clock: () => 0,
-    ...extra,
-  });
-}
+const checkWith = checkFake;
 
 const hidden = hiddenCases(transcripts);
 const inputOf = (cases: readonly { commands: readonly string[] }[]): string => cases.map((c) => [model.resetCommand, ...c.commands].join('\n') + '\n').join('');

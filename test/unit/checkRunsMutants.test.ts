@@ -8,27 +8,13 @@
  */
 import * as assert from 'node:assert/strict';
 import { hiddenCases } from '../../src/core/check/cases';
-import { check, type CheckInput } from '../../src/core/check/check';
+import { type CheckInput } from '../../src/core/check/check';
 import type { Execute } from '../../src/core/check/process';
 import type { CheckReport } from '../../src/core/report/report';
 import { simulate } from '../../src/core/model/simulate';
-import { CORRECT_PY, done, manifest, model, mutantProgram, transcripts } from './fakeLesson';
+import { checkFake, done, model, mutantProgram, transcripts } from './fakeLesson';
 
-async function checkWith(execute: Execute, extra: Partial<CheckInput> = {}): Promise<CheckReport> {
-  return check({
-    manifest,
-    model,
-    transcripts,
-    language: 'python',
-    file: 'balancer.py',
-    fileName: 'balancer.py',
-    source: CORRECT_PY,
-    execute,
-    options: { seed: 2026, timeLimitMs: 1000, outputLimitBytes: 64 * 1024, interpreter: 'python3' },
-    clock: () => 0,
-    ...extra,
-  });
-}
+const checkWith = (execute: Execute, extra: Partial<CheckInput> = {}): Promise<CheckReport> => checkFake(execute, {}, extra);
 
 const hidden = hiddenCases(transcripts);
 

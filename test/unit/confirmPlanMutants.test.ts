@@ -16,16 +16,7 @@ import { diagnose, type Finding } from '../../src/core/diagnosis/diagnose';
 import type { StepRef } from '../../src/core/diagnosis/stepwise';
 import type { ReferenceModel } from '../../src/core/model/model';
 import { simulate } from '../../src/core/model/simulate';
-import { done, manifest, model, mutantProgram } from './fakeLesson';
-
-/** Records every standard input given to the program, so a test can count process runs. */
-function recorded(execute: Execute): Execute & { stdins: string[] } {
-  const stdins: string[] = [];
-  return Object.assign((async (input, limits) => {
-    stdins.push(input);
-    return execute(input, limits);
-  }) as Execute, { stdins });
-}
+import { done, manifest, model, mutantProgram, recorded } from './fakeLesson';
 
 const caseOf = (name: string, commands: string[]): Case => ({ name, label: `the ${name} transcript`, commands, expected: simulate(model, commands).outcome, hidden: true });
 

@@ -15,18 +15,10 @@ import { diagnose, type Finding } from '../../src/core/diagnosis/diagnose';
 import type { ReferenceModel } from '../../src/core/model/model';
 import type { StepRef } from '../../src/core/diagnosis/stepwise';
 import { simulate } from '../../src/core/model/simulate';
-import { done, manifest, model, mutantProgram, programWith } from './fakeLesson';
+import { done, manifest, model, mutantProgram, programWith, recorded } from './fakeLesson';
 
 /** The lesson's model seen through the engine's interface, whose state is opaque: FAKE lessons wrap its step. */
 const reference: ReferenceModel = model;
-
-function recorded(execute: Execute): Execute & { stdins: string[] } {
-  const stdins: string[] = [];
-  return Object.assign((async (input, limits) => {
-    stdins.push(input);
-    return execute(input, limits);
-  }) as Execute, { stdins });
-}
 
 /** How many command lists (each starts with the bare reset command) one process was given. */
 const listsIn = (stdin: string): number => stdin.split('\n').filter((line) => line === model.resetCommand).length;

@@ -8,6 +8,7 @@ import type { Case } from '../../src/core/check/cases';
 import type { Execute, ProcessResult } from '../../src/core/check/process';
 import { probeMoreFresh, probeDeterminism } from '../../src/core/check/probe';
 import { simulate } from '../../src/core/model/simulate';
+import { rotatingPicks } from './fakeLesson';
 
 const commands = ['POOL a b c', 'PICK', 'PICK', 'PICK'];
 const probed: Case = { name: 'three', label: 'three picks', commands, expected: simulate(model, commands).outcome, hidden: true };
@@ -73,14 +74,7 @@ describe('determinism probe (fake processes)', () => {
   it('a rotation that outlives the reset and comes back to its start after T: seen after part of T, confirmed by a replay', async () => {
     // T has three picks among three tied backends: run twice in one process it answers the same, so only a
     // prefix of another length (one pick) before it shows the cursor carried over.
-    const rotating: Execute = async (input) => {
-      let turn = 0;
-      const out = input
-        .split('\n')
-        .filter(Boolean)
-        .map((command) => (command === 'PICK' ? ['a', 'b', 'c'][turn++ % 3]! : 'OK'));
-      return done(out.map((l) => `${l}\n`).join(''));
-    };
+    const rotating = rotatingPicks;
     const first = await probeDeterminism(model, rotating, probed);
     assert.deepEqual([first.determinism.fresh, first.determinism.afterReset], ['same', 'same']);
     const more = await probeMoreFresh(model, rotating, first);

@@ -7,27 +7,10 @@
  * probeUnaskedMutants.test.ts.)
  */
 import * as assert from 'node:assert/strict';
-import type { Case } from '../../src/core/check/cases';
-import type { Execute, ProcessResult } from '../../src/core/check/process';
+import type { ProcessResult } from '../../src/core/check/process';
 import { probeDeterminism, probeMoreFresh } from '../../src/core/check/probe';
-import { simulate } from '../../src/core/model/simulate';
-import { done, model, mutantProgram } from './fakeLesson';
+import { caseOf, done, model, mutantProgram, perProcess, prints, rotatingPicks, type Script } from './fakeLesson';
 
-const caseOf = (commands: string[]): Case => ({ name: 't', label: 'T', commands, expected: simulate(model, commands).outcome, hidden: true });
-
-type Script = (input: string) => ProcessResult | Promise<ProcessResult>;
-
-/** The n-th process started is answered by `scripts[n]` (the last one for any later start); stdins are kept. */
-function perProcess(...scripts: Script[]): Execute & { stdins: string[] } {
-  const stdins: string[] = [];
-  return Object.assign((async (input) => scripts[Math.min(stdins.push(input) - 1, scripts.length - 1)]!(input)) as Execute, { stdins });
-}
-
-/** A process that printed these lines and ended as `r` says (exit code 0 unless told). */
-const prints =
-  (lines: string[], r: Partial<ProcessResult> = {}): Script =>
-  () =>
-    done(lines.map((l) => `${l}\n`).join(''), r);
 const crashed = { exitCode: 1, stderr: 'Traceback (most recent call last):\nRuntimeError\n' };
 const right = (input: string): Promise<ProcessResult> => mutantProgram()(input);
 
@@ -117,14 +100,7 @@ describe('probe: what each conclusion costs', () => {
 
   it('counts the replay of T after a prefix among the runs of more fresh runs', async () => {
     // A rotation over the three backends that outlives the reset: after a prefix with one pick, T answers otherwise.
-    const rotating: Execute = async (input) => {
-      let turn = 0;
-      const out = input
-        .split('\n')
-        .filter(Boolean)
-        .map((command) => (command === 'PICK' ? ['a', 'b', 'c'][turn++ % 3]! : 'OK'));
-      return done(out.map((l) => `${l}\n`).join(''));
-    };
+    const rotating = rotatingPicks;
     const U = caseOf(['POOL a b c', 'PICK', 'PICK', 'PICK']);
     const first = await probeDeterminism(model, rotating, U);
     const program = perProcess(rotating);

@@ -5,20 +5,11 @@
  * mutation tests: the learner was told things their program did not do.
  */
 import * as assert from 'node:assert/strict';
-import type { Case } from '../../src/core/check/cases';
-import type { Execute, ProcessResult } from '../../src/core/check/process';
 import { probeDeterminism } from '../../src/core/check/probe';
-import { simulate } from '../../src/core/model/simulate';
-import { done, model } from './fakeLesson';
+import { caseOf, model, perProcess, prints } from './fakeLesson';
 
 const commands = ['POOL a b', 'PICK', 'PICK'];
-const T: Case = { name: 't', label: 'T', commands, expected: simulate(model, commands).outcome, hidden: true };
-type Script = (input: string) => ProcessResult;
-function perProcess(...scripts: Script[]): Execute & { stdins: string[] } {
-  const stdins: string[] = [];
-  return Object.assign((async (input) => scripts[Math.min(stdins.push(input) - 1, scripts.length - 1)]!(input)) as Execute, { stdins });
-}
-const prints = (lines: string[], r: Partial<ProcessResult> = {}): Script => () => done(lines.map((l) => `${l}\n`).join(''), r);
+const T = caseOf(commands);
 
 describe('the probe on a replay of T and T', () => {
   it('a program that keeps state across the reset and prints a debug line after each PICK is not told its output has lines no command asks for', async () => {

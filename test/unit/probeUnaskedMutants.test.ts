@@ -6,26 +6,9 @@
  */
 import * as assert from 'node:assert/strict';
 import type { Case } from '../../src/core/check/cases';
-import type { Execute, ProcessResult } from '../../src/core/check/process';
 import { probeDeterminism } from '../../src/core/check/probe';
 import type { ReferenceModel } from '../../src/core/model/model';
-import { simulate } from '../../src/core/model/simulate';
-import { done, model } from './fakeLesson';
-
-const caseOf = (commands: string[]): Case => ({ name: 't', label: 'T', commands, expected: simulate(model, commands).outcome, hidden: true });
-
-type Script = (input: string) => ProcessResult | Promise<ProcessResult>;
-
-/** The n-th process started is answered by `scripts[n]` (the last one for any later start); stdins are kept. */
-function perProcess(...scripts: Script[]): Execute & { stdins: string[] } {
-  const stdins: string[] = [];
-  return Object.assign((async (input) => scripts[Math.min(stdins.push(input) - 1, scripts.length - 1)]!(input)) as Execute, { stdins });
-}
-
-const prints =
-  (lines: string[], r: Partial<ProcessResult> = {}): Script =>
-  () =>
-    done(lines.map((l) => `${l}\n`).join(''), r);
+import { caseOf, done, model, perProcess, prints, type Script } from './fakeLesson';
 
 /**
  * Answers like the reference, printing "trace" (a word no answer here can be, yet shaped like one) after each
