@@ -165,15 +165,7 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
   // Also T once and twice in one process, whole: a line printed once at the start (a timer's first tick) is not doubled.
   // (Both to the end of their input: a crash in the first T leaves the second unanswered, and that halves nothing.)
   const wholeRuns = twice.streams[0]?.ending === 'finished' && again.streams[0]?.ending === 'finished' && twice.streams.length === 1 && again.streams.length === 1;
-  let unaskedShown: Outcome | undefined;
-  let unasked: UnaskedLines | undefined;
-  for (const o of fresher) {
-    unasked = unaskedLines(model, probed.commands, first, o);
-    if (unasked) {
-      unaskedShown = unasked.counts[1] > unasked.counts[0] ? o : first;
-      break;
-    }
-  }
+  let { unasked, unaskedShown } = firstUnasked(model, probed.commands, first, fresher);
   unasked ??= wholeRuns ? unaskedAcrossRepeat(model, probed.commands, again.streams[0]!.lines, twice.streams[0]!.lines) : undefined;
   if (!unasked && wholeRuns && printsUnaskedLines(model, probed.commands, [again, twice])) {
     // The outcomes above are what the batch kept: a writer's lines that fell after the last answer, or that
@@ -188,13 +180,7 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
       alone.push(extra);
     }
     const whole = wholeOutput(model, again);
-    for (const o of whole ? alone.map((run) => wholeOutput(model, run)) : []) {
-      unasked = o ? unaskedLines(model, probed.commands, whole!, o) : undefined;
-      if (unasked) {
-        unaskedShown = unasked.counts[1] > unasked.counts[0] ? o : whole;
-        break;
-      }
-    }
+    if (whole) ({ unasked, unaskedShown } = firstUnasked(model, probed.commands, whole, alone.map((run) => wholeOutput(model, run))));
   }
   return {
     probed,
@@ -210,6 +196,15 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
     ...(unasked ? { unasked } : {}),
     ...(unasked && unaskedShown ? { unaskedShown } : {}),
   };
+}
+
+/** The first of `others` whose unasked lines differ from `base`'s, and of the two the run that printed more of them. */
+function firstUnasked(model: ReferenceModel, commands: readonly string[], base: Outcome, others: readonly (Outcome | undefined)[]): { unasked?: UnaskedLines; unaskedShown?: Outcome } {
+  for (const o of others) {
+    const unasked = o ? unaskedLines(model, commands, base, o) : undefined;
+    if (unasked) return { unasked, unaskedShown: unasked.counts[1] > unasked.counts[0] ? o : base };
+  }
+  return {};
 }
 
 /**
