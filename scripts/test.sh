@@ -24,6 +24,7 @@ run_step() {
 
 run_step typecheck npx tsc --noEmit -p .
 run_step lint npx eslint src test
+run_step format npx prettier --check .
 run_step build node esbuild.mjs
 run_step unit npx mocha
 # The hostile corpus again, without the sandbox (the unit step ran it with the sandbox where there is one):
