@@ -7,7 +7,13 @@ const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
 // jsonc-parser's UMD main hides its requires from esbuild; its ESM build bundles cleanly.
-const common = { bundle: true, mainFields: ['module', 'main'], sourcemap: !production, minify: production, logLevel: 'info' };
+const common = {
+  bundle: true,
+  mainFields: ['module', 'main'],
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'info',
+};
 
 /**
  * Heavy libraries used by few commands are bundled on their own (dist/vendor-*.js) and loaded from there on
@@ -18,7 +24,10 @@ const VENDORED = { scslre: 'vendor-scslre.js', sucrase: 'vendor-sucrase.js' };
 const vendored = {
   name: 'vendored',
   setup(build) {
-    build.onResolve({ filter: new RegExp(`^(${Object.keys(VENDORED).join('|')})$`) }, (args) => ({ path: args.path, namespace: 'vendored' }));
+    build.onResolve({ filter: new RegExp(`^(${Object.keys(VENDORED).join('|')})$`) }, (args) => ({
+      path: args.path,
+      namespace: 'vendored',
+    }));
     build.onLoad({ filter: /.*/, namespace: 'vendored' }, (args) => ({
       contents: `module.exports = require(require('path').join(__dirname, ${JSON.stringify(VENDORED[args.path])}));`,
       loader: 'js',
@@ -27,18 +36,82 @@ const vendored = {
 };
 
 const builds = [
-  ...Object.entries(VENDORED).map(([name, file]) => ({ ...common, stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: '.' }, outfile: `dist/${file}`, platform: 'node', format: 'cjs', target: 'node20', sourcemap: false })),
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], plugins: [vendored] },
+  ...Object.entries(VENDORED).map(([name, file]) => ({
+    ...common,
+    stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: '.' },
+    outfile: `dist/${file}`,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: false,
+  })),
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    plugins: [vendored],
+  },
   // The CLI: dist/cli.js is a small launcher that starts dist/cli-main.js (src/cli/launcher.ts).
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-main.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [vendored] },
-  { ...common, entryPoints: ['src/cli/launcher.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20' },
+  {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli-main.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    plugins: [vendored],
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli/launcher.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
   // The engine worker: runs a pack's model, under Node's permission model (src/node/engine/host.ts).
-  { ...common, entryPoints: ['src/node/engine/worker.ts'], outfile: 'dist/engine.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [vendored] },
+  {
+    ...common,
+    entryPoints: ['src/node/engine/worker.ts'],
+    outfile: 'dist/engine.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    plugins: [vendored],
+  },
   // The resident check service the editor speaks JSON-RPC to (src/node/service/server.ts).
-  { ...common, entryPoints: ['src/node/service/server.ts'], outfile: 'dist/service.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [vendored] },
+  {
+    ...common,
+    entryPoints: ['src/node/service/server.ts'],
+    outfile: 'dist/service.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    plugins: [vendored],
+  },
   // The queue world balancer packs import as `lesson-companion/worlds/queues` (src/node/engine/modelLoader.ts): pack code, loaded by the model loader.
-  { ...common, bundle: false, sourcemap: false, entryPoints: ['src/worlds/queues.ts'], outfile: 'dist/worlds/queues.js', platform: 'neutral', format: 'cjs', target: 'es2022' },
-  { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
+  {
+    ...common,
+    bundle: false,
+    sourcemap: false,
+    entryPoints: ['src/worlds/queues.ts'],
+    outfile: 'dist/worlds/queues.js',
+    platform: 'neutral',
+    format: 'cjs',
+    target: 'es2022',
+  },
+  {
+    ...common,
+    entryPoints: ['src/webview/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
 ];
 
 // media/lesson.schema.json is generated from the TypeBox schema so that it never drifts from the validator.

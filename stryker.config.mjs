@@ -26,7 +26,12 @@ const config = {
     // of the node files mutated; Stryker runs, per mutant, only the tests that reach it (perTest coverage).
     'no-config': true,
     require: ['tsx/cjs'],
-    spec: ['test/unit/**/*.test.ts', 'test/node/sandbox.test.ts', 'test/node/packPaths.test.ts', 'test/node/packCache.test.ts'],
+    spec: [
+      'test/unit/**/*.test.ts',
+      'test/node/sandbox.test.ts',
+      'test/node/packPaths.test.ts',
+      'test/node/packCache.test.ts',
+    ],
     // The emitted-types check compares a file written from the source on disk; in Stryker's sandbox every source
     // starts with `// @ts-nocheck`, so the emit differs and the initial run fails. It guards the build, not core.
     ignore: ['test/unit/modelTypes.test.ts'],

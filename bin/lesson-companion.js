@@ -5,7 +5,9 @@ const path = require('node:path');
 const fs = require('node:fs');
 const bundle = path.join(__dirname, '..', 'dist', 'cli.js');
 if (!fs.existsSync(bundle)) {
-  process.stderr.write('lesson-companion: dist/cli.js is missing. Run `npm run build` in ' + path.dirname(__dirname) + ' first.\n');
+  process.stderr.write(
+    'lesson-companion: dist/cli.js is missing. Run `npm run build` in ' + path.dirname(__dirname) + ' first.\n',
+  );
   process.exit(2);
 }
 // dist/cli.js starts the CLI itself (from V8's code cache when it can).

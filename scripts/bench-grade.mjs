@@ -68,14 +68,24 @@ function timed(args, { env, sampleMemory = false } = {}) {
     child.on('error', reject);
     child.on('close', (code) => {
       if (sampler) clearInterval(sampler);
-      resolve({ ms: performance.now() - started, code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), peak });
+      resolve({
+        ms: performance.now() - started,
+        code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        peak,
+      });
     });
   });
 }
 
 execFileSync(process.execPath, [path.join(ROOT, 'esbuild.mjs')], { cwd: ROOT, stdio: 'ignore' });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-bench-grade-'));
-const env = { ...process.env, LESSON_COMPANION_CACHE_DIR: process.env.LESSON_COMPANION_CACHE_DIR ?? path.join(tmp, 'cache'), CI: 'true' };
+const env = {
+  ...process.env,
+  LESSON_COMPANION_CACHE_DIR: process.env.LESSON_COMPANION_CACHE_DIR ?? path.join(tmp, 'cache'),
+  CI: 'true',
+};
 try {
   const classDir = path.join(tmp, 'class');
   const students = makeClass(classDir, { correct: 20, mistaken: 20, hostile: 15, special: true });
@@ -84,7 +94,9 @@ try {
   for (const s of students) {
     const entry = fs.existsSync(path.join(classDir, s.student)) ? path.join(classDir, s.student) : undefined;
     if (!entry || ['missing', 'refused'].includes(s.expect.status)) continue;
-    const found = ['balancer.py', 'balancer.js', 'src/balancer.py', 'src/balancer.js'].map((f) => path.join(entry, f)).find((f) => fs.existsSync(f));
+    const found = ['balancer.py', 'balancer.js', 'src/balancer.py', 'src/balancer.js']
+      .map((f) => path.join(entry, f))
+      .find((f) => fs.existsSync(f));
     if (found) files.push(found);
   }
   for (const f of fs.readdirSync(classDir)) if (/\.(py|js)$/.test(f)) files.push(path.join(classDir, f));
@@ -92,23 +104,42 @@ try {
   await timed(['check', files[0], '--lesson', LESSON, '--json', '--sandbox', 'require'], { env }); // warm the cache folder
   const sequentialStarted = performance.now();
   const single = [];
-  for (const file of files) single.push((await timed(['check', file, '--lesson', LESSON, '--json', '--sandbox', 'require'], { env })).ms);
+  for (const file of files)
+    single.push((await timed(['check', file, '--lesson', LESSON, '--json', '--sandbox', 'require'], { env })).ms);
   const sequentialMs = performance.now() - sequentialStarted;
 
-  const grade = await timed(['grade', classDir, '--lesson', LESSON, '--out', path.join(tmp, 'out'), '--format', 'json'], { env, sampleMemory: true });
+  const grade = await timed(
+    ['grade', classDir, '--lesson', LESSON, '--out', path.join(tmp, 'out'), '--format', 'json'],
+    { env, sampleMemory: true },
+  );
   if (grade.code !== 0) throw new Error(`grade failed (${grade.code}): ${grade.stderr}`);
   const report = JSON.parse(fs.readFileSync(path.join(tmp, 'out', 'class-report.json'), 'utf8'));
-  const statuses = Object.entries(report.statuses).filter(([, n]) => n).map(([s, n]) => `${s} ${n}`).join(', ');
+  const statuses = Object.entries(report.statuses)
+    .filter(([, n]) => n)
+    .map(([s, n]) => `${s} ${n}`)
+    .join(', ');
   const ratio = grade.ms / sequentialMs;
   const mb = (b) => b / 1024 / 1024;
   const sorted = [...single].sort((a, b) => a - b);
   const rows = [
-    [`grade ${students.length} submissions (${os.availableParallelism()} cores, default --jobs): ${statuses}`, `${(grade.ms / 1000).toFixed(1)} s`, ''],
+    [
+      `grade ${students.length} submissions (${os.availableParallelism()} cores, default --jobs): ${statuses}`,
+      `${(grade.ms / 1000).toFixed(1)} s`,
+      '',
+    ],
     [`${files.length} sequential \`check\` processes`, `${(sequentialMs / 1000).toFixed(1)} s`, ''],
     ['grade / sequential checks (budget 0.6)', ratio.toFixed(2), ratio <= 0.6 ? 'ok' : 'MISSED'],
-    ['peak memory of the whole grade, PSS / RSS (budget 400 MB)', `${mb(grade.peak.pss).toFixed(0)} MB / ${mb(grade.peak.rss).toFixed(0)} MB`, mb(grade.peak.pss) <= 400 ? 'ok' : 'MISSED'],
+    [
+      'peak memory of the whole grade, PSS / RSS (budget 400 MB)',
+      `${mb(grade.peak.pss).toFixed(0)} MB / ${mb(grade.peak.rss).toFixed(0)} MB`,
+      mb(grade.peak.pss) <= 400 ? 'ok' : 'MISSED',
+    ],
     ['submissions per second (grade)', (students.length / (grade.ms / 1000)).toFixed(2), ''],
-    ['one check: median / max', `${(sorted[Math.floor(sorted.length / 2)] / 1000).toFixed(2)} s / ${(sorted[sorted.length - 1] / 1000).toFixed(2)} s`, ''],
+    [
+      'one check: median / max',
+      `${(sorted[Math.floor(sorted.length / 2)] / 1000).toFixed(2)} s / ${(sorted[sorted.length - 1] / 1000).toFixed(2)} s`,
+      '',
+    ],
   ];
   for (const [what, value, verdict] of rows) console.log(`${what.padEnd(96)} ${value.padStart(18)} ${verdict}`);
 } finally {

@@ -16,15 +16,40 @@ const limits = { timeLimitMs: 20_000, outputLimitBytes: 1024 * 1024 };
 const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
 
 const programs: Record<string, PreparedProgram> = {
-  python: { runtime: 'python', command: python, args: ['-c', 'import sys; sys.stdin.read(); print("OK")'], cwd: os.tmpdir(), readable: [], packFiles: [], fileName: 'x.py', dispose: async () => undefined },
-  node: { runtime: 'node', command: process.execPath, args: ['-e', 'process.stdin.resume(); process.stdin.on("end", () => console.log("OK"))'], cwd: os.tmpdir(), readable: [], packFiles: [], fileName: 'x.js', dispose: async () => undefined },
+  python: {
+    runtime: 'python',
+    command: python,
+    args: ['-c', 'import sys; sys.stdin.read(); print("OK")'],
+    cwd: os.tmpdir(),
+    readable: [],
+    packFiles: [],
+    fileName: 'x.py',
+    dispose: async () => undefined,
+  },
+  node: {
+    runtime: 'node',
+    command: process.execPath,
+    args: ['-e', 'process.stdin.resume(); process.stdin.on("end", () => console.log("OK"))'],
+    cwd: os.tmpdir(),
+    readable: [],
+    packFiles: [],
+    fileName: 'x.js',
+    dispose: async () => undefined,
+  },
 };
 
 async function launchWith(program: PreparedProgram, variant: string): Promise<Launch | null> {
   if (variant === 'bare') {
     // The same allowlisted environment as the contained runs: only the containment differs.
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir(), LANG: 'C.UTF-8' };
-    return { containment: 'process-group', run: (input, l) => runProcess({ command: program.command, args: program.args, cwd: os.tmpdir(), env, inheritEnv: false, ...l }, input) };
+    return {
+      containment: 'process-group',
+      run: (input, l) =>
+        runProcess(
+          { command: program.command, args: program.args, cwd: os.tmpdir(), env, inheritEnv: false, ...l },
+          input,
+        ),
+    };
   }
   if (variant === 'process-group') return containProgram(program, { setting: 'off', hidden: [] });
   process.env.LESSON_COMPANION_SANDBOX_TOOL = variant;
@@ -39,7 +64,9 @@ const median = (values: number[]): number => {
 };
 
 async function main(): Promise<void> {
-  console.log(`${runs} starts of each, interleaved; median ms per start (ratio to bare), load ${os.loadavg()[0]!.toFixed(1)}`);
+  console.log(
+    `${runs} starts of each, interleaved; median ms per start (ratio to bare), load ${os.loadavg()[0]!.toFixed(1)}`,
+  );
   console.log('| program | bare | process-group | bwrap | unshare |\n|---|---|---|---|---|');
   for (const [name, program] of Object.entries(programs)) {
     const variants = ['bare', 'process-group', 'bwrap', 'unshare'];

@@ -18,7 +18,11 @@ export async function serviceRows(lib, t) {
   // the reset), as the engine says it; then the floor: that run, contained, started directly.
   const pack = await lib.loadPack(LESSON, 'built-in');
   const batches = new lib.PassingBatchStore();
-  await lib.checkFile(pack, PROGRAMS.correct, 'python', { interpreters: { python: PYTHON }, engine: ENGINE, kept: { passingBatches: batches } });
+  await lib.checkFile(pack, PROGRAMS.correct, 'python', {
+    interpreters: { python: PYTHON },
+    engine: ENGINE,
+    kept: { passingBatches: batches },
+  });
   const [batch] = batches.all();
   if (!batch) throw new Error('the engine gave no passing batch for the correct program');
   const floorRun = async () => {
@@ -66,12 +70,23 @@ export async function serviceRows(lib, t) {
     const m = (name) => measured[name].ms;
     const floor = m('floor');
     for (const name of ['service, correct, repeated', 'service, correct, first after open', 'CLI, correct']) {
-      if (measured[name].last.report.status !== 'pass') throw new Error(`${name}: expected a pass, got ${measured[name].last.report.status}`);
+      if (measured[name].last.report.status !== 'pass')
+        throw new Error(`${name}: expected a pass, got ${measured[name].last.report.status}`);
     }
     const repeated = m('service, correct, repeated') / floor;
-    report('editor, correct program, repeated check (service warm) / the floor (one contained run, started directly)', `${x(repeated)} (${s(m('service, correct, repeated'))} / ${s(floor)}), ${measured['service, correct, repeated'].last.report.processRuns} run`, '≤ 1.3×', repeated <= 1.3);
+    report(
+      'editor, correct program, repeated check (service warm) / the floor (one contained run, started directly)',
+      `${x(repeated)} (${s(m('service, correct, repeated'))} / ${s(floor)}), ${measured['service, correct, repeated'].last.report.processRuns} run`,
+      '≤ 1.3×',
+      repeated <= 1.3,
+    );
     const first = m('service, correct, first after open') / floor;
-    report('editor, correct program, first check after the lesson opened / the floor', `${x(first)} (${s(m('service, correct, first after open'))} / ${s(floor)})`, '≤ 2.5×', first <= 2.5);
+    report(
+      'editor, correct program, first check after the lesson opened / the floor',
+      `${x(first)} (${s(m('service, correct, first after open'))} / ${s(floor)})`,
+      '≤ 2.5×',
+      first <= 2.5,
+    );
     const mistaken = m('service, one mistake, repeated') / m('CLI, one mistake');
     report(
       `editor, one mistake (${measured['service, one mistake, repeated'].last.report.mistakes.map((mk) => mk.id).join(', ')}), repeated check / the CLI's check of it (the editor's path before the service)`,
@@ -80,7 +95,12 @@ export async function serviceRows(lib, t) {
       mistaken <= 0.5,
     );
     const cli = m('CLI, correct') / (m('node -e 0') + floor);
-    report('CLI `check`, correct program / (`node -e 0` + the floor)', `${x(cli)} (${s(m('CLI, correct'))} / ${s(m('node -e 0') + floor)})`, '≤ 2.5×', cli <= 2.5);
+    report(
+      'CLI `check`, correct program / (`node -e 0` + the floor)',
+      `${x(cli)} (${s(m('CLI, correct'))} / ${s(m('node -e 0') + floor)})`,
+      '≤ 2.5×',
+      cli <= 2.5,
+    );
 
     // Memory: the service's own after 10 checks and after 200 (correct and mistaken programs alternately).
     const files = [PROGRAMS.correct, PROGRAMS.oneMistake, PROGRAMS.twoMistakes, PROGRAMS.deterministicTie];
@@ -94,7 +114,12 @@ export async function serviceRows(lib, t) {
     const at200 = await upTo(200);
     const growth = at200.rssBytes / at10.rssBytes;
     const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-    report('the service\'s memory (RSS) after 200 checks / after 10', `${x(growth)} (${mb(at200.rssBytes)} / ${mb(at10.rssBytes)}; heap ${mb(at200.heapUsedBytes)} / ${mb(at10.heapUsedBytes)})`, '≤ 1.1×', growth <= 1.1);
+    report(
+      "the service's memory (RSS) after 200 checks / after 10",
+      `${x(growth)} (${mb(at200.rssBytes)} / ${mb(at10.rssBytes)}; heap ${mb(at200.heapUsedBytes)} / ${mb(at10.heapUsedBytes)})`,
+      '≤ 1.1×',
+      growth <= 1.1,
+    );
   } finally {
     await warmClient.dispose();
   }

@@ -26,8 +26,10 @@ const PROGRAM = path.join(ROOT, 'test', 'fixtures', 'least-connections', 'python
 const LESSON = path.join(ROOT, 'lessons', 'least-connections');
 const SCENARIO = 'slow-server';
 const runsArg = process.argv.indexOf('--runs');
-const RUNS = Math.max(1, Number(runsArg > 0 ? process.argv[runsArg + 1] : process.env.BENCH_RUNS ?? 7) || 7);
-const PYTHON = process.env.PYTHON ?? execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+const RUNS = Math.max(1, Number(runsArg > 0 ? process.argv[runsArg + 1] : (process.env.BENCH_RUNS ?? 7)) || 7);
+const PYTHON =
+  process.env.PYTHON ??
+  execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
 
 async function buildEngine() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lesson-companion-bench-'));
@@ -62,7 +64,9 @@ function runPlain(input) {
     const chunks = [];
     child.stdout.on('data', (c) => chunks.push(c));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`${PYTHON} exited with ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`${PYTHON} exited with ${code}`)),
+    );
     child.stdin.on('error', () => undefined);
     child.stdin.end(input);
   });
@@ -83,7 +87,10 @@ async function main() {
     if (first.result.runs.yours.stopped) throw new Error(`the simulation stopped: ${first.result.sentence}`);
     const input = `${first.transcript.join('\n')}\n`;
     const program = await engine.prepareProgram('python', PROGRAM, { python: PYTHON, node: process.execPath });
-    const launch = await engine.containProgram(program, { setting: engine.sandboxSettingFromEnv(), hidden: [pack.dir] });
+    const launch = await engine.containProgram(program, {
+      setting: engine.sandboxSettingFromEnv(),
+      hidden: [pack.dir],
+    });
     const answers = first.transcript.length;
 
     const roundTrips = [];
@@ -118,25 +125,46 @@ async function main() {
       }
     }
     const med = Object.fromEntries(names.map((n) => [n, median(times[n])]));
-    const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
+    const load = os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ');
     console.log(`lesson-companion simulate benchmark: ${path.relative(ROOT, PROGRAM)}, scenario ${SCENARIO}`);
-    console.log(`${first.result.runs.yours.ticks.length} ticks, ${first.transcript.filter((c) => c === 'PICK').length} requests, ${answers} commands; containment: ${first.containment ?? 'none'}`);
-    console.log(`node ${process.version}, ${PYTHON}, ${os.cpus().length} cores, load average ${load}, ${RUNS} runs each, medians`);
+    console.log(
+      `${first.result.runs.yours.ticks.length} ticks, ${first.transcript.filter((c) => c === 'PICK').length} requests, ${answers} commands; containment: ${first.containment ?? 'none'}`,
+    );
+    console.log(
+      `node ${process.version}, ${PYTHON}, ${os.cpus().length} cores, load average ${load}, ${RUNS} runs each, medians`,
+    );
     console.log('');
     const rows = [
       ['measurement', 'median ms', 'min ms', 'max ms', 'writes'],
-      ...names.map((n) => [n, med[n].toFixed(1), Math.min(...times[n]).toFixed(1), Math.max(...times[n]).toFixed(1), String(writes[n])]),
+      ...names.map((n) => [
+        n,
+        med[n].toFixed(1),
+        Math.min(...times[n]).toFixed(1),
+        Math.max(...times[n]).toFixed(1),
+        String(writes[n]),
+      ]),
     ];
     const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
     for (const [i, row] of rows.entries()) {
-      console.log('  ' + row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('   '));
+      console.log(
+        '  ' + row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('   '),
+      );
       if (i === 0) console.log('  ' + widths.map((w) => '-'.repeat(w)).join('   '));
     }
     console.log('');
     const ratio = med.simulate / med.bare;
-    console.log(`  ${'simulate / bare'.padEnd(27)} ${ratio.toFixed(3)}x   target <= 3x   ${ratio <= 3 ? 'ok' : 'MISSED'}`);
-    console.log(`  ${'round trip per answer'.padEnd(27)} ${(median(roundTrips) * 1000).toFixed(0)} µs (median of ${roundTrips.length} runs; write to answer)`);
-    console.log(`  ${'extra per request'.padEnd(27)} ${(((med.simulate - med.bare) / writes.simulate) * 1000).toFixed(0)} µs ((simulate - bare) / round trips)`);
+    console.log(
+      `  ${'simulate / bare'.padEnd(27)} ${ratio.toFixed(3)}x   target <= 3x   ${ratio <= 3 ? 'ok' : 'MISSED'}`,
+    );
+    console.log(
+      `  ${'round trip per answer'.padEnd(27)} ${(median(roundTrips) * 1000).toFixed(0)} µs (median of ${roundTrips.length} runs; write to answer)`,
+    );
+    console.log(
+      `  ${'extra per request'.padEnd(27)} ${(((med.simulate - med.bare) / writes.simulate) * 1000).toFixed(0)} µs ((simulate - bare) / round trips)`,
+    );
     await program.dispose();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -22,8 +22,10 @@ import * as esbuild from 'esbuild';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'trace', 'least-connections');
 const runsArg = process.argv.indexOf('--runs');
-const RUNS = Math.max(1, Number(runsArg > 0 ? process.argv[runsArg + 1] : process.env.BENCH_RUNS ?? 10) || 10);
-const PYTHON = process.env.PYTHON ?? execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+const RUNS = Math.max(1, Number(runsArg > 0 ? process.argv[runsArg + 1] : (process.env.BENCH_RUNS ?? 10)) || 10);
+const PYTHON =
+  process.env.PYTHON ??
+  execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
 const COMMANDS = ['POOL a b d c', 'PICK', 'PICK', 'DONE b', 'PICK', 'PICK'];
 const ANSWERS = [['OK'], ['a'], ['b'], ['OK'], ['b'], ['c']];
 const LIMITS = { timeLimitMs: 10000, outputLimitBytes: 1024 * 1024 };
@@ -34,7 +36,10 @@ async function buildEngine() {
   const src = (p) => JSON.stringify(path.join(ROOT, 'src', p));
   await esbuild.build({
     stdin: {
-      contents: [`export { traceCommandLines } from ${src('node/lineTrace')};`, `export { runProcess } from ${src('node/runner')};`].join('\n'),
+      contents: [
+        `export { traceCommandLines } from ${src('node/lineTrace')};`,
+        `export { runProcess } from ${src('node/runner')};`,
+      ].join('\n'),
       resolveDir: ROOT,
       loader: 'ts',
     },
@@ -66,21 +71,40 @@ async function main() {
     const expected = ANSWERS.flat().join('\n') + '\n';
     const programs = [
       { language: 'python', command: PYTHON, file: path.join(FIXTURES, 'python', 'delegates-tiebreak.py') },
-      { language: 'javascript', command: process.execPath, file: path.join(FIXTURES, 'javascript', 'delegates-tiebreak.js') },
+      {
+        language: 'javascript',
+        command: process.execPath,
+        file: path.join(FIXTURES, 'javascript', 'delegates-tiebreak.js'),
+      },
     ];
-    console.log(`lesson-companion line-tracing benchmark: ${COMMANDS.length}-command transcript, ${RUNS} runs each, medians`);
-    console.log(`node ${process.version}, ${PYTHON}, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    console.log(
+      `lesson-companion line-tracing benchmark: ${COMMANDS.length}-command transcript, ${RUNS} runs each, medians`,
+    );
+    console.log(
+      `node ${process.version}, ${PYTHON}, ${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
     console.log('');
     const rows = [['program', 'plain ms', 'traced ms', 'traced / plain', 'extra ms']];
     for (const program of programs) {
       const spec = { command: program.command, args: [program.file], cwd: path.dirname(program.file), ...LIMITS };
       const plain = async () => {
         const result = await engine.runProcess(spec, input);
-        if (result.stdout !== expected) throw new Error(`${program.file}: unexpected answers ${JSON.stringify(result.stdout)}`);
+        if (result.stdout !== expected)
+          throw new Error(`${program.file}: unexpected answers ${JSON.stringify(result.stdout)}`);
       };
       const traced = async () => {
-        const trace = await engine.traceCommandLines({ language: program.language, spec, files: [{ run: program.file, source: program.file }], commands: COMMANDS, answers: ANSWERS });
-        if (!trace || trace.perCommand.some((lines) => lines === undefined)) throw new Error(`${program.file}: the trace failed`);
+        const trace = await engine.traceCommandLines({
+          language: program.language,
+          spec,
+          files: [{ run: program.file, source: program.file }],
+          commands: COMMANDS,
+          answers: ANSWERS,
+        });
+        if (!trace || trace.perCommand.some((lines) => lines === undefined))
+          throw new Error(`${program.file}: the trace failed`);
       };
       await plain();
       await traced(); // warm-up: file cache, bytecode
@@ -91,11 +115,19 @@ async function main() {
       }
       const p = median(times.plain);
       const t = median(times.traced);
-      rows.push([path.relative(ROOT, program.file), p.toFixed(1), t.toFixed(1), `${(t / p).toFixed(2)}x`, (t - p).toFixed(1)]);
+      rows.push([
+        path.relative(ROOT, program.file),
+        p.toFixed(1),
+        t.toFixed(1),
+        `${(t / p).toFixed(2)}x`,
+        (t - p).toFixed(1),
+      ]);
     }
     const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
     for (const [i, row] of rows.entries()) {
-      console.log('  ' + row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('   '));
+      console.log(
+        '  ' + row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('   '),
+      );
       if (i === 0) console.log('  ' + widths.map((w) => '-'.repeat(w)).join('   '));
     }
   } finally {

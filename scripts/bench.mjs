@@ -30,10 +30,12 @@ const LESSON = path.join(ROOT, 'lessons', 'least-connections');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures');
 const program = (rel) => path.join(FIXTURES, rel);
 const runsArg = process.argv.indexOf('--runs');
-const RUNS = Math.max(1, Number(runsArg > 0 ? process.argv[runsArg + 1] : process.env.BENCH_RUNS ?? 5) || 5);
+const RUNS = Math.max(1, Number(runsArg > 0 ? process.argv[runsArg + 1] : (process.env.BENCH_RUNS ?? 5)) || 5);
 // Every measurement uses the same interpreter by its real path: `python3` on PATH may be a version manager's
 // shim (pyenv) that costs more than Python itself to start.
-const PYTHON = process.env.PYTHON ?? execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+const PYTHON =
+  process.env.PYTHON ??
+  execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
 
 const PROGRAMS = {
   correct: program('least-connections/python/correct.py'),
@@ -111,7 +113,13 @@ function timedProcess(command, args, { input, env, sampleMemory = false } = {}) 
     child.on('close', (code) => {
       const ms = performance.now() - started;
       if (sampler) clearInterval(sampler);
-      resolve({ ms, code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), peak });
+      resolve({
+        ms,
+        code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        peak,
+      });
     });
     child.stdin.on('error', () => undefined);
     child.stdin.end(input ?? '');
@@ -120,12 +128,18 @@ function timedProcess(command, args, { input, env, sampleMemory = false } = {}) 
 
 /** The whole CLI check of one program, as JSON. */
 async function cliCheck(file, extra = [], options = {}) {
-  const result = await timedProcess(process.execPath, [CLI, 'check', file, '--json', '--python', PYTHON, ...extra], options);
+  const result = await timedProcess(
+    process.execPath,
+    [CLI, 'check', file, '--json', '--python', PYTHON, ...extra],
+    options,
+  );
   let report;
   try {
     report = JSON.parse(result.stdout);
   } catch {
-    throw new Error(`check ${path.relative(ROOT, file)} printed no report (exit ${result.code}): ${result.stderr.slice(0, 400)}`);
+    throw new Error(
+      `check ${path.relative(ROOT, file)} printed no report (exit ${result.code}): ${result.stderr.slice(0, 400)}`,
+    );
   }
   return { ...result, report };
 }
@@ -167,7 +181,9 @@ async function rounds(rows, runs) {
   for (const r of rows) r.samples.push(await r.fn()); // warm-up: file cache, bytecode, the pack's passing batch
   for (const r of rows) r.samples.length = 0;
   for (let i = 0; i < runs; i++) for (const r of rows) r.samples.push(await r.fn());
-  return Object.fromEntries(rows.map((r) => [r.name, { ms: median(r.samples.map((s) => s.ms)), last: r.samples.at(-1), samples: r.samples }]));
+  return Object.fromEntries(
+    rows.map((r) => [r.name, { ms: median(r.samples.map((s) => s.ms)), last: r.samples.at(-1), samples: r.samples }]),
+  );
 }
 
 const results = [];
@@ -181,9 +197,14 @@ const x = (r) => `${r.toFixed(2)}×`;
 
 /** The table of every row measured, then the notes. */
 function printTable(startAndCorrect) {
-  const load = os.loadavg().map((v) => v.toFixed(2)).join(' ');
+  const load = os
+    .loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ');
   console.log('');
-  console.log(`lesson-companion bench: node ${process.version}, ${PYTHON}, ${os.cpus().length} cores, load average ${load}, medians of ${RUNS}`);
+  console.log(
+    `lesson-companion bench: node ${process.version}, ${PYTHON}, ${os.cpus().length} cores, load average ${load}, medians of ${RUNS}`,
+  );
   console.log(`containment: ${startAndCorrect.correct.last.report.containment ?? 'unknown'}`);
   console.log('');
   const table = [['row', 'measured', 'budget', ''], ...results.map((r) => [r.label, r.measured, r.budget, r.verdict])];
@@ -207,7 +228,20 @@ async function main() {
 
     // --service: only the check service's rows (6), for a quick look after a change to the service.
     if (process.argv.includes('--service')) {
-      await serviceRows(engine, { ROOT, LESSON, PYTHON, PROGRAMS, RUNS, rounds, row, report, cliCheck, timedProcess, s, x });
+      await serviceRows(engine, {
+        ROOT,
+        LESSON,
+        PYTHON,
+        PROGRAMS,
+        RUNS,
+        rounds,
+        row,
+        report,
+        cliCheck,
+        timedProcess,
+        s,
+        x,
+      });
       return printTable({ correct: { last: { report: {} } } });
     }
     // 1. Start-up and the correct program, in the same rounds.
@@ -229,7 +263,12 @@ async function main() {
       RUNS,
     );
     const m = (name) => startAndCorrect[name].ms;
-    report('CLI start: `lessons` / `node -e 0`', `${x(m('lessons') / m('node -e 0'))} (${m('lessons').toFixed(0)} / ${m('node -e 0').toFixed(0)} ms)`, '≤ 1.5×', m('lessons') / m('node -e 0') <= 1.5);
+    report(
+      'CLI start: `lessons` / `node -e 0`',
+      `${x(m('lessons') / m('node -e 0'))} (${m('lessons').toFixed(0)} / ${m('node -e 0').toFixed(0)} ms)`,
+      '≤ 1.5×',
+      m('lessons') / m('node -e 0') <= 1.5,
+    );
     for (const name of ['correct', 'correct, first check']) {
       const r = startAndCorrect[name];
       if (r.last.report.status !== 'pass') throw new Error(`${name}: expected a pass, got ${r.last.report.status}`);
@@ -273,7 +312,10 @@ async function main() {
       RUNS,
     );
     const runsOf = (name) => failing[name].last.report.processRuns;
-    const mistakes = (name) => failing[name].last.report.mistakes.map((mk) => mk.id).join(' + ') || failing[name].last.report.problems?.map((p) => p.kind).join(' + ') || failing[name].last.report.status;
+    const mistakes = (name) =>
+      failing[name].last.report.mistakes.map((mk) => mk.id).join(' + ') ||
+      failing[name].last.report.problems?.map((p) => p.kind).join(' + ') ||
+      failing[name].last.report.status;
     const maxRuns = (name) => Math.max(...failing[name].samples.map((sample) => sample.report.processRuns));
     for (const [name, label, runBudget, msBudget] of [
       ['one', 'one mistake (late increment)', 8, 1000],
@@ -301,10 +343,20 @@ async function main() {
     // 3. The hang: fewer rounds, each costs seconds.
     const hang = await rounds([row('hang', () => cliCheck(PROGRAMS.hang))], Math.min(RUNS, 3));
     const hangProblem = hang.hang.last.report.problems?.[0];
-    report(`a hang: ${hangProblem?.kind ?? hang.hang.last.report.status}`, s(hang.hang.ms), '< 5 s limit', hang.hang.ms < 5000, hangProblem?.message?.split('\n')[0] ?? '');
+    report(
+      `a hang: ${hangProblem?.kind ?? hang.hang.last.report.status}`,
+      s(hang.hang.ms),
+      '< 5 s limit',
+      hang.hang.ms < 5000,
+      hangProblem?.message?.split('\n')[0] ?? '',
+    );
 
     // 4. Memory: --fuzz 4000 on the correct program, peak of the whole process tree.
-    const memory = await timedProcess(process.execPath, [CLI, 'check', PROGRAMS.correct, '--json', '--python', PYTHON, '--fuzz', '4000'], { sampleMemory: true, env: coldTmp() });
+    const memory = await timedProcess(
+      process.execPath,
+      [CLI, 'check', PROGRAMS.correct, '--json', '--python', PYTHON, '--fuzz', '4000'],
+      { sampleMemory: true, env: coldTmp() },
+    );
     const memoryReport = JSON.parse(memory.stdout);
     const mb = (bytes) => bytes / 1024 / 1024;
     report(
@@ -329,17 +381,41 @@ async function main() {
       })();`,
     );
     const checkOnce = (engineBundle) => async () => {
-      const r = await timedProcess(process.execPath, [runner, PROGRAMS.oneMistake, PYTHON, ...(engineBundle ? [engineBundle] : [])]);
+      const r = await timedProcess(process.execPath, [
+        runner,
+        PROGRAMS.oneMistake,
+        PYTHON,
+        ...(engineBundle ? [engineBundle] : []),
+      ]);
       return { ms: r.ms, report: JSON.parse(r.stdout) };
     };
     const workerRows = await rounds([row('in process', checkOnce(undefined)), row('worker', checkOnce(bundle))], RUNS);
     const inProcess = workerRows['in process'];
     const worker = workerRows.worker;
-    if (inProcess.last.report.mistakes.join() !== worker.last.report.mistakes.join()) throw new Error('the worker and the in-process check disagree');
-    report('one mistake, checking process started fresh: diagnosis in the engine worker / in that process', `${x(worker.ms / inProcess.ms)} (${s(worker.ms)} / ${s(inProcess.ms)})`, '≤ 1.2×', worker.ms / inProcess.ms <= 1.2);
+    if (inProcess.last.report.mistakes.join() !== worker.last.report.mistakes.join())
+      throw new Error('the worker and the in-process check disagree');
+    report(
+      'one mistake, checking process started fresh: diagnosis in the engine worker / in that process',
+      `${x(worker.ms / inProcess.ms)} (${s(worker.ms)} / ${s(inProcess.ms)})`,
+      '≤ 1.2×',
+      worker.ms / inProcess.ms <= 1.2,
+    );
 
     // 6. The editor's check service.
-    await serviceRows(engine, { ROOT, LESSON, PYTHON, PROGRAMS, RUNS, rounds, row, report, cliCheck, timedProcess, s, x });
+    await serviceRows(engine, {
+      ROOT,
+      LESSON,
+      PYTHON,
+      PROGRAMS,
+      RUNS,
+      rounds,
+      row,
+      report,
+      cliCheck,
+      timedProcess,
+      s,
+      x,
+    });
 
     printTable(startAndCorrect);
   } finally {

@@ -23,7 +23,14 @@ export function corpus() {
       const head = fs.readFileSync(file, 'utf8').split('\n').slice(0, 8).join('\n');
       const mistakes = /expect-mistakes: (.*)/.exec(head)?.[1].trim();
       // A program with an expected problem (line endings, …) is neither correct nor a named mistake here.
-      if (!mistakes || /expect-behaviour/.test(head) || /expect-unrecognised/.test(head) || /expect-problems/.test(head) || mistakes === '(unnamed)') continue;
+      if (
+        !mistakes ||
+        /expect-behaviour/.test(head) ||
+        /expect-unrecognised/.test(head) ||
+        /expect-problems/.test(head) ||
+        mistakes === '(unnamed)'
+      )
+        continue;
       out.push({ file, language, mistakes: mistakes === 'none' ? [] : mistakes.split(/,\s*/) });
     }
   }

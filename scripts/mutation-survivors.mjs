@@ -17,7 +17,12 @@ const inputs =
     ? named
     : [
         'test-output/mutation/mutation.json',
-        ...(fs.existsSync(partsDir) ? fs.readdirSync(partsDir).filter((f) => f.endsWith('.json') && !f.endsWith('.incremental.json')).map((f) => path.join(partsDir, f)) : []),
+        ...(fs.existsSync(partsDir)
+          ? fs
+              .readdirSync(partsDir)
+              .filter((f) => f.endsWith('.json') && !f.endsWith('.incremental.json'))
+              .map((f) => path.join(partsDir, f))
+          : []),
       ].filter((f) => fs.existsSync(f));
 if (inputs.length === 0) throw new Error('no mutation report: run `npm run mutation` first');
 
@@ -35,12 +40,22 @@ for (const input of inputs.sort((a, b) => fs.statSync(a).mtimeMs - fs.statSync(b
 const reasons = JSON.parse(fs.readFileSync('docs/mutation-equivalents.json', 'utf8'));
 const squash = (text) => (text ?? '').replace(/\s+/g, ' ').trim();
 function reasonFor(file, line, original, replacement) {
-  return reasons.find((r) => r.file === file && (r.line === undefined || r.line === line) && squash(original) === squash(r.original) && squash(replacement) === squash(r.replacement))?.reason;
+  return reasons.find(
+    (r) =>
+      r.file === file &&
+      (r.line === undefined || r.line === line) &&
+      squash(original) === squash(r.original) &&
+      squash(replacement) === squash(r.replacement),
+  )?.reason;
 }
 /** The code a mutant replaced: the source between its start and end (lines and columns 1-based in Stryker's report). */
 function originalOf(source, { start, end }) {
   if (start.line === end.line) return source[start.line - 1].slice(start.column - 1, end.column - 1);
-  return [source[start.line - 1].slice(start.column - 1), ...source.slice(start.line, end.line - 1), source[end.line - 1].slice(0, end.column - 1)].join('\n');
+  return [
+    source[start.line - 1].slice(start.column - 1),
+    ...source.slice(start.line, end.line - 1),
+    source[end.line - 1].slice(0, end.column - 1),
+  ].join('\n');
 }
 
 const ALIVE = new Set(['Survived', 'NoCoverage']);
@@ -77,14 +92,21 @@ for (const [file, data] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
       sum.explained += 1;
     } else open += 1;
     const what = m.status === 'NoCoverage' ? 'no test reaches it' : m.mutatorName;
-    body.push(`- ${at} ${what}: \`${squash(original).slice(0, 80)}\` → \`${replacement}\`${reason ? ` (equivalent: ${reason})` : ''}`);
+    body.push(
+      `- ${at} ${what}: \`${squash(original).slice(0, 80)}\` → \`${replacement}\`${reason ? ` (equivalent: ${reason})` : ''}`,
+    );
   }
   body.push('');
 }
 const pct = (k, n) => (n ? ((100 * k) / n).toFixed(1) : '-');
-const table = ['| folder | mutants | killed | survived | no coverage | score | survivors with a reason |', '|---|---|---|---|---|---|---|'];
+const table = [
+  '| folder | mutants | killed | survived | no coverage | score | survivors with a reason |',
+  '|---|---|---|---|---|---|---|',
+];
 for (const [folder, s] of [...byFolder].sort(([a], [b]) => a.localeCompare(b))) {
-  table.push(`| ${folder} | ${s.mutants} | ${s.killed} | ${s.survived} | ${s.noCoverage} | ${pct(s.killed, s.mutants)}% | ${s.explained} |`);
+  table.push(
+    `| ${folder} | ${s.mutants} | ${s.killed} | ${s.survived} | ${s.noCoverage} | ${pct(s.killed, s.mutants)}% | ${s.explained} |`,
+  );
 }
 const lines = [
   '# Surviving mutants',
@@ -99,5 +121,7 @@ const lines = [
 ];
 fs.mkdirSync(path.dirname(output), { recursive: true });
 fs.writeFileSync(output, lines.join('\n'));
-console.log(`${output}: score ${pct(detected, total)}%, ${total - detected} alive of ${total} (${explained} equivalent, ${open} need a test or a reason)`);
+console.log(
+  `${output}: score ${pct(detected, total)}%, ${total - detected} alive of ${total} (${explained} equivalent, ${open} need a test or a reason)`,
+);
 console.log(table.join('\n'));

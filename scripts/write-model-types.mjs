@@ -37,7 +37,14 @@ const DECLARATIONS = [
 function declarationText({ source, header, rewrite }) {
   const ts = createRequire(import.meta.url)('typescript');
   let text;
-  const program = ts.createProgram([source], { declaration: true, emitDeclarationOnly: true, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true, noLib: false });
+  const program = ts.createProgram([source], {
+    declaration: true,
+    emitDeclarationOnly: true,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    skipLibCheck: true,
+    noLib: false,
+  });
   const result = program.emit(program.getSourceFile(source), (file, data) => {
     if (file.endsWith('.d.ts') && path.basename(file, '.d.ts') === path.basename(source, '.ts')) text = data;
   });
@@ -57,7 +64,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const current = await fs.readFile(declaration.target, 'utf8').catch(() => '');
     if (current === text) continue;
     if (process.argv.includes('--check')) {
-      process.stderr.write(`${path.relative(root, declaration.target)} is stale: run \`node scripts/write-model-types.mjs\` and commit it.\n`);
+      process.stderr.write(
+        `${path.relative(root, declaration.target)} is stale: run \`node scripts/write-model-types.mjs\` and commit it.\n`,
+      );
       stale = true;
     } else {
       await fs.writeFile(declaration.target, text);

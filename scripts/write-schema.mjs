@@ -21,7 +21,11 @@ export async function schemaText() {
     logLevel: 'silent',
   });
   const module = { exports: {} };
-  new Function('module', 'exports', 'require', result.outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
+  new Function('module', 'exports', 'require', result.outputFiles[0].text)(
+    module,
+    module.exports,
+    createRequire(import.meta.url),
+  );
   return { text: module.exports.lessonJsonSchemaText(), file: path.join(root, module.exports.LESSON_SCHEMA_FILE) };
 }
 
@@ -39,7 +43,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const { text, file } = await schemaText();
     const current = await fs.readFile(file, 'utf8').catch(() => '');
     if (current !== text) {
-      process.stderr.write(`${path.relative(root, file)} is stale: run \`node scripts/write-schema.mjs\` (or npm run build) and commit it.\n`);
+      process.stderr.write(
+        `${path.relative(root, file)} is stale: run \`node scripts/write-schema.mjs\` (or npm run build) and commit it.\n`,
+      );
       process.exit(1);
     }
   } else if (await writeSchema()) {

@@ -17,7 +17,13 @@ import { registerGradeFolderCommand } from './ext/grade/gradeFolder';
 import { createLog } from './ext/workbench/log';
 import { PackService } from './ext/lesson/packs';
 import { LessonPanel, PANEL_VIEW_TYPE } from './ext/panel/lessonPanel';
-import { on, own, registerCodeActionsProvider, registerCodeLensProvider, registerWebviewPanelSerializer } from './ext/lesson/registry';
+import {
+  on,
+  own,
+  registerCodeActionsProvider,
+  registerCodeLensProvider,
+  registerWebviewPanelSerializer,
+} from './ext/lesson/registry';
 import { SessionStore } from './ext/lesson/session';
 import { SimulationRunner } from './ext/check/simulationRunner';
 import { ServiceHost } from './ext/check/serviceHost';
@@ -30,7 +36,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = own(context, createLog());
   const packs = own(context, new PackService(context.extensionPath, context.globalStorageUri, log));
   const store = own(context, new SessionStore(context.workspaceState));
-  const service = own(context, new ServiceHost(path.join(context.extensionPath, 'dist', 'service.js'), store, packs, log));
+  const service = own(
+    context,
+    new ServiceHost(path.join(context.extensionPath, 'dist', 'service.js'), store, packs, log),
+  );
   stopping = () => service.dispose();
   const runner = own(context, new CheckRunner(store, packs, log, service));
   const simulations = own(context, new SimulationRunner(store, packs, log, service));
@@ -39,7 +48,18 @@ export function activate(context: vscode.ExtensionContext): void {
   const diagnostics = own(context, new MistakeDiagnostics(store, runner));
   own(context, new CheckOnSave(store, runner));
   const traces = own(context, new TraceActions(store, packs, log, context.extensionPath));
-  const services = { extensionUri: context.extensionUri, store, packs, runner, service, simulations, navigator, tests, traces, log };
+  const services = {
+    extensionUri: context.extensionUri,
+    store,
+    packs,
+    runner,
+    service,
+    simulations,
+    navigator,
+    tests,
+    traces,
+    log,
+  };
 
   registerCommands(context, services);
   // A newly installed pack shows up in Start Lesson at once, and replaces an open lesson's older version.
@@ -48,7 +68,9 @@ export function activate(context: vscode.ExtensionContext): void {
   registerGradeFolderCommand(context, path.join(context.extensionPath, 'dist', 'cli.js'));
   const learnerFiles: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'vscode-remote' }];
   registerCodeLensProvider(context, learnerFiles, own(context, new CheckCodeLensProvider(store, packs, runner)));
-  registerCodeActionsProvider(context, learnerFiles, new LessonCodeActions(store, diagnostics), { providedCodeActionKinds: LessonCodeActions.kinds });
+  registerCodeActionsProvider(context, learnerFiles, new LessonCodeActions(store, diagnostics), {
+    providedCodeActionKinds: LessonCodeActions.kinds,
+  });
   registerWebviewPanelSerializer(context, PANEL_VIEW_TYPE, {
     deserializeWebviewPanel: async (panel) => {
       LessonPanel.revive(panel, services);
@@ -62,7 +84,9 @@ export function activate(context: vscode.ExtensionContext): void {
   void diagnostics.update();
   void tests.refresh();
   activation.ms = performance.now() - started;
-  log.info(`activated in ${activation.ms.toFixed(1)} ms (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'})`);
+  log.info(
+    `activated in ${activation.ms.toFixed(1)} ms (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'})`,
+  );
 }
 
 /** Set by activate: ends the check service (shutdown, then kill), awaited so the window does not close under it. */

@@ -37,7 +37,9 @@ try {
     if (charts.svgs < 1) failures.push(`${scheme}: no chart`);
     const out = `${prefix}-${scheme}.png`;
     await page.screenshot({ path: out, fullPage: true });
-    console.log(`${scheme}: ${charts.svgs} charts, ${charts.bars} mistake bars (fill ${charts.barColour}), ${charts.rows} table rows, background ${charts.background} → ${path.relative(process.cwd(), out)}`);
+    console.log(
+      `${scheme}: ${charts.svgs} charts, ${charts.bars} mistake bars (fill ${charts.barColour}), ${charts.rows} table rows, background ${charts.background} → ${path.relative(process.cwd(), out)}`,
+    );
     await page.close();
   }
 } finally {

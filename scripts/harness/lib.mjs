@@ -21,12 +21,15 @@ export function codeServerDir() {
   for (const c of candidates) {
     if (fs.existsSync(path.join(c, 'out', 'node', 'entry.js'))) return path.resolve(c);
   }
-  throw new Error(`code-server not found (tried ${candidates.join(', ')}); run scripts/install-code-server.sh or set CODE_SERVER_DIR`);
+  throw new Error(
+    `code-server not found (tried ${candidates.join(', ')}); run scripts/install-code-server.sh or set CODE_SERVER_DIR`,
+  );
 }
 
 export function chromiumPath() {
   const p = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-  if (!fs.existsSync(p)) throw new Error(`Chromium not found at ${p} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  if (!fs.existsSync(p))
+    throw new Error(`Chromium not found at ${p} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
   return p;
 }
 
@@ -122,7 +125,12 @@ export function writeUserSettings(dirs, settings, { replace = false } = {}) {
 }
 
 export function xdgEnv(dirs) {
-  return { ...process.env, XDG_CONFIG_HOME: dirs.xdgConfig, XDG_DATA_HOME: dirs.xdgData, XDG_CACHE_HOME: dirs.xdgCache };
+  return {
+    ...process.env,
+    XDG_CONFIG_HOME: dirs.xdgConfig,
+    XDG_DATA_HOME: dirs.xdgData,
+    XDG_CACHE_HOME: dirs.xdgCache,
+  };
 }
 
 /**
@@ -138,9 +146,11 @@ function serverEnv(dirs, env = {}) {
 export function runCodeServerCli(args, dirs) {
   const entry = path.join(codeServerDir(), 'out', 'node', 'entry.js');
   return new Promise((resolve) => {
-    const child = spawn(process.execPath,
+    const child = spawn(
+      process.execPath,
       [entry, '--config', dirs.config, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, ...args],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: serverEnv(dirs) });
+      { stdio: ['ignore', 'pipe', 'pipe'], env: serverEnv(dirs) },
+    );
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -154,15 +164,23 @@ export function runCodeServerCli(args, dirs) {
  * trusted (default dirs.trusted): false omits --disable-workspace-trust, which the server turns into the web
  * workbench's `enableWorkspaceTrust` option; with it the workbench ignores every trust setting.
  */
-export async function startCodeServer(dirs, { timeoutMs = 60000, extraArgs = [], env = {}, trusted = dirs.trusted !== false } = {}) {
+export async function startCodeServer(
+  dirs,
+  { timeoutMs = 60000, extraArgs = [], env = {}, trusted = dirs.trusted !== false } = {},
+) {
   const entry = path.join(codeServerDir(), 'out', 'node', 'entry.js');
   const args = [
     entry,
-    '--config', dirs.config,
-    '--auth', 'none',
-    '--bind-addr', '127.0.0.1:0',
-    '--user-data-dir', dirs.userData,
-    '--extensions-dir', dirs.extensions,
+    '--config',
+    dirs.config,
+    '--auth',
+    'none',
+    '--bind-addr',
+    '127.0.0.1:0',
+    '--user-data-dir',
+    dirs.userData,
+    '--extensions-dir',
+    dirs.extensions,
     '--disable-telemetry',
     '--disable-update-check',
     ...(trusted ? ['--disable-workspace-trust'] : []),
@@ -174,33 +192,65 @@ export async function startCodeServer(dirs, { timeoutMs = 60000, extraArgs = [],
   const t0 = Date.now();
   // detached => own process group, so stop() can signal code-server *and* its children
   // (code-server forks a child entry.js, which forks extension hosts, pty host, file watcher).
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: serverEnv(dirs, env) });
+  const child = spawn(process.execPath, args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: serverEnv(dirs, env),
+  });
   let exited = null;
-  const exitPromise = new Promise((r) => child.on('exit', (code, signal) => { exited = { code, signal }; r(exited); }));
+  const exitPromise = new Promise((r) =>
+    child.on('exit', (code, signal) => {
+      exited = { code, signal };
+      r(exited);
+    }),
+  );
   const stop = async () => {
     if (exited) return exited;
-    try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
-    const killTimer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, 5000);
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+    const killTimer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }, 5000);
     const e = await exitPromise;
     clearTimeout(killTimer);
     // The group may outlive the leader for a moment (extension host shutting down): make sure it is gone.
-    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
     log.end();
     return e;
   };
   try {
     const url = await new Promise((resolve, reject) => {
       let buf = '';
-      const timer = setTimeout(() => reject(new Error(`code-server did not start within ${timeoutMs} ms; see ${dirs.serverLog}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`code-server did not start within ${timeoutMs} ms; see ${dirs.serverLog}`)),
+        timeoutMs,
+      );
       const onData = (d) => {
         log.write(d);
         buf += d.toString();
         const m = buf.match(/HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)\//);
-        if (m) { clearTimeout(timer); resolve(m[1]); }
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
       };
       child.stdout.on('data', onData);
       child.stderr.on('data', onData);
-      exitPromise.then((e) => { clearTimeout(timer); reject(new Error(`code-server exited early (${JSON.stringify(e)}); see ${dirs.serverLog}`)); });
+      exitPromise.then((e) => {
+        clearTimeout(timer);
+        reject(new Error(`code-server exited early (${JSON.stringify(e)}); see ${dirs.serverLog}`));
+      });
     });
     return { url, port: Number(new URL(url).port), pid: child.pid, startedMs: Date.now() - t0, stop };
   } catch (e) {
@@ -223,7 +273,10 @@ export const CHROMIUM_ARGS = [
 /** Launch the system Chromium (playwright-core ships no browser; `npx playwright install` needs internet). */
 export async function launchBrowser(dirs) {
   return chromium.launch({
-    executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS, env: dirs ? xdgEnv(dirs) : process.env,
+    executablePath: chromiumPath(),
+    headless: true,
+    args: CHROMIUM_ARGS,
+    env: dirs ? xdgEnv(dirs) : process.env,
   });
 }
 

@@ -37,9 +37,17 @@ async function runSuite(suite, executable) {
   // Fresh user-data/extensions dirs with the same seeded settings.json as the code-server runs (the
   // settings file lives in <user-data-dir>/User/settings.json for desktop VS Code too).
   const dirs = makeTempRoot({
-    prefix: `lc-el-${suite.name}-`, trusted: suite.trusted, settings: suite.settings, workspace: suite.workspace, fixture: suite.fixture,
+    prefix: `lc-el-${suite.name}-`,
+    trusted: suite.trusted,
+    settings: suite.settings,
+    workspace: suite.workspace,
+    fixture: suite.fixture,
   });
-  const env = { LC_TEST_WORKSPACE: dirs.workspace, LC_TEST_SUITE: suite.name, LC_TEST_TRUSTED: suite.trusted ? '1' : '0' };
+  const env = {
+    LC_TEST_WORKSPACE: dirs.workspace,
+    LC_TEST_SUITE: suite.name,
+    LC_TEST_TRUSTED: suite.trusted ? '1' : '0',
+  };
   // "=" form on purpose: test-electron only recognises --user-data-dir=… when deciding not to add its own.
   const profileArgs = [`--user-data-dir=${dirs.userData}`, `--extensions-dir=${dirs.extensions}`];
   try {
@@ -55,11 +63,17 @@ async function runSuite(suite, executable) {
       return 0;
     }
     const args = [
-      dirs.workspace, ...profileArgs,
+      dirs.workspace,
+      ...profileArgs,
       // runTests' own defaults, except --disable-workspace-trust (see runWithoutTrustOverride).
-      '--no-sandbox', '--disable-gpu-sandbox', '--disable-updates', '--skip-welcome', '--skip-release-notes',
+      '--no-sandbox',
+      '--disable-gpu-sandbox',
+      '--disable-updates',
+      '--skip-welcome',
+      '--skip-release-notes',
       '--no-cached-data',
-      `--extensionTestsPath=${suite.tests}`, `--extensionDevelopmentPath=${REPO_ROOT}`,
+      `--extensionTestsPath=${suite.tests}`,
+      `--extensionDevelopmentPath=${REPO_ROOT}`,
     ];
     const code = await runWithoutTrustOverride(executable, args, env);
     return code === 0 ? 0 : 1;
@@ -85,13 +99,21 @@ async function main() {
   }
   const results = [];
   for (const suite of suites) {
-    say(`=== suite ${suite.name}: ${path.relative(REPO_ROOT, suite.tests)} (${suite.trusted ? 'trusted' : 'UNTRUSTED'}) in VS Code ${version}`);
+    say(
+      `=== suite ${suite.name}: ${path.relative(REPO_ROOT, suite.tests)} (${suite.trusted ? 'trusted' : 'UNTRUSTED'}) in VS Code ${version}`,
+    );
     const t = Date.now();
     let code;
-    try { code = await runSuite(suite, executable); } catch (e) { say(`ERROR: ${e.message}`); code = 2; }
+    try {
+      code = await runSuite(suite, executable);
+    } catch (e) {
+      say(`ERROR: ${e.message}`);
+      code = 2;
+    }
     results.push({ name: suite.name, code, time: Date.now() - t });
   }
-  for (const r of results) say(`${['PASS', 'FAIL (tests)', 'ERROR (harness)'][r.code].padEnd(15)} ${r.name} (${ms(r.time)})`);
+  for (const r of results)
+    say(`${['PASS', 'FAIL (tests)', 'ERROR (harness)'][r.code].padEnd(15)} ${r.name} (${ms(r.time)})`);
   return results.some((r) => r.code === 2) ? 2 : results.some((r) => r.code === 1) ? 1 : 0;
 }
 

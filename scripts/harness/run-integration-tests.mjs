@@ -23,7 +23,15 @@ import * as path from 'node:path';
 import * as util from 'node:util';
 import { fileURLToPath } from 'node:url';
 import {
-  REPO_ROOT, codeServerDir, launchBrowser, makeTempRoot, ms, removeTempRoot, runCodeServerCli, startCodeServer, workbenchUrl,
+  REPO_ROOT,
+  codeServerDir,
+  launchBrowser,
+  makeTempRoot,
+  ms,
+  removeTempRoot,
+  runCodeServerCli,
+  startCodeServer,
+  workbenchUrl,
 } from './lib.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -52,7 +60,11 @@ export function parseCli(argv) {
     const i = s.indexOf('=');
     if (i < 1) throw new Error(`--setting expects key=JSON, got ${s}`);
     const raw = s.slice(i + 1);
-    try { settings[s.slice(0, i)] = JSON.parse(raw); } catch { settings[s.slice(0, i)] = raw; } // bare strings are fine
+    try {
+      settings[s.slice(0, i)] = JSON.parse(raw);
+    } catch {
+      settings[s.slice(0, i)] = raw;
+    } // bare strings are fine
   }
   const common = {
     workspace: values.workspace ?? process.env.TEST_WORKSPACE ?? undefined,
@@ -68,7 +80,10 @@ export function parseCli(argv) {
   } else {
     suites = (values.suite?.length ? values.suite : ['trusted']).map((name) => {
       if (!/^[\w.-]+$/.test(name)) throw new Error(`bad suite name ${name}`);
-      const known = SUITES[name] ?? { tests: `out/test/integration/${name}/index.js`, trusted: !name.startsWith('untrusted') };
+      const known = SUITES[name] ?? {
+        tests: `out/test/integration/${name}/index.js`,
+        trusted: !name.startsWith('untrusted'),
+      };
       return { name, ...known, trusted: values.untrusted ? false : known.trusted };
     });
   }
@@ -86,16 +101,23 @@ const verbose = !!process.env.VERBOSE;
 const logRoot = path.resolve(process.env.TEST_LOG_DIR || path.join(REPO_ROOT, '.test-logs'));
 // Workbench (not extension host) info chatter that codeAutomationLog also receives; hidden unless VERBOSE=1.
 // ("DialogService: refused to show dialog in tests" is kept on purpose: modal dialogs throw in test runs.)
-const NOISE = /^(Resolving connection token|Resolved connection token|Creating a socket|Updating additional builtin extensions cache|Ignoring fetching additional builtin extensions|ChatSessionStore: Migrating|\[Service Worker\] registered|Creation of workbench contribution '[^']*' took \d+ms|Unable to resolve nonexistent file '[^']*\/workspaceStorage\/)/;
+const NOISE =
+  /^(Resolving connection token|Resolved connection token|Creating a socket|Updating additional builtin extensions cache|Ignoring fetching additional builtin extensions|ChatSessionStore: Migrating|\[Service Worker\] registered|Creation of workbench contribution '[^']*' took \d+ms|Unable to resolve nonexistent file '[^']*\/workspaceStorage\/)/;
 const say = (s) => process.stderr.write(`[harness] ${s}\n`);
 
 /** A do-nothing extension (no `main`) to carry extensionTestsPath when the real one is installed from a .vsix. */
 function makeStubExtension(dirs) {
   const dir = path.join(dirs.root, 'stub-extension');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
-    name: 'test-carrier', publisher: 'lc-harness', version: '0.0.0', engines: { vscode: '*' },
-  }));
+  fs.writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({
+      name: 'test-carrier',
+      publisher: 'lc-harness',
+      version: '0.0.0',
+      engines: { vscode: '*' },
+    }),
+  );
   return dir;
 }
 
@@ -116,7 +138,11 @@ async function runSuite(suite) {
       if (!fs.existsSync(f)) throw new Error(`missing ${f} - build first (bash scripts/test-integration.sh builds)`);
     }
     dirs = makeTempRoot({
-      prefix: `lc-it-${suite.name}-`, trusted: suite.trusted, settings: suite.settings, workspace: suite.workspace, fixture: suite.fixture,
+      prefix: `lc-it-${suite.name}-`,
+      trusted: suite.trusted,
+      settings: suite.settings,
+      workspace: suite.workspace,
+      fixture: suite.fixture,
     });
     if (suite.vsix) {
       const r = await runCodeServerCli(['--install-extension', suite.vsix], dirs);
@@ -180,7 +206,9 @@ async function runSuite(suite) {
     let timer;
     const result = await Promise.race([
       exited,
-      new Promise((r) => { timer = setTimeout(() => r('timeout'), timeoutMs); }),
+      new Promise((r) => {
+        timer = setTimeout(() => r('timeout'), timeoutMs);
+      }),
       new Promise((r) => page.on('crash', () => r('crash'))),
     ]);
     clearTimeout(timer);
@@ -191,7 +219,9 @@ async function runSuite(suite) {
     } else {
       exitCode = result === 0 ? 0 : 1;
       if (process.env.SCREENSHOT) await page.screenshot({ path: path.join(logDir, 'final.png') }).catch(() => {});
-      say(`suite ${suite.name}: run() settled with code ${result} ${ms(Date.now() - tNav)} after page load (total ${ms(Date.now() - t0)})`);
+      say(
+        `suite ${suite.name}: run() settled with code ${result} ${ms(Date.now() - tNav)} after page load (total ${ms(Date.now() - t0)})`,
+      );
     }
   } catch (e) {
     say(`ERROR: ${e.stack || e}`);
@@ -221,14 +251,18 @@ async function main() {
   const t0 = Date.now();
   for (const suite of suites) {
     const where = suite.workspace ? suite.workspace : suite.fixture ? `copy of ${suite.fixture}` : 'empty temp folder';
-    say(`=== suite ${suite.name}: ${path.relative(REPO_ROOT, suite.tests)} in a ${suite.trusted ? 'trusted' : 'UNTRUSTED (Restricted Mode)'} workspace (${where})`);
+    say(
+      `=== suite ${suite.name}: ${path.relative(REPO_ROOT, suite.tests)} in a ${suite.trusted ? 'trusted' : 'UNTRUSTED (Restricted Mode)'} workspace (${where})`,
+    );
     const t = Date.now();
     results.push({ name: suite.name, code: await runSuite(suite), time: Date.now() - t });
   }
   const label = { 0: 'PASS', 1: 'FAIL (tests)', 2: 'ERROR (harness)' };
   for (const r of results) say(`${label[r.code].padEnd(15)} ${r.name} (${ms(r.time)})`);
   const code = results.some((r) => r.code === 2) ? 2 : results.some((r) => r.code === 1) ? 1 : 0;
-  say(`${code === 0 ? 'PASS' : `FAIL (exit ${code}); logs in ${logRoot}`} - ${results.length} suite(s) in ${ms(Date.now() - t0)}`);
+  say(
+    `${code === 0 ? 'PASS' : `FAIL (exit ${code}); logs in ${logRoot}`} - ${results.length} suite(s) in ${ms(Date.now() - t0)}`,
+  );
   return code;
 }
 
@@ -236,7 +270,9 @@ async function main() {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.env.LC_VSCODE === 'electron') {
     // Same CLI, desktop VS Code via @vscode/test-electron (needs a download, so not the default here).
-    const r = spawnSync(process.execPath, [path.join(HERE, 'run-electron.mjs'), ...process.argv.slice(2)], { stdio: 'inherit' });
+    const r = spawnSync(process.execPath, [path.join(HERE, 'run-electron.mjs'), ...process.argv.slice(2)], {
+      stdio: 'inherit',
+    });
     process.exit(r.status ?? 2);
   }
   process.exit(await main());

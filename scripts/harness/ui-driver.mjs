@@ -18,7 +18,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  REPO_ROOT, launchBrowser, makeTempRoot, ms, removeTempRoot, runCodeServerCli, startCodeServer, workbenchUrl,
+  REPO_ROOT,
+  launchBrowser,
+  makeTempRoot,
+  ms,
+  removeTempRoot,
+  runCodeServerCli,
+  startCodeServer,
+  workbenchUrl,
 } from './lib.mjs';
 
 /** Short names for the built-in themes (any full theme label works too). */
@@ -30,7 +37,12 @@ export const THEMES = Object.freeze({
 });
 const themeLabel = (t) => THEMES[t] ?? t;
 // CSS class suffix each built-in theme puts on .monaco-workbench (vscode-theme-defaults-themes-<x>-json).
-const THEME_CLASS = { 'Default Dark Modern': 'dark_modern', 'Default Light Modern': 'light_modern', 'Default High Contrast': 'hc_black', 'Default High Contrast Light': 'hc_light' };
+const THEME_CLASS = {
+  'Default Dark Modern': 'dark_modern',
+  'Default Light Modern': 'light_modern',
+  'Default High Contrast': 'hc_black',
+  'Default High Contrast Light': 'hc_light',
+};
 
 const EXT_ID = 'lesson-companion.lesson-companion';
 const say = (s) => process.stderr.write(`[ui] ${s}\n`);
@@ -51,14 +63,25 @@ const say = (s) => process.stderr.write(`[ui] ${s}\n`);
  */
 export async function openWorkbench(opts = {}) {
   const {
-    extensionDevelopmentPath = REPO_ROOT, vsix, trusted = true, theme, settings = {}, workspace, fixture,
-    viewport = { width: 1280, height: 800 }, logDir = path.join(REPO_ROOT, '.test-logs-ui'), env = {},
+    extensionDevelopmentPath = REPO_ROOT,
+    vsix,
+    trusted = true,
+    theme,
+    settings = {},
+    workspace,
+    fixture,
+    viewport = { width: 1280, height: 800 },
+    logDir = path.join(REPO_ROOT, '.test-logs-ui'),
+    env = {},
   } = opts;
   const t0 = Date.now();
   fs.mkdirSync(logDir, { recursive: true });
   fs.rmSync(path.join(logDir, 'failure.png'), { force: true }); // never leave a stale one from an earlier run
   const dirs = makeTempRoot({
-    prefix: 'lc-ui-', trusted, workspace, fixture,
+    prefix: 'lc-ui-',
+    trusted,
+    workspace,
+    fixture,
     settings: { ...(theme ? { 'workbench.colorTheme': themeLabel(theme) } : {}), ...settings },
   });
   const session = { dirs, logDir, server: undefined, browser: undefined, page: undefined, url: undefined };
@@ -83,7 +106,8 @@ export async function openWorkbench(opts = {}) {
     session.page.on('console', (m) => consoleLog.write(`[${m.type()}] ${m.text()}\n`));
     session.page.on('pageerror', (e) => consoleLog.write(`[pageerror] ${e.stack || e}\n`));
     session.url = workbenchUrl(session.server.url, {
-      folder: dirs.workspace, extensionDevelopmentPath: vsix ? undefined : extensionDevelopmentPath,
+      folder: dirs.workspace,
+      extensionDevelopmentPath: vsix ? undefined : extensionDevelopmentPath,
     });
     await session.page.goto(session.url);
     await waitForWorkbench(session.page);
@@ -137,13 +161,14 @@ const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export async function runCommand(page, title, { retries = 8, rowTimeout = 5000 } = {}) {
   const input = page.locator('.quick-input-widget input.input');
-  const row = page.locator('.quick-input-widget .monaco-list-row')
+  const row = page
+    .locator('.quick-input-widget .monaco-list-row')
     .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) })
     .first();
   for (let attempt = 1; ; attempt++) {
     // Move focus back to the workbench document: keys go to a webview iframe while it has focus (e.g.
     // right after it opened). Not a click: most free spots open something (remote menu, command center...).
-    await page.evaluate(() => (document.activeElement instanceof HTMLElement) && document.activeElement.blur());
+    await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
     try {
       await page.keyboard.press('F1');
       await input.waitFor({ state: 'visible', timeout: 10000 });
@@ -153,14 +178,23 @@ export async function runCommand(page, title, { retries = 8, rowTimeout = 5000 }
       await row.waitFor({ state: 'visible', timeout: rowTimeout });
       await row.click();
       // Done when the palette closed or turned into the command's own quick pick (value changed).
-      await page.waitForFunction((typed) => {
-        const i = document.querySelector('.quick-input-widget input.input');
-        return !i || !i.checkVisibility() || i.value !== typed;
-      }, `>${title}`, { timeout: 10000 }).catch(() => {});
+      await page
+        .waitForFunction(
+          (typed) => {
+            const i = document.querySelector('.quick-input-widget input.input');
+            return !i || !i.checkVisibility() || i.value !== typed;
+          },
+          `>${title}`,
+          { timeout: 10000 },
+        )
+        .catch(() => {});
       return;
     } catch (e) {
       await page.keyboard.press('Escape');
-      if (attempt >= retries) throw new Error(`command "${title}" could not be run from the palette (${attempt} tries; a contributed command shows up a few seconds after the workbench, and the palette closes if something takes focus): ${e.message}`);
+      if (attempt >= retries)
+        throw new Error(
+          `command "${title}" could not be run from the palette (${attempt} tries; a contributed command shows up a few seconds after the workbench, and the palette closes if something takes focus): ${e.message}`,
+        );
     }
   }
 }
@@ -184,53 +218,70 @@ export async function webviewFrame(page, title, { extensionId = EXT_ID, timeout 
   const spec = title === undefined ? null : titleSpec(title);
   const deadline = Date.now() + timeout;
   for (let clicked = false; ;) {
-    const found = await page.evaluate(({ spec, extensionId, tag }) => {
-      const norm = (s) => (s ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
-      const score = (text) => {
-        if (spec.source !== undefined) return new RegExp(spec.source, spec.flags).test(text ?? '') ? 2 : 0;
-        return norm(text) === norm(spec.text) ? 2 : norm(text).startsWith(norm(spec.text)) ? 1 : 0;
-      };
-      const best = (els, textOf) => {
-        const scored = els.map((e) => [score(textOf(e)), e]).filter(([n]) => n > 0).sort((a, b) => b[0] - a[0]);
-        return scored[0]?.[1];
-      };
-      const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
-      let area = null;
-      if (spec) {
-        const tab = best([...document.querySelectorAll('.tabs-container .tab')], (t) => t.querySelector('.label-name')?.textContent);
-        if (tab) {
-          for (const t of document.querySelectorAll(`[data-lc-tab="${tag}"]`)) t.removeAttribute('data-lc-tab');
-          tab.setAttribute('data-lc-tab', tag);
-          if (!tab.classList.contains('active')) return 'click-tab';
-          area = tab.closest('.editor-group-container')?.querySelector('.editor-container');
+    const found = await page.evaluate(
+      ({ spec, extensionId, tag }) => {
+        const norm = (s) => (s ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+        const score = (text) => {
+          if (spec.source !== undefined) return new RegExp(spec.source, spec.flags).test(text ?? '') ? 2 : 0;
+          return norm(text) === norm(spec.text) ? 2 : norm(text).startsWith(norm(spec.text)) ? 1 : 0;
+        };
+        const best = (els, textOf) => {
+          const scored = els
+            .map((e) => [score(textOf(e)), e])
+            .filter(([n]) => n > 0)
+            .sort((a, b) => b[0] - a[0]);
+          return scored[0]?.[1];
+        };
+        const visible = (el) => {
+          const r = el.getBoundingClientRect();
+          return r.width > 0 && r.height > 0;
+        };
+        let area = null;
+        if (spec) {
+          const tab = best(
+            [...document.querySelectorAll('.tabs-container .tab')],
+            (t) => t.querySelector('.label-name')?.textContent,
+          );
+          if (tab) {
+            for (const t of document.querySelectorAll(`[data-lc-tab="${tag}"]`)) t.removeAttribute('data-lc-tab');
+            tab.setAttribute('data-lc-tab', tag);
+            if (!tab.classList.contains('active')) return 'click-tab';
+            area = tab.closest('.editor-group-container')?.querySelector('.editor-container');
+          }
+          if (!area) {
+            const header = best(
+              [...document.querySelectorAll('.pane-header')].filter(visible),
+              (h) => h.querySelector('.title')?.textContent,
+            );
+            if (header) area = header.parentElement?.querySelector('.pane-body');
+          }
+          if (!area) {
+            // A container with a single view hides the pane header; the part title reads "CONTAINER: VIEW".
+            const t = [...document.querySelectorAll('.part .composite.title')].find(
+              (h) => visible(h) && (spec.text ? norm(h.textContent).includes(norm(spec.text)) : score(h.textContent)),
+            );
+            if (t) area = t.closest('.part')?.querySelector('.content');
+          }
+          if (!area) return null;
         }
-        if (!area) {
-          const header = best([...document.querySelectorAll('.pane-header')].filter(visible), (h) => h.querySelector('.title')?.textContent);
-          if (header) area = header.parentElement?.querySelector('.pane-body');
-        }
-        if (!area) {
-          // A container with a single view hides the pane header; the part title reads "CONTAINER: VIEW".
-          const t = [...document.querySelectorAll('.part .composite.title')]
-            .find((h) => visible(h) && (spec.text ? norm(h.textContent).includes(norm(spec.text)) : score(h.textContent)));
-          if (t) area = t.closest('.part')?.querySelector('.content');
-        }
-        if (!area) return null;
-      }
-      const a = area?.getBoundingClientRect();
-      const frames = [...document.querySelectorAll('iframe.webview.ready')].filter((f) => {
-        if (!f.src.includes(`extensionId=${extensionId}`)) return false;
-        if (getComputedStyle(f.parentElement).visibility === 'hidden' || !visible(f)) return false;
-        if (!a) return true;
-        const r = f.getBoundingClientRect();
-        const cx = r.left + r.width / 2;
-        const cy = r.top + r.height / 2;
-        return cx >= a.left && cx <= a.right && cy >= a.top && cy <= a.bottom;
-      });
-      if (frames.length !== 1) return frames.length ? `ambiguous: ${frames.length} visible webviews` : null;
-      for (const f of document.querySelectorAll(`iframe[data-lc-webview="${tag}"]`)) f.removeAttribute('data-lc-webview');
-      frames[0].setAttribute('data-lc-webview', tag);
-      return 'ok';
-    }, { spec, extensionId, tag });
+        const a = area?.getBoundingClientRect();
+        const frames = [...document.querySelectorAll('iframe.webview.ready')].filter((f) => {
+          if (!f.src.includes(`extensionId=${extensionId}`)) return false;
+          if (getComputedStyle(f.parentElement).visibility === 'hidden' || !visible(f)) return false;
+          if (!a) return true;
+          const r = f.getBoundingClientRect();
+          const cx = r.left + r.width / 2;
+          const cy = r.top + r.height / 2;
+          return cx >= a.left && cx <= a.right && cy >= a.top && cy <= a.bottom;
+        });
+        if (frames.length !== 1) return frames.length ? `ambiguous: ${frames.length} visible webviews` : null;
+        for (const f of document.querySelectorAll(`iframe[data-lc-webview="${tag}"]`))
+          f.removeAttribute('data-lc-webview');
+        frames[0].setAttribute('data-lc-webview', tag);
+        return 'ok';
+      },
+      { spec, extensionId, tag },
+    );
     if (found === 'ok') break;
     if (found === 'click-tab' && !clicked) {
       // A real click (VS Code tabs react to mouse down, not to a DOM click()), once.
@@ -239,7 +290,9 @@ export async function webviewFrame(page, title, { extensionId = EXT_ID, timeout 
       continue;
     }
     if (Date.now() > deadline) {
-      throw new Error(`no visible webview ${title ? `"${title}"` : ''} of ${extensionId} within ${timeout} ms${found ? ` (${found})` : ''}`);
+      throw new Error(
+        `no visible webview ${title ? `"${title}"` : ''} of ${extensionId} within ${timeout} ms${found ? ` (${found})` : ''}`,
+      );
     }
     await page.waitForTimeout(200);
   }
@@ -257,8 +310,11 @@ export function webviewElement(page, title, { extensionId = EXT_ID } = {}) {
  */
 export async function screenshot(page, file, { locator, fullPage = true } = {}) {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  await page.locator('.notification-toast:not(.notification-fade-in-done)').first()
-    .waitFor({ state: 'detached', timeout: 2000 }).catch(() => {});
+  await page
+    .locator('.notification-toast:not(.notification-fade-in-done)')
+    .first()
+    .waitFor({ state: 'detached', timeout: 2000 })
+    .catch(() => {});
   if (locator) await locator.screenshot({ path: file });
   else await page.screenshot({ path: file, fullPage });
   return path.resolve(file);
@@ -268,7 +324,10 @@ export async function screenshot(page, file, { locator, fullPage = true } = {}) 
 export async function themeOf(page) {
   const cls = (await page.locator('.monaco-workbench').first().getAttribute('class')) ?? '';
   const list = cls.split(/\s+/);
-  return { kind: ['hc-black', 'hc-light', 'vs-dark', 'vs'].find((k) => list.includes(k)), id: list.find((c) => c.startsWith('vscode-theme-')) };
+  return {
+    kind: ['hc-black', 'hc-light', 'vs-dark', 'vs'].find((k) => list.includes(k)),
+    id: list.find((c) => c.startsWith('vscode-theme-')),
+  };
 }
 
 /**
@@ -296,7 +355,8 @@ export async function setColorTheme(session, theme, { timeout = 15000 } = {}) {
   }
   // Rows read "Light Modern  Default Light Modern": the short name, then the settings value as description.
   const exact = new RegExp(`^${escapeRegExp(label)}$`);
-  const row = page.locator('.quick-input-widget .monaco-list-row')
+  const row = page
+    .locator('.quick-input-widget .monaco-list-row')
     .filter({ has: page.locator('.label-name, .label-description', { hasText: exact }) })
     .first();
   await row.waitFor({ state: 'visible', timeout });
@@ -305,7 +365,8 @@ export async function setColorTheme(session, theme, { timeout = 15000 } = {}) {
   for (;;) {
     const now = await themeOf(page);
     if (now.id !== before) return now;
-    if (Date.now() > deadline) throw new Error(`theme did not change to "${label}" within ${timeout} ms (still ${before})`);
+    if (Date.now() > deadline)
+      throw new Error(`theme did not change to "${label}" within ${timeout} ms (still ${before})`);
     await page.waitForTimeout(100);
   }
 }

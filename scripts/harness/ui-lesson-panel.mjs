@@ -15,7 +15,15 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, ms } from './lib.mjs';
-import { runCommand, screenshot, setColorTheme, waitForWorkbench, webviewElement, webviewFrame, withWorkbench } from './ui-driver.mjs';
+import {
+  runCommand,
+  screenshot,
+  setColorTheme,
+  waitForWorkbench,
+  webviewElement,
+  webviewFrame,
+  withWorkbench,
+} from './ui-driver.mjs';
 import { axeAudit, axeReport, axeSource, contrastRatio, firstScreen, focusRings } from './ui-panel-checks.mjs';
 
 const LESSON_TITLE = 'Least Connections Is a Counter';
@@ -32,7 +40,8 @@ const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Picks the row labelled exactly `label` in the open quick pick. */
 async function pickQuickItem(page, label) {
-  const row = page.locator('.quick-input-widget .monaco-list-row')
+  const row = page
+    .locator('.quick-input-widget .monaco-list-row')
     .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) })
     .first();
   await row.waitFor({ state: 'visible', timeout: 15000 });
@@ -69,12 +78,15 @@ async function waitForCursorLine(page, line, timeout = 10000) {
 /** Internal names a learner must never see: the hidden transcripts' names (the ones with a dash), generated ones. */
 function internalNames() {
   const dir = path.join(LESSON_DIR, 'transcripts');
-  const names = fs.readdirSync(dir).flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/^=== ([^:\s]+):/gm)].map((m) => m[1]));
+  const names = fs
+    .readdirSync(dir)
+    .flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/^=== ([^:\s]+):/gm)].map((m) => m[1]));
   return names.filter((n) => n.includes('-'));
 }
 
 function assertNoInternalNames(text, where) {
-  for (const name of internalNames()) assert.ok(!new RegExp(`\\b${escapeRegExp(name)}\\b`).test(text), `${where} shows the internal name "${name}"`);
+  for (const name of internalNames())
+    assert.ok(!new RegExp(`\\b${escapeRegExp(name)}\\b`).test(text), `${where} shows the internal name "${name}"`);
   assert.doesNotMatch(text, /generated-\d|Revealed by/, `${where} shows an internal name`);
 }
 
@@ -91,10 +103,17 @@ async function checkInView(wv) {
 /** The Test Explorer header's "passed/total" and the Testing activity-bar badge. */
 async function testingNumbers(page) {
   await runCommand(page, 'Testing: Focus on Test Explorer View');
-  const header = page.locator('.result-summary > div').filter({ hasText: /^\d+\/\d+$/ }).first();
+  const header = page
+    .locator('.result-summary > div')
+    .filter({ hasText: /^\d+\/\d+$/ })
+    .first();
   await header.waitFor({ timeout: 15000 });
   const [passed, total] = (await header.innerText()).split('/').map(Number);
-  const badge = page.locator('.activitybar .action-item').filter({ has: page.locator('.action-label[aria-label^="Testing"]') }).locator('.badge-content').first();
+  const badge = page
+    .locator('.activitybar .action-item')
+    .filter({ has: page.locator('.action-label[aria-label^="Testing"]') })
+    .locator('.badge-content')
+    .first();
   const badgeText = (await badge.count()) ? (await badge.innerText()).trim() : '';
   const rows = await page.locator('.test-explorer .monaco-list-row').allInnerTexts();
   return { passed, total, badge: badgeText ? Number(badgeText) : 0, rows };
@@ -113,7 +132,11 @@ async function trustedRun() {
     await screenshot(page, path.join(SHOTS, 'start-dark.png'));
 
     step('clicking read-order step 3 (pick)');
-    const pickLine = fs.readFileSync(mainPath, 'utf8').split('\n').findIndex((l) => /^def pick\(/.test(l)) + 1;
+    const pickLine =
+      fs
+        .readFileSync(mainPath, 'utf8')
+        .split('\n')
+        .findIndex((l) => /^def pick\(/.test(l)) + 1;
     assert.ok(pickLine > 0);
     await wv.locator('#step-3 button.step-open').click();
     await waitForCursorLine(page, pickLine);
@@ -124,7 +147,9 @@ async function trustedRun() {
 
     step('answering a failure question wrong: the feedback guides and does not give the answer away');
     wv = await webviewFrame(page, PANEL_TITLE);
-    const accepted = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'authoring', 'conn-counts.answers.json'), 'utf8')).questions;
+    const accepted = JSON.parse(
+      fs.readFileSync(path.join(REPO_ROOT, 'authoring', 'conn-counts.answers.json'), 'utf8'),
+    ).questions;
     const short = wv.locator('#question-fq1-pick-empty-counts');
     await short.scrollIntoViewIfNeeded();
     await short.locator('input[type=text]').fill('s3');
@@ -133,7 +158,10 @@ async function trustedRun() {
     await wrong.waitFor({ timeout: 10000 });
     const wrongText = await wrong.locator('.feedback-text').innerText();
     for (const answer of accepted['fq1-pick-empty-counts'].accept) {
-      assert.ok(!new RegExp(`\\b${escapeRegExp(answer)}\\b`, 'i').test(wrongText), `the feedback on a wrong answer gives the answer "${answer}" away: ${wrongText}`);
+      assert.ok(
+        !new RegExp(`\\b${escapeRegExp(answer)}\\b`, 'i').test(wrongText),
+        `the feedback on a wrong answer gives the answer "${answer}" away: ${wrongText}`,
+      );
     }
     assert.equal(await wrong.locator('.explanation').count(), 0, 'no explanation with a wrong answer');
     await wrong.locator('.step-link', { hasText: 'Read step 3 again' }).waitFor();
@@ -166,8 +194,17 @@ async function trustedRun() {
     // editor to the disk's text, which reloads it at once. The check must be of the text the learner sees.
     const helperShown = page.locator('.monaco-editor .view-line', { hasText: 'def _least_busy(' }).first();
     for (let attempt = 0; ; attempt++) {
-      if (await helperShown.waitFor({ state: 'attached', timeout: 5000 }).then(() => true, () => false)) break;
-      if (attempt === 3) throw new Error('the editor never showed the new text of least_conn.py (def _least_busy), written on disk and reverted 3 times');
+      if (
+        await helperShown.waitFor({ state: 'attached', timeout: 5000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
+      if (attempt === 3)
+        throw new Error(
+          'the editor never showed the new text of least_conn.py (def _least_busy), written on disk and reverted 3 times',
+        );
       say('the editor has not reloaded least_conn.py from disk yet: File: Revert File');
       await runCommand(page, 'View: Focus First Editor Group');
       await runCommand(page, 'File: Revert File');
@@ -178,15 +215,25 @@ async function trustedRun() {
     say(`tiebreak card points at: ${await card.locator('p.where').innerText()}`);
     assert.equal(await wv.locator('.card.mistake').count(), 2, 'two mistake cards');
 
-    step('the first screen after a failing check: the verdict and the first card\'s title, the sticky bar on one row');
+    step("the first screen after a failing check: the verdict and the first card's title, the sticky bar on one row");
     await page.waitForTimeout(1200); // the smooth scroll to the results
     const wide = await firstScreen(wv);
-    say(`first screen at 1440×900 (panel ${wide.width}×${wide.height}): verdict ${wide.verdict}, first title ${wide.title} ("${wide.titleText}"), bar ${wide.barHeight} px, one row ${wide.oneRow}`);
-    assert.ok(wide.verdict && wide.title, `at 1440×900 the verdict and the first card's title are in view: ${JSON.stringify(wide)}`);
+    say(
+      `first screen at 1440×900 (panel ${wide.width}×${wide.height}): verdict ${wide.verdict}, first title ${wide.title} ("${wide.titleText}"), bar ${wide.barHeight} px, one row ${wide.oneRow}`,
+    );
+    assert.ok(
+      wide.verdict && wide.title,
+      `at 1440×900 the verdict and the first card's title are in view: ${JSON.stringify(wide)}`,
+    );
     assert.ok(wide.oneRow, `the sticky bar holds one row: ${JSON.stringify(wide)}`);
     say(`progress on the bar at 1440×900: ${JSON.stringify(wide.progressShown)}`);
-    assert.ok(wide.progressShown.length > 0 && !wide.progressCut, `the bar shows whole progress parts, none cut: ${JSON.stringify(wide)}`);
-    await screenshot(page, path.join(SHOTS, 'first-screen-1440-dark.png'), { locator: webviewElement(page, PANEL_TITLE) });
+    assert.ok(
+      wide.progressShown.length > 0 && !wide.progressCut,
+      `the bar shows whole progress parts, none cut: ${JSON.stringify(wide)}`,
+    );
+    await screenshot(page, path.join(SHOTS, 'first-screen-1440-dark.png'), {
+      locator: webviewElement(page, PANEL_TITLE),
+    });
     // A narrow panel: the editor group beside it shrinks by half of what the window does.
     const narrowWindow = Math.max(900, 1440 - 2 * (wide.width - 500));
     await page.setViewportSize({ width: narrowWindow, height: 900 });
@@ -194,11 +241,18 @@ async function trustedRun() {
     await wv.locator('.topbar .last-verdict').click();
     await page.waitForTimeout(1200);
     const narrow = await firstScreen(wv);
-    say(`first screen at a ${narrow.width} px panel: verdict ${narrow.verdict}, first title ${narrow.title}, bar ${narrow.barHeight} px, one row ${narrow.oneRow}`);
+    say(
+      `first screen at a ${narrow.width} px panel: verdict ${narrow.verdict}, first title ${narrow.title}, bar ${narrow.barHeight} px, one row ${narrow.oneRow}`,
+    );
     assert.ok(narrow.width <= 540, `the narrow panel is about 500 px wide: ${narrow.width}`);
-    assert.ok(narrow.verdict && narrow.title, `at a ${narrow.width} px panel the verdict and the first card's title are in view: ${JSON.stringify(narrow)}`);
+    assert.ok(
+      narrow.verdict && narrow.title,
+      `at a ${narrow.width} px panel the verdict and the first card's title are in view: ${JSON.stringify(narrow)}`,
+    );
     assert.ok(narrow.oneRow, `the sticky bar holds one row at ${narrow.width} px: ${JSON.stringify(narrow)}`);
-    await screenshot(page, path.join(SHOTS, 'first-screen-500-dark.png'), { locator: webviewElement(page, PANEL_TITLE) });
+    await screenshot(page, path.join(SHOTS, 'first-screen-500-dark.png'), {
+      locator: webviewElement(page, PANEL_TITLE),
+    });
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.waitForTimeout(600);
     await card.locator('.step-link', { hasText: 'Step 3' }).waitFor();
@@ -210,14 +264,27 @@ async function trustedRun() {
     const summary = await wv.locator('#results .verdict .summary').innerText();
     const [, shownPassed, shownTotal] = /(\d+) of (\d+) hidden transcripts pass/.exec(summary) ?? [];
     assert.ok(shownPassed, `the verdict states the count: ${summary}`);
-    assert.equal(await wv.locator('.topbar .last-verdict .summary').innerText(), summary, 'the sticky bar says the same');
+    assert.equal(
+      await wv.locator('.topbar .last-verdict .summary').innerText(),
+      summary,
+      'the sticky bar says the same',
+    );
     // One timing per check: the Test Explorer's header has it, the panel does not say another.
-    assert.doesNotMatch(await wv.locator('#results .details-line').innerText(), /\d+(\.\d+)?\s?(ms|s)\b/, 'the panel states no second duration');
+    assert.doesNotMatch(
+      await wv.locator('#results .details-line').innerText(),
+      /\d+(\.\d+)?\s?(ms|s)\b/,
+      'the panel states no second duration',
+    );
     const testing = await testingNumbers(page);
-    assert.deepEqual([testing.passed, testing.total], [Number(shownPassed), Number(shownTotal)], `Test Explorer header ${testing.passed}/${testing.total}, panel "${summary}"`);
+    assert.deepEqual(
+      [testing.passed, testing.total],
+      [Number(shownPassed), Number(shownTotal)],
+      `Test Explorer header ${testing.passed}/${testing.total}, panel "${summary}"`,
+    );
     assert.equal(testing.badge, Number(shownTotal) - Number(shownPassed), 'the badge counts the failing transcripts');
     assertNoInternalNames(testing.rows.join('\n'), 'the Test Explorer');
-    for (const row of testing.rows) assert.doesNotMatch(row, /\d+(\.\d+)?\s?(ms|s)\b/, `a test item shows a duration of its own: ${row}`);
+    for (const row of testing.rows)
+      assert.doesNotMatch(row, /\d+(\.\d+)?\s?(ms|s)\b/, `a test item shows a duration of its own: ${row}`);
 
     step('the likely finding is a warning that says "likely" (squiggle, CodeLens, Problems)');
     await page.locator('.tabs-container .tab', { hasText: 'least_conn.py' }).first().click();
@@ -225,8 +292,13 @@ async function trustedRun() {
     // lens sits right above the squiggled lines. (Going to a line computed here once missed: with the Test
     // Results panel open the editor shows few lines.)
     await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
-    const problemRow = page.locator('.markers-panel .monaco-list-row', { hasText: /Ties are not broken by name \(likely\)/ }).first();
-    const rowShown = await problemRow.waitFor({ timeout: 10000 }).then(() => true, () => false);
+    const problemRow = page
+      .locator('.markers-panel .monaco-list-row', { hasText: /Ties are not broken by name \(likely\)/ })
+      .first();
+    const rowShown = await problemRow.waitFor({ timeout: 10000 }).then(
+      () => true,
+      () => false,
+    );
     if (rowShown) await problemRow.dblclick();
     else {
       // The row was not drawn in time (seen once on a fresh machine): go to the squiggled line instead.
@@ -236,15 +308,22 @@ async function trustedRun() {
       await page.keyboard.press('Enter');
     }
     await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 15000 });
-    const tiebreakLens = page.locator('.monaco-editor .codelens-decoration', { hasText: /Ties are not broken by name \(likely\)/ }).first();
+    const tiebreakLens = page
+      .locator('.monaco-editor .codelens-decoration', { hasText: /Ties are not broken by name \(likely\)/ })
+      .first();
     await tiebreakLens.waitFor({ timeout: 15000 }).catch(async (error) => {
       const shown = await page.locator('.monaco-editor .codelens-decoration').allInnerTexts();
       const lines = await page.locator('.monaco-editor .line-numbers').allInnerTexts();
       await screenshot(page, path.join(SHOTS, 'lens-missing-dark.png'));
-      throw new Error(`no "Ties are not broken by name (likely)" lens; the lenses on screen: ${JSON.stringify(shown)}, cursor at line ${await cursorLine(page).catch(() => '?')}, line numbers on screen ${lines.filter(Boolean).join(',')} (${error.message})`);
+      throw new Error(
+        `no "Ties are not broken by name (likely)" lens; the lenses on screen: ${JSON.stringify(shown)}, cursor at line ${await cursorLine(page).catch(() => '?')}, line numbers on screen ${lines.filter(Boolean).join(',')} (${error.message})`,
+      );
     });
     await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
-    await page.locator('.markers-panel .monaco-list-row', { hasText: /\(likely\)/ }).first().waitFor({ timeout: 10000 });
+    await page
+      .locator('.markers-panel .monaco-list-row', { hasText: /\(likely\)/ })
+      .first()
+      .waitFor({ timeout: 10000 });
     await runCommand(page, 'View: Hide Panel');
 
     step('the trace: your counts and should be, the differing count marked');
@@ -255,7 +334,7 @@ async function trustedRun() {
     assert.deepEqual(heads.slice(-2), ['your counts', 'should be'], `trace columns: ${heads.join(' | ')}`);
     const differs = negative.locator('table.trace .count.differs').first();
     await differs.waitFor();
-    assert.match(await differs.innerText(), /^s\d+:-1/, 'the learner\'s own -1 is in the table, marked');
+    assert.match(await differs.innerText(), /^s\d+:-1/, "the learner's own -1 is in the table, marked");
     await negative.locator('button.run-trace').waitFor();
     await negative.locator('button.debug-trace', { hasText: /Python Debugger/ }).waitFor();
     await negative.locator('.replay-line', { hasText: /python3?/ }).waitFor();
@@ -272,7 +351,9 @@ async function trustedRun() {
     step('a visible focus ring on every control a keyboard reaches');
     const rings = await focusRings(page, wv, 40);
     const faint = rings.filter((r) => r.style === 'none' || r.width < 1 || contrastRatio(r.color, r.background) < 3);
-    say(`focus rings: ${rings.length} stops, ${faint.length} without a visible ring${faint.length ? `: ${faint.map((r) => `${r.label} (${r.style} ${r.width}px ${r.color})`).join(', ')}` : ''}`);
+    say(
+      `focus rings: ${rings.length} stops, ${faint.length} without a visible ring${faint.length ? `: ${faint.map((r) => `${r.label} (${r.style} ${r.width}px ${r.color})`).join(', ')}` : ''}`,
+    );
     assert.ok(rings.length >= 20, `the keyboard reaches the panel's controls: ${rings.length}`);
     assert.equal(faint.length, 0, 'every focused control shows a ring at 3:1 against the background');
 
@@ -284,23 +365,32 @@ async function trustedRun() {
       await page.waitForTimeout(400); // the webview re-applies theme variables asynchronously
       await screenshot(page, path.join(SHOTS, `mistake-${theme}.png`));
       await screenshot(page, path.join(SHOTS, `panel-${theme}.png`), { locator: webviewElement(page, PANEL_TITLE) });
-      await wv.locator('.card.mistake', { hasText: 'A count goes below zero' }).locator('table.trace').scrollIntoViewIfNeeded();
+      await wv
+        .locator('.card.mistake', { hasText: 'A count goes below zero' })
+        .locator('table.trace')
+        .scrollIntoViewIfNeeded();
       await screenshot(page, path.join(SHOTS, `counts-${theme}.png`), { locator: webviewElement(page, PANEL_TITLE) });
       audits.push([theme, await axeAudit(wv, axe)]);
       await wv.locator('.topbar .last-verdict').click();
       await page.waitForTimeout(1200);
-      await screenshot(page, path.join(SHOTS, `first-screen-1440-${theme}.png`), { locator: webviewElement(page, PANEL_TITLE) });
+      await screenshot(page, path.join(SHOTS, `first-screen-1440-${theme}.png`), {
+        locator: webviewElement(page, PANEL_TITLE),
+      });
     }
     for (const [theme, violations] of audits) for (const line of axeReport(theme, violations)) say(line);
     for (const [theme, violations] of audits) {
       const grave = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      assert.equal(grave.length, 0, `axe finds serious or critical violations in the ${theme} theme: ${grave.map((v) => v.id).join(', ')}`);
+      assert.equal(
+        grave.length,
+        0,
+        `axe finds serious or critical violations in the ${theme} theme: ${grave.map((v) => v.id).join(', ')}`,
+      );
     }
     await setColorTheme(s, 'dark');
     wv = await webviewFrame(page, PANEL_TITLE);
 
     // Where the finding points: the lines that ran when the program went wrong, in the learner's own helper.
-    step('the squiggle sits on the helper\'s lines');
+    step("the squiggle sits on the helper's lines");
     await page.locator('.tabs-container .tab', { hasText: 'least_conn.py' }).first().click();
     const lines = helperText.split('\n');
     const helperStart = lines.findIndex((l) => /^def _least_busy\(/.test(l)) + 1;
@@ -314,29 +404,47 @@ async function trustedRun() {
     const markerText = await marker.innerText();
     assert.match(markerText, /Ties are not broken by name \(likely\)/);
     const squiggleLine = await cursorLine(page);
-    assert.ok(squiggleLine > helperStart && squiggleLine < helperEnd, `the tiebreak squiggle (line ${squiggleLine}) is in the helper _least_busy() (lines ${helperStart}–${helperEnd})`);
+    assert.ok(
+      squiggleLine > helperStart && squiggleLine < helperEnd,
+      `the tiebreak squiggle (line ${squiggleLine}) is in the helper _least_busy() (lines ${helperStart}–${helperEnd})`,
+    );
     await page.keyboard.press('Escape');
-    step('the finding\'s words sit right above its squiggle, and fit beside the Explorer and the panel');
-    await page.evaluate(() => (document.activeElement instanceof HTMLElement) && document.activeElement.blur());
+    step("the finding's words sit right above its squiggle, and fit beside the Explorer and the panel");
+    await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
     await page.keyboard.press('Control+Shift+E');
     await page.locator('.explorer-folders-view').first().waitFor({ timeout: 10000 });
     // The Testing view draws a located test message (.test-error-content-widget) always red: both findings
     // here are likely (yellow squiggles), so neither gets one. The finding's words are the CodeLens right
     // above its squiggled lines, on a row of its own.
-    const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: /Ties are not broken by name \(likely\)/ }).first();
+    const lens = page
+      .locator('.monaco-editor .codelens-decoration', { hasText: /Ties are not broken by name \(likely\)/ })
+      .first();
     await lens.waitFor({ timeout: 15000 });
-    assert.equal(await page.locator('.monaco-editor .test-error-content-widget').count(), 0, 'no red Testing badge beside a likely finding\'s yellow squiggle');
-    assert.equal(await page.locator('.monaco-editor .codelens-decoration', { hasText: /Ties are not broken by name/ }).count(), 1, 'one lens names the finding');
+    assert.equal(
+      await page.locator('.monaco-editor .test-error-content-widget').count(),
+      0,
+      "no red Testing badge beside a likely finding's yellow squiggle",
+    );
+    assert.equal(
+      await page.locator('.monaco-editor .codelens-decoration', { hasText: /Ties are not broken by name/ }).count(),
+      1,
+      'one lens names the finding',
+    );
     const placed = await lens.evaluate((l) => {
       const editor = l.closest('.monaco-editor');
       const bottom = l.getBoundingClientRect().bottom;
       // The code row right under the lens, and the squiggles on it.
-      const row = [...editor.querySelectorAll('.view-line')].filter((r) => r.getBoundingClientRect().top >= bottom - 2).sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0];
+      const row = [...editor.querySelectorAll('.view-line')]
+        .filter((r) => r.getBoundingClientRect().top >= bottom - 2)
+        .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0];
       const top = row.getBoundingClientRect().top;
-      const squiggles = [...editor.querySelectorAll('.squiggly-error, .squiggly-warning')].filter((q) => Math.abs(q.getBoundingClientRect().top - top) < 4);
+      const squiggles = [...editor.querySelectorAll('.squiggly-error, .squiggly-warning')].filter(
+        (q) => Math.abs(q.getBoundingClientRect().top - top) < 4,
+      );
       const guard = editor.querySelector('.overflow-guard').getBoundingClientRect();
       const minimap = editor.querySelector('.minimap');
-      const minimapLeft = minimap && minimap.getBoundingClientRect().width > 0 ? minimap.getBoundingClientRect().left : Infinity;
+      const minimapLeft =
+        minimap && minimap.getBoundingClientRect().width > 0 ? minimap.getBoundingClientRect().left : Infinity;
       const text = [...l.querySelectorAll('a, span')].find((e) => /Ties are not/.test(e.textContent)) ?? l;
       return {
         squiggle: squiggles.map((q) => (q.classList.contains('squiggly-error') ? 'error' : 'warning')),
@@ -346,13 +454,24 @@ async function trustedRun() {
         text: l.textContent.replace(/\u00a0/g, ' '),
       };
     });
-    say(`lens "${placed.text}" above "${placed.code}": ends at ${Math.round(placed.right)} px, the visible edge at ${Math.round(placed.visibleRight)} px; squiggle under it: ${placed.squiggle.join(', ') || 'none'}`);
+    say(
+      `lens "${placed.text}" above "${placed.code}": ends at ${Math.round(placed.right)} px, the visible edge at ${Math.round(placed.visibleRight)} px; squiggle under it: ${placed.squiggle.join(', ') || 'none'}`,
+    );
     const inlineLine = lines.findIndex((l) => l.trim() === placed.code) + 1;
-    assert.ok(inlineLine > helperStart && inlineLine < helperEnd, `the finding's lens sits above line ${inlineLine} ("${placed.code}"), in the helper (lines ${helperStart}–${helperEnd})`);
-    assert.deepEqual([...new Set(placed.squiggle)], ['warning'], `the likely finding's lens sits on its yellow squiggle: ${JSON.stringify(placed)}`);
-    assert.ok(placed.right <= placed.visibleRight, `the finding's words "${placed.text}" run past the visible edge (end at ${Math.round(placed.right)} px, the edge at ${Math.round(placed.visibleRight)} px)`);
+    assert.ok(
+      inlineLine > helperStart && inlineLine < helperEnd,
+      `the finding's lens sits above line ${inlineLine} ("${placed.code}"), in the helper (lines ${helperStart}–${helperEnd})`,
+    );
+    assert.deepEqual(
+      [...new Set(placed.squiggle)],
+      ['warning'],
+      `the likely finding's lens sits on its yellow squiggle: ${JSON.stringify(placed)}`,
+    );
+    assert.ok(
+      placed.right <= placed.visibleRight,
+      `the finding's words "${placed.text}" run past the visible edge (end at ${Math.round(placed.right)} px, the edge at ${Math.round(placed.visibleRight)} px)`,
+    );
     await screenshot(page, path.join(SHOTS, 'editor-inline-dark.png'));
-
 
     step('a learner who prints HTML sees it as text');
     fs.writeFileSync(mainPath, fs.readFileSync(path.join(FIXTURES, 'prints-html.py'), 'utf8'));

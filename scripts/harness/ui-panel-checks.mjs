@@ -19,7 +19,13 @@ export async function firstScreen(wv) {
     };
     const verdict = document.querySelector('#results .verdict');
     const title = document.querySelector('#results .card h3');
-    const rows = bar ? new Set([...bar.children].map((c) => Math.round(c.getBoundingClientRect().top + c.getBoundingClientRect().height / 2))) : new Set();
+    const rows = bar
+      ? new Set(
+          [...bar.children].map((c) =>
+            Math.round(c.getBoundingClientRect().top + c.getBoundingClientRect().height / 2),
+          ),
+        )
+      : new Set();
     // One row: every item's middle within a few pixels of the others'.
     const middles = [...rows];
     const oneRow = middles.length > 0 && Math.max(...middles) - Math.min(...middles) <= 4;
@@ -28,7 +34,9 @@ export async function firstScreen(wv) {
     const box = progress ? progress.getBoundingClientRect() : null;
     const parts = progress ? [...progress.querySelectorAll('.progress-part')] : [];
     const shown = parts.filter((p) => box && box.height > 0 && p.getBoundingClientRect().top < box.bottom - 1);
-    const progressCut = shown.some((p) => p.scrollWidth > p.clientWidth + 1 || p.getBoundingClientRect().right > box.right + 1);
+    const progressCut = shown.some(
+      (p) => p.scrollWidth > p.clientWidth + 1 || p.getBoundingClientRect().right > box.right + 1,
+    );
     return {
       progressShown: shown.map((p) => p.textContent),
       progressCut,
@@ -59,15 +67,27 @@ export async function axeAudit(wv, source) {
   const frame = await (await wv.locator('body').elementHandle()).ownerFrame();
   await frame.evaluate(`${source}\n;void 0`);
   return frame.evaluate(async () => {
-    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+    const result = await window.axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.length,
+      targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    }));
   });
 }
 
 /** The axe report as lines for the test output. */
 export function axeReport(theme, violations) {
   if (violations.length === 0) return [`axe ${theme}: 0 violations`];
-  return [`axe ${theme}: ${violations.length} violation(s)`, ...violations.map((v) => `  ${v.impact} ${v.id} (${v.nodes}): ${v.help} — ${v.targets.join(', ')}`)];
+  return [
+    `axe ${theme}: ${violations.length} violation(s)`,
+    ...violations.map((v) => `  ${v.impact} ${v.id} (${v.nodes}): ${v.help} — ${v.targets.join(', ')}`),
+  ];
 }
 
 /** WCAG contrast ratio of two CSS colours given as rgb()/rgba() (alpha ignored: lines are drawn opaque). */
@@ -92,13 +112,21 @@ export async function focusRings(page, wv, stops) {
   const seen = [];
   for (let i = 0; i < stops; i++) {
     await page.keyboard.press('Tab');
-    seen.push(await wv.locator('body').evaluate(() => {
-      const el = document.activeElement;
-      if (!el || el === document.body) return null;
-      const style = getComputedStyle(el);
-      const label = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}`;
-      return { label, style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor, background: getComputedStyle(document.body).backgroundColor };
-    }));
+    seen.push(
+      await wv.locator('body').evaluate(() => {
+        const el = document.activeElement;
+        if (!el || el === document.body) return null;
+        const style = getComputedStyle(el);
+        const label = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}`;
+        return {
+          label,
+          style: style.outlineStyle,
+          width: parseFloat(style.outlineWidth),
+          color: style.outlineColor,
+          background: getComputedStyle(document.body).backgroundColor,
+        };
+      }),
+    );
   }
   return seen.filter(Boolean);
 }

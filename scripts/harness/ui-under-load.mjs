@@ -27,7 +27,8 @@ const step = (s) => say(`${ms(Date.now() - t0)} ${s}`);
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 async function pickQuickItem(page, label) {
-  const row = page.locator('.quick-input-widget .monaco-list-row')
+  const row = page
+    .locator('.quick-input-widget .monaco-list-row')
     .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) })
     .first();
   await row.waitFor({ state: 'visible', timeout: 15000 });
@@ -50,11 +51,21 @@ async function shoot(page, wv, theme) {
   await screenshot(page, path.join(SHOTS, `under-load-${theme}.png`), { locator: webviewElement(page, PANEL_TITLE) });
   const colours = await chartColours(wv);
   assert.equal(colours.lines.length, 3, `one colour per balancer in ${theme}: ${colours.lines.join(', ')}`);
-  for (const c of colours.lines) assert.ok(c !== 'none' && c !== colours.background && !/rgba\(.*, 0\)$/.test(c), `a line is drawn in ${theme}: ${c} on ${colours.background}`);
+  for (const c of colours.lines)
+    assert.ok(
+      c !== 'none' && c !== colours.background && !/rgba\(.*, 0\)$/.test(c),
+      `a line is drawn in ${theme}: ${c} on ${colours.background}`,
+    );
   // WCAG 2.1 non-text contrast: a chart line at 3:1 against its background at least.
   const ratios = colours.lines.map((c) => [c, contrastRatio(c, colours.background)]);
-  say(`chart lines in ${theme} on ${colours.background}: ${ratios.map(([c, r]) => `${c} ${r.toFixed(2)}:1`).join(', ')}`);
-  for (const [c, r] of ratios) assert.ok(r >= 3, `a chart line in ${theme} is ${r.toFixed(2)}:1 against the background (${c} on ${colours.background}); 3:1 at least`);
+  say(
+    `chart lines in ${theme} on ${colours.background}: ${ratios.map(([c, r]) => `${c} ${r.toFixed(2)}:1`).join(', ')}`,
+  );
+  for (const [c, r] of ratios)
+    assert.ok(
+      r >= 3,
+      `a chart line in ${theme} is ${r.toFixed(2)}:1 against the background (${c} on ${colours.background}); 3:1 at least`,
+    );
 }
 
 try {
@@ -71,7 +82,7 @@ try {
     const mainPath = path.join(dirs.workspace, MAIN);
     assert.ok(fs.existsSync(mainPath));
 
-    step('a correct program through slow-server, from the section\'s own button');
+    step("a correct program through slow-server, from the section's own button");
     fs.writeFileSync(mainPath, fs.readFileSync(path.join(FIXTURES, 'correct.py'), 'utf8'));
     const section = wv.locator('#under-load');
     await section.scrollIntoViewIfNeeded();
@@ -80,9 +91,16 @@ try {
     await wv.locator('#run-simulation').click();
     const sentence = wv.locator('#simulation-sentence');
     await sentence.filter({ hasText: "round robin's reached 40" }).waitFor({ timeout: 60000 });
-    assert.equal(await sentence.innerText(), "With your balancer the queue on a (2 per tick, the slowest) peaked at 3; round robin's reached 40 and was still growing; the reference's peaked at 3.");
+    assert.equal(
+      await sentence.innerText(),
+      "With your balancer the queue on a (2 per tick, the slowest) peaked at 3; round robin's reached 40 and was still growing; the reference's peaked at 3.",
+    );
     assert.equal(await wv.locator('figure.simulation svg.chart').count(), 9, 'three servers × three balancers');
-    assert.equal(await wv.locator('figure.simulation svg.chart[role="img"][aria-label]').count(), 9, 'every chart has a name');
+    assert.equal(
+      await wv.locator('figure.simulation svg.chart[role="img"][aria-label]').count(),
+      9,
+      'every chart has a name',
+    );
     assert.match(await wv.locator('figure.simulation .scale-note').innerText(), /0 at the bottom, 40 at the top/);
     const rrSlow = wv.locator('table.simulation-summary tr', { hasText: 'Round robin' }).locator('td').first();
     assert.equal(await rrSlow.innerText(), '40 / 40 ↑');
@@ -98,36 +116,59 @@ try {
     await setColorTheme(s, 'dark');
     wv = await webviewFrame(page, PANEL_TITLE);
 
-    step('a world scenario (sticky-sessions, in the queue world): its sentence, a chart per series line and program, the figures beside it');
+    step(
+      'a world scenario (sticky-sessions, in the queue world): its sentence, a chart per series line and program, the figures beside it',
+    );
     await wv.locator('#scenario-select').selectOption('sticky-sessions');
     await wv.locator('#run-simulation').click();
     await sentence.filter({ hasText: 'sticky sessions sent 60, 65 and 25' }).waitFor({ timeout: 60000 });
     const worldSentence = await sentence.innerText();
-    assert.equal(worldSentence, 'Your balancer sent 50 requests to a, 50 to b and 50 to c; sticky sessions sent 60, 65 and 25; round robin 50, 50 and 50.');
+    assert.equal(
+      worldSentence,
+      'Your balancer sent 50 requests to a, 50 to b and 50 to c; sticky sessions sent 60, 65 and 25; round robin 50, 50 and 50.',
+    );
     // Two series per lane (sent, held) × three lanes, for four programs: yours, the reference and two baselines.
     assert.equal(await wv.locator('figure.simulation svg.chart').count(), 24, 'six series lines × four programs');
-    assert.equal(await wv.locator('figure.simulation svg.chart[role="img"][aria-label]').count(), 24, 'every chart has a name');
+    assert.equal(
+      await wv.locator('figure.simulation svg.chart[role="img"][aria-label]').count(),
+      24,
+      'every chart has a name',
+    );
     // The grid has a column per program beside the row titles: every column head on the first row, every row
     // title in the first column (once, with three columns for four programs, they wrapped into the charts).
     const layout = await wv.locator('figure.simulation .multiples').evaluate((grid) => ({
       columns: getComputedStyle(grid).gridTemplateColumns.split(' ').length,
-      headsAbove: Math.max(...[...grid.querySelectorAll('.column-head')].map((e) => e.getBoundingClientRect().bottom)) <= Math.min(...[...grid.querySelectorAll('.row-head, .cell')].map((e) => e.getBoundingClientRect().top)),
-      rowLefts: [...new Set([...grid.querySelectorAll('.row-head')].map((e) => Math.round(e.getBoundingClientRect().left)))],
+      headsAbove:
+        Math.max(...[...grid.querySelectorAll('.column-head')].map((e) => e.getBoundingClientRect().bottom)) <=
+        Math.min(...[...grid.querySelectorAll('.row-head, .cell')].map((e) => e.getBoundingClientRect().top)),
+      rowLefts: [
+        ...new Set([...grid.querySelectorAll('.row-head')].map((e) => Math.round(e.getBoundingClientRect().left))),
+      ],
     }));
-    assert.deepEqual([layout.columns, layout.headsAbove, layout.rowLefts.length], [5, true, 1], `the grid: ${JSON.stringify(layout)}`);
+    assert.deepEqual(
+      [layout.columns, layout.headsAbove, layout.rowLefts.length],
+      [5, true, 1],
+      `the grid: ${JSON.stringify(layout)}`,
+    );
     const figures = await wv.locator('table.simulation-summary').innerText();
-    for (const n of worldSentence.match(/\d+/g)) assert.match(figures, new RegExp(`\\b${n}\\b`), `${n} of the sentence is in the figures beside it:\n${figures}`);
+    for (const n of worldSentence.match(/\d+/g))
+      assert.match(figures, new RegExp(`\\b${n}\\b`), `${n} of the sentence is in the figures beside it:\n${figures}`);
     assert.match(figures, /Sticky sessions/);
     await wv.locator('figure.simulation').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.waitForTimeout(400);
-    await screenshot(page, path.join(SHOTS, 'under-load-world-dark.png'), { locator: webviewElement(page, PANEL_TITLE) });
+    await screenshot(page, path.join(SHOTS, 'under-load-world-dark.png'), {
+      locator: webviewElement(page, PANEL_TITLE),
+    });
 
     step('Check a count that goes below zero: the simulation that follows shows what it does');
     fs.writeFileSync(mainPath, fs.readFileSync(path.join(FIXTURES, 'negative-count.py'), 'utf8'));
     await wv.locator('#check').click();
     await wv.locator('.card.mistake', { hasText: 'A count goes below zero' }).waitFor({ timeout: 90000 });
     await sentence.filter({ hasText: 'Your check found “A count goes below zero”' }).waitFor({ timeout: 60000 });
-    assert.match(await sentence.innerText(), /Under load that means b got \d+ of 240 requests and its queue reached \d+ and was still growing; with the reference b got 99 and its queue stayed empty\.$/);
+    assert.match(
+      await sentence.innerText(),
+      /Under load that means b got \d+ of 240 requests and its queue reached \d+ and was still growing; with the reference b got 99 and its queue stayed empty\.$/,
+    );
     assert.equal(await wv.locator('#scenario-select').inputValue(), 'duplicate-done');
     await shoot(page, wv, 'mistake-dark');
 
@@ -138,7 +179,11 @@ try {
     await sentence.filter({ hasText: 'Your program stopped at tick 2 of 20' }).waitFor({ timeout: 60000 });
     assert.match(await sentence.innerText(), /it stopped answering: no answer to "PICK"/);
     await wv.locator('.column-head.column-yours', { hasText: 'stopped at tick 2' }).waitFor();
-    assert.equal(await wv.locator('svg.chart-yours rect.missing').count(), 3, 'the ticks it did not reach are marked in each of its charts');
+    assert.equal(
+      await wv.locator('svg.chart-yours rect.missing').count(),
+      3,
+      'the ticks it did not reach are marked in each of its charts',
+    );
     await shoot(page, wv, 'stopped-dark');
   });
   await withWorkbench({ theme: 'dark', trusted: false, viewport: { width: 1440, height: 900 } }, async (s) => {

@@ -25,14 +25,27 @@ export const answerCommand: CliCommand = {
     const { values, positionals: raw } = parseArgs({
       args: args.map((a) => (NEGATIVE.test(a) ? `\u0000${a}` : a)),
       allowPositionals: true,
-      options: { lesson: { type: 'string' }, question: { type: 'string' }, list: { type: 'boolean' }, json: { type: 'boolean' }, show: { type: 'boolean' } },
+      options: {
+        lesson: { type: 'string' },
+        question: { type: 'string' },
+        list: { type: 'boolean' },
+        json: { type: 'boolean' },
+        show: { type: 'boolean' },
+      },
     });
     const positionals = raw.map((p) => p.replace(/^\u0000/, ''));
     if (!values.lesson) throw new UsageError('answer needs --lesson <id|dir>');
     const pack = await selectPack(io, values.lesson);
     if (values.list) {
       const questions = listQuestions(pack);
-      if (values.json) io.out(JSON.stringify(questions.map(({ question: _q, ...info }) => info), null, 2) + '\n');
+      if (values.json)
+        io.out(
+          JSON.stringify(
+            questions.map(({ question: _q, ...info }) => info),
+            null,
+            2,
+          ) + '\n',
+        );
       else io.out(questions.length ? questions.map(describe).join('\n\n') + '\n' : 'This lesson has no questions.\n');
       return EXIT.ok;
     }
@@ -47,7 +60,10 @@ export const answerCommand: CliCommand = {
         throw error;
       }
       if (values.json) io.out(JSON.stringify(shown, null, 2) + '\n');
-      else io.out([`The answer: ${shown.explanation}`, ...(shown.expectedOutput ?? []).map((l) => `  ${l}`)].join('\n') + '\n');
+      else
+        io.out(
+          [`The answer: ${shown.explanation}`, ...(shown.expectedOutput ?? []).map((l) => `  ${l}`)].join('\n') + '\n',
+        );
       return EXIT.ok;
     }
     // Several words are one answer: `answer ... a b c` is the same as `answer ... "a b c"`.
@@ -65,7 +81,8 @@ export const answerCommand: CliCommand = {
     } else {
       const lines = [result.correct ? `✓ ${result.feedback}` : `✗ ${result.feedback}`];
       if (result.explanation) lines.push(`  ${result.explanation}`);
-      if (!result.correct && !result.unreadable && result.step !== undefined) lines.push(`  Re-read step ${result.step}${result.stepTitle ? `: ${result.stepTitle}` : ''}.`);
+      if (!result.correct && !result.unreadable && result.step !== undefined)
+        lines.push(`  Re-read step ${result.step}${result.stepTitle ? `: ${result.stepTitle}` : ''}.`);
       io.out(lines.join('\n') + '\n');
     }
     return result.correct ? EXIT.ok : EXIT.failed;

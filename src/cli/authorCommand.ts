@@ -47,7 +47,10 @@ const AnswersFileSchema = Type.Object(
     questions: Type.Record(
       Type.String(),
       Type.Object(
-        { accept: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })), wrong: Type.Optional(Type.Record(Type.String(), Type.String({ minLength: 1 }))) },
+        {
+          accept: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
+          wrong: Type.Optional(Type.Record(Type.String(), Type.String({ minLength: 1 }))),
+        },
         { additionalProperties: false },
       ),
     ),
@@ -63,7 +66,11 @@ interface Authored {
 }
 
 /** The hashes for one question, or why its answers cannot be authored as written. */
-async function author(question: Question, entry: Entry | undefined, expected: string | undefined): Promise<Authored | string> {
+async function author(
+  question: Question,
+  entry: Entry | undefined,
+  expected: string | undefined,
+): Promise<Authored | string> {
   const salt = question.answer?.salt ?? randomBytes(8).toString('hex');
   const normal = (text: string): string | { error: string } => {
     const n = normaliseAnswer(question, text);
@@ -91,14 +98,21 @@ async function author(question: Question, entry: Entry | undefined, expected: st
   // Free text is what a word list can guess, so it gets the slow hash; a choice or a number falls to
   // counting whatever the hash, and a prediction follows from the model.
   const slow = question.kind === 'short';
-  const hash = (normalised: string): Promise<string> => (slow ? scryptHex(normalised, salt, SHORT_ANSWER_SCRYPT) : Promise.resolve(answerHash(sha256Hex, salt, normalised)));
-  const [acceptedHashes, wrongHashes] = await Promise.all([Promise.all(accepted.map(hash)), Promise.all(wrongs.map((w) => hash(w.normalised)))]);
+  const hash = (normalised: string): Promise<string> =>
+    slow ? scryptHex(normalised, salt, SHORT_ANSWER_SCRYPT) : Promise.resolve(answerHash(sha256Hex, salt, normalised));
+  const [acceptedHashes, wrongHashes] = await Promise.all([
+    Promise.all(accepted.map(hash)),
+    Promise.all(wrongs.map((w) => hash(w.normalised))),
+  ]);
   const feedback: Authored['feedback'] = [];
   wrongs.forEach((wrong, i) => {
     const h = wrongHashes[i]!;
-    if (!feedback.some((f) => (f.scrypt ?? f.sha256) === h)) feedback.push(slow ? { scrypt: h, text: wrong.text } : { sha256: h, text: wrong.text });
+    if (!feedback.some((f) => (f.scrypt ?? f.sha256) === h))
+      feedback.push(slow ? { scrypt: h, text: wrong.text } : { sha256: h, text: wrong.text });
   });
-  const answer: Authored['answer'] = slow ? { salt, scrypt: { ...SHORT_ANSWER_SCRYPT, hashes: acceptedHashes } } : { salt, sha256: acceptedHashes };
+  const answer: Authored['answer'] = slow
+    ? { salt, scrypt: { ...SHORT_ANSWER_SCRYPT, hashes: acceptedHashes } }
+    : { salt, sha256: acceptedHashes };
   return { answer, feedback };
 }
 
@@ -120,7 +134,14 @@ export function answersFileCandidates(packDir: string, id: string, cwd: string):
 
 async function defaultAnswersFile(packDir: string, id: string, cwd: string): Promise<string> {
   const candidates = answersFileCandidates(packDir, id, cwd);
-  for (const candidate of candidates) if (await fs.stat(candidate).then((s) => s.isFile(), () => false)) return candidate;
+  for (const candidate of candidates)
+    if (
+      await fs.stat(candidate).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+    )
+      return candidate;
   return candidates[0]!;
 }
 
@@ -138,9 +159,14 @@ function missingAnswersMessage(packDir: string, id: string, cwd: string, given: 
 export const authorCommand: CliCommand = {
   name: 'author-answers',
   usage: 'author-answers <pack-dir> [--answers <file>] [--check]',
-  summary: 'write the salted answer hashes into a pack\'s lesson.json from a plain answers file (default: <pack>/authoring/<lesson id>.answers.json, else ./authoring/…); --check only compares',
+  summary:
+    "write the salted answer hashes into a pack's lesson.json from a plain answers file (default: <pack>/authoring/<lesson id>.answers.json, else ./authoring/…); --check only compares",
   async run(args, io) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { answers: { type: 'string' }, check: { type: 'boolean' } } });
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { answers: { type: 'string' }, check: { type: 'boolean' } },
+    });
     if (positionals.length !== 1) throw new UsageError('author-answers takes exactly one pack folder');
     const dir = path.resolve(io.cwd, positionals[0]!);
     const manifestPath = path.join(dir, MANIFEST_FILE);
@@ -148,9 +174,13 @@ export const authorCommand: CliCommand = {
       throw new UsageError(`no ${MANIFEST_FILE} in ${positionals[0]}`);
     });
     const parsed = parseLessonJson(text, manifestPath);
-    if (!parsed.ok) throw new UsageError(parsed.problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.message}`).join('\n'));
+    if (!parsed.ok)
+      throw new UsageError(parsed.problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.message}`).join('\n'));
     const manifest = parsed.manifest;
-    const answersPath = values.answers !== undefined ? path.resolve(io.cwd, values.answers) : await defaultAnswersFile(dir, manifest.id, io.cwd);
+    const answersPath =
+      values.answers !== undefined
+        ? path.resolve(io.cwd, values.answers)
+        : await defaultAnswersFile(dir, manifest.id, io.cwd);
     const shownPath = path.relative(io.cwd, answersPath) || answersPath;
     let answers: AnswersFile;
     try {
@@ -161,17 +191,26 @@ export const authorCommand: CliCommand = {
       }
       answers = data;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(missingAnswersMessage(dir, manifest.id, io.cwd, values.answers !== undefined ? answersPath : undefined));
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new UsageError(
+          missingAnswersMessage(dir, manifest.id, io.cwd, values.answers !== undefined ? answersPath : undefined),
+        );
       throw new UsageError(`cannot use the answers file ${answersPath}: ${(error as Error).message}`);
     }
     io.out(`reading answers from ${shownPath}\n`);
-    if (answers.lesson !== manifest.id) throw new UsageError(`${answersPath} is for lesson "${answers.lesson}", not "${manifest.id}"`);
+    if (answers.lesson !== manifest.id)
+      throw new UsageError(`${answersPath} is for lesson "${answers.lesson}", not "${manifest.id}"`);
 
     const modelPath = await resolveInside(dir, manifest.model);
     const model = modelPath ? loadModel(dir, modelPath) : undefined;
-    const sections = [['failureQuestions', manifest.failureQuestions], ['quiz', manifest.quiz ?? []]] as const;
+    const sections = [
+      ['failureQuestions', manifest.failureQuestions],
+      ['quiz', manifest.quiz ?? []],
+    ] as const;
     const known = new Set(sections.flatMap(([, qs]) => qs.map((q) => q.id)));
-    const errors = Object.keys(answers.questions).filter((id) => !known.has(id)).map((id) => `answers for "${id}", which is not a question of this pack`);
+    const errors = Object.keys(answers.questions)
+      .filter((id) => !known.has(id))
+      .map((id) => `answers for "${id}", which is not a question of this pack`);
     let updated = text;
     const stale: string[] = [];
     for (const [section, questions] of sections) {
@@ -186,7 +225,15 @@ export const authorCommand: CliCommand = {
         stale.push(question.id);
         const options = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
         updated = applyEdits(updated, modify(updated, [section, index, 'answer'], authored.answer, options));
-        updated = applyEdits(updated, modify(updated, [section, index, 'feedback'], authored.feedback.length ? authored.feedback : undefined, options));
+        updated = applyEdits(
+          updated,
+          modify(
+            updated,
+            [section, index, 'feedback'],
+            authored.feedback.length ? authored.feedback : undefined,
+            options,
+          ),
+        );
       }
     }
     if (errors.length > 0) {
@@ -194,7 +241,11 @@ export const authorCommand: CliCommand = {
       return EXIT.usage;
     }
     if (values.check) {
-      io.out(stale.length === 0 ? `${manifest.id}: every answer hash is up to date\n` : `${manifest.id}: out of date: ${stale.join(', ')} (run author-answers)\n`);
+      io.out(
+        stale.length === 0
+          ? `${manifest.id}: every answer hash is up to date\n`
+          : `${manifest.id}: out of date: ${stale.join(', ')} (run author-answers)\n`,
+      );
       return stale.length === 0 ? EXIT.ok : EXIT.failed;
     }
     if (stale.length > 0) await fs.writeFile(manifestPath, updated);

@@ -19,7 +19,8 @@ async function defaultName(dir: string): Promise<string> {
 export const bundleCommand: CliCommand = {
   name: 'bundle',
   usage: 'bundle <pack-dir> [-o <file>.lessonpack] [--python <path>] [--node <path>]',
-  summary: 'validate a lesson pack and pack it into one .lessonpack file to share (default name: <id>-<version>.lessonpack)',
+  summary:
+    'validate a lesson pack and pack it into one .lessonpack file to share (default name: <id>-<version>.lessonpack)',
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
@@ -27,16 +28,22 @@ export const bundleCommand: CliCommand = {
       options: { output: { type: 'string', short: 'o' }, python: { type: 'string' }, node: { type: 'string' } },
     });
     if (positionals.length > 1) throw new UsageError('bundle takes one pack folder');
-    if (values.output !== undefined && !values.output.endsWith('.lessonpack')) throw new UsageError(`the output file must end in .lessonpack, not "${values.output}"`);
+    if (values.output !== undefined && !values.output.endsWith('.lessonpack'))
+      throw new UsageError(`the output file must end in .lessonpack, not "${values.output}"`);
     const dir = await packDirArgument(io, positionals[0], 'bundle');
-    const interpreters = { ...(values.python ? { python: values.python } : {}), ...(values.node ? { node: values.node } : {}) };
+    const interpreters = {
+      ...(values.python ? { python: values.python } : {}),
+      ...(values.node ? { node: values.node } : {}),
+    };
     try {
       const file = values.output ? path.resolve(io.cwd, values.output) : path.join(io.cwd, await defaultName(dir));
       const result = await bundlePack(dir, file, { validation: { interpreters } });
       const warnings = result.validation.problems.length;
       io.out(
         `Bundled ${result.manifest.id} ${result.manifest.version}: ${result.manifest.files.length} files, ${(result.bytes / 1024).toFixed(1)} KiB → ${path.relative(io.cwd, file) || file}\n` +
-          (warnings ? `(${warnings} validation warning${warnings === 1 ? '' : 's'}: run \`lesson-companion validate ${path.relative(io.cwd, dir) || '.'}\` to see them)\n` : '') +
+          (warnings
+            ? `(${warnings} validation warning${warnings === 1 ? '' : 's'}: run \`lesson-companion validate ${path.relative(io.cwd, dir) || '.'}\` to see them)\n`
+            : '') +
           `Learners install it with: lesson-companion install ${path.relative(io.cwd, file) || file}   (or, in VS Code: "Lesson Companion: Install Lesson Pack…")\n`,
       );
       return EXIT.ok;

@@ -19,12 +19,18 @@ const FUZZ = { min: 0, max: 5000 };
 const SEED = { min: 0, max: 2 ** 32 - 1 };
 
 /** The option's whole number, within its bounds, or a usage error that says which bounds. */
-export function bounded(name: string, value: string | undefined, range: { min: number; max: number }, unit: string): number | undefined {
+export function bounded(
+  name: string,
+  value: string | undefined,
+  range: { min: number; max: number },
+  unit: string,
+): number | undefined {
   if (value === undefined) return undefined;
   const words = `${range.min.toLocaleString('en-US')} to ${range.max.toLocaleString('en-US')}${unit ? ` ${unit}` : ''}`;
   if (!/^\d+$/.test(value.trim())) throw new UsageError(`--${name} takes a whole number from ${words}, not "${value}"`);
   const number = Number(value.trim());
-  if (number < range.min || number > range.max) throw new UsageError(`--${name} ${value.trim()} is out of range: use ${words}`);
+  if (number < range.min || number > range.max)
+    throw new UsageError(`--${name} ${value.trim()} is out of range: use ${words}`);
   return number;
 }
 
@@ -58,25 +64,35 @@ export const checkCommand: CliCommand = {
     const fromEnv = io.env.LESSON_COMPANION_SANDBOX?.trim().toLowerCase();
     if (values.sandbox === undefined && fromEnv && !isSandboxSetting(fromEnv)) {
       // A grader's typo ("required") must not quietly run without the sandbox it asked for.
-      throw new UsageError(`LESSON_COMPANION_SANDBOX takes ${SANDBOX_SETTINGS.join(', ')}, not "${io.env.LESSON_COMPANION_SANDBOX}"`);
+      throw new UsageError(
+        `LESSON_COMPANION_SANDBOX takes ${SANDBOX_SETTINGS.join(', ')}, not "${io.env.LESSON_COMPANION_SANDBOX}"`,
+      );
     }
     const sandbox = values.sandbox ?? sandboxSettingFromEnv(io.env);
-    if (!isSandboxSetting(sandbox)) throw new UsageError(`--sandbox takes ${SANDBOX_SETTINGS.join(', ')}, not "${sandbox}"`);
+    if (!isSandboxSetting(sandbox))
+      throw new UsageError(`--sandbox takes ${SANDBOX_SETTINGS.join(', ')}, not "${sandbox}"`);
     const file = path.resolve(io.cwd, positionals[0]!);
     const language = values.language ?? languageOf(file);
     if (!language || !isLanguage(language)) {
       throw new UsageError(`cannot tell the language of ${positionals[0]}: use a .py, .js or .ts file, or --language`);
     }
-    const interpreters = { ...(values.python ? { python: values.python } : {}), ...(values.node ? { node: values.node } : {}) };
+    const interpreters = {
+      ...(values.python ? { python: values.python } : {}),
+      ...(values.node ? { node: values.node } : {}),
+    };
     beginFinding(language as Language, interpreters, sandbox);
     const source = await fs.readFile(file, 'utf8').catch((error: unknown) => {
       // "is a folder", "permission denied": said as they are; a missing file in the words tests and users know.
       const why = fsReason(error);
-      throw new UsageError(`cannot read ${positionals[0]}: ${why && why !== 'it does not exist' ? why : 'no such file'}`);
+      throw new UsageError(
+        `cannot read ${positionals[0]}: ${why && why !== 'it does not exist' ? why : 'no such file'}`,
+      );
     });
     const pack = await selectPack(io, values.lesson, file, source);
     if (!pack.manifest.starters[language as Language]) {
-      throw new UsageError(`lesson "${pack.manifest.id}" has no ${language} version (it has ${Object.keys(pack.manifest.starters).join(', ')})`);
+      throw new UsageError(
+        `lesson "${pack.manifest.id}" has no ${language} version (it has ${Object.keys(pack.manifest.starters).join(', ')})`,
+      );
     }
     let report: CheckReport;
     try {
@@ -88,7 +104,9 @@ export const checkCommand: CliCommand = {
         sandbox,
         // The pack's model runs in the engine worker next to this bundle, never in this process.
         ...(engineBundle(io.bundleDir) ? { engine: engineBundle(io.bundleDir)! } : {}),
-        ...(values.events ? { onPhase: (phase: string) => io.out(`${JSON.stringify({ type: 'phase', phase })}\n`) } : {}),
+        ...(values.events
+          ? { onPhase: (phase: string) => io.out(`${JSON.stringify({ type: 'phase', phase })}\n`) }
+          : {}),
       });
     } catch (error) {
       if (!(error instanceof SandboxUnavailableError)) throw error;

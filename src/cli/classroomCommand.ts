@@ -9,7 +9,14 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { classroomResult, classroomSummary, classroomWorkflow, CLASSROOM_RESULT_FORMAT, REPORT_FILE, type ClassroomReportFile } from '../core/grade/classroom';
+import {
+  classroomResult,
+  classroomSummary,
+  classroomWorkflow,
+  CLASSROOM_RESULT_FORMAT,
+  REPORT_FILE,
+  type ClassroomReportFile,
+} from '../core/grade/classroom';
 import type { CheckReport } from '../core/report/report';
 import { checkFile } from '../node/check/checker';
 import { engineBundle } from '../node/engine/host';
@@ -25,33 +32,73 @@ export const WORKFLOW_FILE = path.join('.github', 'workflows', 'classroom.yml');
 const DEFAULT_INSTALL = 'npm install --global lesson-companion';
 
 async function init(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({ args, options: { lesson: { type: 'string' }, points: { type: 'string' }, install: { type: 'string' }, dir: { type: 'string' }, force: { type: 'boolean' }, node: { type: 'string' } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      lesson: { type: 'string' },
+      points: { type: 'string' },
+      install: { type: 'string' },
+      dir: { type: 'string' },
+      force: { type: 'boolean' },
+      node: { type: 'string' },
+    },
+  });
   if (!values.lesson) throw new UsageError('classroom init needs --lesson <id>');
   const pack = await selectPack(io, values.lesson);
   const points = bounded('points', values.points, { min: 1, max: 100 }, 'points per transcript') ?? 1;
   const file = path.resolve(io.cwd, values.dir ?? '.', WORKFLOW_FILE);
-  if (!values.force && (await fs.stat(file).then(() => true, () => false))) throw new UsageError(`${path.relative(io.cwd, file)} already exists (--force replaces it)`);
+  if (
+    !values.force &&
+    (await fs.stat(file).then(
+      () => true,
+      () => false,
+    ))
+  )
+    throw new UsageError(`${path.relative(io.cwd, file)} already exists (--force replaces it)`);
   await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(file, classroomWorkflow({ lesson: pack.manifest.id, points, install: values.install ?? DEFAULT_INSTALL, nodeVersion: values.node ?? '20' }));
-  io.out(`Wrote ${path.relative(io.cwd, file) || file}: ${pack.transcripts.length} hidden transcripts, ${points} point(s) each (${pack.transcripts.length * points} in all).\n`);
+  await fs.writeFile(
+    file,
+    classroomWorkflow({
+      lesson: pack.manifest.id,
+      points,
+      install: values.install ?? DEFAULT_INSTALL,
+      nodeVersion: values.node ?? '20',
+    }),
+  );
+  io.out(
+    `Wrote ${path.relative(io.cwd, file) || file}: ${pack.transcripts.length} hidden transcripts, ${points} point(s) each (${pack.transcripts.length * points} in all).\n`,
+  );
   return EXIT.ok;
 }
 
 async function run(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({ args, options: { lesson: { type: 'string' }, points: { type: 'string' }, sandbox: { type: 'string' }, file: { type: 'string' } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      lesson: { type: 'string' },
+      points: { type: 'string' },
+      sandbox: { type: 'string' },
+      file: { type: 'string' },
+    },
+  });
   if (!values.lesson) throw new UsageError('classroom run needs --lesson <id>');
   const sandbox = values.sandbox ?? 'require';
-  if (!isSandboxSetting(sandbox)) throw new UsageError(`--sandbox takes ${SANDBOX_SETTINGS.join(', ')}, not "${sandbox}"`);
+  if (!isSandboxSetting(sandbox))
+    throw new UsageError(`--sandbox takes ${SANDBOX_SETTINGS.join(', ')}, not "${sandbox}"`);
   const points = bounded('points', values.points, { min: 1, max: 100 }, 'points per transcript') ?? 1;
   const pack = await selectPack(io, values.lesson);
-  const file = values.file ? path.resolve(io.cwd, values.file) : await findByName(io.cwd, starterNames(pack.manifest.starters));
+  const file = values.file
+    ? path.resolve(io.cwd, values.file)
+    : await findByName(io.cwd, starterNames(pack.manifest.starters));
   let report: CheckReport | null = null;
   let reason: string | null = null;
   const language = file ? languageOf(file) : undefined;
   if (!file) reason = `no ${starterNames(pack.manifest.starters).join(' or ')} in the repository`;
   else reason = (await guardFile({ student: '', kind: 'folder', root: io.cwd, file })) ?? null;
-  if (!reason && file && (!language || !pack.manifest.starters[language])) reason = `lesson "${pack.manifest.id}" has no version for ${path.basename(file)}`;
-  if (!reason && file && !isProgramText(await fs.readFile(file))) reason = 'the file is not text (binary bytes, or not UTF-8)';
+  if (!reason && file && (!language || !pack.manifest.starters[language]))
+    reason = `lesson "${pack.manifest.id}" has no version for ${path.basename(file)}`;
+  if (!reason && file && !isProgramText(await fs.readFile(file)))
+    reason = 'the file is not text (binary bytes, or not UTF-8)';
   if (!reason && file && language) {
     try {
       const engine = engineBundle(io.bundleDir);
@@ -63,12 +110,20 @@ async function run(args: string[], io: CliIO): Promise<number> {
     }
   }
   const result = classroomResult(report, pack.transcripts, points, reason ?? undefined);
-  const saved: ClassroomReportFile = { format: CLASSROOM_RESULT_FORMAT, repository: io.env.GITHUB_REPOSITORY ?? null, commit: io.env.GITHUB_SHA ?? null, report, reason, points };
+  const saved: ClassroomReportFile = {
+    format: CLASSROOM_RESULT_FORMAT,
+    repository: io.env.GITHUB_REPOSITORY ?? null,
+    commit: io.env.GITHUB_SHA ?? null,
+    report,
+    reason,
+    points,
+  };
   await fs.writeFile(path.join(io.cwd, REPORT_FILE), JSON.stringify(saved, null, 2) + '\n');
   const summary = classroomSummary(report, result, pack.manifest.title, reason ?? undefined);
   if (io.env.GITHUB_STEP_SUMMARY) await fs.appendFile(io.env.GITHUB_STEP_SUMMARY, summary);
   else io.out(summary);
-  if (io.env.GITHUB_OUTPUT) await fs.appendFile(io.env.GITHUB_OUTPUT, `result=${Buffer.from(JSON.stringify(result)).toString('base64')}\n`);
+  if (io.env.GITHUB_OUTPUT)
+    await fs.appendFile(io.env.GITHUB_OUTPUT, `result=${Buffer.from(JSON.stringify(result)).toString('base64')}\n`);
   const earned = result.tests.reduce((n, t) => n + t.score, 0);
   io.out(`${pack.manifest.id}: ${earned}/${result.max_score} points${reason ? ` (${reason})` : ''}\n`);
   return EXIT.ok;
@@ -76,7 +131,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
 
 export const classroomCommand: CliCommand = {
   name: 'classroom',
-  usage: 'classroom init --lesson <id> [--points <n>] [--install "<command>"] [--dir <repo>] [--force] | classroom run --lesson <id> [--points <n>] [--sandbox require|auto|off] [--file <path>]',
+  usage:
+    'classroom init --lesson <id> [--points <n>] [--install "<command>"] [--dir <repo>] [--force] | classroom run --lesson <id> [--points <n>] [--sandbox require|auto|off] [--file <path>]',
   summary:
     "GitHub Classroom: `init` writes .github/workflows/classroom.yml for an assignment's template repository (one test per hidden transcript, --points each); `run` is its check step (result for Classroom's grading reporter, Markdown summary, report artifact)",
   async run(args, io) {

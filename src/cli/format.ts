@@ -1,6 +1,15 @@
 /** Human-readable check reports for a terminal: the same words and numbers as the editor, in colour. */
 import { createColors } from 'picocolors';
-import { behaviourText, counterexampleSource, evidenceText, isLikely, mistakeExplanation, mistakeHeadline, mistakeWhere, revealedByLabels } from '../core/report/findings';
+import {
+  behaviourText,
+  counterexampleSource,
+  evidenceText,
+  isLikely,
+  mistakeExplanation,
+  mistakeHeadline,
+  mistakeWhere,
+  revealedByLabels,
+} from '../core/report/findings';
 import { checkDetails, checkSummary, problemTitle, verdictSentence } from '../core/report/progress';
 import type { CheckReport, Counterexample } from '../core/report/report';
 import { safeText } from '../core/text/text';
@@ -46,7 +55,14 @@ export function formatReport(report: CheckReport, colour: boolean): string {
     if (behaviour) out.push(`  ${behaviour}`);
     const evidence = evidenceText(mistake, report);
     if (evidence) out.push(c.dim(`  ${evidence}`));
-    if (mistake.revealedBy.length) out.push(c.dim(`  Shown by: ${revealedByLabels(report, mistake).map((l) => `“${l}”`).join(', ')}`));
+    if (mistake.revealedBy.length)
+      out.push(
+        c.dim(
+          `  Shown by: ${revealedByLabels(report, mistake)
+            .map((l) => `“${l}”`)
+            .join(', ')}`,
+        ),
+      );
     if (mistake.counterexample) {
       out.push(`  ${traceCaption(mistake.counterexample, report, 'Smallest transcript that shows it')}`);
       out.push(...formatTrace(mistake.counterexample, c).map((l) => `  ${l}`));
@@ -66,9 +82,18 @@ export function formatReport(report: CheckReport, colour: boolean): string {
       const message = safeText(p.message, { multiline: true });
       const led = message.startsWith(title);
       const at = p.line ? c.dim(` (line ${p.line})`) : '';
-      out.push(led ? `${c.yellow(c.bold(title))}${message.slice(title.length)}${at}` : `${c.yellow(c.bold(title))}${at}: ${message}`);
+      out.push(
+        led
+          ? `${c.yellow(c.bold(title))}${message.slice(title.length)}${at}`
+          : `${c.yellow(c.bold(title))}${at}: ${message}`,
+      );
       if (p.advice) out.push(`  ${safeText(p.advice, { multiline: true })}`);
-      if (p.details) out.push(...safeText(p.details, { multiline: true }).split('\n').map((l) => c.dim(`  | ${l}`)));
+      if (p.details)
+        out.push(
+          ...safeText(p.details, { multiline: true })
+            .split('\n')
+            .map((l) => c.dim(`  | ${l}`)),
+        );
     }
   }
   return out.join('\n') + '\n';

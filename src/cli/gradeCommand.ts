@@ -21,10 +21,15 @@ import { selectPack } from './packSelection';
 
 export const FORMATS = ['json', 'csv', 'junit', 'html'] as const;
 type Format = (typeof FORMATS)[number];
-const FILE_OF: Record<Format, string> = { json: 'class-report.json', csv: 'class-report.csv', junit: 'class-report.junit.xml', html: 'class-report.html' };
+const FILE_OF: Record<Format, string> = {
+  json: 'class-report.json',
+  csv: 'class-report.csv',
+  junit: 'class-report.junit.xml',
+  html: 'class-report.html',
+};
 
 export const NO_SANDBOX_ADVICE =
-  'Grading runs every student\'s program, so it requires a sandbox (bubblewrap, or unshare with user namespaces), and this machine offers none. ' +
+  "Grading runs every student's program, so it requires a sandbox (bubblewrap, or unshare with user namespaces), and this machine offers none. " +
   'Install bubblewrap (e.g. `apt-get install bubblewrap`), or run again with --sandbox=off: each program then runs as you, in its own process group with the ' +
   "check's time and output limits, but it can read and write your files and use the network. Grade that way only programs you would run yourself, or on a throwaway machine.";
 
@@ -41,9 +46,13 @@ export function lessonInfo(pack: LoadedPack): LessonInfo {
 
 function parseFormats(value: string | undefined): Format[] {
   if (value === undefined) return [...FORMATS];
-  const wanted = value.split(',').map((f) => f.trim()).filter(Boolean);
+  const wanted = value
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   const bad = wanted.find((f) => !(FORMATS as readonly string[]).includes(f));
-  if (bad !== undefined || wanted.length === 0) throw new UsageError(`--format takes a comma-separated list of ${FORMATS.join(', ')}, not "${value}"`);
+  if (bad !== undefined || wanted.length === 0)
+    throw new UsageError(`--format takes a comma-separated list of ${FORMATS.join(', ')}, not "${value}"`);
   return [...new Set(wanted)] as Format[];
 }
 
@@ -56,7 +65,11 @@ function fileSafe(text: string): string {
 }
 
 /** Writes the report in each format; returns the files written. */
-export async function writeClassReport(report: ClassReport, outDir: string, formats: readonly Format[]): Promise<string[]> {
+export async function writeClassReport(
+  report: ClassReport,
+  outDir: string,
+  formats: readonly Format[],
+): Promise<string[]> {
   await fs.mkdir(outDir, { recursive: true });
   const render: Record<Format, () => string> = {
     json: () => JSON.stringify(report, null, 2) + '\n',
@@ -78,14 +91,17 @@ export async function writeClassReport(report: ClassReport, outDir: string, form
 /** One line of progress on a terminal: done / total, the rate over the last completions, time left. */
 export function progressLine(done: number, total: number, times: readonly number[], now: number): string {
   const window = times.slice(-10);
-  const rate = window.length >= 2 ? (window.length - 1) / Math.max(0.001, (window[window.length - 1]! - window[0]!) / 1000) : 0;
+  const rate =
+    window.length >= 2 ? (window.length - 1) / Math.max(0.001, (window[window.length - 1]! - window[0]!) / 1000) : 0;
   const left = rate > 0 ? Math.ceil((total - done) / rate) : undefined;
   const since = times.length ? Math.round((now - times[0]!) / 1000) : 0;
   return `graded ${done}/${total}${rate ? ` · ${rate.toFixed(1)}/s` : ''}${left !== undefined ? ` · ~${left < 90 ? `${left} s` : `${Math.ceil(left / 60)} min`} left` : ''}${since ? ` · ${since} s` : ''}`;
 }
 
 function summaryLine(report: ClassReport, io: CliIO, files: readonly string[]): string {
-  const top = report.mistakes.slice(0, 3).map((m) => `${m.title} ${percent(m.share)}${m.step ? ` (step ${m.step.number})` : ''}`);
+  const top = report.mistakes
+    .slice(0, 3)
+    .map((m) => `${m.title} ${percent(m.share)}${m.step ? ` (step ${m.step.number})` : ''}`);
   return (
     `${report.lesson.id}: ${report.students} submissions, ${percent(report.passRate)} pass` +
     (top.length ? `; most common: ${top.join(', ')}` : '') +
@@ -121,15 +137,23 @@ export const gradeCommand: CliCommand = {
     });
     if (!values.lesson) throw new UsageError('grade needs --lesson <id|dir>');
     if (values.collect !== undefined) {
-      if (positionals.length > 0) throw new UsageError('grade --collect reads the downloaded artifacts only: give no submission folders with it');
+      if (positionals.length > 0)
+        throw new UsageError('grade --collect reads the downloaded artifacts only: give no submission folders with it');
       const pack = await selectPack(io, values.lesson);
       const rows = await collectRows(path.resolve(io.cwd, values.collect), pack);
       const report = buildClassReport(lessonInfo(pack), rows, new Date().toISOString());
-      const files = await writeClassReport(report, path.resolve(io.cwd, values.out ?? 'grade-report'), parseFormats(values.format));
+      const files = await writeClassReport(
+        report,
+        path.resolve(io.cwd, values.out ?? 'grade-report'),
+        parseFormats(values.format),
+      );
       io.out(summaryLine(report, io, files));
       return EXIT.ok;
     }
-    if (positionals.length === 0) throw new UsageError('grade needs at least one folder or file of submissions (or --collect <folder of artifacts>)');
+    if (positionals.length === 0)
+      throw new UsageError(
+        'grade needs at least one folder or file of submissions (or --collect <folder of artifacts>)',
+      );
     const cores = os.availableParallelism?.() ?? os.cpus().length;
     const jobs = bounded('jobs', values.jobs, { min: 1, max: 64 }, 'checks at a time') ?? cores;
     const timeLimitMs = bounded('timeout', values.timeout, { min: 100, max: 600_000 }, 'milliseconds');
@@ -138,7 +162,8 @@ export const gradeCommand: CliCommand = {
     const formats = parseFormats(values.format);
     // Grading runs many strangers' programs: the sandbox is required unless the grader says otherwise.
     const sandbox = values.sandbox ?? 'require';
-    if (!isSandboxSetting(sandbox)) throw new UsageError(`--sandbox takes ${SANDBOX_SETTINGS.join(', ')}, not "${sandbox}"`);
+    if (!isSandboxSetting(sandbox))
+      throw new UsageError(`--sandbox takes ${SANDBOX_SETTINGS.join(', ')}, not "${sandbox}"`);
     const pack = await selectPack(io, values.lesson);
     if (sandbox === 'require' && !(await availableSandbox(io.env))) {
       io.err(`lesson-companion grade: ${NO_SANDBOX_ADVICE}\nNothing was run.\n`);
@@ -150,7 +175,10 @@ export const gradeCommand: CliCommand = {
       throw new UsageError((error as Error).message);
     });
     const outDir = path.resolve(io.cwd, values.out ?? 'grade-report');
-    const interpreters = { ...(values.python ? { python: values.python } : {}), ...(values.node ? { node: values.node } : {}) };
+    const interpreters = {
+      ...(values.python ? { python: values.python } : {}),
+      ...(values.node ? { node: values.node } : {}),
+    };
     const engine = engineBundle(io.bundleDir);
     const settings = { sandbox, timeLimitMs, seed, fuzzTranscripts, interpreters };
     const store = new ResultStore(outDir);
@@ -163,10 +191,16 @@ export const gradeCommand: CliCommand = {
       times.push(performance.now());
       if (showProgress) io.err(`\r\x1b[K${progressLine(p.done, p.total, times, performance.now())}`);
       // --events: one JSON line per graded submission, for the editor's progress bar.
-      if (values.events) io.out(`${JSON.stringify({ type: 'progress', done: p.done, total: p.total, student: p.row.student, status: p.row.status })}\n`);
+      if (values.events)
+        io.out(
+          `${JSON.stringify({ type: 'progress', done: p.done, total: p.total, student: p.row.student, status: p.row.status })}\n`,
+        );
     };
     // Ctrl-C: the stored results stay (each written whole); the signal handler then ends the checks' processes.
-    const onSignal = (): void => io.err(`${showProgress ? '\n' : ''}lesson-companion grade: stopped after ${lastDone} of ${submissions.length}; their results are kept in ${path.relative(io.cwd, outDir) || outDir}. Run the same command again to go on.\n`);
+    const onSignal = (): void =>
+      io.err(
+        `${showProgress ? '\n' : ''}lesson-companion grade: stopped after ${lastDone} of ${submissions.length}; their results are kept in ${path.relative(io.cwd, outDir) || outDir}. Run the same command again to go on.\n`,
+      );
     process.prependOnceListener('SIGINT', onSignal);
     process.prependOnceListener('SIGTERM', onSignal);
     let run;
@@ -199,7 +233,10 @@ export const gradeCommand: CliCommand = {
     io.out(summaryLine(report, io, files));
     if (run.resumed > 0) io.out(`(${run.resumed} results from an earlier run; ${run.checked} checked now)\n`);
     const withAnswers = submissions.filter((s) => s.answers).length;
-    if (withAnswers > 0 && !answerKey) io.out(`${withAnswers} ${withAnswers === 1 ? "submission carries" : "submissions carry"} answers.json: grade them with --answers <your plain answers file> (authoring/${pack.manifest.id}.answers.json).\n`);
+    if (withAnswers > 0 && !answerKey)
+      io.out(
+        `${withAnswers} ${withAnswers === 1 ? 'submission carries' : 'submissions carry'} answers.json: grade them with --answers <your plain answers file> (authoring/${pack.manifest.id}.answers.json).\n`,
+      );
     return EXIT.ok;
   },
 };

@@ -23,7 +23,8 @@ async function askOnTerminal(io: CliIO, question: string): Promise<boolean> {
 export const installCommand: CliCommand = {
   name: 'install',
   usage: 'install <file.lessonpack> [--yes] [--force] [--packs-dir <dir>]',
-  summary: 'install a lesson pack for the command line; it asks first, because a pack contains code that runs when you check (--yes: install, replace an older version or hide a built-in lesson of the same id without asking; --force: reinstall or downgrade)',
+  summary:
+    'install a lesson pack for the command line; it asks first, because a pack contains code that runs when you check (--yes: install, replace an older version or hide a built-in lesson of the same id without asking; --force: reinstall or downgrade)',
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
@@ -40,14 +41,23 @@ export const installCommand: CliCommand = {
         // An upgrade brings new code: the question says so, as the first install's did.
         confirmReplace: async (existing, next) =>
           values.yes === true ||
-          askOnTerminal(io, `Lesson ${path.basename(file)}: replace the installed version ${existing} with ${next}? ${next} contains code (its reference model) that runs on this computer when you check a program against it; replace it only if you trust where it comes from.`),
+          askOnTerminal(
+            io,
+            `Lesson ${path.basename(file)}: replace the installed version ${existing} with ${next}? ${next} contains code (its reference model) that runs on this computer when you check a program against it; replace it only if you trust where it comes from.`,
+          ),
         builtInDir: builtInLessonsDir(io.bundleDir),
         confirmCode: async (id, version, model) =>
           values.yes === true ||
-          askOnTerminal(io, `${id} ${version} contains code (its reference model, ${model}) that runs on this computer when you check a program against it. Install it only if you trust where it comes from. Install it?`),
+          askOnTerminal(
+            io,
+            `${id} ${version} contains code (its reference model, ${model}) that runs on this computer when you check a program against it. Install it only if you trust where it comes from. Install it?`,
+          ),
         confirmShadow: async (builtIn, next) =>
           values.yes === true ||
-          askOnTerminal(io, `${path.basename(file)} (version ${next}) has the id of a built-in lesson (version ${builtIn}); once installed, it is offered instead of the built-in one. Install it?`),
+          askOnTerminal(
+            io,
+            `${path.basename(file)} (version ${next}) has the id of a built-in lesson (version ${builtIn}); once installed, it is offered instead of the built-in one. Install it?`,
+          ),
       });
       io.out(
         `Installed ${result.id} ${result.version}${result.replaced ? ` (replacing ${result.replaced})` : ''} in ${result.dir}\n` +
@@ -56,7 +66,10 @@ export const installCommand: CliCommand = {
       return EXIT.ok;
     } catch (error) {
       if (!(error instanceof InstallError)) throw error;
-      const where = error.reason === 'unwritable' ? ' Choose a folder you can write to with --packs-dir or LESSON_COMPANION_PACKS.' : '';
+      const where =
+        error.reason === 'unwritable'
+          ? ' Choose a folder you can write to with --packs-dir or LESSON_COMPANION_PACKS.'
+          : '';
       io.err(`lesson-companion install: ${error.message}${where}\n`);
       return EXIT.failed;
     }

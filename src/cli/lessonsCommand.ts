@@ -24,7 +24,9 @@ export const lessonsCommand: CliCommand = {
       return EXIT.ok;
     }
     for (const p of packs) {
-      io.out(`${p.manifest.id}  ${p.manifest.version}  ${safeText(p.manifest.title)}\n    ${Object.keys(p.manifest.starters).join(', ')} · ${p.transcripts.length} hidden transcripts · ${p.origin} · ${p.dir}\n`);
+      io.out(
+        `${p.manifest.id}  ${p.manifest.version}  ${safeText(p.manifest.title)}\n    ${Object.keys(p.manifest.starters).join(', ')} · ${p.transcripts.length} hidden transcripts · ${p.origin} · ${p.dir}\n`,
+      );
     }
     for (const b of broken) io.err(`not loaded: ${safeText(b.dir)}\n${safeText(b.error, { multiline: true })}\n`);
     if (packs.length === 0) io.out('No lessons found.\n');

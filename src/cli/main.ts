@@ -37,7 +37,11 @@ function help(io: CliIO): void {
 
 export async function main(argv: string[], rawIo: CliIO): Promise<number> {
   // One escape for every terminal surface: a pack's strings and a program's text reach it through this only.
-  const io: CliIO = { ...rawIo, out: (text) => rawIo.out(terminalSafe(text)), err: (text) => rawIo.err(terminalSafe(text)) };
+  const io: CliIO = {
+    ...rawIo,
+    out: (text) => rawIo.out(terminalSafe(text)),
+    err: (text) => rawIo.err(terminalSafe(text)),
+  };
   const debug = argv.includes('--debug');
   const [name, ...rest] = argv.filter((a) => a !== '--debug');
   if (!name || name === '--help' || name === '-h' || name === 'help') {
@@ -57,7 +61,10 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    if (
+      error instanceof UsageError ||
+      (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
+    ) {
       io.err(`lesson-companion ${name}: ${error.message}\nUsage: lesson-companion ${command.usage}\n`);
       return EXIT.usage;
     }
@@ -68,7 +75,11 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
     }
     // A bug, not a mistake of the user's: one line, and the stack only when asked for.
     const firstLine = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-    io.err(debug ? `lesson-companion ${name}: ${(error as Error).stack ?? String(error)}\n` : `lesson-companion ${name}: unexpected error: ${firstLine} (run again with --debug to see where)\n`);
+    io.err(
+      debug
+        ? `lesson-companion ${name}: ${(error as Error).stack ?? String(error)}\n`
+        : `lesson-companion ${name}: unexpected error: ${firstLine} (run again with --debug to see where)\n`,
+    );
     return EXIT.usage;
   }
 }
@@ -89,16 +100,15 @@ export function runCli(): void {
     cwd: process.cwd(),
     bundleDir: __dirname,
   };
-  main(process.argv.slice(2), io)
-    .then(
-      (code) => {
-        process.exitCode = code;
-      },
-      (error: unknown) => {
-        process.stderr.write(terminalSafe(`lesson-companion: unexpected error: ${String(error).split('\n')[0]}\n`));
-        process.exitCode = EXIT.usage;
-      },
-    );
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(terminalSafe(`lesson-companion: unexpected error: ${String(error).split('\n')[0]}\n`));
+      process.exitCode = EXIT.usage;
+    },
+  );
 }
 
 if (require.main === module) runCli();

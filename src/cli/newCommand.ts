@@ -6,12 +6,20 @@ import { EXIT, UsageError, type CliCommand } from './command';
 export const newCommand: CliCommand = {
   name: 'new',
   usage: 'new <id> [--blank] [--dir <parent>]',
-  summary: 'start a lesson pack that validates, to change step by step: a small least-connections lesson, or with --blank one command, one mistake and a TypeScript model (see docs/authoring.md)',
+  summary:
+    'start a lesson pack that validates, to change step by step: a small least-connections lesson, or with --blank one command, one mistake and a TypeScript model (see docs/authoring.md)',
   async run(args, io) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { dir: { type: 'string' }, blank: { type: 'boolean' } } });
-    if (positionals.length !== 1) throw new UsageError('new takes exactly one lesson id, e.g. `lesson-companion new my-balancer`');
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { dir: { type: 'string' }, blank: { type: 'boolean' } },
+    });
+    if (positionals.length !== 1)
+      throw new UsageError('new takes exactly one lesson id, e.g. `lesson-companion new my-balancer`');
     try {
-      const { dir, files } = await createPack(path.resolve(io.cwd, values.dir ?? '.'), positionals[0]!, { blank: values.blank ?? false });
+      const { dir, files } = await createPack(path.resolve(io.cwd, values.dir ?? '.'), positionals[0]!, {
+        blank: values.blank ?? false,
+      });
       const shown = path.relative(io.cwd, dir) || '.';
       io.out(
         `Created ${shown}:\n${files.map((f) => `  ${f}\n`).join('')}\n` +

@@ -17,9 +17,14 @@ import { selectPack } from './packSelection';
 export const runCommand: CliCommand = {
   name: 'run',
   usage: 'run <file> [--lesson <id|dir>] [--python <path>] [--node <path>]',
-  summary: "run a learner program interactively (type commands, Ctrl-D to end), through the lesson's driver with --lesson; TypeScript is transpiled first",
+  summary:
+    "run a learner program interactively (type commands, Ctrl-D to end), through the lesson's driver with --lesson; TypeScript is transpiled first",
   async run(args, io) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { lesson: { type: 'string' }, python: { type: 'string' }, node: { type: 'string' } } });
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { lesson: { type: 'string' }, python: { type: 'string' }, node: { type: 'string' } },
+    });
     if (positionals.length !== 1) throw new UsageError('run takes exactly one file');
     const file = path.resolve(io.cwd, positionals[0]!);
     const language = languageOf(file);
@@ -30,7 +35,8 @@ export const runCommand: CliCommand = {
       const pack = await selectPack(io, values.lesson, file);
       const relative = pack.manifest.starters[language]?.driver;
       driver = relative ? await resolveInside(pack.dir, relative) : undefined;
-      if (relative && !driver) throw new UsageError(`the ${language} driver of lesson "${pack.manifest.id}" points outside its pack`);
+      if (relative && !driver)
+        throw new UsageError(`the ${language} driver of lesson "${pack.manifest.id}" points outside its pack`);
     }
     const program = await prepareProgram(
       language,
@@ -40,15 +46,22 @@ export const runCommand: CliCommand = {
     );
     try {
       if (program.prepareError) {
-        io.err(`${positionals[0]}${program.prepareError.line ? `:${program.prepareError.line}` : ''}: ${program.prepareError.message}\n`);
+        io.err(
+          `${positionals[0]}${program.prepareError.line ? `:${program.prepareError.line}` : ''}: ${program.prepareError.message}\n`,
+        );
         return EXIT.failed;
       }
       return await new Promise<number>((resolve) => {
         // It stays in the terminal's process group (a program in another group could not read the
         // terminal); a marker in its environment finds what it starts, even in a new session.
         const marker = randomBytes(12).toString('hex');
-        const child = spawn(program.command, [...program.args], { cwd: program.cwd, stdio: 'inherit', env: { ...process.env, LESSON_COMPANION_RUN: marker } });
-        const tracker = child.pid !== undefined ? new DescendantTracker(child.pid, `LESSON_COMPANION_RUN=${marker}`) : undefined;
+        const child = spawn(program.command, [...program.args], {
+          cwd: program.cwd,
+          stdio: 'inherit',
+          env: { ...process.env, LESSON_COMPANION_RUN: marker },
+        });
+        const tracker =
+          child.pid !== undefined ? new DescendantTracker(child.pid, `LESSON_COMPANION_RUN=${marker}`) : undefined;
         const sweeper = tracker ? setInterval(() => tracker.poll(), 200) : undefined;
         const untrack = trackProcess(() => {
           child.kill('SIGKILL');

@@ -18,9 +18,16 @@ import { worldTable } from '../core/world/worldReport';
 import { isWorldScenario, type WorldScenario } from '../core/world/worldScenarioSchema';
 
 /** The world scenario `simulate` runs, when the one chosen (by id, by the mistake it shows, else the first) is one. */
-function worldScenarioChosen(scenarios: readonly object[], wanted?: string, mistake?: string): WorldScenario | undefined {
+function worldScenarioChosen(
+  scenarios: readonly object[],
+  wanted?: string,
+  mistake?: string,
+): WorldScenario | undefined {
   const all = scenarios as readonly ({ id: string; shows?: string[] } & object)[];
-  const chosen = wanted !== undefined ? all.find((s) => s.id === wanted) : ((mistake !== undefined ? all.find((s) => s.shows?.includes(mistake)) : undefined) ?? all[0]);
+  const chosen =
+    wanted !== undefined
+      ? all.find((s) => s.id === wanted)
+      : ((mistake !== undefined ? all.find((s) => s.shows?.includes(mistake)) : undefined) ?? all[0]);
   return chosen && isWorldScenario(chosen) ? chosen : undefined;
 }
 
@@ -35,7 +42,8 @@ export const simulateCommand: CliCommand = {
   name: 'simulate',
   usage:
     'simulate <file> [--lesson <id|dir>] [--scenario <id>] [--mistake <id>] [--json] [--language python|javascript|typescript] [--python <path>] [--node <path>] [--timeout <ms>] [--sandbox auto|require|off]',
-  summary: "drive your balancer through a simulated cluster (one of the lesson's scenarios) beside round robin and the lesson's reference, and compare their queues",
+  summary:
+    "drive your balancer through a simulated cluster (one of the lesson's scenarios) beside round robin and the lesson's reference, and compare their queues",
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
@@ -55,20 +63,29 @@ export const simulateCommand: CliCommand = {
     if (positionals.length !== 1) throw new UsageError('simulate takes exactly one file');
     const timeLimitMs = bounded('timeout', values.timeout, TIMEOUT_MS, 'milliseconds');
     const sandbox = values.sandbox ?? sandboxSettingFromEnv(io.env);
-    if (!isSandboxSetting(sandbox)) throw new UsageError(`--sandbox takes ${SANDBOX_SETTINGS.join(', ')}, not "${sandbox}"`);
+    if (!isSandboxSetting(sandbox))
+      throw new UsageError(`--sandbox takes ${SANDBOX_SETTINGS.join(', ')}, not "${sandbox}"`);
     const file = path.resolve(io.cwd, positionals[0]!);
     const language = values.language ?? languageOf(file);
-    if (!language || !isLanguage(language)) throw new UsageError(`cannot tell the language of ${positionals[0]}: use a .py, .js or .ts file, or --language`);
+    if (!language || !isLanguage(language))
+      throw new UsageError(`cannot tell the language of ${positionals[0]}: use a .py, .js or .ts file, or --language`);
     const source = await fs.readFile(file, 'utf8').catch((error: unknown) => {
       const why = fsReason(error);
-      throw new UsageError(`cannot read ${positionals[0]}: ${why && why !== 'it does not exist' ? why : 'no such file'}`);
+      throw new UsageError(
+        `cannot read ${positionals[0]}: ${why && why !== 'it does not exist' ? why : 'no such file'}`,
+      );
     });
     const pack = await selectPack(io, values.lesson, file, source);
     if (!pack.manifest.starters[language as Language]) {
-      throw new UsageError(`lesson "${pack.manifest.id}" has no ${language} version (it has ${Object.keys(pack.manifest.starters).join(', ')})`);
+      throw new UsageError(
+        `lesson "${pack.manifest.id}" has no ${language} version (it has ${Object.keys(pack.manifest.starters).join(', ')})`,
+      );
     }
     const options = {
-      interpreters: { ...(values.python ? { python: values.python } : {}), ...(values.node ? { node: values.node } : {}) },
+      interpreters: {
+        ...(values.python ? { python: values.python } : {}),
+        ...(values.node ? { node: values.node } : {}),
+      },
       ...(values.mistake !== undefined ? { mistake: values.mistake } : {}),
       ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
       sandbox,
@@ -77,7 +94,9 @@ export const simulateCommand: CliCommand = {
     const world = worldScenarioChosen(pack.manifest.scenarios ?? [], values.scenario, values.mistake);
     if (world) {
       if (values.mistake !== undefined && !pack.manifest.mistakes.some((m) => m.id === values.mistake)) {
-        throw new UsageError(`lesson "${pack.manifest.id}" has no mistake "${values.mistake}"; it has ${pack.manifest.mistakes.map((m) => m.id).join(', ')}`);
+        throw new UsageError(
+          `lesson "${pack.manifest.id}" has no mistake "${values.mistake}"; it has ${pack.manifest.mistakes.map((m) => m.id).join(', ')}`,
+        );
       }
       let worldOutcome;
       try {
@@ -89,15 +108,24 @@ export const simulateCommand: CliCommand = {
       }
       const { result } = worldOutcome;
       if (values.json) {
-        const stats = { exchanges: worldOutcome.stats.exchanges, commands: worldOutcome.stats.commands, waitingMs: Math.round(worldOutcome.stats.waitingMs) };
-        io.out(`${JSON.stringify({ ...result, table: worldTable(result), ...(worldOutcome.containment ? { containment: worldOutcome.containment } : {}), stats })}\n`);
+        const stats = {
+          exchanges: worldOutcome.stats.exchanges,
+          commands: worldOutcome.stats.commands,
+          waitingMs: Math.round(worldOutcome.stats.waitingMs),
+        };
+        io.out(
+          `${JSON.stringify({ ...result, table: worldTable(result), ...(worldOutcome.containment ? { containment: worldOutcome.containment } : {}), stats })}\n`,
+        );
       } else io.out(formatWorldSimulation(result, io.isTTY && !io.env.NO_COLOR));
       return result.runs.yours?.stopped ? EXIT.failed : EXIT.ok;
     }
     let outcome;
     try {
       outcome = await simulateFile(pack, file, language as Language, {
-        interpreters: { ...(values.python ? { python: values.python } : {}), ...(values.node ? { node: values.node } : {}) },
+        interpreters: {
+          ...(values.python ? { python: values.python } : {}),
+          ...(values.node ? { node: values.node } : {}),
+        },
         ...(values.scenario !== undefined ? { scenario: values.scenario } : {}),
         ...(values.mistake !== undefined ? { mistake: values.mistake } : {}),
         ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
@@ -112,8 +140,14 @@ export const simulateCommand: CliCommand = {
     }
     const { result } = outcome;
     if (values.json) {
-      const stats = { exchanges: outcome.stats.exchanges, commands: outcome.stats.commands, waitingMs: Math.round(outcome.stats.waitingMs) };
-      io.out(`${JSON.stringify({ ...result, ...(outcome.containment ? { containment: outcome.containment } : {}), stats })}\n`);
+      const stats = {
+        exchanges: outcome.stats.exchanges,
+        commands: outcome.stats.commands,
+        waitingMs: Math.round(outcome.stats.waitingMs),
+      };
+      io.out(
+        `${JSON.stringify({ ...result, ...(outcome.containment ? { containment: outcome.containment } : {}), stats })}\n`,
+      );
     } else {
       io.out(formatSimulation(result, io.isTTY && !io.env.NO_COLOR));
     }

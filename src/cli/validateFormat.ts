@@ -45,9 +45,13 @@ function goodNews(result: PackValidation, area: ValidationArea): string {
     case 'model':
       return `${result.model ?? 'the model'} loads, answers the same commands the same way, and every mutation shows`;
     case 'transcripts':
-      return counts.transcripts === 1 ? 'the reference agrees with the one hidden transcript' : `the reference agrees with all ${counts.transcripts} hidden transcripts`;
+      return counts.transcripts === 1
+        ? 'the reference agrees with the one hidden transcript'
+        : `the reference agrees with all ${counts.transcripts} hidden transcripts`;
     case 'starters':
-      return result.starters.length === 0 ? 'not run' : `fail as they should in ${result.starters.map((s) => s.language).join(', ')}`;
+      return result.starters.length === 0
+        ? 'not run'
+        : `fail as they should in ${result.starters.map((s) => s.language).join(', ')}`;
     case 'mistakes':
       return `${caught === 1 ? 'the one mistake is' : `all ${caught}`} caught by a hidden transcript${pairs > 0 ? `; all ${plural(pairs, 'pair')} told apart` : ''}`;
     case 'read-order':
@@ -55,7 +59,9 @@ function goodNews(result: PackValidation, area: ValidationArea): string {
     case 'questions':
       return `${plural(counts.questions, 'question')}, consistent`;
     case 'scenarios':
-      return counts.scenarios === 0 ? 'none (no load chart for this lesson)' : `${plural(counts.scenarios, 'scenario')}: the reference runs each to the end, and each shows the mistakes it names`;
+      return counts.scenarios === 0
+        ? 'none (no load chart for this lesson)'
+        : `${plural(counts.scenarios, 'scenario')}: the reference runs each to the end, and each shows the mistakes it names`;
   }
 }
 
@@ -64,7 +70,12 @@ function problemLines(p: ValidationProblem, shownDir: string, c: Colors): string
   // Messages quote the pack's own text, and a pack from someone else may hold terminal control sequences.
   const out = [`  ${mark} ${c.bold(safeText(where(p, shownDir)))}: ${safeText(p.message, { multiline: true })}`];
   if (p.advice) out.push(`      ${c.dim('→')} ${safeText(p.advice, { multiline: true })}`);
-  if (p.proposal) out.push(...safeText(p.proposal.trimEnd(), { multiline: true }).split('\n').map((l) => `        ${c.cyan(l)}`));
+  if (p.proposal)
+    out.push(
+      ...safeText(p.proposal.trimEnd(), { multiline: true })
+        .split('\n')
+        .map((l) => `        ${c.cyan(l)}`),
+    );
   return out;
 }
 
@@ -76,11 +87,16 @@ export function formatAdequacy(adequacy: Adequacy, c: Colors, maxNames = 4): str
   const w1 = Math.max(7, ...rows.map((r) => r.mistake.length));
   const w2 = Math.max(8, ...rows.map((r) => r.mutation.length));
   const total = adequacy.transcripts.length;
-  const out = [c.bold('Mutation adequacy: the hidden transcripts that catch each mistake'), `  ${pad('mistake', w1)}  ${pad('mutation', w2)}  caught by`];
+  const out = [
+    c.bold('Mutation adequacy: the hidden transcripts that catch each mistake'),
+    `  ${pad('mistake', w1)}  ${pad('mutation', w2)}  caught by`,
+  ];
   for (const r of rows) {
     // "… +1" would take as much room as the name it hides.
     const shownNames = r.caughtBy.length <= maxNames + 1 ? r.caughtBy : r.caughtBy.slice(0, maxNames);
-    const names = shownNames.join(', ') + (shownNames.length < r.caughtBy.length ? `, … +${r.caughtBy.length - shownNames.length}` : '');
+    const names =
+      shownNames.join(', ') +
+      (shownNames.length < r.caughtBy.length ? `, … +${r.caughtBy.length - shownNames.length}` : '');
     const count = `${r.caughtBy.length}/${total}`;
     const shown = r.caughtBy.length === 0 ? c.red(`${count}  (never caught)`) : `${pad(count, 5)}  ${names}`;
     out.push(`  ${pad(r.mistake, w1)}  ${pad(r.mutation, w2)}  ${shown}`);
@@ -109,7 +125,12 @@ export function formatPairs(adequacy: Adequacy, c: Colors): string[] {
     });
     out.push(`  ${pad(labels[i]!, w)}${cells.join('')}`);
   });
-  if (uncompared) out.push(c.dim('  – not compared by whole transcripts: a mistake that only chooses at random is told apart command by command, where it has a choice; one never caught is reported above.'));
+  if (uncompared)
+    out.push(
+      c.dim(
+        '  – not compared by whole transcripts: a mistake that only chooses at random is told apart command by command, where it has a choice; one never caught is reported above.',
+      ),
+    );
   return out;
 }
 
@@ -124,19 +145,35 @@ export function formatValidation(result: PackValidation, cwd: string, color: boo
   for (const { area, title } of AREAS) {
     const mine = result.problems.filter((p) => p.area === area);
     const bad = mine.filter((p) => p.severity === 'error').length;
-    if (bad > 0) out.push(`  ${c.red('✗')} ${title}: ${plural(bad, 'error')}${mine.length > bad ? `, ${plural(mine.length - bad, 'warning')}` : ''}`);
+    if (bad > 0)
+      out.push(
+        `  ${c.red('✗')} ${title}: ${plural(bad, 'error')}${mine.length > bad ? `, ${plural(mine.length - bad, 'warning')}` : ''}`,
+      );
     else if (mine.length > 0) out.push(`  ${c.yellow('!')} ${title}: ${plural(mine.length, 'warning')}`);
     else if (loaded) out.push(`  ${c.green('✓')} ${title}: ${goodNews(result, area)}`);
     else out.push(`  ${c.dim('-')} ${title}: not checked until lesson.json loads`);
   }
-  if (errors.length > 0) out.push('', c.bold(c.red(`Errors (${errors.length}):`)), ...errors.flatMap((p) => problemLines(p, shownDir, c)));
-  if (warnings.length > 0) out.push('', c.bold(c.yellow(`Warnings (${warnings.length}):`)), ...warnings.flatMap((p) => problemLines(p, shownDir, c)));
+  if (errors.length > 0)
+    out.push('', c.bold(c.red(`Errors (${errors.length}):`)), ...errors.flatMap((p) => problemLines(p, shownDir, c)));
+  if (warnings.length > 0)
+    out.push(
+      '',
+      c.bold(c.yellow(`Warnings (${warnings.length}):`)),
+      ...warnings.flatMap((p) => problemLines(p, shownDir, c)),
+    );
   if (result.adequacy) out.push('', ...formatAdequacy(result.adequacy, c), '', ...formatPairs(result.adequacy, c));
   out.push('');
   if (result.valid) {
-    out.push(c.green(`Valid${warnings.length ? ` (${plural(warnings.length, 'warning')})` : ''}.`) + ` Bundle it with: lesson-companion bundle ${shownDir} -o ${result.id}-${result.version}.lessonpack`);
+    out.push(
+      c.green(`Valid${warnings.length ? ` (${plural(warnings.length, 'warning')})` : ''}.`) +
+        ` Bundle it with: lesson-companion bundle ${shownDir} -o ${result.id}-${result.version}.lessonpack`,
+    );
   } else {
-    out.push(c.red(`Invalid: ${plural(errors.length, 'error')}${warnings.length ? `, ${plural(warnings.length, 'warning')}` : ''}.`) + ' Fix the errors above and validate again.');
+    out.push(
+      c.red(
+        `Invalid: ${plural(errors.length, 'error')}${warnings.length ? `, ${plural(warnings.length, 'warning')}` : ''}.`,
+      ) + ' Fix the errors above and validate again.',
+    );
   }
   return out.join('\n') + '\n';
 }

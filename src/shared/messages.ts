@@ -238,7 +238,12 @@ export type ToWebview =
   | { readonly type: 'state'; readonly state: PanelState }
   | { readonly type: 'checkStarted' }
   | { readonly type: 'checkResult'; readonly check: CheckView | null; readonly state: PanelState }
-  | { readonly type: 'answerResult'; readonly questionId: string; readonly result: AnswerView; readonly state: PanelState }
+  | {
+      readonly type: 'answerResult';
+      readonly questionId: string;
+      readonly result: AnswerView;
+      readonly state: PanelState;
+    }
   | { readonly type: 'reveal'; readonly target: RevealTarget }
   | { readonly type: 'simulationStarted' }
   | { readonly type: 'simulationResult'; readonly state: PanelState };
@@ -266,7 +271,8 @@ export type FromWebview =
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStr = (v: unknown, max = 10_000): v is string => typeof v === 'string' && v.length <= max;
-const isInt = (v: unknown, min = 0, max = 10_000): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+const isInt = (v: unknown, min = 0, max = 10_000): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const isId = (v: unknown): v is string => typeof v === 'string' && ID.test(v);
@@ -285,7 +291,9 @@ export function parseFromWebview(raw: unknown): FromWebview | undefined {
     case 'manageTrust':
       return { type: raw.type };
     case 'answer':
-      return isId(raw.questionId) && isStr(raw.answer, 4000) ? { type: 'answer', questionId: raw.questionId, answer: raw.answer } : undefined;
+      return isId(raw.questionId) && isStr(raw.answer, 4000)
+        ? { type: 'answer', questionId: raw.questionId, answer: raw.answer }
+        : undefined;
     case 'openMistake':
       return isId(raw.id) ? { type: 'openMistake', id: raw.id } : undefined;
     case 'runTrace':
@@ -301,10 +309,16 @@ export function parseFromWebview(raw: unknown): FromWebview | undefined {
 }
 
 function isAnswerView(v: unknown): v is AnswerView {
-  return isObj(v) && isStr(v.answer) && isBool(v.correct) && isStr(v.feedback) &&
-    (v.explanation === undefined || isStr(v.explanation)) && (v.step === undefined || isInt(v.step, 1)) &&
+  return (
+    isObj(v) &&
+    isStr(v.answer) &&
+    isBool(v.correct) &&
+    isStr(v.feedback) &&
+    (v.explanation === undefined || isStr(v.explanation)) &&
+    (v.step === undefined || isInt(v.step, 1)) &&
     (v.revealed === undefined || isBool(v.revealed)) &&
-    (v.expectedOutput === undefined || (Array.isArray(v.expectedOutput) && v.expectedOutput.every((l) => isStr(l))));
+    (v.expectedOutput === undefined || (Array.isArray(v.expectedOutput) && v.expectedOutput.every((l) => isStr(l))))
+  );
 }
 
 function isRevealTarget(v: unknown): v is RevealTarget {
@@ -334,56 +348,127 @@ export function isPanelState(v: unknown): v is PanelState {
   return v.check === null || isCheckView(v.check);
 }
 
-const isStrings = (v: unknown, max = 1000): v is string[] => Array.isArray(v) && v.length <= max && v.every((x) => isStr(x));
-const isTable = (v: unknown): boolean => isObj(v) && isStr(v.caption) && isStrings(v.head) && Array.isArray(v.rows) && v.rows.length <= 1000 && v.rows.every((r) => isStrings(r));
+const isStrings = (v: unknown, max = 1000): v is string[] =>
+  Array.isArray(v) && v.length <= max && v.every((x) => isStr(x));
+const isTable = (v: unknown): boolean =>
+  isObj(v) &&
+  isStr(v.caption) &&
+  isStrings(v.head) &&
+  Array.isArray(v.rows) &&
+  v.rows.length <= 1000 &&
+  v.rows.every((r) => isStrings(r));
 
 function isChartRow(v: unknown): boolean {
   return (
-    isObj(v) && isStr(v.key, 100) && isStr(v.title, 200) && isStr(v.subtitle, 200) && (v.kind === 'server' || v.kind === 'failed' || v.kind === 'waiting' || v.kind === 'lane' || v.kind === 'total') && (v.scale === undefined || isInt(v.scale, 1, 1e9)) &&
-    Array.isArray(v.down) && v.down.every((d) => Array.isArray(d) && d.length === 2 && isInt(d[0], 1, 1000) && isInt(d[1], 1, 1000)) &&
-    Array.isArray(v.cells) && v.cells.length <= 6 &&
-    v.cells.every((c) => isObj(c) && isStr(c.label, 200) && Array.isArray(c.values) && c.values.length <= 1000 && c.values.every((x) => isInt(x, 0, 1e9)))
+    isObj(v) &&
+    isStr(v.key, 100) &&
+    isStr(v.title, 200) &&
+    isStr(v.subtitle, 200) &&
+    (v.kind === 'server' || v.kind === 'failed' || v.kind === 'waiting' || v.kind === 'lane' || v.kind === 'total') &&
+    (v.scale === undefined || isInt(v.scale, 1, 1e9)) &&
+    Array.isArray(v.down) &&
+    v.down.every((d) => Array.isArray(d) && d.length === 2 && isInt(d[0], 1, 1000) && isInt(d[1], 1, 1000)) &&
+    Array.isArray(v.cells) &&
+    v.cells.length <= 6 &&
+    v.cells.every(
+      (c) =>
+        isObj(c) &&
+        isStr(c.label, 200) &&
+        Array.isArray(c.values) &&
+        c.values.length <= 1000 &&
+        c.values.every((x) => isInt(x, 0, 1e9)),
+    )
   );
 }
 
 /** The chart is drawn from these numbers, so they are checked, not only the outline. */
 function isChartView(v: unknown): boolean {
   return (
-    isObj(v) && isStr(v.sentence) && isStr(v.title, 200) && isStr(v.at, 100) && isInt(v.ticks, 1, 1000) && isInt(v.scaleMax, 1, 1e9) &&
-    Array.isArray(v.columns) && v.columns.length <= 6 && v.columns.every((c) => isObj(c) && isStr(c.label, 100)) &&
-    (v.intro === undefined || isStr(v.intro, 1000)) && (v.scaleNote === undefined || isStr(v.scaleNote, 400)) &&
-    Array.isArray(v.rows) && v.rows.length <= 40 && v.rows.every(isChartRow) && isTable(v.summary) && isTable(v.perTick) &&
+    isObj(v) &&
+    isStr(v.sentence) &&
+    isStr(v.title, 200) &&
+    isStr(v.at, 100) &&
+    isInt(v.ticks, 1, 1000) &&
+    isInt(v.scaleMax, 1, 1e9) &&
+    Array.isArray(v.columns) &&
+    v.columns.length <= 6 &&
+    v.columns.every((c) => isObj(c) && isStr(c.label, 100)) &&
+    (v.intro === undefined || isStr(v.intro, 1000)) &&
+    (v.scaleNote === undefined || isStr(v.scaleNote, 400)) &&
+    Array.isArray(v.rows) &&
+    v.rows.length <= 40 &&
+    v.rows.every(isChartRow) &&
+    isTable(v.summary) &&
+    isTable(v.perTick) &&
     (v.explanationHtml === undefined || isStr(v.explanationHtml, 20_000))
   );
 }
 
 function isUnderLoadView(v: unknown): boolean {
   return (
-    isObj(v) && isBool(v.running) && isId(v.selected) && Array.isArray(v.scenarios) && v.scenarios.length <= 20 &&
+    isObj(v) &&
+    isBool(v.running) &&
+    isId(v.selected) &&
+    Array.isArray(v.scenarios) &&
+    v.scenarios.length <= 20 &&
     v.scenarios.every((s) => isObj(s) && isId(s.id) && isStr(s.title, 200) && isStr(s.description, 1000)) &&
-    (v.result === null || isChartView(v.result)) && (v.error === undefined || isStr(v.error))
+    (v.result === null || isChartView(v.result)) &&
+    (v.error === undefined || isStr(v.error))
   );
 }
 
 function isLessonView(v: unknown): boolean {
-  return isObj(v) && isStr(v.title) && isStr(v.progress) && Array.isArray(v.steps) && Array.isArray(v.failureQuestions) &&
-    Array.isArray(v.quiz) && Array.isArray(v.doneWhen) && isObj(v.debug) && isBool(v.debug.available);
+  return (
+    isObj(v) &&
+    isStr(v.title) &&
+    isStr(v.progress) &&
+    Array.isArray(v.steps) &&
+    Array.isArray(v.failureQuestions) &&
+    Array.isArray(v.quiz) &&
+    Array.isArray(v.doneWhen) &&
+    isObj(v.debug) &&
+    isBool(v.debug.available)
+  );
 }
 
 function isTraceView(v: unknown): boolean {
-  return isObj(v) && (v.mistakeId === null || isId(v.mistakeId)) && (v.columns === 'observed' || v.columns === 'reference') &&
-    isStr(v.caption) && Array.isArray(v.rows) && (v.preamble === undefined || (Array.isArray(v.preamble) && v.preamble.length <= 10)) && (v.replay === undefined || isStr(v.replay));
+  return (
+    isObj(v) &&
+    (v.mistakeId === null || isId(v.mistakeId)) &&
+    (v.columns === 'observed' || v.columns === 'reference') &&
+    isStr(v.caption) &&
+    Array.isArray(v.rows) &&
+    (v.preamble === undefined || (Array.isArray(v.preamble) && v.preamble.length <= 10)) &&
+    (v.replay === undefined || isStr(v.replay))
+  );
 }
 
 function isMistakeView(v: unknown): boolean {
-  return isObj(v) && isId(v.id) && isStr(v.title) && (v.confidence === 'exact' || v.confidence === 'likely') &&
-    isObj(v.where) && isStr(v.where.text) && Array.isArray(v.revealedBy) && (v.trace === undefined || isTraceView(v.trace));
+  return (
+    isObj(v) &&
+    isId(v.id) &&
+    isStr(v.title) &&
+    (v.confidence === 'exact' || v.confidence === 'likely') &&
+    isObj(v.where) &&
+    isStr(v.where.text) &&
+    Array.isArray(v.revealedBy) &&
+    (v.trace === undefined || isTraceView(v.trace))
+  );
 }
 
 function isCheckView(v: unknown): v is CheckView {
-  return isObj(v) && (v.status === 'pass' || v.status === 'fail' || v.status === 'error') && isStr(v.summary) && isStr(v.sentence) &&
-    isStr(v.details) && isStr(v.countsLegend) && Array.isArray(v.mistakes) && v.mistakes.every(isMistakeView) && Array.isArray(v.problems) &&
-    (v.trace === undefined || isTraceView(v.trace));
+  return (
+    isObj(v) &&
+    (v.status === 'pass' || v.status === 'fail' || v.status === 'error') &&
+    isStr(v.summary) &&
+    isStr(v.sentence) &&
+    isStr(v.details) &&
+    isStr(v.countsLegend) &&
+    Array.isArray(v.mistakes) &&
+    v.mistakes.every(isMistakeView) &&
+    Array.isArray(v.problems) &&
+    (v.trace === undefined || isTraceView(v.trace))
+  );
 }
 
 /** Validates a message from the extension (the webview's side of the boundary). */
@@ -391,7 +476,9 @@ export function parseToWebview(raw: unknown): ToWebview | undefined {
   if (!isObj(raw) || typeof raw.type !== 'string') return undefined;
   switch (raw.type) {
     case 'init':
-      return isInt(raw.protocol, 0, 1_000_000) && isPanelState(raw.state) ? { type: 'init', protocol: raw.protocol, state: raw.state } : undefined;
+      return isInt(raw.protocol, 0, 1_000_000) && isPanelState(raw.state)
+        ? { type: 'init', protocol: raw.protocol, state: raw.state }
+        : undefined;
     case 'state':
       return isPanelState(raw.state) ? { type: 'state', state: raw.state } : undefined;
     case 'checkStarted':

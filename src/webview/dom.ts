@@ -7,7 +7,11 @@
 export type Child = Node | string | null | undefined | false;
 type Attrs = Record<string, string | boolean | undefined>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === undefined || value === false) continue;
@@ -55,8 +59,19 @@ export function section(id: string, title: string, ...children: Child[]): HTMLEl
  * A section the learner can fold: a <details> whose summary is the heading. `open` is the state to show;
  * `onToggle` hears the learner's own clicks, so a re-render keeps what they chose.
  */
-export function foldSection(id: string, title: string, open: boolean, onToggle: (open: boolean) => void, ...children: Child[]): HTMLElement {
-  const details = h('details', { class: 'fold', open }, h('summary', {}, h('h2', { id: `${id}-h` }, title)), ...children);
+export function foldSection(
+  id: string,
+  title: string,
+  open: boolean,
+  onToggle: (open: boolean) => void,
+  ...children: Child[]
+): HTMLElement {
+  const details = h(
+    'details',
+    { class: 'fold', open },
+    h('summary', {}, h('h2', { id: `${id}-h` }, title)),
+    ...children,
+  );
   // Setting `open` while building also queues a toggle event: only real changes count.
   let shown = open;
   details.addEventListener('toggle', () => {

@@ -2,7 +2,13 @@
  * The lesson panel's script. It owns no lesson logic: it says `ready`, renders whatever state the
  * extension sends, and turns clicks into messages. Every incoming message is validated first.
  */
-import { parseToWebview, PROTOCOL_VERSION, type FromWebview, type PanelState, type RevealTarget } from '../shared/messages';
+import {
+  parseToWebview,
+  PROTOCOL_VERSION,
+  type FromWebview,
+  type PanelState,
+  type RevealTarget,
+} from '../shared/messages';
 import { renderEmpty, renderLesson } from './renderLesson';
 import { elementId, type Ui } from './ui';
 
@@ -21,7 +27,8 @@ interface LocalState {
 
 const vscode = acquireVsCodeApi();
 const saved = vscode.getState() as Partial<LocalState> | undefined;
-const record = <T>(v: unknown): Record<string, T> => (v && typeof v === 'object' && !Array.isArray(v) ? { ...(v as Record<string, T>) } : {});
+const record = <T>(v: unknown): Record<string, T> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? { ...(v as Record<string, T>) } : {};
 const local: LocalState = { drafts: record<string>(saved?.drafts), folds: record<boolean>(saved?.folds) };
 let current: PanelState | undefined;
 const app = document.getElementById('app')!;
@@ -90,7 +97,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   }
   switch (message.type) {
     case 'init':
-      if (message.protocol !== PROTOCOL_VERSION) console.warn(`lesson panel: protocol ${message.protocol}, expected ${PROTOCOL_VERSION}`);
+      if (message.protocol !== PROTOCOL_VERSION)
+        console.warn(`lesson panel: protocol ${message.protocol}, expected ${PROTOCOL_VERSION}`);
       render(message.state);
       return;
     case 'state':
@@ -107,7 +115,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return;
     case 'answerResult':
       render(message.state);
-      document.querySelector(`#question-${CSS.escape(message.questionId)} .feedback`)?.scrollIntoView({ block: 'nearest' });
+      document
+        .querySelector(`#question-${CSS.escape(message.questionId)} .feedback`)
+        ?.scrollIntoView({ block: 'nearest' });
       return;
     case 'reveal':
       ui.reveal(message.target);

@@ -1,5 +1,13 @@
 /** The check results: the verdict, a card per named mistake with its trace, a card per problem. */
-import type { CheckView, CountCellView, LessonView, MistakeView, PanelState, ProblemView, TraceView } from '../shared/messages';
+import type {
+  CheckView,
+  CountCellView,
+  LessonView,
+  MistakeView,
+  PanelState,
+  ProblemView,
+  TraceView,
+} from '../shared/messages';
 import { button, h, infoIcon, linkButton, richText, trustedHtml } from './dom';
 import type { Ui } from './ui';
 
@@ -18,7 +26,16 @@ function countCells(cells: readonly CountCellView[] | null | undefined): HTMLEle
   cells.forEach((c, i) => {
     if (i > 0) td.append(' ');
     // The mark is not colour alone: a border and, for screen readers, the words.
-    td.append(c.differs ? h('span', { class: 'count differs', title: 'differs from the other column' }, c.text, h('span', { class: 'visually-hidden' }, ' (differs)')) : h('span', { class: 'count' }, c.text));
+    td.append(
+      c.differs
+        ? h(
+            'span',
+            { class: 'count differs', title: 'differs from the other column' },
+            c.text,
+            h('span', { class: 'visually-hidden' }, ' (differs)'),
+          )
+        : h('span', { class: 'count' }, c.text),
+    );
   });
   return td;
 }
@@ -34,7 +51,10 @@ export function renderTrace(trace: TraceView, state: PanelState, lesson: LessonV
     th('expected'),
     th('your answer'),
     ...(observed
-      ? [th('your counts', 'What your program answered to the observe command after this command'), th('should be', 'What a correct program answers at the same point')]
+      ? [
+          th('your counts', 'What your program answered to the observe command after this command'),
+          th('should be', 'What a correct program answers at the same point'),
+        ]
       : [th('reference counts', 'What a correct program has counted after this command')]),
   );
   // Row 0: the reset command every run starts with, so the example reads on its own.
@@ -50,14 +70,21 @@ export function renderTrace(trace: TraceView, state: PanelState, lesson: LessonV
     ),
   );
   const rows = trace.rows.map((row, i) => {
-    const classes = [row.diverges ? 'diverges' : row.after ? 'after' : '', row.countsDiffer ? 'counts-differ' : ''].filter(Boolean).join(' ');
+    const classes = [row.diverges ? 'diverges' : row.after ? 'after' : '', row.countsDiffer ? 'counts-differ' : '']
+      .filter(Boolean)
+      .join(' ');
     return h(
       'tr',
       { class: classes || undefined, 'aria-current': row.diverges ? 'true' : undefined },
       h('td', { class: 'num' }, row.diverges ? `→ ${i + 1}` : String(i + 1)),
       h('td', { class: 'command' }, h('code', {}, row.command)),
       h('td', {}, h('code', {}, row.expected)),
-      h('td', { title: row.details }, h('code', {}, row.actual), row.diverges ? h('span', { class: 'diverge-label' }, '← first difference') : null),
+      h(
+        'td',
+        { title: row.details },
+        h('code', {}, row.actual),
+        row.diverges ? h('span', { class: 'diverge-label' }, '← first difference') : null,
+      ),
       ...(observed ? [countCells(row.yours), countCells(row.shouldBe)] : [countCells(row.shouldBe)]),
     );
   });
@@ -67,7 +94,16 @@ export function renderTrace(trace: TraceView, state: PanelState, lesson: LessonV
     'div',
     { class: `trace-block trace-${trace.columns}` },
     h('p', { class: 'trace-caption', id: captionId }, trace.caption),
-    h('div', { class: 'trace-wrap' }, h('table', { class: 'trace', 'aria-labelledby': captionId }, h('thead', {}, head), h('tbody', {}, ...zero, ...rows))),
+    h(
+      'div',
+      { class: 'trace-wrap' },
+      h(
+        'table',
+        { class: 'trace', 'aria-labelledby': captionId },
+        h('thead', {}, head),
+        h('tbody', {}, ...zero, ...rows),
+      ),
+    ),
     h('p', { class: 'trace-note muted small' }, trace.note),
     trace.replay ? traceActions(trace, state, lesson, ui) : null,
   );
@@ -79,14 +115,21 @@ function traceActions(trace: TraceView, state: PanelState, lesson: LessonView | 
   const run = button('Run in terminal', () => ui.post({ type: 'runTrace', mistakeId: trace.mistakeId }), {
     class: 'secondary run-trace',
     disabled: !state.trusted,
-    title: untrusted ?? 'Run your program with exactly these commands in a terminal, so your own prints show beside the answers',
+    title:
+      untrusted ??
+      'Run your program with exactly these commands in a terminal, so your own prints show beside the answers',
   });
   const debug = lesson?.debug;
-  const debugLabel = debug && !debug.available && debug.install ? `Debug: install ${debug.install} first` : 'Debug this transcript';
+  const debugLabel =
+    debug && !debug.available && debug.install ? `Debug: install ${debug.install} first` : 'Debug this transcript';
   const dbg = button(debugLabel, () => ui.post({ type: 'debugTrace', mistakeId: trace.mistakeId }), {
     class: 'secondary debug-trace',
     disabled: !state.trusted,
-    title: untrusted ?? (debug?.available === false ? `Debugging needs ${debug.install ?? 'a debugger extension'}; the button shows it in the Extensions view` : 'Start the debugger with these commands as input, stopped where the finding points'),
+    title:
+      untrusted ??
+      (debug?.available === false
+        ? `Debugging needs ${debug.install ?? 'a debugger extension'}; the button shows it in the Extensions view`
+        : 'Start the debugger with these commands as input, stopped where the finding points'),
   });
   return h(
     'div',
@@ -94,7 +137,12 @@ function traceActions(trace: TraceView, state: PanelState, lesson: LessonView | 
     run,
     ' ',
     dbg,
-    h('p', { class: 'replay muted small' }, 'Or in a terminal, from your file\'s folder: ', h('code', { class: 'replay-line' }, trace.replay ?? '')),
+    h(
+      'p',
+      { class: 'replay muted small' },
+      "Or in a terminal, from your file's folder: ",
+      h('code', { class: 'replay-line' }, trace.replay ?? ''),
+    ),
   );
 }
 
@@ -103,30 +151,71 @@ function mistakeCard(m: MistakeView, state: PanelState, ui: Ui): HTMLElement {
   const loop: HTMLElement[] = [];
   if (m.step) {
     const index = m.step.index;
-    loop.push(h('li', {}, h('span', { class: 'label' }, 'Read again: '), linkButton(`Step ${index}: ${m.step.title}`, () => ui.post({ type: 'openStep', index }), { class: 'link step-link' })));
+    loop.push(
+      h(
+        'li',
+        {},
+        h('span', { class: 'label' }, 'Read again: '),
+        linkButton(`Step ${index}: ${m.step.title}`, () => ui.post({ type: 'openStep', index }), {
+          class: 'link step-link',
+        }),
+      ),
+    );
   }
   const questions = state.lesson ? [...state.lesson.failureQuestions, ...state.lesson.quiz] : [];
   const question = m.question;
   if (question && questions.some((q) => q.id === question.id)) {
-    loop.push(h('li', {}, h('span', { class: 'label' }, 'Then answer: '), linkButton(question.promptText, () => ui.reveal({ kind: 'question', id: question.id }), { class: 'link question-link' })));
+    loop.push(
+      h(
+        'li',
+        {},
+        h('span', { class: 'label' }, 'Then answer: '),
+        linkButton(question.promptText, () => ui.reveal({ kind: 'question', id: question.id }), {
+          class: 'link question-link',
+        }),
+      ),
+    );
   }
   const likely = m.confidence === 'likely';
   return h(
     'article',
-    { class: `card mistake${likely ? ' likely' : ''}`, id: `mistake-${m.id}`, tabindex: '-1', 'aria-labelledby': `mistake-${m.id}-title` },
+    {
+      class: `card mistake${likely ? ' likely' : ''}`,
+      id: `mistake-${m.id}`,
+      tabindex: '-1',
+      'aria-labelledby': `mistake-${m.id}-title`,
+    },
     // The space before the badge is text, so the title and "likely" never read as one word.
-    h('h3', { id: `mistake-${m.id}-title` }, h('span', { class: 'icon', 'aria-hidden': 'true' }, likely ? '⚠ ' : '✗ '), m.title, likely ? ' ' : null, likely ? h('span', { class: 'badge', title: 'The evidence matches this mistake in part, not the whole program' }, 'likely') : null),
+    h(
+      'h3',
+      { id: `mistake-${m.id}-title` },
+      h('span', { class: 'icon', 'aria-hidden': 'true' }, likely ? '⚠ ' : '✗ '),
+      m.title,
+      likely ? ' ' : null,
+      likely
+        ? h(
+            'span',
+            { class: 'badge', title: 'The evidence matches this mistake in part, not the whole program' },
+            'likely',
+          )
+        : null,
+    ),
     trustedHtml('div', m.explanationHtml),
     m.behaviour ? h('p', { class: 'behaviour' }, m.behaviour) : null,
     h('p', { class: 'hint' }, h('strong', {}, 'Hint: '), trustedHtml('span', m.hintHtml, 'md-inline')),
     h(
       'p',
       { class: 'where' },
-      linkButton(m.where.text, () => ui.post({ type: 'openMistake', id: m.id }), { class: 'link function-link', title: `Show ${m.where.function}() in the editor` }),
+      linkButton(m.where.text, () => ui.post({ type: 'openMistake', id: m.id }), {
+        class: 'link function-link',
+        title: `Show ${m.where.function}() in the editor`,
+      }),
       m.where.reason ? `: ${m.where.reason}.` : '',
     ),
     m.evidence ? h('p', { class: 'evidence muted small' }, m.evidence) : null,
-    m.revealedBy.length ? h('p', { class: 'revealed muted small' }, `Shown by: ${m.revealedBy.map((l) => `“${l}”`).join(', ')}`) : null,
+    m.revealedBy.length
+      ? h('p', { class: 'revealed muted small' }, `Shown by: ${m.revealedBy.map((l) => `“${l}”`).join(', ')}`)
+      : null,
     loop.length ? h('ul', { class: 'loop' }, ...loop) : null,
     m.trace ? renderTrace(m.trace, state, state.lesson, ui) : null,
   );
@@ -136,7 +225,13 @@ function problemCard(p: ProblemView): HTMLElement {
   return h(
     'article',
     { class: `card problem problem-${p.kind}`, role: 'note' },
-    h('h3', {}, h('span', { class: 'icon', 'aria-hidden': 'true' }, '⚠ '), p.title, p.line ? h('span', { class: 'muted' }, ` · line ${p.line}`) : null),
+    h(
+      'h3',
+      {},
+      h('span', { class: 'icon', 'aria-hidden': 'true' }, '⚠ '),
+      p.title,
+      p.line ? h('span', { class: 'muted' }, ` · line ${p.line}`) : null,
+    ),
     h('p', {}, ...richText(p.message)),
     p.advice ? h('p', { class: 'advice' }, ...richText(p.advice)) : null,
     p.details ? h('pre', { class: 'details' }, p.details) : null,
@@ -146,7 +241,10 @@ function problemCard(p: ProblemView): HTMLElement {
 /** The count with its icon: the sticky bar's last verdict and the results' heading say the same. */
 export function verdictLine(check: CheckView): HTMLElement[] {
   const icon = check.status === 'pass' ? '✓' : '✗';
-  return [h('span', { class: 'icon', 'aria-hidden': 'true' }, `${icon} `), h('span', { class: 'summary' }, check.summary)];
+  return [
+    h('span', { class: 'icon', 'aria-hidden': 'true' }, `${icon} `),
+    h('span', { class: 'summary' }, check.summary),
+  ];
 }
 
 export function renderResults(check: CheckView | null, state: PanelState, ui: Ui): HTMLElement {
@@ -166,7 +264,11 @@ export function renderResults(check: CheckView | null, state: PanelState, ui: Ui
   out.append(
     h(
       'p',
-      { class: 'details-line muted small', title: check.detailsTooltip || undefined, tabindex: check.detailsTooltip ? '0' : undefined },
+      {
+        class: 'details-line muted small',
+        title: check.detailsTooltip || undefined,
+        tabindex: check.detailsTooltip ? '0' : undefined,
+      },
       check.details ? `${check.details} · ${when}` : when,
       check.detailsTooltip ? h('span', { class: 'info', 'aria-hidden': 'true' }, ' ', infoIcon()) : null,
       check.detailsTooltip ? h('span', { class: 'visually-hidden' }, `. ${check.detailsTooltip}`) : null,

@@ -6,12 +6,23 @@ import { renderQuestions } from './renderQuestions';
 import { renderUnderLoad } from './renderUnderLoad';
 import type { Ui } from './ui';
 
-const LANGUAGE_NAMES: Record<LessonView['language'], string> = { python: 'Python', javascript: 'JavaScript', typescript: 'TypeScript' };
+const LANGUAGE_NAMES: Record<LessonView['language'], string> = {
+  python: 'Python',
+  javascript: 'JavaScript',
+  typescript: 'TypeScript',
+};
 
 function stepItem(step: StepView, ui: Ui): HTMLElement {
   const open = h(
     'button',
-    { type: 'button', class: 'step-open', 'aria-describedby': step.detailHtml ? `step-${step.index}-detail` : undefined, title: step.target ? `Show ${step.target === '#top' ? 'the top of the file' : step.target} in the editor` : 'Open the file' },
+    {
+      type: 'button',
+      class: 'step-open',
+      'aria-describedby': step.detailHtml ? `step-${step.index}-detail` : undefined,
+      title: step.target
+        ? `Show ${step.target === '#top' ? 'the top of the file' : step.target} in the editor`
+        : 'Open the file',
+    },
     h('span', { class: 'tick', 'aria-hidden': 'true' }, step.read ? '✓' : String(step.index)),
     h('span', { class: 'visually-hidden' }, step.read ? `Step ${step.index}, read: ` : `Step ${step.index}: `),
     h('span', { class: 'step-title' }, step.title),
@@ -21,9 +32,17 @@ function stepItem(step: StepView, ui: Ui): HTMLElement {
     'li',
     { class: `step${step.read ? ' read' : ''}`, id: `step-${step.index}`, tabindex: '-1' },
     open,
-    step.detailHtml ? h('div', { id: `step-${step.index}-detail`, class: 'step-detail' }, trustedHtml('div', step.detailHtml)) : null,
+    step.detailHtml
+      ? h('div', { id: `step-${step.index}-detail`, class: 'step-detail' }, trustedHtml('div', step.detailHtml))
+      : null,
     step.run
-      ? h('div', { class: 'step-run' }, button('Run in terminal', () => ui.post({ type: 'runStep', index: step.index }), { class: 'secondary' }), ' ', h('code', {}, step.run))
+      ? h(
+          'div',
+          { class: 'step-run' },
+          button('Run in terminal', () => ui.post({ type: 'runStep', index: step.index }), { class: 'secondary' }),
+          ' ',
+          h('code', {}, step.run),
+        )
       : null,
   );
 }
@@ -40,7 +59,10 @@ function topBar(lesson: LessonView, state: PanelState, ui: Ui): HTMLElement {
     'aria-describedby': state.trusted ? undefined : 'trust-note',
   });
   const verdict = state.check
-    ? linkButton('', () => ui.reveal({ kind: 'results' }), { class: `link last-verdict verdict-${state.check.status}`, title: 'Show the results' })
+    ? linkButton('', () => ui.reveal({ kind: 'results' }), {
+        class: `link last-verdict verdict-${state.check.status}`,
+        title: 'Show the results',
+      })
     : h('span', { class: 'last-verdict muted' }, state.checking ? '' : 'Not checked yet');
   if (state.check) verdict.append(...verdictLine(state.check));
   return h(
@@ -49,7 +71,11 @@ function topBar(lesson: LessonView, state: PanelState, ui: Ui): HTMLElement {
     check,
     // One span per part ("2 of 6 read", "1 of 5 answered"): where the bar is short, a part that does not fit
     // leaves whole (CSS wraps it out of sight) instead of being cut mid-number into "1 of 1…".
-    h('span', { class: 'progress', id: 'progress', title: lesson.progress }, ...lesson.progress.split(' · ').map((part) => h('span', { class: 'progress-part' }, part))),
+    h(
+      'span',
+      { class: 'progress', id: 'progress', title: lesson.progress },
+      ...lesson.progress.split(' · ').map((part) => h('span', { class: 'progress-part' }, part)),
+    ),
     verdict,
   );
 }
@@ -59,8 +85,19 @@ function trustNote(state: PanelState, ui: Ui): HTMLElement | null {
   return h(
     'div',
     { class: 'notice', id: 'trust-note', role: 'note' },
-    h('p', {}, h('strong', {}, 'Check is off in Restricted Mode. '), 'Checking runs your program, and this folder is not trusted. Reading the lesson and answering questions still work.'),
-    h('p', {}, 'To check, trust the folder: ', linkButton('Manage Workspace Trust', () => ui.post({ type: 'manageTrust' })), ' (or the “Restricted Mode” item in the status bar).'),
+    h(
+      'p',
+      {},
+      h('strong', {}, 'Check is off in Restricted Mode. '),
+      'Checking runs your program, and this folder is not trusted. Reading the lesson and answering questions still work.',
+    ),
+    h(
+      'p',
+      {},
+      'To check, trust the folder: ',
+      linkButton('Manage Workspace Trust', () => ui.post({ type: 'manageTrust' })),
+      ' (or the “Restricted Mode” item in the status bar).',
+    ),
   );
 }
 
@@ -90,23 +127,44 @@ export function renderLesson(lesson: LessonView, state: PanelState, ui: Ui): HTM
   if (note) parts.push(note);
   parts.push(
     fold('core', 'Core question', !allRead, ui, trustedHtml('blockquote', lesson.coreQuestionHtml, 'md core-question')),
-    fold('outcomes', 'You will be able to', !allRead, ui, h('ul', {}, ...lesson.outcomesHtml.map((html) => trustedHtml('li', html, 'md-inline')))),
+    fold(
+      'outcomes',
+      'You will be able to',
+      !allRead,
+      ui,
+      h('ul', {}, ...lesson.outcomesHtml.map((html) => trustedHtml('li', html, 'md-inline'))),
+    ),
     fold(
       'read',
       'Read in this order',
       !allRead,
       ui,
-      h('p', { class: 'muted small' }, `${lesson.steps.filter((s) => s.read).length} of ${lesson.steps.length} read. Click a step to see it in your file.`),
+      h(
+        'p',
+        { class: 'muted small' },
+        `${lesson.steps.filter((s) => s.read).length} of ${lesson.steps.length} read. Click a step to see it in your file.`,
+      ),
       h('ol', { class: 'steps' }, ...lesson.steps.map((s) => stepItem(s, ui))),
     ),
-    fold('protocol', 'The protocol', true, ui, h('p', {}, 'Your file: ', h('code', {}, lesson.mainFile), ` (${LANGUAGE_NAMES[lesson.language]})`), protocolBlock(lesson.protocolHtml)),
+    fold(
+      'protocol',
+      'The protocol',
+      true,
+      ui,
+      h('p', {}, 'Your file: ', h('code', {}, lesson.mainFile), ` (${LANGUAGE_NAMES[lesson.language]})`),
+      protocolBlock(lesson.protocolHtml),
+    ),
     fold('check-results', 'Results', true, ui, renderResults(state.check, state, ui)),
   );
-  if (state.underLoad) parts.push(fold('under-load', 'Under load', true, ui, ...renderUnderLoad(state.underLoad, state, ui)));
+  if (state.underLoad)
+    parts.push(fold('under-load', 'Under load', true, ui, ...renderUnderLoad(state.underLoad, state, ui)));
   if (lesson.failureQuestions.length) {
-    parts.push(fold('failure-questions', 'When it fails: questions', true, ui, ...renderQuestions(lesson.failureQuestions, ui)));
+    parts.push(
+      fold('failure-questions', 'When it fails: questions', true, ui, ...renderQuestions(lesson.failureQuestions, ui)),
+    );
   }
-  if (lesson.quiz.length) parts.push(fold('quiz', 'Quiz', true, ui, ...renderQuestions(lesson.quiz, ui, lesson.failureQuestions.length + 1)));
+  if (lesson.quiz.length)
+    parts.push(fold('quiz', 'Quiz', true, ui, ...renderQuestions(lesson.quiz, ui, lesson.failureQuestions.length + 1)));
   parts.push(
     fold(
       'done',
@@ -117,8 +175,21 @@ export function renderLesson(lesson: LessonView, state: PanelState, ui: Ui): HTM
         'ul',
         { class: 'done-when' },
         ...lesson.doneWhen.map((d) => {
-          const li = h('li', { class: d.met ? 'met' : undefined }, h('span', { class: 'tick', 'aria-hidden': 'true' }, d.met ? '✓' : '○'), ' ');
-          li.append(h('span', {}, trustedHtml('span', d.html, 'md-inline'), ' ', h('span', { class: 'done-evidence muted small' }, `(${d.evidence})`)));
+          const li = h(
+            'li',
+            { class: d.met ? 'met' : undefined },
+            h('span', { class: 'tick', 'aria-hidden': 'true' }, d.met ? '✓' : '○'),
+            ' ',
+          );
+          li.append(
+            h(
+              'span',
+              {},
+              trustedHtml('span', d.html, 'md-inline'),
+              ' ',
+              h('span', { class: 'done-evidence muted small' }, `(${d.evidence})`),
+            ),
+          );
           return li;
         }),
       ),
@@ -131,6 +202,10 @@ export function renderEmpty(state: PanelState, ui: Ui): HTMLElement[] {
   return [
     h('header', {}, h('h1', {}, 'Lesson Companion')),
     h('p', {}, state.notice ?? 'No lesson started yet.'),
-    h('p', {}, button('Start Lesson…', () => ui.post({ type: 'startLesson' }), { class: 'primary' })),
+    h(
+      'p',
+      {},
+      button('Start Lesson…', () => ui.post({ type: 'startLesson' }), { class: 'primary' }),
+    ),
   ];
 }

@@ -11,20 +11,50 @@ function answerInput(q: QuestionView, ui: Ui): { el: HTMLElement; value: () => s
     const chosen = new Set(draft.split(/[,\s]+/).filter(Boolean));
     const type = q.kind === 'single' ? 'radio' : 'checkbox';
     const boxes = q.choices.map((choice, i) => {
-      const box = h('input', { type, name: inputId, value: String(i + 1), id: `${inputId}-${i + 1}`, checked: chosen.has(String(i + 1)) });
+      const box = h('input', {
+        type,
+        name: inputId,
+        value: String(i + 1),
+        id: `${inputId}-${i + 1}`,
+        checked: chosen.has(String(i + 1)),
+      });
       box.addEventListener('change', () => ui.setDraft(q.id, read()));
       return { box, label: h('label', { for: `${inputId}-${i + 1}`, class: 'choice' }, box, ' ', ...richText(choice)) };
     });
-    const read = (): string => boxes.filter((b) => b.box.checked).map((b) => b.box.value).join(', ');
-    return { el: h('fieldset', { class: 'choices' }, h('legend', { class: 'visually-hidden' }, 'Choices'), ...boxes.map((b) => b.label)), value: read };
+    const read = (): string =>
+      boxes
+        .filter((b) => b.box.checked)
+        .map((b) => b.box.value)
+        .join(', ');
+    return {
+      el: h(
+        'fieldset',
+        { class: 'choices' },
+        h('legend', { class: 'visually-hidden' }, 'Choices'),
+        ...boxes.map((b) => b.label),
+      ),
+      value: read,
+    };
   }
   if (q.kind === 'predict') {
-    const area = h('textarea', { id: inputId, rows: String(Math.min(Math.max(q.commands?.length ?? 3, 3), 12)), 'aria-label': 'Your prediction, one answer per line', spellcheck: 'false' });
+    const area = h('textarea', {
+      id: inputId,
+      rows: String(Math.min(Math.max(q.commands?.length ?? 3, 3), 12)),
+      'aria-label': 'Your prediction, one answer per line',
+      spellcheck: 'false',
+    });
     area.value = draft;
     area.addEventListener('input', () => ui.setDraft(q.id, area.value));
     return { el: area, value: () => area.value };
   }
-  const input = h('input', { type: 'text', id: inputId, 'aria-label': 'Your answer', inputmode: q.kind === 'number' ? 'decimal' : undefined, autocomplete: 'off', spellcheck: 'false' });
+  const input = h('input', {
+    type: 'text',
+    id: inputId,
+    'aria-label': 'Your answer',
+    inputmode: q.kind === 'number' ? 'decimal' : undefined,
+    autocomplete: 'off',
+    spellcheck: 'false',
+  });
   input.value = draft;
   input.addEventListener('input', () => ui.setDraft(q.id, input.value));
   return { el: input, value: () => input.value };
@@ -37,22 +67,39 @@ function feedback(result: AnswerView, q: QuestionView, ui: Ui): HTMLElement {
       'div',
       { class: 'feedback revealed', role: 'status' },
       h('p', {}, h('strong', {}, 'The answer: '), ...richText(result.explanation ?? result.feedback)),
-      result.expectedOutput ? h('pre', { class: 'expected-output', 'aria-label': 'What the program prints' }, result.expectedOutput.join('\n')) : null,
+      result.expectedOutput
+        ? h(
+            'pre',
+            { class: 'expected-output', 'aria-label': 'What the program prints' },
+            result.expectedOutput.join('\n'),
+          )
+        : null,
     );
   }
   return h(
     'div',
     { class: `feedback ${result.correct ? 'correct' : 'wrong'}`, role: 'status' },
-    h('p', {}, h('span', { class: 'icon', 'aria-hidden': 'true' }, result.correct ? '✓ ' : '✗ '), h('span', { class: 'feedback-text' }, ...richText(result.feedback))),
+    h(
+      'p',
+      {},
+      h('span', { class: 'icon', 'aria-hidden': 'true' }, result.correct ? '✓ ' : '✗ '),
+      h('span', { class: 'feedback-text' }, ...richText(result.feedback)),
+    ),
     result.explanation ? h('p', { class: 'explanation' }, ...richText(result.explanation)) : null,
     !result.correct
       ? h(
           'p',
           { class: 'feedback-actions' },
-          step ? linkButton(`Read step ${step} again`, () => ui.post({ type: 'openStep', index: step }), { class: 'link step-link' }) : null,
+          step
+            ? linkButton(`Read step ${step} again`, () => ui.post({ type: 'openStep', index: step }), {
+                class: 'link step-link',
+              })
+            : null,
           step ? ' · ' : null,
           // The answer is there when the learner asks for it, not in the feedback on a wrong one.
-          linkButton('Show answer', () => ui.post({ type: 'showAnswer', questionId: q.id }), { class: 'link show-answer' }),
+          linkButton('Show answer', () => ui.post({ type: 'showAnswer', questionId: q.id }), {
+            class: 'link show-answer',
+          }),
         )
       : null,
   );

@@ -40,7 +40,14 @@ export function md5Hex(text: string): string {
   let c0 = 0x98badcfe | 0;
   let d0 = 0x10325476;
   for (let offset = 0; offset < bytes.length; offset += 64) {
-    const words = Array.from({ length: 16 }, (_, i) => bytes[offset + 4 * i]! | (bytes[offset + 4 * i + 1]! << 8) | (bytes[offset + 4 * i + 2]! << 16) | (bytes[offset + 4 * i + 3]! << 24));
+    const words = Array.from(
+      { length: 16 },
+      (_, i) =>
+        bytes[offset + 4 * i]! |
+        (bytes[offset + 4 * i + 1]! << 8) |
+        (bytes[offset + 4 * i + 2]! << 16) |
+        (bytes[offset + 4 * i + 3]! << 24),
+    );
     let a = a0;
     let b = b0;
     let c = c0;
@@ -64,7 +71,9 @@ export function md5Hex(text: string): string {
     c0 = (c0 + c) | 0;
     d0 = (d0 + d) | 0;
   }
-  return [a0, b0, c0, d0].map((w) => Array.from({ length: 4 }, (_, i) => ((w >>> (8 * i)) & 0xff).toString(16).padStart(2, '0')).join('')).join('');
+  return [a0, b0, c0, d0]
+    .map((w) => Array.from({ length: 4 }, (_, i) => ((w >>> (8 * i)) & 0xff).toString(16).padStart(2, '0')).join(''))
+    .join('');
 }
 
 /** The hex number `hex` modulo `n`, digit by digit (no BigInt needed). */
@@ -73,7 +82,6 @@ export function hexMod(hex: string, n: number): number {
   for (const digit of hex) r = (r * 16 + parseInt(digit, 16)) % n;
   return r;
 }
-
 
 export interface QueueCommands {
   /** Sent once before the first tick, e.g. ["POOL {servers}"]. */
@@ -98,9 +106,17 @@ export interface QueueParams {
   /** Client sessions, each sending one request per tick, in order: session-0, session-1, … */
   readonly sessions?: number;
   /** Instead of sessions: requests per tick, and ticks with another number (a burst). */
-  readonly arrivals?: { readonly perTick: number; readonly at?: readonly { readonly tick: number; readonly requests: number }[] };
+  readonly arrivals?: {
+    readonly perTick: number;
+    readonly at?: readonly { readonly tick: number; readonly requests: number }[];
+  };
   /** At the start of a tick, a server goes down or comes back (`health`), or works at another speed (`capacity`). */
-  readonly events?: readonly { readonly tick: number; readonly server: string; readonly health?: 'down' | 'up'; readonly capacity?: number }[];
+  readonly events?: readonly {
+    readonly tick: number;
+    readonly server: string;
+    readonly health?: 'down' | 'up';
+    readonly capacity?: number;
+  }[];
   /** A share of finished requests reported twice, chosen with the scenario's seed; only on `servers` when given. */
   readonly duplicateDone?: { readonly percent: number; readonly servers?: readonly string[] };
   readonly commands?: QueueCommands;
@@ -124,8 +140,10 @@ interface QueueState {
 
 const NAME = /^[A-Za-z0-9._-]+$/;
 const LINE = /^[^\r\n]+$/;
-const whole = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
-const fill = (template: string, values: { server?: string; servers?: string }): string => template.replace(/\{(servers?)\}/g, (_, key: 'server' | 'servers') => values[key] ?? '');
+const whole = (v: unknown, min: number, max: number): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+const fill = (template: string, values: { server?: string; servers?: string }): string =>
+  template.replace(/\{(servers?)\}/g, (_, key: 'server' | 'servers') => values[key] ?? '');
 
 /** The requests arriving at `tick` (from 1): a tick of its own, else the steady rate, else one per session. */
 export function arrivalsAt(params: QueueParams, tick: number): number {
@@ -137,48 +155,83 @@ function checkCommands(raw: unknown): QueueCommands {
   if (raw === undefined) return DEFAULT_QUEUE_COMMANDS;
   const c = raw as QueueCommands;
   const template = (key: string, text: unknown, allows: readonly string[], needs?: string): void => {
-    if (typeof text !== 'string' || !LINE.test(text) || text.length > 200) throw new Error(`commands.${key} must be one line of text (at most 200 characters)`);
+    if (typeof text !== 'string' || !LINE.test(text) || text.length > 200)
+      throw new Error(`commands.${key} must be one line of text (at most 200 characters)`);
     const names = [...text.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]!);
     const unknown = names.find((n) => !allows.includes(n));
-    if (unknown !== undefined) throw new Error(`commands.${key}: "{${unknown}}" is not a placeholder of this command (${allows.length ? `it may use ${allows.map((a) => `{${a}}`).join(' and ')}` : 'it takes none'})`);
-    if (needs && !names.includes(needs)) throw new Error(`commands.${key} must name the server: put {${needs}} where its name goes`);
+    if (unknown !== undefined)
+      throw new Error(
+        `commands.${key}: "{${unknown}}" is not a placeholder of this command (${allows.length ? `it may use ${allows.map((a) => `{${a}}`).join(' and ')}` : 'it takes none'})`,
+      );
+    if (needs && !names.includes(needs))
+      throw new Error(`commands.${key} must name the server: put {${needs}} where its name goes`);
   };
-  if (typeof raw !== 'object' || raw === null || !Array.isArray(c.start) || c.start.length < 1 || c.start.length > 10) throw new Error('commands needs "start" (1 to 10 commands), "pick" and "done"');
+  if (typeof raw !== 'object' || raw === null || !Array.isArray(c.start) || c.start.length < 1 || c.start.length > 10)
+    throw new Error('commands needs "start" (1 to 10 commands), "pick" and "done"');
   c.start.forEach((t, i) => template(`start[${i}]`, t, ['servers']));
   template('pick', c.pick, []);
   template('done', c.done, ['server'], 'server');
-  for (const key of ['afterPick', 'down', 'up'] as const) if (c[key] !== undefined) template(key, c[key], ['server'], 'server');
+  for (const key of ['afterPick', 'down', 'up'] as const)
+    if (c[key] !== undefined) template(key, c[key], ['server'], 'server');
   for (const key of ['wait', 'refuse'] as const) {
     const words = c[key];
-    if (words !== undefined && (!Array.isArray(words) || words.length > 10 || !words.every((w) => typeof w === 'string' && LINE.test(w)))) throw new Error(`commands.${key} must list at most 10 answer words`);
+    if (
+      words !== undefined &&
+      (!Array.isArray(words) || words.length > 10 || !words.every((w) => typeof w === 'string' && LINE.test(w)))
+    )
+      throw new Error(`commands.${key} must list at most 10 answer words`);
   }
   return c;
 }
 
 function checkParams(raw: unknown): QueueParams {
   const p = raw as QueueParams;
-  if (typeof raw !== 'object' || raw === null) throw new Error('params must be { servers: [{ name, capacity }], ticks, sessions } (or arrivals instead of sessions)');
-  if (!Array.isArray(p.servers) || p.servers.length < 1 || p.servers.length > 12) throw new Error('"servers" must list 1 to 12 servers');
-  for (const s of p.servers) if (!NAME.test(String(s?.name)) || !whole(s.capacity, 1, 1000)) throw new Error(`server ${JSON.stringify(s)} needs a one-word "name" and a "capacity" of 1 to 1000`);
+  if (typeof raw !== 'object' || raw === null)
+    throw new Error(
+      'params must be { servers: [{ name, capacity }], ticks, sessions } (or arrivals instead of sessions)',
+    );
+  if (!Array.isArray(p.servers) || p.servers.length < 1 || p.servers.length > 12)
+    throw new Error('"servers" must list 1 to 12 servers');
+  for (const s of p.servers)
+    if (!NAME.test(String(s?.name)) || !whole(s.capacity, 1, 1000))
+      throw new Error(`server ${JSON.stringify(s)} needs a one-word "name" and a "capacity" of 1 to 1000`);
   const names = p.servers.map((s) => s.name);
   if (new Set(names).size !== names.length) throw new Error('each server needs its own name');
   if (!whole(p.ticks, 1, 200)) throw new Error('"ticks" must be 1 to 200');
-  if ((p.sessions === undefined) === (p.arrivals === undefined)) throw new Error('give either "sessions" (one request per session per tick) or "arrivals" ({ perTick, at })');
+  if ((p.sessions === undefined) === (p.arrivals === undefined))
+    throw new Error('give either "sessions" (one request per session per tick) or "arrivals" ({ perTick, at })');
   if (p.sessions !== undefined && !whole(p.sessions, 1, 500)) throw new Error('"sessions" must be 1 to 500');
   if (p.arrivals !== undefined) {
     if (!whole(p.arrivals.perTick, 0, 500)) throw new Error('"arrivals.perTick" must be 0 to 500');
-    for (const a of p.arrivals.at ?? []) if (!whole(a?.tick, 1, p.ticks) || !whole(a.requests, 0, 500)) throw new Error(`arrivals.at ${JSON.stringify(a)} needs a "tick" of the run (1 to ${p.ticks}) and 0 to 500 "requests"`);
+    for (const a of p.arrivals.at ?? [])
+      if (!whole(a?.tick, 1, p.ticks) || !whole(a.requests, 0, 500))
+        throw new Error(
+          `arrivals.at ${JSON.stringify(a)} needs a "tick" of the run (1 to ${p.ticks}) and 0 to 500 "requests"`,
+        );
   }
   const commands = checkCommands(p.commands);
   for (const e of p.events ?? []) {
-    if (!whole(e?.tick, 1, p.ticks) || !names.includes(e.server)) throw new Error(`event ${JSON.stringify(e)} needs a "tick" of the run (1 to ${p.ticks}) and a "server" of the pool (${names.join(', ')})`);
-    if (e.health !== undefined && e.health !== 'down' && e.health !== 'up') throw new Error(`event ${JSON.stringify(e)}: "health" is "down" or "up"`);
-    if (e.health && !commands[e.health]) throw new Error(`a server goes ${e.health} at tick ${e.tick}, but commands.${e.health} is not given: add the command that tells the balancer`);
-    if (e.capacity !== undefined && !whole(e.capacity, 0, 1000)) throw new Error(`event ${JSON.stringify(e)}: "capacity" must be 0 to 1000`);
-    if (e.health === undefined && e.capacity === undefined) throw new Error(`event ${JSON.stringify(e)} changes nothing: give it a "health" or a "capacity"`);
+    if (!whole(e?.tick, 1, p.ticks) || !names.includes(e.server))
+      throw new Error(
+        `event ${JSON.stringify(e)} needs a "tick" of the run (1 to ${p.ticks}) and a "server" of the pool (${names.join(', ')})`,
+      );
+    if (e.health !== undefined && e.health !== 'down' && e.health !== 'up')
+      throw new Error(`event ${JSON.stringify(e)}: "health" is "down" or "up"`);
+    if (e.health && !commands[e.health])
+      throw new Error(
+        `a server goes ${e.health} at tick ${e.tick}, but commands.${e.health} is not given: add the command that tells the balancer`,
+      );
+    if (e.capacity !== undefined && !whole(e.capacity, 0, 1000))
+      throw new Error(`event ${JSON.stringify(e)}: "capacity" must be 0 to 1000`);
+    if (e.health === undefined && e.capacity === undefined)
+      throw new Error(`event ${JSON.stringify(e)} changes nothing: give it a "health" or a "capacity"`);
   }
   const dup = p.duplicateDone;
-  if (dup !== undefined && (!whole(dup?.percent, 1, 100) || (dup.servers !== undefined && !(Array.isArray(dup.servers) && dup.servers.every((s) => names.includes(s)))))) {
+  if (
+    dup !== undefined &&
+    (!whole(dup?.percent, 1, 100) ||
+      (dup.servers !== undefined && !(Array.isArray(dup.servers) && dup.servers.every((s) => names.includes(s)))))
+  ) {
     throw new Error('"duplicateDone" needs a "percent" of 1 to 100, and "servers" (if given) from the pool');
   }
   return { ...p, commands };
@@ -236,7 +289,9 @@ export const queueWorld: ScenarioWorld<QueueState, QueueParams> = {
     else if (state.commands.refuse?.includes(line)) state.failed += 1;
     else {
       const words = [...(state.commands.wait ?? []), ...(state.commands.refuse ?? [])];
-      return { notAnswer: `${state.commands.pick} is answered with a server of the pool (${state.names.join(', ')})${words.length ? ` or one of ${words.join(', ')}` : ''}` };
+      return {
+        notAnswer: `${state.commands.pick} is answered with a server of the pool (${state.names.join(', ')})${words.length ? ` or one of ${words.join(', ')}` : ''}`,
+      };
     }
     return { state };
   },
@@ -248,7 +303,11 @@ export const queueWorld: ScenarioWorld<QueueState, QueueParams> = {
       for (let k = 0; k < done; k++) state.finished.push(name);
     });
     const dup = state.params.duplicateDone;
-    const reports = state.finished.flatMap((server) => (dup && (!dup.servers || dup.servers.includes(server)) && state.random.int(100) < dup.percent ? [server, server] : [server]));
+    const reports = state.finished.flatMap((server) =>
+      dup && (!dup.servers || dup.servers.includes(server)) && state.random.int(100) < dup.percent
+        ? [server, server]
+        : [server],
+    );
     return {
       state,
       send: reports.map((server) => fill(state.commands.done, { server })),
@@ -268,7 +327,15 @@ interface PickerState {
 function poolReader(commands: QueueCommands): (command: string) => readonly string[] | undefined {
   const patterns = commands.start
     .filter((t) => t.includes('{servers}'))
-    .map((t) => new RegExp(`^${t.split('{servers}').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('(.*)')}$`));
+    .map(
+      (t) =>
+        new RegExp(
+          `^${t
+            .split('{servers}')
+            .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+            .join('(.*)')}$`,
+        ),
+    );
   return (command) => {
     for (const pattern of patterns) {
       const match = pattern.exec(command.trim());
@@ -279,7 +346,11 @@ function poolReader(commands: QueueCommands): (command: string) => readonly stri
 }
 
 /** A balancer that answers the pick command from the pool and the number of picks so far, and OK to everything else. */
-function picker(title: string, commands: QueueCommands, choose: (pool: readonly string[], picks: number) => string): Baseline<PickerState> {
+function picker(
+  title: string,
+  commands: QueueCommands,
+  choose: (pool: readonly string[], picks: number) => string,
+): Baseline<PickerState> {
   const poolOf = poolReader(commands);
   return {
     title,
@@ -288,7 +359,11 @@ function picker(title: string, commands: QueueCommands, choose: (pool: readonly 
       step(state, command) {
         const pool = poolOf(command);
         if (pool) return { state: { pool, picks: 0 }, answer: lines('OK') };
-        if (command.trim() === commands.pick) return { state: { ...state, picks: state.picks + 1 }, answer: lines(state.pool.length ? choose(state.pool, state.picks) : 'EMPTY') };
+        if (command.trim() === commands.pick)
+          return {
+            state: { ...state, picks: state.picks + 1 },
+            answer: lines(state.pool.length ? choose(state.pool, state.picks) : 'EMPTY'),
+          };
         return { state, answer: lines('OK') };
       },
     },
@@ -302,7 +377,11 @@ const STICKY_SESSIONS = 30;
 export function queueBaselinesFor(commands: QueueCommands): Readonly<Record<string, Baseline<PickerState>>> {
   return {
     'round-robin': picker('Round robin', commands, (pool, picks) => pool[picks % pool.length]!),
-    sticky: picker('Sticky sessions', commands, (pool, picks) => pool[hexMod(md5Hex(`session-${picks % STICKY_SESSIONS}`), pool.length)]!),
+    sticky: picker(
+      'Sticky sessions',
+      commands,
+      (pool, picks) => pool[hexMod(md5Hex(`session-${picks % STICKY_SESSIONS}`), pool.length)]!,
+    ),
   };
 }
 

@@ -6,7 +6,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkAnswer, expectedPrediction, normaliseAnswer, normaliseText, revealAnswer } from '../../src/core/quiz/quiz';
+import {
+  checkAnswer,
+  expectedPrediction,
+  normaliseAnswer,
+  normaliseText,
+  revealAnswer,
+} from '../../src/core/quiz/quiz';
 import type { Question } from '../../src/core/pack/schema';
 import { loadPack, type LoadedPack } from '../../src/node/packs/packs';
 import { scryptHex, sha256Hex } from '../../src/node/packs/quiz';
@@ -39,7 +45,10 @@ function givenAway(question: Question, pack: LoadedPack, accept: readonly string
   if (question.kind === 'predict') return [expectedPrediction(question, pack.model!)];
   if (question.kind === 'single' || question.kind === 'multiple') {
     // Accepted as choice numbers: the text of each right choice must not be quoted back either.
-    const right = accept.flatMap((a) => a.split(/[\s,]+/)).map((n) => question.choices![Number(n) - 1]!).filter(Boolean);
+    const right = accept
+      .flatMap((a) => a.split(/[\s,]+/))
+      .map((n) => question.choices![Number(n) - 1]!)
+      .filter(Boolean);
     return right.map(normaliseText);
   }
   return accept.map((a) => {
@@ -52,7 +61,9 @@ describe('wrong-answer feedback does not give the answer away', () => {
   for (const id of LESSONS) {
     it(`${id}: no feedback on a wrong answer, authored or the hint, contains an accepted answer`, async () => {
       const pack = await loadPack(path.join(ROOT, 'lessons', id), 'built-in', { model: true });
-      const answers = JSON.parse(fs.readFileSync(path.join(ROOT, 'authoring', `${id}.answers.json`), 'utf8')) as AnswersFile;
+      const answers = JSON.parse(
+        fs.readFileSync(path.join(ROOT, 'authoring', `${id}.answers.json`), 'utf8'),
+      ) as AnswersFile;
       const deps = { sha256: sha256Hex, scrypt: scryptHex, model: pack.model, mistakes: pack.manifest.mistakes };
       const leaks: string[] = [];
       let checked = 0;
@@ -61,7 +72,12 @@ describe('wrong-answer feedback does not give the answer away', () => {
         const secrets = givenAway(question, pack, entry.accept ?? []);
         assert.ok(secrets.length > 0, `${question.id}: no accepted answer to compare with`);
         // Every authored wrong answer through the real path, and a wrong answer nobody foresaw (the hint).
-        const unforeseen = question.kind === 'number' ? '987654' : question.kind === 'single' || question.kind === 'multiple' ? null : 'qqq unforeseen';
+        const unforeseen =
+          question.kind === 'number'
+            ? '987654'
+            : question.kind === 'single' || question.kind === 'multiple'
+              ? null
+              : 'qqq unforeseen';
         const wrongs = [...Object.keys(entry.wrong ?? {}), ...(unforeseen ? [unforeseen] : [])];
         for (const wrong of wrongs) {
           const result = await checkAnswer(question, wrong, deps);
@@ -69,10 +85,14 @@ describe('wrong-answer feedback does not give the answer away', () => {
           assert.equal(result.explanation, undefined, `${question.id}: no explanation with a wrong answer`);
           checked += 1;
           for (const secret of secrets) {
-            if (contains(result.feedback, secret)) leaks.push(`${question.id}, answer "${wrong}": "${result.feedback}" contains "${secret}"`);
+            if (contains(result.feedback, secret))
+              leaks.push(`${question.id}, answer "${wrong}": "${result.feedback}" contains "${secret}"`);
           }
         }
-        if (question.hint) for (const secret of secrets) if (contains(question.hint, secret)) leaks.push(`${question.id}, hint: "${question.hint}" contains "${secret}"`);
+        if (question.hint)
+          for (const secret of secrets)
+            if (contains(question.hint, secret))
+              leaks.push(`${question.id}, hint: "${question.hint}" contains "${secret}"`);
       }
       assert.ok(checked > 10, `only ${checked} wrong answers checked`);
       assert.deepEqual(leaks, []);

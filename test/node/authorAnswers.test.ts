@@ -34,11 +34,14 @@ describe('author-answers: where the answers file is', () => {
     await fs.rm(tmp, { recursive: true, force: true });
   });
 
-  it("reads <pack>/authoring/<id>.answers.json from any folder, and says so", async () => {
+  it('reads <pack>/authoring/<id>.answers.json from any folder, and says so', async () => {
     const pack = path.join(tmp, 'work', 'conn-counts');
     await fs.cp(path.join(root, 'lessons', 'conn-counts'), pack, { recursive: true });
     await fs.mkdir(path.join(pack, 'authoring'));
-    await fs.copyFile(path.join(root, 'authoring', 'conn-counts.answers.json'), path.join(pack, 'authoring', 'conn-counts.answers.json'));
+    await fs.copyFile(
+      path.join(root, 'authoring', 'conn-counts.answers.json'),
+      path.join(pack, 'authoring', 'conn-counts.answers.json'),
+    );
     const elsewhere = path.join(tmp, 'elsewhere');
     await fs.mkdir(elsewhere);
     const io = fakeIo(elsewhere);
@@ -51,7 +54,10 @@ describe('author-answers: where the answers file is', () => {
     await fs.cp(path.join(root, 'lessons', 'conn-counts'), pack, { recursive: true });
     const io = fakeIo(tmp);
     assert.equal(await main(['author-answers', pack], io), 2);
-    assert.match(io.stderr, /no answers file for "conn-counts": looked for conn-counts\/authoring\/conn-counts\.answers\.json and authoring\/conn-counts\.answers\.json/);
+    assert.match(
+      io.stderr,
+      /no answers file for "conn-counts": looked for conn-counts\/authoring\/conn-counts\.answers\.json and authoring\/conn-counts\.answers\.json/,
+    );
     assert.match(io.stderr, /--answers <file>/);
     const given = fakeIo(tmp);
     assert.equal(await main(['author-answers', pack, '--answers', 'nope.json'], given), 2);

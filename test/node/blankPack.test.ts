@@ -30,14 +30,26 @@ function fakeIo(cwd: string, env: NodeJS.ProcessEnv = {}): CliIO & { stdout: str
 }
 
 /** tsc on the pack's model, the package installed as node_modules/lesson-companion (a link to this checkout). */
-async function typeCheck(pack: string, moduleResolution: 'node16' | 'node10'): Promise<{ ok: boolean; output: string }> {
+async function typeCheck(
+  pack: string,
+  moduleResolution: 'node16' | 'node10',
+): Promise<{ ok: boolean; output: string }> {
   const config = {
-    compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: moduleResolution === 'node16' ? 'node16' : 'commonjs', moduleResolution, types: [] },
+    compilerOptions: {
+      strict: true,
+      noEmit: true,
+      target: 'ES2022',
+      module: moduleResolution === 'node16' ? 'node16' : 'commonjs',
+      moduleResolution,
+      types: [],
+    },
     include: ['model/**/*.ts'],
   };
   await fs.writeFile(path.join(pack, 'tsconfig.json'), JSON.stringify(config));
   try {
-    const { stdout } = await run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', pack], { cwd: pack });
+    const { stdout } = await run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', pack], {
+      cwd: pack,
+    });
     return { ok: true, output: stdout };
   } catch (error) {
     return { ok: false, output: String((error as { stdout?: string }).stdout ?? error) };
@@ -83,7 +95,10 @@ describe('new --blank: a pack made outside this repository', function () {
     assert.equal(await main(['validate', 'adder', '--json'], validated), 0, validated.stdout + validated.stderr);
     const report = JSON.parse(validated.stdout) as { problems: unknown[]; starters: { result: string }[] };
     assert.deepEqual(report.problems, []);
-    assert.deepEqual(report.starters.map((s) => s.result), ['fails', 'fails', 'fails']);
+    assert.deepEqual(
+      report.starters.map((s) => s.result),
+      ['fails', 'fails', 'fails'],
+    );
 
     const bundled = fakeIo(tmp);
     assert.equal(await main(['bundle', 'adder', '-o', 'adder.lessonpack'], bundled), 0, bundled.stderr);
@@ -99,17 +114,32 @@ describe('new --blank: a pack made outside this repository', function () {
       const code = await main(['check', learner, '--lesson', 'adder', '--json'], c);
       return { code, out: c.stdout + c.stderr };
     };
-    await fs.writeFile(learner, starter.replace('raise NotImplementedError("add() is not written yet")', 'old = self.total\n        self.total += n\n        return old'));
+    await fs.writeFile(
+      learner,
+      starter.replace(
+        'raise NotImplementedError("add() is not written yet")',
+        'old = self.total\n        self.total += n\n        return old',
+      ),
+    );
     const wrong = await checked();
     assert.equal(wrong.code, 1, wrong.out);
-    assert.deepEqual((JSON.parse(wrong.out) as { mistakes: { id: string }[] }).mistakes.map((m) => m.id), ['total-before-add']);
-    await fs.writeFile(learner, starter.replace('raise NotImplementedError("add() is not written yet")', 'self.total += n\n        return self.total'));
+    assert.deepEqual(
+      (JSON.parse(wrong.out) as { mistakes: { id: string }[] }).mistakes.map((m) => m.id),
+      ['total-before-add'],
+    );
+    await fs.writeFile(
+      learner,
+      starter.replace(
+        'raise NotImplementedError("add() is not written yet")',
+        'self.total += n\n        return self.total',
+      ),
+    );
     const right = await checked();
     assert.equal(right.code, 0, right.out);
   });
 });
 
-describe('validate --programs: an instructor\'s regression suite', function () {
+describe("validate --programs: an instructor's regression suite", function () {
   this.timeout(300000);
   let tmp: string;
   before(async () => {
@@ -143,8 +173,18 @@ describe('validate --programs: an instructor\'s regression suite', function () {
     await fs.rm(path.join(programs, 'python', 'mislabelled.py'));
     await fs.rm(path.join(programs, 'python', 'no_header.py'));
     const json = fakeIo(tmp);
-    assert.equal(await main(['validate', 'adder', '--programs', 'programs', '--json'], json), 0, json.stdout + json.stderr);
+    assert.equal(
+      await main(['validate', 'adder', '--programs', 'programs', '--json'], json),
+      0,
+      json.stdout + json.stderr,
+    );
     const report = JSON.parse(json.stdout) as { programs: { file: string; matched: boolean }[] };
-    assert.deepEqual(report.programs.map((p) => [p.file, p.matched]), [['python/correct.py', true], ['python/old_total.py', true]]);
+    assert.deepEqual(
+      report.programs.map((p) => [p.file, p.matched]),
+      [
+        ['python/correct.py', true],
+        ['python/old_total.py', true],
+      ],
+    );
   });
 });

@@ -54,14 +54,22 @@ async function bundled(version = '0.1.0', name = `demo-${version}`): Promise<str
 function archiveOf(files: Map<string, Buffer>, id = 'demo', version = '0.1.0'): Buffer {
   const listed: ArchiveFile[] = [...files].map(([p, data]) => ({ path: p, sha256: sha(data), size: data.length }));
   const manifest = { format: 1, id, version, files: listed, integrity: sha(integrityInput(listed)) };
-  return craftZip([{ name: ARCHIVE_MANIFEST, data: Buffer.from(JSON.stringify(manifest)) }, ...[...files].map(([name, data]) => ({ name, data, method: 8 as const }))]);
+  return craftZip([
+    { name: ARCHIVE_MANIFEST, data: Buffer.from(JSON.stringify(manifest)) },
+    ...[...files].map(([name, data]) => ({ name, data, method: 8 as const })),
+  ]);
 }
 
 async function installedEntries(): Promise<string[]> {
   return fs.readdir(packsRoot).catch(() => []);
 }
 
-async function expectRefused(archive: Buffer | string, reason: InstallError['reason'], message: RegExp, options: Partial<InstallOptions> = {}): Promise<void> {
+async function expectRefused(
+  archive: Buffer | string,
+  reason: InstallError['reason'],
+  message: RegExp,
+  options: Partial<InstallOptions> = {},
+): Promise<void> {
   const file = typeof archive === 'string' ? archive : path.join(tmp, 'hostile.lessonpack');
   if (typeof archive !== 'string') await fs.writeFile(file, archive);
   const before = await installedEntries();
@@ -75,7 +83,16 @@ async function expectRefused(archive: Buffer | string, reason: InstallError['rea
 }
 
 function fakeIo(cwd: string, env: NodeJS.ProcessEnv = {}): CliIO & { stdout: string; stderr: string } {
-  const io = { stdout: '', stderr: '', out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t), isTTY: false, env: { NO_COLOR: '1', ...env }, cwd, bundleDir: path.join(root, 'dist') };
+  const io = {
+    stdout: '',
+    stderr: '',
+    out: (t: string) => void (io.stdout += t),
+    err: (t: string) => void (io.stderr += t),
+    isTTY: false,
+    env: { NO_COLOR: '1', ...env },
+    cwd,
+    bundleDir: path.join(root, 'dist'),
+  };
   return io;
 }
 
@@ -93,7 +110,15 @@ describe('bundle', function () {
     const second = await bundlePack(dir, path.join(tmp, 'b.lessonpack'), quick);
     assert.ok((await fs.readFile(first.file)).equals(await fs.readFile(second.file)), 'identical bytes');
     const entries = [...(await readZip(first.file)).keys()];
-    assert.deepEqual(entries, [ARCHIVE_MANIFEST, 'lesson.json', 'model/model.js', 'starter/javascript/balancer.js', 'starter/python/balancer.py', 'starter/typescript/balancer.ts', 'transcripts/hidden.txt']);
+    assert.deepEqual(entries, [
+      ARCHIVE_MANIFEST,
+      'lesson.json',
+      'model/model.js',
+      'starter/javascript/balancer.js',
+      'starter/python/balancer.py',
+      'starter/typescript/balancer.ts',
+      'transcripts/hidden.txt',
+    ]);
     assert.equal(first.manifest.files.length, 6);
   });
 
@@ -128,9 +153,14 @@ describe('install', function () {
   this.timeout(60_000);
 
   it('round trip: bundle → install → a correct program passes against the installed pack', async () => {
-    const file = (await bundlePack(path.join(root, 'lessons/least-connections'), path.join(tmp, 'lc.lessonpack'), quick)).file;
+    const file = (
+      await bundlePack(path.join(root, 'lessons/least-connections'), path.join(tmp, 'lc.lessonpack'), quick)
+    ).file;
     const result = await installPack(file, { packsRoot });
-    assert.deepEqual([result.id, result.dir], ['least-connections', path.join(await fs.realpath(packsRoot), 'least-connections')]);
+    assert.deepEqual(
+      [result.id, result.dir],
+      ['least-connections', path.join(await fs.realpath(packsRoot), 'least-connections')],
+    );
     const installed = await loadPack(result.dir, 'installed');
     const learner = path.join(tmp, 'work/balancer.py');
     await fs.mkdir(path.dirname(learner));
@@ -139,47 +169,97 @@ describe('install', function () {
     assert.equal(report.status, 'pass', JSON.stringify(report.problems));
     assert.equal(report.checks.total, installed.transcripts.length);
     const listing = await discoverPacks([{ dir: packsRoot, origin: 'installed' }]);
-    assert.deepEqual(listing.packs.map((p) => p.manifest.id), ['least-connections']);
+    assert.deepEqual(
+      listing.packs.map((p) => p.manifest.id),
+      ['least-connections'],
+    );
     const io = fakeIo(tmp, { LESSON_COMPANION_PACKS: packsRoot });
     assert.equal(await main(['lessons', '--json'], io), 0);
-    assert.ok((JSON.parse(io.stdout) as { lessons: { id: string; origin: string }[] }).lessons.some((l) => l.id === 'least-connections' && l.origin === 'installed'));
+    assert.ok(
+      (JSON.parse(io.stdout) as { lessons: { id: string; origin: string }[] }).lessons.some(
+        (l) => l.id === 'least-connections' && l.origin === 'installed',
+      ),
+    );
   });
 
   it('refuses zip-slip, absolute paths, backslashes, symlinks and duplicates, and writes nothing', async () => {
     const lesson = { name: 'lesson.json', data: Buffer.from('{}') };
     const outside = path.join(os.tmpdir(), `lc-evil-${process.pid}`);
-    await expectRefused(craftZip([lesson, { name: '../evil', data: Buffer.from('x') }]), 'unsafe', /outside the pack folder: "\.\.\/evil" climbs out of the pack folder/);
-    await expectRefused(craftZip([{ name: `${outside}/evil`, data: Buffer.from('x') }]), 'unsafe', /is an absolute path/);
+    await expectRefused(
+      craftZip([lesson, { name: '../evil', data: Buffer.from('x') }]),
+      'unsafe',
+      /outside the pack folder: "\.\.\/evil" climbs out of the pack folder/,
+    );
+    await expectRefused(
+      craftZip([{ name: `${outside}/evil`, data: Buffer.from('x') }]),
+      'unsafe',
+      /is an absolute path/,
+    );
     assert.equal(await fs.stat(outside).catch(() => undefined), undefined, 'nothing was written outside');
     await expectRefused(craftZip([{ name: 'a\\..\\..\\evil', data: Buffer.from('x') }]), 'unsafe', /backslash/);
-    await expectRefused(craftZip([lesson, { name: 'starter/link.py', data: Buffer.from('/etc/passwd'), unixMode: 0o120777 }]), 'unsafe', /"starter\/link.py" is a symbolic link/);
+    await expectRefused(
+      craftZip([lesson, { name: 'starter/link.py', data: Buffer.from('/etc/passwd'), unixMode: 0o120777 }]),
+      'unsafe',
+      /"starter\/link.py" is a symbolic link/,
+    );
     await expectRefused(craftZip([lesson, lesson]), 'unsafe', /"lesson.json" appears twice/);
-    await expectRefused(craftZip([lesson, { name: 'LESSON.JSON', data: Buffer.from('{}') }]), 'unsafe', /appears twice/);
+    await expectRefused(
+      craftZip([lesson, { name: 'LESSON.JSON', data: Buffer.from('{}') }]),
+      'unsafe',
+      /appears twice/,
+    );
   });
 
   it('refuses oversized entries, zip bombs and too many entries before reading them', async () => {
-    await expectRefused(craftZip([{ name: 'big.txt', data: Buffer.from('x'), method: 8, declaredSize: 0xffffff00 }]), 'too-large', /"big.txt" would unpack to 4096.0 MiB; one pack file may be at most 5.0 MiB/);
-    await expectRefused(craftZip([{ name: 'zeros.txt', data: Buffer.alloc(2 * 1024 * 1024), method: 8 }]), 'too-large', /compressed \d+ to 1, which only a zip bomb does/);
-    await expectRefused(await bundled(), 'too-large', /it has 7 entries; a lesson pack may have at most 3/, { limits: { entries: 3 } });
+    await expectRefused(
+      craftZip([{ name: 'big.txt', data: Buffer.from('x'), method: 8, declaredSize: 0xffffff00 }]),
+      'too-large',
+      /"big.txt" would unpack to 4096.0 MiB; one pack file may be at most 5.0 MiB/,
+    );
+    await expectRefused(
+      craftZip([{ name: 'zeros.txt', data: Buffer.alloc(2 * 1024 * 1024), method: 8 }]),
+      'too-large',
+      /compressed \d+ to 1, which only a zip bomb does/,
+    );
+    await expectRefused(await bundled(), 'too-large', /it has 7 entries; a lesson pack may have at most 3/, {
+      limits: { entries: 3 },
+    });
   });
 
   it('refuses a truncated file, a file that is not a zip, and a tampered or padded archive', async () => {
     const good = await fs.readFile(await bundled());
-    await expectRefused(good.subarray(0, Math.floor(good.length / 2)), 'damaged', /not a readable lesson pack .*cut short or damaged/);
+    await expectRefused(
+      good.subarray(0, Math.floor(good.length / 2)),
+      'damaged',
+      /not a readable lesson pack .*cut short or damaged/,
+    );
     await expectRefused(Buffer.from('just text\n'), 'damaged', /not a readable lesson pack/);
     const files = await readZip(path.join(tmp, 'demo-0.1.0.lessonpack'));
     const tampered = new Map(files);
     tampered.set('lesson.json', Buffer.from(files.get('lesson.json')!.toString().replace('TODO', 'HACKED')));
     const entries = (m: Map<string, Buffer>): CraftedEntry[] => [...m].map(([name, data]) => ({ name, data }));
-    await expectRefused(craftZip(entries(tampered)), 'damaged', /"lesson.json" does not match its SHA-256 in the manifest/);
+    await expectRefused(
+      craftZip(entries(tampered)),
+      'damaged',
+      /"lesson.json" does not match its SHA-256 in the manifest/,
+    );
     // Re-hashing the edited file in the manifest is not enough: the file list no longer matches the integrity hash.
     const manifest = JSON.parse(files.get(ARCHIVE_MANIFEST)!.toString()) as { files: ArchiveFile[] };
     const edited = tampered.get('lesson.json')!;
-    manifest.files = manifest.files.map((f) => (f.path === 'lesson.json' ? { ...f, sha256: sha(edited), size: edited.length } : f));
-    const rehashed = new Map(tampered).set(ARCHIVE_MANIFEST, Buffer.from(JSON.stringify({ ...JSON.parse(files.get(ARCHIVE_MANIFEST)!.toString()), files: manifest.files })));
+    manifest.files = manifest.files.map((f) =>
+      f.path === 'lesson.json' ? { ...f, sha256: sha(edited), size: edited.length } : f,
+    );
+    const rehashed = new Map(tampered).set(
+      ARCHIVE_MANIFEST,
+      Buffer.from(JSON.stringify({ ...JSON.parse(files.get(ARCHIVE_MANIFEST)!.toString()), files: manifest.files })),
+    );
     await expectRefused(craftZip(entries(rehashed)), 'damaged', /does not match its integrity hash/);
     const padded = new Map(files).set('starter/python/extra.py', Buffer.from('import os\n'));
-    await expectRefused(craftZip(entries(padded)), 'damaged', /"starter\/python\/extra.py" is in the archive but not in its manifest/);
+    await expectRefused(
+      craftZip(entries(padded)),
+      'damaged',
+      /"starter\/python\/extra.py" is in the archive but not in its manifest/,
+    );
     const relisted = new Map(files);
     relisted.delete(ARCHIVE_MANIFEST);
     await expectRefused(craftZip(entries(relisted)), 'damaged', /it has no manifest.lessonpack.json/);
@@ -189,9 +269,23 @@ describe('install', function () {
     await installPack(await bundled('0.1.0'), { packsRoot });
     const files = await readZip(path.join(tmp, 'demo-0.1.0.lessonpack'));
     files.delete(ARCHIVE_MANIFEST);
-    files.set('lesson.json', Buffer.from(files.get('lesson.json')!.toString().replace('"0.1.0"', '"0.2.0"').replace('"model/model.js"', '"model/no-such-model.js"')));
+    files.set(
+      'lesson.json',
+      Buffer.from(
+        files
+          .get('lesson.json')!
+          .toString()
+          .replace('"0.1.0"', '"0.2.0"')
+          .replace('"model/model.js"', '"model/no-such-model.js"'),
+      ),
+    );
     let asked = false;
-    await expectRefused(archiveOf(files, 'demo', '0.2.0'), 'invalid', /the lesson pack inside is not valid[^]*no-such-model.js does not exist/, { confirmReplace: async () => (asked = true) });
+    await expectRefused(
+      archiveOf(files, 'demo', '0.2.0'),
+      'invalid',
+      /the lesson pack inside is not valid[^]*no-such-model.js does not exist/,
+      { confirmReplace: async () => (asked = true) },
+    );
     assert.equal(asked, false, 'no question about replacing with a pack that does not load');
     assert.equal((await loadPack(path.join(packsRoot, 'demo'))).manifest.version, '0.1.0');
   });
@@ -202,13 +296,20 @@ describe('install', function () {
     const version = async (): Promise<string> => (await loadPack(path.join(packsRoot, 'demo'))).manifest.version;
     assert.equal((await installPack(v1, { packsRoot })).version, '0.1.0');
     const asked: string[][] = [];
-    await expectRefused(v2, 'declined', /kept demo 0.1.0: replacing it with 0.2.0 was not confirmed/, { confirmReplace: async (a, b) => (asked.push([a, b]), false) });
+    await expectRefused(v2, 'declined', /kept demo 0.1.0: replacing it with 0.2.0 was not confirmed/, {
+      confirmReplace: async (a, b) => (asked.push([a, b]), false),
+    });
     assert.deepEqual(asked, [['0.1.0', '0.2.0']]);
     assert.equal(await version(), '0.1.0');
     const replaced = await installPack(v2, { packsRoot, confirmReplace: async () => true });
     assert.deepEqual([replaced.version, replaced.replaced], ['0.2.0', '0.1.0']);
     assert.equal(await version(), '0.2.0');
-    await expectRefused(v1, 'not-newer', /demo 0.2.0 is already installed and demo-0.1.0.lessonpack holds an older one \(0.1.0\)/, { confirmReplace: async () => true });
+    await expectRefused(
+      v1,
+      'not-newer',
+      /demo 0.2.0 is already installed and demo-0.1.0.lessonpack holds an older one \(0.1.0\)/,
+      { confirmReplace: async () => true },
+    );
     await expectRefused(v2, 'not-newer', /holds the same version/);
     assert.equal((await installPack(v1, { packsRoot, force: true })).version, '0.1.0');
     assert.equal(await version(), '0.1.0');
@@ -225,17 +326,26 @@ describe('install', function () {
     // Every pack carries code (its model): the CLI asks, and without a terminal only --yes says yes.
     const unasked = await run(v1);
     assert.equal(unasked.code, 1);
-    assert.match(unasked.io.stderr, /contains code \(its reference model, model\/model\.js\) that runs on this computer when you check[^]*re-run with --yes/);
+    assert.match(
+      unasked.io.stderr,
+      /contains code \(its reference model, model\/model\.js\) that runs on this computer when you check[^]*re-run with --yes/,
+    );
     const first = await run(v1, '--yes');
     assert.equal(first.code, 0, first.io.stderr);
     assert.match(first.io.stdout, /Installed demo 0.1.0 in /);
     const again = await run(v1, '--yes');
     assert.equal(again.code, 1);
-    assert.match(again.io.stderr, /already installed .* the same version; nothing was changed\. Install it anyway with --force\./);
+    assert.match(
+      again.io.stderr,
+      /already installed .* the same version; nothing was changed\. Install it anyway with --force\./,
+    );
     // The upgrade's question keeps the warning that the pack contains code.
     const upgradeUnasked = await run(v2);
     assert.equal(upgradeUnasked.code, 1);
-    assert.match(upgradeUnasked.io.stderr, /replace the installed version 0\.1\.0 with 0\.2\.0\? 0\.2\.0 contains code \(its reference model\) that runs on this computer when you check/);
+    assert.match(
+      upgradeUnasked.io.stderr,
+      /replace the installed version 0\.1\.0 with 0\.2\.0\? 0\.2\.0 contains code \(its reference model\) that runs on this computer when you check/,
+    );
     const newer = await run(v2, '--yes');
     assert.equal(newer.code, 0, newer.io.stderr);
     assert.match(newer.io.stdout, /Installed demo 0.2.0 \(replacing 0.1.0\)/);
@@ -243,7 +353,10 @@ describe('install', function () {
     await fs.writeFile(hostile, craftZip([{ name: '../evil', data: Buffer.from('x') }]));
     const refused = await run(hostile);
     assert.equal(refused.code, 1);
-    assert.match(refused.io.stderr, /^lesson-companion install: refused evil.lessonpack: an entry would be written outside the pack folder/);
+    assert.match(
+      refused.io.stderr,
+      /^lesson-companion install: refused evil.lessonpack: an entry would be written outside the pack folder/,
+    );
   });
 
   it('the bundle command validates for real and names the file <id>-<version>.lessonpack', async () => {

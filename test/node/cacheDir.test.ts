@@ -67,13 +67,22 @@ describe('interpreter resolution kept across processes', function () {
     const version = path.join(root, 'versions', 'test', 'bin', 'python3');
     fs.mkdirSync(path.dirname(version), { recursive: true });
     fs.symlinkSync(realPython, version);
-    fs.writeFileSync(shim, `#!/bin/sh\necho x >> ${JSON.stringify(calls)}\nexec ${JSON.stringify(version)} "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(shim, `#!/bin/sh\necho x >> ${JSON.stringify(calls)}\nexec ${JSON.stringify(version)} "$@"\n`, {
+      mode: 0o755,
+    });
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
   const resolve = (): Promise<unknown> =>
-    withEnv({ LESSON_COMPANION_CACHE_DIR: path.join(root, 'cache'), PATH: `${path.dirname(shim)}${path.delimiter}${process.env.PATH}` }, () => resolveRemembered('python3', 'python'));
-  const starts = (): number => (fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8').split('\n').filter(Boolean).length : 0);
+    withEnv(
+      {
+        LESSON_COMPANION_CACHE_DIR: path.join(root, 'cache'),
+        PATH: `${path.dirname(shim)}${path.delimiter}${process.env.PATH}`,
+      },
+      () => resolveRemembered('python3', 'python'),
+    );
+  const starts = (): number =>
+    fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8').split('\n').filter(Boolean).length : 0;
 
   it('asks the shim once, then remembers what it said', async () => {
     const first = await resolve();
@@ -94,8 +103,14 @@ describe('interpreter resolution kept across processes', function () {
     await resolve();
     const cacheFolder = path.join(root, 'cache', 'interpreters');
     const [file] = fs.readdirSync(cacheFolder);
-    const kept = JSON.parse(fs.readFileSync(path.join(cacheFolder, file!), 'utf8')) as { executable: string; needs: string[] };
-    fs.writeFileSync(path.join(cacheFolder, file!), JSON.stringify({ ...kept, executable: path.join(root, 'uninstalled', 'python3') }));
+    const kept = JSON.parse(fs.readFileSync(path.join(cacheFolder, file!), 'utf8')) as {
+      executable: string;
+      needs: string[];
+    };
+    fs.writeFileSync(
+      path.join(cacheFolder, file!),
+      JSON.stringify({ ...kept, executable: path.join(root, 'uninstalled', 'python3') }),
+    );
     const again = (await resolve()) as { ok: boolean; interpreter: { executable: string } };
     assert.equal(starts(), 2);
     assert.notEqual(again.interpreter.executable, path.join(root, 'uninstalled', 'python3'));

@@ -14,7 +14,11 @@ import type { LessonTarget } from '../../src/node/service/protocol';
 const ROOT = path.resolve(__dirname, '..', '..');
 const SCRIPT = path.join(ROOT, 'dist', 'service.js');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'least-connections', 'python');
-const lesson: LessonTarget = { packDir: path.join(ROOT, 'lessons', 'least-connections'), origin: 'built-in', language: 'python' };
+const lesson: LessonTarget = {
+  packDir: path.join(ROOT, 'lessons', 'least-connections'),
+  origin: 'built-in',
+  language: 'python',
+};
 
 /** Live processes whose command line holds `marker`, with their nice values. */
 function processesWith(marker: string): { pid: number; nice: number }[] {
@@ -44,7 +48,9 @@ async function until(condition: () => boolean, ms: number): Promise<boolean> {
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 
 describe('the check service (dist/service.js, real processes)', function () {
@@ -56,7 +62,11 @@ describe('the check service (dist/service.js, real processes)', function () {
   before(() => assert.ok(fs.existsSync(SCRIPT), 'dist/service.js is built (npm run build)'));
   beforeEach(() => {
     cacheHome = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-service-cache-'));
-    client = new CheckServiceClient({ script: SCRIPT, node: process.execPath, env: { ...process.env, LESSON_COMPANION_CACHE_DIR: cacheHome } });
+    client = new CheckServiceClient({
+      script: SCRIPT,
+      node: process.execPath,
+      env: { ...process.env, LESSON_COMPANION_CACHE_DIR: cacheHome },
+    });
   });
   afterEach(async () => {
     await client.dispose();
@@ -80,7 +90,10 @@ describe('the check service (dist/service.js, real processes)', function () {
     assert.equal(client.starts, 1);
     const mistaken = await client.check({ ...lesson, file: path.join(FIXTURES, 'late-increment.py') });
     assert.equal(mistaken.status, 'fail');
-    assert.deepEqual(mistaken.mistakes.map((m) => m.id), ['late-increment']);
+    assert.deepEqual(
+      mistaken.mistakes.map((m) => m.id),
+      ['late-increment'],
+    );
     const status = await client.status();
     assert.equal(status.checks, 3);
     assert.equal(status.passingBatches, 1);
@@ -117,8 +130,14 @@ describe('the check service (dist/service.js, real processes)', function () {
       fs.writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
       const after = await client.check({ ...target, file });
       assert.equal(after.status, 'pass');
-      assert.ok(!after.transcripts.some((t) => before.transcripts.find((b) => b.name === t.name) === undefined), 'no transcript appears from nowhere');
-      assert.ok(after.checks.total < before.checks.total, `the transcripts of ${dropped} are gone: ${before.checks.total} → ${after.checks.total}`);
+      assert.ok(
+        !after.transcripts.some((t) => before.transcripts.find((b) => b.name === t.name) === undefined),
+        'no transcript appears from nowhere',
+      );
+      assert.ok(
+        after.checks.total < before.checks.total,
+        `the transcripts of ${dropped} are gone: ${before.checks.total} → ${after.checks.total}`,
+      );
       assert.equal(client.starts, 1);
     } finally {
       fs.rmSync(pack, { recursive: true, force: true });
@@ -131,10 +150,16 @@ describe('the check service (dist/service.js, real processes)', function () {
     const checking = client.check({ ...lesson, file }, undefined, abort.signal);
     assert.ok(await until(() => processesWith(file).length > 0, 20000), 'the learner program started');
     const seen = processesWith(file);
-    assert.ok(seen.every((p) => p.nice === 10), `nice values: ${seen.map((p) => p.nice).join(', ')}`);
+    assert.ok(
+      seen.every((p) => p.nice === 10),
+      `nice values: ${seen.map((p) => p.nice).join(', ')}`,
+    );
     abort.abort();
     await assert.rejects(checking, (error: unknown) => error instanceof ServiceError && error.cancelled);
-    assert.ok(await until(() => processesWith(file).length === 0, 1500), 'nothing of the cancelled check is left after 1.5 s');
+    assert.ok(
+      await until(() => processesWith(file).length === 0, 1500),
+      'nothing of the cancelled check is left after 1.5 s',
+    );
     const next = await client.check({ ...lesson, file: path.join(FIXTURES, 'correct.py') });
     assert.equal(next.status, 'pass', 'the service works on after a cancel');
   });
@@ -142,11 +167,14 @@ describe('the check service (dist/service.js, real processes)', function () {
   it('refuses a pack that is not one, in words, and works on', async () => {
     const notAPack = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-service-nopack-'));
     try {
-      await assert.rejects(client.check({ ...lesson, packDir: notAPack, origin: 'folder', file: path.join(FIXTURES, 'correct.py') }), (error: unknown) => {
-        assert.ok(error instanceof ServiceError && error.refused);
-        assert.match(error.message, /lesson\.json/);
-        return true;
-      });
+      await assert.rejects(
+        client.check({ ...lesson, packDir: notAPack, origin: 'folder', file: path.join(FIXTURES, 'correct.py') }),
+        (error: unknown) => {
+          assert.ok(error instanceof ServiceError && error.refused);
+          assert.match(error.message, /lesson\.json/);
+          return true;
+        },
+      );
       assert.equal((await client.check({ ...lesson, file: path.join(FIXTURES, 'correct.py') })).status, 'pass');
     } finally {
       fs.rmSync(notAPack, { recursive: true, force: true });
@@ -159,7 +187,10 @@ describe('the check service (dist/service.js, real processes)', function () {
     await client.check({ ...lesson, file: path.join(FIXTURES, 'tiebreak-name.py') });
     const files = filesUnder(cacheHome).map((f) => path.relative(cacheHome, f));
     // Only where an interpreter behind a version manager's shim lives may be kept (it still runs contained).
-    assert.deepEqual(files.filter((f) => !f.startsWith(`interpreters${path.sep}`)), []);
+    assert.deepEqual(
+      files.filter((f) => !f.startsWith(`interpreters${path.sep}`)),
+      [],
+    );
     for (const f of files) {
       const text = fs.readFileSync(path.join(cacheHome, f), 'utf8');
       assert.doesNotMatch(text, /PICK|STATUS|POOL|DONE/, `${f} holds no command of a transcript`);

@@ -44,7 +44,10 @@ function parseWithGitHubsParser(file: string): Parsed {
     errors.push(...parsed.context.errors.getErrors().map((e) => e.message));
     const template = await convertWorkflowTemplate(parsed.context, parsed.value);
     process.stdout.write(JSON.stringify({ errors, template }));`;
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   return JSON.parse(out) as Parsed;
 }
 
@@ -57,8 +60,12 @@ describe('GitHub Classroom workflow (built CLI, real processes)', function () {
 
   const cli = (args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> =>
     new Promise((resolve) => {
-      execFile(path.join(bin, 'lesson-companion'), args, { cwd, env: { ...process.env, LESSON_COMPANION_PACKS: path.join(tmp, 'installed') } }, (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+      execFile(
+        path.join(bin, 'lesson-companion'),
+        args,
+        { cwd, env: { ...process.env, LESSON_COMPANION_PACKS: path.join(tmp, 'installed') } },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
       );
     });
 
@@ -71,7 +78,16 @@ describe('GitHub Classroom workflow (built CLI, real processes)', function () {
     fs.writeFileSync(summary, '');
     execFileSync('bash', ['-e', '-c', step.run!], {
       cwd: repo,
-      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, LESSON_COMPANION_PACKS: path.join(tmp, 'installed'), GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary, GITHUB_REPOSITORY: repository, GITHUB_SHA: 'abc123', CI: 'true' },
+      env: {
+        ...process.env,
+        PATH: `${bin}:${process.env.PATH}`,
+        LESSON_COMPANION_PACKS: path.join(tmp, 'installed'),
+        GITHUB_OUTPUT: output,
+        GITHUB_STEP_SUMMARY: summary,
+        GITHUB_REPOSITORY: repository,
+        GITHUB_SHA: 'abc123',
+        CI: 'true',
+      },
       encoding: 'utf8',
     });
     return { output: fs.readFileSync(output, 'utf8'), summary: fs.readFileSync(summary, 'utf8') };
@@ -92,7 +108,11 @@ describe('GitHub Classroom workflow (built CLI, real processes)', function () {
     await buildCliBundle(path.join(tmp, 'dist', 'cli.js'));
     bin = path.join(tmp, 'bin');
     fs.mkdirSync(bin);
-    fs.writeFileSync(path.join(bin, 'lesson-companion'), `#!/bin/sh\nexec "${process.execPath}" "${path.join(tmp, 'dist', 'cli.js')}" "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(bin, 'lesson-companion'),
+      `#!/bin/sh\nexec "${process.execPath}" "${path.join(tmp, 'dist', 'cli.js')}" "$@"\n`,
+      { mode: 0o755 },
+    );
     const template_ = path.join(tmp, 'template');
     fs.mkdirSync(template_);
     const init = await cli(['classroom', 'init', '--lesson', 'least-connections', '--points', '2'], template_);
@@ -106,16 +126,28 @@ describe('GitHub Classroom workflow (built CLI, real processes)', function () {
 
   it('writes a workflow GitHub parses, named and shaped as Classroom records points from', () => {
     assert.match(workflowText, /^name: Autograding Tests$/m);
-    assert.deepEqual(template.jobs.map((j) => j.id), ['run-autograding-tests']);
+    assert.deepEqual(
+      template.jobs.map((j) => j.id),
+      ['run-autograding-tests'],
+    );
     assert.ok('push' in template.events && 'repository_dispatch' in template.events);
     const steps = template.jobs[0]!.steps;
     const check = steps.find((s) => s.id === RUNNER_ID)!;
-    assert.match(check.run!, /lesson-companion classroom run --lesson "least-connections" --points 2 --sandbox=require/);
+    assert.match(
+      check.run!,
+      /lesson-companion classroom run --lesson "least-connections" --points 2 --sandbox=require/,
+    );
     const reporter = steps.find((s) => s.uses?.startsWith('classroom-resources/autograding-grading-reporter@'))!;
-    assert.deepEqual(reporter.env!.map.map((e) => [e.Key, e.Value.expr]), [[`${RUNNER_ID.toUpperCase()}_RESULTS`, `steps.${RUNNER_ID}.outputs.result`]]);
+    assert.deepEqual(
+      reporter.env!.map.map((e) => [e.Key, e.Value.expr]),
+      [[`${RUNNER_ID.toUpperCase()}_RESULTS`, `steps.${RUNNER_ID}.outputs.result`]],
+    );
     assert.match(workflowText, new RegExp(`runners: ${RUNNER_ID}\\n`));
     assert.ok(steps.some((s) => s.uses?.startsWith('actions/upload-artifact@')));
-    assert.ok(steps.findIndex((s) => s.run?.includes('bubblewrap')) < steps.indexOf(check), 'the sandbox is installed before the check');
+    assert.ok(
+      steps.findIndex((s) => s.run?.includes('bubblewrap')) < steps.indexOf(check),
+      'the sandbox is installed before the check',
+    );
   });
 
   it('runs its check step: points per hidden transcript for the reporter, a summary, the report artifact; then grade --collect', async () => {
@@ -134,21 +166,52 @@ describe('GitHub Classroom workflow (built CLI, real processes)', function () {
     assert.equal(result.status, 'fail');
     assert.equal(result.tests.length, saved.report!.checks.total);
     assert.equal(result.max_score, 2 * saved.report!.checks.total);
-    assert.equal(result.tests.reduce((n, t) => n + t.score, 0), 2 * saved.report!.checks.passed);
+    assert.equal(
+      result.tests.reduce((n, t) => n + t.score, 0),
+      2 * saved.report!.checks.passed,
+    );
     assert.ok(result.tests.some((t) => t.status === 'fail' && /first differs at command \d+/.test(t.message ?? '')));
-    assert.match(ran.summary, new RegExp(`^## Least Connections[^\\n]*: ${2 * saved.report!.checks.passed}/${result.max_score} points`, 'm'));
+    assert.match(
+      ran.summary,
+      new RegExp(`^## Least Connections[^\\n]*: ${2 * saved.report!.checks.passed}/${result.max_score} points`, 'm'),
+    );
     assert.match(ran.summary, /Wrong tiebreak/);
     assert.match(ran.summary, /^\| Transcript \| Result \| Points \|$/m);
 
     const artifacts = path.join(tmp, 'artifacts');
-    for (const [repo, name] of [[alice, 'alice-run'], [bob, 'bob-run']] as const) {
+    for (const [repo, name] of [
+      [alice, 'alice-run'],
+      [bob, 'bob-run'],
+    ] as const) {
       fs.mkdirSync(path.join(artifacts, name), { recursive: true });
       fs.copyFileSync(path.join(repo, REPORT_FILE), path.join(artifacts, name, REPORT_FILE));
     }
-    const collected = await cli(['grade', '--collect', 'artifacts', '--lesson', 'least-connections', '--out', 'collected', '--format', 'json,csv'], tmp);
+    const collected = await cli(
+      [
+        'grade',
+        '--collect',
+        'artifacts',
+        '--lesson',
+        'least-connections',
+        '--out',
+        'collected',
+        '--format',
+        'json,csv',
+      ],
+      tmp,
+    );
     assert.equal(collected.code, 0, collected.stderr);
     const report = JSON.parse(fs.readFileSync(path.join(tmp, 'collected', 'class-report.json'), 'utf8')) as ClassReport;
-    assert.deepEqual(report.rows.map((r) => [r.student, r.status]), [['lc-alice', 'fail'], ['lc-bob', 'pass']]);
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.count]), [['tiebreak', 1]]);
+    assert.deepEqual(
+      report.rows.map((r) => [r.student, r.status]),
+      [
+        ['lc-alice', 'fail'],
+        ['lc-bob', 'pass'],
+      ],
+    );
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.count]),
+      [['tiebreak', 1]],
+    );
   });
 });

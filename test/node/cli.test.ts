@@ -70,8 +70,15 @@ describe('lesson-companion CLI (built bundle, real processes)', function () {
     assert.equal(result.code, 1, result.stderr);
     const report = json(result);
     assert.equal(report.status, 'fail');
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.confidence, m.mutants]), [['tiebreak', 'exact', ['tiebreak-name']]]);
-    const pickLine = fs.readFileSync(path.join(PY, 'tiebreak-name.py'), 'utf8').split('\n').findIndex((l) => /^\s*def pick\(/.test(l)) + 1;
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.confidence, m.mutants]),
+      [['tiebreak', 'exact', ['tiebreak-name']]],
+    );
+    const pickLine =
+      fs
+        .readFileSync(path.join(PY, 'tiebreak-name.py'), 'utf8')
+        .split('\n')
+        .findIndex((l) => /^\s*def pick\(/.test(l)) + 1;
     assert.equal(report.mistakes[0]!.line, pickLine);
     const example = report.mistakes[0]!.counterexample!;
     assert.ok(example.commands.length <= 3);
@@ -95,15 +102,25 @@ describe('lesson-companion CLI (built bundle, real processes)', function () {
     assert.equal(result.code, 1, result.stderr);
     const report = json(result);
     assert.equal(report.status, 'error');
-    assert.deepEqual(report.problems.map((p) => p.kind), ['interpreter-missing']);
+    assert.deepEqual(
+      report.problems.map((p) => p.kind),
+      ['interpreter-missing'],
+    );
   });
 
   it('exit 1 with the syntax error line for a file that does not parse', async () => {
     const result = await run(['check', path.join(PY, 'syntax-error.py'), '--json']);
     assert.equal(result.code, 1);
     const report = json(result);
-    const marked = fs.readFileSync(path.join(PY, 'syntax-error.py'), 'utf8').split('\n').findIndex((l) => l.includes('<- syntax error')) + 1;
-    assert.deepEqual(report.problems.map((p) => [p.kind, p.line]), [['syntax', marked]]);
+    const marked =
+      fs
+        .readFileSync(path.join(PY, 'syntax-error.py'), 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('<- syntax error')) + 1;
+    assert.deepEqual(
+      report.problems.map((p) => [p.kind, p.line]),
+      [['syntax', marked]],
+    );
   });
 
   it('the same --seed gives the same report, and the seed is in it', async () => {

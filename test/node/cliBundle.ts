@@ -10,6 +10,23 @@ import * as esbuild from 'esbuild';
 const ROOT = path.join(__dirname, '..', '..');
 
 export async function buildCliBundle(outfile: string): Promise<void> {
-  await esbuild.build({ entryPoints: [path.join(ROOT, 'src', 'cli', 'main.ts')], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], logLevel: 'silent' });
-  await esbuild.build({ bundle: false, platform: 'neutral', format: 'cjs', target: 'es2022', logLevel: 'silent', entryPoints: [path.join(ROOT, 'src', 'worlds', 'queues.ts')], outfile: path.join(path.dirname(outfile), 'worlds', 'queues.js') });
+  await esbuild.build({
+    entryPoints: [path.join(ROOT, 'src', 'cli', 'main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    logLevel: 'silent',
+  });
+  await esbuild.build({
+    bundle: false,
+    platform: 'neutral',
+    format: 'cjs',
+    target: 'es2022',
+    logLevel: 'silent',
+    entryPoints: [path.join(ROOT, 'src', 'worlds', 'queues.ts')],
+    outfile: path.join(path.dirname(outfile), 'worlds', 'queues.js'),
+  });
 }

@@ -82,7 +82,11 @@ describe('conn-counts: checking learner programs through the pack drivers', func
     });
 
     it(`${language}: a correct solution passes every hidden and generated transcript`, async () => {
-      const report = await checkFile(connCounts, path.join(FIXTURES, language, 'reference', `least_conn.${EXT[language]}`), language);
+      const report = await checkFile(
+        connCounts,
+        path.join(FIXTURES, language, 'reference', `least_conn.${EXT[language]}`),
+        language,
+      );
       assert.equal(report.status, 'pass', summary(report));
       assert.equal(report.checks.passed, connCounts.transcripts.length);
       assert.equal(report.fuzz.failed, 0);
@@ -104,15 +108,26 @@ describe('conn-counts: checking learner programs through the pack drivers', func
   for (const language of LANGS) {
     for (const [fixture, names] of Object.entries(expected)) {
       it(`${language}: ${fixture} is named ${names.join(' and ')}, with its question and step`, async () => {
-        const report = await checkFile(connCounts, path.join(FIXTURES, language, fixture, `least_conn.${EXT[language]}`), language);
+        const report = await checkFile(
+          connCounts,
+          path.join(FIXTURES, language, fixture, `least_conn.${EXT[language]}`),
+          language,
+        );
         assert.equal(report.status, 'fail', summary(report));
-        assert.deepEqual(report.mistakes.map((m) => `${m.id}:${m.mutants.join('+')}`).sort(), [...names].sort(), summary(report));
+        assert.deepEqual(
+          report.mistakes.map((m) => `${m.id}:${m.mutants.join('+')}`).sort(),
+          [...names].sort(),
+          summary(report),
+        );
         for (const mistake of report.mistakes) {
           assert.equal(mistake.confidence, 'exact', summary(report));
           const spec = connCounts.manifest.mistakes.find((m) => m.id === mistake.id)!;
           assert.equal(mistake.question, spec.question);
           assert.equal(mistake.step, spec.step);
-          assert.ok(mistake.question && findQuestion(connCounts, mistake.question), `${mistake.id} leads to a question`);
+          assert.ok(
+            mistake.question && findQuestion(connCounts, mistake.question),
+            `${mistake.id} leads to a question`,
+          );
           assert.ok(mistake.line !== null, `${mistake.id}: the function ${mistake.function} is found in the file`);
           assert.ok(mistake.counterexample, `${mistake.id}: a counterexample`);
         }
@@ -140,16 +155,34 @@ describe('least-connections: starters fail, references pass', function () {
   // Each starter with only its two placeholder bodies replaced: the command loop it ships must be right.
   const bodies: Record<Language, [string, string][]> = {
     python: [
-      ['raise NotImplementedError("pick() is not written yet")', 'if not self.pool:\n            return None\n        best = min(self.pool, key=lambda name: self.in_flight[name])\n        self.in_flight[best] += 1\n        return best'],
-      ['raise NotImplementedError("done() is not written yet")', 'if self.in_flight.get(backend, 0) > 0:\n            self.in_flight[backend] -= 1'],
+      [
+        'raise NotImplementedError("pick() is not written yet")',
+        'if not self.pool:\n            return None\n        best = min(self.pool, key=lambda name: self.in_flight[name])\n        self.in_flight[best] += 1\n        return best',
+      ],
+      [
+        'raise NotImplementedError("done() is not written yet")',
+        'if self.in_flight.get(backend, 0) > 0:\n            self.in_flight[backend] -= 1',
+      ],
     ],
     javascript: [
-      ["throw new Error('TODO: write pick()');", 'if (this.pool.length === 0) return null;\n    let best = this.pool[0];\n    for (const name of this.pool) if (this.inFlight.get(name) < this.inFlight.get(best)) best = name;\n    this.inFlight.set(best, this.inFlight.get(best) + 1);\n    return best;'],
-      ["throw new Error('TODO: write done()');", 'const count = this.inFlight.get(backend);\n    if (count !== undefined && count > 0) this.inFlight.set(backend, count - 1);'],
+      [
+        "throw new Error('TODO: write pick()');",
+        'if (this.pool.length === 0) return null;\n    let best = this.pool[0];\n    for (const name of this.pool) if (this.inFlight.get(name) < this.inFlight.get(best)) best = name;\n    this.inFlight.set(best, this.inFlight.get(best) + 1);\n    return best;',
+      ],
+      [
+        "throw new Error('TODO: write done()');",
+        'const count = this.inFlight.get(backend);\n    if (count !== undefined && count > 0) this.inFlight.set(backend, count - 1);',
+      ],
     ],
     typescript: [
-      ["throw new Error('TODO: write pick()');", 'if (this.pool.length === 0) return null;\n    let best = this.pool[0]!;\n    for (const name of this.pool) if (this.inFlight.get(name)! < this.inFlight.get(best)!) best = name;\n    this.inFlight.set(best, this.inFlight.get(best)! + 1);\n    return best;'],
-      ["throw new Error('TODO: write done()');", 'const count = this.inFlight.get(backend);\n    if (count !== undefined && count > 0) this.inFlight.set(backend, count - 1);'],
+      [
+        "throw new Error('TODO: write pick()');",
+        'if (this.pool.length === 0) return null;\n    let best = this.pool[0]!;\n    for (const name of this.pool) if (this.inFlight.get(name)! < this.inFlight.get(best)!) best = name;\n    this.inFlight.set(best, this.inFlight.get(best)! + 1);\n    return best;',
+      ],
+      [
+        "throw new Error('TODO: write done()');",
+        'const count = this.inFlight.get(backend);\n    if (count !== undefined && count > 0) this.inFlight.set(backend, count - 1);',
+      ],
     ],
   };
   for (const language of LANGS) {
@@ -157,7 +190,10 @@ describe('least-connections: starters fail, references pass', function () {
       const ws = await workspace(leastConnections, language);
       const report = await checkFile(leastConnections, ws.main, language, { fuzzTranscripts: 3 });
       assert.equal(report.status, 'fail', summary(report));
-      assert.ok(report.problems.some((p) => p.kind === 'unimplemented'), summary(report));
+      assert.ok(
+        report.problems.some((p) => p.kind === 'unimplemented'),
+        summary(report),
+      );
     });
 
     it(`${language}: the starter with the two bodies written passes`, async () => {
@@ -193,13 +229,17 @@ describe('conn-counts: the walkthroughs', function () {
     const [program, ...args] = words as [string, ...string[]];
     if (program === 'node') return [process.execPath, args, env];
     // `npx lesson-companion run x.ts`, from the sources.
-    if (program === 'npx' && args[0] === 'lesson-companion') return [process.execPath, ['-r', 'tsx/cjs', path.join(root, 'src', 'cli', 'main.ts'), ...args.slice(1)], env];
+    if (program === 'npx' && args[0] === 'lesson-companion')
+      return [process.execPath, ['-r', 'tsx/cjs', path.join(root, 'src', 'cli', 'main.ts'), ...args.slice(1)], env];
     return [program, args, env];
   };
   const runWalkthrough = async (language: Language, dir: string): Promise<{ code: number; out: string }> => {
     const [command, args, env] = commandOf(walkthroughStep()[language]);
     try {
-      const { stdout, stderr } = await run(command, args, { cwd: dir, env: { ...process.env, ...env, NODE_PATH: path.join(root, 'node_modules') } });
+      const { stdout, stderr } = await run(command, args, {
+        cwd: dir,
+        env: { ...process.env, ...env, NODE_PATH: path.join(root, 'node_modules') },
+      });
       return { code: 0, out: stdout + stderr };
     } catch (error) {
       const e = error as { code: number; stdout: string; stderr: string };
@@ -211,7 +251,10 @@ describe('conn-counts: the walkthroughs', function () {
       const ws = await workspace(connCounts, language);
       const before = await runWalkthrough(language, ws.dir);
       assert.notEqual(before.code, 0);
-      assert.match(before.out, language === 'python' ? /NotImplementedError: pick\(\) is not written yet/ : /TODO: write pick\(\)/);
+      assert.match(
+        before.out,
+        language === 'python' ? /NotImplementedError: pick\(\) is not written yet/ : /TODO: write pick\(\)/,
+      );
       await fs.copyFile(path.join(FIXTURES, language, 'reference', `least_conn.${EXT[language]}`), ws.main);
       const after = await runWalkthrough(language, ws.dir);
       assert.equal(after.code, 0, after.out);
@@ -238,7 +281,10 @@ describe('questions: the pack loader and the node API', function () {
     const list = listQuestions(connCounts);
     const failures = connCounts.manifest.failureQuestions.length;
     assert.equal(list.length, failures + (connCounts.manifest.quiz ?? []).length);
-    assert.deepEqual(list.map((q) => q.n), list.map((_, i) => i + 1));
+    assert.deepEqual(
+      list.map((q) => q.n),
+      list.map((_, i) => i + 1),
+    );
     assert.ok(list.slice(0, failures).every((q) => q.section === 'failure'));
     assert.ok(list.slice(failures).every((q) => q.section === 'quiz'));
     assert.equal(findQuestion(connCounts, '1')!.id, 'fq1-pick-empty-counts');
@@ -257,13 +303,19 @@ describe('questions: the pack loader and the node API', function () {
         assert.ok(q.step !== undefined, `${q.id} points at a read-order step`);
         const entry = authoring.questions[q.id];
         assert.ok(entry?.wrong && Object.keys(entry.wrong).length > 0, `${q.id} has feedback for likely wrong answers`);
-        for (const answer of entry.accept ?? []) assert.equal((await answerQuestion(pack, q.id, answer)).correct, true, `${q.id}: ${answer}`);
+        for (const answer of entry.accept ?? [])
+          assert.equal((await answerQuestion(pack, q.id, answer)).correct, true, `${q.id}: ${answer}`);
         for (const [answer, feedback] of Object.entries(entry.wrong)) {
           const result = await answerQuestion(pack, q.id, answer);
-          assert.deepEqual([result.correct, result.feedback, result.step], [false, feedback, q.step], `${q.id}: ${answer}`);
+          assert.deepEqual(
+            [result.correct, result.feedback, result.step],
+            [false, feedback, q.step],
+            `${q.id}: ${answer}`,
+          );
         }
       }
-      for (const mistake of pack.manifest.mistakes) assert.ok(mistake.question && findQuestion(pack, mistake.question), `${mistake.id} links a question`);
+      for (const mistake of pack.manifest.mistakes)
+        assert.ok(mistake.question && findQuestion(pack, mistake.question), `${mistake.id} links a question`);
     });
   }
 
@@ -275,20 +327,29 @@ describe('questions: the pack loader and the node API', function () {
     assert.equal((await answerQuestion(leastConnections, 'quiz-trace-count-a', '2')).correct, true);
   });
 
-  it("refuses a pack whose mistake links a question it does not have, or a step past the read order", async () => {
+  it('refuses a pack whose mistake links a question it does not have, or a step past the read order', async () => {
     const copy = path.join(tmp, 'conn-counts');
     await fs.cp(connCounts.dir, copy, { recursive: true });
     const file = path.join(copy, 'lesson.json');
-    const manifest = JSON.parse(await fs.readFile(file, 'utf8')) as { mistakes: { question?: string; step?: number }[]; quiz: { step?: number }[] };
+    const manifest = JSON.parse(await fs.readFile(file, 'utf8')) as {
+      mistakes: { question?: string; step?: number }[];
+      quiz: { step?: number }[];
+    };
     manifest.mistakes[0]!.question = 'no-such-question';
     manifest.quiz[0]!.step = 7;
     await fs.writeFile(file, JSON.stringify(manifest, null, 2));
-    const error = await loadPack(copy).then(() => undefined, (e: unknown) => e);
+    const error = await loadPack(copy).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof PackError, String(error));
     const messages = error.problems.map((p) => `${p.path} ${p.message}`).join('\n');
     assert.match(messages, /\/mistakes\/0\/question .*no question "no-such-question"/);
     assert.match(messages, /\/quiz\/0\/step .*only 6 read-order steps/);
-    assert.ok(error.problems.every((p) => p.line > 1), 'each problem has its line in lesson.json');
+    assert.ok(
+      error.problems.every((p) => p.line > 1),
+      'each problem has its line in lesson.json',
+    );
   });
 });
 
@@ -311,8 +372,32 @@ describe('questions: the CLI', function () {
     const shown = await answer('--lesson', 'conn-counts', '--question', 'fq1-pick-empty-counts', '--show');
     assert.equal(shown.code, 0, shown.err);
     assert.match(shown.out, /^The answer: All three are at 0, and the tie goes to the smallest name: `s1`/);
-    assert.equal((await answer('--lesson', 'least-connections', '--question', 'quiz-worked-trace', 'OK', 'a', 'b', 'c', 'OK', 'b', 'a')).code, 0);
-    for (const args of [['--question', '1', 's1'], ['--lesson', 'conn-counts', 's1'], ['--lesson', 'conn-counts', '--question', '1'], ['--lesson', 'conn-counts', '--question', '99', 'x'], ['--lesson', 'nope', '--question', '1', 'x'], ['--lesson', 'conn-counts', '--bogus']]) {
+    assert.equal(
+      (
+        await answer(
+          '--lesson',
+          'least-connections',
+          '--question',
+          'quiz-worked-trace',
+          'OK',
+          'a',
+          'b',
+          'c',
+          'OK',
+          'b',
+          'a',
+        )
+      ).code,
+      0,
+    );
+    for (const args of [
+      ['--question', '1', 's1'],
+      ['--lesson', 'conn-counts', 's1'],
+      ['--lesson', 'conn-counts', '--question', '1'],
+      ['--lesson', 'conn-counts', '--question', '99', 'x'],
+      ['--lesson', 'nope', '--question', '1', 'x'],
+      ['--lesson', 'conn-counts', '--bogus'],
+    ]) {
       const result = await answer(...args);
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.out}`);
       assert.match(result.err, /Usage: lesson-companion answer/);
@@ -354,7 +439,8 @@ describe('questions: the CLI', function () {
     const reloaded = await loadPack(copy);
     assert.equal((await answerQuestion(reloaded, 'fq4-close-unseen', '7')).correct, true);
     assert.equal((await answerQuestion(reloaded, 'fq4-close-unseen', '8')).feedback, 'eight is not it');
-    const salt = (p: LoadedPack): string | undefined => p.manifest.failureQuestions.find((q) => q.id === 'fq4-close-unseen')!.answer?.salt;
+    const salt = (p: LoadedPack): string | undefined =>
+      p.manifest.failureQuestions.find((q) => q.id === 'fq4-close-unseen')!.answer?.salt;
     assert.equal(salt(reloaded), salt(connCounts));
 
     answers.questions['fq4-close-unseen'] = { accept: ['0'], wrong: { '0': 'contradiction' } };

@@ -31,14 +31,27 @@ interface Expected {
 }
 
 async function makeClass(dir: string, sizes: Record<string, number | boolean>): Promise<Expected[]> {
-  const generator = (await import(path.join(ROOT, 'scripts', 'grade-class.mjs'))) as { makeClass: (dir: string, sizes: object) => Expected[] };
+  const generator = (await import(path.join(ROOT, 'scripts', 'grade-class.mjs'))) as {
+    makeClass: (dir: string, sizes: object) => Expected[];
+  };
   return generator.makeClass(dir, sizes);
 }
 
-async function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
+async function cli(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), isTTY: false, env: { ...process.env, ...env }, cwd, bundleDir: cwd };
+  const io: CliIO = {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+    isTTY: false,
+    env: { ...process.env, ...env },
+    cwd,
+    bundleDir: cwd,
+  };
   const code = await main(args, io);
   return { code, out, err };
 }
@@ -88,15 +101,24 @@ describe('grade: a class folder (real processes)', function () {
     this.timeout(240_000);
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-grade-'));
     students = await makeClass(path.join(tmp, 'class'), { correct: 3, mistaken: 5, hostile: 3, special: true });
-    fs.writeFileSync(path.join(tmp, 'class', 'correct-001', 'answers.json'), JSON.stringify({ 'fq-three-picks': 'a, b, c', 'fq-done-at-zero': '-1' }));
-    firstRun = await cli(['grade', 'class', '--lesson', LESSON, '--out', 'out', '--fuzz', '8', '--jobs', '2', '--answers', ANSWERS], tmp);
+    fs.writeFileSync(
+      path.join(tmp, 'class', 'correct-001', 'answers.json'),
+      JSON.stringify({ 'fq-three-picks': 'a, b, c', 'fq-done-at-zero': '-1' }),
+    );
+    firstRun = await cli(
+      ['grade', 'class', '--lesson', LESSON, '--out', 'out', '--fuzz', '8', '--jobs', '2', '--answers', ANSWERS],
+      tmp,
+    );
     report = JSON.parse(fs.readFileSync(path.join(tmp, 'out', 'class-report.json'), 'utf8')) as ClassReport;
   });
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it('gives every submission a row with the status and mistakes its program earns', () => {
     assert.equal(firstRun.code, 0, firstRun.err);
-    assert.deepEqual(report.rows.map((r) => r.student), students.map((s) => s.student).sort());
+    assert.deepEqual(
+      report.rows.map((r) => r.student),
+      students.map((s) => s.student).sort(),
+    );
     for (const { student, expect } of students) {
       const row = report.rows.find((r) => r.student === student)!;
       if (expect.status) assert.equal(row.status, expect.status, `${student}: ${row.reason}`);
@@ -131,32 +153,60 @@ describe('grade: a class folder (real processes)', function () {
   it('writes CSV, JUnit and JSON that parse, one record per student', async () => {
     const csv = parseCsv(fs.readFileSync(path.join(tmp, 'out', 'class-report.csv'), 'utf8'));
     assert.deepEqual(csv[0], [...CSV_COLUMNS]);
-    assert.deepEqual(csv.slice(1).map((r) => r[0]), report.rows.map((r) => r.student));
+    assert.deepEqual(
+      csv.slice(1).map((r) => r[0]),
+      report.rows.map((r) => r.student),
+    );
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a dev dependency without types
-    const { parseStringPromise } = require('xml2js') as { parseStringPromise: (xml: string) => Promise<{ testsuites: { testsuite: { $: Record<string, string>; testcase: { $: { name: string }; failure?: unknown[]; error?: unknown[] }[] }[] } }> };
+    const { parseStringPromise } = require('xml2js') as {
+      parseStringPromise: (xml: string) => Promise<{
+        testsuites: {
+          testsuite: {
+            $: Record<string, string>;
+            testcase: { $: { name: string }; failure?: unknown[]; error?: unknown[] }[];
+          }[];
+        };
+      }>;
+    };
     const junit = await parseStringPromise(fs.readFileSync(path.join(tmp, 'out', 'class-report.junit.xml'), 'utf8'));
     const suite = junit.testsuites.testsuite[0]!;
-    assert.deepEqual(suite.testcase.map((t) => t.$.name), report.rows.map((r) => r.student));
-    assert.equal(Number(suite.$.failures), report.rows.filter((r) => r.status === 'fail' || r.status === 'missing').length);
+    assert.deepEqual(
+      suite.testcase.map((t) => t.$.name),
+      report.rows.map((r) => r.student),
+    );
+    assert.equal(
+      Number(suite.$.failures),
+      report.rows.filter((r) => r.status === 'fail' || r.status === 'missing').length,
+    );
     assert.equal(suite.testcase.filter((t) => t.failure).length, Number(suite.$.failures));
     assert.ok(fs.readFileSync(path.join(tmp, 'out', 'class-report.html'), 'utf8').includes('<svg'));
   });
 
   it('resumes: a second run checks again only the programs that passed (a kept pass is never believed)', async () => {
-    const again = await cli(['grade', 'class', '--lesson', LESSON, '--out', 'out', '--fuzz', '8', '--format', 'json'], tmp);
+    const again = await cli(
+      ['grade', 'class', '--lesson', LESSON, '--out', 'out', '--fuzz', '8', '--format', 'json'],
+      tmp,
+    );
     assert.equal(again.code, 0, again.err);
     const passes = report.rows.filter((r) => r.status === 'pass').length;
-    const kept = report.rows.filter((r) => r.status !== 'pass' && r.status !== 'check-failed' && r.file !== null && r.status !== 'refused').length;
+    const kept = report.rows.filter(
+      (r) => r.status !== 'pass' && r.status !== 'check-failed' && r.file !== null && r.status !== 'refused',
+    ).length;
     assert.ok(passes > 0 && kept > 0);
     assert.match(again.out, new RegExp(`\\(${kept} results from an earlier run; ${passes} checked now\\)`));
     const resumed = JSON.parse(fs.readFileSync(path.join(tmp, 'out', 'class-report.json'), 'utf8')) as ClassReport;
-    assert.deepEqual(resumed.rows.map((r) => [r.student, r.status]), report.rows.map((r) => [r.student, r.status]));
+    assert.deepEqual(
+      resumed.rows.map((r) => [r.student, r.status]),
+      report.rows.map((r) => [r.student, r.status]),
+    );
   });
 
   it('stops and says how to go on where there is no sandbox', async () => {
     forgetDetectedSandbox();
     try {
-      const result = await cli(['grade', 'class', '--lesson', LESSON, '--out', 'no-sandbox'], tmp, { LESSON_COMPANION_SANDBOX_TOOL: 'none' });
+      const result = await cli(['grade', 'class', '--lesson', LESSON, '--out', 'no-sandbox'], tmp, {
+        LESSON_COMPANION_SANDBOX_TOOL: 'none',
+      });
       assert.equal(result.code, 2);
       assert.match(result.err, /--sandbox=off/);
       assert.match(result.err, /can read and write your files/);
@@ -175,7 +225,9 @@ describe('grade: a run stopped half-way resumes without checking anything twice'
     try {
       await makeClass(path.join(tmp, 'class'), { correct: 2, mistaken: 3, hostile: 0, special: false });
       // A copy of another student's work: the same program, checked once over both runs.
-      fs.cpSync(path.join(tmp, 'class', 'mistaken-003'), path.join(tmp, 'class', 'mistaken-003-copy'), { recursive: true });
+      fs.cpSync(path.join(tmp, 'class', 'mistaken-003'), path.join(tmp, 'class', 'mistaken-003-copy'), {
+        recursive: true,
+      });
       const pack = await loadPack(LESSON);
       const submissions = await findSubmissions([path.join(tmp, 'class')], starterNames(pack.manifest.starters));
       const store = new ResultStore(path.join(tmp, 'out'));
@@ -204,11 +256,22 @@ describe('grade: a run stopped half-way resumes without checking anything twice'
       assert.equal(second.rows.length, submissions.length);
       // Checked twice: only what passed the first time (a kept pass is not believed, see grader.ts).
       const twice = started[1]!.filter((f) => started[0]!.includes(f));
-      const statusOf = (file: string): string | undefined => second.rows.find((r) => r.file !== null && file.endsWith(r.file))?.status;
-      assert.deepEqual(twice.filter((f) => statusOf(f) !== 'pass'), [], 'no failing program is checked twice');
+      const statusOf = (file: string): string | undefined =>
+        second.rows.find((r) => r.file !== null && file.endsWith(r.file))?.status;
+      assert.deepEqual(
+        twice.filter((f) => statusOf(f) !== 'pass'),
+        [],
+        'no failing program is checked twice',
+      );
       assert.ok(second.resumed + twice.length >= 2);
-      assert.equal(started[0]!.length + started[1]!.length - twice.length, submissions.length - 1, 'the copy is not checked again');
-      const [original, copy] = ['mistaken-003', 'mistaken-003-copy'].map((s) => second.rows.find((r) => r.student === s)!);
+      assert.equal(
+        started[0]!.length + started[1]!.length - twice.length,
+        submissions.length - 1,
+        'the copy is not checked again',
+      );
+      const [original, copy] = ['mistaken-003', 'mistaken-003-copy'].map((s) =>
+        second.rows.find((r) => r.student === s)!,
+      );
       assert.deepEqual(copy!.mistakes, original!.mistakes);
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });

@@ -34,10 +34,26 @@ describe('grade: Ctrl-C stops cleanly and the next run resumes (built CLI, real 
     try {
       const cli = path.join(tmp, 'dist', 'cli.js');
       await buildCliBundle(cli);
-      const generator = (await import(path.join(ROOT, 'scripts', 'grade-class.mjs'))) as { makeClass: (dir: string, sizes: object) => unknown[] };
+      const generator = (await import(path.join(ROOT, 'scripts', 'grade-class.mjs'))) as {
+        makeClass: (dir: string, sizes: object) => unknown[];
+      };
       const classDir = path.join(tmp, 'class');
       generator.makeClass(classDir, { correct: 4, mistaken: 0, hostile: 4, special: false });
-      const args = [cli, 'grade', classDir, '--lesson', LESSON, '--out', path.join(tmp, 'out'), '--format', 'json', '--fuzz', '8', '--jobs', '2'];
+      const args = [
+        cli,
+        'grade',
+        classDir,
+        '--lesson',
+        LESSON,
+        '--out',
+        path.join(tmp, 'out'),
+        '--format',
+        'json',
+        '--fuzz',
+        '8',
+        '--jobs',
+        '2',
+      ];
       const results = path.join(tmp, 'out', 'results');
 
       const first = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -45,7 +61,8 @@ describe('grade: Ctrl-C stops cleanly and the next run resumes (built CLI, real 
       first.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       const exited = new Promise<number | null>((resolve) => first.on('close', (code) => resolve(code)));
       // Stop once the first result is kept, while other checks are under way.
-      while (!(fs.existsSync(results) && fs.readdirSync(results).some((f) => f.endsWith('.json')))) await new Promise((r) => setTimeout(r, 100));
+      while (!(fs.existsSync(results) && fs.readdirSync(results).some((f) => f.endsWith('.json'))))
+        await new Promise((r) => setTimeout(r, 100));
       first.kill('SIGINT');
       assert.equal(await exited, 130);
       const kept = fs.readdirSync(results).filter((f) => f.endsWith('.json')).length;
@@ -54,7 +71,14 @@ describe('grade: Ctrl-C stops cleanly and the next run resumes (built CLI, real 
       await new Promise((r) => setTimeout(r, 500));
       assert.deepEqual(processesUnder(classDir), [], 'no student program is left running');
 
-      const keptFailures = fs.readdirSync(results).filter((f) => f.endsWith('.json')).filter((f) => (JSON.parse(fs.readFileSync(path.join(results, f), 'utf8')) as { result: { status: string } }).result.status !== 'pass').length;
+      const keptFailures = fs
+        .readdirSync(results)
+        .filter((f) => f.endsWith('.json'))
+        .filter(
+          (f) =>
+            (JSON.parse(fs.readFileSync(path.join(results, f), 'utf8')) as { result: { status: string } }).result
+              .status !== 'pass',
+        ).length;
       const second = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       second.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

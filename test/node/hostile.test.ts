@@ -40,27 +40,39 @@ describe(`hostile learner programs (built CLI, LESSON_COMPANION_SANDBOX=${settin
   };
 
   /** What every check of a hostile program must give, whatever the program did. */
-  async function assertContained(copy: HostileCopy, run: CliRun & { report?: CheckReport }, folderHash: string): Promise<CheckReport> {
+  async function assertContained(
+    copy: HostileCopy,
+    run: CliRun & { report?: CheckReport },
+    folderHash: string,
+  ): Promise<CheckReport> {
     assert.equal(run.signal, null, `the check ended on its own (stderr: ${run.stderr.slice(0, 300)})`);
     assert.ok(run.report, `--json printed one report and nothing else: ${run.stdout.slice(0, 300)}`);
     assert.equal(run.report.containment, containment);
     assert.deepEqual(await survivorsOf(copy.token), [], 'no process of the program is left');
     assert.equal(hashTree(harness.pack), packHash, 'the pack is unchanged');
     assert.equal(hashTree(copy.dir), folderHash, "the learner's folder is unchanged");
-    assert.ok(!run.stdout.includes(harness.secret) && !run.stderr.includes(harness.secret), 'no secret of the checker in any output');
+    assert.ok(
+      !run.stdout.includes(harness.secret) && !run.stderr.includes(harness.secret),
+      'no secret of the checker in any output',
+    );
     assert.deepEqual(harness.leftovers(), [], "nothing left in the checker's TMPDIR");
     return run.report;
   }
 
   /** Copies, checks and asserts the common outcome; returns the report for the case's own assertions. */
-  async function checkContained(program: string, args: string[] = [], fill: Record<string, string> = {}): Promise<{ report: CheckReport; run: CliRun; copy: HostileCopy }> {
+  async function checkContained(
+    program: string,
+    args: string[] = [],
+    fill: Record<string, string> = {},
+  ): Promise<{ report: CheckReport; run: CliRun; copy: HostileCopy }> {
     const copy = harness.copy(program, fill);
     const folderHash = hashTree(copy.dir);
     const run = await harness.check(copy, args);
     return { report: await assertContained(copy, run, folderHash), run, copy };
   }
 
-  const problemText = (report: CheckReport): string => report.problems.map((p) => `${p.kind}: ${p.message}`).join(' | ');
+  const problemText = (report: CheckReport): string =>
+    report.problems.map((p) => `${p.kind}: ${p.message}`).join(' | ');
 
   describe('processes that outlive the check', () => {
     it('daemon-sleeper: the double-forked setsid daemons of every POOL are gone, and it passes', async () => {
@@ -111,7 +123,10 @@ describe(`hostile learner programs (built CLI, LESSON_COMPANION_SANDBOX=${settin
     it('prints-environment: the grader token in the checker’s environment is not in its environment', async () => {
       // It would crash naming the token; its environment lines are stray output, quoted but harmless.
       const { report, run } = await checkContained('prints-environment.py', ['--fuzz', '4']);
-      assert.ok(report.problems.some((p) => p.kind === 'stray-output'), problemText(report));
+      assert.ok(
+        report.problems.some((p) => p.kind === 'stray-output'),
+        problemText(report),
+      );
       assert.ok(!report.problems.some((p) => p.kind === 'crash'), problemText(report));
       assert.ok(!run.stdout.includes('GRADER_TOKEN'), 'not even the name');
     });
@@ -164,7 +179,9 @@ describe(`hostile learner programs (built CLI, LESSON_COMPANION_SANDBOX=${settin
         // A time limit of 60 s: only the hang detection can end this check in time for the test.
         const { report } = await checkContained(program, ['--fuzz', '0', '--timeout', '60000']);
         assert.equal(report.status, 'fail');
-        const silence = /timeout: Your program stopped answering.*printed nothing for (\d+(?:\.\d)?) s/.exec(problemText(report));
+        const silence = /timeout: Your program stopped answering.*printed nothing for (\d+(?:\.\d)?) s/.exec(
+          problemText(report),
+        );
         assert.ok(silence, problemText(report));
         // The silence the runner measured: at least the second it allows, less than the slow-start retry's three and a half.
         assert.ok(Number(silence[1]) >= 1 && Number(silence[1]) < 4, silence[0]);
@@ -208,26 +225,39 @@ describe(`hostile learner programs (built CLI, LESSON_COMPANION_SANDBOX=${settin
       const copy = harness.copy('daemon-sleeper.py');
       const run = await harness.check(copy, ['--sandbox=require'], { LESSON_COMPANION_SANDBOX_TOOL: 'none' });
       assert.equal(run.code, 2);
-      assert.match(run.stderr, /the sandbox is required \(--sandbox=require\) but this machine has none: install bubblewrap/);
+      assert.match(
+        run.stderr,
+        /the sandbox is required \(--sandbox=require\) but this machine has none: install bubblewrap/,
+      );
       assert.equal(run.stdout, '');
       assert.deepEqual(await processesWith(copy.token), []);
     });
   });
 
   describe('a checker that is stopped, and `run`', () => {
-    for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+    for (const [signal, code] of [
+      ['SIGTERM', 143],
+      ['SIGINT', 130],
+    ] as const) {
       it(`check stopped by ${signal}: exit ${code}, the program and its detached helper gone, no temp folder left`, async () => {
         const copy = harness.copy('sleeps-forever.ts');
         const cli = harness.start(['check', copy.file, '--lesson', harness.pack, '--json', '--timeout', '60000']);
         const done = exited(cli);
         // The helper's marker shows the program is running; then the autograder's timeout strikes.
-        for (let i = 0; i < 100 && (await processesWith(copy.token)).filter((l) => l.includes('sleep 300')).length === 0; i++) {
+        for (
+          let i = 0;
+          i < 100 && (await processesWith(copy.token)).filter((l) => l.includes('sleep 300')).length === 0;
+          i++
+        ) {
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
         cli.kill(signal);
         const run = await done;
         assert.equal(run.code, code, run.stderr);
-        assert.match(run.stderr, new RegExp(`stopped by ${signal}; the learner program it was running was stopped too`));
+        assert.match(
+          run.stderr,
+          new RegExp(`stopped by ${signal}; the learner program it was running was stopped too`),
+        );
         assert.deepEqual(await survivorsOf(copy.token), []);
         assert.deepEqual(harness.leftovers(), [], 'the TypeScript transpile folder is removed');
       });
@@ -249,7 +279,8 @@ describe(`hostile learner programs (built CLI, LESSON_COMPANION_SANDBOX=${settin
       const cli = harness.start(['run', copy.file, '--python', harness.python]);
       const done = exited(cli);
       cli.stdin!.write('POOL a b\nPICK\n');
-      for (let i = 0; i < 100 && (await processesWith(copy.token)).length < 60; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = 0; i < 100 && (await processesWith(copy.token)).length < 60; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       assert.ok((await processesWith(copy.token)).length >= 60, 'the bomb went off');
       cli.kill('SIGTERM');
       const run = await done;

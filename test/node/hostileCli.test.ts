@@ -39,7 +39,9 @@ describe('hostile learners and environments (CLI)', function () {
   describe('learner text on the terminal', () => {
     it('colour-debug.py: ANSI colours in stray prints and in the crash message are shown, not sent', async () => {
       const io = fakeIo(tmp, { LESSON_COMPANION_PACKS: packsRoot });
-      const code = await timed('colour-debug.py', 'check (human report)', () => main(['check', path.join(LEARNERS, 'colour-debug.py'), '--fuzz', '4'], io));
+      const code = await timed('colour-debug.py', 'check (human report)', () =>
+        main(['check', path.join(LEARNERS, 'colour-debug.py'), '--fuzz', '4'], io),
+      );
       assert.equal(code, 1, io.stderr);
       assertWords(io.stdout, /\\u001b\[33mdebug\\u001b\[0m counts=/);
       assert.match(io.stdout, /RuntimeError: \\u001b\[1;31mempty pool\\u001b\[0m: nothing to pick/);
@@ -47,11 +49,13 @@ describe('hostile learners and environments (CLI)', function () {
 
     it('spoof-report.py: clear screen, C1 CSI, window title, OSC 8 link and bidi override reach no terminal', async () => {
       const io = fakeIo(tmp, { LESSON_COMPANION_PACKS: packsRoot });
-      const code = await timed('spoof-report.py', 'check (human report)', () => main(['check', path.join(LEARNERS, 'spoof-report.py'), '--fuzz', '4'], io));
+      const code = await timed('spoof-report.py', 'check (human report)', () =>
+        main(['check', path.join(LEARNERS, 'spoof-report.py'), '--fuzz', '4'], io),
+      );
       assert.equal(code, 1, io.stderr);
       // What the report quotes of the program's output depends on the diagnosis; that none of it is raw does not.
       assertWords(io.stdout, /✗ \d+ of \d+ hidden transcripts pass/);
-      assert.doesNotMatch(io.stdout, /^✓/m, 'no line of the report is the program\'s fake verdict');
+      assert.doesNotMatch(io.stdout, /^✓/m, "no line of the report is the program's fake verdict");
     });
   });
 
@@ -76,10 +80,17 @@ describe('hostile learners and environments (CLI)', function () {
       await fs.writeFile(path.join(packsRoot, 'demo/transcripts/hidden.txt'), '=== easy: nothing to see\n> POOL\nOK\n');
       const changed = await timed('changed-transcript', 'check refused', check);
       assert.equal(changed.code, 2);
-      assertWords(changed.io.stderr, /The installed lesson pack "demo" was changed after it was installed: transcripts\/hidden\.txt is not the file that was installed\. .*none was run\. Reinstall the pack from its \.lessonpack file with `lesson-companion install <file>\.lessonpack --force`/);
+      assertWords(
+        changed.io.stderr,
+        /The installed lesson pack "demo" was changed after it was installed: transcripts\/hidden\.txt is not the file that was installed\. .*none was run\. Reinstall the pack from its \.lessonpack file with `lesson-companion install <file>\.lessonpack --force`/,
+      );
       assert.equal(changed.io.stdout, '', 'no report');
       const io = fakeIo(tmp);
-      assert.equal(await main(['install', path.join(tmp, 'demo.lessonpack'), '--force', '--yes', '--packs-dir', packsRoot], io), 0, io.stderr);
+      assert.equal(
+        await main(['install', path.join(tmp, 'demo.lessonpack'), '--force', '--yes', '--packs-dir', packsRoot], io),
+        0,
+        io.stderr,
+      );
       assert.equal((await check()).code, 1, 'reinstalled: checks run again');
     });
 
@@ -112,19 +123,33 @@ describe('hostile learners and environments (CLI)', function () {
     });
 
     /** The built CLI as an unprivileged user, so that file permissions apply. */
-    const runUnprivileged = (args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> =>
+    const runUnprivileged = (
+      args: string[],
+      env: NodeJS.ProcessEnv,
+    ): Promise<{ code: number; stdout: string; stderr: string }> =>
       new Promise((resolve) => {
-        const options = { cwd: tmp, env: { PATH: process.env.PATH, NO_COLOR: '1', LESSON_COMPANION_PACKS: packsRoot, ...env }, ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) };
-        execFile(process.execPath, [cli, ...args], options, (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }));
+        const options = {
+          cwd: tmp,
+          env: { PATH: process.env.PATH, NO_COLOR: '1', LESSON_COMPANION_PACKS: packsRoot, ...env },
+          ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
+        };
+        execFile(process.execPath, [cli, ...args], options, (error, stdout, stderr) =>
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+        );
       });
 
     it('`new` in a read-only folder', async () => {
       const readOnly = path.join(tmp, 'read-only');
       await fs.mkdir(readOnly, { mode: 0o555 });
       await fs.chmod(readOnly, 0o555);
-      const result = await timed('new-read-only', 'new refused', () => runUnprivileged(['new', 'demo', '--dir', readOnly], {}));
+      const result = await timed('new-read-only', 'new refused', () =>
+        runUnprivileged(['new', 'demo', '--dir', readOnly], {}),
+      );
       assert.equal(result.code, 2, result.stderr);
-      assertWords(result.stderr, /cannot write .*read-only\/demo\/lesson\.json: permission denied\. Make the pack somewhere you can write to/);
+      assertWords(
+        result.stderr,
+        /cannot write .*read-only\/demo\/lesson\.json: permission denied\. Make the pack somewhere you can write to/,
+      );
       assert.deepEqual(await fs.readdir(readOnly), []);
     });
 
@@ -132,11 +157,18 @@ describe('hostile learners and environments (CLI)', function () {
       const home = path.join(tmp, 'home');
       await fs.mkdir(home, { mode: 0o555 });
       await fs.chmod(home, 0o555);
-      const { file } = await bundlePack(await makeCase(tmp, 'pack'), path.join(tmp, 'demo.lessonpack'), { validation: { runStarters: false } });
+      const { file } = await bundlePack(await makeCase(tmp, 'pack'), path.join(tmp, 'demo.lessonpack'), {
+        validation: { runStarters: false },
+      });
       await fs.chmod(file, 0o644);
-      const result = await timed('unwritable-home', 'install refused', () => runUnprivileged(['install', file], { HOME: home, LESSON_COMPANION_PACKS: '' }));
+      const result = await timed('unwritable-home', 'install refused', () =>
+        runUnprivileged(['install', file], { HOME: home, LESSON_COMPANION_PACKS: '' }),
+      );
       assert.equal(result.code, 1, result.stderr);
-      assertWords(result.stderr, /cannot install into .*home\/\.local\/share\/lesson-companion\/packs: permission denied; nothing was installed\. Choose a folder you can write to with --packs-dir or LESSON_COMPANION_PACKS\./);
+      assertWords(
+        result.stderr,
+        /cannot install into .*home\/\.local\/share\/lesson-companion\/packs: permission denied; nothing was installed\. Choose a folder you can write to with --packs-dir or LESSON_COMPANION_PACKS\./,
+      );
       assert.deepEqual(await fs.readdir(home), []);
     });
 
@@ -148,7 +180,9 @@ describe('hostile learners and environments (CLI)', function () {
       await fs.appendFile(path.join(work, 'balancer.ts'), "\nimport './helper';\n");
       await fs.writeFile(path.join(work, 'helper.ts'), 'export const x = 1;\n', { mode: 0o000 });
       await fs.chmod(path.join(work, 'helper.ts'), 0o000);
-      const learner = await timed('unreadable-ts', 'check', () => runUnprivileged(['check', path.join(work, 'balancer.ts'), '--lesson', pack, '--fuzz', '0'], {}));
+      const learner = await timed('unreadable-ts', 'check', () =>
+        runUnprivileged(['check', path.join(work, 'balancer.ts'), '--lesson', pack, '--fuzz', '0'], {}),
+      );
       assert.equal(learner.code, 1, learner.stderr);
       assertWords(learner.stdout, /helper\.ts: cannot be read \(permission denied\)/);
       await fs.chmod(path.join(pack, 'model/model.js'), 0o000);
@@ -160,20 +194,35 @@ describe('hostile learners and environments (CLI)', function () {
     it('a TMPDIR that does not exist', async () => {
       const pack = await makeCase(tmp, 'pack');
       const env = { TMPDIR: path.join(tmp, 'no-such-tmp') };
-      const check = await timed('missing-tmpdir', 'check refused', () => runUnprivileged(['check', path.join(pack, 'starter/typescript/balancer.ts'), '--lesson', pack], env));
+      const check = await timed('missing-tmpdir', 'check refused', () =>
+        runUnprivileged(['check', path.join(pack, 'starter/typescript/balancer.ts'), '--lesson', pack], env),
+      );
       assert.equal(check.code, 2, check.stderr);
-      assertWords(check.stderr, /cannot create a temporary folder in .*no-such-tmp: it does not exist\. Set TMPDIR to a folder that exists and that you can write to, or unset it\./);
-      const validate = await timed('missing-tmpdir', 'validate refused', () => runUnprivileged(['validate', pack], env));
+      assertWords(
+        check.stderr,
+        /cannot create a temporary folder in .*no-such-tmp: it does not exist\. Set TMPDIR to a folder that exists and that you can write to, or unset it\./,
+      );
+      const validate = await timed('missing-tmpdir', 'validate refused', () =>
+        runUnprivileged(['validate', pack], env),
+      );
       assert.equal(validate.code, 2, validate.stderr);
       assertWords(validate.stderr, /cannot create a temporary folder in .*no-such-tmp/);
     });
 
     it('an unexpected error: one line, and the stack with --debug', async () => {
-      COMMANDS.push({ name: 'crash-for-test', usage: 'crash-for-test', summary: 'throws', run: async () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'x')\n  more")) });
+      COMMANDS.push({
+        name: 'crash-for-test',
+        usage: 'crash-for-test',
+        summary: 'throws',
+        run: async () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'x')\n  more")),
+      });
       try {
         const io = fakeIo(tmp);
         assert.equal(await main(['crash-for-test'], io), 2);
-        assert.equal(io.stderr, "lesson-companion crash-for-test: unexpected error: Cannot read properties of undefined (reading 'x') (run again with --debug to see where)\n");
+        assert.equal(
+          io.stderr,
+          "lesson-companion crash-for-test: unexpected error: Cannot read properties of undefined (reading 'x') (run again with --debug to see where)\n",
+        );
         const debug = fakeIo(tmp);
         assert.equal(await main(['crash-for-test', '--debug'], debug), 2);
         assert.match(debug.stderr, /^lesson-companion crash-for-test: TypeError: Cannot read properties[^]*\n\s+at /);

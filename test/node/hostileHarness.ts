@@ -54,7 +54,8 @@ export class HostileHarness {
   /** What a grader keeps in the environment: it must never reach an output. */
   readonly secret = `secret-${randomBytes(8).toString('hex')}`;
   /** The interpreter itself, not a version manager's shim: a shim costs a shell per start. */
-  readonly python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
+  readonly python =
+    execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
 
   constructor(readonly sandbox: string) {}
 
@@ -75,7 +76,10 @@ export class HostileHarness {
     const token = `hostile-${randomBytes(6).toString('hex')}`;
     const dir = path.join(this.tmp, token);
     fs.mkdirSync(dir);
-    let text = fs.readFileSync(path.join(PROGRAMS, program), 'utf8').replaceAll('HOSTILE_MARKER', token).replaceAll('PACK_DIR', this.pack);
+    let text = fs
+      .readFileSync(path.join(PROGRAMS, program), 'utf8')
+      .replaceAll('HOSTILE_MARKER', token)
+      .replaceAll('PACK_DIR', this.pack);
     for (const [placeholder, value] of Object.entries(fill)) text = text.replaceAll(placeholder, value);
     const file = path.join(dir, program);
     fs.writeFileSync(file, text);
@@ -94,31 +98,46 @@ export class HostileHarness {
       // The checker's own cache lives outside the home, so an empty home means the program wrote nothing there.
       LESSON_COMPANION_CACHE_DIR: path.join(this.tmp, 'checker-cache'),
       LESSON_COMPANION_SANDBOX: this.sandbox,
-      ...(process.env.LESSON_COMPANION_SANDBOX_TOOL ? { LESSON_COMPANION_SANDBOX_TOOL: process.env.LESSON_COMPANION_SANDBOX_TOOL } : {}),
+      ...(process.env.LESSON_COMPANION_SANDBOX_TOOL
+        ? { LESSON_COMPANION_SANDBOX_TOOL: process.env.LESSON_COMPANION_SANDBOX_TOOL }
+        : {}),
       ...extra,
     };
   }
 
   /** `lesson-companion check <copy> --json` against the pack copy; the CLI is killed only after 100 s. */
-  check(copy: HostileCopy, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<CliRun & { report?: CheckReport }> {
+  check(
+    copy: HostileCopy,
+    args: string[] = [],
+    env: NodeJS.ProcessEnv = {},
+  ): Promise<CliRun & { report?: CheckReport }> {
     return new Promise((resolve) => {
       const argv = [this.cli, 'check', copy.file, '--lesson', this.pack, '--json', '--python', this.python, ...args];
-      execFile(process.execPath, argv, { cwd: this.tmp, env: this.env(env), timeout: 100_000, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        let report: CheckReport | undefined;
-        try {
-          report = JSON.parse(stdout) as CheckReport;
-        } catch {
-          report = undefined;
-        }
-        resolve({ code, signal: error?.signal ?? null, stdout, stderr, ...(report ? { report } : {}) });
-      });
+      execFile(
+        process.execPath,
+        argv,
+        { cwd: this.tmp, env: this.env(env), timeout: 100_000, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+          let report: CheckReport | undefined;
+          try {
+            report = JSON.parse(stdout) as CheckReport;
+          } catch {
+            report = undefined;
+          }
+          resolve({ code, signal: error?.signal ?? null, stdout, stderr, ...(report ? { report } : {}) });
+        },
+      );
     });
   }
 
   /** The CLI started with piped stdio, for tests that signal it or talk to `run`. */
   start(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-    return spawn(process.execPath, [this.cli, ...args], { cwd: this.tmp, env: this.env(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    return spawn(process.execPath, [this.cli, ...args], {
+      cwd: this.tmp,
+      env: this.env(env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
   }
 
   /** Entries the checker left in its TMPDIR (transpile and run folders): none once it has exited. */

@@ -20,12 +20,22 @@ const sha = (data: Buffer | string): string => createHash('sha256').update(data)
 type Manifest = Record<string, unknown> & { mistakes: Record<string, unknown>[]; readOrder: Record<string, unknown>[] };
 
 /** The `demo` pack `lesson-companion new` writes, at `<parent>/<name>`, with case `name`'s fixture files laid over it. */
-export async function makeCase(parent: string, name: string, edit?: (manifest: Manifest) => void, compact = false): Promise<string> {
+export async function makeCase(
+  parent: string,
+  name: string,
+  edit?: (manifest: Manifest) => void,
+  compact = false,
+): Promise<string> {
   const { dir } = await createPack(path.join(parent, name), 'demo');
   const fixture = path.join(HOSTILE, 'packs', name);
   const manifestFile = path.join(dir, 'lesson.json');
   const manifest = JSON.parse(await fs.readFile(manifestFile, 'utf8')) as Manifest;
-  if (await fs.stat(fixture).then(() => true, () => false)) {
+  if (
+    await fs.stat(fixture).then(
+      () => true,
+      () => false,
+    )
+  ) {
     await fs.cp(fixture, dir, { recursive: true, filter: (src) => path.basename(src) !== 'lesson.override.json' });
     const override = await fs.readFile(path.join(fixture, 'lesson.override.json'), 'utf8').catch(() => undefined);
     if (override) Object.assign(manifest, JSON.parse(override));
@@ -55,8 +65,9 @@ export async function snapshot(dir: string): Promise<Map<string, string>> {
 /** What differs between two snapshots, as "+ added", "- removed", "~ changed" lines. */
 export function changes(before: Map<string, string>, after: Map<string, string>): string[] {
   const out: string[] = [];
-  for (const [p, h] of after) if (!before.has(p)) out.push(`+ ${p}`);
-  else if (before.get(p) !== h) out.push(`~ ${p}`);
+  for (const [p, h] of after)
+    if (!before.has(p)) out.push(`+ ${p}`);
+    else if (before.get(p) !== h) out.push(`~ ${p}`);
   for (const p of before.keys()) if (!after.has(p)) out.push(`- ${p}`);
   return out.sort();
 }
@@ -79,14 +90,21 @@ export async function archiveOfFolder(dir: string, id = 'demo', version = '0.1.0
 export function archiveOf(files: Map<string, Buffer>, id = 'demo', version = '0.1.0', listed?: ArchiveFile[]): Buffer {
   const list = listed ?? [...files].map(([p, data]) => ({ path: p, sha256: sha(data), size: data.length }));
   const manifest = { format: 1, id, version, files: list, integrity: sha(integrityInput(list)) };
-  return craftZip([{ name: ARCHIVE_MANIFEST, data: Buffer.from(JSON.stringify(manifest)) }, ...[...files].map(([name, data]) => ({ name, data, method: 8 as const }))]);
+  return craftZip([
+    { name: ARCHIVE_MANIFEST, data: Buffer.from(JSON.stringify(manifest)) },
+    ...[...files].map(([name, data]) => ({ name, data, method: 8 as const })),
+  ]);
 }
 
 /** Text shown to a person: some words, no stack trace, no control character but line breaks. */
 export function assertWords(text: string, expected: RegExp): void {
   assert.match(text, expected);
   assert.doesNotMatch(text, /\n\s+at .+[(:]\d+/, `a stack trace reached the user:\n${text}`);
-  assert.doesNotMatch(text, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/, `a control character reached the user: ${JSON.stringify(text)}`);
+  assert.doesNotMatch(
+    text,
+    /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/,
+    `a control character reached the user: ${JSON.stringify(text)}`,
+  );
 }
 
 export function fakeIo(cwd: string, env: NodeJS.ProcessEnv = {}): CliIO & { stdout: string; stderr: string } {
@@ -119,5 +137,6 @@ export function printTimings(title: string): void {
   if (timings.length === 0) return;
   const w = Math.max(...timings.map((t) => t.case.length));
   console.log(`\n    ${title}`);
-  for (const t of timings.splice(0)) console.log(`      ${t.case.padEnd(w)}  ${String(t.ms).padStart(6)} ms  ${t.what}`);
+  for (const t of timings.splice(0))
+    console.log(`      ${t.case.padEnd(w)}  ${String(t.ms).padStart(6)} ms  ${t.what}`);
 }

@@ -18,8 +18,16 @@ const ROOT = path.join(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 
 const SETTINGS = [
-  { name: 'bubblewrap', env: { LESSON_COMPANION_SANDBOX: 'require', LESSON_COMPANION_SANDBOX_TOOL: 'bwrap' }, tool: 'bwrap' },
-  { name: 'unshare', env: { LESSON_COMPANION_SANDBOX: 'require', LESSON_COMPANION_SANDBOX_TOOL: 'unshare' }, tool: 'unshare' },
+  {
+    name: 'bubblewrap',
+    env: { LESSON_COMPANION_SANDBOX: 'require', LESSON_COMPANION_SANDBOX_TOOL: 'bwrap' },
+    tool: 'bwrap',
+  },
+  {
+    name: 'unshare',
+    env: { LESSON_COMPANION_SANDBOX: 'require', LESSON_COMPANION_SANDBOX_TOOL: 'unshare' },
+    tool: 'unshare',
+  },
   { name: 'no sandbox', env: { LESSON_COMPANION_SANDBOX: 'off' }, tool: undefined },
 ] as const;
 
@@ -40,7 +48,11 @@ describe('nothing outlives the CLI, and a model reaches nothing (built CLI and e
   after(() => harness.dispose());
 
   const start = (args: string[], env: NodeJS.ProcessEnv): ChildProcess =>
-    spawn(process.execPath, [CLI, ...args], { cwd: harness.tmp, env: harness.env(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    spawn(process.execPath, [CLI, ...args], {
+      cwd: harness.tmp,
+      env: harness.env(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
 
   it('no sandbox and no setpriv on PATH: SIGKILL of the CLI while the worker waits for a run leaves no worker (its stdin closes)', async () => {
     // Without setpriv nothing asks the kernel to end the worker: what ends it is that its stdin closes (its
@@ -49,12 +61,23 @@ describe('nothing outlives the CLI, and a model reaches nothing (built CLI and e
     fs.symlinkSync(process.execPath, path.join(bin, 'node'));
     fs.symlinkSync(harness.python, path.join(bin, 'python3'));
     const copy = harness.copy('answers-slowly.py');
-    const cli = start(['check', copy.file, '--lesson', harness.pack, '--json', '--python', harness.python, '--timeout', '600000'], { LESSON_COMPANION_SANDBOX: 'off', PATH: bin });
+    const cli = start(
+      ['check', copy.file, '--lesson', harness.pack, '--json', '--python', harness.python, '--timeout', '600000'],
+      { LESSON_COMPANION_SANDBOX: 'off', PATH: bin },
+    );
     const done = exited(cli);
-    const worker = async (): Promise<string[]> => (await processesWith(harness.pack)).filter((line) => line.includes('engine.js'));
-    const program = async (): Promise<string[]> => (await processesWith(copy.token)).filter((line) => !line.includes(CLI));
-    assert.ok(await until(async () => (await worker()).length > 0 && (await program()).length > 0, 20_000), 'the worker and the program started');
-    assert.ok((await worker()).every((line) => !line.includes('setpriv')), 'nothing ties the worker but its pipe');
+    const worker = async (): Promise<string[]> =>
+      (await processesWith(harness.pack)).filter((line) => line.includes('engine.js'));
+    const program = async (): Promise<string[]> =>
+      (await processesWith(copy.token)).filter((line) => !line.includes(CLI));
+    assert.ok(
+      await until(async () => (await worker()).length > 0 && (await program()).length > 0, 20_000),
+      'the worker and the program started',
+    );
+    assert.ok(
+      (await worker()).every((line) => !line.includes('setpriv')),
+      'nothing ties the worker but its pipe',
+    );
     await sleep(500);
     cli.kill('SIGKILL');
     await done;
@@ -80,10 +103,14 @@ describe('nothing outlives the CLI, and a model reaches nothing (built CLI and e
       await skipWithout(this);
       const copy = harness.copy('answers-slowly.py');
       const tmpdir = fs.mkdtempSync(path.join(harness.tmp, 'tmpdir-'));
-      const cli = start(['check', copy.file, '--lesson', harness.pack, '--json', '--python', harness.python, '--timeout', '600000'], { ...setting.env, TMPDIR: tmpdir });
+      const cli = start(
+        ['check', copy.file, '--lesson', harness.pack, '--json', '--python', harness.python, '--timeout', '600000'],
+        { ...setting.env, TMPDIR: tmpdir },
+      );
       const done = exited(cli);
       // The CLI's own command line names the program too: only what it started counts.
-      const program = async (): Promise<string[]> => (await processesWith(copy.token)).filter((line) => !line.includes(CLI));
+      const program = async (): Promise<string[]> =>
+        (await processesWith(copy.token)).filter((line) => !line.includes(CLI));
       assert.ok(await until(async () => (await program()).length > 0, 20_000), 'the program started');
       await sleep(300);
       cli.kill('SIGKILL');
@@ -97,12 +124,19 @@ describe('nothing outlives the CLI, and a model reaches nothing (built CLI and e
     it(`${setting.name}: SIGKILL of the CLI while the model spins leaves no engine worker after a second`, async function () {
       await skipWithout(this);
       const pack = await makeCase(harness.tmp, `spins-${setting.tool ?? 'off'}`);
-      fs.appendFileSync(path.join(pack, 'model', 'model.js'), fs.readFileSync(path.join(HOSTILE, 'models', 'spins.js')));
+      fs.appendFileSync(
+        path.join(pack, 'model', 'model.js'),
+        fs.readFileSync(path.join(HOSTILE, 'models', 'spins.js')),
+      );
       const copy = harness.copy('answers-slowly.py');
       const tmpdir = fs.mkdtempSync(path.join(harness.tmp, 'tmpdir-'));
-      const cli = start(['check', copy.file, '--lesson', pack, '--json', '--python', harness.python, '--timeout', '600000'], { ...setting.env, TMPDIR: tmpdir, LESSON_COMPANION_ENGINE_QUIET_MS: '600000' });
+      const cli = start(
+        ['check', copy.file, '--lesson', pack, '--json', '--python', harness.python, '--timeout', '600000'],
+        { ...setting.env, TMPDIR: tmpdir, LESSON_COMPANION_ENGINE_QUIET_MS: '600000' },
+      );
       const done = exited(cli);
-      const worker = async (): Promise<string[]> => (await processesWith(pack)).filter((line) => line.includes('engine.js'));
+      const worker = async (): Promise<string[]> =>
+        (await processesWith(pack)).filter((line) => line.includes('engine.js'));
       assert.ok(await until(async () => (await worker()).length > 0, 20_000), 'the worker started');
       await sleep(1500);
       cli.kill('SIGKILL');
@@ -125,10 +159,15 @@ describe('nothing outlives the CLI, and a model reaches nothing (built CLI and e
       try {
         const port = String((server.address() as net.AddressInfo).port);
         const pack = await makeCase(harness.tmp, `reaches-${setting.tool ?? 'off'}`);
-        const probe = fs.readFileSync(path.join(HOSTILE, 'models', 'reaches-process.js'), 'utf8').replaceAll('HOSTILE_PORT', port).replaceAll('HOSTILE_VICTIM', String(victim.pid));
+        const probe = fs
+          .readFileSync(path.join(HOSTILE, 'models', 'reaches-process.js'), 'utf8')
+          .replaceAll('HOSTILE_PORT', port)
+          .replaceAll('HOSTILE_VICTIM', String(victim.pid));
         fs.appendFileSync(path.join(pack, 'model', 'model.js'), probe);
         const copy = harness.copy('slow-correct.py');
-        const run: CliRun = await exited(start(['check', copy.file, '--lesson', pack, '--python', harness.python, '--fuzz', '2'], setting.env));
+        const run: CliRun = await exited(
+          start(['check', copy.file, '--lesson', pack, '--python', harness.python, '--fuzz', '2'], setting.env),
+        );
         const said = run.stdout + run.stderr;
         assert.ok(!said.includes(harness.secret), 'the token is not in any output');
         assert.match(said, /lesson "demo".*LEAKED refused/, said.slice(0, 2000));
@@ -146,11 +185,17 @@ describe('nothing outlives the CLI, and a model reaches nothing (built CLI and e
       await skipWithout(this);
       const pack = await makeCase(harness.tmp, `imports-out-${setting.tool ?? 'off'}`);
       fs.writeFileSync(path.join(harness.tmp, 'outside.js'), 'module.exports = {};\n');
-      fs.appendFileSync(path.join(pack, 'model', 'model.js'), "\nimport * as outside from '../../outside.js';\nmodel.description = String(outside);\n");
+      fs.appendFileSync(
+        path.join(pack, 'model', 'model.js'),
+        "\nimport * as outside from '../../outside.js';\nmodel.description = String(outside);\n",
+      );
       const copy = harness.copy('slow-correct.py');
       const run = await exited(start(['check', copy.file, '--lesson', pack, '--python', harness.python], setting.env));
       assert.equal(run.code, 2, run.stdout + run.stderr);
-      assert.match(run.stderr, /not valid: model\/model\.js imports "\.\.\/\.\.\/outside\.js", which is outside the pack/);
+      assert.match(
+        run.stderr,
+        /not valid: model\/model\.js imports "\.\.\/\.\.\/outside\.js", which is outside the pack/,
+      );
     });
 
     it(`${setting.name}: a pack with a symbolic link to /etc/passwd is refused when it loads, in words naming the link`, async function () {

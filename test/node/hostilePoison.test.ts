@@ -14,13 +14,27 @@ import { HostileHarness } from './hostileHarness';
 import { ROOT } from './hostileKit';
 import { availableSandbox, forgetDetectedSandbox } from '../../src/node/sandbox/sandbox';
 
-const WRONG = path.join(ROOT, 'test', 'fixtures', 'real-style', 'least-connections', 'python', 'least_loaded_by_name.py');
+const WRONG = path.join(
+  ROOT,
+  'test',
+  'fixtures',
+  'real-style',
+  'least-connections',
+  'python',
+  'least_loaded_by_name.py',
+);
 /** A correct balancer (the lesson's own test fixture): what the fake interpreter runs, whatever file it is given. */
-const CORRECT = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'least-connections', 'python', 'correct.py'), 'utf8');
+const CORRECT = fs.readFileSync(
+  path.join(ROOT, 'test', 'fixtures', 'least-connections', 'python', 'correct.py'),
+  'utf8',
+);
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name));
 }
 
 describe('poisoned kept files make no wrong program pass', function () {
@@ -46,10 +60,20 @@ describe('poisoned kept files make no wrong program pass', function () {
   after(() => harness.dispose());
 
   const settings = (): { name: string; env: NodeJS.ProcessEnv }[] => [
-    ...(bwrap ? [{ name: 'bubblewrap', env: { LESSON_COMPANION_SANDBOX: 'require', LESSON_COMPANION_SANDBOX_TOOL: 'bwrap' } }] : []),
+    ...(bwrap
+      ? [{ name: 'bubblewrap', env: { LESSON_COMPANION_SANDBOX: 'require', LESSON_COMPANION_SANDBOX_TOOL: 'bwrap' } }]
+      : []),
     { name: 'no sandbox', env: { LESSON_COMPANION_SANDBOX: 'off' } },
   ];
-  const record = (): string => JSON.stringify({ executable: fake.interpreter, needs: [fake.dir, path.dirname(fs.realpathSync(harness.python)), path.dirname(path.dirname(fs.realpathSync(harness.python)))] });
+  const record = (): string =>
+    JSON.stringify({
+      executable: fake.interpreter,
+      needs: [
+        fake.dir,
+        path.dirname(fs.realpathSync(harness.python)),
+        path.dirname(path.dirname(fs.realpathSync(harness.python))),
+      ],
+    });
 
   it('the fake interpreter is potent: checked as a program of its own, the correct balancer passes', async () => {
     const copy = harness.copy('slow-correct.py');
@@ -67,13 +91,23 @@ describe('poisoned kept files make no wrong program pass', function () {
       const mistakes = baseline.report!.mistakes.map((m) => m.id);
       assert.deepEqual(mistakes, ['tiebreak'], setting.name);
       const kept = filesUnder(cache());
-      assert.ok(kept.some((f) => f.includes(`${path.sep}interpreters${path.sep}`)), `${setting.name}: the check kept its interpreter (${kept.join(', ')})`);
-      for (const [poison, content] of [['a fake interpreter', record()], ['garbage', '\u0000{not json']] as const) {
+      assert.ok(
+        kept.some((f) => f.includes(`${path.sep}interpreters${path.sep}`)),
+        `${setting.name}: the check kept its interpreter (${kept.join(', ')})`,
+      );
+      for (const [poison, content] of [
+        ['a fake interpreter', record()],
+        ['garbage', '\u0000{not json'],
+      ] as const) {
         for (const file of filesUnder(cache())) fs.writeFileSync(file, content);
         const run = await harness.check(copy, [], setting.env);
         assert.equal(run.code, 1, `${setting.name}, ${poison}: ${run.stdout}${run.stderr}`);
         assert.equal(run.report?.status, 'fail', `${setting.name}, ${poison}`);
-        assert.deepEqual(run.report?.mistakes.map((m) => m.id), mistakes, `${setting.name}, ${poison}: the same mistake is named`);
+        assert.deepEqual(
+          run.report?.mistakes.map((m) => m.id),
+          mistakes,
+          `${setting.name}, ${poison}: the same mistake is named`,
+        );
         assert.ok(!(run.stdout + run.stderr).includes(fake.dir), `${setting.name}, ${poison}: nothing names the fake`);
       }
     }
@@ -84,13 +118,22 @@ describe('poisoned kept files make no wrong program pass', function () {
     const copy = harness.copy('poisons-cache.py', { CACHE_DIR: cache() });
     const off = await harness.check(copy, [], { LESSON_COMPANION_SANDBOX: 'off' });
     assert.equal(off.code, 1, off.stdout + off.stderr);
-    assert.deepEqual(off.report?.mistakes.map((m) => m.id), ['tiebreak']);
+    assert.deepEqual(
+      off.report?.mistakes.map((m) => m.id),
+      ['tiebreak'],
+    );
     const poisoned = filesUnder(cache()).filter((f) => fs.readFileSync(f, 'utf8').includes(`${copy.token}-fake`));
     assert.ok(poisoned.length > 0, 'the unsandboxed run did poison the cache (the attack happened)');
-    const required = await harness.check(copy, [], { LESSON_COMPANION_SANDBOX: 'require', LESSON_COMPANION_SANDBOX_TOOL: 'bwrap' });
+    const required = await harness.check(copy, [], {
+      LESSON_COMPANION_SANDBOX: 'require',
+      LESSON_COMPANION_SANDBOX_TOOL: 'bwrap',
+    });
     assert.equal(required.code, 1, required.stdout + required.stderr);
     assert.equal(required.report?.status, 'fail');
-    assert.deepEqual(required.report?.mistakes.map((m) => m.id), ['tiebreak']);
+    assert.deepEqual(
+      required.report?.mistakes.map((m) => m.id),
+      ['tiebreak'],
+    );
     fs.rmSync(`/tmp/${copy.token}-fake`, { recursive: true, force: true });
   });
 
@@ -101,19 +144,56 @@ describe('poisoned kept files make no wrong program pass', function () {
     const out = path.join(harness.tmp, 'grade-out');
     const grade = (): Promise<{ code: number | null; text: string }> =>
       new Promise((resolve) =>
-        execFile(process.execPath, [harness.cli, 'grade', submissions, '--lesson', harness.pack, '--sandbox', 'off', '--out', out, '--format', 'json', '--python', harness.python], { cwd: harness.tmp, env: harness.env(), timeout: 120_000 }, (error, stdout, stderr) =>
-          resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, text: stdout + stderr }),
+        execFile(
+          process.execPath,
+          [
+            harness.cli,
+            'grade',
+            submissions,
+            '--lesson',
+            harness.pack,
+            '--sandbox',
+            'off',
+            '--out',
+            out,
+            '--format',
+            'json',
+            '--python',
+            harness.python,
+          ],
+          { cwd: harness.tmp, env: harness.env(), timeout: 120_000 },
+          (error, stdout, stderr) =>
+            resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, text: stdout + stderr }),
         ),
       );
-    const statusOf = (): string => (JSON.parse(fs.readFileSync(path.join(out, fs.readdirSync(out).find((f) => f.endsWith('.json'))!), 'utf8')) as { rows: { student: string; status: string }[] }).rows.find((r) => r.student === 'ann')!.status;
+    const statusOf = (): string =>
+      (
+        JSON.parse(
+          fs.readFileSync(
+            path.join(
+              out,
+              fs.readdirSync(out).find((f) => f.endsWith('.json'))!,
+            ),
+            'utf8',
+          ),
+        ) as { rows: { student: string; status: string }[] }
+      ).rows.find((r) => r.student === 'ann')!.status;
     const first = await grade();
     assert.equal(statusOf(), 'fail', first.text);
     const kept = filesUnder(path.join(out, 'results'));
     assert.ok(kept.length > 0, 'grade kept its result');
     for (const file of kept) {
-      const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { result: Record<string, unknown> & { checks: Record<string, number> & { total: number } } };
+      const data = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+        result: Record<string, unknown> & { checks: Record<string, number> & { total: number } };
+      };
       const total = data.result.checks.total;
-      data.result = { ...data.result, status: 'pass', checks: { ...data.result.checks, passed: total, failed: 0 }, mistakes: [], reason: undefined };
+      data.result = {
+        ...data.result,
+        status: 'pass',
+        checks: { ...data.result.checks, passed: total, failed: 0 },
+        mistakes: [],
+        reason: undefined,
+      };
       fs.writeFileSync(file, JSON.stringify(data));
     }
     const second = await grade();

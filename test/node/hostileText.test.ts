@@ -54,8 +54,18 @@ describe('pack text reaches no terminal raw (terminal-escapes)', function () {
   it('validate: a warning at each field, and the output escaped', async () => {
     const { text } = await run(['validate', pack]);
     assertWords(text, /holds the control character U\+001B/);
-    for (const field of [/title/, /summary/, /scenarios.0.title/, /scenarios.0.description/, /failureQuestions.0.prompt/]) {
-      assert.match(text, new RegExp(`${field.source}[^\\n]*holds the control character`), `a warning at ${field.source}`);
+    for (const field of [
+      /title/,
+      /summary/,
+      /scenarios.0.title/,
+      /scenarios.0.description/,
+      /failureQuestions.0.prompt/,
+    ]) {
+      assert.match(
+        text,
+        new RegExp(`${field.source}[^\\n]*holds the control character`),
+        `a warning at ${field.source}`,
+      );
     }
   });
 

@@ -30,12 +30,19 @@ function linesBetween(file: string, start: RegExp, end: RegExp): { first: number
 }
 
 function lineOf(file: string, marker: string): number {
-  const index = fs.readFileSync(file, 'utf8').split('\n').findIndex((line) => line.includes(marker));
+  const index = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .findIndex((line) => line.includes(marker));
   assert.ok(index >= 0, `no "${marker}" in ${file}`);
   return index + 1;
 }
 
-async function trace(language: Language, file: string, options: { driver?: string; commands?: string[]; answers?: string[][] } = {}): Promise<LineTrace | undefined> {
+async function trace(
+  language: Language,
+  file: string,
+  options: { driver?: string; commands?: string[]; answers?: string[][] } = {},
+): Promise<LineTrace | undefined> {
   const program = await prepareProgram(language, file, DEFAULT_INTERPRETERS, options.driver);
   try {
     return await traceCommandLines({
@@ -50,13 +57,20 @@ async function trace(language: Language, file: string, options: { driver?: strin
   }
 }
 
-function rank(result: LineTrace, file: string, failingIndex = FAILING, cmds = commands, failingAnswer: string[] | null = answers[FAILING]!): ReturnType<typeof rankSuspiciousLines> {
+function rank(
+  result: LineTrace,
+  file: string,
+  failingIndex = FAILING,
+  cmds = commands,
+  failingAnswer: string[] | null = answers[FAILING]!,
+): ReturnType<typeof rankSuspiciousLines> {
   return rankSuspiciousLines({ commands: cmds, lines: linesIn(result, file), failingIndex, failingAnswer });
 }
 
 function assertInside(lines: readonly number[] | undefined, range: { first: number; last: number }): void {
   assert.ok(lines && lines.length > 0, 'no lines ranked');
-  for (const line of lines) assert.ok(line >= range.first && line <= range.last, `line ${line} is outside lines ${range.first}-${range.last}`);
+  for (const line of lines)
+    assert.ok(line >= range.first && line <= range.last, `line ${line} is outside lines ${range.first}-${range.last}`);
 }
 
 describe('line tracing of learner programs (real processes)', function () {
@@ -65,7 +79,11 @@ describe('line tracing of learner programs (real processes)', function () {
   const delegating: { language: Language; file: string; helper: [RegExp, RegExp] }[] = [
     { language: 'python', file: 'python/delegates-tiebreak.py', helper: [/def _least_loaded/, /def _take/] },
     { language: 'javascript', file: 'javascript/delegates-tiebreak.js', helper: [/^\s*leastLoaded\(\)/, /^\s*take\(/] },
-    { language: 'typescript', file: 'typescript/delegates-tiebreak.ts', helper: [/private leastLoaded\(\)/, /private take\(/] },
+    {
+      language: 'typescript',
+      file: 'typescript/delegates-tiebreak.ts',
+      helper: [/private leastLoaded\(\)/, /private take\(/],
+    },
   ];
   for (const { language, file, helper } of delegating) {
     it(`${language}: points into the helper pick() delegates the tiebreak to, not at pick()`, async () => {
@@ -76,10 +94,17 @@ describe('line tracing of learner programs (real processes)', function () {
       const ranked = rank(result, absolute);
       assert.equal(ranked?.discriminating, true);
       assertInside(ranked?.lines, linesBetween(absolute, ...helper));
-      assert.equal(ranked?.reason, 'this line ran when PICK answered c, and not at the other 3 PICK commands, which were right');
+      assert.equal(
+        ranked?.reason,
+        'this line ran when PICK answered c, and not at the other 3 PICK commands, which were right',
+      );
       // Each command got its own lines: DONE ran done(), not the helper.
       const done = linesIn(result, absolute)[3]!;
-      assert.ok([...done].every((line) => line < linesBetween(absolute, ...helper).first || line > linesBetween(absolute, ...helper).last));
+      assert.ok(
+        [...done].every(
+          (line) => line < linesBetween(absolute, ...helper).first || line > linesBetween(absolute, ...helper).last,
+        ),
+      );
     });
   }
 
@@ -96,7 +121,14 @@ describe('line tracing of learner programs (real processes)', function () {
       // BACKENDS runs only driver code: none of the learner's lines.
       assert.deepEqual([...(result.perCommand[0]!.get(file) ?? [])], []);
       const ranked = rank(result, file, 7, cc, ['b']);
-      assertInside(ranked?.lines, linesBetween(file, language === 'python' ? /def _least_busy/ : /function leastBusy/, language === 'python' ? /def connection_opened/ : /function connection_opened/));
+      assertInside(
+        ranked?.lines,
+        linesBetween(
+          file,
+          language === 'python' ? /def _least_busy/ : /function leastBusy/,
+          language === 'python' ? /def connection_opened/ : /function connection_opened/,
+        ),
+      );
     });
   }
 
@@ -107,19 +139,25 @@ describe('line tracing of learner programs (real processes)', function () {
     assertInside(rank(result!, file)?.lines, linesBetween(file, /def _least_loaded/, /def _take/));
   });
 
-  it('javascript: readline\'s async iterator (lines handed out before they are handled) is cut by answers', async () => {
+  it("javascript: readline's async iterator (lines handed out before they are handled) is cut by answers", async () => {
     const file = path.join(FIXTURES, 'least-connections', 'javascript', 'for-await.js');
     const result = await trace('javascript', file);
     assert.equal(result?.by, 'answers');
     assertInside(rank(result!, file)?.lines, linesBetween(file, /^\s*leastLoaded\(\)/, /^\s*take\(/));
   });
 
-  for (const [language, name] of [['python', 'answers-at-end.py'], ['javascript', 'answers-at-end.js']] as const) {
+  for (const [language, name] of [
+    ['python', 'answers-at-end.py'],
+    ['javascript', 'answers-at-end.js'],
+  ] as const) {
     it(`${language}: a program that reads everything and answers in one write at the end gets no lines, not wrong ones`, async () => {
       const file = path.join(FIXTURES, 'least-connections', language, name);
       const result = await trace(language, file);
       assert.ok(result, 'the run could not be traced');
-      assert.deepEqual(result.perCommand, commands.map(() => undefined));
+      assert.deepEqual(
+        result.perCommand,
+        commands.map(() => undefined),
+      );
       assert.equal(rank(result, file), undefined);
     });
   }
@@ -135,13 +173,19 @@ describe('line tracing of learner programs (real processes)', function () {
     // Nothing after the crashing line in the helper ran.
     assert.ok(!atCrash.has(crashLine + 1) && !atCrash.has(crashLine + 2));
     // Its traceback is the one a plain run prints, without the tracer's frames.
-    assert.match(result.run.stderr, /^Traceback \(most recent call last\):\n {2}File "[^"]*empty-crash\.py", line \d+, in <module>/);
+    assert.match(
+      result.run.stderr,
+      /^Traceback \(most recent call last\):\n {2}File "[^"]*empty-crash\.py", line \d+, in <module>/,
+    );
     assert.match(result.run.stderr, /IndexError: list index out of range\n$/);
     const ranked = rank(result, file, 4, crashCommands, null);
     // Every line the crashed PICK ran also ran at the right ones: no line is singled out as the cause.
     assert.equal(ranked?.discriminating, false);
     assert.ok(ranked?.lines.includes(crashLine));
-    assert.match(ranked!.reason, /^every line that ran at the PICK where the program stopped also ran at the other 2 PICK commands/);
+    assert.match(
+      ranked!.reason,
+      /^every line that ran at the PICK where the program stopped also ran at the other 2 PICK commands/,
+    );
   });
 
   it('python: reading with input() and printing its own debugging to stderr (no newline) breaks nothing', async () => {
@@ -149,7 +193,12 @@ describe('line tracing of learner programs (real processes)', function () {
     const result = await trace('python', file);
     assert.equal(result?.by, 'reads');
     // The program's stderr comes back as it wrote it, without the tracer's records.
-    assert.equal(result?.run.stderr, [0, 1, 1, 2].map((i) => `pick: loads {'a': ${Math.min(i, 1)}, 'b': ${i === 2 ? 1 : 0}, 'd': 0, 'c': 0} `).join(''));
+    assert.equal(
+      result?.run.stderr,
+      [0, 1, 1, 2]
+        .map((i) => `pick: loads {'a': ${Math.min(i, 1)}, 'b': ${i === 2 ? 1 : 0}, 'd': 0, 'c': 0} `)
+        .join(''),
+    );
     assertInside(rank(result!, file)?.lines, linesBetween(file, /def _least_loaded/, /def _take/));
   });
 

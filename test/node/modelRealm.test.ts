@@ -14,7 +14,10 @@ describe('a pack model reaches nothing of the host realm', () => {
   let pack: string;
   before(() => {
     pack = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-realm-'));
-    fs.copyFileSync(path.join(__dirname, '..', 'fixtures', 'hostile', 'models', 'realm-escape.js'), path.join(pack, 'model.js'));
+    fs.copyFileSync(
+      path.join(__dirname, '..', 'fixtures', 'hostile', 'models', 'realm-escape.js'),
+      path.join(pack, 'model.js'),
+    );
   });
   after(() => fs.rmSync(pack, { recursive: true, force: true }));
 

@@ -20,10 +20,12 @@ import { checkFile } from '../../src/node/check/checker';
 import { loadPack, type LoadedPack } from '../../src/node/packs/packs';
 
 const ROOT = path.join(__dirname, '..', '..');
-const PYTHON = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
+const PYTHON =
+  execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
 const HOSTILE = path.join(ROOT, 'test', 'fixtures', 'hostile', 'programs');
 const SEEDS = [1, 7];
-const said = (r: CheckReport): string => `${r.status} [${r.mistakes.map((m) => m.id).join(', ')}] ${r.problems.map((p) => `${p.kind}: ${p.message}`).join(' | ')}`;
+const said = (r: CheckReport): string =>
+  `${r.status} [${r.mistakes.map((m) => m.id).join(', ')}] ${r.problems.map((p) => `${p.kind}: ${p.message}`).join(' | ')}`;
 
 describe('output that does not follow the commands, and state across the reset (real processes)', function () {
   this.timeout(240_000);
@@ -32,11 +34,19 @@ describe('output that does not follow the commands, and state across the reset (
     pack = await loadPack(path.join(ROOT, 'lessons', 'least-connections'));
   });
   const check = (file: string, language: Language, seed: number, fuzz?: number): Promise<CheckReport> =>
-    checkFile(pack, file, language, { interpreters: { python: PYTHON }, seed, ...(fuzz === undefined ? {} : { fuzzTranscripts: fuzz }) });
+    checkFile(pack, file, language, {
+      interpreters: { python: PYTHON },
+      seed,
+      ...(fuzz === undefined ? {} : { fuzzTranscripts: fuzz }),
+    });
 
   for (const seed of SEEDS) {
     it(`a real leak: "state leaks" with what the replayed runs answered (seed ${seed})`, async () => {
-      const r = await check(path.join(ROOT, 'test', 'fixtures', 'real-style', 'least-connections', 'python', 'reload_same_pool.py'), 'python', seed);
+      const r = await check(
+        path.join(ROOT, 'test', 'fixtures', 'real-style', 'least-connections', 'python', 'reload_same_pool.py'),
+        'python',
+        seed,
+      );
       const leak = r.problems.find((p) => p.kind === 'stale-state');
       assert.ok(leak, said(r));
       assert.deepEqual(r.mistakes, [], said(r));
@@ -51,17 +61,27 @@ describe('output that does not follow the commands, and state across the reset (
         const r = await check(path.join(HOSTILE, program), 'python', seed, 4);
         assert.equal(r.status, 'fail');
         assert.ok(!r.problems.some((p) => p.kind === 'stale-state'), said(r));
-        assert.ok(r.problems.some((p) => p.kind === 'timeout' && /stopped answering at command \d+/.test(p.message)), said(r));
+        assert.ok(
+          r.problems.some((p) => p.kind === 'timeout' && /stopped answering at command \d+/.test(p.message)),
+          said(r),
+        );
       });
     }
   }
 
-  for (const [program, language] of [['heartbeat-thread.py', 'python'], ['progress-timer.js', 'javascript']] as const) {
+  for (const [program, language] of [
+    ['heartbeat-thread.py', 'python'],
+    ['progress-timer.js', 'javascript'],
+  ] as const) {
     for (const seed of SEEDS) {
       it(`${program}: lines no command asks for, and no mistake named (seed ${seed})`, async () => {
         const r = await check(path.join(HOSTILE, program), language, seed);
         assert.equal(r.status, 'fail');
-        assert.deepEqual(r.mistakes.map((m) => m.id), [], said(r));
+        assert.deepEqual(
+          r.mistakes.map((m) => m.id),
+          [],
+          said(r),
+        );
         assert.ok(!r.problems.some((p) => p.kind === 'stale-state'), said(r));
         const unasked = r.problems.find((p) => p.kind === 'stray-output' && p.message.includes('no command asks for'));
         if (!unasked) {
@@ -70,14 +90,21 @@ describe('output that does not follow the commands, and state across the reset (
           const ignored = r.problems.find((p) => p.kind === 'stray-output' && p.message.includes('not answers'));
           assert.ok(ignored, said(r));
           assert.equal(r.checks.failed, 0, said(r));
-          assert.match(ignored.message, program.endsWith('.py') ? /e\.g\. "\."/ : /e\.g\. "[^"]*working/, ignored.message);
+          assert.match(
+            ignored.message,
+            program.endsWith('.py') ? /e\.g\. "\."/ : /e\.g\. "[^"]*working/,
+            ignored.message,
+          );
           return;
         }
         // A line it names is one the program printed (the list may start with "an empty line", which two
         // writers' halves leave by timing).
         const listed = /\(([^)]*)\)/.exec(unasked.message)?.[1] ?? '';
         const named = [...listed.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
-        assert.ok(named.some((line) => (program.endsWith('.py') ? line.includes('.') : line.includes('working'))), unasked.message);
+        assert.ok(
+          named.some((line) => (program.endsWith('.py') ? line.includes('.') : line.includes('working'))),
+          unasked.message,
+        );
       });
     }
   }

@@ -64,24 +64,37 @@ describe('packs kept from their last load', () => {
     await loadPack(pack, 'folder');
     const starter = path.join(pack, 'starter', 'python', 'balancer.py');
     fs.rmSync(starter);
-    await assert.rejects(loadPack(pack, 'folder'), (error: PackError) => error.problems.some((p) => p.message.includes('does not exist')));
+    await assert.rejects(loadPack(pack, 'folder'), (error: PackError) =>
+      error.problems.some((p) => p.message.includes('does not exist')),
+    );
     const outside = path.join(tmp, 'elsewhere.py');
     fs.writeFileSync(outside, 'print("hi")\n');
     fs.symlinkSync(outside, starter);
-    await assert.rejects(loadPack(pack, 'folder'), (error: PackError) => error.problems.some((p) => p.message.includes('is a symbolic link')));
+    await assert.rejects(loadPack(pack, 'folder'), (error: PackError) =>
+      error.problems.some((p) => p.message.includes('is a symbolic link')),
+    );
   });
 
   it('keeps nothing of a pack that did not load', async () => {
     const manifest = path.join(pack, 'lesson.json');
-    fs.writeFileSync(manifest, fs.readFileSync(manifest, 'utf8').replace('"transcripts/long.txt"', '"transcripts/missing.txt"'));
+    fs.writeFileSync(
+      manifest,
+      fs.readFileSync(manifest, 'utf8').replace('"transcripts/long.txt"', '"transcripts/missing.txt"'),
+    );
     await assert.rejects(loadPack(pack, 'folder'), PackError);
-    assert.equal(fs.existsSync(path.join(tmp, 'cache', 'packs')) && fs.readdirSync(path.join(tmp, 'cache', 'packs')).length > 0, false);
+    assert.equal(
+      fs.existsSync(path.join(tmp, 'cache', 'packs')) && fs.readdirSync(path.join(tmp, 'cache', 'packs')).length > 0,
+      false,
+    );
     await assert.rejects(loadPack(pack, 'folder'), PackError);
   });
 
   it('writes nothing to the cache folder: a kept pack holds the hidden transcripts', async () => {
     await loadPack(pack, 'folder');
     await loadPack(pack, 'folder');
-    assert.equal(fs.existsSync(path.join(tmp, 'cache')) ? fs.readdirSync(path.join(tmp, 'cache'), { recursive: true }).length : 0, 0);
+    assert.equal(
+      fs.existsSync(path.join(tmp, 'cache')) ? fs.readdirSync(path.join(tmp, 'cache'), { recursive: true }).length : 0,
+      0,
+    );
   });
 });

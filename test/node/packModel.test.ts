@@ -27,9 +27,19 @@ interface Run {
 function cli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   const started = performance.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr, ms: performance.now() - started });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({
+          code: error ? ((error as { code?: number }).code ?? null) : 0,
+          stdout,
+          stderr,
+          ms: performance.now() - started,
+        });
+      },
+    );
   });
 }
 
@@ -57,8 +67,10 @@ describe('a pack that brings its own model: hostile and broken models', function
   });
   after(() => fs.rm(tmp, { recursive: true, force: true }));
 
-  it('checks a correct program with the scaffold pack\'s own model (the baseline the cases below break)', async () => {
-    const dir = await packWith('plain', (m) => m.replace('PICK does not count the chosen backend', 'PICK does not count the chosen backend at once'));
+  it("checks a correct program with the scaffold pack's own model (the baseline the cases below break)", async () => {
+    const dir = await packWith('plain', (m) =>
+      m.replace('PICK does not count the chosen backend', 'PICK does not count the chosen backend at once'),
+    );
     const run = await cli(['check', learner, '--lesson', dir, '--json']);
     assert.equal(run.code, 0, run.stderr + run.stdout);
     assert.equal(JSON.parse(run.stdout).status, 'pass');
@@ -66,14 +78,24 @@ describe('a pack that brings its own model: hostile and broken models', function
 
   const broken: [string, string, RegExp][] = [
     ['loops', "    if (verb === 'PICK') { for (;;) {} }", /computed for more than 3 s without a result/],
-    ['throws', "    if (verb === 'PICK') throw new Error('broken at PICK');", /failed in step\("PICK"\): broken at PICK/],
-    ['allocates', "    if (verb === 'PICK') { const hoard = []; for (;;) hoard.push(new Array(100000).fill(7)); }", /ran out of memory/],
+    [
+      'throws',
+      "    if (verb === 'PICK') throw new Error('broken at PICK');",
+      /failed in step\("PICK"\): broken at PICK/,
+    ],
+    [
+      'allocates',
+      "    if (verb === 'PICK') { const hoard = []; for (;;) hoard.push(new Array(100000).fill(7)); }",
+      /ran out of memory/,
+    ],
   ];
   for (const [name, line, words] of broken) {
     it(`a model that ${name}: a clear error naming the pack and its model, the learner's file untouched`, async () => {
       const dir = await packWith(name, (m) => m.replace(PICK_LINE, line));
       const before = await fs.readFile(learner, 'utf8');
-      const run = await cli(['check', learner, '--lesson', dir, '--json'], { LESSON_COMPANION_ENGINE_QUIET_MS: '3000' });
+      const run = await cli(['check', learner, '--lesson', dir, '--json'], {
+        LESSON_COMPANION_ENGINE_QUIET_MS: '3000',
+      });
       assert.equal(run.code, 1, run.stderr);
       const report = JSON.parse(run.stdout);
       assert.equal(report.status, 'error');
@@ -106,7 +128,11 @@ try {
 } catch (e) { tried.escape = String(e); }
 `;
     // The model reports what its attempts met by failing at the first PICK with it: the report carries it.
-    const dir = await packWith('escapes', (m) => `${escape}\n${m.replace(PICK_LINE, "    if (verb === 'PICK') throw new Error('tried ' + JSON.stringify(tried));\n" + PICK_LINE)}`);
+    const dir = await packWith(
+      'escapes',
+      (m) =>
+        `${escape}\n${m.replace(PICK_LINE, "    if (verb === 'PICK') throw new Error('tried ' + JSON.stringify(tried));\n" + PICK_LINE)}`,
+    );
     try {
       const run = await cli(['check', learner, '--lesson', dir, '--json']);
       const problem = JSON.parse(run.stdout).problems.find((p: { kind: string }) => p.kind === 'model-error');
@@ -116,8 +142,22 @@ try {
       assert.equal(tried.write, undefined);
       assert.equal(tried.spawn, undefined);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      assert.equal(await fs.access(written).then(() => true, () => false), false, 'no file written');
-      assert.equal(await fs.access(spawned).then(() => true, () => false), false, 'no process started');
+      assert.equal(
+        await fs.access(written).then(
+          () => true,
+          () => false,
+        ),
+        false,
+        'no file written',
+      );
+      assert.equal(
+        await fs.access(spawned).then(
+          () => true,
+          () => false,
+        ),
+        false,
+        'no process started',
+      );
       assert.equal(connections, 0, 'no connection made');
     } finally {
       server.close();
@@ -125,14 +165,24 @@ try {
   });
 
   it('validate refuses a model that answers differently on two runs, naming the file and line', async () => {
-    const dir = await packWith('random', (m) => m.replace(PICK_LINE, "    if (verb === 'PICK' && Math.random() < 0.5) return { state, answer: lines('EMPTY') };\n" + PICK_LINE));
+    const dir = await packWith('random', (m) =>
+      m.replace(
+        PICK_LINE,
+        "    if (verb === 'PICK' && Math.random() < 0.5) return { state, answer: lines('EMPTY') };\n" + PICK_LINE,
+      ),
+    );
     const run = await cli(['validate', dir]);
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.match(run.stdout, /model\/model\.js:\d+.*step\(\) answers differently on two runs of the same commands/);
   });
 
   it('validate refuses a mutation that changes nothing, at the line that declares it', async () => {
-    const dir = await packWith('inert', (m) => m.replace("    { id: 'empty-crash', description: 'PICK on an empty pool crashes' },", "    { id: 'empty-crash', description: 'PICK on an empty pool crashes' },\n    { id: 'does-nothing', description: 'a mistake the model never makes' },"));
+    const dir = await packWith('inert', (m) =>
+      m.replace(
+        "    { id: 'empty-crash', description: 'PICK on an empty pool crashes' },",
+        "    { id: 'empty-crash', description: 'PICK on an empty pool crashes' },\n    { id: 'does-nothing', description: 'a mistake the model never makes' },",
+      ),
+    );
     const run = await cli(['validate', dir]);
     assert.equal(run.code, 1, run.stdout + run.stderr);
     const text = await fs.readFile(path.join(dir, 'model', 'model.js'), 'utf8');

@@ -36,7 +36,10 @@ describe('paths a pack names', () => {
   afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it('resolves a plain relative path to its real path inside the pack', async () => {
-    assert.equal(await resolveInside(pack, 'transcripts/basic.txt'), path.join(fs.realpathSync(pack), 'transcripts', 'basic.txt'));
+    assert.equal(
+      await resolveInside(pack, 'transcripts/basic.txt'),
+      path.join(fs.realpathSync(pack), 'transcripts', 'basic.txt'),
+    );
     assert.equal(await readPackFile(pack, 'transcripts/basic.txt'), '> PICK\nEMPTY\n');
   });
 

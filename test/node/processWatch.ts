@@ -7,7 +7,9 @@ const exec = promisify(execFile);
 /** Live (not zombie) processes whose command line holds `marker`, as `ps` lines. */
 export async function processesWith(marker: string): Promise<string[]> {
   const { stdout } = await exec('ps', ['-eo', 'pid=,stat=,args='], { maxBuffer: 16 * 1024 * 1024 });
-  return stdout.split('\n').filter((line) => line.includes(marker) && !/^\s*\d+\s+Z/.test(line) && !line.includes('ps -eo'));
+  return stdout
+    .split('\n')
+    .filter((line) => line.includes(marker) && !/^\s*\d+\s+Z/.test(line) && !line.includes('ps -eo'));
 }
 
 /** Processes with `marker` still there after up to `waitMs` (the kill is asynchronous): [] when none survived. */
@@ -25,7 +27,10 @@ export async function survivorsOf(marker: string, waitMs = 2000): Promise<string
  * Runs `during` while polling for processes with `marker`; resolves to its result and the most such
  * processes seen at once (to show that what must not survive did start).
  */
-export async function watchWhile<T>(marker: string, during: () => Promise<T>): Promise<{ result: T; mostSeen: number }> {
+export async function watchWhile<T>(
+  marker: string,
+  during: () => Promise<T>,
+): Promise<{ result: T; mostSeen: number }> {
   let mostSeen = 0;
   let running = true;
   const poll = (async () => {

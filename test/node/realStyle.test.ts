@@ -27,11 +27,15 @@ import { mistakeExplanation, mistakeHeadline } from '../../src/core/report/findi
 
 const ROOT = path.join(__dirname, '..', '..');
 /** The interpreter `python3` runs, by its real path: a version manager's shim would double each process start. */
-const PYTHON = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
+const PYTHON =
+  execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
 const LESSONS = ['least-connections', 'conn-counts', 'health-checks'];
 const FEW_GENERATED = 8;
 const learnersCheck = (fixture: Fixture): boolean =>
-  fixture.expect.correct || fixture.expect.behaviour !== undefined || fixture.expect.unrecognised || fixture.expect.mistakes.length === 0;
+  fixture.expect.correct ||
+  fixture.expect.behaviour !== undefined ||
+  fixture.expect.unrecognised ||
+  fixture.expect.mistakes.length === 0;
 const CONCURRENCY = 2;
 
 const packs = new Map<string, LoadedPack>();
@@ -53,7 +57,10 @@ function reportOf(fixture: Fixture): Promise<CheckReport> {
     report = new Promise<CheckReport>((resolve, reject) => {
       queue.push(() => {
         const options = learnersCheck(fixture) ? {} : { fuzzTranscripts: FEW_GENERATED };
-        checkFile(packs.get(fixture.lesson)!, fixture.file, fixture.language, { interpreters: { python: PYTHON }, ...options })
+        checkFile(packs.get(fixture.lesson)!, fixture.file, fixture.language, {
+          interpreters: { python: PYTHON },
+          ...options,
+        })
           .then(resolve, reject)
           .finally(() => {
             running -= 1;
@@ -85,7 +92,11 @@ function assertCardsShowWhatTheyState(r: CheckReport, said: string): void {
     const example = m.counterexample;
     if (!example?.observeCommand) continue;
     const card = `${mistakeHeadline(m)} ${mistakeExplanation(m)} ${m.hint}`;
-    assert.deepEqual(unsupportedCounts(card, example), [], `${said}: the card of ${m.id} states counts its trace does not show`);
+    assert.deepEqual(
+      unsupportedCounts(card, example),
+      [],
+      `${said}: the card of ${m.id} states counts its trace does not show`,
+    );
   }
 }
 
@@ -93,7 +104,9 @@ const unrecognised = (r: CheckReport): boolean => r.problems.some((p) => p.kind 
 
 /** What a report says, in one line: for assertion messages and the summary table. */
 function verdict(r: CheckReport): string {
-  const named = r.mistakes.map((m) => `${m.id}${m.behaviour ? `/${m.behaviour}` : ''}${m.variant ? `=${m.variant.mutant}` : ''}`);
+  const named = r.mistakes.map(
+    (m) => `${m.id}${m.behaviour ? `/${m.behaviour}` : ''}${m.variant ? `=${m.variant.mutant}` : ''}`,
+  );
   const problems = r.problems.map((p) => p.kind);
   return `${r.status} [${named.join(', ')}]${problems.length ? ` problems: ${problems.join(', ')}` : ''}`;
 }
@@ -101,7 +114,10 @@ function verdict(r: CheckReport): string {
 function expected(f: Fixture): string {
   const problems = f.expect.problems.length > 0 ? ` + ${f.expect.problems.join(', ')}` : '';
   if (f.expect.correct) return `none${problems}`;
-  const named = f.expect.mistakes.map((id) => `${id}${id === 'tiebreak' && f.expect.behaviour ? `/${f.expect.behaviour}` : ''}${f.expect.variants[id] ? `=${f.expect.variants[id]}` : ''}`);
+  const named = f.expect.mistakes.map(
+    (id) =>
+      `${id}${id === 'tiebreak' && f.expect.behaviour ? `/${f.expect.behaviour}` : ''}${f.expect.variants[id] ? `=${f.expect.variants[id]}` : ''}`,
+  );
   return `[${named.join(', ')}]${f.expect.unrecognised ? ' + unrecognised' : ''}${problems}`;
 }
 
@@ -116,7 +132,9 @@ function category(f: Fixture): string {
 // the pack's driver keeps each program in a folder, under the starter's own file name.
 const moduleNames: Record<string, Partial<Record<Language, string>>> = {};
 for (const lesson of LESSONS) {
-  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'lessons', lesson, 'lesson.json'), 'utf8')) as LessonManifest;
+  const manifest = JSON.parse(
+    fs.readFileSync(path.join(ROOT, 'lessons', lesson, 'lesson.json'), 'utf8'),
+  ) as LessonManifest;
   for (const [language, starter] of Object.entries(manifest.starters)) {
     if (starter?.driver) (moduleNames[lesson] ??= {})[language as Language] = path.basename(starter.main);
   }
@@ -135,13 +153,16 @@ describe('real-style corpus: the diagnosis holds on programs written the way peo
     assert.ok(fixtures.length >= 36, `${fixtures.length} programs`);
     for (const lesson of LESSONS) {
       for (const language of ['python', 'javascript', 'typescript'] as const) {
-        assert.ok(fixtures.some((f) => f.lesson === lesson && f.language === language), `${lesson} has ${language} programs`);
+        assert.ok(
+          fixtures.some((f) => f.lesson === lesson && f.language === language),
+          `${lesson} has ${language} programs`,
+        );
       }
     }
     assert.ok(fixtures.filter((f) => f.expect.correct).length >= 10, 'at least 10 correct programs');
   });
 
-  it('every mistake a header lists is in its lesson\'s catalogue', () => {
+  it("every mistake a header lists is in its lesson's catalogue", () => {
     const missing = new Set<string>();
     for (const f of fixtures) {
       const catalogue = packs.get(f.lesson)!.manifest.mistakes.map((m) => m.id);
@@ -152,7 +173,9 @@ describe('real-style corpus: the diagnosis holds on programs written the way peo
 
   /** mistake id → every variant the corpus states for it: a program that states none must not get one of them. */
   const statedVariants = new Map<string, Set<string>>();
-  for (const f of fixtures) for (const [id, mutant] of Object.entries(f.expect.variants)) statedVariants.set(id, (statedVariants.get(id) ?? new Set()).add(mutant));
+  for (const f of fixtures)
+    for (const [id, mutant] of Object.entries(f.expect.variants))
+      statedVariants.set(id, (statedVariants.get(id) ?? new Set()).add(mutant));
 
   for (const [index, f] of fixtures.entries()) {
     it(`${f.id}: ${expected(f)} (${f.expect.style})`, async () => {
@@ -164,10 +187,18 @@ describe('real-style corpus: the diagnosis holds on programs written the way peo
       // (issue 17). A program that answers differently on each run, or whose own writer interleaves with its
       // answers, cannot promise that, and is told so instead.
       // State carried over the reset is, by its nature, not seen in a transcript run alone.
-      if (!r.problems.some((p) => p.kind === 'nondeterministic' || p.kind === 'stray-output' || p.kind === 'stale-state')) {
-        const shown = [r.counterexample, ...r.mistakes.map((m) => m.counterexample)].filter((c) => c !== null && c !== undefined);
+      if (
+        !r.problems.some((p) => p.kind === 'nondeterministic' || p.kind === 'stray-output' || p.kind === 'stale-state')
+      ) {
+        const shown = [r.counterexample, ...r.mistakes.map((m) => m.counterexample)].filter(
+          (c) => c !== null && c !== undefined,
+        );
         const unreproduced = shown.filter((c) => !c.reproduced).map((c) => c.label);
-        if (f.expect.unreproduced) assert.ok(unreproduced.length > 0, `${said}: the header's known gap (${f.expect.unreproduced}) no longer shows: take the line out`);
+        if (f.expect.unreproduced)
+          assert.ok(
+            unreproduced.length > 0,
+            `${said}: the header's known gap (${f.expect.unreproduced}) no longer shows: take the line out`,
+          );
         else assert.deepEqual(unreproduced, [], `${said}: a counterexample that did not reproduce`);
       }
       if (f.expect.correct) {
@@ -175,15 +206,24 @@ describe('real-style corpus: the diagnosis holds on programs written the way peo
         assert.deepEqual([r.mistakes, r.problems.map((p) => p.kind).sort()], [[], f.expect.problems], said);
         return;
       }
-      for (const kind of f.expect.problems) assert.ok(r.problems.some((p) => p.kind === kind), `${said}: problem ${kind}`);
+      for (const kind of f.expect.problems)
+        assert.ok(
+          r.problems.some((p) => p.kind === kind),
+          `${said}: problem ${kind}`,
+        );
       assert.equal(r.status, 'fail', said);
       if (r.problems.some((p) => p.kind === 'nondeterministic') && f.expect.mistakes.length > 0) {
         // A program whose answers change from run to run shows a different part of itself to each check: what is
         // certain is that it fails, that nothing it does not do is named, and that what is not named is said as a
         // difference. How often it is named exactly is the summary table's and scripts/verify-real-style.ts's.
         const named = r.mistakes.map((m) => m.id);
-        assert.deepEqual(named.filter((id) => !f.expect.mistakes.includes(id)), [], `${said}: no false accusation`);
-        if (named.length < f.expect.mistakes.length) assert.ok(unrecognised(r), `${said}: what is not named is said as a difference`);
+        assert.deepEqual(
+          named.filter((id) => !f.expect.mistakes.includes(id)),
+          [],
+          `${said}: no false accusation`,
+        );
+        if (named.length < f.expect.mistakes.length)
+          assert.ok(unrecognised(r), `${said}: what is not named is said as a difference`);
         return;
       }
       assert.deepEqual(r.mistakes.map((m) => m.id).sort(), [...f.expect.mistakes], said);
@@ -192,7 +232,11 @@ describe('real-style corpus: the diagnosis holds on programs written the way peo
       for (const m of r.mistakes) {
         const variant = f.expect.variants[m.id];
         if (variant) assert.equal(m.variant?.mutant, variant, `${said}: variant of ${m.id}`);
-        else assert.ok(!m.variant || !statedVariants.get(m.id)?.has(m.variant.mutant), `${said}: ${m.id} is not the ${m.variant?.mutant} form`);
+        else
+          assert.ok(
+            !m.variant || !statedVariants.get(m.id)?.has(m.variant.mutant),
+            `${said}: ${m.id} is not the ${m.variant?.mutant} form`,
+          );
       }
       assert.equal(unrecognised(r), f.expect.unrecognised, `${said}: unrecognised difference`);
     });
@@ -214,11 +258,20 @@ describe('real-style corpus: the diagnosis holds on programs written the way peo
         const tiebreak = r.mistakes.find((m) => m.id === 'tiebreak');
         exact =
           (f.expect.correct
-            ? r.status === (f.expect.problems.length > 0 ? 'fail' : 'pass') && r.problems.map((p) => p.kind).sort().join() === f.expect.problems.join()
+            ? r.status === (f.expect.problems.length > 0 ? 'fail' : 'pass') &&
+              r.problems
+                .map((p) => p.kind)
+                .sort()
+                .join() === f.expect.problems.join()
             : r.status === 'fail' && f.expect.problems.every((kind) => r.problems.some((p) => p.kind === kind))) &&
-          r.mistakes.map((m) => m.id).sort().join() === f.expect.mistakes.join() &&
+          r.mistakes
+            .map((m) => m.id)
+            .sort()
+            .join() === f.expect.mistakes.join() &&
           (!tiebreak || tiebreak.behaviour === f.expect.behaviour) &&
-          Object.entries(f.expect.variants).every(([id, mutant]) => r.mistakes.find((m) => m.id === id)?.variant?.mutant === mutant) &&
+          Object.entries(f.expect.variants).every(
+            ([id, mutant]) => r.mistakes.find((m) => m.id === id)?.variant?.mutant === mutant,
+          ) &&
           unrecognised(r) === f.expect.unrecognised;
       } catch (error) {
         got = `check failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -226,15 +279,37 @@ describe('real-style corpus: the diagnosis holds on programs written the way peo
       falseAccusations += accused.length;
       if (exact) right += 1;
       const c = byCategory.get(category(f)) ?? { programs: 0, right: 0, accused: 0 };
-      byCategory.set(category(f), { programs: c.programs + 1, right: c.right + (exact ? 1 : 0), accused: c.accused + accused.length });
-      rows.push([exact ? 'ok' : accused.length ? 'FALSE' : 'wrong', f.id, category(f), expected(f), got, accused.join(', ')]);
+      byCategory.set(category(f), {
+        programs: c.programs + 1,
+        right: c.right + (exact ? 1 : 0),
+        accused: c.accused + accused.length,
+      });
+      rows.push([
+        exact ? 'ok' : accused.length ? 'FALSE' : 'wrong',
+        f.id,
+        category(f),
+        expected(f),
+        got,
+        accused.join(', '),
+      ]);
     }
     const widths = [5, 58, 13, 48, 60];
-    const line = (cells: string[]): string => cells.map((cell, i) => (widths[i] ? cell.padEnd(widths[i]!) : cell)).join(' ');
+    const line = (cells: string[]): string =>
+      cells.map((cell, i) => (widths[i] ? cell.padEnd(widths[i]!) : cell)).join(' ');
     console.log(`\n${line(['', 'program', 'category', 'expected', 'got', 'falsely named'])}`);
     for (const row of rows) console.log(line(row));
-    console.log(`\n${right} of ${fixtures.length} programs get exactly the expected verdict; ${falseAccusations} false accusations.`);
-    for (const [name, c] of [...byCategory].sort()) console.log(`  ${name.padEnd(14)} ${c.right}/${c.programs} exact, ${c.accused} false accusations`);
-    assert.equal(falseAccusations, 0, `${falseAccusations} false accusations: ${rows.filter((r) => r[5]).map((r) => `${r[1]} (${r[5]})`).join('; ')}`);
+    console.log(
+      `\n${right} of ${fixtures.length} programs get exactly the expected verdict; ${falseAccusations} false accusations.`,
+    );
+    for (const [name, c] of [...byCategory].sort())
+      console.log(`  ${name.padEnd(14)} ${c.right}/${c.programs} exact, ${c.accused} false accusations`);
+    assert.equal(
+      falseAccusations,
+      0,
+      `${falseAccusations} false accusations: ${rows
+        .filter((r) => r[5])
+        .map((r) => `${r[1]} (${r[5]})`)
+        .join('; ')}`,
+    );
   });
 });

@@ -61,24 +61,50 @@ export function parseHeader(source: string, where: string): Expectation {
   const lesson = need('lesson-companion');
   const listed = need('expect-mistakes');
   const correct = listed === 'none';
-  const mistakes = correct || listed === '(unnamed)' ? [] : listed.split(',').map((id) => id.trim()).filter(Boolean).sort();
-  if (!correct && listed !== '(unnamed)' && mistakes.length === 0) throw new HeaderError(`${where}: "expect-mistakes:" lists nothing`);
+  const mistakes =
+    correct || listed === '(unnamed)'
+      ? []
+      : listed
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean)
+          .sort();
+  if (!correct && listed !== '(unnamed)' && mistakes.length === 0)
+    throw new HeaderError(`${where}: "expect-mistakes:" lists nothing`);
   const behaviour = fields.get('expect-behaviour');
-  if (behaviour !== undefined && behaviour !== 'random' && behaviour !== 'rotating') throw new HeaderError(`${where}: expect-behaviour is "${behaviour}"; it is random or rotating`);
-  if (behaviour !== undefined && !mistakes.includes('tiebreak')) throw new HeaderError(`${where}: expect-behaviour is only for a tiebreak mistake`);
+  if (behaviour !== undefined && behaviour !== 'random' && behaviour !== 'rotating')
+    throw new HeaderError(`${where}: expect-behaviour is "${behaviour}"; it is random or rotating`);
+  if (behaviour !== undefined && !mistakes.includes('tiebreak'))
+    throw new HeaderError(`${where}: expect-behaviour is only for a tiebreak mistake`);
   const unrecognised = fields.get('expect-unrecognised');
-  if (unrecognised !== undefined && unrecognised !== 'yes') throw new HeaderError(`${where}: expect-unrecognised is "yes" or absent`);
-  const problemKinds = (fields.get('expect-problems') ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  if (unrecognised !== undefined && unrecognised !== 'yes')
+    throw new HeaderError(`${where}: expect-unrecognised is "yes" or absent`);
+  const problemKinds = (fields.get('expect-problems') ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   // Wrong in no way the catalogue names: said as a difference, or as a problem (state carried over the reset).
-  if (listed === '(unnamed)' && unrecognised !== 'yes' && problemKinds.length === 0) throw new HeaderError(`${where}: a program with no named mistake that is not correct has expect-unrecognised: yes or expect-problems`);
-  if (correct && unrecognised === 'yes') throw new HeaderError(`${where}: a correct program has no unrecognised difference`);
+  if (listed === '(unnamed)' && unrecognised !== 'yes' && problemKinds.length === 0)
+    throw new HeaderError(
+      `${where}: a program with no named mistake that is not correct has expect-unrecognised: yes or expect-problems`,
+    );
+  if (correct && unrecognised === 'yes')
+    throw new HeaderError(`${where}: a correct program has no unrecognised difference`);
   const variants: Record<string, string> = {};
-  for (const pair of (fields.get('expect-variant') ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of (fields.get('expect-variant') ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [mistake, mutant] = pair.split('=').map((s) => s.trim());
-    if (!mistake || !mutant || !mistakes.includes(mistake)) throw new HeaderError(`${where}: expect-variant "${pair}" is not <listed mistake>=<mutation>`);
+    if (!mistake || !mutant || !mistakes.includes(mistake))
+      throw new HeaderError(`${where}: expect-variant "${pair}" is not <listed mistake>=<mutation>`);
     variants[mistake] = mutant;
   }
-  const problems = (fields.get('expect-problems') ?? '').split(',').map((p) => p.trim()).filter(Boolean).sort();
+  const problems = (fields.get('expect-problems') ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .sort();
   return {
     lesson,
     mistakes,
@@ -108,7 +134,10 @@ export function discoverFixtures(moduleNames: Readonly<Record<string, Partial<Re
         let name: string;
         if (entry.isDirectory()) {
           const moduleName = moduleNames[lesson]?.[language];
-          if (!moduleName) throw new HeaderError(`${lesson}/${language}/${entry.name} is a folder, but lesson ${lesson} has no ${language} module to put in it`);
+          if (!moduleName)
+            throw new HeaderError(
+              `${lesson}/${language}/${entry.name} is a folder, but lesson ${lesson} has no ${language} module to put in it`,
+            );
           file = path.join(dir, entry.name, moduleName);
           name = entry.name;
         } else if (entry.name.endsWith(`.${EXT[language]}`)) {
@@ -119,7 +148,8 @@ export function discoverFixtures(moduleNames: Readonly<Record<string, Partial<Re
         }
         const id = `${lesson}/${language}/${name}`;
         const expect = parseHeader(fs.readFileSync(file, 'utf8'), id);
-        if (expect.lesson !== lesson) throw new HeaderError(`${id}: the header says lesson-companion: ${expect.lesson}`);
+        if (expect.lesson !== lesson)
+          throw new HeaderError(`${id}: the header says lesson-companion: ${expect.lesson}`);
         fixtures.push({ lesson, language, id, file, expect });
       }
     }

@@ -16,7 +16,8 @@ import { loadPack, type LoadedPack } from '../../src/node/packs/packs';
 import { discoverFixtures, type Fixture } from './realStyleCorpus';
 
 const ROOT = path.join(__dirname, '..', '..');
-const PYTHON = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
+const PYTHON =
+  execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
 const SEEDS = [1, 7, 13];
 /**
  * Those whose verdict once changed with the seed (a random tiebreak on top of two other mistakes, a negative
@@ -42,7 +43,10 @@ const PROGRAMS = [
 /** What a report names, as the corpus header states it: ids, the tiebreak's behaviour, variants, problems asked for. */
 function named(r: CheckReport, f: Fixture): string {
   const mistakes = r.mistakes
-    .map((m) => `${m.id}${m.behaviour ? `/${m.behaviour}` : ''}${f.expect.variants[m.id] && m.variant ? `=${m.variant.mutant}` : ''}`)
+    .map(
+      (m) =>
+        `${m.id}${m.behaviour ? `/${m.behaviour}` : ''}${f.expect.variants[m.id] && m.variant ? `=${m.variant.mutant}` : ''}`,
+    )
     .sort();
   const problems = f.expect.problems.filter((kind) => r.problems.some((p) => p.kind === kind));
   const unrecognised = r.problems.some((p) => p.kind === 'unrecognised-difference') ? ' + unrecognised' : '';
@@ -50,7 +54,12 @@ function named(r: CheckReport, f: Fixture): string {
 }
 
 function expected(f: Fixture): string {
-  const mistakes = f.expect.mistakes.map((id) => `${id}${id === 'tiebreak' && f.expect.behaviour ? `/${f.expect.behaviour}` : ''}${f.expect.variants[id] ? `=${f.expect.variants[id]}` : ''}`).sort();
+  const mistakes = f.expect.mistakes
+    .map(
+      (id) =>
+        `${id}${id === 'tiebreak' && f.expect.behaviour ? `/${f.expect.behaviour}` : ''}${f.expect.variants[id] ? `=${f.expect.variants[id]}` : ''}`,
+    )
+    .sort();
   const status = f.expect.correct && f.expect.problems.length === 0 ? 'pass' : 'fail';
   return `${status} [${mistakes.join(', ')}]${f.expect.unrecognised ? ' + unrecognised' : ''}${f.expect.problems.length ? ` ${f.expect.problems.join(', ')}` : ''}`;
 }
@@ -58,11 +67,14 @@ function expected(f: Fixture): string {
 describe('real-style corpus: the same verdict at every seed', function () {
   this.timeout(400_000);
   // Module lessons' programs live in folders under the starter's name; only the sampled ones are needed here.
-  const fixtures = discoverFixtures({ 'conn-counts': { python: 'least_conn.py', javascript: 'least_conn.js', typescript: 'least_conn.ts' } }).filter((f) => PROGRAMS.includes(f.id));
+  const fixtures = discoverFixtures({
+    'conn-counts': { python: 'least_conn.py', javascript: 'least_conn.js', typescript: 'least_conn.ts' },
+  }).filter((f) => PROGRAMS.includes(f.id));
   const packs = new Map<string, LoadedPack>();
 
   before(async () => {
-    for (const lesson of new Set(fixtures.map((f) => f.lesson))) packs.set(lesson, await loadPack(path.join(ROOT, 'lessons', lesson)));
+    for (const lesson of new Set(fixtures.map((f) => f.lesson)))
+      packs.set(lesson, await loadPack(path.join(ROOT, 'lessons', lesson)));
   });
 
   it('finds every program it samples', () => {
@@ -75,10 +87,18 @@ describe('real-style corpus: the same verdict at every seed', function () {
       const verdicts: string[] = [];
       // Two checks at a time: the machine's two cores.
       for (let i = 0; i < SEEDS.length; i += 2) {
-        const reports = await Promise.all(SEEDS.slice(i, i + 2).map((seed) => checkFile(packs.get(f.lesson)!, f.file, f.language, { interpreters: { python: PYTHON }, seed })));
+        const reports = await Promise.all(
+          SEEDS.slice(i, i + 2).map((seed) =>
+            checkFile(packs.get(f.lesson)!, f.file, f.language, { interpreters: { python: PYTHON }, seed }),
+          ),
+        );
         verdicts.push(...reports.map((r) => named(r, f)));
       }
-      assert.deepEqual(verdicts, SEEDS.map(() => expected(f)), `${id} at seeds ${SEEDS.join(', ')}`);
+      assert.deepEqual(
+        verdicts,
+        SEEDS.map(() => expected(f)),
+        `${id} at seeds ${SEEDS.join(', ')}`,
+      );
     });
   }
 });

@@ -33,8 +33,14 @@ describe('process runner (real processes)', function () {
   this.timeout(20000);
 
   it('feeds stdin and collects stdout, stderr and the exit code', async () => {
-    const result = await runProcess(spec('import sys\nfor line in sys.stdin: print(line.strip().upper())\nsys.stderr.write("bye\\n")\nsys.exit(3)'), 'a\nb\n');
-    assert.deepEqual([result.stdout, result.stderr, result.exitCode, result.timedOut, result.outputLimited], ['A\nB\n', 'bye\n', 3, false, false]);
+    const result = await runProcess(
+      spec('import sys\nfor line in sys.stdin: print(line.strip().upper())\nsys.stderr.write("bye\\n")\nsys.exit(3)'),
+      'a\nb\n',
+    );
+    assert.deepEqual(
+      [result.stdout, result.stderr, result.exitCode, result.timedOut, result.outputLimited],
+      ['A\nB\n', 'bye\n', 3, false, false],
+    );
   });
 
   it('stops a program that runs past the time limit', async () => {
@@ -52,13 +58,19 @@ describe('process runner (real processes)', function () {
   });
 
   it('keeps the answers printed in the same write that crosses the limit (before: the whole write was dropped)', async () => {
-    const result = await runProcess(spec('import sys\nsys.stdout.write("OK\\nOK\\n" + "still looking\\n" * 5000)\nsys.stdout.flush()', { outputLimitBytes: 4096 }), '');
+    const result = await runProcess(
+      spec('import sys\nsys.stdout.write("OK\\nOK\\n" + "still looking\\n" * 5000)\nsys.stdout.flush()', {
+        outputLimitBytes: 4096,
+      }),
+      '',
+    );
     assert.equal(result.outputLimited, true);
     assert.ok(result.stdout.startsWith('OK\nOK\nstill looking\n'), JSON.stringify(result.stdout.slice(0, 40)));
   });
 
   it('decodes a character split across two writes (before: two replacement characters)', async () => {
-    const code = 'import sys, time\nsys.stdout.buffer.write(b"caf\\xc3"); sys.stdout.flush(); time.sleep(0.2)\nsys.stdout.buffer.write(b"\\xa9\\n"); sys.stdout.flush()';
+    const code =
+      'import sys, time\nsys.stdout.buffer.write(b"caf\\xc3"); sys.stdout.flush(); time.sleep(0.2)\nsys.stdout.buffer.write(b"\\xa9\\n"); sys.stdout.flush()';
     const result = await runProcess(spec(code), '');
     assert.equal(result.stdout, 'café\n');
   });
@@ -85,7 +97,8 @@ describe('process runner (real processes)', function () {
 
   it('returns even when a grandchild that left the process group keeps the pipes open', async () => {
     // Before: `close` never came and the check hung for as long as the grandchild lived.
-    const code = 'import subprocess, sys\np = subprocess.Popen(["sleep", "30"], start_new_session=True)\nprint(p.pid, flush=True)';
+    const code =
+      'import subprocess, sys\np = subprocess.Popen(["sleep", "30"], start_new_session=True)\nprint(p.pid, flush=True)';
     const result = await runProcess(spec(code), '');
     const pid = Number(result.stdout.trim());
     try {
@@ -98,7 +111,8 @@ describe('process runner (real processes)', function () {
   });
 
   it('with the descendant sweep, kills a grandchild that left the process group (setsid) when the program exits', async () => {
-    const code = 'import subprocess\np = subprocess.Popen(["sleep", "30"], start_new_session=True)\nprint(p.pid, flush=True)';
+    const code =
+      'import subprocess\np = subprocess.Popen(["sleep", "30"], start_new_session=True)\nprint(p.pid, flush=True)';
     const result = await runProcess(spec(code, { sweepDescendants: true }), '');
     const pid = Number(result.stdout.trim());
     assert.ok(pid > 0);
@@ -107,18 +121,25 @@ describe('process runner (real processes)', function () {
   });
 
   it('stops a program that has all its input and prints nothing for a second, long before the time limit', async () => {
-    const result = await runProcess(spec('import sys, time\nprint(sys.stdin.readline().strip(), flush=True)\ntime.sleep(60)', { timeLimitMs: 30000 }), 'POOL a\nPICK\n');
+    const result = await runProcess(
+      spec('import sys, time\nprint(sys.stdin.readline().strip(), flush=True)\ntime.sleep(60)', { timeLimitMs: 30000 }),
+      'POOL a\nPICK\n',
+    );
     assert.deepEqual([result.stdout, result.stalled, result.timedOut], ['POOL a\n', true, true]);
   });
 
   it('lets a slow program that keeps answering run to its end', async () => {
     const code = 'import sys, time\nfor line in sys.stdin:\n    time.sleep(0.3)\n    print(line.strip(), flush=True)';
     const result = await runProcess(spec(code, { timeLimitMs: 30000 }), 'a\nb\nc\nd\ne\nf\n');
-    assert.deepEqual([result.stdout, result.stalled, result.timedOut, result.exitCode], ['a\nb\nc\nd\ne\nf\n', undefined, false, 0]);
+    assert.deepEqual(
+      [result.stdout, result.stalled, result.timedOut, result.exitCode],
+      ['a\nb\nc\nd\ne\nf\n', undefined, false, 0],
+    );
   });
 
   it('keeps a bounded head and tail of a stderr flood, never stops for it, and keeps the traceback at its end', async () => {
-    const code = 'import sys\nfor i in range(20000): sys.stderr.write(f"debug line {i}\\n")\nprint("OK", flush=True)\nraise ValueError("the end")';
+    const code =
+      'import sys\nfor i in range(20000): sys.stderr.write(f"debug line {i}\\n")\nprint("OK", flush=True)\nraise ValueError("the end")';
     const result = await runProcess(spec(code, { stderrLimitBytes: 8192, outputLimitBytes: 1024 }), '');
     assert.deepEqual([result.stdout, result.outputLimited, result.exitCode], ['OK\n', false, 1]);
     assert.ok(result.stderr.length < 9000, `${result.stderr.length} characters kept`);
@@ -129,8 +150,14 @@ describe('process runner (real processes)', function () {
 
   it('tells a program that ran out of memory under its limit, even when it fills memory silently', async () => {
     // Silent while it grows: the hang detection must not stop it first, the memory limit must.
-    const code = 'import time\nprint("ready", flush=True)\nkept = []\nwhile True:\n    kept.append(bytearray(32 * 1024 * 1024))\n    time.sleep(0.05)';
-    const prlimit = { command: 'prlimit', args: [`--data=${256 * 1024 * 1024}`, '--', PYTHON, '-c', code], memoryLimitMiB: 256, timeLimitMs: 30000 };
+    const code =
+      'import time\nprint("ready", flush=True)\nkept = []\nwhile True:\n    kept.append(bytearray(32 * 1024 * 1024))\n    time.sleep(0.05)';
+    const prlimit = {
+      command: 'prlimit',
+      args: [`--data=${256 * 1024 * 1024}`, '--', PYTHON, '-c', code],
+      memoryLimitMiB: 256,
+      timeLimitMs: 30000,
+    };
     const result = await runProcess(spec('', prlimit), '');
     assert.deepEqual([result.memoryExceeded, result.memoryLimitMiB, result.stalled], [true, 256, undefined]);
     assert.match(result.stderr, /MemoryError/);
@@ -138,7 +165,14 @@ describe('process runner (real processes)', function () {
 
   it('gives the program only the environment it is given when it does not inherit', async () => {
     // Python itself adds LC_CTYPE when no locale is set (PEP 538).
-    const result = await runProcess(spec('import os\nprint(" ".join(sorted(set(os.environ) - {"LC_CTYPE"})))', { command: PYTHON, env: { ONLY: '1' }, inheritEnv: false }), '');
+    const result = await runProcess(
+      spec('import os\nprint(" ".join(sorted(set(os.environ) - {"LC_CTYPE"})))', {
+        command: PYTHON,
+        env: { ONLY: '1' },
+        inheritEnv: false,
+      }),
+      '',
+    );
     assert.equal(result.stdout, 'ONLY\n');
   });
 

@@ -77,14 +77,22 @@ describe('the sandbox (real processes)', function () {
       const program: PreparedProgram = {
         runtime: 'python',
         command: 'python3',
-        args: [path.join(pack, 'driver.py'), path.join(work, 'learner.py'), path.join(pack, 'transcripts', 'hidden.txt'), marker],
+        args: [
+          path.join(pack, 'driver.py'),
+          path.join(work, 'learner.py'),
+          path.join(pack, 'transcripts', 'hidden.txt'),
+          marker,
+        ],
         cwd: work,
         readable: [work],
         packFiles: [path.join(pack, 'driver.py')],
         fileName: 'learner.py',
         dispose: async () => undefined,
       };
-      const launch = await containProgram(program, { setting: 'require', hidden: [pack, path.join(work, 'lessons', 'inside')] });
+      const launch = await containProgram(program, {
+        setting: 'require',
+        hidden: [pack, path.join(work, 'lessons', 'inside')],
+      });
       assert.equal(launch.containment, 'sandbox');
       const result = await launch.run('', { timeLimitMs: 20_000, outputLimitBytes: 64 * 1024 });
       assert.equal(result.exitCode, 0, result.stderr);
@@ -93,7 +101,19 @@ describe('the sandbox (real processes)', function () {
         driver: '/lesson/driver.py',
         cwd: '/tmp',
         // PWD is set by the sandbox tool to the private /tmp.
-        env: ['HOME', 'LANG', 'PATH', 'PWD', 'PYTHONDONTWRITEBYTECODE', 'PYTHONIOENCODING', 'PYTHONUNBUFFERED', 'TERM', 'TMPDIR'].concat(process.env.LC_ALL ? ['LC_ALL'] : []).sort(),
+        env: [
+          'HOME',
+          'LANG',
+          'PATH',
+          'PWD',
+          'PYTHONDONTWRITEBYTECODE',
+          'PYTHONIOENCODING',
+          'PYTHONUNBUFFERED',
+          'TERM',
+          'TMPDIR',
+        ]
+          .concat(process.env.LC_ALL ? ['LC_ALL'] : [])
+          .sort(),
         uid: 65534,
         pack: false,
         pack_inside_learner_folder: [],

@@ -43,7 +43,14 @@ describe('the sandbox view is an allowlist (real processes)', function () {
     tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lc-view-')));
   });
   afterEach(() => {
-    for (const key of ['HOME', 'LESSON_COMPANION_CACHE_DIR', 'LESSON_COMPANION_SANDBOX_TOOL', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_CONFIG_HOME']) {
+    for (const key of [
+      'HOME',
+      'LESSON_COMPANION_CACHE_DIR',
+      'LESSON_COMPANION_SANDBOX_TOOL',
+      'XDG_CACHE_HOME',
+      'XDG_DATA_HOME',
+      'XDG_CONFIG_HOME',
+    ]) {
       if (saved[key] === undefined) delete process.env[key];
       else process.env[key] = saved[key];
     }
@@ -56,7 +63,11 @@ describe('the sandbox view is an allowlist (real processes)', function () {
     fs.writeFileSync(file, text);
   };
 
-  async function look(tool: SandboxTool, context: Mocha.Context, folder: (home: string) => string): Promise<Record<string, string | null>> {
+  async function look(
+    tool: SandboxTool,
+    context: Mocha.Context,
+    folder: (home: string) => string,
+  ): Promise<Record<string, string | null>> {
     process.env.LESSON_COMPANION_SANDBOX_TOOL = tool;
     forgetDetectedSandbox();
     if ((await availableSandbox())?.tool !== tool) context.skip();
@@ -73,7 +84,10 @@ describe('the sandbox view is an allowlist (real processes)', function () {
     const learner = path.join(dir, 'balancer.py');
     plant(learner, LOOKS);
     const program = await prepareProgram('python', learner, DEFAULT_INTERPRETERS);
-    const launch = await containProgram({ ...program, args: [...program.args, home] }, { setting: 'require', hidden: [] });
+    const launch = await containProgram(
+      { ...program, args: [...program.args, home] },
+      { setting: 'require', hidden: [] },
+    );
     const result = await launch.run('', { timeLimitMs: 20_000, outputLimitBytes: 64 * 1024 });
     assert.equal(result.exitCode, 0, result.stderr);
     return JSON.parse(result.stdout) as Record<string, string | null>;
@@ -82,14 +96,30 @@ describe('the sandbox view is an allowlist (real processes)', function () {
   for (const tool of ['bwrap', 'unshare'] as SandboxTool[]) {
     it(`${tool}: a learner file in the home folder sees its sibling sources, not the cache, the packs, VS Code's folders or other files`, async function () {
       const seen = await look(tool, this, (home) => home);
-      assert.deepEqual(seen, { cache: null, packs: null, vscode: null, extensions: null, other_file: null, sibling: 'HELPER', override: null });
+      assert.deepEqual(seen, {
+        cache: null,
+        packs: null,
+        vscode: null,
+        extensions: null,
+        other_file: null,
+        sibling: 'HELPER',
+        override: null,
+      });
     });
 
     it(`${tool}: a project folder that holds the cache named by LESSON_COMPANION_CACHE_DIR shows it empty`, async function () {
       process.env.LESSON_COMPANION_CACHE_DIR = path.join(tmp, 'home', 'project', 'lc-cache');
       plant(path.join(process.env.LESSON_COMPANION_CACHE_DIR, 'batch.json'), 'OVERRIDDEN CACHE');
       const seen = await look(tool, this, (home) => path.join(home, 'project'));
-      assert.deepEqual(seen, { cache: null, packs: null, vscode: null, extensions: null, other_file: null, sibling: 'HELPER', override: null });
+      assert.deepEqual(seen, {
+        cache: null,
+        packs: null,
+        vscode: null,
+        extensions: null,
+        other_file: null,
+        sibling: 'HELPER',
+        override: null,
+      });
     });
   }
 });

@@ -11,7 +11,13 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { templateScenarios, type Scenario } from '../../src/worlds/templates/scenarioSchema';
-import { modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun } from '../../src/worlds/templates/simulation';
+import {
+  modelSession,
+  protocolBalancer,
+  roundRobin,
+  runScenario,
+  type BalancerRun,
+} from '../../src/worlds/templates/simulation';
 import { baselineSession, referenceSession, runWorld, type WorldRun } from '../../src/core/world/worldRun';
 import { checkWorldScenario } from '../../src/core/world/worldRules';
 import type { ReferenceModel } from '../../src/core/model/model';
@@ -24,10 +30,15 @@ const root = path.resolve(__dirname, '..', '..');
 const LESSONS = ['least-connections', 'conn-counts', 'health-checks'];
 
 /** The template engine's ticks in the world's measures. */
-const asMeasures = (run: BalancerRun): unknown[] => run.ticks.map((t) => ({ sent: t.sent, queue: t.queues, failed: t.failed, waiting: t.waiting }));
+const asMeasures = (run: BalancerRun): unknown[] =>
+  run.ticks.map((t) => ({ sent: t.sent, queue: t.queues, failed: t.failed, waiting: t.waiting }));
 const measures = (run: WorldRun): unknown[] => run.ticks.map((t) => t.measures);
 
-async function both(scenario: Scenario, model: ReferenceModel, mutations: ReadonlySet<string>): Promise<[BalancerRun, WorldRun]> {
+async function both(
+  scenario: Scenario,
+  model: ReferenceModel,
+  mutations: ReadonlySet<string>,
+): Promise<[BalancerRun, WorldRun]> {
   const converted = worldScenarioFromTemplate(scenario);
   return Promise.all([
     runScenario(scenario, protocolBalancer(scenario.commands, modelSession(model, mutations))),
@@ -39,15 +50,24 @@ describe('template scenarios in the queue world: the same run, tick for tick', f
   this.timeout(120_000);
   const packs = new Map<string, LoadedPack>();
   before(async () => {
-    for (const lesson of LESSONS) packs.set(lesson, await loadPack(path.join(root, 'lessons', lesson), 'built-in', { model: true }));
+    for (const lesson of LESSONS)
+      packs.set(lesson, await loadPack(path.join(root, 'lessons', lesson), 'built-in', { model: true }));
   });
 
   it('reads the built-in template scenarios (the test would pass vacuously otherwise)', () => {
     const all = LESSONS.flatMap((l) => templateScenarios(packs.get(l)!.manifest.scenarios));
     assert.ok(all.length >= 10, `${all.length} template scenarios`);
     // Every feature of the template form is exercised by one of them.
-    assert.ok(all.some((s) => s.duplicateDone) && all.some((s) => s.arrivals.at?.length) && all.some((s) => s.events?.some((e) => e.health === 'down')));
-    assert.ok(all.some((s) => s.commands.afterPick) && all.some((s) => s.commands.wait?.length) && all.some((s) => s.commands.refuse?.length));
+    assert.ok(
+      all.some((s) => s.duplicateDone) &&
+        all.some((s) => s.arrivals.at?.length) &&
+        all.some((s) => s.events?.some((e) => e.health === 'down')),
+    );
+    assert.ok(
+      all.some((s) => s.commands.afterPick) &&
+        all.some((s) => s.commands.wait?.length) &&
+        all.some((s) => s.commands.refuse?.length),
+    );
   });
 
   for (const lesson of LESSONS) {
@@ -57,10 +77,17 @@ describe('template scenarios in the queue world: the same run, tick for tick', f
       let compared = 0;
       for (const scenario of templateScenarios(pack.manifest.scenarios)) {
         const converted = worldScenarioFromTemplate(scenario);
-        for (const mutations of [new Set<string>(), ...model.mutations.filter((m) => !m.nondeterministic).map((m) => new Set([m.id]))]) {
+        for (const mutations of [
+          new Set<string>(),
+          ...model.mutations.filter((m) => !m.nondeterministic).map((m) => new Set([m.id])),
+        ]) {
           const [template, world] = await both(scenario, model, mutations);
           const label = `${lesson}/${scenario.id} with ${[...mutations].join(',') || 'the reference'}`;
-          assert.equal(world.stopped?.tick, template.stopped?.tick, `${label}: stopped at ${world.stopped?.tick} against ${template.stopped?.tick} (${world.stopped?.message})`);
+          assert.equal(
+            world.stopped?.tick,
+            template.stopped?.tick,
+            `${label}: stopped at ${world.stopped?.tick} against ${template.stopped?.tick} (${world.stopped?.message})`,
+          );
           assert.deepEqual(measures(world), asMeasures(template), label);
           compared += 1;
         }
@@ -79,16 +106,21 @@ describe('template scenarios in the queue world: the same run, tick for tick', f
       const mistakes = new Set(pack.manifest.mistakes.map((m) => m.id));
       for (const scenario of templateScenarios(pack.manifest.scenarios)) {
         const problems: string[] = [];
-        checkWorldScenario(worldScenarioFromTemplate(scenario), '/scenarios/0', mistakes, (pointer, message) => problems.push(`${pointer} ${message}`));
+        checkWorldScenario(worldScenarioFromTemplate(scenario), '/scenarios/0', mistakes, (pointer, message) =>
+          problems.push(`${pointer} ${message}`),
+        );
         assert.deepEqual(problems, [], `${lesson}/${scenario.id}`);
       }
     }
   });
 
-  it('the model line names the shipped baselines for POOL/PICK/DONE, and baselines that speak the pack\'s words otherwise', () => {
+  it("the model line names the shipped baselines for POOL/PICK/DONE, and baselines that speak the pack's words otherwise", () => {
     const plain = templateScenarios(packs.get('least-connections')!.manifest.scenarios)[0]!;
     assert.deepEqual(plain.commands, DEFAULT_QUEUE_COMMANDS);
-    assert.match(modelLinesFor(plain), /^export \{ queueWorld as world, queueBaselines as baselines \} from 'lesson-companion\/worlds\/queues';$/);
+    assert.match(
+      modelLinesFor(plain),
+      /^export \{ queueWorld as world, queueBaselines as baselines \} from 'lesson-companion\/worlds\/queues';$/,
+    );
     const own = templateScenarios(packs.get('conn-counts')!.manifest.scenarios)[0]!;
     assert.match(modelLinesFor(own), /queueBaselinesFor\(\{"start":/);
     assert.ok('commands' in (worldScenarioFromTemplate(own).params as object));
@@ -104,7 +136,9 @@ describe('validate: a template scenario is told how to become a world scenario',
       await fs.cp(path.join(root, 'lessons', 'least-connections'), dir, { recursive: true });
       const result = await validatePack(dir, { runStarters: false });
       const notes = result.problems.filter((p) => /written with command templates/.test(p.message));
-      const templates = templateScenarios(JSON.parse(await fs.readFile(path.join(dir, 'lesson.json'), 'utf8')).scenarios);
+      const templates = templateScenarios(
+        JSON.parse(await fs.readFile(path.join(dir, 'lesson.json'), 'utf8')).scenarios,
+      );
       assert.equal(notes.length, templates.length, notes.map((n) => n.message).join('\n'));
       assert.ok(notes.every((n) => n.severity === 'warning'));
       // Follow the advice: the JSON it gives replaces each scenario, and the model already has the line.
@@ -118,7 +152,10 @@ describe('validate: a template scenario is told how to become a world scenario',
       });
       await fs.writeFile(path.join(dir, 'lesson.json'), JSON.stringify(manifest, null, 2));
       const after = await validatePack(dir, { runStarters: false });
-      assert.deepEqual(after.problems.filter((p) => p.area === 'scenarios').map((p) => p.message), []);
+      assert.deepEqual(
+        after.problems.filter((p) => p.area === 'scenarios').map((p) => p.message),
+        [],
+      );
       assert.ok(after.valid);
     } finally {
       await fs.rm(tmp, { recursive: true, force: true });

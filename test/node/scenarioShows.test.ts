@@ -50,7 +50,10 @@ describe('validate: a scenario that says it shows a mistake must show it', funct
     const errors = validation.problems.filter((p) => p.severity === 'error');
     assert.equal(errors.length, 1, errors.map((e) => e.message).join('\n'));
     assert.equal(errors[0]!.area, 'scenarios');
-    assert.match(errors[0]!.message, /scenario "server-down" says it shows mistake "fallback-first", but the model with fallback-first's mutants \(fallback-first, fallback-first-uncounted, fallback-first-full\) gives the same run as the reference/);
+    assert.match(
+      errors[0]!.message,
+      /scenario "server-down" says it shows mistake "fallback-first", but the model with fallback-first's mutants \(fallback-first, fallback-first-uncounted, fallback-first-full\) gives the same run as the reference/,
+    );
     assert.match(errors[0]!.message, /a learner with this mistake would look perfect under load/);
   });
 
@@ -62,10 +65,21 @@ describe('validate: a scenario that says it shows a mistake must show it', funct
     const reference = await runScenario(scenario, protocolBalancer(scenario.commands, modelSession(pack.model!)));
     const failed = (run: typeof reference): number => run.ticks.reduce((n, t) => n + t.failed, 0);
     for (const mutant of mistake.mutants) {
-      const yours = await runScenario(scenario, protocolBalancer(scenario.commands, modelSession(pack.model!, new Set([mutant]))));
+      const yours = await runScenario(
+        scenario,
+        protocolBalancer(scenario.commands, modelSession(pack.model!, new Set([mutant]))),
+      );
       assert.equal(failed(yours), 9, mutant);
-      const result = simulationResult('health-checks', scenario, { yours, roundRobin: await runScenario(scenario, roundRobin()), reference }, { id: mistake.id, title: mistake.title });
-      assert.equal(result.sentence, `Your check found “${mistake.title}”. Under load that means 9 of 36 requests failed; with the reference 0.`);
+      const result = simulationResult(
+        'health-checks',
+        scenario,
+        { yours, roundRobin: await runScenario(scenario, roundRobin()), reference },
+        { id: mistake.id, title: mistake.title },
+      );
+      assert.equal(
+        result.sentence,
+        `Your check found “${mistake.title}”. Under load that means 9 of 36 requests failed; with the reference 0.`,
+      );
     }
     assert.equal(failed(reference), 0);
     assert.equal(Math.max(...reference.ticks.map((t) => t.waiting)), 9);

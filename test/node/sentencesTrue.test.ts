@@ -16,7 +16,8 @@ import type { CheckView } from '../../src/shared/messages';
 
 const ROOT = path.join(__dirname, '..', '..');
 const CORPUS = path.join(ROOT, 'test', 'fixtures', 'real-style');
-const PYTHON = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
+const PYTHON =
+  execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
 const PROGRAMS: readonly (readonly [lesson: string, file: string])[] = [
   ['least-connections', 'python/caddy_reservoir.py'],
   ['least-connections', 'python/namedtuple_replace.py'],
@@ -28,18 +29,32 @@ const PROGRAMS: readonly (readonly [lesson: string, file: string])[] = [
 
 /** Every number the report holds, in the forms a sentence may state them. */
 function reportNumbers(report: CheckReport): Set<number> {
-  const n = new Set<number>([report.checks.total, report.checks.passed, report.checks.failed, report.checks.notRun, report.fuzz.transcripts, report.fuzz.failed, report.fuzz.seed, report.mistakes.length]);
+  const n = new Set<number>([
+    report.checks.total,
+    report.checks.passed,
+    report.checks.failed,
+    report.checks.notRun,
+    report.fuzz.transcripts,
+    report.fuzz.failed,
+    report.fuzz.seed,
+    report.mistakes.length,
+  ]);
   n.add(report.checks.total - report.checks.passed);
   n.add(report.fuzz.transcripts - (report.fuzz.notRun ?? 0));
   for (const m of report.mistakes) {
-    n.add(m.evidence.steps).add(m.evidence.transcripts).add(m.revealedBy.length).add(m.evidence.transcripts - m.revealedBy.length);
+    n.add(m.evidence.steps)
+      .add(m.evidence.transcripts)
+      .add(m.revealedBy.length)
+      .add(m.evidence.transcripts - m.revealedBy.length);
     if (m.evidence.first) n.add(m.evidence.first.index + 1);
     if (m.line) n.add(m.line);
     for (const l of m.location?.lines ?? []) n.add(l);
   }
   for (const example of [report.counterexample, ...report.mistakes.map((m) => m.counterexample)]) {
     if (!example) continue;
-    n.add(example.commands.length).add(example.shrunkFrom).add(example.divergesAt + 1);
+    n.add(example.commands.length)
+      .add(example.shrunkFrom)
+      .add(example.divergesAt + 1);
     example.trace.forEach((_, i) => n.add(i + 1));
   }
   for (const p of report.problems) if (typeof p.line === 'number') n.add(p.line);
@@ -48,7 +63,11 @@ function reportNumbers(report: CheckReport): Set<number> {
 
 /** The names a sentence may quote: transcripts' descriptions, mistakes' titles. */
 function reportNames(report: CheckReport): Set<string> {
-  return new Set([...report.transcripts.map((t) => t.description), ...report.mistakes.map((m) => m.title), ...report.mistakes.flatMap((m) => (m.variant?.title ? [m.variant.title] : []))]);
+  return new Set([
+    ...report.transcripts.map((t) => t.description),
+    ...report.mistakes.map((m) => m.title),
+    ...report.mistakes.flatMap((m) => (m.variant?.title ? [m.variant.title] : [])),
+  ]);
 }
 
 /** The sentences of a check view, by where they show. */
@@ -74,27 +93,40 @@ describe('every sentence the panel shows is drawn from its report (real-style co
   this.timeout(240000);
   const packs = new Map<string, LoadedPack>();
   before(async () => {
-    for (const lesson of new Set(PROGRAMS.map(([l]) => l))) packs.set(lesson, await loadPack(path.join(ROOT, 'lessons', lesson), 'built-in'));
+    for (const lesson of new Set(PROGRAMS.map(([l]) => l)))
+      packs.set(lesson, await loadPack(path.join(ROOT, 'lessons', lesson), 'built-in'));
   });
 
   for (const [lesson, file] of PROGRAMS) {
     it(`${lesson}/${file}`, async () => {
       const pack = packs.get(lesson)!;
       const language = file.endsWith('.py') ? 'python' : 'javascript';
-      const report = await checkFile(pack, path.join(CORPUS, lesson, file), language, { interpreters: { python: PYTHON }, fuzzTranscripts: 8 });
+      const report = await checkFile(pack, path.join(CORPUS, lesson, file), language, {
+        interpreters: { python: PYTHON },
+        fuzzTranscripts: 8,
+      });
       const view = checkView(report, pack.manifest, '2026-01-01T00:00:00.000Z');
       const numbers = reportNumbers(report);
       const names = reportNames(report);
       for (const [where, text] of sentences(view)) {
         if (!text) continue;
         const quoted = [...text.matchAll(QUOTED)].map((q) => q[1]!);
-        for (const name of quoted) assert.ok(names.has(name), `${where} quotes “${name}”, which is no transcript or mistake of the report: ${text}`);
+        for (const name of quoted)
+          assert.ok(
+            names.has(name),
+            `${where} quotes “${name}”, which is no transcript or mistake of the report: ${text}`,
+          );
         // Numbers outside quotes, standing alone (not part of a name such as web10 or s3). A location note's
         // "at only 3 of the other 5 PICK commands" counts the commands of the run it names (its `at`), which
         // the report does not carry command by command: those two are left out.
-        const unquoted = text.replace(QUOTED, '').replace(/\b\d+ of the other \d+ \S+ commands|the other \d+ \S+ commands/g, '');
+        const unquoted = text
+          .replace(QUOTED, '')
+          .replace(/\b\d+ of the other \d+ \S+ commands|the other \d+ \S+ commands/g, '');
         for (const match of unquoted.matchAll(/(?<![\w.#:-])(\d+)(?![\w.:])/g)) {
-          assert.ok(numbers.has(Number(match[1])), `${where} states ${match[1]}, which the report does not hold: ${text}`);
+          assert.ok(
+            numbers.has(Number(match[1])),
+            `${where} states ${match[1]}, which the report does not hold: ${text}`,
+          );
         }
       }
       for (const [m, card] of report.mistakes.map((m, i) => [m, view.mistakes[i]!] as const)) {
@@ -102,9 +134,23 @@ describe('every sentence the panel shows is drawn from its report (real-style co
         const hidden = /(\d+) of (\d+) hidden transcripts?/.exec(card.evidence);
         const random = /(\d+) of (\d+) random tests?/.exec(card.evidence);
         assert.ok(hidden || random, `the evidence says where its count comes from: ${card.evidence}`);
-        if (hidden) assert.deepEqual([Number(hidden[1]), Number(hidden[2])], [m.revealedBy.length, report.transcripts.length], card.evidence);
-        if (random) assert.deepEqual([Number(random[1]), Number(random[2])], [m.evidence.transcripts - m.revealedBy.length, report.fuzz.transcripts], card.evidence);
-        assert.equal((hidden ? Number(hidden[1]) : 0) + (random ? Number(random[1]) : 0), m.evidence.transcripts, card.evidence);
+        if (hidden)
+          assert.deepEqual(
+            [Number(hidden[1]), Number(hidden[2])],
+            [m.revealedBy.length, report.transcripts.length],
+            card.evidence,
+          );
+        if (random)
+          assert.deepEqual(
+            [Number(random[1]), Number(random[2])],
+            [m.evidence.transcripts - m.revealedBy.length, report.fuzz.transcripts],
+            card.evidence,
+          );
+        assert.equal(
+          (hidden ? Number(hidden[1]) : 0) + (random ? Number(random[1]) : 0),
+          m.evidence.transcripts,
+          card.evidence,
+        );
         // A location note's "when PICK answered b" names its run: a row of its own table, which shows that
         // answer there, or another transcript, said so.
         const at = m.location?.at;
@@ -114,7 +160,11 @@ describe('every sentence the panel shows is drawn from its report (real-style co
           const row = m.counterexample?.trace[at.row - 1];
           assert.ok(row, `the note points at row ${at.row} of a table of ${m.counterexample?.trace.length ?? 0}`);
           assert.equal(row.command.split(/\s+/)[0], answered[1], card.where.reason);
-          assert.equal((row.actual ?? []).join(', '), answered[2], `the note says ${answered[1]} answered ${answered[2]}; row ${at.row} of its table shows ${(row.actual ?? []).join(', ')}`);
+          assert.equal(
+            (row.actual ?? []).join(', '),
+            answered[2],
+            `the note says ${answered[1]} answered ${answered[2]}; row ${at.row} of its table shows ${(row.actual ?? []).join(', ')}`,
+          );
           assert.match(card.where.reason ?? '', new RegExp(`\\(command ${at.row} in the table below\\)`));
         }
         if (at && !at.table) assert.match(card.where.reason ?? '', /not the table below\)$/);

@@ -23,8 +23,14 @@ describe('the VSIX contents (vsce ls) are enough to check and simulate', functio
   before(async function () {
     if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))) this.skip(); // `npm test` builds first
     const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-    const { stdout } = await run(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: ROOT, maxBuffer: 4 * 1024 * 1024 });
-    files = stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+    const { stdout } = await run(process.execPath, [vsce, 'ls', '--no-dependencies'], {
+      cwd: ROOT,
+      maxBuffer: 4 * 1024 * 1024,
+    });
+    files = stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     unpacked = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-vsix-'));
     for (const file of files) {
       fs.mkdirSync(path.join(unpacked, path.dirname(file)), { recursive: true });
@@ -37,10 +43,24 @@ describe('the VSIX contents (vsce ls) are enough to check and simulate', functio
   });
 
   it('lists the bundles the extension starts, and nothing native, no source maps, no node_modules', () => {
-    for (const bundle of ['extension.js', 'webview.js', 'cli.js', 'cli-main.js', 'engine.js', 'vendor-scslre.js', 'vendor-sucrase.js']) {
-      assert.ok(files.includes(`dist/${bundle}`), `dist/${bundle} is not in the VSIX: ${files.filter((f) => f.startsWith('dist/')).join(', ')}`);
+    for (const bundle of [
+      'extension.js',
+      'webview.js',
+      'cli.js',
+      'cli-main.js',
+      'engine.js',
+      'vendor-scslre.js',
+      'vendor-sucrase.js',
+    ]) {
+      assert.ok(
+        files.includes(`dist/${bundle}`),
+        `dist/${bundle} is not in the VSIX: ${files.filter((f) => f.startsWith('dist/')).join(', ')}`,
+      );
     }
-    assert.deepEqual(files.filter((f) => /\.(node|map)$/.test(f) || f.startsWith('node_modules/') || f.startsWith('src/')), []);
+    assert.deepEqual(
+      files.filter((f) => /\.(node|map)$/.test(f) || f.startsWith('node_modules/') || f.startsWith('src/')),
+      [],
+    );
     assert.ok(files.includes('lessons/least-connections/lesson.json'));
   });
 
@@ -52,11 +72,19 @@ describe('the VSIX contents (vsce ls) are enough to check and simulate', functio
         cwd: os.tmpdir(),
         env: { ...process.env, LESSON_COMPANION_CACHE_DIR: cacheDir },
         maxBuffer: 16 * 1024 * 1024,
-      }).catch((error: { stdout?: string; stderr?: string; code?: number }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '', code: error.code }));
+      }).catch((error: { stdout?: string; stderr?: string; code?: number }) => ({
+        stdout: error.stdout ?? '',
+        stderr: error.stderr ?? '',
+        code: error.code,
+      }));
       const report = JSON.parse(result.stdout) as CheckReport;
       assert.equal(report.lesson, 'least-connections');
       assert.equal(report.status, 'fail');
-      assert.deepEqual(report.mistakes.map((m) => m.id), ['tiebreak'], result.stderr);
+      assert.deepEqual(
+        report.mistakes.map((m) => m.id),
+        ['tiebreak'],
+        result.stderr,
+      );
     } finally {
       fs.rmSync(cacheDir, { recursive: true, force: true });
     }
@@ -64,7 +92,11 @@ describe('the VSIX contents (vsce ls) are enough to check and simulate', functio
 
   it('a simulation runs from the unpacked copy', async () => {
     const learner = path.join(ROOT, 'test', 'fixtures', 'least-connections', 'python', 'correct.py');
-    const { stdout } = await run(process.execPath, [path.join(unpacked, 'dist', 'cli.js'), 'simulate', learner, '--json'], { cwd: os.tmpdir(), maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run(
+      process.execPath,
+      [path.join(unpacked, 'dist', 'cli.js'), 'simulate', learner, '--json'],
+      { cwd: os.tmpdir(), maxBuffer: 16 * 1024 * 1024 },
+    );
     const result = JSON.parse(stdout) as { lesson: string; scenario: { id: string }; sentence: string };
     assert.equal(result.lesson, 'least-connections');
     assert.equal(result.scenario.id, 'slow-server');

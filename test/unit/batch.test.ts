@@ -38,14 +38,30 @@ function fakeProgram(
     inputs.push(input);
     let state = model.initial();
     let stdout = '';
-    const result = (r: Partial<ProcessResult>): ProcessResult => ({ stdout, stderr: '', exitCode: 0, signal: null, timedOut: false, outputLimited: false, durationMs: 1, ...r });
+    const result = (r: Partial<ProcessResult>): ProcessResult => ({
+      stdout,
+      stderr: '',
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      outputLimited: false,
+      durationMs: 1,
+      ...r,
+    });
     const commands = input.split('\n').filter((l) => l !== '');
     for (const [n, command] of commands.entries()) {
       for (const line of options.stray?.(command) ?? []) stdout += `${line}\n`;
       const fault = options.fault?.(command, n);
-      if (fault === 'crash') return result({ exitCode: 1, stderr: 'Traceback (most recent call last):\nRuntimeError: boom\n' });
+      if (fault === 'crash')
+        return result({ exitCode: 1, stderr: 'Traceback (most recent call last):\nRuntimeError: boom\n' });
       if (fault === 'hang') return result({ exitCode: null, signal: 'SIGKILL', timedOut: true });
-      if (fault === 'flood') return result({ stdout: stdout + 'still looking ...\n'.repeat(50), exitCode: null, signal: 'SIGKILL', outputLimited: true });
+      if (fault === 'flood')
+        return result({
+          stdout: stdout + 'still looking ...\n'.repeat(50),
+          exitCode: null,
+          signal: 'SIGKILL',
+          outputLimited: true,
+        });
       if (fault === 'exit0') return result({});
       const step = model.step(state, command, new Set(options.mutations ?? []));
       if (step.answer.kind === 'crash') return result({ exitCode: 1, stderr: `KeyError: ${step.answer.error}\n` });
@@ -64,7 +80,8 @@ const LISTS: string[][] = [
   ['POOL zeta alpha', 'PICK', 'DONE zeta', 'PICK'],
 ];
 
-const reference = (commands: readonly string[], mutations: string[] = []) => simulate(model, commands, new Set(mutations)).outcome;
+const reference = (commands: readonly string[], mutations: string[] = []) =>
+  simulate(model, commands, new Set(mutations)).outcome;
 
 describe('batch runner (fake execute)', () => {
   it('runs every list in one process, each after the reset command, and cuts the answers back apart', async () => {
@@ -72,7 +89,10 @@ describe('batch runner (fake execute)', () => {
     const batch = await runBatch(model, program, LISTS);
     assert.equal(batch.runs.length, 1);
     assert.equal(program.inputs[0], LISTS.map((l) => ['POOL', ...l].join('\n')).join('\n') + '\n');
-    assert.deepEqual(batch.outcomes, LISTS.map((l) => reference(l)));
+    assert.deepEqual(
+      batch.outcomes,
+      LISTS.map((l) => reference(l)),
+    );
     assert.deepEqual(batch.strayLines, []);
   });
 
@@ -83,7 +103,10 @@ describe('batch runner (fake execute)', () => {
     assert.deepEqual(batch.outcomes[1], { lines: ['OK'], ending: 'crashed' });
     assert.deepEqual(batch.outcomes[1], reference(LISTS[1]!, ['unknown-crash']));
     assert.ok(program.inputs[1]!.startsWith(`POOL\n${LISTS[2]![0]}\n`), 'the second process starts at the third list');
-    assert.deepEqual([batch.outcomes[0], batch.outcomes[2], batch.outcomes[3]], [reference(LISTS[0]!), reference(LISTS[2]!), reference(LISTS[3]!)]);
+    assert.deepEqual(
+      [batch.outcomes[0], batch.outcomes[2], batch.outcomes[3]],
+      [reference(LISTS[0]!), reference(LISTS[2]!), reference(LISTS[3]!)],
+    );
   });
 
   it('counts a process that exits 0 part-way as a crash of that list, and goes on', async () => {
@@ -98,7 +121,10 @@ describe('batch runner (fake execute)', () => {
     const program = fakeProgram({ fault: (c) => (c === 'DONE ghost' ? 'hang' : undefined) });
     const batch = await runBatch(model, program, LISTS);
     assert.equal(batch.runs.length, 1);
-    assert.deepEqual(batch.outcomes.map((o) => o.ending), ['finished', 'timed-out', 'not-run', 'not-run']);
+    assert.deepEqual(
+      batch.outcomes.map((o) => o.ending),
+      ['finished', 'timed-out', 'not-run', 'not-run'],
+    );
     assert.deepEqual(batch.outcomes[1]!.lines, ['OK']);
   });
 
@@ -106,7 +132,10 @@ describe('batch runner (fake execute)', () => {
     const program = fakeProgram({ fault: (c) => (c === 'PICK' ? 'flood' : undefined) });
     const batch = await runBatch(model, program, LISTS);
     assert.equal(batch.runs.length, 1);
-    assert.deepEqual(batch.outcomes.map((o) => o.ending), ['output-limit', 'not-run', 'not-run', 'not-run']);
+    assert.deepEqual(
+      batch.outcomes.map((o) => o.ending),
+      ['output-limit', 'not-run', 'not-run', 'not-run'],
+    );
     assert.equal(batch.strayLines[0], 'still looking ...');
     assert.ok(batch.strayLines.length <= 20, 'stray lines are capped');
   });
@@ -115,13 +144,19 @@ describe('batch runner (fake execute)', () => {
     const program = fakeProgram({ fault: () => 'crash' });
     const batch = await runBatch(model, program, LISTS);
     assert.equal(batch.runs.length, 1);
-    assert.deepEqual(batch.outcomes.map((o) => o.ending), ['crashed', 'not-run', 'not-run', 'not-run']);
+    assert.deepEqual(
+      batch.outcomes.map((o) => o.ending),
+      ['crashed', 'not-run', 'not-run', 'not-run'],
+    );
   });
 
   it('stops after one silent process too, even one that exits with code 0', async () => {
     const batch = await runBatch(model, fakeProgram({ fault: () => 'exit0' }), LISTS);
     assert.equal(batch.runs.length, 1, 'before: one process per list');
-    assert.deepEqual(batch.outcomes.map((o) => o.ending), ['crashed', 'not-run', 'not-run', 'not-run']);
+    assert.deepEqual(
+      batch.outcomes.map((o) => o.ending),
+      ['crashed', 'not-run', 'not-run', 'not-run'],
+    );
   });
 
   it('charges a crash on a later reset to that list, so leaked state can be found, and goes on', async () => {
@@ -145,24 +180,43 @@ describe('batch runner (fake execute)', () => {
   });
 
   it('reports a program that cannot start as crashed for every list, after one try', async () => {
-    const execute = async (): Promise<ProcessResult> => ({ stdout: '', stderr: '', exitCode: null, signal: null, timedOut: false, outputLimited: false, durationMs: 0, startError: { code: 'ENOENT', command: 'python9' } });
+    const execute = async (): Promise<ProcessResult> => ({
+      stdout: '',
+      stderr: '',
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      outputLimited: false,
+      durationMs: 0,
+      startError: { code: 'ENOENT', command: 'python9' },
+    });
     const batch = await runBatch(model, execute, LISTS);
     assert.equal(batch.runs.length, 1);
-    assert.deepEqual(batch.outcomes.map((o) => o.ending), ['crashed', 'crashed', 'crashed', 'crashed']);
+    assert.deepEqual(
+      batch.outcomes.map((o) => o.ending),
+      ['crashed', 'crashed', 'crashed', 'crashed'],
+    );
   });
 
   it('sets debug prints aside in a process that crashed too, where the line count says nothing', async () => {
     // Before: a run cut short kept its prints as answers unless it printed more lines than every list
     // together would, so PICK's answer became "debug: picking now" and everything after shifted.
-    const program = fakeProgram({ mutations: ['unknown-crash'], stray: (c) => (c === 'PICK' ? ['debug: picking now'] : []) });
+    const program = fakeProgram({
+      mutations: ['unknown-crash'],
+      stray: (c) => (c === 'PICK' ? ['debug: picking now'] : []),
+    });
     const batch = await runBatch(model, program, LISTS);
-    assert.deepEqual(batch.outcomes, LISTS.map((l) => reference(l, ['unknown-crash'])));
+    assert.deepEqual(
+      batch.outcomes,
+      LISTS.map((l) => reference(l, ['unknown-crash'])),
+    );
     assert.equal(batch.strayLines[0], 'debug: picking now');
   });
 
   it('keeps an answer in the wrong shape as the answer, finished or not', async () => {
     // "<a>" cannot be a backend name, but it stands where one belongs: a wrong answer, not a debug print.
-    const bracketed = (command: string, lines: readonly string[]): readonly string[] => (command === 'PICK' ? lines.map((l) => `<${l}>`) : lines);
+    const bracketed = (command: string, lines: readonly string[]): readonly string[] =>
+      command === 'PICK' ? lines.map((l) => `<${l}>`) : lines;
     for (const mutations of [[], ['unknown-crash']]) {
       const batch = await runBatch(model, fakeProgram({ mutations, answer: bracketed }), LISTS);
       const expected = LISTS.map((l) => {
@@ -176,7 +230,10 @@ describe('batch runner (fake execute)', () => {
   it('sets debug prints aside without shifting the answers', async () => {
     const program = fakeProgram({ stray: (c) => (c === 'PICK' ? ['debug: picking now', 'counts = {a: 1}'] : []) });
     const batch = await runBatch(model, program, LISTS);
-    assert.deepEqual(batch.outcomes, LISTS.map((l) => reference(l)));
+    assert.deepEqual(
+      batch.outcomes,
+      LISTS.map((l) => reference(l)),
+    );
     assert.deepEqual(batch.strayLines.slice(0, 2), ['debug: picking now', 'counts = {a: 1}']);
   });
 
@@ -189,11 +246,23 @@ describe('batch runner (fake execute)', () => {
 });
 
 describe('a pack whose reset keeps a setting', () => {
-  it('is found in the model: health-checks\' POOL keeps the cap a list set, least-connections\' POOL keeps nothing', () => {
-    assert.equal(resetCarriesOver(healthChecks, [['CAP 0', 'POOL a b', 'PICK'], ['CAP 1', 'POOL a b', 'PICK']]), true);
+  it("is found in the model: health-checks' POOL keeps the cap a list set, least-connections' POOL keeps nothing", () => {
+    assert.equal(
+      resetCarriesOver(healthChecks, [
+        ['CAP 0', 'POOL a b', 'PICK'],
+        ['CAP 1', 'POOL a b', 'PICK'],
+      ]),
+      true,
+    );
     // A list that sets no cap, or sets it back to none, leaves nothing behind.
     assert.equal(resetCarriesOver(healthChecks, [['POOL a b', 'PICK', 'DOWN a']]), false);
-    assert.equal(resetCarriesOver(model, [['POOL a b', 'PICK', 'PICK', 'DONE a'], ['POOL c', 'PICK']]), false);
+    assert.equal(
+      resetCarriesOver(model, [
+        ['POOL a b', 'PICK', 'PICK', 'DONE a'],
+        ['POOL c', 'PICK'],
+      ]),
+      false,
+    );
   });
 
   it('tells states apart by what they hold, also when the model runs in a realm of its own (as the engine runs it)', () => {

@@ -26,7 +26,12 @@ const crashesAtDone = stopsAtDone({ exitCode: 1, stderr: 'KeyError\n' });
 describe('batch: lists that did not run', () => {
   it('reports the lists after a hang as not run, with no answer lines at all', async () => {
     const hangsAtDone = stopsAtDone({ exitCode: null, signal: 'SIGKILL', timedOut: true });
-    const batch = await runBatch(model, hangsAtDone, [['POOL a', 'PICK'], ['POOL b', 'DONE b'], ['POOL c', 'PICK'], ['STATUS']]);
+    const batch = await runBatch(model, hangsAtDone, [
+      ['POOL a', 'PICK'],
+      ['POOL b', 'DONE b'],
+      ['POOL c', 'PICK'],
+      ['STATUS'],
+    ]);
     assert.deepEqual(batch.outcomes, [
       { lines: ['OK', 'a'], ending: 'finished' },
       { lines: ['OK'], ending: 'timed-out' },
@@ -45,7 +50,11 @@ describe('batch: lists that did not run', () => {
         stdins.push(input);
         return program(input, limits);
       },
-      [['POOL a', 'DONE a'], ['POOL b', 'PICK'], ['POOL c', 'PICK']],
+      [
+        ['POOL a', 'DONE a'],
+        ['POOL b', 'PICK'],
+        ['POOL c', 'PICK'],
+      ],
       {
         afterCrash: () => {
           asked += 1;
@@ -56,7 +65,10 @@ describe('batch: lists that did not run', () => {
     );
     assert.equal(asked, 0);
     assert.equal(stdins[1], 'POOL\nPOOL b\nPICK\nPOOL\nPOOL c\nPICK\n');
-    assert.deepEqual(batch.outcomes.map((o) => o.ending), ['crashed', 'finished', 'finished']);
+    assert.deepEqual(
+      batch.outcomes.map((o) => o.ending),
+      ['crashed', 'finished', 'finished'],
+    );
   });
 
   it('when the next process cannot start, the lists it was to run are crashed; only the one `afterCrash` skipped is not run', async () => {
@@ -67,8 +79,15 @@ describe('batch: lists that did not run', () => {
       if (started === 1) return crashesAtDone(input, limits);
       return { ...done(''), exitCode: null, durationMs: 0, startError: { code: 'ENOENT', command: 'python3' } };
     };
-    const lists = [['POOL a', 'DONE a'], ['POOL b', 'DONE b'], ['POOL c', 'DONE c'], ['POOL d', 'PICK']];
-    const batch = await runBatch(model, execute, lists, { afterCrash: () => ({ defer: new Set([1, 2]), skip: new Set([2]) }) });
+    const lists = [
+      ['POOL a', 'DONE a'],
+      ['POOL b', 'DONE b'],
+      ['POOL c', 'DONE c'],
+      ['POOL d', 'PICK'],
+    ];
+    const batch = await runBatch(model, execute, lists, {
+      afterCrash: () => ({ defer: new Set([1, 2]), skip: new Set([2]) }),
+    });
     assert.equal(started, 2);
     assert.deepEqual(batch.outcomes, [
       { lines: ['OK'], ending: 'crashed' },
@@ -112,9 +131,24 @@ function toy(clears: { keep?: boolean; counts?: boolean; total?: boolean }): Ref
     step(state, command) {
       const [verb, name = ''] = command.split(' ');
       if (verb === 'RESET')
-        return { state: { keep: clears.keep ? new Set() : state.keep, counts: clears.counts ? new Map() : state.counts, total: clears.total ? 0n : state.total }, answer: ok };
+        return {
+          state: {
+            keep: clears.keep ? new Set() : state.keep,
+            counts: clears.counts ? new Map() : state.counts,
+            total: clears.total ? 0n : state.total,
+          },
+          answer: ok,
+        };
       if (verb === 'KEEP') return { state: { ...state, keep: new Set([...state.keep, name]) }, answer: ok };
-      if (verb === 'ADD') return { state: { ...state, counts: new Map([...state.counts, [name, (state.counts.get(name) ?? 0) + 1]]), total: state.total + 1n }, answer: ok };
+      if (verb === 'ADD')
+        return {
+          state: {
+            ...state,
+            counts: new Map([...state.counts, [name, (state.counts.get(name) ?? 0) + 1]]),
+            total: state.total + 1n,
+          },
+          answer: ok,
+        };
       if (verb === 'LIST') return { state, answer: { kind: 'lines', lines: [...state.keep] } };
       return { state, answer: { kind: 'crash', error: `${verb} is not a command` } };
     },
@@ -129,15 +163,26 @@ function toy(clears: { keep?: boolean; counts?: boolean; total?: boolean }): Ref
 describe('batch: which resets keep state', () => {
   it('one list that leaves a setting behind is enough, among lists that leave none', () => {
     // health-checks' POOL keeps the cap a list set.
-    assert.equal(resetCarriesOver(healthChecks, [['POOL a b', 'PICK'], ['CAP 1', 'POOL a b', 'PICK'], ['POOL c']]), true);
+    assert.equal(
+      resetCarriesOver(healthChecks, [['POOL a b', 'PICK'], ['CAP 1', 'POOL a b', 'PICK'], ['POOL c']]),
+      true,
+    );
     assert.equal(resetCarriesOver(healthChecks, [['POOL a b', 'PICK'], ['POOL c']]), false);
   });
 
   it('tells a kept Map of counts, or a kept bigint total, from a cleared one', () => {
     const everything = { keep: true, counts: true, total: true };
     assert.equal(resetCarriesOver(toy(everything), [['ADD a', 'KEEP x']]), false);
-    assert.equal(resetCarriesOver(toy({ ...everything, counts: false, total: true }), [['ADD a']]), true, 'the counts survive the reset');
-    assert.equal(resetCarriesOver(toy({ ...everything, total: false }), [['ADD a']]), true, 'the total survives the reset');
+    assert.equal(
+      resetCarriesOver(toy({ ...everything, counts: false, total: true }), [['ADD a']]),
+      true,
+      'the counts survive the reset',
+    );
+    assert.equal(
+      resetCarriesOver(toy({ ...everything, total: false }), [['ADD a']]),
+      true,
+      'the total survives the reset',
+    );
     // The counts kept, but only the same ones as from the start: nothing is carried.
     assert.equal(resetCarriesOver(toy({ ...everything, counts: false }), [['KEEP x']]), false);
   });

@@ -18,7 +18,11 @@ const crashesAtDone: Execute = async (input, limits) => {
 };
 
 /** The lists, in order, one process was given (by their first command after the reset). */
-const listsOf = (stdin: string): string[] => stdin.split(`${model.resetCommand}\n`).slice(1).map((list) => list.split('\n')[0]!);
+const listsOf = (stdin: string): string[] =>
+  stdin
+    .split(`${model.resetCommand}\n`)
+    .slice(1)
+    .map((list) => list.split('\n')[0]!);
 
 describe('batch options', () => {
   it('gives each list its place in the stream: its index, where its reset is, and its length with the reset', async () => {
@@ -29,29 +33,60 @@ describe('batch options', () => {
       { list: 1, start: 3, length: 2 },
       { list: 2, start: 5, length: 1 },
     ]);
-    assert.deepEqual(streams[0]!.commands, [model.resetCommand, 'POOL a b', 'PICK', model.resetCommand, 'STATUS', model.resetCommand]);
+    assert.deepEqual(streams[0]!.commands, [
+      model.resetCommand,
+      'POOL a b',
+      'PICK',
+      model.resetCommand,
+      'STATUS',
+      model.resetCommand,
+    ]);
   });
 
   it('goes on after a crash in a later list: the lists after it run in a new process', async () => {
     const program = recorded(crashesAtDone);
-    const batch = await runBatch(model, program, [['POOL a', 'PICK'], ['POOL a', 'DONE a'], ['POOL b', 'PICK']]);
-    assert.deepEqual(batch.outcomes.map((o) => o.ending), ['finished', 'crashed', 'finished']);
+    const batch = await runBatch(model, program, [
+      ['POOL a', 'PICK'],
+      ['POOL a', 'DONE a'],
+      ['POOL b', 'PICK'],
+    ]);
+    assert.deepEqual(
+      batch.outcomes.map((o) => o.ending),
+      ['finished', 'crashed', 'finished'],
+    );
     assert.deepEqual(program.stdins.map(listsOf), [['POOL a', 'POOL a', 'POOL b'], ['POOL b']]);
   });
 
   it('starts no more processes than `maxRuns`: the lists left are not run', async () => {
     const program = recorded(crashesAtDone);
-    const lists = [['POOL a', 'DONE a'], ['POOL b', 'DONE b'], ['POOL c', 'DONE c'], ['POOL d', 'PICK']];
+    const lists = [
+      ['POOL a', 'DONE a'],
+      ['POOL b', 'DONE b'],
+      ['POOL c', 'DONE c'],
+      ['POOL d', 'PICK'],
+    ];
     const batch = await runBatch(model, program, lists, { maxRuns: 2 });
     assert.equal(program.stdins.length, 2);
-    assert.deepEqual(batch.outcomes.map((o) => o.ending), ['crashed', 'crashed', 'not-run', 'not-run']);
+    assert.deepEqual(
+      batch.outcomes.map((o) => o.ending),
+      ['crashed', 'crashed', 'not-run', 'not-run'],
+    );
     const unbounded = await runBatch(model, crashesAtDone, lists);
-    assert.deepEqual(unbounded.outcomes.map((o) => o.ending), ['crashed', 'crashed', 'crashed', 'finished']);
+    assert.deepEqual(
+      unbounded.outcomes.map((o) => o.ending),
+      ['crashed', 'crashed', 'crashed', 'finished'],
+    );
   });
 
   it('after a crash, runs the lists that would crash the same way last, and leaves out the ones it may skip', async () => {
     const program = recorded(crashesAtDone);
-    const lists = [['POOL a', 'DONE a'], ['POOL b', 'DONE b'], ['POOL c', 'DONE c'], ['POOL d', 'PICK'], ['POOL e', 'PICK']];
+    const lists = [
+      ['POOL a', 'DONE a'],
+      ['POOL b', 'DONE b'],
+      ['POOL c', 'DONE c'],
+      ['POOL d', 'PICK'],
+      ['POOL e', 'PICK'],
+    ];
     const asked: { pending: number[]; lines: readonly string[] }[] = [];
     const batch = await runBatch(model, program, lists, {
       afterCrash: (crashed, pending) => {
@@ -60,8 +95,15 @@ describe('batch options', () => {
       },
     });
     assert.deepEqual(asked[0], { pending: [1, 2, 3, 4], lines: ['OK', 'OK'] });
-    assert.deepEqual(program.stdins.map(listsOf)[1], ['POOL d', 'POOL e', 'POOL b'], 'the others first, the deferred one last, the skipped one not at all');
-    assert.deepEqual(batch.outcomes.map((o) => o.ending), ['crashed', 'crashed', 'not-run', 'finished', 'finished']);
+    assert.deepEqual(
+      program.stdins.map(listsOf)[1],
+      ['POOL d', 'POOL e', 'POOL b'],
+      'the others first, the deferred one last, the skipped one not at all',
+    );
+    assert.deepEqual(
+      batch.outcomes.map((o) => o.ending),
+      ['crashed', 'crashed', 'not-run', 'finished', 'finished'],
+    );
   });
 
   it('asks nothing after a process that finished, or one that crashed on its last list', async () => {
@@ -70,13 +112,24 @@ describe('batch options', () => {
       asked += 1;
       return { defer: new Set<number>(), skip: new Set<number>() };
     };
-    await runBatch(model, crashesAtDone, [['POOL a', 'PICK'], ['POOL b', 'DONE b']], { afterCrash });
+    await runBatch(
+      model,
+      crashesAtDone,
+      [
+        ['POOL a', 'PICK'],
+        ['POOL b', 'DONE b'],
+      ],
+      { afterCrash },
+    );
     await runBatch(model, mutantProgram(), [['POOL a', 'PICK']], { afterCrash });
     assert.equal(asked, 0);
   });
 
   it('takes a line no answer looks like for a wrong answer when it stands where an answer should, for a debug print when it is extra', async () => {
-    const extra: Execute = async (input) => ({ ...(await mutantProgram()(input)), stdout: (await mutantProgram()(input)).stdout.replace('a\n', 'picking: a\na\n') });
+    const extra: Execute = async (input) => ({
+      ...(await mutantProgram()(input)),
+      stdout: (await mutantProgram()(input)).stdout.replace('a\n', 'picking: a\na\n'),
+    });
     const printed = await runBatch(model, extra, [['POOL a', 'PICK']]);
     assert.deepEqual([printed.outcomes[0]!.lines, printed.strayLines], [['OK', 'a'], ['picking: a']]);
     const wrong: Execute = async (input) => done((await mutantProgram()(input)).stdout.replace('\na\n', '\n<a>\n'));

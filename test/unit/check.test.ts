@@ -44,25 +44,45 @@ async function assertReproduces(report: CheckReport, execute: Execute, mutations
   const example = report.counterexample;
   assert.ok(example, 'a counterexample');
   assert.equal(example.trace[example.divergesAt]!.matches, false);
-  assert.ok(example.trace.slice(0, example.divergesAt).every((row) => row.matches), 'rows before the first difference match');
+  assert.ok(
+    example.trace.slice(0, example.divergesAt).every((row) => row.matches),
+    'rows before the first difference match',
+  );
   const run = await execute(['POOL', ...example.commands].join('\n') + '\n');
   const lines = run.stdout.split('\n').filter(Boolean).slice(1);
   const ending = run.exitCode === 0 ? 'finished' : 'crashed';
-  assert.ok(!sameOutcome({ lines, ending }, simulate(model, example.commands).outcome), 'the program fails the counterexample');
-  if (mutations.length > 0) assert.ok(sameOutcome({ lines, ending }, simulate(model, example.commands, new Set(mutations)).outcome), 'as the mutant does');
+  assert.ok(
+    !sameOutcome({ lines, ending }, simulate(model, example.commands).outcome),
+    'the program fails the counterexample',
+  );
+  if (mutations.length > 0)
+    assert.ok(
+      sameOutcome({ lines, ending }, simulate(model, example.commands, new Set(mutations)).outcome),
+      'as the mutant does',
+    );
 }
 
 /** What `checks` must say, counted from the verdicts themselves: notRun transcripts count as failed too. */
 function countedChecks(report: CheckReport): CheckReport['checks'] {
   const failed = report.transcripts.filter((t) => !t.passed).length;
-  return { total: report.transcripts.length, passed: report.transcripts.length - failed, failed, notRun: report.transcripts.filter((t) => t.notRun).length };
+  return {
+    total: report.transcripts.length,
+    passed: report.transcripts.length - failed,
+    failed,
+    notRun: report.transcripts.filter((t) => t.notRun).length,
+  };
 }
 
 /** Every counterexample the report calls reproduced holds a difference: a row where the program and the reference part ways. */
 function assertReproducedShowDifferences(report: CheckReport): void {
-  const examples = [report.counterexample, ...report.mistakes.map((m) => m.counterexample)].filter((e) => e?.reproduced);
+  const examples = [report.counterexample, ...report.mistakes.map((m) => m.counterexample)].filter(
+    (e) => e?.reproduced,
+  );
   for (const example of examples) {
-    assert.ok(example!.trace.some((row) => !row.matches), `${example!.commands.join(' | ')} is marked reproduced but every row matches`);
+    assert.ok(
+      example!.trace.some((row) => !row.matches),
+      `${example!.commands.join(' | ')} is marked reproduced but every row matches`,
+    );
     assert.notDeepEqual(example!.actual, example!.expected);
   }
 }
@@ -73,15 +93,21 @@ describe('check (fake programs)', () => {
     let calls = 0;
     const stallsOnce: Execute = async (input) => {
       calls += 1;
-      return calls === 1 ? done('OK\n', { exitCode: null, signal: 'SIGKILL', timedOut: true, stalled: true }) : right(input);
+      return calls === 1
+        ? done('OK\n', { exitCode: null, signal: 'SIGKILL', timedOut: true, stalled: true })
+        : right(input);
     };
     const report = await checkWith(stallsOnce);
     assert.equal(report.status, 'pass', JSON.stringify(report.problems));
     assert.equal(report.processRuns, 2);
-    const hangs: Execute = async () => done('OK\n', { exitCode: null, signal: 'SIGKILL', timedOut: true, stalled: true });
+    const hangs: Execute = async () =>
+      done('OK\n', { exitCode: null, signal: 'SIGKILL', timedOut: true, stalled: true });
     const hung = await checkWith(hangs);
     assert.equal(hung.status, 'fail');
-    assert.ok(hung.problems.some((p) => p.kind === 'timeout'), JSON.stringify(hung.problems));
+    assert.ok(
+      hung.problems.some((p) => p.kind === 'timeout'),
+      JSON.stringify(hung.problems),
+    );
   });
 
   it('the retry of a run that stalled before printing anything (a slow start) waits longer; one that answered first, the usual second', async () => {
@@ -91,7 +117,9 @@ describe('check (fake programs)', () => {
     const silentOnce: Execute = async (input, limits) => {
       calls += 1;
       asked.push(limits?.stallMs);
-      return calls === 1 ? done('', { exitCode: null, signal: 'SIGKILL', timedOut: true, stalled: true }) : right(input);
+      return calls === 1
+        ? done('', { exitCode: null, signal: 'SIGKILL', timedOut: true, stalled: true })
+        : right(input);
     };
     assert.equal((await checkWith(silentOnce)).status, 'pass');
     assert.deepEqual(asked.slice(0, 2), [undefined, 3000]);
@@ -100,7 +128,9 @@ describe('check (fake programs)', () => {
     const answeredOnce: Execute = async (input, limits) => {
       calls += 1;
       asked.push(limits?.stallMs);
-      return calls === 1 ? done('OK\n', { exitCode: null, signal: 'SIGKILL', timedOut: true, stalled: true }) : right(input);
+      return calls === 1
+        ? done('OK\n', { exitCode: null, signal: 'SIGKILL', timedOut: true, stalled: true })
+        : right(input);
     };
     assert.equal((await checkWith(answeredOnce)).status, 'pass');
     assert.deepEqual(asked.slice(0, 2), [undefined, undefined]);
@@ -118,7 +148,10 @@ describe('check (fake programs)', () => {
     const program = mutantProgram('tiebreak-name');
     const report = await checkWith(program);
     assert.equal(report.status, 'fail');
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants, m.confidence]), [['tiebreak', ['tiebreak-name'], 'exact']]);
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.mutants, m.confidence]),
+      [['tiebreak', ['tiebreak-name'], 'exact']],
+    );
     assert.ok(report.checks.failed > 0, 'some hidden transcript fails');
     assert.deepEqual(report.checks, countedChecks(report));
     const example = report.mistakes[0]!.counterexample!;
@@ -131,8 +164,12 @@ describe('check (fake programs)', () => {
     assertReproducedShowDifferences(report);
   });
 
-  it('replays exactly the table\'s commands: no reset first, so the terminal prints one answer per row', async () => {
-    const report = await checkWith(mutantProgram('tiebreak-name'), {}, { replay: (stdin) => `printf '${stdin}' | python3 balancer.py` });
+  it("replays exactly the table's commands: no reset first, so the terminal prints one answer per row", async () => {
+    const report = await checkWith(
+      mutantProgram('tiebreak-name'),
+      {},
+      { replay: (stdin) => `printf '${stdin}' | python3 balancer.py` },
+    );
     const example = report.mistakes[0]!.counterexample!;
     assert.ok(example.replay, 'a replay line');
     assert.deepEqual(example.replay.stdin.split('\n').filter(Boolean), [...example.commands]);
@@ -144,27 +181,47 @@ describe('check (fake programs)', () => {
     // and this program with a correct pick was told it had a wrong tiebreak and a late increment. Walked as one
     // stream, reset commands included, the leak is a mistake of its own.
     const report = await checkWith(leakyProgram, { fuzzTranscripts: 40 });
-    assert.deepEqual(report.mistakes.map((m) => m.id), ['stale-counts']);
+    assert.deepEqual(
+      report.mistakes.map((m) => m.id),
+      ['stale-counts'],
+    );
     assert.ok(report.processRuns <= 10, `${report.processRuns} runs`);
     assert.ok(report.counterexample!.commands.length <= 4, report.counterexample!.commands.join(' | '));
     await assertReproduces(report, leakyProgram);
   });
 
   it("gives the counterexample's exact standard input, the table's commands alone, and the host's shell line for it", async () => {
-    const report = await checkWith(mutantProgram('tiebreak-name'), {}, { replay: (stdin) => `replay ${JSON.stringify(stdin)}` });
+    const report = await checkWith(
+      mutantProgram('tiebreak-name'),
+      {},
+      { replay: (stdin) => `replay ${JSON.stringify(stdin)}` },
+    );
     const example = report.mistakes[0]!.counterexample!;
     // A replay starts a fresh process, which needs no reset: the terminal then prints one line per row of the table.
     const stdin = example.commands.join('\n') + '\n';
     assert.deepEqual(example.replay, { stdin, shell: `replay ${JSON.stringify(stdin)}` });
-    assert.equal((await checkWith(mutantProgram('tiebreak-name'))).mistakes[0]!.counterexample!.replay, undefined, 'none without a host that can write one');
+    assert.equal(
+      (await checkWith(mutantProgram('tiebreak-name'))).mistakes[0]!.counterexample!.replay,
+      undefined,
+      'none without a host that can write one',
+    );
   });
 
   it('shows a difference no mistake names in the fewest commands, confirmed in a fresh run', async () => {
     // Shouts every pick (upper case): no mutant of the lesson answers like that.
     const shouting: Execute = async (input) => {
       const run = await mutantProgram()(input);
-      const picks = new Set(['EMPTY', ...input.split('\n').flatMap((l) => (l.startsWith('POOL') ? l.split(' ').slice(1) : []))]);
-      return { ...run, stdout: run.stdout.split('\n').map((l) => (picks.has(l) && l !== 'EMPTY' ? l.toUpperCase() : l)).join('\n') };
+      const picks = new Set([
+        'EMPTY',
+        ...input.split('\n').flatMap((l) => (l.startsWith('POOL') ? l.split(' ').slice(1) : [])),
+      ]);
+      return {
+        ...run,
+        stdout: run.stdout
+          .split('\n')
+          .map((l) => (picks.has(l) && l !== 'EMPTY' ? l.toUpperCase() : l))
+          .join('\n'),
+      };
     };
     const report = await checkWith(shouting);
     assert.equal(report.status, 'fail');
@@ -177,7 +234,8 @@ describe('check (fake programs)', () => {
     await assertReproduces(report, shouting);
 
     // Shouting only in a long run: no fresh run shows it, so the check's own run is shown, and says so.
-    const shoutsWhenLong: Execute = async (input) => (input.split('\n').length > 60 ? shouting : mutantProgram())(input);
+    const shoutsWhenLong: Execute = async (input) =>
+      (input.split('\n').length > 60 ? shouting : mutantProgram())(input);
     const once = await checkWith(shoutsWhenLong);
     assert.equal(once.counterexample?.reproduced, false);
     assertReproducedShowDifferences(once);
@@ -186,10 +244,18 @@ describe('check (fake programs)', () => {
   it('shows no counterexample as reproduced when the fresh run of it shows no difference', async () => {
     // Wrong only in a long run (here: the check's one process for every transcript), right in the short fresh
     // runs that confirm a counterexample. The finding stands on the evidence, but no fresh run shows it.
-    const longRunsOnly: Execute = async (input) => (input.split('\n').length > 60 ? mutantProgram('tiebreak-name') : mutantProgram())(input);
+    const longRunsOnly: Execute = async (input) =>
+      (input.split('\n').length > 60 ? mutantProgram('tiebreak-name') : mutantProgram())(input);
     const report = await checkWith(longRunsOnly);
-    assert.deepEqual(report.mistakes.map((m) => m.id), ['tiebreak']);
-    assert.equal(report.mistakes[0]!.counterexample?.reproduced ?? false, false, 'no fresh run showed the wrong tiebreak');
+    assert.deepEqual(
+      report.mistakes.map((m) => m.id),
+      ['tiebreak'],
+    );
+    assert.equal(
+      report.mistakes[0]!.counterexample?.reproduced ?? false,
+      false,
+      'no fresh run showed the wrong tiebreak',
+    );
     assertReproducedShowDifferences(report);
   });
 
@@ -209,7 +275,9 @@ describe('check (fake programs)', () => {
 
   it('stops at the first flood instead of flooding once per transcript', async () => {
     const flood: Execute = async (input) =>
-      input.includes('PICK') ? done('OK\n' + 'still looking ...\n'.repeat(100), { exitCode: null, signal: 'SIGKILL', outputLimited: true }) : mutantProgram()(input);
+      input.includes('PICK')
+        ? done('OK\n' + 'still looking ...\n'.repeat(100), { exitCode: null, signal: 'SIGKILL', outputLimited: true })
+        : mutantProgram()(input);
     const report = await checkWith(flood);
     assert.ok(report.problems.some((p) => p.kind === 'output-limit'));
     assert.ok(report.processRuns <= 3, `${report.processRuns} runs`);

@@ -12,13 +12,23 @@ import type { CheckReport } from '../../src/core/report/report';
 import { simulate } from '../../src/core/model/simulate';
 import { checkFake, CORRECT_PY, done, manifest, model, mutantProgram, programWith, transcripts } from './fakeLesson';
 
-const checkWith = (execute: Execute, extra: Partial<CheckInput> = {}, options: Partial<CheckInput['options']> = {}): Promise<CheckReport> => checkFake(execute, options, extra);
+const checkWith = (
+  execute: Execute,
+  extra: Partial<CheckInput> = {},
+  options: Partial<CheckInput['options']> = {},
+): Promise<CheckReport> => checkFake(execute, options, extra);
 
 /** Every answer line of the program with `suffix` added where `where` says. */
 function withSuffix(execute: Execute, suffix: string, where: (line: string) => boolean = () => true): Execute {
   return async (input, limits) => {
     const run = await execute(input, limits);
-    return { ...run, stdout: run.stdout.split('\n').map((line, i, all) => (i === all.length - 1 || !where(line) ? line : line + suffix)).join('\n') };
+    return {
+      ...run,
+      stdout: run.stdout
+        .split('\n')
+        .map((line, i, all) => (i === all.length - 1 || !where(line) ? line : line + suffix))
+        .join('\n'),
+    };
   };
 }
 
@@ -27,26 +37,43 @@ const shortestHidden = [...hidden].sort((a, b) => a.commands.length - b.commands
 
 describe('check paths: programs that do not run', () => {
   it('a file that does not compile: an error, that one problem, every hidden transcript failed, one run', async () => {
-    const report = await checkWith(async () => done('', { exitCode: null, prepareError: { message: 'Unexpected token (3:4)', line: 3 } }));
+    const report = await checkWith(async () =>
+      done('', { exitCode: null, prepareError: { message: 'Unexpected token (3:4)', line: 3 } }),
+    );
     assert.equal(report.status, 'error');
-    assert.deepEqual(report.problems.map((p) => [p.kind, p.line]), [['syntax', 3]]);
-    assert.deepEqual(report.transcripts.map((t) => [t.name, t.passed]), transcripts.map((t) => [t.name, false]));
+    assert.deepEqual(
+      report.problems.map((p) => [p.kind, p.line]),
+      [['syntax', 3]],
+    );
+    assert.deepEqual(
+      report.transcripts.map((t) => [t.name, t.passed]),
+      transcripts.map((t) => [t.name, false]),
+    );
     assert.deepEqual(report.checks, { total: transcripts.length, passed: 0, failed: transcripts.length, notRun: 0 });
     assert.equal(report.processRuns, 1);
     assert.deepEqual([report.mistakes, report.counterexample], [[], null]);
   });
 
   it('an interpreter that is not there: an error that says which', async () => {
-    const report = await checkWith(async () => done('', { exitCode: null, startError: { command: 'python3', code: 'ENOENT' } }));
+    const report = await checkWith(async () =>
+      done('', { exitCode: null, startError: { command: 'python3', code: 'ENOENT' } }),
+    );
     assert.equal(report.status, 'error');
-    assert.deepEqual(report.problems.map((p) => p.kind), ['interpreter-missing']);
+    assert.deepEqual(
+      report.problems.map((p) => p.kind),
+      ['interpreter-missing'],
+    );
   });
 
   it('a placeholder: fails where it stopped, at no further cost, with the counterexample cut after that command', async () => {
-    const stub: Execute = async () => done('OK\n', { exitCode: 1, stderr: 'Traceback (most recent call last):\nNotImplementedError: write pick()\n' });
+    const stub: Execute = async () =>
+      done('OK\n', { exitCode: 1, stderr: 'Traceback (most recent call last):\nNotImplementedError: write pick()\n' });
     const report = await checkWith(stub);
     assert.equal(report.status, 'fail');
-    assert.deepEqual(report.problems.map((p) => p.kind), ['unimplemented']);
+    assert.deepEqual(
+      report.problems.map((p) => p.kind),
+      ['unimplemented'],
+    );
     assert.equal(report.processRuns, 1, 'a stub is not run again per transcript');
     const example = report.counterexample!;
     assert.equal(example.reproduced, false);
@@ -61,10 +88,19 @@ describe('check paths: a byte after every answer', () => {
   it('right once the byte is off: fails with that problem alone, no transcript passes, and shows the shortest hidden transcript as printed', async () => {
     const report = await checkWith(withSuffix(mutantProgram(), '\r'), { replay: (stdin) => `replay ${stdin.length}` });
     assert.equal(report.status, 'fail');
-    assert.deepEqual(report.problems.map((p) => p.kind), ['line-endings']);
-    assert.match(report.problems[0]!.message, /^Every answer of your program ends in `\\r`.*Without that byte, every answer is right\.$/);
+    assert.deepEqual(
+      report.problems.map((p) => p.kind),
+      ['line-endings'],
+    );
+    assert.match(
+      report.problems[0]!.message,
+      /^Every answer of your program ends in `\\r`.*Without that byte, every answer is right\.$/,
+    );
     assert.equal(report.checks.passed, 0);
-    assert.deepEqual(report.transcripts.map((t) => [t.name, t.passed]), hidden.map((h) => [h.name, false]));
+    assert.deepEqual(
+      report.transcripts.map((t) => [t.name, t.passed]),
+      hidden.map((h) => [h.name, false]),
+    );
     const example = report.counterexample!;
     assert.equal(example.transcript, shortestHidden.name);
     assert.deepEqual(example.commands, shortestHidden.commands);
@@ -81,16 +117,27 @@ describe('check paths: a byte after every answer', () => {
     const report = await checkWith(withSuffix(mutantProgram('negative-count'), ' ', picksOnly));
     assert.equal(report.status, 'fail');
     assert.equal(report.problems[0]!.kind, 'line-endings');
-    assert.match(report.problems[0]!.message, /^\d+ of your program's \d+ answer lines end in `␠`.*The check below compares the answers without it\.$/);
-    assert.deepEqual(report.mistakes.map((m) => m.id), ['negative-count']);
+    assert.match(
+      report.problems[0]!.message,
+      /^\d+ of your program's \d+ answer lines end in `␠`.*The check below compares the answers without it\.$/,
+    );
+    assert.deepEqual(
+      report.mistakes.map((m) => m.id),
+      ['negative-count'],
+    );
     const clean = await checkWith(mutantProgram('negative-count'));
     assert.deepEqual(report.transcripts, clean.transcripts, 'the verdicts are those of the program without the byte');
   });
 
   it('a byte after the answers of a program that does not run at all says only why it does not run', async () => {
-    const report = await checkWith(async () => done('OK\r\n', { exitCode: 1, prepareError: { message: 'Unexpected token (1:1)', line: 1 } }));
+    const report = await checkWith(async () =>
+      done('OK\r\n', { exitCode: 1, prepareError: { message: 'Unexpected token (1:1)', line: 1 } }),
+    );
     assert.equal(report.status, 'error');
-    assert.deepEqual(report.problems.map((p) => p.kind), ['syntax']);
+    assert.deepEqual(
+      report.problems.map((p) => p.kind),
+      ['syntax'],
+    );
   });
 });
 
@@ -109,20 +156,32 @@ describe('check paths: hangs and crashes', () => {
     const example = report.counterexample!;
     assert.equal(example.commands.at(-1)!.split(' ')[0], 'DONE', example.commands.join(' | '));
     assert.equal(example.reproduced, false);
-    assert.ok(timeout.message.includes(`at command ${example.commands.length} (\`${example.commands.at(-1)}\`)`), timeout.message);
+    assert.ok(
+      timeout.message.includes(`at command ${example.commands.length} (\`${example.commands.at(-1)}\`)`),
+      timeout.message,
+    );
     assert.ok(report.processRuns <= 3, `${report.processRuns} runs`);
   });
 
   it('a crash on strangers: named, and the other transcripts with a stranger are not each run in a process of their own', async () => {
     const program = mutantProgram('unknown-crash');
     const report = await checkWith(program);
-    assert.deepEqual(report.mistakes.map((m) => m.id), ['unknown-backend']);
+    assert.deepEqual(
+      report.mistakes.map((m) => m.id),
+      ['unknown-backend'],
+    );
     assert.ok(report.problems.some((p) => p.kind === 'crash'));
     assert.equal(report.checks.notRun, 0, 'a crash is no reason to give up on the other transcripts');
     const strangers = report.transcripts.filter((t) => !t.passed);
     assert.ok(strangers.length > 0);
-    assert.ok(report.processRuns <= strangers.length + 4, `${report.processRuns} runs for ${strangers.length} failing hidden transcripts`);
-    assert.ok(report.fuzz.notRun > 0 || report.fuzz.failed > 0, 'generated transcripts with a stranger are left out or fail');
+    assert.ok(
+      report.processRuns <= strangers.length + 4,
+      `${report.processRuns} runs for ${strangers.length} failing hidden transcripts`,
+    );
+    assert.ok(
+      report.fuzz.notRun > 0 || report.fuzz.failed > 0,
+      'generated transcripts with a stranger are left out or fail',
+    );
   });
 
   it('says where each failing hidden transcript first differs, with its expected and actual answers', async () => {
@@ -150,9 +209,15 @@ describe('check paths: what a host is told', () => {
     await checkWith(mutantProgram(), { onPhase: (p) => passing.push(p) });
     assert.deepEqual(passing, ['run']);
     const probedAndTraced: CheckPhase[] = [];
-    await checkWith(mutantProgram('tiebreak-lru'), { onPhase: (p) => probedAndTraced.push(p), locate: async () => ({ runs: 1 }) });
+    await checkWith(mutantProgram('tiebreak-lru'), {
+      onPhase: (p) => probedAndTraced.push(p),
+      locate: async () => ({ runs: 1 }),
+    });
     assert.deepEqual(probedAndTraced, ['run', 'diagnose', 'confirm', 'locate']);
-    const shouting: Execute = async (input) => ({ ...(await mutantProgram()(input)), stdout: (await mutantProgram()(input)).stdout.replace(/^EMPTY$/gm, 'NONE') });
+    const shouting: Execute = async (input) => ({
+      ...(await mutantProgram()(input)),
+      stdout: (await mutantProgram()(input)).stdout.replace(/^EMPTY$/gm, 'NONE'),
+    });
     const probed: CheckPhase[] = [];
     await checkWith(shouting, { onPhase: (p) => probed.push(p) });
     assert.deepEqual(probed, ['run', 'diagnose', 'probe', 'confirm']);
@@ -166,7 +231,13 @@ describe('check paths: what a host is told', () => {
     assert.ok(batch.input.startsWith(`${model.resetCommand}\n${hidden[0]!.commands[0]}\n`));
     const cases = [...hidden, ...generatedCases(model, 2026, 3, manifest.fuzz!.length)];
     assert.equal(batch.input, cases.map((c) => [model.resetCommand, ...c.commands].join('\n') + '\n').join(''));
-    assert.deepEqual(batch.transcripts, transcripts.map((t) => ({ name: t.name, description: report.transcripts.find((v) => v.name === t.name)!.description })));
+    assert.deepEqual(
+      batch.transcripts,
+      transcripts.map((t) => ({
+        name: t.name,
+        description: report.transcripts.find((v) => v.name === t.name)!.description,
+      })),
+    );
     assert.deepEqual(batch.fuzz, { seed: 2026, transcripts: 3 });
   });
 
@@ -187,7 +258,9 @@ describe('check paths: what a host is told', () => {
     assert.equal(typeof mistake!.line, 'number', 'the function is found in the learner file');
     const failing = report.transcripts.filter((t) => !t.passed).map((t) => t.name);
     assert.deepEqual(mistake!.revealedBy, failing, 'every failing hidden transcript shows it here');
-    assert.ok(mistake!.evidence.steps >= mistake!.evidence.transcripts && mistake!.evidence.transcripts >= failing.length);
+    assert.ok(
+      mistake!.evidence.steps >= mistake!.evidence.transcripts && mistake!.evidence.transcripts >= failing.length,
+    );
     const first = mistake!.evidence.first!;
     const t = hidden.find((x) => x.name === first.transcript)!;
     assert.equal(t.commands[first.index], first.command);
@@ -196,7 +269,10 @@ describe('check paths: what a host is told', () => {
 
   it('a mistake with no variant of that form carries none', async () => {
     const report = await checkWith(mutantProgram('negative-count'));
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.variant, m.title]), [['negative-count', undefined, manifest.mistakes.find((m) => m.id === 'negative-count')!.title]]);
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.variant, m.title]),
+      [['negative-count', undefined, manifest.mistakes.find((m) => m.id === 'negative-count')!.title]],
+    );
   });
 });
 
@@ -218,7 +294,10 @@ describe('check paths: tracing', () => {
     assert.deepEqual(asked[0]!.commands, [model.resetCommand, ...example.commands]);
     assert.equal(asked[0]!.failingIndex, example.divergesAt + 1, 'the reset is command 0');
     assert.deepEqual(asked[0]!.origin, { table: true, row: example.divergesAt + 1 });
-    assert.deepEqual(asked[0]!.answers, [model.resetAnswer, ...example.trace.filter((r) => r.actual !== null).map((r) => r.actual)]);
+    assert.deepEqual(asked[0]!.answers, [
+      model.resetAnswer,
+      ...example.trace.filter((r) => r.actual !== null).map((r) => r.actual),
+    ]);
     const location = report.mistakes[0]!.location!;
     assert.equal(location.function, 'pick', 'the function around the line, when the tracer does not say');
     assert.deepEqual(location.at, asked[0]!.origin);
@@ -231,17 +310,27 @@ describe('check paths: tracing', () => {
     const report = await checkWith(mutantProgram('tiebreak-lru'), {
       locate: async (attempts) => {
         asked.push(...attempts);
-        return asked.length === 1 ? { runs: 1 } : { location: { lines: [pickLine], function: 'select', reason: 'ran at the wrong PICK' }, runs: 1 };
+        return asked.length === 1
+          ? { runs: 1 }
+          : { location: { lines: [pickLine], function: 'select', reason: 'ran at the wrong PICK' }, runs: 1 };
       },
     });
-    assert.deepEqual(asked.map((a) => a.origin?.table), [true, false]);
+    assert.deepEqual(
+      asked.map((a) => a.origin?.table),
+      [true, false],
+    );
     const second = asked[1]!;
     const origin = second.origin as { transcript: string; label: string };
     const seenIn = hidden.find((c) => c.name === origin.transcript)!;
     assert.equal(origin.label, seenIn.label);
     assert.deepEqual(second.commands, [model.resetCommand, ...seenIn.commands]);
     assert.equal(second.commands[second.failingIndex]!.split(' ')[0], 'PICK');
-    assert.deepEqual(report.mistakes[0]!.location, { lines: [pickLine], function: 'select', reason: 'ran at the wrong PICK', at: second.origin });
+    assert.deepEqual(report.mistakes[0]!.location, {
+      lines: [pickLine],
+      function: 'select',
+      reason: 'ran at the wrong PICK',
+      at: second.origin,
+    });
     assert.equal(report.processRuns, plain.processRuns + 2);
   });
 
@@ -254,17 +343,28 @@ describe('check paths: tracing', () => {
         return { runs: 1 };
       },
     });
-    assert.deepEqual(asked.map((a) => a.origin?.table), [false]);
+    assert.deepEqual(
+      asked.map((a) => a.origin?.table),
+      [false],
+    );
     const attempt = asked[0]!;
     const failing = attempt.commands[attempt.failingIndex]!;
     assert.equal(failing, 'PICK');
-    assert.ok(attempt.commands.some((c, i) => c === 'PICK' && i !== attempt.failingIndex && !attempt.otherFailing.includes(i)), 'a PICK answered right to compare with');
+    assert.ok(
+      attempt.commands.some((c, i) => c === 'PICK' && i !== attempt.failingIndex && !attempt.otherFailing.includes(i)),
+      'a PICK answered right to compare with',
+    );
   });
 
   it('a tracer that fails costs one run and leaves the mistake unplaced', async () => {
     const plain = await checkWith(mutantProgram('tiebreak-name'));
-    const report = await checkWith(mutantProgram('tiebreak-name'), { locate: async () => Promise.reject(new Error('no tracer')) });
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.location]), [['tiebreak', undefined]]);
+    const report = await checkWith(mutantProgram('tiebreak-name'), {
+      locate: async () => Promise.reject(new Error('no tracer')),
+    });
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.location]),
+      [['tiebreak', undefined]],
+    );
     assert.ok(report.processRuns > plain.processRuns);
   });
 

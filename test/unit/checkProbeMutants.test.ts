@@ -12,7 +12,8 @@ import type { Execute } from '../../src/core/check/process';
 import type { CheckReport } from '../../src/core/report/report';
 import { checkFake, done, manifest, model, mutantProgram, transcripts, turning } from './fakeLesson';
 
-const checkWith = (execute: Execute, fuzzTranscripts?: number): Promise<CheckReport> => checkFake(execute, fuzzTranscripts === undefined ? {} : { fuzzTranscripts });
+const checkWith = (execute: Execute, fuzzTranscripts?: number): Promise<CheckReport> =>
+  checkFake(execute, fuzzTranscripts === undefined ? {} : { fuzzTranscripts });
 
 const hidden = hiddenCases(transcripts);
 const generated = generatedCases(model, 2026, manifest.fuzz!.transcripts, manifest.fuzz!.length);
@@ -28,7 +29,9 @@ function tiring(from: number, to = Infinity): Execute {
       const step = model.step(state, command, new Set());
       state = step.state;
       if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1 });
-      stdout += step.answer.lines.map((l) => `${command === 'PICK' && resets > from && resets <= to ? l.toUpperCase() : l}\n`).join('');
+      stdout += step.answer.lines
+        .map((l) => `${command === 'PICK' && resets > from && resets <= to ? l.toUpperCase() : l}\n`)
+        .join('');
     }
     return done(stdout);
   };
@@ -54,7 +57,9 @@ function shoutsInShortListsEveryOtherProcess(): Execute {
         const step = model.step(state, command, new Set());
         state = step.state;
         if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1 });
-        stdout += step.answer.lines.map((l) => `${shout && command === 'PICK' && list.length <= 9 ? l.toUpperCase() : l}\n`).join('');
+        stdout += step.answer.lines
+          .map((l) => `${shout && command === 'PICK' && list.length <= 9 ? l.toUpperCase() : l}\n`)
+          .join('');
       }
     }
     return done(stdout);
@@ -84,16 +89,22 @@ describe('check: lines no command asks for', () => {
     const probed = generated[31]!;
     assert.equal(probed.label, 'a random test (#32)');
     assert.equal(report.status, 'fail');
-    assert.deepEqual(report.problems.map((p) => [p.kind, p.message]), [
+    assert.deepEqual(
+      report.problems.map((p) => [p.kind, p.message]),
       [
-        'stray-output',
-        `Your program printed lines no command asks for ("tick") between its answers: on two runs of "${probed.label}" they came at different places. ` +
-          'Its output does not follow the commands, so its answers could not be checked, and no mistake is named.',
+        [
+          'stray-output',
+          `Your program printed lines no command asks for ("tick") between its answers: on two runs of "${probed.label}" they came at different places. ` +
+            'Its output does not follow the commands, so its answers could not be checked, and no mistake is named.',
+        ],
       ],
-    ]);
+    );
     assert.deepEqual(report.mistakes, []);
     const shown = report.counterexample!;
-    assert.deepEqual([shown.transcript, shown.label, shown.commands, shown.shrunkFrom, shown.reproduced], [probed.name, probed.label, probed.commands, probed.commands.length, false]);
+    assert.deepEqual(
+      [shown.transcript, shown.label, shown.commands, shown.shrunkFrom, shown.reproduced],
+      [probed.name, probed.label, probed.commands, probed.commands.length, false],
+    );
     assert.deepEqual(report.determinism, { fresh: 'different', afterReset: 'unknown', runs: 2 });
     assert.equal(report.processRuns, 3);
   });
@@ -103,14 +114,20 @@ describe('check: lines no command asks for', () => {
     // their ties; worked-trace, pool-order-not-name and tie-after-done have 18, and tie-after-done is the shortest.
     const report = await checkWith(shoutsInShortListsEveryOtherProcess(), 0);
     const probed = hidden.find((c) => c.name === 'tie-after-done')!;
-    assert.deepEqual(report.problems.map((p) => [p.kind, p.message]), [
+    assert.deepEqual(
+      report.problems.map((p) => [p.kind, p.message]),
       [
-        'stray-output',
-        `Your program printed lines no command asks for ("A", "B") between its answers: none on one run of "${probed.label}" and 3 on another run of the same commands. ` +
-          'Its output does not follow the commands, so its answers could not be checked, and no mistake is named.',
+        [
+          'stray-output',
+          `Your program printed lines no command asks for ("A", "B") between its answers: none on one run of "${probed.label}" and 3 on another run of the same commands. ` +
+            'Its output does not follow the commands, so its answers could not be checked, and no mistake is named.',
+        ],
       ],
-    ]);
-    assert.deepEqual([report.counterexample!.transcript, report.counterexample!.commands], [probed.name, probed.commands]);
+    );
+    assert.deepEqual(
+      [report.counterexample!.transcript, report.counterexample!.commands],
+      [probed.name, probed.commands],
+    );
     assert.deepEqual(report.determinism, { fresh: 'different', afterReset: 'unknown', runs: 2 });
     assert.equal(report.processRuns, 3);
   });
@@ -120,12 +137,21 @@ describe('check: state carried over from the other transcripts', () => {
   it('right alone and twice over, wrong after other transcripts: said as carried-over state, replayed after the lists that ran before it', async () => {
     const report = await checkWith(tiring(3));
     assert.deepEqual(report.mistakes, []);
-    assert.deepEqual(report.problems.map((p) => [p.kind, p.message]), [
-      ['stale-state', 'Something carries over from one transcript to the next: at command 2 (`PICK`) of "a random test (#16)" run alone it answered web1, run after the other transcripts WEB1.'],
-    ]);
+    assert.deepEqual(
+      report.problems.map((p) => [p.kind, p.message]),
+      [
+        [
+          'stale-state',
+          'Something carries over from one transcript to the next: at command 2 (`PICK`) of "a random test (#16)" run alone it answered web1, run after the other transcripts WEB1.',
+        ],
+      ],
+    );
     assert.deepEqual(report.determinism, { fresh: 'same', afterReset: 'different', runs: 7 });
     const example = report.counterexample!;
-    assert.deepEqual([example.transcript, example.commands, example.reproduced, example.shrunkFrom], ['generated-6', ['POOL web1 mid c zeta', 'PICK'], false, 2]);
+    assert.deepEqual(
+      [example.transcript, example.commands, example.reproduced, example.shrunkFrom],
+      ['generated-6', ['POOL web1 mid c zeta', 'PICK'], false, 2],
+    );
     assert.deepEqual(report.checks, { total: 16, passed: 5, failed: 11, notRun: 0 });
     assert.equal(report.processRuns, 16);
   });
@@ -134,15 +160,21 @@ describe('check: state carried over from the other transcripts', () => {
     // Shouts only in the 4th to 6th list of a process: a replay with every list of the main run before it
     // (or all but the last) would answer right, and the state would go unconfirmed.
     const report = await checkWith(tiring(3, 6));
-    assert.deepEqual(report.problems.map((p) => [p.kind, p.message]), [
+    assert.deepEqual(
+      report.problems.map((p) => [p.kind, p.message]),
       [
-        'stale-state',
-        'Something carries over from one transcript to the next: at command 2 (`PICK`) of "a freed backend that is first in the pool wins the tie again" run alone it answered a, run after the other transcripts A.',
+        [
+          'stale-state',
+          'Something carries over from one transcript to the next: at command 2 (`PICK`) of "a freed backend that is first in the pool wins the tie again" run alone it answered a, run after the other transcripts A.',
+        ],
       ],
-    ]);
+    );
     assert.deepEqual(report.determinism, { fresh: 'same', afterReset: 'different', runs: 7 });
     const example = report.counterexample!;
-    assert.deepEqual([example.transcript, example.commands, example.reproduced], ['tie-after-done', ['POOL a b c', 'PICK', 'DONE a', 'PICK', 'PICK'], false]);
+    assert.deepEqual(
+      [example.transcript, example.commands, example.reproduced],
+      ['tie-after-done', ['POOL a b c', 'PICK', 'DONE a', 'PICK', 'PICK'], false],
+    );
     assert.equal(report.processRuns, 31);
   });
 });
@@ -150,30 +182,57 @@ describe('check: state carried over from the other transcripts', () => {
 describe('check: a free choice among tied backends', () => {
   it('a tie broken at random (another start in every process): named as a likely free choice, called random, with the difference seen', async () => {
     const report = await checkWith(turning((process) => process, false));
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants, m.confidence, m.behaviour]), [['tiebreak', ['tiebreak-any'], 'likely', 'random']]);
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.mutants, m.confidence, m.behaviour]),
+      [['tiebreak', ['tiebreak-any'], 'likely', 'random']],
+    );
     assert.deepEqual(report.determinism, { fresh: 'different', afterReset: 'unknown', runs: 2 });
-    assert.deepEqual(report.problems.map((p) => [p.kind, p.message]), [
-      ['nondeterministic', 'Your program answers differently on two runs of the same commands: at command 11 (`PICK`) of "a random test (#16)" one run answered web2, the other web1.'],
-    ]);
+    assert.deepEqual(
+      report.problems.map((p) => [p.kind, p.message]),
+      [
+        [
+          'nondeterministic',
+          'Your program answers differently on two runs of the same commands: at command 11 (`PICK`) of "a random test (#16)" one run answered web2, the other web1.',
+        ],
+      ],
+    );
     assert.deepEqual(report.mistakes[0]!.revealedBy, ['tie-after-done', 'long-mixed-1', 'long-mixed-2']);
     // Seen at 13 commands of 8 transcripts, the probe's runs of the probed one counted as that one transcript.
     assert.deepEqual([report.mistakes[0]!.evidence.steps, report.mistakes[0]!.evidence.transcripts], [13, 8]);
-    assert.deepEqual(report.mistakes[0]!.evidence.first, { transcript: 'tie-after-done', label: 'a freed backend that is first in the pool wins the tie again', index: 3, command: 'PICK' });
+    assert.deepEqual(report.mistakes[0]!.evidence.first, {
+      transcript: 'tie-after-done',
+      label: 'a freed backend that is first in the pool wins the tie again',
+      index: 3,
+      command: 'PICK',
+    });
     assert.equal(report.processRuns, 8);
   });
 
   it('ties rotated by a turn that survives the reset: the same in fresh runs, different after the reset, so called rotating', async () => {
     const report = await checkWith(turning(() => 0, false));
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants, m.confidence, m.behaviour]), [['tiebreak', ['tiebreak-any'], 'likely', 'rotating']]);
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.mutants, m.confidence, m.behaviour]),
+      [['tiebreak', ['tiebreak-any'], 'likely', 'rotating']],
+    );
     assert.deepEqual(report.determinism, { fresh: 'same', afterReset: 'different', runs: 7 });
     assert.deepEqual(report.problems, []);
-    assert.deepEqual(report.mistakes[0]!.counterexample!.commands, ['POOL zeta web2 web10 a', 'PICK', 'PICK', 'PICK', 'DONE web2', 'PICK']);
+    assert.deepEqual(report.mistakes[0]!.counterexample!.commands, [
+      'POOL zeta web2 web10 a',
+      'PICK',
+      'PICK',
+      'PICK',
+      'DONE web2',
+      'PICK',
+    ]);
     assert.equal(report.processRuns, 80);
   });
 
   it('ties rotated by a turn the reset starts over: more fresh runs agree, so the free choice is neither random nor rotating', async () => {
     const report = await checkWith(turning(() => 0, true));
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants, m.confidence, m.behaviour]), [['tiebreak', ['tiebreak-any'], 'likely', undefined]]);
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.mutants, m.confidence, m.behaviour]),
+      [['tiebreak', ['tiebreak-any'], 'likely', undefined]],
+    );
     // Two runs of the probe, then more fresh runs before the verdict: 11 in all.
     assert.deepEqual(report.determinism, { fresh: 'same', afterReset: 'same', runs: 11 });
     assert.deepEqual(report.problems, []);
@@ -183,11 +242,20 @@ describe('check: a free choice among tied backends', () => {
   it('ties that agree on the first two fresh runs and differ on a later one: the more fresh runs find the randomness, and it is called random', async () => {
     // The main run and both probe runs start at turn 0; the 4th process on, each starts at its own number.
     const report = await checkWith(turning((process) => (process < 3 ? 0 : process), true));
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants, m.confidence, m.behaviour]), [['tiebreak', ['tiebreak-any'], 'likely', 'random']]);
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.mutants, m.confidence, m.behaviour]),
+      [['tiebreak', ['tiebreak-any'], 'likely', 'random']],
+    );
     assert.deepEqual(report.determinism, { fresh: 'different', afterReset: 'unknown', runs: 4 });
-    assert.deepEqual(report.problems.map((p) => [p.kind, p.message]), [
-      ['nondeterministic', 'Your program answers differently on two runs of the same commands: at command 6 (`PICK`) of "40 mixed commands" one run answered web10, the other web1.'],
-    ]);
+    assert.deepEqual(
+      report.problems.map((p) => [p.kind, p.message]),
+      [
+        [
+          'nondeterministic',
+          'Your program answers differently on two runs of the same commands: at command 6 (`PICK`) of "40 mixed commands" one run answered web10, the other web1.',
+        ],
+      ],
+    );
     // Settled over more random draws, as any program found to choose at random.
     assert.equal(report.mistakes[0]!.evidence.steps, 29);
     assert.equal(report.processRuns, 10);
@@ -196,19 +264,31 @@ describe('check: a free choice among tied backends', () => {
   it('randomness the more fresh runs found, with no generated transcripts to settle over: the free choice is weighed as random at once', async () => {
     // Without generated transcripts there are no more random draws to settle the verdict on, so the steps
     // counted for it are those of the diagnosis redone as random right after the fresh runs differed.
-    const report = await checkWith(turning((process) => (process < 3 ? 0 : process), true), 0);
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants, m.confidence, m.behaviour, m.evidence.steps]), [['tiebreak', ['tiebreak-any'], 'likely', 'random', 18]]);
+    const report = await checkWith(
+      turning((process) => (process < 3 ? 0 : process), true),
+      0,
+    );
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.mutants, m.confidence, m.behaviour, m.evidence.steps]),
+      [['tiebreak', ['tiebreak-any'], 'likely', 'random', 18]],
+    );
     assert.deepEqual(report.determinism, { fresh: 'different', afterReset: 'unknown', runs: 4 });
     assert.equal(report.processRuns, 9);
   });
 });
 
 describe('check: which transcript is shown', () => {
-  it('a named mistake beside a difference no mistake names: the counterexample shown is the named mistake\'s', async () => {
+  it("a named mistake beside a difference no mistake names: the counterexample shown is the named mistake's", async () => {
     // FAKE program: a count below zero, and `c` picked is printed `C` (no mistake of the lesson does that).
     const report = await checkWith(rewritten((stdout) => stdout.replace(/^c$/gm, 'C'), 'negative-count'));
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.confidence]), [['negative-count', 'likely']]);
-    assert.deepEqual(report.problems.map((p) => p.kind), ['unrecognised-difference']);
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.confidence]),
+      [['negative-count', 'likely']],
+    );
+    assert.deepEqual(
+      report.problems.map((p) => p.kind),
+      ['unrecognised-difference'],
+    );
     const example = report.mistakes[0]!.counterexample!;
     assert.deepEqual(example.commands, ['POOL a b', 'DONE b', 'PICK']);
     assert.deepEqual(report.counterexample, example);
@@ -220,12 +300,18 @@ describe('check: which transcript is shown', () => {
     // FAKE program that shouts every pick (upper case).
     const shouting = rewritten((stdout, input) => {
       const picks = new Set(input.split('\n').flatMap((l) => (l.startsWith('POOL') ? l.split(' ').slice(1) : [])));
-      return stdout.split('\n').map((l) => (picks.has(l) ? l.toUpperCase() : l)).join('\n');
+      return stdout
+        .split('\n')
+        .map((l) => (picks.has(l) ? l.toUpperCase() : l))
+        .join('\n');
     });
     const report = await checkWith(shouting);
     assert.deepEqual(report.mistakes, []);
     const example = report.counterexample!;
-    assert.deepEqual([example.transcript, example.commands, example.reproduced, example.shrunkFrom], ['generated-6', ['POOL zeta', 'PICK'], true, 2]);
+    assert.deepEqual(
+      [example.transcript, example.commands, example.reproduced, example.shrunkFrom],
+      ['generated-6', ['POOL zeta', 'PICK'], true, 2],
+    );
     assert.deepEqual(report.determinism, { fresh: 'same', afterReset: 'same', runs: 3 });
     assert.equal(report.processRuns, 11);
     assert.deepEqual(report.checks, { total: 16, passed: 2, failed: 14, notRun: 0 });
@@ -236,21 +322,47 @@ describe('check: which transcript is shown', () => {
     const report = await checkWith(rewritten((stdout) => stdout.replace(/:-1$/gm, ':0'), 'negative-count'));
     assert.deepEqual(report.mistakes, []);
     const example = report.counterexample!;
-    assert.deepEqual([example.transcript, example.commands, example.reproduced], ['done-at-zero', ['POOL a b', 'DONE b', 'PICK'], true]);
-    assert.deepEqual(report.problems.map((p) => p.kind), ['unrecognised-difference']);
+    assert.deepEqual(
+      [example.transcript, example.commands, example.reproduced],
+      ['done-at-zero', ['POOL a b', 'DONE b', 'PICK'], true],
+    );
+    assert.deepEqual(
+      report.problems.map((p) => p.kind),
+      ['unrecognised-difference'],
+    );
     const message = report.problems[0]!.message;
-    assert.ok(message.startsWith('Your program differs from the reference in a way this lesson has no name for: STATUS printed c:0 where c has 1 in flight'), message);
+    assert.ok(
+      message.startsWith(
+        'Your program differs from the reference in a way this lesson has no name for: STATUS printed c:0 where c has 1 in flight',
+      ),
+      message,
+    );
     // The contradicted run is the one shown, so the sentence points at the trace.
-    assert.ok(message.endsWith(' Also: `PICK` answered b where the reference answers a while your counts were a:0 b:0 (in the trace below), and no mistake this lesson names explains that.'), message);
+    assert.ok(
+      message.endsWith(
+        ' Also: `PICK` answered b where the reference answers a while your counts were a:0 b:0 (in the trace below), and no mistake this lesson names explains that.',
+      ),
+      message,
+    );
     assert.equal(report.processRuns, 5);
   });
-  it('a contradicted mistake beside a named one: the run shown is the named mistake\'s, so the sentence does not point at the trace', async () => {
+  it("a contradicted mistake beside a named one: the run shown is the named mistake's, so the sentence does not point at the trace", async () => {
     // FAKE program: below zero at a DONE at 0 (its STATUS never shows it), and a stranger's DONE adds it to the counts.
-    const report = await checkWith(rewritten((stdout) => stdout.replace(/:-1$/gm, ':0'), 'negative-count', 'unknown-added'));
-    assert.deepEqual(report.mistakes.map((m) => m.id), ['tiebreak']);
+    const report = await checkWith(
+      rewritten((stdout) => stdout.replace(/:-1$/gm, ':0'), 'negative-count', 'unknown-added'),
+    );
+    assert.deepEqual(
+      report.mistakes.map((m) => m.id),
+      ['tiebreak'],
+    );
     assert.deepEqual(report.counterexample, report.mistakes[0]!.counterexample);
     const message = report.problems.find((p) => p.kind === 'unrecognised-difference')!.message;
-    assert.ok(message.endsWith(' Also: `PICK` answered b where the reference answers a while your counts were a:0 b:0, and no mistake this lesson names explains that.'), message);
+    assert.ok(
+      message.endsWith(
+        ' Also: `PICK` answered b where the reference answers a while your counts were a:0 b:0, and no mistake this lesson names explains that.',
+      ),
+      message,
+    );
   });
 });
 
@@ -259,11 +371,20 @@ describe('check: which form of a mistake is named', () => {
     const spec = manifest.mistakes.find((m) => m.id === 'negative-count')!;
     // Alone, the special form is named exactly.
     const alone = await checkWith(mutantProgram('negative-unsigned'));
-    assert.deepEqual(alone.mistakes.map((m) => [m.id, m.mutants, m.confidence]), [['negative-count', ['negative-unsigned'], 'exact']]);
+    assert.deepEqual(
+      alone.mistakes.map((m) => [m.id, m.mutants, m.confidence]),
+      [['negative-count', ['negative-unsigned'], 'exact']],
+    );
     // FAKE program: the same, and `c` picked is printed `C`. Its counts are the plain form's; its choices
     // could be unsigned ranking or the same unexplained chooser, so the plain form is named.
     const report = await checkWith(rewritten((stdout) => stdout.replace(/^c$/gm, 'C'), 'negative-unsigned'));
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants, m.confidence, m.title]), [['negative-count', ['negative-count'], 'likely', spec.title]]);
-    assert.deepEqual(report.problems.map((p) => p.kind), ['unrecognised-difference']);
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.mutants, m.confidence, m.title]),
+      [['negative-count', ['negative-count'], 'likely', spec.title]],
+    );
+    assert.deepEqual(
+      report.problems.map((p) => p.kind),
+      ['unrecognised-difference'],
+    );
   });
 });

@@ -9,7 +9,17 @@ import type { AnswerDifference } from '../../src/core/check/probe';
 import { assembleProblems, stoppedProblem } from '../../src/core/report/checkProblems';
 import type { Problem } from '../../src/core/report/report';
 import { model } from '../../lessons/least-connections/model/model';
-import { differs, finding, inputs, kinds, mainBatch, probe, processRun, tiesCase, unexplained } from './checkProblemsEvidence';
+import {
+  differs,
+  finding,
+  inputs,
+  kinds,
+  mainBatch,
+  probe,
+  processRun,
+  tiesCase,
+  unexplained,
+} from './checkProblemsEvidence';
 
 const ties = tiesCase();
 const main = mainBatch();
@@ -23,48 +33,93 @@ describe('check problems: what the probe showed', () => {
     const [problem, ...rest] = assembleProblems(inputs({ probe: probe({ freshDifference: differs(['b'], ['a']) }) }));
     assert.deepEqual(rest, []);
     assert.equal(problem!.kind, 'nondeterministic');
-    assert.equal(problem!.message, 'Your program answers differently on two runs of the same commands: at command 2 (`PICK`) of "ties go to pool order" one run answered b, the other a.');
+    assert.equal(
+      problem!.message,
+      'Your program answers differently on two runs of the same commands: at command 2 (`PICK`) of "ties go to pool order" one run answered b, the other a.',
+    );
     assert.match(problem!.advice!, /random\.choice/);
   });
 
   it('with a finding that is a free choice, says a choice among equals has a rule', () => {
-    const [problem] = assembleProblems(inputs({ probe: probe({ freshDifference: differs(['b'], []) }), findings: [finding({ nondeterministic: true })] }));
+    const [problem] = assembleProblems(
+      inputs({
+        probe: probe({ freshDifference: differs(['b'], []) }),
+        findings: [finding({ nondeterministic: true })],
+      }),
+    );
     assert.match(problem!.message, /one run answered b, the other \(nothing\)\.$/);
     assert.match(problem!.advice!, /a choice among equals has a rule/);
   });
 
   it('state that carries over the reset, seen after the other transcripts or run twice, in words for each', () => {
-    const after = assembleProblems(inputs({ probe: probe({ resetDifference: differs(['b'], ['a'], 'after-others') }) }));
+    const after = assembleProblems(
+      inputs({ probe: probe({ resetDifference: differs(['b'], ['a'], 'after-others') }) }),
+    );
     assert.deepEqual(kinds(after), ['stale-state']);
-    assert.equal(after[0]!.message, 'Something carries over from one transcript to the next: at command 2 (`PICK`) of "ties go to pool order" run alone it answered b, run after the other transcripts a.');
+    assert.equal(
+      after[0]!.message,
+      'Something carries over from one transcript to the next: at command 2 (`PICK`) of "ties go to pool order" run alone it answered b, run after the other transcripts a.',
+    );
     assert.match(after[0]!.advice!, /^`POOL` must start from scratch/);
     const twice = assembleProblems(inputs({ probe: probe({ resetDifference: differs(['b'], ['a'], 'twice') }) }));
-    assert.equal(twice[0]!.message, 'Something carries over from one transcript to the next: run twice in one process, at command 2 (`PICK`) of "ties go to pool order" the first run answered b, the second a.');
+    assert.equal(
+      twice[0]!.message,
+      'Something carries over from one transcript to the next: run twice in one process, at command 2 (`PICK`) of "ties go to pool order" the first run answered b, the second a.',
+    );
   });
 
   it('says nothing of state across the reset when a finding already stands on the probe runs', () => {
     // A finding with a step in a stream past the main run's streams: the probe's own evidence names it.
-    const named = finding({ steps: [{ stream: main.streams.length, index: 1, list: 0, listIndex: 0, command: 'PICK' }] });
-    assert.deepEqual(assembleProblems(inputs({ probe: probe({ resetDifference: differs(['b'], ['a'], 'twice') }), findings: [named] })), []);
-    const inMain = finding({ steps: [{ stream: main.streams.length - 1, index: 1, list: 0, listIndex: 0, command: 'PICK' }] });
-    assert.deepEqual(kinds(assembleProblems(inputs({ probe: probe({ resetDifference: differs(['b'], ['a'], 'twice') }), findings: [inMain] }))), ['stale-state']);
+    const named = finding({
+      steps: [{ stream: main.streams.length, index: 1, list: 0, listIndex: 0, command: 'PICK' }],
+    });
+    assert.deepEqual(
+      assembleProblems(
+        inputs({ probe: probe({ resetDifference: differs(['b'], ['a'], 'twice') }), findings: [named] }),
+      ),
+      [],
+    );
+    const inMain = finding({
+      steps: [{ stream: main.streams.length - 1, index: 1, list: 0, listIndex: 0, command: 'PICK' }],
+    });
+    assert.deepEqual(
+      kinds(
+        assembleProblems(
+          inputs({ probe: probe({ resetDifference: differs(['b'], ['a'], 'twice') }), findings: [inMain] }),
+        ),
+      ),
+      ['stale-state'],
+    );
   });
 
   it('a run that gave no answer at all is a program that stopped answering, said for each way it was seen', () => {
-    const when = (d: AnswerDifference, fresh: boolean): string => assembleProblems(inputs({ probe: probe(fresh ? { freshDifference: d } : { resetDifference: d }) }))[0]!.message;
-    assert.equal(when(differs(null, ['a']), true), 'Your program stopped answering at command 2 (`PICK`) of "ties go to pool order" when it ran first: it gave no answer there, and none after.');
+    const when = (d: AnswerDifference, fresh: boolean): string =>
+      assembleProblems(inputs({ probe: probe(fresh ? { freshDifference: d } : { resetDifference: d }) }))[0]!.message;
+    assert.equal(
+      when(differs(null, ['a']), true),
+      'Your program stopped answering at command 2 (`PICK`) of "ties go to pool order" when it ran first: it gave no answer there, and none after.',
+    );
     assert.match(when(differs(['a'], null, 'after-others'), false), /when it ran after the other transcripts:/);
     assert.match(when(differs(['a'], null, 'twice'), false), /the second time it ran in one process:/);
     assert.match(when(differs(['a'], null), true), /on one of two runs:/);
-    const [stop, ...rest] = assembleProblems(inputs({ probe: probe({ freshDifference: differs(['a'], null), resetDifference: differs(['b'], ['a'], 'twice') }) }));
+    const [stop, ...rest] = assembleProblems(
+      inputs({
+        probe: probe({ freshDifference: differs(['a'], null), resetDifference: differs(['b'], ['a'], 'twice') }),
+      }),
+    );
     assert.equal(stop!.kind, 'timeout');
     assert.deepEqual(rest, [], 'neither randomness nor stale state');
     assert.match(stop!.advice!, /read stdin to its end/);
   });
 
   it('two runs that both gave no answer, or both answered, are not a stop', () => {
-    assert.deepEqual(kinds(assembleProblems(inputs({ probe: probe({ freshDifference: differs(null, null) }) }))), ['nondeterministic']);
-    assert.match(assembleProblems(inputs({ probe: probe({ freshDifference: differs(null, null) }) }))[0]!.message, /one run answered nothing, the other nothing\./);
+    assert.deepEqual(kinds(assembleProblems(inputs({ probe: probe({ freshDifference: differs(null, null) }) }))), [
+      'nondeterministic',
+    ]);
+    assert.match(
+      assembleProblems(inputs({ probe: probe({ freshDifference: differs(null, null) }) }))[0]!.message,
+      /one run answered nothing, the other nothing\./,
+    );
   });
 });
 
@@ -76,7 +131,8 @@ describe('check problems: the runs and the differences', () => {
   });
 
   it('stray prints: the line printed most, and an empty line said in words', () => {
-    const said = (strayLines: string[]): string => assembleProblems(inputs({ main: { ...main, strayLines } }))[0]!.message;
+    const said = (strayLines: string[]): string =>
+      assembleProblems(inputs({ main: { ...main, strayLines } }))[0]!.message;
     assert.match(said(['', '.', '.', 'x']), /e\.g\. "\."\./);
     assert.match(said(['', ' ']), /e\.g\. an empty line\./);
     assert.doesNotMatch(said(['']), /""/);
@@ -90,20 +146,41 @@ describe('check problems: the runs and the differences', () => {
       { kind: 'crash', message: 'boom' },
     ];
     const problems = assembleProblems(inputs({ main: { ...main, runs: [run, run] }, runProblems: () => found }));
-    assert.deepEqual(problems.map((p) => p.message), ['boom', 'hang', 'flood']);
+    assert.deepEqual(
+      problems.map((p) => p.message),
+      ['boom', 'hang', 'flood'],
+    );
   });
 
   it("a run's own timeout replaces the probe's stop in place: the same hang, with the run's numbers", () => {
     const run = processRun({ exitCode: null, signal: 'SIGKILL', timedOut: true });
-    const problems = assembleProblems(inputs({ main: { ...main, runs: [run], strayLines: ['x'] }, runProblems: () => [{ kind: 'timeout', message: 'hang' }], probe: probe({ freshDifference: differs(['a'], null) }) }));
-    assert.deepEqual(problems.map((p) => p.message.slice(0, 4)), ['hang', 'Your'], 'stray output stays after it');
+    const problems = assembleProblems(
+      inputs({
+        main: { ...main, runs: [run], strayLines: ['x'] },
+        runProblems: () => [{ kind: 'timeout', message: 'hang' }],
+        probe: probe({ freshDifference: differs(['a'], null) }),
+      }),
+    );
+    assert.deepEqual(
+      problems.map((p) => p.message.slice(0, 4)),
+      ['hang', 'Your'],
+      'stray output stays after it',
+    );
   });
 
   it('a difference no mistake names: its first sentence, the command and transcript, and how many more', () => {
-    const [one] = assembleProblems(inputs({ diagnosis: unexplained(['at `PICK` your program answered a, where the reference answers b']) }));
-    assert.equal(one!.message, 'Your program differs from the reference in a way this lesson has no name for: at `PICK` your program answered a, where the reference answers b (command 3 of "ties go to pool order").');
+    const [one] = assembleProblems(
+      inputs({ diagnosis: unexplained(['at `PICK` your program answered a, where the reference answers b']) }),
+    );
+    assert.equal(
+      one!.message,
+      'Your program differs from the reference in a way this lesson has no name for: at `PICK` your program answered a, where the reference answers b (command 3 of "ties go to pool order").',
+    );
     const [two] = assembleProblems(inputs({ diagnosis: unexplained(['first', 'second']) }));
-    assert.match(two!.message, /first \(command 3 of "ties go to pool order"\)\. It differs like this at 2 commands\.$/);
+    assert.match(
+      two!.message,
+      /first \(command 3 of "ties go to pool order"\)\. It differs like this at 2 commands\.$/,
+    );
     const [start] = assembleProblems(inputs({ diagnosis: unexplained(['x'], -1), cases: [] }));
     assert.match(start!.message, /\(at the start of "a transcript"\)\.$/);
   });
@@ -112,11 +189,36 @@ describe('check problems: the runs and the differences', () => {
     const crash = { kind: 'crash', message: 'boom' } as Problem;
     const run = processRun();
     const crashed = inputs({ main: { ...main, runs: [run] }, runProblems: () => [crash] });
-    assert.deepEqual(kinds(assembleProblems({ ...crashed, diagnosis: unexplained(['at `PICK` your program crashed']) })), ['crash']);
-    assert.deepEqual(kinds(assembleProblems({ ...crashed, diagnosis: unexplained(['at `PICK` your program crashed', 'answered a']) })), ['crash', 'unrecognised-difference'], 'not every difference is the crash');
-    assert.deepEqual(kinds(assembleProblems(inputs({ diagnosis: unexplained(['at `PICK` your program crashed']) }))), ['unrecognised-difference'], 'a crash with no crash problem');
-    assert.deepEqual(kinds(assembleProblems(inputs({ diagnosis: unexplained(['a']), probe: probe({ resetDifference: differs(['b'], ['a'], 'twice') }) }))), ['stale-state']);
-    assert.deepEqual(kinds(assembleProblems(inputs({ diagnosis: unexplained(['a']), probe: probe({ freshDifference: differs(['a'], null) }) }))), ['timeout']);
+    assert.deepEqual(
+      kinds(assembleProblems({ ...crashed, diagnosis: unexplained(['at `PICK` your program crashed']) })),
+      ['crash'],
+    );
+    assert.deepEqual(
+      kinds(assembleProblems({ ...crashed, diagnosis: unexplained(['at `PICK` your program crashed', 'answered a']) })),
+      ['crash', 'unrecognised-difference'],
+      'not every difference is the crash',
+    );
+    assert.deepEqual(
+      kinds(assembleProblems(inputs({ diagnosis: unexplained(['at `PICK` your program crashed']) }))),
+      ['unrecognised-difference'],
+      'a crash with no crash problem',
+    );
+    assert.deepEqual(
+      kinds(
+        assembleProblems(
+          inputs({ diagnosis: unexplained(['a']), probe: probe({ resetDifference: differs(['b'], ['a'], 'twice') }) }),
+        ),
+      ),
+      ['stale-state'],
+    );
+    assert.deepEqual(
+      kinds(
+        assembleProblems(
+          inputs({ diagnosis: unexplained(['a']), probe: probe({ freshDifference: differs(['a'], null) }) }),
+        ),
+      ),
+      ['timeout'],
+    );
   });
 });
 
@@ -126,12 +228,20 @@ describe('check problems: where a hang or flood stopped', () => {
 
   it('says the command a hang stopped at: the one after the last answered', () => {
     const stopped = stoppedProblem(model, ties, { lines: ['OK', 'b'], ending: 'timed-out' }, [hang]);
-    assert.equal(stopped!.message, 'Your program stopped answering at command 3 (`PICK`) of "ties go to pool order" for 2 s.');
+    assert.equal(
+      stopped!.message,
+      'Your program stopped answering at command 3 (`PICK`) of "ties go to pool order" for 2 s.',
+    );
   });
 
   it('says the command a flood stopped at, at most the last one', () => {
-    const stopped = stoppedProblem(model, ties, { lines: ['OK', 'b', 'a', 'a:1', 'b:1'], ending: 'output-limit' }, [flood]);
-    assert.equal(stopped!.message, 'Your program printed more than 64 KB at command 4 (`STATUS`) of "ties go to pool order", so it was stopped.');
+    const stopped = stoppedProblem(model, ties, { lines: ['OK', 'b', 'a', 'a:1', 'b:1'], ending: 'output-limit' }, [
+      flood,
+    ]);
+    assert.equal(
+      stopped!.message,
+      'Your program printed more than 64 KB at command 4 (`STATUS`) of "ties go to pool order", so it was stopped.',
+    );
   });
 
   it('has nothing to add for a run that finished or crashed, or when no such problem was reported', () => {

@@ -24,34 +24,81 @@ export const tiesCase = (): Case => lessonCase('ties go to pool order', ['POOL b
 
 /** A main batch with one (empty) stream, no runs and no stray lines, or with `extra` over it. */
 export function mainBatch(extra: Partial<BatchResult> = {}): BatchResult {
-  return { outcomes: [], runs: [], strayLines: [], streams: [{ commands: [], lines: [], ending: 'finished', segments: [] }], ...extra };
+  return {
+    outcomes: [],
+    runs: [],
+    strayLines: [],
+    streams: [{ commands: [], lines: [], ending: 'finished', segments: [] }],
+    ...extra,
+  };
 }
 
 /** A probe of `probed` (the ties transcript unless given) where the runs agreed, except for what `extra` says. */
 export function probe(extra: Partial<Probe>, probed: Case = tiesCase()): Probe {
-  return { probed, determinism: { fresh: 'same', afterReset: 'same' }, streams: [], alone: probed.expected, ...extra } as Probe;
+  return {
+    probed,
+    determinism: { fresh: 'same', afterReset: 'same' },
+    streams: [],
+    alone: probed.expected,
+    ...extra,
+  } as Probe;
 }
 
 /** The inputs of `assembleProblems` for the least-connections model with nothing to report, except `extra`. */
 export function inputs(extra: Partial<ProblemInputs>): ProblemInputs {
-  return { model, main: mainBatch(), runProblems: () => [], findings: [], diagnosis: undefined, probe: undefined, cases: [tiesCase()], counterexample: null, ...extra };
+  return {
+    model,
+    main: mainBatch(),
+    runProblems: () => [],
+    findings: [],
+    diagnosis: undefined,
+    probe: undefined,
+    cases: [tiesCase()],
+    counterexample: null,
+    ...extra,
+  };
 }
 
 /** Two runs that answered the second command (`PICK`) differently. */
-export const differs = (first: string[] | null, second: string[] | null, seen?: AnswerDifference['seen']): AnswerDifference => ({ index: 1, command: 'PICK', first, second, ...(seen ? { seen } : {}) });
+export const differs = (
+  first: string[] | null,
+  second: string[] | null,
+  seen?: AnswerDifference['seen'],
+): AnswerDifference => ({ index: 1, command: 'PICK', first, second, ...(seen ? { seen } : {}) });
 
 /** The tiebreak mistake, found with no steps unless `extra` gives some. */
-export const finding = (extra: Partial<Finding>): Finding => ({ mistake: 'tiebreak', mutation: 'tiebreak-name', mutations: ['tiebreak-name'], confidence: 'exact', nondeterministic: false, steps: [], stepCount: 0, ...extra });
+export const finding = (extra: Partial<Finding>): Finding => ({
+  mistake: 'tiebreak',
+  mutation: 'tiebreak-name',
+  mutations: ['tiebreak-name'],
+  confidence: 'exact',
+  nondeterministic: false,
+  steps: [],
+  stepCount: 0,
+  ...extra,
+});
 
 export const kinds = (problems: readonly Problem[]): string[] => problems.map((p) => p.kind);
 
 /** A diagnosis that names no mistake: one difference per sentence, at the third command of the first transcript unless `listIndex` says otherwise. */
 export const unexplained = (sentences: string[], listIndex = 2): Diagnosis => ({
   findings: [],
-  unexplained: sentences.map((sentence) => ({ step: { stream: 0, index: 3, list: 0, listIndex, command: 'PICK' }, sentence })),
+  unexplained: sentences.map((sentence) => ({
+    step: { stream: 0, index: 3, list: 0, listIndex, command: 'PICK' },
+    sentence,
+  })),
   unexplainedCount: sentences.length,
   differingCount: sentences.length,
 });
 
 /** A run of the learner's program that exited with code 1, or as `extra` says. */
-export const processRun = (extra: Partial<ProcessResult> = {}): ProcessResult => ({ stdout: '', stderr: '', exitCode: 1, signal: null, timedOut: false, outputLimited: false, durationMs: 1, ...extra });
+export const processRun = (extra: Partial<ProcessResult> = {}): ProcessResult => ({
+  stdout: '',
+  stderr: '',
+  exitCode: 1,
+  signal: null,
+  timedOut: false,
+  outputLimited: false,
+  durationMs: 1,
+  ...extra,
+});

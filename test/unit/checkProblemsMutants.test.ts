@@ -12,14 +12,28 @@ import type { AnswerDifference } from '../../src/core/check/probe';
 import { assembleProblems, stoppedProblem, unaskedProblem } from '../../src/core/report/checkProblems';
 import type { Problem } from '../../src/core/report/report';
 import { model } from '../../lessons/least-connections/model/model';
-import { differs, finding, inputs, kinds, lessonCase, mainBatch, probe, processRun, tiesCase, unexplained } from './checkProblemsEvidence';
+import {
+  differs,
+  finding,
+  inputs,
+  kinds,
+  lessonCase,
+  mainBatch,
+  probe,
+  processRun,
+  tiesCase,
+  unexplained,
+} from './checkProblemsEvidence';
 
 describe('check problems (edges): what the probe showed', () => {
   it('a many-line answer that differs between two runs is shown line by line, with " / " between the lines', () => {
     const status: AnswerDifference = { index: 3, command: 'STATUS', first: ['a:1', 'b:1'], second: ['b:1', 'a:1'] };
     const [problem] = assembleProblems(inputs({ probe: probe({ freshDifference: status }) }));
     assert.equal(problem!.kind, 'nondeterministic');
-    assert.match(problem!.message, /at command 4 \(`STATUS`\) of "ties go to pool order" one run answered a:1 \/ b:1, the other b:1 \/ a:1\.$/);
+    assert.match(
+      problem!.message,
+      /at command 4 \(`STATUS`\) of "ties go to pool order" one run answered a:1 \/ b:1, the other b:1 \/ a:1\.$/,
+    );
   });
 
   it('says nothing of state across the reset when a finding has any step on the probe runs, even with others on the main run', () => {
@@ -30,13 +44,21 @@ describe('check problems (edges): what the probe showed', () => {
         { stream: main.streams.length, index: 1, list: 0, listIndex: 0, command: 'PICK' },
       ],
     });
-    const problems = assembleProblems(inputs({ main, probe: probe({ resetDifference: differs(['b'], ['a'], 'twice') }), findings: [onBoth] }));
+    const problems = assembleProblems(
+      inputs({ main, probe: probe({ resetDifference: differs(['b'], ['a'], 'twice') }), findings: [onBoth] }),
+    );
     assert.deepEqual(kinds(problems), []);
   });
 
   it('a program that stopped answering and also crashed: the stop is said first, then the crash (only a timeout replaces the stop)', () => {
     const crash: Problem = { kind: 'crash', message: 'Your program crashed: exit code 1' };
-    const problems = assembleProblems(inputs({ main: mainBatch({ runs: [processRun()] }), runProblems: () => [crash], probe: probe({ freshDifference: differs(['a'], null) }) }));
+    const problems = assembleProblems(
+      inputs({
+        main: mainBatch({ runs: [processRun()] }),
+        runProblems: () => [crash],
+        probe: probe({ freshDifference: differs(['a'], null) }),
+      }),
+    );
     assert.deepEqual(kinds(problems), ['timeout', 'crash']);
     assert.match(problems[0]!.message, /^Your program stopped answering at command 2 \(`PICK`\)/);
     assert.equal(problems[1]!.message, crash.message);
@@ -46,11 +68,31 @@ describe('check problems (edges): what the probe showed', () => {
 describe('check problems (edges): a label or an answer that holds the words of the sentence', () => {
   it('state across the reset: the runs are named, and a label "one run after the other" and an answer "the other" are quoted as they are', () => {
     const label = 'one run after the other';
-    const twice = assembleProblems(inputs({ probe: probe({ resetDifference: differs(['the other'], ['a'], 'twice') }, lessonCase(label, ['POOL a b', 'PICK', 'PICK'])) }));
+    const twice = assembleProblems(
+      inputs({
+        probe: probe(
+          { resetDifference: differs(['the other'], ['a'], 'twice') },
+          lessonCase(label, ['POOL a b', 'PICK', 'PICK']),
+        ),
+      }),
+    );
     assert.equal(twice[0]!.kind, 'stale-state');
-    assert.ok(twice[0]!.message.includes(`of "${label}" the first run answered the other, the second a.`), twice[0]!.message);
-    const after = assembleProblems(inputs({ probe: probe({ resetDifference: differs(['the other'], ['a'], 'after-others') }, lessonCase(label, ['POOL a b', 'PICK', 'PICK'])) }));
-    assert.ok(after[0]!.message.includes(`of "${label}" run alone it answered the other, run after the other transcripts a.`), after[0]!.message);
+    assert.ok(
+      twice[0]!.message.includes(`of "${label}" the first run answered the other, the second a.`),
+      twice[0]!.message,
+    );
+    const after = assembleProblems(
+      inputs({
+        probe: probe(
+          { resetDifference: differs(['the other'], ['a'], 'after-others') },
+          lessonCase(label, ['POOL a b', 'PICK', 'PICK']),
+        ),
+      }),
+    );
+    assert.ok(
+      after[0]!.message.includes(`of "${label}" run alone it answered the other, run after the other transcripts a.`),
+      after[0]!.message,
+    );
   });
 });
 
@@ -77,7 +119,9 @@ describe('check problems (edges): stray output and differences no mistake names'
   });
 
   it('a difference at the first command of a transcript is "command 1", and the advice is to walk through the trace by hand', () => {
-    const [problem] = assembleProblems(inputs({ diagnosis: unexplained(['at `POOL b a` your program answered NO', 'x'], 0) }));
+    const [problem] = assembleProblems(
+      inputs({ diagnosis: unexplained(['at `POOL b a` your program answered NO', 'x'], 0) }),
+    );
     assert.equal(problem!.kind, 'unrecognised-difference');
     assert.match(problem!.message, /\(command 1 of "ties go to pool order"\)\./);
     assert.doesNotMatch(problem!.message, /at the start/);
@@ -89,9 +133,15 @@ describe('check problems (edges): stray output and differences no mistake names'
 describe('check problems (edges): where a hang or flood stopped', () => {
   it('a hang that stopped after the answers before a STATUS names that STATUS, not the PICK after it', () => {
     const c = lessonCase('status then pick', ['POOL a b', 'STATUS', 'PICK']);
-    const hang: Problem = { kind: 'timeout', message: 'Your program stopped answering: no result within 2.0 s, so it was stopped.' };
+    const hang: Problem = {
+      kind: 'timeout',
+      message: 'Your program stopped answering: no result within 2.0 s, so it was stopped.',
+    };
     const stopped = stoppedProblem(model, c, { lines: ['OK'], ending: 'timed-out' }, [hang]);
-    assert.match(stopped!.message, /^Your program stopped answering at command 2 \(`STATUS`\) of "status then pick": no result/);
+    assert.match(
+      stopped!.message,
+      /^Your program stopped answering at command 2 \(`STATUS`\) of "status then pick": no result/,
+    );
   });
 
   it('a hang message that does not start with "Your program stopped answering" is left as it is', () => {
@@ -101,9 +151,15 @@ describe('check problems (edges): where a hang or flood stopped', () => {
   });
 
   it('a flood message saying ", so it was stopped." twice: only the final one moves after the command', () => {
-    const flood: Problem = { kind: 'output-limit', message: 'It printed on, so it was stopped. Then more than 64 KiB, so it was stopped.' };
+    const flood: Problem = {
+      kind: 'output-limit',
+      message: 'It printed on, so it was stopped. Then more than 64 KiB, so it was stopped.',
+    };
     const stopped = stoppedProblem(model, tiesCase(), { lines: ['OK', 'b'], ending: 'output-limit' }, [flood]);
-    assert.equal(stopped!.message, 'It printed on, so it was stopped. Then more than 64 KiB at command 3 (`PICK`) of "ties go to pool order", so it was stopped.');
+    assert.equal(
+      stopped!.message,
+      'It printed on, so it was stopped. Then more than 64 KiB at command 3 (`PICK`) of "ties go to pool order", so it was stopped.',
+    );
   });
 });
 
@@ -111,25 +167,49 @@ describe('check problems (edges): lines no command asks for', () => {
   it('is stray output that names the lines and says no mistake could be named, with advice to send heartbeats to stderr', () => {
     const problem = unaskedProblem({ lines: ['tick', ''], counts: [2, 3], seen: 'fresh' }, 'ties go to pool order');
     assert.equal(problem.kind, 'stray-output');
-    assert.match(problem.message, /^Your program printed lines no command asks for \("tick", an empty line\) between its answers: /);
-    assert.match(problem.message, /\. Its output does not follow the commands, so its answers could not be checked, and no mistake is named\.$/);
+    assert.match(
+      problem.message,
+      /^Your program printed lines no command asks for \("tick", an empty line\) between its answers: /,
+    );
+    assert.match(
+      problem.message,
+      /\. Its output does not follow the commands, so its answers could not be checked, and no mistake is named\.$/,
+    );
     assert.match(problem.advice!, /^Print only the answer to each command, when the command comes/);
     assert.match(problem.advice!, /heartbeat lines .* go to stderr/);
   });
 
   it('seen across a repeat: how many when the transcript ran once, and how many (not twice that) when it ran twice', () => {
     const [once, twice] = [2, 3] as const;
-    const problem = unaskedProblem({ lines: ['tick'], counts: [once, twice], seen: 'repeated' }, 'ties go to pool order');
-    assert.match(problem.message, new RegExp(`: ${once} of them when "ties go to pool order" ran once, and ${twice} \\(not ${2 * once}\\) when it ran twice in one process\\. `));
+    const problem = unaskedProblem(
+      { lines: ['tick'], counts: [once, twice], seen: 'repeated' },
+      'ties go to pool order',
+    );
+    assert.match(
+      problem.message,
+      new RegExp(
+        `: ${once} of them when "ties go to pool order" ran once, and ${twice} \\(not ${2 * once}\\) when it ran twice in one process\\. `,
+      ),
+    );
     assert.doesNotMatch(problem.message, /another run/);
   });
 
   it('seen on two fresh runs: the two counts, or where they came when the counts agree', () => {
     const differ = unaskedProblem({ lines: ['tick'], counts: [2, 3], seen: 'fresh' }, 'ties go to pool order');
-    assert.match(differ.message, /: 2 of them on one run of "ties go to pool order" and 3 on another run of the same commands\. /);
+    assert.match(
+      differ.message,
+      /: 2 of them on one run of "ties go to pool order" and 3 on another run of the same commands\. /,
+    );
     const fromNone = unaskedProblem({ lines: ['.'], counts: [0, 3], seen: 'fresh' }, 'ties go to pool order');
-    assert.match(fromNone.message, /: none on one run of "ties go to pool order" and 3 on another run/, 'not "0 of them"');
-    assert.match(unaskedProblem({ lines: ['.'], counts: [3, 0], seen: 'fresh' }, 'ties').message, /: 3 of them on one run of "ties" and none on another run/);
+    assert.match(
+      fromNone.message,
+      /: none on one run of "ties go to pool order" and 3 on another run/,
+      'not "0 of them"',
+    );
+    assert.match(
+      unaskedProblem({ lines: ['.'], counts: [3, 0], seen: 'fresh' }, 'ties').message,
+      /: 3 of them on one run of "ties" and none on another run/,
+    );
     assert.doesNotMatch(differ.message, /ran twice|different places/);
     const agree = unaskedProblem({ lines: ['tick'], counts: [2, 2], seen: 'fresh' }, 'ties go to pool order');
     assert.match(agree.message, /: on two runs of "ties go to pool order" they came at different places\. /);

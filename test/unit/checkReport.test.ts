@@ -13,23 +13,33 @@ import { checkFake, done, manifest, model, mutantProgram, transcripts } from './
 const checkWith = checkFake;
 
 const hidden = hiddenCases(transcripts);
-const inputOf = (cases: readonly { commands: readonly string[] }[]): string => cases.map((c) => [model.resetCommand, ...c.commands].join('\n') + '\n').join('');
+const inputOf = (cases: readonly { commands: readonly string[] }[]): string =>
+  cases.map((c) => [model.resetCommand, ...c.commands].join('\n') + '\n').join('');
 
 describe('check report: random tests', () => {
   it("makes the lesson's number and length of random tests from the seed, unless told otherwise", async () => {
     let batch: PassingBatch | undefined;
     const report = await checkWith(mutantProgram(), {}, { onBatch: (b) => (batch = b) });
     assert.deepEqual(report.fuzz, { seed: 2026, transcripts: manifest.fuzz!.transcripts, failed: 0, notRun: 0 });
-    assert.equal(batch!.input, inputOf([...hidden, ...generatedCases(model, 2026, manifest.fuzz!.transcripts, manifest.fuzz!.length)]));
+    assert.equal(
+      batch!.input,
+      inputOf([...hidden, ...generatedCases(model, 2026, manifest.fuzz!.transcripts, manifest.fuzz!.length)]),
+    );
 
-    const told = await checkWith(mutantProgram(), { fuzzTranscripts: 5, fuzzLength: 4, seed: 7 }, { onBatch: (b) => (batch = b) });
+    const told = await checkWith(
+      mutantProgram(),
+      { fuzzTranscripts: 5, fuzzLength: 4, seed: 7 },
+      { onBatch: (b) => (batch = b) },
+    );
     assert.deepEqual(told.fuzz, { seed: 7, transcripts: 5, failed: 0, notRun: 0 });
     assert.equal(batch!.input, inputOf([...hidden, ...generatedCases(model, 7, 5, 4)]));
   });
 
   it('counts the random tests a mistake fails', async () => {
     const report = await checkWith(mutantProgram('tiebreak-name'), { fuzzTranscripts: 12 });
-    const failing = generatedCases(model, 2026, 12, manifest.fuzz!.length).filter((c) => !sameOutcome(simulate(model, c.commands, new Set(['tiebreak-name'])).outcome, c.expected));
+    const failing = generatedCases(model, 2026, 12, manifest.fuzz!.length).filter(
+      (c) => !sameOutcome(simulate(model, c.commands, new Set(['tiebreak-name'])).outcome, c.expected),
+    );
     assert.ok(failing.length > 0 && failing.length < 12, `${failing.length} of 12 fail`);
     assert.deepEqual(report.fuzz, { seed: 2026, transcripts: 12, failed: failing.length, notRun: 0 });
   });
@@ -65,7 +75,10 @@ describe('check report: time, probing and processes', () => {
     };
     const unnamed = await checkWith(shouting);
     assert.deepEqual(unnamed.mistakes, []);
-    assert.deepEqual(unnamed.determinism && [unnamed.determinism.fresh, unnamed.determinism.afterReset], ['same', 'same']);
+    assert.deepEqual(unnamed.determinism && [unnamed.determinism.fresh, unnamed.determinism.afterReset], [
+      'same',
+      'same',
+    ]);
     assert.ok(unnamed.processRuns > exact.processRuns);
   });
 
@@ -89,8 +102,15 @@ describe('check report: time, probing and processes', () => {
     const byDefault = inFlight();
     const one = inFlight();
     const zero = inFlight();
-    const reports = [await checkWith(byDefault), await checkWith(one, { concurrency: 1 }), await checkWith(zero, { concurrency: 0 })];
-    assert.deepEqual(reports[1]!.mistakes.map((m) => m.id), reports[0]!.mistakes.map((m) => m.id));
+    const reports = [
+      await checkWith(byDefault),
+      await checkWith(one, { concurrency: 1 }),
+      await checkWith(zero, { concurrency: 0 }),
+    ];
+    assert.deepEqual(
+      reports[1]!.mistakes.map((m) => m.id),
+      reports[0]!.mistakes.map((m) => m.id),
+    );
     assert.ok(byDefault.max > one.max, `${byDefault.max} side by side by default, ${one.max} with concurrency 1`);
     assert.equal(zero.max, one.max, 'at least one at a time');
   });
@@ -102,7 +122,10 @@ describe('check report: time, probing and processes', () => {
     };
     const report = await checkWith(chatty);
     assert.equal(report.status, 'fail');
-    assert.deepEqual(report.problems.map((p) => p.kind), ['stray-output']);
+    assert.deepEqual(
+      report.problems.map((p) => p.kind),
+      ['stray-output'],
+    );
     assert.equal(report.checks.passed, report.checks.total);
   });
 
@@ -130,7 +153,10 @@ describe('check report: time, probing and processes', () => {
       return done(stdout);
     };
     const report = await checkWith(alternating);
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants, m.behaviour]), [['tiebreak', ['tiebreak-any'], 'random']]);
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.mutants, m.behaviour]),
+      [['tiebreak', ['tiebreak-any'], 'random']],
+    );
     assert.equal(report.determinism?.fresh, 'different');
     assert.equal(report.determinism?.runs, 4, 'the probe, then two more fresh runs');
   });
@@ -141,7 +167,11 @@ describe('check report: time, probing and processes', () => {
       let stdout = '';
       let pick = 0;
       for (const command of input.split('\n').filter(Boolean)) {
-        const step = model.step(state, command, new Set(command === 'PICK' && pick++ % 2 === 1 ? ['tiebreak-last'] : []));
+        const step = model.step(
+          state,
+          command,
+          new Set(command === 'PICK' && pick++ % 2 === 1 ? ['tiebreak-last'] : []),
+        );
         if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1 });
         state = step.state;
         stdout += step.answer.lines.map((l) => `${l}\n`).join('');
@@ -149,15 +179,24 @@ describe('check report: time, probing and processes', () => {
       return done(stdout);
     };
     const report = await checkWith(rotating);
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants, m.behaviour]), [['tiebreak', ['tiebreak-any'], 'rotating']]);
-    assert.deepEqual(report.determinism && [report.determinism.fresh, report.determinism.afterReset], ['same', 'different']);
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.mutants, m.behaviour]),
+      [['tiebreak', ['tiebreak-any'], 'rotating']],
+    );
+    assert.deepEqual(report.determinism && [report.determinism.fresh, report.determinism.afterReset], [
+      'same',
+      'different',
+    ]);
   });
 });
 
 describe('check report: failures no mistake names', () => {
   /** Answers like the reference up to the first command `at` matches, then ends as `end` says. */
   const stopsAt =
-    (at: (command: string) => boolean, end: (run: Awaited<ReturnType<Execute>>) => Awaited<ReturnType<Execute>>): Execute =>
+    (
+      at: (command: string) => boolean,
+      end: (run: Awaited<ReturnType<Execute>>) => Awaited<ReturnType<Execute>>,
+    ): Execute =>
     async (input, limits) => {
       const lines = input.split('\n');
       const stop = lines.findIndex(at);
@@ -166,10 +205,18 @@ describe('check report: failures no mistake names', () => {
     };
 
   it('a crash no mistake explains: probed, and shown in the fewest commands from a transcript it crashed in', async () => {
-    const report = await checkWith(stopsAt((c) => c === 'STATUS', (run) => ({ ...run, exitCode: 1, stderr: 'Traceback\nValueError: x\n' })));
+    const report = await checkWith(
+      stopsAt(
+        (c) => c === 'STATUS',
+        (run) => ({ ...run, exitCode: 1, stderr: 'Traceback\nValueError: x\n' }),
+      ),
+    );
     assert.deepEqual(report.mistakes, []);
     assert.ok(report.determinism, 'probed with a transcript it crashed in');
-    assert.deepEqual(report.counterexample && [report.counterexample.commands, report.counterexample.reproduced], [['STATUS'], true]);
+    assert.deepEqual(report.counterexample && [report.counterexample.commands, report.counterexample.reproduced], [
+      ['STATUS'],
+      true,
+    ]);
   });
 
   it('without a fuzz section in the manifest: the default number and length of random tests', async () => {
@@ -177,6 +224,9 @@ describe('check report: failures no mistake names', () => {
     let batch: PassingBatch | undefined;
     const report = await checkWith(mutantProgram(), {}, { manifest: noFuzz, onBatch: (b) => (batch = b) });
     assert.equal(report.fuzz.transcripts, DEFAULT_FUZZ_TRANSCRIPTS);
-    assert.equal(batch!.input, inputOf([...hidden, ...generatedCases(model, 2026, DEFAULT_FUZZ_TRANSCRIPTS, DEFAULT_FUZZ_LENGTH)]));
+    assert.equal(
+      batch!.input,
+      inputOf([...hidden, ...generatedCases(model, 2026, DEFAULT_FUZZ_TRANSCRIPTS, DEFAULT_FUZZ_LENGTH)]),
+    );
   });
 });

@@ -14,12 +14,14 @@ import type { CheckReport } from '../../src/core/report/report';
 import { simulate } from '../../src/core/model/simulate';
 import { checkFake, done, model, mutantProgram, transcripts } from './fakeLesson';
 
-const checkWith = (execute: Execute, extra: Partial<CheckInput> = {}): Promise<CheckReport> => checkFake(execute, {}, extra);
+const checkWith = (execute: Execute, extra: Partial<CheckInput> = {}): Promise<CheckReport> =>
+  checkFake(execute, {}, extra);
 
 const hidden = hiddenCases(transcripts);
 
 /** A run killed for a second of silence after printing `stdout`. */
-const stalledRun = (stdout: string) => done(stdout, { exitCode: null, signal: 'SIGKILL', timedOut: true, stalled: true });
+const stalledRun = (stdout: string) =>
+  done(stdout, { exitCode: null, signal: 'SIGKILL', timedOut: true, stalled: true });
 
 /** The input up to (not including) its first line that `stop` picks: what a program that stops there answered. */
 const before = (input: string, stop: (line: string) => boolean): string => {
@@ -29,7 +31,8 @@ const before = (input: string, stop: (line: string) => boolean): string => {
 };
 
 /** [name, divergesAt] of every failing hidden transcript. */
-const divergences = (report: CheckReport): [string, number | undefined][] => report.transcripts.filter((t) => !t.passed).map((t) => [t.name, t.divergesAt]);
+const divergences = (report: CheckReport): [string, number | undefined][] =>
+  report.transcripts.filter((t) => !t.passed).map((t) => [t.name, t.divergesAt]);
 
 describe('check: a machine that stalls runs', () => {
   it('runs a stall again twice per check at most: with every run stalling once first, the third stall is believed', async () => {
@@ -38,9 +41,13 @@ describe('check: a machine that stalls runs', () => {
     // the confirming runs, which then show nothing). Nine calls in all, each counted as a process run.
     let calls = 0;
     const program = mutantProgram('tiebreak-name');
-    const stallsEveryOther: Execute = async (input, limits) => (++calls % 2 === 1 ? stalledRun('OK\n') : program(input, limits));
+    const stallsEveryOther: Execute = async (input, limits) =>
+      ++calls % 2 === 1 ? stalledRun('OK\n') : program(input, limits);
     const report = await checkWith(stallsEveryOther);
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.mutants]), [['tiebreak', ['tiebreak-name']]]);
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.mutants]),
+      [['tiebreak', ['tiebreak-name']]],
+    );
     assert.equal(report.processRuns, 9);
     assert.equal(calls, 9, 'every call the program got is counted');
     assert.deepEqual(report.checks, { total: 16, passed: 14, failed: 2, notRun: 0 });
@@ -54,14 +61,22 @@ describe('check: a machine that stalls runs', () => {
     const hangs: Execute = async (input, limits) => {
       calls += 1;
       if (calls % 2 === 0) return stalledRun('OK\n');
-      const run = await right(before(input, (l) => l.startsWith('DONE')), limits);
+      const run = await right(
+        before(input, (l) => l.startsWith('DONE')),
+        limits,
+      );
       return stalledRun(run.stdout);
     };
     const report = await checkWith(hangs);
     const worked = hidden[0]!;
     const doneAt = worked.commands.findIndex((c) => c.startsWith('DONE'));
     const timeout = report.problems.find((p) => p.kind === 'timeout')!;
-    assert.ok(timeout.message.startsWith(`Your program stopped answering at command ${doneAt + 1} (\`${worked.commands[doneAt]}\`) of "${worked.label}"`), timeout.message);
+    assert.ok(
+      timeout.message.startsWith(
+        `Your program stopped answering at command ${doneAt + 1} (\`${worked.commands[doneAt]}\`) of "${worked.label}"`,
+      ),
+      timeout.message,
+    );
     assert.deepEqual(report.counterexample!.commands, worked.commands.slice(0, doneAt + 1));
     assert.equal(report.processRuns, 2, 'the run and its one retry; a hang is not tried on every transcript');
     assert.equal(calls, 2);
@@ -84,13 +99,25 @@ describe('check: a machine that stalls runs', () => {
       return done(stdout);
     };
     const report = await checkWith(hangsAfterStatus);
-    const stoppedIn = hidden.find((t) => t.commands.some((c, i) => c === 'STATUS' && i < t.commands.length - 1 && simulate(model, t.commands).steps[i]!.answer.length > 0))!;
-    const status = stoppedIn.commands.findIndex((c, i) => c === 'STATUS' && simulate(model, stoppedIn.commands).steps[i]!.answer.length > 0);
+    const stoppedIn = hidden.find((t) =>
+      t.commands.some(
+        (c, i) =>
+          c === 'STATUS' && i < t.commands.length - 1 && simulate(model, t.commands).steps[i]!.answer.length > 0,
+      ),
+    )!;
+    const status = stoppedIn.commands.findIndex(
+      (c, i) => c === 'STATUS' && simulate(model, stoppedIn.commands).steps[i]!.answer.length > 0,
+    );
     const next = stoppedIn.commands[status + 1]!;
     assert.deepEqual(report.counterexample!.commands, stoppedIn.commands.slice(0, status + 2));
     assert.equal(report.counterexample!.transcript, stoppedIn.name);
     const timeout = report.problems.find((p) => p.kind === 'timeout')!;
-    assert.ok(timeout.message.startsWith(`Your program stopped answering at command ${status + 2} (\`${next}\`) of "${stoppedIn.label}"`), timeout.message);
+    assert.ok(
+      timeout.message.startsWith(
+        `Your program stopped answering at command ${status + 2} (\`${next}\`) of "${stoppedIn.label}"`,
+      ),
+      timeout.message,
+    );
     assert.equal(report.transcripts.find((t) => t.name === stoppedIn.name)!.divergesAt, status + 1);
   });
 
@@ -99,7 +126,10 @@ describe('check: a machine that stalls runs', () => {
     // many-line answer cut off cannot be told from an empty one, so the STATUS is where it stopped.
     const hangsAtStatus: Execute = async (input) => {
       const lines = input.split('\n');
-      const at = lines.findIndex((l, i) => l === 'STATUS' && lines[i + 1] !== undefined && lines[i + 1] !== '' && lines[i + 1] !== model.resetCommand);
+      const at = lines.findIndex(
+        (l, i) =>
+          l === 'STATUS' && lines[i + 1] !== undefined && lines[i + 1] !== '' && lines[i + 1] !== model.resetCommand,
+      );
       const run = await mutantProgram()(at < 0 ? input : lines.slice(0, at).join('\n') + '\n');
       return at < 0 ? run : stalledRun(run.stdout);
     };
@@ -109,7 +139,12 @@ describe('check: a machine that stalls runs', () => {
     assert.equal(report.counterexample!.transcript, stoppedIn.name);
     assert.deepEqual(report.counterexample!.commands, stoppedIn.commands.slice(0, status + 1));
     const timeout = report.problems.find((p) => p.kind === 'timeout')!;
-    assert.ok(timeout.message.startsWith(`Your program stopped answering at command ${status + 1} (\`STATUS\`) of "${stoppedIn.label}"`), timeout.message);
+    assert.ok(
+      timeout.message.startsWith(
+        `Your program stopped answering at command ${status + 1} (\`STATUS\`) of "${stoppedIn.label}"`,
+      ),
+      timeout.message,
+    );
   });
 
   it('a hang beside a debug print and a difference no mistake names: the timeout, said at its command, keeps its place among the problems', async () => {
@@ -128,11 +163,23 @@ describe('check: a machine that stalls runs', () => {
     };
     const report = await checkWith(noisyHang);
     const worked = hidden[0]!;
-    assert.deepEqual(report.problems.map((p) => [p.kind, p.message]), [
-      ['stray-output', 'Your program printed lines that are not answers, e.g. "debug: starting up". They were ignored for the checks below.'],
-      ['timeout', `Your program stopped answering at command 5 (\`DONE b\`) of "${worked.label}": it had been given all the commands but printed nothing for about 1 s, so it was stopped.`],
-      ['unrecognised-difference', `Your program differs from the reference in a way this lesson has no name for: PICK answered "A", which is not a backend of the pool (a b c) (command 2 of "${worked.label}"). It differs like this at 3 commands.`],
-    ]);
+    assert.deepEqual(
+      report.problems.map((p) => [p.kind, p.message]),
+      [
+        [
+          'stray-output',
+          'Your program printed lines that are not answers, e.g. "debug: starting up". They were ignored for the checks below.',
+        ],
+        [
+          'timeout',
+          `Your program stopped answering at command 5 (\`DONE b\`) of "${worked.label}": it had been given all the commands but printed nothing for about 1 s, so it was stopped.`,
+        ],
+        [
+          'unrecognised-difference',
+          `Your program differs from the reference in a way this lesson has no name for: PICK answered "A", which is not a backend of the pool (a b c) (command 2 of "${worked.label}"). It differs like this at 3 commands.`,
+        ],
+      ],
+    );
     assert.deepEqual(report.counterexample!.commands, worked.commands.slice(0, 5));
   });
 
@@ -149,45 +196,89 @@ describe('check: a program that ends early without an error', () => {
   it('quitting quietly (exit code 0) at a stranger is no placeholder: the other transcripts still run', async () => {
     // FAKE program that exits normally at the first DONE for a name of one letter other than `a`.
     const right = mutantProgram();
-    const quits: Execute = async (input, limits) => right(before(input, (l) => l.startsWith('DONE') && !l.includes('a')), limits);
+    const quits: Execute = async (input, limits) =>
+      right(
+        before(input, (l) => l.startsWith('DONE') && !l.includes('a')),
+        limits,
+      );
     const report = await checkWith(quits);
     assert.equal(report.status, 'fail');
     assert.deepEqual(report.checks, { total: 16, passed: 7, failed: 9, notRun: 0 });
     assert.equal(report.processRuns, 18);
-    assert.deepEqual(report.problems.map((p) => p.kind), ['unrecognised-difference']);
-    assert.deepEqual([report.counterexample!.transcript, report.counterexample!.commands, report.counterexample!.reproduced], ['stranger-done', ['DONE ghost'], true]);
+    assert.deepEqual(
+      report.problems.map((p) => p.kind),
+      ['unrecognised-difference'],
+    );
+    assert.deepEqual(
+      [report.counterexample!.transcript, report.counterexample!.commands, report.counterexample!.reproduced],
+      ['stranger-done', ['DONE ghost'], true],
+    );
   });
 });
 
 describe('check: crashes on commands a mistake crashes on', () => {
   it('a crash on strangers: the transcripts that would crash alike go last, generated ones are not run, hidden ones are', async () => {
     const report = await checkWith(mutantProgram('unknown-crash'));
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.confidence, m.revealedBy]), [['unknown-backend', 'exact', ['stranger-done', 'stranger-after-picks', 'long-mixed-1', 'long-mixed-2', 'long-mixed-3']]]);
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.confidence, m.revealedBy]),
+      [
+        [
+          'unknown-backend',
+          'exact',
+          ['stranger-done', 'stranger-after-picks', 'long-mixed-1', 'long-mixed-2', 'long-mixed-3'],
+        ],
+      ],
+    );
     assert.deepEqual(report.checks, { total: 16, passed: 11, failed: 5, notRun: 0 });
     assert.deepEqual(report.fuzz, { seed: 2026, transcripts: 40, failed: 0, notRun: 20 });
     assert.equal(report.processRuns, 7);
-    assert.deepEqual(divergences(report), [['stranger-done', 1], ['stranger-after-picks', 2], ['long-mixed-1', 12], ['long-mixed-2', 41], ['long-mixed-3', 2]]);
+    assert.deepEqual(divergences(report), [
+      ['stranger-done', 1],
+      ['stranger-after-picks', 2],
+      ['long-mixed-1', 12],
+      ['long-mixed-2', 41],
+      ['long-mixed-3', 2],
+    ]);
   });
 
   it('a crash on an empty pool: only the lists that would crash there are held back', async () => {
     const report = await checkWith(mutantProgram('empty-crash'));
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.revealedBy]), [['empty-pool', ['empty-pool', 'before-any-pool', 'long-mixed-3']]]);
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.revealedBy]),
+      [['empty-pool', ['empty-pool', 'before-any-pool', 'long-mixed-3']]],
+    );
     assert.deepEqual(report.fuzz, { seed: 2026, transcripts: 40, failed: 0, notRun: 5 });
     assert.equal(report.processRuns, 5);
-    assert.deepEqual(divergences(report), [['empty-pool', 1], ['before-any-pool', 0], ['long-mixed-3', 1]]);
+    assert.deepEqual(divergences(report), [
+      ['empty-pool', 1],
+      ['before-any-pool', 0],
+      ['long-mixed-3', 1],
+    ]);
   });
 });
 
 describe('check: a flood', () => {
   it('says the command it flooded at, shows the transcript cut there, and stops at the first flood', async () => {
     // FAKE program that floods at the first list with a PICK, right after answering the reset.
-    const flood: Execute = async (input) => (input.includes('PICK') ? done('OK\n' + 'still looking ...\n'.repeat(100), { exitCode: null, signal: 'SIGKILL', outputLimited: true }) : mutantProgram()(input));
+    const flood: Execute = async (input) =>
+      input.includes('PICK')
+        ? done('OK\n' + 'still looking ...\n'.repeat(100), { exitCode: null, signal: 'SIGKILL', outputLimited: true })
+        : mutantProgram()(input);
     const report = await checkWith(flood);
     const worked = hidden[0]!;
-    assert.deepEqual(report.problems.map((p) => p.kind), ['stray-output', 'output-limit']);
-    assert.equal(report.problems[1]!.message, `Your program printed more than 64 KiB at command 1 (\`${worked.commands[0]}\`) of "${worked.label}", so it was stopped.`);
+    assert.deepEqual(
+      report.problems.map((p) => p.kind),
+      ['stray-output', 'output-limit'],
+    );
+    assert.equal(
+      report.problems[1]!.message,
+      `Your program printed more than 64 KiB at command 1 (\`${worked.commands[0]}\`) of "${worked.label}", so it was stopped.`,
+    );
     const example = report.counterexample!;
-    assert.deepEqual([example.transcript, example.commands, example.reproduced, example.shrunkFrom], [worked.name, [worked.commands[0]], false, worked.commands.length]);
+    assert.deepEqual(
+      [example.transcript, example.commands, example.reproduced, example.shrunkFrom],
+      [worked.name, [worked.commands[0]], false, worked.commands.length],
+    );
     assert.equal(report.processRuns, 1);
   });
 });
@@ -205,26 +296,34 @@ describe('check: where a failing transcript first differs', () => {
       const report = await checkWith(mutantProgram(mutation));
       const failing = divergences(report);
       assert.ok(failing.length >= 3, mutation);
-      for (const [name, at] of failing) assert.equal(at, firstWrong(hidden.find((t) => t.name === name)!.commands, mutation), `${mutation}: ${name}`);
+      for (const [name, at] of failing)
+        assert.equal(at, firstWrong(hidden.find((t) => t.name === name)!.commands, mutation), `${mutation}: ${name}`);
     }
     // Spelled out for one: `unknown-added` answers STATUS with a count for the stranger as well.
-    assert.deepEqual(divergences(await checkWith(mutantProgram('unknown-added'))), [['stranger-done', 2], ['stranger-after-picks', 4], ['long-mixed-1', 13], ['long-mixed-3', 5]]);
+    assert.deepEqual(divergences(await checkWith(mutantProgram('unknown-added'))), [
+      ['stranger-done', 2],
+      ['stranger-after-picks', 4],
+      ['long-mixed-1', 13],
+      ['long-mixed-3', 5],
+    ]);
   });
 
   it('a STATUS with its last count wrong, or missing, differs at the first STATUS with two counts or more', async () => {
     /** FAKE program: the reference, with every STATUS of two lines or more changed by `change` (its lines, in name order). */
-    const statusChanged = (change: (lines: string[]) => string[]): Execute => async (input) => {
-      let state = model.initial();
-      let stdout = '';
-      for (const command of input.split('\n').filter(Boolean)) {
-        const step = model.step(state, command, new Set());
-        if (step.answer.kind === 'crash') break;
-        state = step.state;
-        const lines = [...step.answer.lines];
-        stdout += (command === 'STATUS' && lines.length >= 2 ? change(lines) : lines).map((l) => `${l}\n`).join('');
-      }
-      return done(stdout);
-    };
+    const statusChanged =
+      (change: (lines: string[]) => string[]): Execute =>
+      async (input) => {
+        let state = model.initial();
+        let stdout = '';
+        for (const command of input.split('\n').filter(Boolean)) {
+          const step = model.step(state, command, new Set());
+          if (step.answer.kind === 'crash') break;
+          state = step.state;
+          const lines = [...step.answer.lines];
+          stdout += (command === 'STATUS' && lines.length >= 2 ? change(lines) : lines).map((l) => `${l}\n`).join('');
+        }
+        return done(stdout);
+      };
     const firstLongStatus = (commands: readonly string[]): number => {
       const steps = simulate(model, commands).steps;
       return commands.findIndex((c, i) => c === 'STATUS' && steps[i]!.answer.length >= 2);
@@ -232,7 +331,9 @@ describe('check: where a failing transcript first differs', () => {
     const withLongStatus = hidden.filter((t) => firstLongStatus(t.commands) >= 0);
     assert.ok(withLongStatus.length >= 3);
     const expected = withLongStatus.map((t) => [t.name, firstLongStatus(t.commands)]);
-    const bumped = await checkWith(statusChanged((lines) => [...lines.slice(0, -1), lines.at(-1)!.replace(/\d+$/, (n) => `${Number(n) + 10}`)]));
+    const bumped = await checkWith(
+      statusChanged((lines) => [...lines.slice(0, -1), lines.at(-1)!.replace(/\d+$/, (n) => `${Number(n) + 10}`)]),
+    );
     assert.deepEqual(divergences(bumped), expected);
     const cut = await checkWith(statusChanged((lines) => lines.slice(0, -1)));
     assert.deepEqual(divergences(cut), expected);
@@ -256,7 +357,10 @@ describe('check: where a failing transcript first differs', () => {
     const startsWithPool = hidden.filter((t) => t.commands[0]!.startsWith('POOL ')).map((t) => t.name);
     assert.ok(startsWithPool.length >= 10);
     const failing = divergences(report);
-    assert.deepEqual(failing.filter(([name]) => startsWithPool.includes(name)), startsWithPool.map((name) => [name, 0]));
+    assert.deepEqual(
+      failing.filter(([name]) => startsWithPool.includes(name)),
+      startsWithPool.map((name) => [name, 0]),
+    );
   });
 });
 
@@ -267,10 +371,19 @@ describe('check: a byte after every answer, beside another problem', () => {
     const shoutingCr: Execute = async (input) => {
       const run = await right(input);
       const picks = new Set(input.split('\n').flatMap((l) => (l.startsWith('POOL') ? l.split(' ').slice(1) : [])));
-      return { ...run, stdout: run.stdout.split('\n').map((l, i, all) => (i === all.length - 1 ? l : (picks.has(l) ? l.toUpperCase() : l) + '\r')).join('\n') };
+      return {
+        ...run,
+        stdout: run.stdout
+          .split('\n')
+          .map((l, i, all) => (i === all.length - 1 ? l : (picks.has(l) ? l.toUpperCase() : l) + '\r'))
+          .join('\n'),
+      };
     };
     const report = await checkWith(shoutingCr);
-    assert.deepEqual(report.problems.map((p) => p.kind), ['line-endings', 'unrecognised-difference']);
+    assert.deepEqual(
+      report.problems.map((p) => p.kind),
+      ['line-endings', 'unrecognised-difference'],
+    );
     assert.match(report.problems[0]!.message, /The check below compares the answers without it\.$/);
     assert.deepEqual(report.mistakes, []);
     assert.equal(report.checks.passed, 0);

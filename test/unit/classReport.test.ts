@@ -5,13 +5,49 @@ import { classReportCsv, csvCell } from '../../src/core/grade/csv';
 import { classReportHtml, reportHtmlForWebview } from '../../src/core/grade/html';
 import { rowWithoutCheck, type GradeRow, type RowExample, type RowMistake } from '../../src/core/grade/row';
 
-const LESSON: LessonInfo = { id: 'least-connections', title: 'Least Connections', version: '1.0.0', steps: ['top', 'class', 'pick()', 'done()'], questions: { 'fq-tie': 'Who wins the tie?' } };
+const LESSON: LessonInfo = {
+  id: 'least-connections',
+  title: 'Least Connections',
+  version: '1.0.0',
+  steps: ['top', 'class', 'pick()', 'done()'],
+  questions: { 'fq-tie': 'Who wins the tie?' },
+};
 
-const example = (commands: string[], divergesAt = commands.length - 1): RowExample => ({ commands, divergesAt, expected: ['a'], actual: ['b'] });
-const mistake = (id: string, ex: RowExample | null): RowMistake => ({ id, title: `Mistake ${id}`, step: 3, question: 'fq-tie', example: ex });
+const example = (commands: string[], divergesAt = commands.length - 1): RowExample => ({
+  commands,
+  divergesAt,
+  expected: ['a'],
+  actual: ['b'],
+});
+const mistake = (id: string, ex: RowExample | null): RowMistake => ({
+  id,
+  title: `Mistake ${id}`,
+  step: 3,
+  question: 'fq-tie',
+  example: ex,
+});
 
-function row(student: string, status: GradeRow['status'], mistakes: RowMistake[] = [], extra: Partial<GradeRow> = {}): GradeRow {
-  return { student, file: `${student}/balancer.py`, status, reason: status === 'pass' ? null : 'why', mistakes, checks: { passed: status === 'pass' ? 5 : 2, total: 5 }, problems: [], unrecognised: null, random: false, stoppedAnswering: false, quiz: null, durationMs: 10, ...extra };
+function row(
+  student: string,
+  status: GradeRow['status'],
+  mistakes: RowMistake[] = [],
+  extra: Partial<GradeRow> = {},
+): GradeRow {
+  return {
+    student,
+    file: `${student}/balancer.py`,
+    status,
+    reason: status === 'pass' ? null : 'why',
+    mistakes,
+    checks: { passed: status === 'pass' ? 5 : 2, total: 5 },
+    problems: [],
+    unrecognised: null,
+    random: false,
+    stoppedAnswering: false,
+    quiz: null,
+    durationMs: 10,
+    ...extra,
+  };
 }
 
 describe('class report', () => {
@@ -33,12 +69,21 @@ describe('class report', () => {
   });
 
   it('counts each mistake once per student, sorted by count, with its share, step and question', () => {
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.count]), [['tiebreak', 3], ['negative', 1]]);
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.count]),
+      [
+        ['tiebreak', 3],
+        ['negative', 1],
+      ],
+    );
     assert.equal(report.mistakes[0]!.share, 3 / 7);
     assert.deepEqual(report.mistakes[0]!.step, { number: 3, title: 'pick()' });
     assert.deepEqual(report.mistakes[0]!.question, { id: 'fq-tie', prompt: 'Who wins the tie?' });
     const sum = rows.reduce((n, r) => n + r.mistakes.length, 0);
-    assert.equal(report.mistakes.reduce((n, m) => n + m.count, 0), sum);
+    assert.equal(
+      report.mistakes.reduce((n, m) => n + m.count, 0),
+      sum,
+    );
   });
 
   it('picks the counterexample most students share', () => {
@@ -48,7 +93,10 @@ describe('class report', () => {
   });
 
   it('groups unrecognised differences by the command where they first differ', () => {
-    assert.deepEqual(report.unrecognised.map((g) => [g.command, g.count, g.students]), [['STATUS', 2, ['eve', 'fay']]]);
+    assert.deepEqual(
+      report.unrecognised.map((g) => [g.command, g.count, g.students]),
+      [['STATUS', 2, ['eve', 'fay']]],
+    );
   });
 
   it('counts random programs and ones that stopped answering apart, and every status', () => {
@@ -58,7 +106,10 @@ describe('class report', () => {
     assert.equal(report.statuses.missing, 1);
     assert.equal(report.passRate, 1 / 7);
     assert.deepEqual(report.quiz, { graded: 1, meanScore: 0.5 });
-    assert.deepEqual(report.rows.map((r) => r.student), ['amy', 'bob', 'cat', 'dan', 'eve', 'fay', 'gus']);
+    assert.deepEqual(
+      report.rows.map((r) => r.student),
+      ['amy', 'bob', 'cat', 'dan', 'eve', 'fay', 'gus'],
+    );
   });
 
   it('writes CSV that cannot start a formula, quoted as RFC 4180 says', () => {
@@ -70,10 +121,17 @@ describe('class report', () => {
   });
 
   it('writes HTML that loads nothing and escapes what students wrote', () => {
-    const hostile = buildClassReport(LESSON, [row('<img src=x onerror=alert(1)>', 'fail', [mistake('tiebreak', short)])], 'now');
+    const hostile = buildClassReport(
+      LESSON,
+      [row('<img src=x onerror=alert(1)>', 'fail', [mistake('tiebreak', short)])],
+      'now',
+    );
     const html = classReportHtml(hostile);
     assert.ok(!html.includes('<img'), 'a student name is escaped');
-    assert.ok(!/<[^>]+\s(src|href)=/.test(html) && !/<(script|link|img)\b/.test(html), 'nothing is loaded from anywhere');
+    assert.ok(
+      !/<[^>]+\s(src|href)=/.test(html) && !/<(script|link|img)\b/.test(html),
+      'nothing is loaded from anywhere',
+    );
     assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
     assert.match(html, /prefers-color-scheme:dark/);
     assert.equal((classReportHtml(report).match(/<rect [^>]*class="bar"/g) ?? []).length, 2, 'one bar per mistake');

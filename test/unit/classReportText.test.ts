@@ -8,10 +8,33 @@ import { buildClassReport, percent, type LessonInfo } from '../../src/core/grade
 import { classReportHtml, escapeHtml } from '../../src/core/grade/html';
 import { rowWithoutCheck, type GradeRow, type RowExample, type RowMistake } from '../../src/core/grade/row';
 
-const LESSON: LessonInfo = { id: 'lc', title: 'Least & Most', version: '2.1.0', steps: ['top', 'class', 'pick()'], questions: { q1: 'Who wins the tie?' } };
-const example = (commands: string[], expected: string[] = ['a'], actual: string[] = ['b'], divergesAt = commands.length - 1): RowExample => ({ commands, divergesAt, expected, actual });
-const mistake = (id: string, ex: RowExample | null, extra: Partial<RowMistake> = {}): RowMistake => ({ id, title: `Mistake ${id}`, step: 3, question: 'q1', example: ex, ...extra });
-const row = (student: string, status: GradeRow['status'], mistakes: RowMistake[] = [], extra: Partial<GradeRow> = {}): GradeRow => ({
+const LESSON: LessonInfo = {
+  id: 'lc',
+  title: 'Least & Most',
+  version: '2.1.0',
+  steps: ['top', 'class', 'pick()'],
+  questions: { q1: 'Who wins the tie?' },
+};
+const example = (
+  commands: string[],
+  expected: string[] = ['a'],
+  actual: string[] = ['b'],
+  divergesAt = commands.length - 1,
+): RowExample => ({ commands, divergesAt, expected, actual });
+const mistake = (id: string, ex: RowExample | null, extra: Partial<RowMistake> = {}): RowMistake => ({
+  id,
+  title: `Mistake ${id}`,
+  step: 3,
+  question: 'q1',
+  example: ex,
+  ...extra,
+});
+const row = (
+  student: string,
+  status: GradeRow['status'],
+  mistakes: RowMistake[] = [],
+  extra: Partial<GradeRow> = {},
+): GradeRow => ({
   student,
   file: `${student}/b.py`,
   status,
@@ -59,8 +82,18 @@ describe('class report: the numbers and their edge cases', () => {
   });
 
   it('mistakes of equal count sort by id; steps and questions the lesson lacks are named by number and id', () => {
-    const r = buildClassReport(LESSON, [row('a', 'fail', [mistake('zeta', null, { step: 9, question: 'q9' })]), row('b', 'fail', [mistake('alpha', null, { step: undefined, question: undefined })])], 't');
-    assert.deepEqual(r.mistakes.map((m) => m.id), ['alpha', 'zeta']);
+    const r = buildClassReport(
+      LESSON,
+      [
+        row('a', 'fail', [mistake('zeta', null, { step: 9, question: 'q9' })]),
+        row('b', 'fail', [mistake('alpha', null, { step: undefined, question: undefined })]),
+      ],
+      't',
+    );
+    assert.deepEqual(
+      r.mistakes.map((m) => m.id),
+      ['alpha', 'zeta'],
+    );
     assert.equal(r.mistakes[0]!.step, null);
     assert.equal(r.mistakes[0]!.question, null);
     assert.deepEqual(r.mistakes[1]!.step, { number: 9, title: 'step 9' });
@@ -72,12 +105,35 @@ describe('class report: the numbers and their edge cases', () => {
     const long = example(['POOL a b', 'PICK', 'PICK']);
     const short = example(['POOL a', 'PICK']);
     const other = example(['POOL b', 'PICK']);
-    const r = buildClassReport(LESSON, [row('c', 'fail', [mistake('m', long)]), row('a', 'fail', [mistake('m', short)]), row('b', 'fail', [mistake('m', other)])], 't');
+    const r = buildClassReport(
+      LESSON,
+      [
+        row('c', 'fail', [mistake('m', long)]),
+        row('a', 'fail', [mistake('m', short)]),
+        row('b', 'fail', [mistake('m', other)]),
+      ],
+      't',
+    );
     assert.deepEqual(r.mistakes[0]!.commonExample, { ...short, students: 1 });
-    const twice = buildClassReport(LESSON, [row('a', 'fail', [mistake('m', short)]), row('b', 'fail', [mistake('m', long)]), row('c', 'fail', [mistake('m', long)])], 't');
+    const twice = buildClassReport(
+      LESSON,
+      [
+        row('a', 'fail', [mistake('m', short)]),
+        row('b', 'fail', [mistake('m', long)]),
+        row('c', 'fail', [mistake('m', long)]),
+      ],
+      't',
+    );
     assert.deepEqual(twice.mistakes[0]!.commonExample, { ...long, students: 2 });
     // The same commands with another expected answer are another example.
-    const apart = buildClassReport(LESSON, [row('a', 'fail', [mistake('m', example(['PICK'], ['x']))]), row('b', 'fail', [mistake('m', example(['PICK'], ['y']))])], 't');
+    const apart = buildClassReport(
+      LESSON,
+      [
+        row('a', 'fail', [mistake('m', example(['PICK'], ['x']))]),
+        row('b', 'fail', [mistake('m', example(['PICK'], ['y']))]),
+      ],
+      't',
+    );
     assert.deepEqual(apart.mistakes[0]!.commonExample?.expected, ['x']);
     assert.equal(apart.mistakes[0]!.commonExample?.students, 1);
   });
@@ -123,8 +179,15 @@ describe('class report: the HTML page as a teacher reads it', () => {
   const rows: GradeRow[] = [
     row('dan', 'pass', [], { quiz: { right: 2, total: 2, wrong: [], unanswered: [] } }),
     row('amy', 'fail', [mistake('tiebreak', short)]),
-    row('bob', 'fail', [mistake('tiebreak', short), mistake('negative', null, { step: undefined, question: undefined })]),
-    row('eve', 'error', [], { unrecognised: example(['POOL a', 'STATUS'], [], ['x']), random: true, stoppedAnswering: true }),
+    row('bob', 'fail', [
+      mistake('tiebreak', short),
+      mistake('negative', null, { step: undefined, question: undefined }),
+    ]),
+    row('eve', 'error', [], {
+      unrecognised: example(['POOL a', 'STATUS'], [], ['x']),
+      random: true,
+      stoppedAnswering: true,
+    }),
     rowWithoutCheck('gus', null, 'missing', 'no b.py', 5, null),
   ];
   // Built inside each test, not when the file loads: Stryker's per-test coverage credits a mutant only to the
@@ -151,7 +214,11 @@ describe('class report: the HTML page as a teacher reads it', () => {
   });
 
   it('the status bar: one segment per status present, as wide as its share of 700, with its words and count', () => {
-    const segments = [...html.matchAll(/<rect x="([\d.]+)" y="0" width="([\d.]+)" height="24" class="f-([a-z-]+)"><title>([^<]*)<\/title>/g)].map((m) => [m[3], Number(m[1]), Number(m[2]), m[4]]);
+    const segments = [
+      ...html.matchAll(
+        /<rect x="([\d.]+)" y="0" width="([\d.]+)" height="24" class="f-([a-z-]+)"><title>([^<]*)<\/title>/g,
+      ),
+    ].map((m) => [m[3], Number(m[1]), Number(m[2]), m[4]]);
     assert.deepEqual(segments, [
       ['pass', 0, 140, 'passed: 1'],
       ['fail', 140, 280, 'failed: 2'],
@@ -162,18 +229,26 @@ describe('class report: the HTML page as a teacher reads it', () => {
   });
 
   it('the mistake chart: a bar per mistake as long as its share of 360, its count and share beside it', () => {
-    const bars = [...html.matchAll(/<rect x="300" y="\d+" width="([\d.]+)" height="18" class="bar"><title>([^<]*)<\/title>/g)].map((m) => [Number(m[1]), m[2]]);
+    const bars = [
+      ...html.matchAll(/<rect x="300" y="\d+" width="([\d.]+)" height="18" class="bar"><title>([^<]*)<\/title>/g),
+    ].map((m) => [Number(m[1]), m[2]]);
     assert.deepEqual(bars, [
       [144, 'Mistake tiebreak: 2 (40%)'],
       [72, 'Mistake negative: 1 (20%)'],
     ]);
     assert.ok(page.includes('Mistake tiebreak: 2 (40%) 2 · 40%'), page);
     const long = buildClassReport(LESSON, [row('a', 'fail', [mistake('m', null, { title: 'x'.repeat(50) })])], 't');
-    assert.ok(classReportHtml(long).includes(`>${'x'.repeat(43)}…</text>`), 'a long title is cut at 43 characters with an ellipsis');
+    assert.ok(
+      classReportHtml(long).includes(`>${'x'.repeat(43)}…</text>`),
+      'a long title is cut at 43 characters with an ellipsis',
+    );
   });
 
   it('the mistake table: count, share, what to teach again, and the example with where it differs and who got it', () => {
-    assert.ok(page.includes('Mistake tiebreak tiebreak 2 40% step 3: pick() failure question q1 : Who wins the tie?'), page);
+    assert.ok(
+      page.includes('Mistake tiebreak tiebreak 2 40% step 3: pick() failure question q1 : Who wins the tie?'),
+      page,
+    );
     // Each command behind a two-character gutter: the arrow marks the one where the program first differs.
     assert.match(html, /<pre> {2}POOL a b\n→ PICK<\/pre>/);
     assert.ok(page.includes('expected a , got b shown to 2 of 2'), page);
@@ -184,7 +259,11 @@ describe('class report: the HTML page as a teacher reads it', () => {
 
   it('differences no mistake explains: the command, the expected answer ("(nothing)" when none), how many and who', () => {
     assert.ok(page.includes('STATUS (nothing) 1: eve'), page);
-    assert.ok(text(classReportHtml(buildClassReport(LESSON, [row('a', 'pass')], 't'))).includes('by where they first differ None.'));
+    assert.ok(
+      text(classReportHtml(buildClassReport(LESSON, [row('a', 'pass')], 't'))).includes(
+        'by where they first differ None.',
+      ),
+    );
   });
 
   it('the students: each status in words, checks, mistakes, quiz and the reason, escaped', () => {

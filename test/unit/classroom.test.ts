@@ -4,7 +4,14 @@
  * and a real run of the check step are in test/node/classroom.test.ts.
  */
 import * as assert from 'node:assert/strict';
-import { classroomResult, classroomSummary, classroomWorkflow, RUNNER_ID, REPORT_FILE, ARTIFACT_NAME } from '../../src/core/grade/classroom';
+import {
+  classroomResult,
+  classroomSummary,
+  classroomWorkflow,
+  RUNNER_ID,
+  REPORT_FILE,
+  ARTIFACT_NAME,
+} from '../../src/core/grade/classroom';
 import type { CheckReport, NamedMistake } from '../../src/core/report/report';
 import { checkReportOf as report } from './gradeClass';
 
@@ -14,9 +21,21 @@ const TRANSCRIPTS = [
   { name: 'late', description: '' },
 ];
 
-
 const mistake = (title: string, step?: number): NamedMistake =>
-  ({ id: title, title, function: 'pick', line: null, confidence: 'exact', explanation: 'why', hint: `fix ${title} | here`, mutants: [], evidence: { steps: 1, transcripts: 1, first: null }, revealedBy: [], counterexample: null, ...(step ? { step } : {}) }) as NamedMistake;
+  ({
+    id: title,
+    title,
+    function: 'pick',
+    line: null,
+    confidence: 'exact',
+    explanation: 'why',
+    hint: `fix ${title} | here`,
+    mutants: [],
+    evidence: { steps: 1, transcripts: 1, first: null },
+    revealedBy: [],
+    counterexample: null,
+    ...(step ? { step } : {}),
+  }) as NamedMistake;
 
 const failing = report('fail', [
   { name: 'ties', description: 'Ties go to pool order', passed: false, divergesAt: 2, expected: ['b'], actual: ['a'] },
@@ -29,14 +48,27 @@ describe('classroom: grader result', () => {
     const result = classroomResult(failing, TRANSCRIPTS, 3);
     assert.equal(result.version, 1);
     assert.equal(result.max_score, 9);
-    assert.deepEqual(result.tests.map((t) => [t.status, t.score]), [['fail', 0], ['pass', 3], ['fail', 0]]);
+    assert.deepEqual(
+      result.tests.map((t) => [t.status, t.score]),
+      [
+        ['fail', 0],
+        ['pass', 3],
+        ['fail', 0],
+      ],
+    );
     assert.equal(result.status, 'fail');
   });
 
   it('names each test by its description (else its name) and the transcript it stands for', () => {
     const result = classroomResult(failing, TRANSCRIPTS, 1);
-    assert.deepEqual(result.tests.map((t) => t.name), ['Ties go to pool order', 'DONE frees a connection', 'late']);
-    assert.deepEqual(result.tests.map((t) => t.test_code), ['hidden transcript ties', 'hidden transcript done', 'hidden transcript late']);
+    assert.deepEqual(
+      result.tests.map((t) => t.name),
+      ['Ties go to pool order', 'DONE frees a connection', 'late'],
+    );
+    assert.deepEqual(
+      result.tests.map((t) => t.test_code),
+      ['hidden transcript ties', 'hidden transcript done', 'hidden transcript late'],
+    );
   });
 
   it('says where a failing transcript first differs (1-based), what was expected and what came', () => {
@@ -47,38 +79,71 @@ describe('classroom: grader result', () => {
   });
 
   it('writes "(nothing)" for an empty answer, and joins many lines with slashes', () => {
-    const verdicts = [{ name: 'ties', description: 'x', passed: false, divergesAt: 0, expected: ['a:1', 'b:0'], actual: [] }];
-    assert.equal(classroomResult(report('fail', verdicts), [TRANSCRIPTS[0]!], 1).tests[0]!.message, 'first differs at command 1: expected a:1 / b:0, got (nothing)');
+    const verdicts = [
+      { name: 'ties', description: 'x', passed: false, divergesAt: 0, expected: ['a:1', 'b:0'], actual: [] },
+    ];
+    assert.equal(
+      classroomResult(report('fail', verdicts), [TRANSCRIPTS[0]!], 1).tests[0]!.message,
+      'first differs at command 1: expected a:1 / b:0, got (nothing)',
+    );
     const noExpected = [{ name: 'ties', description: 'x', passed: false, divergesAt: 0 }];
-    assert.equal(classroomResult(report('fail', noExpected), [TRANSCRIPTS[0]!], 1).tests[0]!.message, 'first differs at command 1: expected (nothing), got (nothing)');
+    assert.equal(
+      classroomResult(report('fail', noExpected), [TRANSCRIPTS[0]!], 1).tests[0]!.message,
+      'first differs at command 1: expected (nothing), got (nothing)',
+    );
   });
 
   it("falls back to the report's first problem (its first line) for a failure with no difference to show", () => {
-    const problems = [{ kind: 'timeout', message: 'the program stopped answering\nat PICK' }] as CheckReport['problems'];
-    const result = classroomResult(report('fail', [{ name: 'ties', description: 'x', passed: false }], { problems }), [TRANSCRIPTS[0]!], 1);
+    const problems = [
+      { kind: 'timeout', message: 'the program stopped answering\nat PICK' },
+    ] as CheckReport['problems'];
+    const result = classroomResult(
+      report('fail', [{ name: 'ties', description: 'x', passed: false }], { problems }),
+      [TRANSCRIPTS[0]!],
+      1,
+    );
     assert.equal(result.tests[0]!.message, 'the program stopped answering');
-    assert.equal(classroomResult(report('fail', [{ name: 'ties', description: 'x', passed: false }]), [TRANSCRIPTS[0]!], 1).tests[0]!.message, null);
+    assert.equal(
+      classroomResult(report('fail', [{ name: 'ties', description: 'x', passed: false }]), [TRANSCRIPTS[0]!], 1)
+        .tests[0]!.message,
+      null,
+    );
   });
 
   it('passes the whole result only when every transcript passes', () => {
-    const all = report('pass', TRANSCRIPTS.map((t) => ({ ...t, passed: true })));
+    const all = report(
+      'pass',
+      TRANSCRIPTS.map((t) => ({ ...t, passed: true })),
+    );
     const result = classroomResult(all, TRANSCRIPTS, 2);
     assert.equal(result.status, 'pass');
-    assert.equal(result.tests.reduce((n, t) => n + t.score, 0), result.max_score);
+    assert.equal(
+      result.tests.reduce((n, t) => n + t.score, 0),
+      result.max_score,
+    );
     assert.ok(result.tests.every((t) => t.message === null));
   });
 
   it('errors every test, with no points, when the program could not be checked', () => {
-    const broken = report('error', TRANSCRIPTS.map((t) => ({ ...t, passed: true })));
+    const broken = report(
+      'error',
+      TRANSCRIPTS.map((t) => ({ ...t, passed: true })),
+    );
     const result = classroomResult(broken, TRANSCRIPTS, 2);
     assert.equal(result.status, 'error');
-    assert.deepEqual(result.tests.map((t) => [t.status, t.score]), TRANSCRIPTS.map(() => ['error', 0]));
+    assert.deepEqual(
+      result.tests.map((t) => [t.status, t.score]),
+      TRANSCRIPTS.map(() => ['error', 0]),
+    );
   });
 
   it('without a report: every test errors with the reason, or says the check did not run', () => {
     const result = classroomResult(null, TRANSCRIPTS, 2, 'no sandbox');
     assert.equal(result.status, 'error');
-    assert.deepEqual(result.tests.map((t) => [t.status, t.score, t.message]), TRANSCRIPTS.map(() => ['error', 0, 'no sandbox']));
+    assert.deepEqual(
+      result.tests.map((t) => [t.status, t.score, t.message]),
+      TRANSCRIPTS.map(() => ['error', 0, 'no sandbox']),
+    );
     assert.equal(classroomResult(null, TRANSCRIPTS, 2).tests[0]!.message, 'the check did not run');
     assert.equal(result.max_score, 6);
   });
@@ -97,20 +162,39 @@ describe('classroom: step summary', () => {
     const line = classroomSummary(named, classroomResult(named, TRANSCRIPTS, 3), 'LC').split('\n')[2]!;
     assert.ok(line.startsWith('```my`odd``name.py``` · '), line);
     const edge = { ...failing, file: '`x.py' } as CheckReport;
-    assert.ok(classroomSummary(edge, classroomResult(edge, TRANSCRIPTS, 3), 'LC').split('\n')[2]!.startsWith('`` `x.py `` · '));
+    assert.ok(
+      classroomSummary(edge, classroomResult(edge, TRANSCRIPTS, 3), 'LC')
+        .split('\n')[2]!
+        .startsWith('`` `x.py `` · '),
+    );
   });
 
   it('lists mistakes with their read-order step, problems by their first line, and one table row per test', () => {
-    const withMore = { ...failing, mistakes: [mistake('Wrong tie', 3), mistake('Late count')], problems: [{ kind: 'timeout', message: 'stopped\nat PICK' }] } as CheckReport;
+    const withMore = {
+      ...failing,
+      mistakes: [mistake('Wrong tie', 3), mistake('Late count')],
+      problems: [{ kind: 'timeout', message: 'stopped\nat PICK' }],
+    } as CheckReport;
     const text = classroomSummary(withMore, classroomResult(withMore, TRANSCRIPTS, 1), 'LC');
     assert.ok(text.endsWith('\n'));
     const lines = text.split('\n');
     const at = lines.indexOf('### Mistakes');
-    assert.deepEqual(lines.slice(at, at + 5), ['### Mistakes', '', '- **Wrong tie** (read-order step 3): fix Wrong tie \\| here', '- **Late count**: fix Late count \\| here', '']);
+    assert.deepEqual(lines.slice(at, at + 5), [
+      '### Mistakes',
+      '',
+      '- **Wrong tie** (read-order step 3): fix Wrong tie \\| here',
+      '- **Late count**: fix Late count \\| here',
+      '',
+    ]);
     const problems = lines.indexOf('### Problems');
     assert.deepEqual(lines.slice(problems, problems + 4), ['### Problems', '', '- timeout: stopped', '']);
     const table = lines.indexOf('| Transcript | Result | Points |');
-    assert.deepEqual(lines.slice(table + 1, table + 5), ['|---|---|---|', '| Ties go to pool order | ❌ fail | 0 |', '| DONE frees a connection | ✅ pass | 1 |', '| late | ❌ fail | 0 |']);
+    assert.deepEqual(lines.slice(table + 1, table + 5), [
+      '|---|---|---|',
+      '| Ties go to pool order | ❌ fail | 0 |',
+      '| DONE frees a connection | ✅ pass | 1 |',
+      '| late | ❌ fail | 0 |',
+    ]);
   });
 
   it('leaves out the mistakes and problems sections when there are none, and counts 0% of no transcripts', () => {
@@ -122,15 +206,26 @@ describe('classroom: step summary', () => {
 
   it('marks errored tests, and says why the check did not run when there is no report', () => {
     const broken = report('error', [{ ...TRANSCRIPTS[0]!, passed: false }]);
-    assert.match(classroomSummary(broken, classroomResult(broken, [TRANSCRIPTS[0]!], 1), 'LC'), /\| Ties go to pool order \| ⚠️ error \| 0 \|/);
+    assert.match(
+      classroomSummary(broken, classroomResult(broken, [TRANSCRIPTS[0]!], 1), 'LC'),
+      /\| Ties go to pool order \| ⚠️ error \| 0 \|/,
+    );
     const none = classroomResult(null, TRANSCRIPTS, 1);
-    assert.equal(classroomSummary(null, none, 'LC', 'no sandbox\nhere'), '## LC: 0/3 points\n\nThe check did not run: no sandbox here.\n\n');
+    assert.equal(
+      classroomSummary(null, none, 'LC', 'no sandbox\nhere'),
+      '## LC: 0/3 points\n\nThe check did not run: no sandbox here.\n\n',
+    );
     assert.equal(classroomSummary(null, none, 'LC'), '## LC: 0/3 points\n\nThe check did not run: unknown reason.\n\n');
   });
 });
 
 describe('classroom: workflow', () => {
-  const text = classroomWorkflow({ lesson: 'least-connections', points: 2, install: 'npm install -g lesson-companion', nodeVersion: '20' });
+  const text = classroomWorkflow({
+    lesson: 'least-connections',
+    points: 2,
+    install: 'npm install -g lesson-companion',
+    nodeVersion: '20',
+  });
 
   it('is named and shaped as Classroom records points from', () => {
     assert.match(text, /^name: Autograding Tests$/m);
@@ -140,8 +235,16 @@ describe('classroom: workflow', () => {
   });
 
   it('runs the check in the sandbox with the points per transcript, and hands its result to the reporter', () => {
-    assert.match(text, new RegExp(`id: ${RUNNER_ID}\\n +run: \\|\\n +lesson-companion classroom run --lesson "least-connections" --points 2 --sandbox=require`));
-    assert.match(text, new RegExp(`${RUNNER_ID.toUpperCase()}_RESULTS: "\\$\\{\\{ steps\\.${RUNNER_ID}\\.outputs\\.result \\}\\}"`));
+    assert.match(
+      text,
+      new RegExp(
+        `id: ${RUNNER_ID}\\n +run: \\|\\n +lesson-companion classroom run --lesson "least-connections" --points 2 --sandbox=require`,
+      ),
+    );
+    assert.match(
+      text,
+      new RegExp(`${RUNNER_ID.toUpperCase()}_RESULTS: "\\$\\{\\{ steps\\.${RUNNER_ID}\\.outputs\\.result \\}\\}"`),
+    );
     assert.match(text, new RegExp(`runners: ${RUNNER_ID}$`, 'm'));
     assert.match(text, /^ {10}npm install -g lesson-companion$/m);
     assert.match(text, /node-version: "20"/);

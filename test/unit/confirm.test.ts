@@ -7,7 +7,13 @@
 import * as assert from 'node:assert/strict';
 import { runBatch } from '../../src/core/check/batch';
 import type { Case } from '../../src/core/check/cases';
-import { counterexampleForDifference, counterexamplesFor, modelShows, programShows, type ConfirmContext } from '../../src/core/check/confirm';
+import {
+  counterexampleForDifference,
+  counterexamplesFor,
+  modelShows,
+  programShows,
+  type ConfirmContext,
+} from '../../src/core/check/confirm';
 import type { Execute } from '../../src/core/check/process';
 import { diagnose, type Finding } from '../../src/core/diagnosis/diagnose';
 import { simulate, type Outcome } from '../../src/core/model/simulate';
@@ -29,18 +35,37 @@ function recorded(execute: Execute): Execute & { stdins: string[] } {
 /** How many command lists (each starts with the bare reset command) one process was given. */
 const listsIn = (stdin: string): number => stdin.split('\n').filter((line) => line === model.resetCommand).length;
 
-const caseOf = (name: string, commands: string[]): Case => ({ name, label: `the ${name} transcript`, commands, expected: simulate(model, commands).outcome, hidden: true });
+const caseOf = (name: string, commands: string[]): Case => ({
+  name,
+  label: `the ${name} transcript`,
+  commands,
+  expected: simulate(model, commands).outcome,
+  hidden: true,
+});
 
 /** The check's evidence for `cases`: one batch run, diagnosed. */
-async function evidence(execute: Execute, cases: readonly Case[]): Promise<{ ctx: ConfirmContext; findings: readonly Finding[] }> {
-  const { streams } = await runBatch(model, execute, cases.map((c) => c.commands));
+async function evidence(
+  execute: Execute,
+  cases: readonly Case[],
+): Promise<{ ctx: ConfirmContext; findings: readonly Finding[] }> {
+  const { streams } = await runBatch(
+    model,
+    execute,
+    cases.map((c) => c.commands),
+  );
   const { findings } = diagnose(model, mistakes, streams);
-  return { ctx: { model, execute, cases, streams, random: false, leaky: false, concurrency: 1, maxShrinkRounds: 8 }, findings };
+  return {
+    ctx: { model, execute, cases, streams, random: false, leaky: false, concurrency: 1, maxShrinkRounds: 8 },
+    findings,
+  };
 }
 
 async function assertProgramShows(execute: Execute, commands: readonly string[], mutation: string): Promise<void> {
   const { outcomes } = await runBatch(model, execute, [commands]);
-  assert.ok(programShows(model, { mutation, mutations: [mutation] }, commands, outcomes[0]!), `${commands.join(' | ')} shows ${mutation}`);
+  assert.ok(
+    programShows(model, { mutation, mutations: [mutation] }, commands, outcomes[0]!),
+    `${commands.join(' | ')} shows ${mutation}`,
+  );
 }
 
 // Ties go to the smallest name, but only once a DONE came earlier in the same list: the model's own shortest
@@ -51,15 +76,29 @@ const longWay = caseOf('long-way', ['POOL b a', 'STATUS', 'DONE a', 'STATUS', 'D
 describe('confirm: when a run shows a finding', () => {
   it('a run like the reference shows nothing', () => {
     const commands = ['POOL b a', 'PICK'];
-    assert.equal(programShows(model, { mutation: 'tiebreak-name', mutations: ['tiebreak-name'] }, commands, simulate(model, commands).outcome), false);
+    assert.equal(
+      programShows(
+        model,
+        { mutation: 'tiebreak-name', mutations: ['tiebreak-name'] },
+        commands,
+        simulate(model, commands).outcome,
+      ),
+      false,
+    );
   });
 
   it('a difference the finding explains alone shows it; one only another mistake explains does not', () => {
     const commands = ['POOL b a', 'PICK', 'DONE a', 'DONE a', 'STATUS'];
     const named = simulate(model, commands, new Set(['tiebreak-name'])).outcome;
     const other = simulate(model, commands, new Set(['negative-count'])).outcome;
-    assert.equal(programShows(model, { mutation: 'tiebreak-name', mutations: ['tiebreak-name'] }, commands, named), true);
-    assert.equal(programShows(model, { mutation: 'tiebreak-name', mutations: ['tiebreak-name'] }, commands, other), false);
+    assert.equal(
+      programShows(model, { mutation: 'tiebreak-name', mutations: ['tiebreak-name'] }, commands, named),
+      true,
+    );
+    assert.equal(
+      programShows(model, { mutation: 'tiebreak-name', mutations: ['tiebreak-name'] }, commands, other),
+      false,
+    );
   });
 
   it('a finding made with a pair shows where the pair explains what the other half alone does not', () => {
@@ -69,20 +108,40 @@ describe('confirm: when a run shows a finding', () => {
     assert.deepEqual(both.lines, ['OK', 'OK', 'a:0', 'x:-1']);
     const finding = { mutation: 'negative-count', mutations: ['negative-count', 'unknown-added'] };
     assert.equal(programShows(model, finding, commands, both), true);
-    assert.equal(programShows(model, { mutation: 'negative-count', mutations: ['negative-count'] }, commands, both), false, 'not by itself');
+    assert.equal(
+      programShows(model, { mutation: 'negative-count', mutations: ['negative-count'] }, commands, both),
+      false,
+      'not by itself',
+    );
   });
 
   it('a pair finding does not show where the program differs in a way neither the pair nor its halves explain', () => {
     const commands = ['POOL b a', 'PICK'];
     const otherMistake = simulate(model, commands, new Set(['tiebreak-name'])).outcome;
-    assert.equal(programShows(model, { mutation: 'negative-count', mutations: ['negative-count', 'unknown-added'] }, commands, otherMistake), false);
+    assert.equal(
+      programShows(
+        model,
+        { mutation: 'negative-count', mutations: ['negative-count', 'unknown-added'] },
+        commands,
+        otherMistake,
+      ),
+      false,
+    );
   });
 
   it('a pair whose other half explains every difference alone does not show the finding', () => {
     // PICK that never counts: no-increment alone answers it; negative-count plays no part.
     const commands = ['POOL a b', 'PICK', 'PICK', 'STATUS'];
     const learner = simulate(model, commands, new Set(['no-increment'])).outcome;
-    assert.equal(programShows(model, { mutation: 'negative-count', mutations: ['negative-count', 'no-increment'] }, commands, learner), false);
+    assert.equal(
+      programShows(
+        model,
+        { mutation: 'negative-count', mutations: ['negative-count', 'no-increment'] },
+        commands,
+        learner,
+      ),
+      false,
+    );
   });
 
   it('a deterministic mutant shows a finding exactly where it answers otherwise than the reference', () => {
@@ -106,13 +165,19 @@ describe('confirm: counterexamples on the program', () => {
   it("shrinks on the program itself when it does not follow its mutant on the model's candidate", async () => {
     const program = recorded(afterDone);
     const { ctx, findings } = await evidence(program, [longWay]);
-    assert.deepEqual(findings.map((f) => f.mutation), ['tiebreak-name']);
+    assert.deepEqual(
+      findings.map((f) => f.mutation),
+      ['tiebreak-name'],
+    );
     const [example] = await counterexamplesFor(ctx, findings);
     assert.ok(example?.reproduced, 'confirmed in a fresh run');
     assert.equal(example.shrunkFrom, 7, 'from the transcript up to the differing PICK');
     assert.deepEqual([example.transcript, example.label], ['long-way', 'the long-way transcript']);
     assert.equal(example.commands.length, 3, example.commands.join(' | '));
-    assert.ok(example.commands.some((c) => c.startsWith('DONE')) && example.commands.at(-1) === 'PICK', example.commands.join(' | '));
+    assert.ok(
+      example.commands.some((c) => c.startsWith('DONE')) && example.commands.at(-1) === 'PICK',
+      example.commands.join(' | '),
+    );
     assert.ok(example.trace.some((row) => !row.matches));
     await assertProgramShows(afterDone, example.commands, 'tiebreak-name');
   });
@@ -136,18 +201,28 @@ describe('confirm: counterexamples on the program', () => {
     assert.ok(example?.reproduced);
     assert.equal(example.commands.length, 3, example.commands.join(' | '));
     assert.ok(program.stdins.length > 4, 'shrinking ran the program');
-    assert.deepEqual(program.stdins.map(listsIn), program.stdins.map(() => 1), 'one list per process');
+    assert.deepEqual(
+      program.stdins.map(listsIn),
+      program.stdins.map(() => 1),
+      'one list per process',
+    );
     assert.equal(example.observeCommand, 'STATUS', 'with the counts of a fresh run');
     assert.ok(example.trace.every((row) => row.observed !== undefined));
   });
 
   it('lets the candidates of several findings share one process when the program keeps no state across the reset', async () => {
     const program = recorded(programWith(() => ['tiebreak-name', 'negative-count']));
-    const { ctx, findings } = await evidence(program, [caseOf('ties', ['POOL b a', 'PICK', 'STATUS']), caseOf('done', ['POOL a b', 'DONE b', 'PICK', 'STATUS'])]);
+    const { ctx, findings } = await evidence(program, [
+      caseOf('ties', ['POOL b a', 'PICK', 'STATUS']),
+      caseOf('done', ['POOL a b', 'DONE b', 'PICK', 'STATUS']),
+    ]);
     assert.deepEqual(findings.map((f) => f.mutation).sort(), ['negative-count', 'tiebreak-name']);
     program.stdins.length = 0;
     const examples = await counterexamplesFor(ctx, findings);
-    assert.ok(examples.every((e) => e?.reproduced && e.observeCommand === 'STATUS'), 'each with the counts of its own fresh run');
+    assert.ok(
+      examples.every((e) => e?.reproduced && e.observeCommand === 'STATUS'),
+      'each with the counts of its own fresh run',
+    );
     // One process answers both candidates; each observed twin runs alone, as its replay line would.
     assert.deepEqual(program.stdins.map(listsIn).sort(), [1, 1, 2]);
   });
@@ -159,7 +234,11 @@ describe('confirm: counterexamples on the program', () => {
     const [example] = await counterexamplesFor({ ...ctx, random: true }, findings);
     assert.ok(example?.reproduced);
     assert.deepEqual(example.commands, longWay.commands.slice(0, 7));
-    assert.deepEqual(program.stdins.map(listsIn), program.stdins.map(() => 1), 'fresh processes only');
+    assert.deepEqual(
+      program.stdins.map(listsIn),
+      program.stdins.map(() => 1),
+      'fresh processes only',
+    );
   });
 
   it('gives a finding no mistake reproduces no counterexample, after trying a random program a few times', async () => {
@@ -180,7 +259,10 @@ describe('confirm: state carried across the reset', () => {
     const program = recorded(programWith(() => ['reset-keeps-registry']));
     const same = ['POOL a b', 'PICK'];
     const { ctx, findings } = await evidence(program, [caseOf('first', same), caseOf('again', same)]);
-    assert.deepEqual(findings.map((f) => f.mutation), ['reset-keeps-registry']);
+    assert.deepEqual(
+      findings.map((f) => f.mutation),
+      ['reset-keeps-registry'],
+    );
     const [example] = await counterexamplesFor({ ...ctx, leaky: true }, findings);
     assert.ok(example?.reproduced);
     assert.equal(example.transcript, 'again');
@@ -200,13 +282,26 @@ describe('confirm: a difference no mistake names', () => {
   it('shrinks on the program to the fewest commands that still differ, within the budget', async () => {
     const start = caseOf('loud', ['POOL a b', 'STATUS', 'DONE a', 'STATUS', 'PICK', 'STATUS']);
     const program = recorded(loud);
-    const ctx: ConfirmContext = { model, execute: program, cases: [start], streams: [], random: false, leaky: false, concurrency: 1, maxShrinkRounds: 8 };
+    const ctx: ConfirmContext = {
+      model,
+      execute: program,
+      cases: [start],
+      streams: [],
+      random: false,
+      leaky: false,
+      concurrency: 1,
+      maxShrinkRounds: 8,
+    };
     const seen: Outcome = (await runBatch(model, loud, [start.commands])).outcomes[0]!;
     const example = await counterexampleForDifference(ctx, [start], new Map([[start, seen]]));
     assert.equal(example?.commands.length, 2, example?.commands.join(' | '));
     assert.equal(example?.commands[1], 'PICK');
     assert.equal(example?.reproduced, true);
-    const unshrunk = await counterexampleForDifference({ ...ctx, maxShrinkRounds: 0 }, [start], new Map([[start, seen]]));
+    const unshrunk = await counterexampleForDifference(
+      { ...ctx, maxShrinkRounds: 0 },
+      [start],
+      new Map([[start, seen]]),
+    );
     assert.deepEqual(unshrunk?.commands, start.commands, 'no budget: the transcript as it was');
   });
 
@@ -214,20 +309,45 @@ describe('confirm: a difference no mistake names', () => {
     const short = caseOf('short', ['POOL a b', 'STATUS', 'PICK']);
     const long = caseOf('long', ['POOL a b', 'STATUS', 'DONE a', 'STATUS', 'PICK', 'STATUS']);
     const program = recorded(loud);
-    const ctx: ConfirmContext = { model, execute: program, cases: [long, short], streams: [], random: false, leaky: true, concurrency: 1, maxShrinkRounds: 8 };
+    const ctx: ConfirmContext = {
+      model,
+      execute: program,
+      cases: [long, short],
+      streams: [],
+      random: false,
+      leaky: true,
+      concurrency: 1,
+      maxShrinkRounds: 8,
+    };
     const example = await counterexampleForDifference(ctx, [long, short], new Map());
     assert.equal(example?.transcript, 'short');
     assert.equal(example?.shrunkFrom, 3);
     assert.equal(example?.commands.length, 2, example?.commands.join(' | '));
-    assert.deepEqual(program.stdins.map(listsIn), program.stdins.map(() => 1));
+    assert.deepEqual(
+      program.stdins.map(listsIn),
+      program.stdins.map(() => 1),
+    );
   });
 
   it('has nothing to show without a failing transcript, nor when the check kept no run of it', async () => {
     const start = caseOf('loud', ['POOL a b', 'PICK']);
-    const ctx: ConfirmContext = { model, execute: shouting, cases: [start], streams: [], random: false, leaky: false, concurrency: 1, maxShrinkRounds: 8 };
+    const ctx: ConfirmContext = {
+      model,
+      execute: shouting,
+      cases: [start],
+      streams: [],
+      random: false,
+      leaky: false,
+      concurrency: 1,
+      maxShrinkRounds: 8,
+    };
     assert.equal(await counterexampleForDifference(ctx, [], new Map()), null);
     const right = recorded(shouting);
-    assert.equal(await counterexampleForDifference({ ...ctx, execute: right, maxShrinkRounds: 0 }, [start], new Map()), null, 'right in a fresh run, and no run of the check to show');
+    assert.equal(
+      await counterexampleForDifference({ ...ctx, execute: right, maxShrinkRounds: 0 }, [start], new Map()),
+      null,
+      'right in a fresh run, and no run of the check to show',
+    );
     assert.equal(right.stdins.length, 2, 'one fresh try: the run and its observed twin');
   });
 });
@@ -243,7 +363,10 @@ describe('confirm: a lesson without an observe command', () => {
       const [example] = await counterexamplesFor({ ...ctx, model: plainModel, random }, findings);
       assert.ok(example?.reproduced, `random: ${random}`);
       assert.equal(example.observeCommand, undefined);
-      assert.ok(program.stdins.every((stdin) => !stdin.includes('STATUS')), 'no STATUS after every command');
+      assert.ok(
+        program.stdins.every((stdin) => !stdin.includes('STATUS')),
+        'no STATUS after every command',
+      );
       assert.ok(example.trace.some((row) => !row.matches));
     }
   });

@@ -18,13 +18,30 @@ import type { ReferenceModel } from '../../src/core/model/model';
 import { simulate } from '../../src/core/model/simulate';
 import { done, manifest, model, mutantProgram, recorded } from './fakeLesson';
 
-const caseOf = (name: string, commands: string[]): Case => ({ name, label: `the ${name} transcript`, commands, expected: simulate(model, commands).outcome, hidden: true });
+const caseOf = (name: string, commands: string[]): Case => ({
+  name,
+  label: `the ${name} transcript`,
+  commands,
+  expected: simulate(model, commands).outcome,
+  hidden: true,
+});
 
 /** The check's evidence for `cases`: one batch run, and the context confirm is given. */
-async function evidence(execute: Execute, cases: readonly Case[]): Promise<{ ctx: ConfirmContext; streams: readonly Stream[]; findings: readonly Finding[] }> {
-  const { streams } = await runBatch(model, execute, cases.map((c) => c.commands));
+async function evidence(
+  execute: Execute,
+  cases: readonly Case[],
+): Promise<{ ctx: ConfirmContext; streams: readonly Stream[]; findings: readonly Finding[] }> {
+  const { streams } = await runBatch(
+    model,
+    execute,
+    cases.map((c) => c.commands),
+  );
   const { findings } = diagnose(model, manifest.mistakes, streams);
-  return { ctx: { model, execute, cases, streams, random: false, leaky: false, concurrency: 1, maxShrinkRounds: 8 }, streams, findings };
+  return {
+    ctx: { model, execute, cases, streams, random: false, leaky: false, concurrency: 1, maxShrinkRounds: 8 },
+    streams,
+    findings,
+  };
 }
 
 /** The lesson's model seen through the engine's interface, whose state is opaque: FAKE lessons wrap its step. */
@@ -46,18 +63,29 @@ function programOf(lesson: ReferenceModel, ...mutations: string[]): Execute {
 }
 
 /** The least-connections lesson with one more mistake (FAKE): `when` says where it answers `answer` instead. */
-function withMistake(id: string, when: (state: unknown, command: string) => boolean, answer: { kind: 'crash'; error: string } | { kind: 'lines'; lines: string[] }): ReferenceModel {
+function withMistake(
+  id: string,
+  when: (state: unknown, command: string) => boolean,
+  answer: { kind: 'crash'; error: string } | { kind: 'lines'; lines: string[] },
+): ReferenceModel {
   return {
     ...model,
     mutations: [...model.mutations, { id, description: id }],
-    step: (state, command, on, observed) => (on.has(id) && when(state, command) ? { state, answer } : reference.step(state, command, on, observed)),
+    step: (state, command, on, observed) =>
+      on.has(id) && when(state, command) ? { state, answer } : reference.step(state, command, on, observed),
   };
 }
 
 /** The differing command at `index` of stream 0, as diagnose refers to it. */
 function stepAt(stream: Stream, index: number): StepRef {
   const segment = stream.segments.find((s) => index >= s.start && index < s.start + s.length)!;
-  return { stream: 0, index, list: segment.list, listIndex: index - segment.start - 1, command: stream.commands[index]! };
+  return {
+    stream: 0,
+    index,
+    list: segment.list,
+    listIndex: index - segment.start - 1,
+    command: stream.commands[index]!,
+  };
 }
 
 /** A finding of one mutation, made by hand, with the differing commands it explains. */
@@ -84,29 +112,54 @@ describe('confirm plan: which differing command the counterexample is taken from
     assert.equal(streams.length, 1, 'one process ran the three transcripts');
     // Each transcript's last PICK: after its reset and its commands.
     const finding = findingOf('tiebreak-any', [stepAt(stream, 6), stepAt(stream, 9), stepAt(stream, 16)], true);
-    assert.deepEqual(finding.steps.map((s) => [s.list, s.command]), [[0, 'PICK'], [1, 'PICK'], [2, 'PICK']]);
+    assert.deepEqual(
+      finding.steps.map((s) => [s.list, s.command]),
+      [
+        [0, 'PICK'],
+        [1, 'PICK'],
+        [2, 'PICK'],
+      ],
+    );
     const [example] = await counterexamplesFor(ctx, [finding]);
     assert.deepEqual(example?.commands, eightWay);
-    assert.deepEqual([example?.transcript, example?.label, example?.shrunkFrom], ['eight-way', 'the eight-way transcript', 2]);
+    assert.deepEqual(
+      [example?.transcript, example?.label, example?.shrunkFrom],
+      ['eight-way', 'the eight-way transcript', 2],
+    );
   });
 
   it('a finding in the second transcript starts from its own transcript, not from the run before it', async () => {
     const first = caseOf('first', ['POOL a b', 'PICK']);
     const second = caseOf('second', ['POOL b a', 'STATUS', 'PICK']);
     const { ctx, findings } = await evidence(mutantProgram('tiebreak-name'), [first, second]);
-    assert.deepEqual(findings.map((f) => [f.mutation, f.steps.map((s) => s.list)]), [['tiebreak-name', [1]]]);
+    assert.deepEqual(
+      findings.map((f) => [f.mutation, f.steps.map((s) => s.list)]),
+      [['tiebreak-name', [1]]],
+    );
     const [example] = await counterexamplesFor(ctx, findings);
     assert.deepEqual(example?.commands, ['POOL b a', 'PICK']);
-    assert.deepEqual([example?.transcript, example?.shrunkFrom], ['second', 3], 'shrunk from the three commands of its own transcript');
+    assert.deepEqual(
+      [example?.transcript, example?.shrunkFrom],
+      ['second', 3],
+      'shrunk from the three commands of its own transcript',
+    );
   });
 
   it('looks at most three transcripts back for state that survives the reset: a finding that needs four gets none', async () => {
     // A registry of every backend ever pooled: "a" comes back with its count from four transcripts before.
-    const cases = [caseOf('picks-a', ['POOL a', 'PICK']), caseOf('b', ['POOL b']), caseOf('c', ['POOL c']), caseOf('a-again', ['POOL a', 'STATUS'])];
+    const cases = [
+      caseOf('picks-a', ['POOL a', 'PICK']),
+      caseOf('b', ['POOL b']),
+      caseOf('c', ['POOL c']),
+      caseOf('a-again', ['POOL a', 'STATUS']),
+    ];
     const program = recorded(mutantProgram('reset-keeps-registry'));
     const { ctx, streams, findings } = await evidence(program, cases);
     assert.deepEqual(streams[0]!.lines.slice(-1), ['a:1'], 'the batch run shows it');
-    assert.deepEqual(findings.map((f) => [f.mutation, f.steps.map((s) => s.list)]), [['reset-keeps-registry', [3]]]);
+    assert.deepEqual(
+      findings.map((f) => [f.mutation, f.steps.map((s) => s.list)]),
+      [['reset-keeps-registry', [3]]],
+    );
     assert.deepEqual(await counterexamplesFor({ ...ctx, leaky: true }, findings), [null]);
     // One transcript fewer in between: the earlier transcript is taken in, and the example shows the count come back.
     const near = [cases[0]!, cases[2]!, cases[3]!];
@@ -122,11 +175,18 @@ describe('confirm plan: when the model cannot start the counterexample', () => {
 
   it("without the run the finding was seen in, the finding's whole transcript is shrunk on the program", async () => {
     const { ctx, findings } = await evidence(mutantProgram('tiebreak-name'), [loose]);
-    assert.deepEqual(findings.map((f) => f.mutation), ['tiebreak-name']);
+    assert.deepEqual(
+      findings.map((f) => f.mutation),
+      ['tiebreak-name'],
+    );
     const [example] = await counterexamplesFor({ ...ctx, streams: [] }, findings);
     assert.ok(example?.reproduced);
     assert.deepEqual(example.commands, ['POOL b a', 'PICK']);
-    assert.deepEqual([example.transcript, example.shrunkFrom], ['loose', 3], 'from the whole transcript, STATUS included');
+    assert.deepEqual(
+      [example.transcript, example.shrunkFrom],
+      ['loose', 3],
+      'from the whole transcript, STATUS included',
+    );
   });
 
   it('a finding with no transcript to start from gets no counterexample, and starts no process', async () => {
@@ -145,17 +205,23 @@ describe('confirm plan: when the model cannot start the counterexample', () => {
     const { ctx, findings } = await evidence(mutantProgram('tiebreak-name'), [loose]);
     const lost = { ...findings[0]!, steps: findings[0]!.steps.map((s) => ({ ...s, stream: 7 })) };
     const examples = await counterexamplesFor(ctx, [lost, findings[0]!]);
-    assert.deepEqual(examples.map((e) => [e?.commands, e?.shrunkFrom]), [
-      [['POOL b a', 'PICK'], 3],
-      [['POOL b a', 'PICK'], 2],
-    ]);
+    assert.deepEqual(
+      examples.map((e) => [e?.commands, e?.shrunkFrom]),
+      [
+        [['POOL b a', 'PICK'], 3],
+        [['POOL b a', 'PICK'], 2],
+      ],
+    );
   });
 
   it('a finding seen in a run of no transcript of the check is said to come from the evidence', async () => {
     const { ctx, findings } = await evidence(mutantProgram('tiebreak-name'), [loose]);
     const [example] = await counterexamplesFor({ ...ctx, cases: [] }, findings);
     assert.ok(example?.reproduced);
-    assert.deepEqual([example.transcript, example.label, example.commands], ['evidence', 'the evidence', ['POOL b a', 'PICK']]);
+    assert.deepEqual(
+      [example.transcript, example.label, example.commands],
+      ['evidence', 'the evidence', ['POOL b a', 'PICK']],
+    );
   });
 });
 
@@ -163,26 +229,65 @@ describe('confirm plan: differences the protocol does not shape', () => {
   it('a mistake on a command the protocol does not know is shown with that command', async () => {
     // A dispatch table without a default (a KeyError): the reference answers ERROR, the program dies.
     const known = new Set(['POOL', 'PICK', 'DONE', 'STATUS']);
-    const lesson = withMistake('unknown-command-crash', (_, command) => !known.has(command.trim().split(/\s+/)[0]!), { kind: 'crash', error: 'KeyError' });
+    const lesson = withMistake('unknown-command-crash', (_, command) => !known.has(command.trim().split(/\s+/)[0]!), {
+      kind: 'crash',
+      error: 'KeyError',
+    });
     const program = programOf(lesson, 'unknown-command-crash');
     const { streams } = await runBatch(lesson, program, [['POOL a', 'PICK', 'HELP']]);
-    const ctx: ConfirmContext = { model: lesson, execute: program, cases: [caseOf('help', ['POOL a', 'PICK', 'HELP'])], streams, random: false, leaky: false, concurrency: 1, maxShrinkRounds: 8 };
+    const ctx: ConfirmContext = {
+      model: lesson,
+      execute: program,
+      cases: [caseOf('help', ['POOL a', 'PICK', 'HELP'])],
+      streams,
+      random: false,
+      leaky: false,
+      concurrency: 1,
+      maxShrinkRounds: 8,
+    };
     const [example] = await counterexamplesFor(ctx, [findingOf('unknown-command-crash', [stepAt(streams[0]!, 3)])]);
     assert.deepEqual([example?.commands, example?.shrunkFrom], [['HELP'], 3]);
-    assert.deepEqual(example?.trace.map((row) => [row.expected, row.actual]), [[['ERROR'], null]]);
+    assert.deepEqual(
+      example?.trace.map((row) => [row.expected, row.actual]),
+      [[['ERROR'], null]],
+    );
   });
 
   it('a difference at the reset before a transcript is shown with the transcript run before it', async () => {
     // A reload refused while requests are in flight: the bare POOL between two transcripts answers BUSY.
-    const busy = (state: unknown): boolean => [...(state as { inFlight: Map<string, bigint> }).inFlight.values()].some((n) => n > 0n);
-    const lesson = withMistake('reload-refused', (state, command) => command.trim().split(/\s+/)[0] === 'POOL' && busy(state), { kind: 'lines', lines: ['BUSY'] });
+    const busy = (state: unknown): boolean =>
+      [...(state as { inFlight: Map<string, bigint> }).inFlight.values()].some((n) => n > 0n);
+    const lesson = withMistake(
+      'reload-refused',
+      (state, command) => command.trim().split(/\s+/)[0] === 'POOL' && busy(state),
+      { kind: 'lines', lines: ['BUSY'] },
+    );
     const program = programOf(lesson, 'reload-refused');
     const cases = [caseOf('first', ['POOL a', 'PICK']), caseOf('second', ['POOL b', 'PICK'])];
-    const { streams } = await runBatch(lesson, program, cases.map((c) => c.commands));
+    const { streams } = await runBatch(
+      lesson,
+      program,
+      cases.map((c) => c.commands),
+    );
     const stream = streams[0]!;
-    assert.deepEqual([stream.commands[3], stream.lines.slice(3, 5)], ['POOL', ['BUSY', 'BUSY']], 'the reset of the second transcript, and its POOL b');
-    const ctx: ConfirmContext = { model: lesson, execute: program, cases, streams, random: false, leaky: true, concurrency: 1, maxShrinkRounds: 8 };
-    const [example] = await counterexamplesFor(ctx, [findingOf('reload-refused', [stepAt(stream, 3), stepAt(stream, 4)])]);
+    assert.deepEqual(
+      [stream.commands[3], stream.lines.slice(3, 5)],
+      ['POOL', ['BUSY', 'BUSY']],
+      'the reset of the second transcript, and its POOL b',
+    );
+    const ctx: ConfirmContext = {
+      model: lesson,
+      execute: program,
+      cases,
+      streams,
+      random: false,
+      leaky: true,
+      concurrency: 1,
+      maxShrinkRounds: 8,
+    };
+    const [example] = await counterexamplesFor(ctx, [
+      findingOf('reload-refused', [stepAt(stream, 3), stepAt(stream, 4)]),
+    ]);
     assert.deepEqual(example?.commands, ['POOL a', 'PICK', 'POOL']);
     assert.deepEqual([example?.transcript, example?.shrunkFrom], ['second', 3]);
   });

@@ -9,7 +9,12 @@
 import * as assert from 'node:assert/strict';
 import { runBatch, type Stream } from '../../src/core/check/batch';
 import type { Case } from '../../src/core/check/cases';
-import { counterexampleForDifference, counterexamplesFor, programShows, type ConfirmContext } from '../../src/core/check/confirm';
+import {
+  counterexampleForDifference,
+  counterexamplesFor,
+  programShows,
+  type ConfirmContext,
+} from '../../src/core/check/confirm';
 import type { Execute } from '../../src/core/check/process';
 import { diagnose, type Finding } from '../../src/core/diagnosis/diagnose';
 import type { ReferenceModel } from '../../src/core/model/model';
@@ -23,19 +28,51 @@ const reference: ReferenceModel = model;
 /** How many command lists (each starts with the bare reset command) one process was given. */
 const listsIn = (stdin: string): number => stdin.split('\n').filter((line) => line === model.resetCommand).length;
 
-const caseOf = (name: string, commands: string[]): Case => ({ name, label: `the ${name} transcript`, commands, expected: simulate(model, commands).outcome, hidden: true });
+const caseOf = (name: string, commands: string[]): Case => ({
+  name,
+  label: `the ${name} transcript`,
+  commands,
+  expected: simulate(model, commands).outcome,
+  hidden: true,
+});
 
-async function evidence(execute: Execute, cases: readonly Case[], lesson: ReferenceModel = model): Promise<{ ctx: ConfirmContext; streams: readonly Stream[]; findings: readonly Finding[] }> {
-  const { streams } = await runBatch(lesson, execute, cases.map((c) => c.commands));
+async function evidence(
+  execute: Execute,
+  cases: readonly Case[],
+  lesson: ReferenceModel = model,
+): Promise<{ ctx: ConfirmContext; streams: readonly Stream[]; findings: readonly Finding[] }> {
+  const { streams } = await runBatch(
+    lesson,
+    execute,
+    cases.map((c) => c.commands),
+  );
   const { findings } = diagnose(lesson, manifest.mistakes, streams);
-  return { ctx: { model: lesson, execute, cases, streams, random: false, leaky: false, concurrency: 1, maxShrinkRounds: 8 }, streams, findings };
+  return {
+    ctx: { model: lesson, execute, cases, streams, random: false, leaky: false, concurrency: 1, maxShrinkRounds: 8 },
+    streams,
+    findings,
+  };
 }
 
 /** A finding of one mutation, made by hand, explaining the command at `index` of stream 0. */
 function findingAt(stream: Stream, index: number, mutation: string): Finding {
   const segment = stream.segments.find((s) => index >= s.start && index < s.start + s.length)!;
-  const step: StepRef = { stream: 0, index, list: segment.list, listIndex: index - segment.start - 1, command: stream.commands[index]! };
-  return { mistake: mutation, mutation, mutations: [mutation], confidence: 'exact', nondeterministic: false, steps: [step], stepCount: 1 };
+  const step: StepRef = {
+    stream: 0,
+    index,
+    list: segment.list,
+    listIndex: index - segment.start - 1,
+    command: stream.commands[index]!,
+  };
+  return {
+    mistake: mutation,
+    mutation,
+    mutations: [mutation],
+    confidence: 'exact',
+    nondeterministic: false,
+    steps: [step],
+    stepCount: 1,
+  };
 }
 
 /** Answers like the reference until a DONE for a name not in the pool, and there stops as `stop` says. */
@@ -45,7 +82,8 @@ function stopsAtStranger(stop: 'hangs' | 'exits'): Execute {
     let stdout = '';
     for (const command of input.split('\n').filter(Boolean)) {
       const step = model.step(state, command, new Set(['unknown-crash']));
-      if (step.answer.kind === 'crash') return done(stdout, stop === 'hangs' ? { exitCode: null, signal: 'SIGKILL', timedOut: true } : {});
+      if (step.answer.kind === 'crash')
+        return done(stdout, stop === 'hangs' ? { exitCode: null, signal: 'SIGKILL', timedOut: true } : {});
       state = step.state;
       stdout += step.answer.lines.map((l) => `${l}\n`).join('');
     }
@@ -55,7 +93,10 @@ function stopsAtStranger(stop: 'hangs' | 'exits'): Execute {
 
 describe('confirm runs: which candidates share a process', () => {
   const twoMistakes = programWith(() => ['tiebreak-name', 'negative-count']);
-  const cases = [caseOf('ties', ['POOL b a', 'PICK', 'STATUS']), caseOf('done', ['POOL a b', 'DONE b', 'PICK', 'STATUS'])];
+  const cases = [
+    caseOf('ties', ['POOL b a', 'PICK', 'STATUS']),
+    caseOf('done', ['POOL a b', 'DONE b', 'PICK', 'STATUS']),
+  ];
 
   for (const [what, flags] of [
     ['leaks state across the reset', { leaky: true }],
@@ -81,15 +122,24 @@ describe('confirm runs: how often a random program is run', () => {
     program.stdins.length = 0;
     const [example] = await counterexamplesFor({ ...ctx, random: true }, findings);
     assert.deepEqual(example?.commands, ['POOL b a', 'PICK']);
-    assert.deepEqual(program.stdins, ['POOL\nPOOL b a\nSTATUS\nPICK\nSTATUS\n'], 'one run, with STATUS after every command');
+    assert.deepEqual(
+      program.stdins,
+      ['POOL\nPOOL b a\nSTATUS\nPICK\nSTATUS\n'],
+      'one run, with STATUS after every command',
+    );
   });
 
   it("one that shows it only on the finding's transcript is run three times on the candidate, then once on the transcript", async () => {
     // Ties go to the smallest name only after a DONE in the same list: the model's candidate has none.
-    const afterDone = recorded(programWith((seen) => (seen.some((c) => c.startsWith('DONE')) ? ['tiebreak-name'] : [])));
+    const afterDone = recorded(
+      programWith((seen) => (seen.some((c) => c.startsWith('DONE')) ? ['tiebreak-name'] : [])),
+    );
     const transcript = ['POOL b a', 'STATUS', 'DONE a', 'STATUS', 'DONE b', 'STATUS', 'PICK', 'STATUS'];
     const { ctx, findings } = await evidence(afterDone, [caseOf('after-done', transcript)]);
-    assert.deepEqual(findings.map((f) => f.mutation), ['tiebreak-name']);
+    assert.deepEqual(
+      findings.map((f) => f.mutation),
+      ['tiebreak-name'],
+    );
     afterDone.stdins.length = 0;
     const [example] = await counterexamplesFor({ ...ctx, random: true }, findings);
     assert.deepEqual(example?.commands, transcript.slice(0, 7), 'up to the differing PICK, not shrunk');
@@ -107,7 +157,10 @@ describe('confirm runs: how a random run with the counts after every step ended'
     const [example] = await counterexamplesFor({ ...ctx, random: true }, [finding]);
     assert.ok(example?.reproduced);
     assert.deepEqual(example.commands, ['DONE ghost']);
-    assert.deepEqual(example.trace.map((row) => [row.actual, row.matches]), [[null, false]]);
+    assert.deepEqual(
+      example.trace.map((row) => [row.actual, row.matches]),
+      [[null, false]],
+    );
   });
 
   it('one that hangs there does not: a hang is not the crash the mistake explains', async () => {
@@ -126,7 +179,9 @@ describe('confirm runs: how a random run with the counts after every step ended'
       mutations: [...model.mutations, { id: 'status-silent', description: 'STATUS prints nothing' }],
       step: (state, command, on, observed) => {
         const result = reference.step(state, command, on, observed);
-        return on.has('status-silent') && command.trim() === 'STATUS' ? { ...result, answer: { kind: 'lines', lines: [] } } : result;
+        return on.has('status-silent') && command.trim() === 'STATUS'
+          ? { ...result, answer: { kind: 'lines', lines: [] } }
+          : result;
       },
     };
     const program: Execute = async (input) => {
@@ -146,10 +201,13 @@ describe('confirm runs: how a random run with the counts after every step ended'
     const [example] = await counterexamplesFor({ ...ctx, random: true }, [finding]);
     assert.ok(example?.reproduced);
     assert.deepEqual(example.commands, commands);
-    assert.deepEqual(example.trace.map((row) => [row.expected, row.actual, row.matches, row.observed, row.shouldBe]), [
-      [['OK'], ['OK'], true, [], ['a:0']],
-      [['a:0'], [], false, [], ['a:0']],
-    ]);
+    assert.deepEqual(
+      example.trace.map((row) => [row.expected, row.actual, row.matches, row.observed, row.shouldBe]),
+      [
+        [['OK'], ['OK'], true, [], ['a:0']],
+        [['a:0'], [], false, [], ['a:0']],
+      ],
+    );
   });
 });
 
@@ -172,21 +230,45 @@ describe('confirm runs: shrinking under a pack whose reset keeps something', () 
 
   it('keeps only a candidate that shows the finding when run alone, and shows that one', async () => {
     const { ctx, findings } = await evidence(afterAnyDone, [longWay]);
-    assert.deepEqual(findings.map((f) => f.mutation), ['tiebreak-name']);
+    assert.deepEqual(
+      findings.map((f) => f.mutation),
+      ['tiebreak-name'],
+    );
     const program = recorded(afterAnyDone);
     const [example] = await counterexamplesFor({ ...ctx, execute: program, carriesOver: true }, findings);
     assert.ok(example?.reproduced);
-    assert.deepEqual([example.commands.length, example.commands[0], example.commands.at(-1)], [3, 'POOL b a', 'PICK'], example.commands.join(' | '));
+    assert.deepEqual(
+      [example.commands.length, example.commands[0], example.commands.at(-1)],
+      [3, 'POOL b a', 'PICK'],
+      example.commands.join(' | '),
+    );
     assert.ok(example.commands[1]!.startsWith('DONE '), example.commands.join(' | '));
-    assert.ok(program.stdins.some((stdin) => listsIn(stdin) > 1), 'the shrinker still batched its candidates');
+    assert.ok(
+      program.stdins.some((stdin) => listsIn(stdin) > 1),
+      'the shrinker still batched its candidates',
+    );
   });
 
   it('the same for a difference no mistake names', async () => {
     const { outcomes } = await runBatch(model, afterAnyDone, [longWay.commands]);
-    const ctx: ConfirmContext = { model, execute: afterAnyDone, cases: [longWay], streams: [], random: false, leaky: false, carriesOver: true, concurrency: 1, maxShrinkRounds: 8 };
+    const ctx: ConfirmContext = {
+      model,
+      execute: afterAnyDone,
+      cases: [longWay],
+      streams: [],
+      random: false,
+      leaky: false,
+      carriesOver: true,
+      concurrency: 1,
+      maxShrinkRounds: 8,
+    };
     const example = await counterexampleForDifference(ctx, [longWay], new Map([[longWay, outcomes[0]!]]));
     assert.ok(example?.reproduced);
-    assert.deepEqual([example.commands.length, example.commands[0], example.commands.at(-1)], [3, 'POOL b a', 'PICK'], example.commands.join(' | '));
+    assert.deepEqual(
+      [example.commands.length, example.commands[0], example.commands.at(-1)],
+      [3, 'POOL b a', 'PICK'],
+      example.commands.join(' | '),
+    );
   });
 });
 
@@ -205,6 +287,9 @@ describe('confirm runs: the replay line of a difference no mistake names', () =>
       replay: (stdin) => `printf '%s' ${JSON.stringify(stdin)} | python3 balancer.py`,
     };
     const example = await counterexampleForDifference(ctx, [wrong], new Map());
-    assert.deepEqual(example?.replay, { stdin: 'POOL a b\nPICK\n', shell: `printf '%s' "POOL a b\\nPICK\\n" | python3 balancer.py` });
+    assert.deepEqual(example?.replay, {
+      stdin: 'POOL a b\nPICK\n',
+      shell: `printf '%s' "POOL a b\\nPICK\\n" | python3 balancer.py`,
+    });
   });
 });

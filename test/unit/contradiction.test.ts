@@ -12,8 +12,14 @@ const wrap32 = negative.variants!.find((v) => v.mutant === 'wrap-32')!;
 
 describe('contradiction words', () => {
   it("a card's text: the form's own title, explanation and hint where it has them, the mistake's otherwise", () => {
-    assert.equal(cardText(manifest, 'negative-count', 'negative-count'), [negative.title, negative.explanation, negative.hint].join(' '));
-    assert.equal(cardText(manifest, 'negative-count', 'wrap-32'), [wrap32.title ?? negative.title, wrap32.explanation, wrap32.hint ?? negative.hint].join(' '));
+    assert.equal(
+      cardText(manifest, 'negative-count', 'negative-count'),
+      [negative.title, negative.explanation, negative.hint].join(' '),
+    );
+    assert.equal(
+      cardText(manifest, 'negative-count', 'wrap-32'),
+      [wrap32.title ?? negative.title, wrap32.explanation, wrap32.hint ?? negative.hint].join(' '),
+    );
     assert.equal(cardText(manifest, 'no-such-mistake', 'x'), '');
   });
 
@@ -24,7 +30,8 @@ describe('contradiction words', () => {
     assert.deepEqual(problems, [
       {
         kind: 'unrecognised-difference',
-        message: 'Your program differs from the reference in a way this lesson has no name for: at `DONE a` your program answered OK (in the trace below), and no mistake this lesson names explains that.',
+        message:
+          'Your program differs from the reference in a way this lesson has no name for: at `DONE a` your program answered OK (in the trace below), and no mistake this lesson names explains that.',
         advice: `Walk through the trace by hand, keeping the counts on paper, and read step ${negative.step} of the read order again (${step.title}).`,
       },
     ]);
@@ -33,7 +40,10 @@ describe('contradiction words', () => {
   it('says where the trace is only when it is the one shown, and no step for a mistake the lesson does not place', () => {
     const problems: Problem[] = [];
     addContradiction(problems, manifest, 'no-such-mistake', 'x', false);
-    assert.equal(problems[0]!.message, 'Your program differs from the reference in a way this lesson has no name for: x, and no mistake this lesson names explains that.');
+    assert.equal(
+      problems[0]!.message,
+      'Your program differs from the reference in a way this lesson has no name for: x, and no mistake this lesson names explains that.',
+    );
     assert.equal(problems[0]!.advice, 'Walk through the trace by hand, keeping the counts on paper.');
   });
 
@@ -45,7 +55,11 @@ describe('contradiction words', () => {
     addContradiction(problems, manifest, 'negative-count', 'y', false);
     assert.deepEqual(problems, [
       { kind: 'crash', message: 'boom' },
-      { kind: 'unrecognised-difference', message: 'First. Also: y, and no mistake this lesson names explains that.', advice: 'kept' },
+      {
+        kind: 'unrecognised-difference',
+        message: 'First. Also: y, and no mistake this lesson names explains that.',
+        advice: 'kept',
+      },
     ]);
   });
 });

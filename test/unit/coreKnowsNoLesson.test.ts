@@ -32,7 +32,11 @@ function words(): { lessonIds: string[]; commandWords: string[]; mistakeIds: str
 }
 
 function coreFiles(dir = path.join(ROOT, 'src', 'core')): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? coreFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? coreFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    );
 }
 
 describe('src/core holds no lesson-specific code', () => {
@@ -47,7 +51,8 @@ describe('src/core holds no lesson-specific code', () => {
     it(path.relative(ROOT, file), () => {
       const text = fs.readFileSync(file, 'utf8');
       const found: string[] = [];
-      for (const id of [...lessonIds, ...mistakeIds]) if (new RegExp(`(?<![\\w-])${id}(?![\\w-])`, 'i').test(text)) found.push(id);
+      for (const id of [...lessonIds, ...mistakeIds])
+        if (new RegExp(`(?<![\\w-])${id}(?![\\w-])`, 'i').test(text)) found.push(id);
       for (const word of commandWords) if (new RegExp(`\\b${word}\\b`).test(text)) found.push(word);
       assert.deepEqual(found, [], `${path.relative(ROOT, file)} names ${found.join(', ')}`);
     });
@@ -67,7 +72,11 @@ describe('src/core names no kind of system (round robin, server, queue, balancer
   for (const file of coreFiles()) {
     it(path.relative(ROOT, file), () => {
       const found = fs.readFileSync(file, 'utf8').match(/round.?robin|server|queue|balancer/gi) ?? [];
-      assert.deepEqual([...new Set(found.map((w) => w.toLowerCase()))], [], `${path.relative(ROOT, file)} names ${found.join(', ')}`);
+      assert.deepEqual(
+        [...new Set(found.map((w) => w.toLowerCase()))],
+        [],
+        `${path.relative(ROOT, file)} names ${found.join(', ')}`,
+      );
     });
   }
 });

@@ -1,21 +1,38 @@
 import * as assert from 'node:assert/strict';
-import { buildCounterexample, splitObserved, withObserve, type CounterexampleSource } from '../../src/core/check/counterexample';
+import {
+  buildCounterexample,
+  splitObserved,
+  withObserve,
+  type CounterexampleSource,
+} from '../../src/core/check/counterexample';
 import { model } from '../../lessons/least-connections/model/model';
 import { simulate } from '../../src/core/model/simulate';
 
-const from = (transcript: string, shrunkFrom: number): CounterexampleSource => ({ transcript, label: `the ${transcript} transcript`, shrunkFrom, reproduced: true });
+const from = (transcript: string, shrunkFrom: number): CounterexampleSource => ({
+  transcript,
+  label: `the ${transcript} transcript`,
+  shrunkFrom,
+  reproduced: true,
+});
 
 describe('counterexample traces', () => {
   it('lines printed after the last answer are shown with the last command, which is then the first difference', () => {
     const commands = ['POOL a b', 'PICK', 'STATUS'];
     const right = simulate(model, commands).outcome;
-    const example = buildCounterexample(model, from('tail', 3), commands, { lines: [...right.lines, '.', 'tick'], ending: 'finished' });
+    const example = buildCounterexample(model, from('tail', 3), commands, {
+      lines: [...right.lines, '.', 'tick'],
+      ending: 'finished',
+    });
     const last = example.trace[commands.length - 1]!;
     assert.deepEqual([last.actual, last.matches], [[...last.expected, '.', 'tick'], false]);
     assert.equal(example.divergesAt, commands.length - 1);
     assert.ok(example.trace.slice(0, -1).every((row) => row.matches));
     const exact = buildCounterexample(model, from('tail', 3), commands, right);
-    assert.deepEqual(exact.trace[commands.length - 1]!.actual, exact.trace[commands.length - 1]!.expected, 'nothing added when nothing follows');
+    assert.deepEqual(
+      exact.trace[commands.length - 1]!.actual,
+      exact.trace[commands.length - 1]!.expected,
+      'nothing added when nothing follows',
+    );
   });
 
   it('lays the reference and the program side by side, with the counts after each command', () => {
@@ -36,12 +53,15 @@ describe('counterexample traces', () => {
         ['STATUS', ['alpha:1', 'zeta:1'], ['alpha:1', 'zeta:1'], true],
       ],
     );
-    assert.deepEqual(example.trace.map((r) => r.counts), [
-      { zeta: 0, alpha: 0 },
-      { zeta: 1, alpha: 0 },
-      { zeta: 1, alpha: 1 },
-      { zeta: 1, alpha: 1 },
-    ]);
+    assert.deepEqual(
+      example.trace.map((r) => r.counts),
+      [
+        { zeta: 0, alpha: 0 },
+        { zeta: 1, alpha: 0 },
+        { zeta: 1, alpha: 1 },
+        { zeta: 1, alpha: 1 },
+      ],
+    );
     assert.equal(example.divergesAt, 1);
     assert.equal(example.trace[example.divergesAt]!.matches, false);
   });
@@ -50,7 +70,10 @@ describe('counterexample traces', () => {
     const commands = ['POOL a', 'DONE ghost', 'PICK'];
     const learner = simulate(model, commands, new Set(['unknown-crash'])).outcome;
     const example = buildCounterexample(model, from('t', 3), commands, learner);
-    assert.deepEqual(example.trace.map((r) => r.actual), [['OK'], null, null]);
+    assert.deepEqual(
+      example.trace.map((r) => r.actual),
+      [['OK'], null, null],
+    );
     assert.equal(example.divergesAt, 1);
   });
 
@@ -65,10 +88,13 @@ describe('counterexample traces', () => {
 
   it('shows a STATUS of a program that finished as answered, even when empty', () => {
     const example = buildCounterexample(model, from('t', 2), ['STATUS', 'PICK'], { lines: ['a'], ending: 'finished' });
-    assert.deepEqual(example.trace.map((r) => [r.actual, r.matches]), [
-      [[], true],
-      [['a'], false],
-    ]);
+    assert.deepEqual(
+      example.trace.map((r) => [r.actual, r.matches]),
+      [
+        [[], true],
+        [['a'], false],
+      ],
+    );
     assert.equal(example.divergesAt, 1);
   });
 
@@ -81,11 +107,23 @@ describe('counterexample traces', () => {
     assert.ok(observed, 'the observed run answers the plain commands as the plain run did');
     const example = buildCounterexample(model, from('done-at-zero', 6), commands, plain, observed);
     assert.equal(example.observeCommand, 'STATUS');
-    assert.deepEqual(example.trace.map((r) => [r.observed, r.shouldBe]), [
-      [['mid:0', 'web2:0'], ['mid:0', 'web2:0']],
-      [['mid:0', 'web2:-1'], ['mid:0', 'web2:0']],
-      [['mid:0', 'web2:0'], ['mid:1', 'web2:0']],
-    ]);
+    assert.deepEqual(
+      example.trace.map((r) => [r.observed, r.shouldBe]),
+      [
+        [
+          ['mid:0', 'web2:0'],
+          ['mid:0', 'web2:0'],
+        ],
+        [
+          ['mid:0', 'web2:-1'],
+          ['mid:0', 'web2:0'],
+        ],
+        [
+          ['mid:0', 'web2:0'],
+          ['mid:1', 'web2:0'],
+        ],
+      ],
+    );
     assert.equal(example.divergesAt, 2);
   });
 
@@ -117,7 +155,10 @@ describe('counterexample traces', () => {
 
   it('cuts a long answer for display, saying its length, and keeps the full text in details', () => {
     const flood = 'x'.repeat(1000);
-    const example = buildCounterexample(model, from('t', 2), ['POOL a', 'PICK'], { lines: ['OK', flood], ending: 'finished' });
+    const example = buildCounterexample(model, from('t', 2), ['POOL a', 'PICK'], {
+      lines: ['OK', flood],
+      ending: 'finished',
+    });
     const row = example.trace[1]!;
     assert.equal(row.actual!.length, 1);
     assert.match(row.actual![0]!, /^x{79}… \(1,000 characters\)$/);
@@ -131,12 +172,24 @@ describe('counterexample traces: how a run ended, and lessons without an observe
   it('an empty STATUS last of a run that finished is answered (nothing); of a run that died, it is not', () => {
     const commands = ['POOL', 'STATUS'];
     const finished = buildCounterexample(model, from('t', 2), commands, { lines: ['OK'], ending: 'finished' });
-    assert.deepEqual(finished.trace.map((r) => [r.actual, r.matches]), [[['OK'], true], [[], true]]);
+    assert.deepEqual(
+      finished.trace.map((r) => [r.actual, r.matches]),
+      [
+        [['OK'], true],
+        [[], true],
+      ],
+    );
     const died = buildCounterexample(model, from('t', 2), commands, { lines: ['OK'], ending: 'crashed' });
-    assert.deepEqual(died.trace.map((r) => [r.actual, r.matches]), [[['OK'], true], [null, false]]);
+    assert.deepEqual(
+      died.trace.map((r) => [r.actual, r.matches]),
+      [
+        [['OK'], true],
+        [null, false],
+      ],
+    );
   });
 
-  it("splits the counts of a finished run down to an empty STATUS at its very end", () => {
+  it('splits the counts of a finished run down to an empty STATUS at its very end', () => {
     const commands = ['POOL', 'STATUS'];
     const run = { lines: ['OK'], ending: 'finished' as const };
     assert.deepEqual(splitObserved(model, commands, run, run), [[], []]);
@@ -146,8 +199,15 @@ describe('counterexample traces: how a run ended, and lessons without an observe
     const commands = ['POOL a b', 'PICK', 'STATUS'];
     const plain = simulate(model, commands).outcome;
     const observedRun = simulate(model, withObserve(model, commands)).outcome;
-    const changed = { ...observedRun, lines: observedRun.lines.map((l, i) => (i === observedRun.lines.length - 3 ? 'b:7' : l)) };
-    assert.deepEqual(observedRun.lines.slice(-4), ['a:1', 'b:0', 'a:1', 'b:0'], 'the STATUS answer, then its observed twin');
+    const changed = {
+      ...observedRun,
+      lines: observedRun.lines.map((l, i) => (i === observedRun.lines.length - 3 ? 'b:7' : l)),
+    };
+    assert.deepEqual(
+      observedRun.lines.slice(-4),
+      ['a:1', 'b:0', 'a:1', 'b:0'],
+      'the STATUS answer, then its observed twin',
+    );
     assert.equal(splitObserved(model, commands, plain, changed), undefined);
   });
 

@@ -28,12 +28,19 @@ describe('counterexample traces: when the counts of the observed run describe th
     const commands = ['POOL', 'STATUS'];
     const shown: Outcome = { lines: ['OK'], ending: 'finished' };
     assert.equal(splitObserved(model, commands, shown, { lines: ['OK'], ending: 'crashed' }), undefined);
-    assert.deepEqual(splitObserved(model, commands, shown, { lines: ['OK'], ending: 'finished' }), [[], []], 'a twin that finished too has counts');
+    assert.deepEqual(
+      splitObserved(model, commands, shown, { lines: ['OK'], ending: 'finished' }),
+      [[], []],
+      'a twin that finished too has counts',
+    );
   });
 
   it('a shown run that died at an empty STATUS its observed twin answered: no counts either', () => {
     const commands = ['POOL', 'STATUS'];
-    assert.equal(splitObserved(model, commands, { lines: ['OK'], ending: 'crashed' }, { lines: ['OK'], ending: 'finished' }), undefined);
+    assert.equal(
+      splitObserved(model, commands, { lines: ['OK'], ending: 'crashed' }, { lines: ['OK'], ending: 'finished' }),
+      undefined,
+    );
   });
 
   it('an observed twin that printed only the first line of a STATUS the shown run answered in full: no counts', () => {
@@ -51,36 +58,66 @@ describe('counterexample traces: counts beside the rows', () => {
   const run = simulate(model, ['POOL a b', 'PICK'], new Set(['tiebreak-last'])).outcome;
 
   it('counts given for a lesson without an observe command are not shown: nothing says what they should be', () => {
-    const example = buildCounterexample(plainModel, from, commands, run, [['a:0', 'b:0'], ['a:0', 'b:1']]);
-    assert.ok(example.trace.every((row) => !('observed' in row) && !('shouldBe' in row)), JSON.stringify(example.trace));
+    const example = buildCounterexample(plainModel, from, commands, run, [
+      ['a:0', 'b:0'],
+      ['a:0', 'b:1'],
+    ]);
+    assert.ok(
+      example.trace.every((row) => !('observed' in row) && !('shouldBe' in row)),
+      JSON.stringify(example.trace),
+    );
     assert.equal('observeCommand' in example, false);
-    assert.deepEqual(example.trace.map((row) => row.actual), [['OK'], ['b']]);
+    assert.deepEqual(
+      example.trace.map((row) => row.actual),
+      [['OK'], ['b']],
+    );
   });
 
   it('a run without counts says no observe command, rather than naming one with no counts under it', () => {
     const example = buildCounterexample(model, from, commands, run);
     assert.equal('observeCommand' in example, false);
     assert.ok(example.trace.every((row) => !('observed' in row)));
-    const observed = buildCounterexample(model, from, commands, run, [['a:0', 'b:0'], ['a:0', 'b:1']]);
-    assert.equal(observed.observeCommand, 'STATUS');
-    assert.deepEqual(observed.trace.map((row) => [row.observed, row.shouldBe]), [
-      [['a:0', 'b:0'], ['a:0', 'b:0']],
-      [['a:0', 'b:1'], ['a:1', 'b:0']],
+    const observed = buildCounterexample(model, from, commands, run, [
+      ['a:0', 'b:0'],
+      ['a:0', 'b:1'],
     ]);
+    assert.equal(observed.observeCommand, 'STATUS');
+    assert.deepEqual(
+      observed.trace.map((row) => [row.observed, row.shouldBe]),
+      [
+        [
+          ['a:0', 'b:0'],
+          ['a:0', 'b:0'],
+        ],
+        [
+          ['a:0', 'b:1'],
+          ['a:1', 'b:0'],
+        ],
+      ],
+    );
   });
 });
 
 describe('counterexample traces: which row the learner is pointed at', () => {
   it('a program whose very first answer differs is pointed at the first row', () => {
-    const example = buildCounterexample(model, from, ['POOL a', 'PICK', 'PICK'], { lines: ['READY', 'a', 'a'], ending: 'finished' });
+    const example = buildCounterexample(model, from, ['POOL a', 'PICK', 'PICK'], {
+      lines: ['READY', 'a', 'a'],
+      ending: 'finished',
+    });
     assert.equal(example.divergesAt, 0);
-    assert.deepEqual(example.trace.map((row) => row.matches), [false, true, true]);
+    assert.deepEqual(
+      example.trace.map((row) => row.matches),
+      [false, true, true],
+    );
   });
 
   it('a program that answered every command right and then died is pointed at the last row', () => {
     // Every row matches (the difference is how it ended): the last command is the nearest to say so.
     const commands = ['POOL a b', 'PICK', 'PICK'];
-    const example = buildCounterexample(model, from, commands, { lines: simulate(model, commands).outcome.lines, ending: 'crashed' });
+    const example = buildCounterexample(model, from, commands, {
+      lines: simulate(model, commands).outcome.lines,
+      ending: 'crashed',
+    });
     assert.ok(example.trace.every((row) => row.matches));
     assert.equal(example.divergesAt, 2);
   });
@@ -90,7 +127,10 @@ describe('counterexample traces: the text of a long answer', () => {
   it('keeps the lines of a cut-down answer apart in its full text', () => {
     // A flood after the last answer belongs to the last row: shown cut, kept whole line by line in details.
     const flood = 'x'.repeat(200);
-    const example = buildCounterexample(model, from, ['POOL a', 'PICK'], { lines: ['OK', 'a', flood, 'tick'], ending: 'finished' });
+    const example = buildCounterexample(model, from, ['POOL a', 'PICK'], {
+      lines: ['OK', 'a', flood, 'tick'],
+      ending: 'finished',
+    });
     const last = example.trace[1]!;
     assert.equal(last.actual!.length, 3);
     assert.equal(last.details, `a\n${flood}\ntick`);
@@ -115,7 +155,10 @@ describe('counterexample traces: a reference that stops', () => {
   // FAKE lesson: QUIT ends the program, in the reference too (simulate stops there, as at any crash).
   const quitting: ReferenceModel = {
     ...model,
-    step: (state, command, on, observed) => (command === 'QUIT' ? { state, answer: { kind: 'crash', error: 'bye' } } : reference.step(state, command, on, observed)),
+    step: (state, command, on, observed) =>
+      command === 'QUIT'
+        ? { state, answer: { kind: 'crash', error: 'bye' } }
+        : reference.step(state, command, on, observed),
   };
   const commands = ['POOL a', 'PICK', 'QUIT', 'PICK'];
   const learner: Outcome = { lines: ['OK', 'a', 'BYE', 'a'], ending: 'finished' };
@@ -136,11 +179,14 @@ describe('counterexample traces: a reference that stops', () => {
 
   it('and, with the counts of the program after each command, no counts they should be', () => {
     const example = buildCounterexample(quitting, from, commands, learner, [['a:0'], ['a:1'], ['a:1'], ['a:2']]);
-    assert.deepEqual(example.trace.map((row) => [row.observed, row.shouldBe]), [
-      [['a:0'], ['a:0']],
-      [['a:1'], ['a:1']],
-      [['a:1'], []],
-      [['a:2'], []],
-    ]);
+    assert.deepEqual(
+      example.trace.map((row) => [row.observed, row.shouldBe]),
+      [
+        [['a:0'], ['a:0']],
+        [['a:1'], ['a:1']],
+        [['a:1'], []],
+        [['a:2'], []],
+      ],
+    );
   });
 });

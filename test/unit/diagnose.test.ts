@@ -14,7 +14,9 @@ const LESSON = path.join(__dirname, '..', '..', 'lessons', 'least-connections');
 function loadLesson(): { mistakes: MistakeMutants[]; transcripts: Transcript[] } {
   const parsed = parseManifest(fs.readFileSync(path.join(LESSON, 'lesson.json'), 'utf8'), 'lesson.json');
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-  const transcripts = parsed.manifest.transcripts.flatMap((file) => parseTranscripts(fs.readFileSync(path.join(LESSON, file), 'utf8'), file));
+  const transcripts = parsed.manifest.transcripts.flatMap((file) =>
+    parseTranscripts(fs.readFileSync(path.join(LESSON, file), 'utf8'), file),
+  );
   return { mistakes: parsed.manifest.mistakes, transcripts };
 }
 
@@ -38,7 +40,10 @@ function evidence(program: Program): EvidenceStream[] {
   return [{ commands, lines: outcome.lines, ending: outcome.ending, segments }];
 }
 
-const mutant = (...mutations: string[]): Program => (commands) => simulate(model, commands, new Set(mutations)).outcome;
+const mutant =
+  (...mutations: string[]): Program =>
+  (commands) =>
+    simulate(model, commands, new Set(mutations)).outcome;
 
 /** A program written like the reference, but choosing among tied backends with a seeded coin. */
 function randomTies(seed: number, ...mutations: string[]): Program {
@@ -73,7 +78,10 @@ describe('diagnosis, step by step', () => {
   for (const mutation of deterministic) {
     it(`names ${mutation} exactly, as mistake ${mistakeOf(mutation)}`, () => {
       const d = diagnose(model, mistakes, evidence(mutant(mutation)));
-      assert.deepEqual(d.findings.map((f) => [f.mistake, f.mutation, f.confidence]), [[mistakeOf(mutation), mutation, 'exact']]);
+      assert.deepEqual(
+        d.findings.map((f) => [f.mistake, f.mutation, f.confidence]),
+        [[mistakeOf(mutation), mutation, 'exact']],
+      );
       assert.ok(d.findings[0]!.stepCount > 0, 'counts the commands that show it');
       assert.deepEqual(d.unexplained, []);
     });
@@ -81,7 +89,9 @@ describe('diagnosis, step by step', () => {
 
   describe('pairs of mistakes are named both', () => {
     const pairs: [string, string][] = [];
-    deterministic.forEach((a, i) => deterministic.slice(i + 1).forEach((b) => mistakeOf(a) !== mistakeOf(b) && pairs.push([a, b])));
+    deterministic.forEach((a, i) =>
+      deterministic.slice(i + 1).forEach((b) => mistakeOf(a) !== mistakeOf(b) && pairs.push([a, b])),
+    );
     for (const [a, b] of pairs) {
       it(`${a} + ${b}`, () => {
         const d = diagnose(model, mistakes, evidence(mutant(a, b)));
@@ -106,7 +116,10 @@ describe('diagnosis, step by step', () => {
 
   it('an unsigned 64-bit counter is the negative count, in its wrap-around form', () => {
     const d = diagnose(model, mistakes, evidence(mutant('wrap-64')));
-    assert.deepEqual(d.findings.map((f) => [f.mistake, f.mutation]), [['negative-count', 'wrap-64']]);
+    assert.deepEqual(
+      d.findings.map((f) => [f.mistake, f.mutation]),
+      [['negative-count', 'wrap-64']],
+    );
   });
 
   it('does not blame the tiebreak for a wrapped counter that is never picked again', () => {
@@ -134,7 +147,10 @@ describe('diagnosis, step by step', () => {
       return { lines, ending: 'finished' };
     };
     const d = diagnose(model, mistakes, evidence(secondBest));
-    assert.ok(!d.findings.some((f) => f.mistake === 'late-increment'), JSON.stringify(d.findings.map((f) => f.mistake)));
+    assert.ok(
+      !d.findings.some((f) => f.mistake === 'late-increment'),
+      JSON.stringify(d.findings.map((f) => f.mistake)),
+    );
     assert.ok(d.unexplained.length > 0);
     assert.match(d.unexplained[0]!.sentence, /^PICK chose \S+ with \d+ in flight while \S+ had \d+$/);
   });
@@ -142,7 +158,10 @@ describe('diagnosis, step by step', () => {
   it('an unknown behaviour is unexplained, with a sentence: a PICK that never picks', () => {
     const neverPicks: Program = (commands) => {
       const reference = simulate(model, commands);
-      return { lines: reference.steps.flatMap((s) => (s.command === 'PICK' ? ['EMPTY'] : s.answer)), ending: 'finished' };
+      return {
+        lines: reference.steps.flatMap((s) => (s.command === 'PICK' ? ['EMPTY'] : s.answer)),
+        ending: 'finished',
+      };
     };
     const d = diagnose(model, mistakes, evidence(neverPicks));
     assert.deepEqual(d.findings, []);
@@ -152,19 +171,28 @@ describe('diagnosis, step by step', () => {
   it('uses only what it is given: evidence without ties cannot name a tiebreak mistake', () => {
     const commands = ['POOL a', 'PICK', 'PICK', 'STATUS'];
     const outcome = mutant('tiebreak-name')(commands);
-    const d = diagnose(model, mistakes, [{ commands, lines: outcome.lines, ending: outcome.ending, segments: [{ list: 0, start: 0, length: 4 }] }]);
+    const d = diagnose(model, mistakes, [
+      { commands, lines: outcome.lines, ending: outcome.ending, segments: [{ list: 0, start: 0, length: 4 }] },
+    ]);
     assert.deepEqual(d.findings, []);
   });
 
   it('bounds the candidates a pack can make it try', () => {
-    const many: MistakeMutants[] = Array.from({ length: 500 }, (_, i) => ({ id: `m${i}`, mutants: [allMutations[i % allMutations.length]!] }));
+    const many: MistakeMutants[] = Array.from({ length: 500 }, (_, i) => ({
+      id: `m${i}`,
+      mutants: [allMutations[i % allMutations.length]!],
+    }));
     const d = diagnose(model, many, evidence(mutant('negative-count')));
     assert.ok(d.findings.length >= 1);
   });
 });
 
 /** What diagnose() was given in a real check, saved as a fixture (test/fixtures/evidence/, each with its "about"). */
-function recordedEvidence(file: string): { mistakes: MistakeMutants[]; streams: EvidenceStream[]; options: { random?: boolean } } {
+function recordedEvidence(file: string): {
+  mistakes: MistakeMutants[];
+  streams: EvidenceStream[];
+  options: { random?: boolean };
+} {
   return JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'evidence', file), 'utf8'));
 }
 
@@ -176,15 +204,24 @@ describe('diagnosis of a program that chooses at random', () => {
 
   it('names the count below zero: a fixed rule is not held to commands where the program chooses at random', () => {
     const d = diagnose(model, recorded.mistakes, recorded.streams, recorded.options);
-    assert.deepEqual(d.findings.map((f) => f.mistake), ['negative-count']);
-    assert.ok(d.findings[0]!.steps.some((s) => s.command === 'STATUS'), 'its evidence includes the STATUS lines that show the count');
+    assert.deepEqual(
+      d.findings.map((f) => f.mistake),
+      ['negative-count'],
+    );
+    assert.ok(
+      d.findings[0]!.steps.some((s) => s.command === 'STATUS'),
+      'its evidence includes the STATUS lines that show the count',
+    );
     // p2c's picks of a busier backend are no mistake of the lesson: still said as differences it has no name for.
     assert.ok(d.unexplained.length > 0);
   });
 
   it('the same evidence, not known to be random, holds fixed rules to every command (and names nothing)', () => {
     const d = diagnose(model, recorded.mistakes, recorded.streams, { random: false });
-    assert.deepEqual(d.findings.map((f) => f.mistake), []);
+    assert.deepEqual(
+      d.findings.map((f) => f.mistake),
+      [],
+    );
   });
 });
 
@@ -194,8 +231,11 @@ describe('diagnosis of a deterministic program with a quirk of its own beside a 
   it('names the mistake a mutation explains everywhere but at one command its quirk decides, and says the rest as a difference', () => {
     assert.notEqual(recorded.options.random, true);
     const d = diagnose(model, recorded.mistakes, recorded.streams, recorded.options);
-    assert.deepEqual(d.findings.map((f) => f.mistake), ['negative-count']);
-    assert.ok(d.unexplained.length > 0, 'the sentinel\'s picks are still a difference no mistake explains');
+    assert.deepEqual(
+      d.findings.map((f) => f.mistake),
+      ['negative-count'],
+    );
+    assert.ok(d.unexplained.length > 0, "the sentinel's picks are still a difference no mistake explains");
     // The name holds only if the program never draws at random: the check is told to make sure first.
     assert.equal(d.restsOnDeterminism, true);
   });
@@ -220,11 +260,22 @@ describe('diagnosis of a deterministic program with a quirk of its own beside a 
     });
     const many = (n: number, verb: string): string[] => Array.from({ length: n }, () => verb);
     assert.equal(rarelyContradicted(tally([...many(40, 'STATUS'), ...many(14, 'PICK')], { PICK: 1 }), false), true);
-    assert.equal(rarelyContradicted(tally([...many(40, 'STATUS'), ...many(14, 'PICK')], { PICK: 1 }), true), false, 'not for a random program');
+    assert.equal(
+      rarelyContradicted(tally([...many(40, 'STATUS'), ...many(14, 'PICK')], { PICK: 1 }), true),
+      false,
+      'not for a random program',
+    );
     assert.equal(rarelyContradicted(tally(many(100, 'STATUS'), { PICK: 3 }), false), false, 'three contradictions');
-    assert.equal(rarelyContradicted(tally(many(39, 'STATUS'), { PICK: 2 }), false), false, 'less than twenty per contradiction');
+    assert.equal(
+      rarelyContradicted(tally(many(39, 'STATUS'), { PICK: 2 }), false),
+      false,
+      'less than twenty per contradiction',
+    );
     assert.equal(rarelyContradicted(tally(many(40, 'STATUS'), { PICK: 2 }), false), true);
-    assert.equal(rarelyContradicted(tally(many(60, 'PICK'), { PICK: 1 }), false), false, 'supported only where it is contradicted');
+    assert.equal(
+      rarelyContradicted(tally(many(60, 'PICK'), { PICK: 1 }), false),
+      false,
+      'supported only where it is contradicted',
+    );
   });
 });
-

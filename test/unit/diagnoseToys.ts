@@ -28,7 +28,11 @@ export const plain = (command: string): string => command.trim().toLowerCase();
 export function tableModel(spec: TableSpec): ReferenceModel {
   const free = new Set(spec.free ?? []);
   const model = toyModel({
-    mutations: spec.mutations.map((id) => ({ id, description: id, ...(free.has(id) ? { nondeterministic: true } : {}) })),
+    mutations: spec.mutations.map((id) => ({
+      id,
+      description: id,
+      ...(free.has(id) ? { nondeterministic: true } : {}),
+    })),
     answer: (command, on) => {
       const said = spec.answer(command, on) ?? plain(command);
       return typeof said === 'string' ? [said] : { lines: [said.line], alternatives: said.also.map((line) => [line]) };
@@ -46,15 +50,24 @@ export const answerOf =
   };
 
 /** The evidence of a program that answers each command with `program(command)`: each list after RESET, in a process of its own. */
-export function streamsOf(lists: readonly (readonly string[])[], program: (command: string) => string): EvidenceStream[] {
+export function streamsOf(
+  lists: readonly (readonly string[])[],
+  program: (command: string) => string,
+): EvidenceStream[] {
   return lists.map((list) => {
     const commands = ['RESET', ...list];
-    return { commands, lines: ['OK', ...list.map(program)], ending: 'finished', segments: [{ list: 0, start: 0, length: commands.length }] };
+    return {
+      commands,
+      lines: ['OK', ...list.map(program)],
+      ending: 'finished',
+      segments: [{ list: 0, start: 0, length: commands.length }],
+    };
   });
 }
 
 /** The lesson's mistakes: each id with its mutations, in the order given. */
-export const mistakesOf = (groups: Record<string, readonly string[]>): MistakeMutants[] => Object.entries(groups).map(([id, mutants]) => ({ id, mutants }));
+export const mistakesOf = (groups: Record<string, readonly string[]>): MistakeMutants[] =>
+  Object.entries(groups).map(([id, mutants]) => ({ id, mutants }));
 
 /** The commands of some steps, in their order. */
 export const commandsOf = (steps: readonly Pick<StepRef, 'command'>[]): string[] => steps.map((s) => s.command);

@@ -20,7 +20,13 @@ import { scryptHex, sha256 } from './quizAuthoring';
 describe('edge input: a quiz question with no "answer" block', () => {
   it('is never right, yet a feedback entry hashed with no salt still answers its wrong answer', async () => {
     const deps: QuizDeps = { sha256, scrypt: scryptHex };
-    const q: Question = { id: 'q-unsalted', prompt: 'Which?', kind: 'short', hint: 'Re-read step 2.', feedback: [{ sha256: answerHash(sha256, '', 's2'), text: 'That is the server picked last.' }] };
+    const q: Question = {
+      id: 'q-unsalted',
+      prompt: 'Which?',
+      kind: 'short',
+      hint: 'Re-read step 2.',
+      feedback: [{ sha256: answerHash(sha256, '', 's2'), text: 'That is the server picked last.' }],
+    };
     assert.deepEqual(await checkAnswer(q, 'S2', deps), { correct: false, feedback: 'That is the server picked last.' });
     assert.deepEqual(await checkAnswer(q, 's3', deps), { correct: false, feedback: 'Re-read step 2.' });
   });
@@ -58,12 +64,17 @@ describe('edge input: a world sentence naming a baseline its scenario lacks', ()
       series: [{ measure: 'failed', per: 'total', title: 'Failed', unit: 'per tick' }],
       sentence: 'Yours failed at most {yours.peak.failed} a tick; {baseline.Stryker was here.peak.failed}.',
     };
-    runs = { yours: { ticks: [{ measures: { failed: 1 } }, { measures: { failed: 4 } }, { measures: { failed: 2 } }] } };
+    runs = {
+      yours: { ticks: [{ measures: { failed: 1 } }, { measures: { failed: 4 } }, { measures: { failed: 2 } }] },
+    };
   });
 
   it('keeps that placeholder as written (a scenario without baselines has none to read), and fills the others', () => {
     // "Stryker was here" stands for any baseline id: a scenario that lists no baselines has none.
     const peak = Math.max(...runs.yours!.ticks.map((t) => t.measures.failed as number));
-    assert.equal(worldSentence(scenario, [], 3, runs), `Yours failed at most ${peak} a tick; {baseline.Stryker was here.peak.failed}.`);
+    assert.equal(
+      worldSentence(scenario, [], 3, runs),
+      `Yours failed at most ${peak} a tick; {baseline.Stryker was here.peak.failed}.`,
+    );
   });
 });

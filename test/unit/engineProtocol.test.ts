@@ -8,7 +8,10 @@ const series = (run: unknown): string => JSON.stringify({ type: 'series', run })
 
 describe('engine protocol: series from the worker', () => {
   it('accepts a well-formed series, stopped or not', () => {
-    assert.deepEqual(parseWorkerMessage(series({ ticks: [tick, tick] })), { type: 'series', run: { ticks: [tick, tick] } });
+    assert.deepEqual(parseWorkerMessage(series({ ticks: [tick, tick] })), {
+      type: 'series',
+      run: { ticks: [tick, tick] },
+    });
     assert.ok(parseWorkerMessage(series({ ticks: [tick], stopped: { tick: 2, message: 'the model crashed' } })));
   });
 
@@ -34,13 +37,24 @@ describe('engine protocol: series from the worker', () => {
     const job = { kind: 'simulate-reference', packDir: '/p', origin: 'built-in', scenario: 'slow-server' };
     assert.ok(parseHostMessage(JSON.stringify({ type: 'start', protocol: ENGINE_PROTOCOL, job })));
     assert.equal(parseHostMessage(JSON.stringify({ type: 'start', protocol: ENGINE_PROTOCOL - 1, job })), undefined);
-    assert.equal(parseHostMessage(JSON.stringify({ type: 'start', protocol: ENGINE_PROTOCOL, job: { ...job, kind: 'simulate-everything' } })), undefined);
+    assert.equal(
+      parseHostMessage(
+        JSON.stringify({ type: 'start', protocol: ENGINE_PROTOCOL, job: { ...job, kind: 'simulate-everything' } }),
+      ),
+      undefined,
+    );
   });
 
   it('the limits a worker asks a run for are bounded, and only the fields a run reads pass', () => {
     const execute = (limits: unknown): string => JSON.stringify({ type: 'execute', id: 1, input: 'POOL a\n', limits });
-    assert.deepEqual(parseWorkerMessage(execute({ stallMs: 3000, outputLimitBytes: 10, extra: 'x' })), { type: 'execute', id: 1, input: 'POOL a\n', limits: { outputLimitBytes: 10, stallMs: 3000 } });
-    for (const stallMs of [0, 99, 10_001, 1.5, '3000', null]) assert.equal(parseWorkerMessage(execute({ stallMs })), undefined, String(stallMs));
+    assert.deepEqual(parseWorkerMessage(execute({ stallMs: 3000, outputLimitBytes: 10, extra: 'x' })), {
+      type: 'execute',
+      id: 1,
+      input: 'POOL a\n',
+      limits: { outputLimitBytes: 10, stallMs: 3000 },
+    });
+    for (const stallMs of [0, 99, 10_001, 1.5, '3000', null])
+      assert.equal(parseWorkerMessage(execute({ stallMs })), undefined, String(stallMs));
     assert.equal(parseWorkerMessage(execute({ outputLimitBytes: -1 })), undefined);
   });
 });

@@ -75,11 +75,25 @@ function balancer(way: Way, commands: readonly string[]): Outcome {
 function traceOf(way: Way, commands: readonly string[]): Counterexample {
   const plain = balancer(way, commands);
   const observed = splitObserved(model, commands, plain, balancer(way, withObserve(model, commands)));
-  return buildCounterexample(model, { transcript: 't', label: 't', shrunkFrom: commands.length, reproduced: true }, commands, plain, observed);
+  return buildCounterexample(
+    model,
+    { transcript: 't', label: 't', shrunkFrom: commands.length, reproduced: true },
+    commands,
+    plain,
+    observed,
+  );
 }
 
 function finding(mistake: string, mutation: string, mutations: readonly string[] = [mutation]): Finding {
-  return { mistake, mutation, mutations, confidence: 'likely', nondeterministic: mutation === 'tiebreak-any', steps: [], stepCount: 1 };
+  return {
+    mistake,
+    mutation,
+    mutations,
+    confidence: 'likely',
+    nondeterministic: mutation === 'tiebreak-any',
+    steps: [],
+    stepCount: 1,
+  };
 }
 
 function cardText(id: string, mutation: string): string {
@@ -89,7 +103,13 @@ function cardText(id: string, mutation: string): string {
 }
 
 const vet = (f: Finding, example: Counterexample, others: Finding[] = []) =>
-  vetFindings({ model, catalogue: manifest.mistakes, findings: [f, ...others], examples: [example, ...others.map(() => example)], cardText })[0]!;
+  vetFindings({
+    model,
+    catalogue: manifest.mistakes,
+    findings: [f, ...others],
+    examples: [example, ...others.map(() => example)],
+    cardText,
+  })[0]!;
 
 const IDLE_DONE = ['POOL a b', 'DONE b', 'PICK', 'PICK'];
 
@@ -115,9 +135,12 @@ describe('claims against evidence', () => {
     assert.ok(v.kind === 'dropped' && v.shown.includes('b:1'), v.kind === 'dropped' ? v.shown : '');
   });
 
-  it('names a tiebreak only where the chosen and the expected backend had equal counts by the program\'s own STATUS', () => {
+  it("names a tiebreak only where the chosen and the expected backend had equal counts by the program's own STATUS", () => {
     // Ties to the last: at the first PICK both are at 0 by the program's own counts.
-    assert.equal(vet(finding('tiebreak', 'tiebreak-last'), traceOf({ lastOnTie: true }, ['POOL a b', 'PICK'])).kind, 'kept');
+    assert.equal(
+      vet(finding('tiebreak', 'tiebreak-last'), traceOf({ lastOnTie: true }, ['POOL a b', 'PICK'])).kind,
+      'kept',
+    );
     // Counting on DONE: b is chosen because a is at 1 by the program's counts, not because of a tie.
     const example = traceOf({ countOnDone: true }, ['POOL a b', 'DONE a', 'PICK']);
     assert.equal(example.trace[2]!.actual?.[0], 'b');
@@ -125,10 +148,19 @@ describe('claims against evidence', () => {
     assert.equal(vet(finding('tiebreak', 'tiebreak-any'), example).kind, 'dropped');
   });
 
-  it('holds a count claim against the counts, with the program\'s other named mistakes on', () => {
+  it("holds a count claim against the counts, with the program's other named mistakes on", () => {
     const example = traceOf({ noFloor: true, lastOnTie: true }, ['POOL a b', 'PICK', 'DONE a', 'PICK']);
-    const both = vetFindings({ model, catalogue: manifest.mistakes, findings: [finding('negative-count', 'negative-count'), finding('tiebreak', 'tiebreak-last')], examples: [example, example], cardText });
-    assert.deepEqual(both.map((v) => v.kind), ['kept', 'kept']);
+    const both = vetFindings({
+      model,
+      catalogue: manifest.mistakes,
+      findings: [finding('negative-count', 'negative-count'), finding('tiebreak', 'tiebreak-last')],
+      examples: [example, example],
+      cardText,
+    });
+    assert.deepEqual(
+      both.map((v) => v.kind),
+      ['kept', 'kept'],
+    );
   });
 
   it('keeps what it cannot check: a trace not reproduced on the real program', () => {
@@ -137,7 +169,10 @@ describe('claims against evidence', () => {
   });
 
   it('reads the counts a card states: negative and wrapped numbers, not widths or examples', () => {
-    assert.deepEqual(statedCounts('took its count from 0 to 18446744073709551615, as a 64-bit counter; -1 in a 32 bit one'), ['18446744073709551615', '-1']);
+    assert.deepEqual(
+      statedCounts('took its count from 0 to 18446744073709551615, as a 64-bit counter; -1 in a 32 bit one'),
+      ['18446744073709551615', '-1'],
+    );
     const example = traceOf({ noFloor: true }, ['POOL a b', 'DONE a', 'STATUS']);
     assert.deepEqual(unsupportedCounts(cardText('negative-count', 'negative-count'), example), []);
     assert.deepEqual(unsupportedCounts(cardText('negative-count', 'wrap-64'), example), ['18446744073709551615']);

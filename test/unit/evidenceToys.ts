@@ -41,9 +41,11 @@ export function counter(spec: CounterSpec): ReferenceModel {
       const said = spec.answer?.(command, on, count) ?? (command === OBSERVE ? [countLine(count)] : ['OK']);
       // The program printed its own count: from here on, that is the count.
       const printed = command === OBSERVE ? /^count (-?\d+)$/.exec(observed?.[0] ?? '') : null;
-      const state = command === OBSERVE ? (printed ? Number(printed[1]) : count) : (spec.next?.(command, on, count) ?? count);
+      const state =
+        command === OBSERVE ? (printed ? Number(printed[1]) : count) : (spec.next?.(command, on, count) ?? count);
       if (said === 'crash') return { state, answer: { kind: 'crash', error: `${command} fails` } };
-      if ('alternatives' in said) return { state, answer: { kind: 'lines', lines: said.lines }, alternatives: said.alternatives };
+      if ('alternatives' in said)
+        return { state, answer: { kind: 'lines', lines: said.lines }, alternatives: said.alternatives };
       return { state, answer: { kind: 'lines', lines: said as readonly string[] } };
     },
     snapshot: (count) => ({ count }),
@@ -65,5 +67,11 @@ export function traceOf(model: ReferenceModel, commands: readonly string[], ...o
   const run = (sent: readonly string[]) => simulate(model, sent, new Set(on)).outcome;
   const plain = run(commands);
   const observed = splitObserved(model, commands, plain, run(withObserve(model, commands)));
-  return buildCounterexample(model, { transcript: 'generated-1', label: 'a random test (#1)', shrunkFrom: commands.length, reproduced: true }, commands, plain, observed);
+  return buildCounterexample(
+    model,
+    { transcript: 'generated-1', label: 'a random test (#1)', shrunkFrom: commands.length, reproduced: true },
+    commands,
+    plain,
+    observed,
+  );
 }

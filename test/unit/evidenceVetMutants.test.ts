@@ -17,87 +17,161 @@ import { blind, counter, countLine, traceOf } from './evidenceToys';
 
 /** A finding as the diagnosis names it: likely, deterministic, through `mutation` alone unless told. */
 function finding(mistake: string, mutation: string, over: Partial<Finding> = {}): Finding {
-  return { mistake, mutation, mutations: [mutation], confidence: 'likely', nondeterministic: false, steps: [], stepCount: 1, ...over };
+  return {
+    mistake,
+    mutation,
+    mutations: [mutation],
+    confidence: 'likely',
+    nondeterministic: false,
+    steps: [],
+    stepCount: 1,
+    ...over,
+  };
 }
 
 type Options = Partial<Pick<VetInput<Finding>, 'random' | 'unexplained' | 'cardText'>>;
 
 /** The findings vetted on one example each (the same one), with cards that state no count unless told. */
-function vet(model: ReferenceModel, catalogue: readonly MistakeMutants[], findings: readonly Finding[], example: Counterexample, options: Options = {}) {
-  return vetFindings({ model, catalogue, findings, examples: findings.map(() => example), cardText: () => '', ...options });
+function vet(
+  model: ReferenceModel,
+  catalogue: readonly MistakeMutants[],
+  findings: readonly Finding[],
+  example: Counterexample,
+  options: Options = {},
+) {
+  return vetFindings({
+    model,
+    catalogue,
+    findings,
+    examples: findings.map(() => example),
+    cardText: () => '',
+    ...options,
+  });
 }
 
 describe('vetting findings against their traces: the surviving mutants', () => {
-  it('names the form of a mistake the counts bear out, with the pair\'s partner kept, as a likely and fixed finding', () => {
+  it("names the form of a mistake the counts bear out, with the pair's partner kept, as a likely and fixed finding", () => {
     // INC adds two under inc-two, three under inc-three; pick-b answers b at PICK.
     const model = counter({
       mutations: ['inc-two', 'inc-three', 'pick-b'],
       answer: (command, on) => (command === 'PICK' ? [on.has('pick-b') ? 'b' : 'a'] : undefined),
       next: (command, on, n) => (command === 'INC' ? n + (on.has('inc-three') ? 3 : on.has('inc-two') ? 2 : 1) : n),
     });
-    const catalogue = [{ id: 'over-count', mutants: ['inc-two', 'inc-three'] }, { id: 'tiebreak', mutants: ['pick-b'] }];
+    const catalogue = [
+      { id: 'over-count', mutants: ['inc-two', 'inc-three'] },
+      { id: 'tiebreak', mutants: ['pick-b'] },
+    ];
     const found = finding('over-count', 'inc-two', { mutations: ['inc-two', 'pick-b'], confidence: 'exact' });
     const [v] = vet(model, catalogue, [found], traceOf(model, ['INC', 'PICK'], 'inc-three', 'pick-b'));
-    assert.deepEqual(v, { kind: 'kept', finding: { ...found, mutation: 'inc-three', mutations: ['inc-three', 'pick-b'], nondeterministic: false, confidence: 'likely' }, example: v!.example });
+    assert.deepEqual(v, {
+      kind: 'kept',
+      finding: {
+        ...found,
+        mutation: 'inc-three',
+        mutations: ['inc-three', 'pick-b'],
+        nondeterministic: false,
+        confidence: 'likely',
+      },
+      example: v!.example,
+    });
   });
 
   it('names a free form as free: a tie the program may break either way', () => {
     const model = counter({
       mutations: ['pick-b', { id: 'pick-any', description: 'any of a, b, c', nondeterministic: true }],
-      answer: (command, on) => (command !== 'PICK' ? undefined : on.has('pick-any') ? { lines: ['a'], alternatives: [['b'], ['c']] } : [on.has('pick-c') ? 'c' : on.has('pick-b') ? 'b' : 'a']),
+      answer: (command, on) =>
+        command !== 'PICK'
+          ? undefined
+          : on.has('pick-any')
+            ? { lines: ['a'], alternatives: [['b'], ['c']] }
+            : [on.has('pick-c') ? 'c' : on.has('pick-b') ? 'b' : 'a'],
     });
     const found = finding('tiebreak', 'pick-b');
-    const [v] = vet(model, [{ id: 'tiebreak', mutants: ['pick-b', 'pick-any'] }], [found], traceOf(model, ['PICK'], 'pick-c'));
+    const [v] = vet(
+      model,
+      [{ id: 'tiebreak', mutants: ['pick-b', 'pick-any'] }],
+      [found],
+      traceOf(model, ['PICK'], 'pick-c'),
+    );
     assert.equal(v!.kind, 'kept');
     assert.deepEqual([v!.finding.mutation, v!.finding.nondeterministic], ['pick-any', true]);
   });
 
   describe('other mistakes of the program', () => {
     // Each adds one at INC: the program with both counts three.
-    const adding = () => counter({ next: (command, on, n) => (command === 'INC' ? n + (on.has('inc-two') ? 2 : 1) + (on.has('inc-extra') ? 1 : 0) : n) });
-    const catalogue = [{ id: 'double', mutants: ['inc-two'] }, { id: 'extra', mutants: ['inc-extra'] }];
+    const adding = () =>
+      counter({
+        next: (command, on, n) =>
+          command === 'INC' ? n + (on.has('inc-two') ? 2 : 1) + (on.has('inc-extra') ? 1 : 0) : n,
+      });
+    const catalogue = [
+      { id: 'double', mutants: ['inc-two'] },
+      { id: 'extra', mutants: ['inc-extra'] },
+    ];
 
     it('are on while each finding is replayed, so that a count they make together bears both out', () => {
       const model = adding();
       const both = [finding('double', 'inc-two'), finding('extra', 'inc-extra')];
       const vetted = vet(model, catalogue, both, traceOf(model, ['INC'], 'inc-two', 'inc-extra'));
-      assert.deepEqual(vetted.map((v) => [v.kind, v.finding]), both.map((f) => ['kept', f]));
+      assert.deepEqual(
+        vetted.map((v) => [v.kind, v.finding]),
+        both.map((f) => ['kept', f]),
+      );
     });
 
     it('include the partner of a pair finding', () => {
       const model = adding();
       const pair = finding('double', 'inc-two', { mutations: ['inc-two', 'inc-extra'] });
-      assert.deepEqual(vet(model, catalogue, [pair], traceOf(model, ['INC'], 'inc-two', 'inc-extra')).map((v) => [v.kind, v.finding]), [['kept', pair]]);
+      assert.deepEqual(
+        vet(model, catalogue, [pair], traceOf(model, ['INC'], 'inc-two', 'inc-extra')).map((v) => [v.kind, v.finding]),
+        [['kept', pair]],
+      );
     });
   });
 
   it('holds a wrong choice against a mistake, but not in a random program when the mistake itself chooses by rule', () => {
     // pick-c answers b while the count is 0, c after; pick-b always b.
     const model = counter({
-      answer: (command, on, n) => (command === 'PICK' ? [on.has('pick-c') && n > 0 ? 'c' : on.has('pick-b') || on.has('pick-c') ? 'b' : 'a'] : undefined),
+      answer: (command, on, n) =>
+        command === 'PICK'
+          ? [on.has('pick-c') && n > 0 ? 'c' : on.has('pick-b') || on.has('pick-c') ? 'b' : 'a']
+          : undefined,
       next: (command, _on, n) => (command === 'INC' ? n + 1 : n),
     });
     const catalogue = [{ id: 'tiebreak', mutants: ['pick-b'] }];
     const example = traceOf(model, ['PICK', 'INC', 'PICK'], 'pick-c');
     const found = finding('tiebreak', 'pick-b');
-    assert.deepEqual(vet(model, catalogue, [found], example), [{ kind: 'dropped', finding: found, example, shown: `\`PICK\` answered c while your counts were ${countLine(1)}` }]);
-    assert.deepEqual(vet(model, catalogue, [found], example, { random: true }), [{ kind: 'kept', finding: found, example }]);
+    assert.deepEqual(vet(model, catalogue, [found], example), [
+      { kind: 'dropped', finding: found, example, shown: `\`PICK\` answered c while your counts were ${countLine(1)}` },
+    ]);
+    assert.deepEqual(vet(model, catalogue, [found], example, { random: true }), [
+      { kind: 'kept', finding: found, example },
+    ]);
   });
 
   it('does not name a finding whose card states counts its trace never shows, unless the trace has no counts', () => {
-    const model = counter({ answer: (command, on) => (command === 'PICK' ? [on.has('pick-b') ? 'b' : 'a'] : undefined), next: (command, _on, n) => (command === 'INC' ? n + 1 : n) });
+    const model = counter({
+      answer: (command, on) => (command === 'PICK' ? [on.has('pick-b') ? 'b' : 'a'] : undefined),
+      next: (command, _on, n) => (command === 'INC' ? n + 1 : n),
+    });
     const stated = ['65535', '99999'];
     const cardText = () => `ties go to b, as if a had ${stated[0]} in flight and c ${stated[1]}`;
     const found = finding('tiebreak', 'pick-b');
     const catalogue = [{ id: 'tiebreak', mutants: ['pick-b'] }];
     const example = traceOf(model, ['INC', 'PICK'], 'pick-b');
-    assert.deepEqual(vet(model, catalogue, [found], example, { cardText }), [{ kind: 'dropped', finding: found, example, shown: `your counts never show ${stated.join(' or ')}` }]);
+    assert.deepEqual(vet(model, catalogue, [found], example, { cardText }), [
+      { kind: 'dropped', finding: found, example, shown: `your counts never show ${stated.join(' or ')}` },
+    ]);
     const unseen = traceOf(blind(model), ['INC', 'PICK'], 'pick-b');
-    assert.deepEqual(vet(model, catalogue, [found], unseen, { cardText }), [{ kind: 'kept', finding: found, example: unseen }]);
+    assert.deepEqual(vet(model, catalogue, [found], unseen, { cardText }), [
+      { kind: 'kept', finding: found, example: unseen },
+    ]);
   });
 
   it('keeps a finding its trace bears out whose mistake the catalogue does not list', () => {
-    const model = counter({ answer: (command, on) => (command === 'PICK' ? [on.has('pick-b') ? 'b' : 'a'] : undefined) });
+    const model = counter({
+      answer: (command, on) => (command === 'PICK' ? [on.has('pick-b') ? 'b' : 'a'] : undefined),
+    });
     const found = finding('tiebreak', 'pick-b');
     const example = traceOf(model, ['PICK'], 'pick-b');
     assert.deepEqual(vet(model, [], [found], example), [{ kind: 'kept', finding: found, example }]);
@@ -106,20 +180,36 @@ describe('vetting findings against their traces: the surviving mutants', () => {
   it('does not name a form its trace contradicts after bearing it out at first, and says what contradicts the one found', () => {
     // inc-two and inc-three add two and three; pick-b-inc-four answers b at PICK and adds four.
     const model = counter({
-      answer: (command, on) => (command === 'PICK' ? [on.has('pick-b') || on.has('pick-b-inc-four') ? 'b' : 'a'] : undefined),
-      next: (command, on, n) => (command === 'INC' ? n + (on.has('pick-b-inc-four') ? 4 : on.has('inc-three') ? 3 : on.has('inc-two') ? 2 : 1) : n),
+      answer: (command, on) =>
+        command === 'PICK' ? [on.has('pick-b') || on.has('pick-b-inc-four') ? 'b' : 'a'] : undefined,
+      next: (command, on, n) =>
+        command === 'INC'
+          ? n + (on.has('pick-b-inc-four') ? 4 : on.has('inc-three') ? 3 : on.has('inc-two') ? 2 : 1)
+          : n,
     });
     const found = finding('over-count', 'inc-two');
     const example = traceOf(model, ['PICK', 'INC'], 'pick-b', 'inc-three');
     const [v] = vet(model, [{ id: 'over-count', mutants: ['inc-two', 'pick-b-inc-four'] }], [found], example);
-    assert.deepEqual(v, { kind: 'dropped', finding: found, example, shown: `after \`INC\` your counts were ${countLine(3)} where they should be ${countLine(1)}` });
+    assert.deepEqual(v, {
+      kind: 'dropped',
+      finding: found,
+      example,
+      shown: `after \`INC\` your counts were ${countLine(3)} where they should be ${countLine(1)}`,
+    });
   });
 
   describe('a finding whose mistake says nothing in its trace', () => {
     // X answers x (w under x-w, a crash under x-crash); Z answers z (z2 under the mistake z-mistake).
     const model = () =>
       counter({
-        answer: (command, on) => (command === 'X' ? (on.has('x-crash') ? 'crash' : [on.has('x-w') ? 'w' : 'x']) : command === 'Z' ? [on.has('z-mistake') ? 'z2' : 'z'] : undefined),
+        answer: (command, on) =>
+          command === 'X'
+            ? on.has('x-crash')
+              ? 'crash'
+              : [on.has('x-w') ? 'w' : 'x']
+            : command === 'Z'
+              ? [on.has('z-mistake') ? 'z2' : 'z']
+              : undefined,
         next: (command, _on, n) => (command === 'INC' ? n + 1 : n),
       });
     const catalogue = [{ id: 'z', mutants: ['z-mistake'] }];
@@ -129,7 +219,10 @@ describe('vetting findings against their traces: the surviving mutants', () => {
       const example = traceOf(toy, ['INC', 'X', 'INC'], 'x-w');
       const [v] = vet(toy, catalogue, [finding('z', 'z-mistake')], example);
       assert.equal(v!.kind, 'dropped');
-      assert.equal(v!.kind === 'dropped' && v.shown, `\`X\` answered w where the reference answers x while your counts were ${countLine(1)}`);
+      assert.equal(
+        v!.kind === 'dropped' && v.shown,
+        `\`X\` answered w where the reference answers x while your counts were ${countLine(1)}`,
+      );
     });
 
     it('is not named, and a first command the program never answered is shown as such', () => {
@@ -149,24 +242,36 @@ describe('vetting findings against their traces: the surviving mutants', () => {
     const forms = () =>
       counter({
         answer: (command, on, n) => {
-          if (command === 'X') return [['plain', 'special', 'special-more', 'plain-over', 'plain-choice'].some((m) => on.has(m)) ? 'y' : 'x'];
+          if (command === 'X')
+            return [
+              ['plain', 'special', 'special-more', 'plain-over', 'plain-choice'].some((m) => on.has(m)) ? 'y' : 'x',
+            ];
           if (command === 'Z') return [on.has('special') ? 'z2' : on.has('plain-elsewhere') ? 'z3' : 'z'];
           if (command === 'BOOM') return on.has('boom') ? 'crash' : undefined;
           return command === 'COUNT' && on.has('count-breaks') && n > 1 ? 'crash' : undefined;
         },
         next: (command, on, n) => {
           if (command !== 'INC') return n;
-          const raised = n + (on.has('special-more') ? 3 : on.has('plain-over') ? 4 : on.has('plain') || on.has('special') ? 2 : 1);
+          const raised =
+            n + (on.has('special-more') ? 3 : on.has('plain-over') ? 4 : on.has('plain') || on.has('special') ? 2 : 1);
           return on.has('cap') ? Math.min(raised, 1) : raised;
         },
       });
-    const plainOf = (f: Finding, plain: string): Finding => ({ ...f, mutation: plain, mutations: [plain], nondeterministic: false, confidence: 'likely' });
+    const plainOf = (f: Finding, plain: string): Finding => ({
+      ...f,
+      mutation: plain,
+      mutations: [plain],
+      nondeterministic: false,
+      confidence: 'likely',
+    });
 
     it('is named as found where the program is not random and differs nowhere else', () => {
       const model = forms();
       const found = finding('m', 'special');
       const example = traceOf(model, ['X', 'INC'], 'special');
-      assert.deepEqual(vet(model, [{ id: 'm', mutants: ['plain', 'special'] }], [found], example), [{ kind: 'kept', finding: found, example }]);
+      assert.deepEqual(vet(model, [{ id: 'm', mutants: ['plain', 'special'] }], [found], example), [
+        { kind: 'kept', finding: found, example },
+      ]);
     });
 
     it('gives way to the plain form in a random program, or one that also differs in ways no mistake explains, when likely', () => {
@@ -178,7 +283,9 @@ describe('vetting findings against their traces: the surviving mutants', () => {
       assert.deepEqual(vet(model, catalogue, [found], example, { random: true }), plain);
       assert.deepEqual(vet(model, catalogue, [found], example, { unexplained: true }), plain);
       const exact = { ...found, confidence: 'exact' as const };
-      assert.deepEqual(vet(model, catalogue, [exact], example, { random: true }), [{ kind: 'kept', finding: exact, example }]);
+      assert.deepEqual(vet(model, catalogue, [exact], example, { random: true }), [
+        { kind: 'kept', finding: exact, example },
+      ]);
     });
 
     it('is kept in a random program where the plain form is not borne out, or is contradicted by the counts', () => {
@@ -186,17 +293,26 @@ describe('vetting findings against their traces: the surviving mutants', () => {
       const found = finding('m', 'special-more');
       const example = traceOf(model, ['X', 'INC'], 'special-more');
       for (const plain of ['plain-elsewhere', 'plain-over']) {
-        assert.deepEqual(vet(model, [{ id: 'm', mutants: [plain, 'special-more'] }], [found], example, { random: true }), [{ kind: 'kept', finding: found, example }], plain);
+        assert.deepEqual(
+          vet(model, [{ id: 'm', mutants: [plain, 'special-more'] }], [found], example, { random: true }),
+          [{ kind: 'kept', finding: found, example }],
+          plain,
+        );
       }
     });
 
     it('gives way, under differences no mistake explains, only where both forms give the same counts, with the other mistakes on', () => {
       const model = forms();
-      const catalogue = [{ id: 'm', mutants: ['plain-choice', 'special-more'] }, { id: 'capped', mutants: ['cap'] }];
+      const catalogue = [
+        { id: 'm', mutants: ['plain-choice', 'special-more'] },
+        { id: 'capped', mutants: ['cap'] },
+      ];
       const found = finding('m', 'special-more');
       // special-more counts three at INC where plain-choice counts one.
       const example = traceOf(model, ['X', 'INC'], 'special-more');
-      assert.deepEqual(vet(model, catalogue, [found], example, { unexplained: true }), [{ kind: 'kept', finding: found, example }]);
+      assert.deepEqual(vet(model, catalogue, [found], example, { unexplained: true }), [
+        { kind: 'kept', finding: found, example },
+      ]);
       // With the cap the program also has, both count one.
       const capped = traceOf(model, ['X', 'INC'], 'special-more', 'cap');
       const [v] = vet(model, catalogue, [found, finding('capped', 'cap')], capped, { unexplained: true });
@@ -218,7 +334,10 @@ describe('vetting findings against their traces: the surviving mutants', () => {
       // plain and special differ only at Z: the same counts, but a trace without counts cannot show it.
       const unseen = traceOf(blind(model), ['X', 'INC'], 'special');
       const special = finding('m', 'special');
-      assert.deepEqual(vet(model, [{ id: 'm', mutants: ['plain', 'special'] }], [special], unseen, { unexplained: true }), [{ kind: 'kept', finding: special, example: unseen }]);
+      assert.deepEqual(
+        vet(model, [{ id: 'm', mutants: ['plain', 'special'] }], [special], unseen, { unexplained: true }),
+        [{ kind: 'kept', finding: special, example: unseen }],
+      );
     });
   });
 });

@@ -20,11 +20,25 @@ export const LESSON = path.join(__dirname, '..', '..', 'lessons', 'least-connect
 const parsed = parseManifest(fs.readFileSync(path.join(LESSON, 'lesson.json'), 'utf8'), 'lesson.json');
 if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
 export const manifest = parsed.manifest;
-export const transcripts = manifest.transcripts.flatMap((f) => parseTranscripts(fs.readFileSync(path.join(LESSON, f), 'utf8'), f));
-export const CORRECT_PY = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'least-connections', 'python', 'correct.py'), 'utf8');
+export const transcripts = manifest.transcripts.flatMap((f) =>
+  parseTranscripts(fs.readFileSync(path.join(LESSON, f), 'utf8'), f),
+);
+export const CORRECT_PY = fs.readFileSync(
+  path.join(__dirname, '..', 'fixtures', 'least-connections', 'python', 'correct.py'),
+  'utf8',
+);
 
 /** A process that ended normally, unless `r` says otherwise. */
-export const done = (stdout: string, r: Partial<ProcessResult> = {}): ProcessResult => ({ stdout, stderr: '', exitCode: 0, signal: null, timedOut: false, outputLimited: false, durationMs: 1, ...r });
+export const done = (stdout: string, r: Partial<ProcessResult> = {}): ProcessResult => ({
+  stdout,
+  stderr: '',
+  exitCode: 0,
+  signal: null,
+  timedOut: false,
+  outputLimited: false,
+  durationMs: 1,
+  ...r,
+});
 
 /** A program that answers like the reference model with the mutations `on` chooses (from the commands of the current list so far). */
 export function programWith(on: (seenInList: readonly string[]) => readonly string[]): Execute {
@@ -36,7 +50,8 @@ export function programWith(on: (seenInList: readonly string[]) => readonly stri
       if (command.startsWith(model.resetCommand)) seen = [];
       const step = model.step(state, command, new Set(on(seen)));
       seen.push(command);
-      if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1, stderr: `Traceback (most recent call last):\nKeyError: '${command}'\n` });
+      if (step.answer.kind === 'crash')
+        return done(stdout, { exitCode: 1, stderr: `Traceback (most recent call last):\nKeyError: '${command}'\n` });
       state = step.state;
       stdout += step.answer.lines.map((l) => `${l}\n`).join('');
     }
@@ -48,7 +63,11 @@ export function programWith(on: (seenInList: readonly string[]) => readonly stri
 export const mutantProgram = (...mutations: string[]): Execute => programWith(() => mutations);
 
 /** A check of CORRECT_PY's file name with `execute` as its program, seed 2026, the clock at 0. */
-export function checkFake(execute: Execute, options: Partial<CheckInput['options']> = {}, extra: Partial<CheckInput> = {}): Promise<CheckReport> {
+export function checkFake(
+  execute: Execute,
+  options: Partial<CheckInput['options']> = {},
+  extra: Partial<CheckInput> = {},
+): Promise<CheckReport> {
   return check({
     manifest,
     model,
@@ -65,7 +84,13 @@ export function checkFake(execute: Execute, options: Partial<CheckInput['options
 }
 
 /** A hidden transcript T of these commands, expected as the reference answers them. */
-export const caseOf = (commands: string[]): Case => ({ name: 't', label: 'T', commands, expected: simulate(model, commands).outcome, hidden: true });
+export const caseOf = (commands: string[]): Case => ({
+  name: 't',
+  label: 'T',
+  commands,
+  expected: simulate(model, commands).outcome,
+  hidden: true,
+});
 
 /** What one process does with its stdin. */
 export type Script = (input: string) => ProcessResult | Promise<ProcessResult>;
@@ -73,7 +98,10 @@ export type Script = (input: string) => ProcessResult | Promise<ProcessResult>;
 /** The n-th process started is answered by `scripts[n]` (the last one for any later start); stdins are kept. */
 export function perProcess(...scripts: Script[]): Execute & { stdins: string[] } {
   const stdins: string[] = [];
-  return Object.assign((async (input) => scripts[Math.min(stdins.push(input) - 1, scripts.length - 1)]!(input)) as Execute, { stdins });
+  return Object.assign(
+    (async (input) => scripts[Math.min(stdins.push(input) - 1, scripts.length - 1)]!(input)) as Execute,
+    { stdins },
+  );
 }
 
 /** A process that printed these lines and ended as `r` says (exit code 0 unless told). */
@@ -85,10 +113,13 @@ export const prints =
 /** `execute`, recording every standard input it is given, so a test can count process runs. */
 export function recorded(execute: Execute): Execute & { stdins: string[] } {
   const stdins: string[] = [];
-  return Object.assign((async (input, limits) => {
-    stdins.push(input);
-    return execute(input, limits);
-  }) as Execute, { stdins });
+  return Object.assign(
+    (async (input, limits) => {
+      stdins.push(input);
+      return execute(input, limits);
+    }) as Execute,
+    { stdins },
+  );
 }
 
 /**

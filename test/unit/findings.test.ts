@@ -2,22 +2,56 @@
 // evidence, and transcripts by description, never by internal name.
 import * as assert from 'node:assert/strict';
 import {
-  behaviourText, counterexampleLabel, currentLines, diagnosticMessage, evidenceText, functionAnchors, inlineMessage, inlineMessageLine, leadingBlock, linesText,
-  mistakeExplanation, mistakeHeadline, mistakeSeverity, mistakeTitle, mistakeWhere, revealedByLabels, transcriptLabel,
+  behaviourText,
+  counterexampleLabel,
+  currentLines,
+  diagnosticMessage,
+  evidenceText,
+  functionAnchors,
+  inlineMessage,
+  inlineMessageLine,
+  leadingBlock,
+  linesText,
+  mistakeExplanation,
+  mistakeHeadline,
+  mistakeSeverity,
+  mistakeTitle,
+  mistakeWhere,
+  revealedByLabels,
+  transcriptLabel,
 } from '../../src/core/report/findings';
 import type { CheckReport, NamedMistake } from '../../src/core/report/report';
 
 const mistake = (over: Partial<NamedMistake> = {}): NamedMistake => ({
-  id: 'tiebreak', title: 'Ties are not broken by pool order', function: 'pick', line: 25, confidence: 'exact', explanation: 'Ties go to the first backend in the pool.',
-  hint: 'Compare with < , not <=.', mutants: ['tiebreak-last'], revealedBy: ['pool-order-not-name'], counterexample: null,
-  evidence: { steps: 7, transcripts: 3, first: { transcript: 'pool-order-not-name', label: 'ties follow pool order, STATUS follows name order', index: 3, command: 'PICK' } },
+  id: 'tiebreak',
+  title: 'Ties are not broken by pool order',
+  function: 'pick',
+  line: 25,
+  confidence: 'exact',
+  explanation: 'Ties go to the first backend in the pool.',
+  hint: 'Compare with < , not <=.',
+  mutants: ['tiebreak-last'],
+  revealedBy: ['pool-order-not-name'],
+  counterexample: null,
+  evidence: {
+    steps: 7,
+    transcripts: 3,
+    first: {
+      transcript: 'pool-order-not-name',
+      label: 'ties follow pool order, STATUS follows name order',
+      index: 3,
+      command: 'PICK',
+    },
+  },
   ...over,
 });
 const report: Pick<CheckReport, 'transcripts'> = {
-  transcripts: [{ name: 'pool-order-not-name', description: 'ties follow pool order, STATUS follows name order', passed: false }],
+  transcripts: [
+    { name: 'pool-order-not-name', description: 'ties follow pool order, STATUS follows name order', passed: false },
+  ],
 };
 
-describe('core/findings: a mistake in the learner\'s words', () => {
+describe("core/findings: a mistake in the learner's words", () => {
   it('carries the confidence: "likely" in the headline, a warning rather than an error', () => {
     assert.equal(mistakeHeadline(mistake()), 'Ties are not broken by pool order');
     assert.equal(mistakeSeverity(mistake()), 'error');
@@ -28,18 +62,39 @@ describe('core/findings: a mistake in the learner\'s words', () => {
   });
 
   it('shows the variant the program has in place of the general wording', () => {
-    const wrapped = mistake({ title: 'A count goes below zero', variant: { mutant: 'done-unsigned', title: 'A count wraps around', explanation: 'An unsigned counter wraps to 4294967295.' } });
+    const wrapped = mistake({
+      title: 'A count goes below zero',
+      variant: {
+        mutant: 'done-unsigned',
+        title: 'A count wraps around',
+        explanation: 'An unsigned counter wraps to 4294967295.',
+      },
+    });
     assert.equal(mistakeTitle(wrapped), 'A count wraps around');
     assert.equal(mistakeExplanation(wrapped), 'An unsigned counter wraps to 4294967295.');
     assert.equal(mistakeExplanation(mistake()), 'Ties go to the first backend in the pool.');
   });
 
-  it('points at the traced lines in the learner\'s helper, with the reason, else at the function', () => {
-    const traced = mistake({ location: { lines: [75, 74, 80], function: 'select', reason: 'these lines ran when PICK chose alpha' } });
-    assert.deepEqual(mistakeWhere(traced), { function: 'select', lines: [75, 74, 80], text: 'Lines 74–75 and 80 of select()', reason: 'these lines ran when PICK chose alpha' });
-    assert.match(diagnosticMessage(traced), /\(Lines 74–75 and 80 of select\(\): these lines ran when PICK chose alpha\.\)$/);
+  it("points at the traced lines in the learner's helper, with the reason, else at the function", () => {
+    const traced = mistake({
+      location: { lines: [75, 74, 80], function: 'select', reason: 'these lines ran when PICK chose alpha' },
+    });
+    assert.deepEqual(mistakeWhere(traced), {
+      function: 'select',
+      lines: [75, 74, 80],
+      text: 'Lines 74–75 and 80 of select()',
+      reason: 'these lines ran when PICK chose alpha',
+    });
+    assert.match(
+      diagnosticMessage(traced),
+      /\(Lines 74–75 and 80 of select\(\): these lines ran when PICK chose alpha\.\)$/,
+    );
     assert.deepEqual(mistakeWhere(mistake()), { function: 'pick', lines: [], text: 'In pick(), line 25' });
-    assert.deepEqual(mistakeWhere({ ...mistake(), line: null }), { function: 'pick', lines: [], text: 'Your program has no function named pick(): look for the code that does its job' });
+    assert.deepEqual(mistakeWhere({ ...mistake(), line: null }), {
+      function: 'pick',
+      lines: [],
+      text: 'Your program has no function named pick(): look for the code that does its job',
+    });
     assert.equal(linesText([12]), 'line 12');
     assert.equal(linesText([3, 1, 2, 7, 9, 8]), 'lines 1–3 and 7–9');
     assert.equal(linesText([1, 3, 5]), 'lines 1, 3 and 5');
@@ -50,25 +105,56 @@ describe('core/findings: a mistake in the learner\'s words', () => {
     assert.equal(transcriptLabel(report, 'generated-24'), 'a random test (#24)');
     assert.deepEqual(revealedByLabels(report, mistake()), ['ties follow pool order, STATUS follows name order']);
     // A first-version report put the name in the label too.
-    assert.equal(counterexampleLabel({ transcript: 'generated-3', label: 'generated-3' }, report), 'a random test (#3)');
+    assert.equal(
+      counterexampleLabel({ transcript: 'generated-3', label: 'generated-3' }, report),
+      'a random test (#3)',
+    );
     assert.equal(counterexampleLabel({ transcript: 'generated-3', label: 'a random test (#3)' }), 'a random test (#3)');
   });
 
   it('says the evidence and the tie behaviour in words', () => {
-    assert.equal(evidenceText(mistake()), 'Seen at 7 commands in 3 transcripts, first at command 4 (PICK) of “ties follow pool order, STATUS follows name order”.');
+    assert.equal(
+      evidenceText(mistake()),
+      'Seen at 7 commands in 3 transcripts, first at command 4 (PICK) of “ties follow pool order, STATUS follows name order”.',
+    );
     // With the report, the count says where it comes from: 1 hidden transcript (revealedBy) and 2 random tests.
-    const scoped = { transcripts: [...report.transcripts, { name: 'other', description: 'other', passed: true }], fuzz: { seed: 1, transcripts: 40, failed: 2, notRun: 0 } };
-    assert.equal(evidenceText(mistake(), scoped), 'Seen at 7 commands in 1 of 2 hidden transcripts and 2 of 40 random tests, first at command 4 (PICK) of “ties follow pool order, STATUS follows name order”.');
-    const random = mistake({ revealedBy: [], evidence: { steps: 2, transcripts: 1, first: { transcript: 'generated-24', label: 'a random test (#24)', index: 0, command: 'PICK' } } });
-    assert.equal(evidenceText(random, scoped), 'Seen at 2 commands in 1 of 40 random tests, first at command 1 (PICK) of a random test (#24).');
-    assert.equal(evidenceText(mistake({ evidence: { steps: 1, transcripts: 1, first: null } })), 'Seen at 1 command in 1 transcript.');
-    assert.match(behaviourText(mistake({ behaviour: 'random' }))!, /at random: two runs of the same commands gave different answers/);
+    const scoped = {
+      transcripts: [...report.transcripts, { name: 'other', description: 'other', passed: true }],
+      fuzz: { seed: 1, transcripts: 40, failed: 2, notRun: 0 },
+    };
+    assert.equal(
+      evidenceText(mistake(), scoped),
+      'Seen at 7 commands in 1 of 2 hidden transcripts and 2 of 40 random tests, first at command 4 (PICK) of “ties follow pool order, STATUS follows name order”.',
+    );
+    const random = mistake({
+      revealedBy: [],
+      evidence: {
+        steps: 2,
+        transcripts: 1,
+        first: { transcript: 'generated-24', label: 'a random test (#24)', index: 0, command: 'PICK' },
+      },
+    });
+    assert.equal(
+      evidenceText(random, scoped),
+      'Seen at 2 commands in 1 of 40 random tests, first at command 1 (PICK) of a random test (#24).',
+    );
+    assert.equal(
+      evidenceText(mistake({ evidence: { steps: 1, transcripts: 1, first: null } })),
+      'Seen at 1 command in 1 transcript.',
+    );
+    assert.match(
+      behaviourText(mistake({ behaviour: 'random' }))!,
+      /at random: two runs of the same commands gave different answers/,
+    );
     assert.match(behaviourText(mistake({ behaviour: 'rotating' }))!, /rotate/);
     assert.equal(behaviourText(mistake()), undefined);
   });
 
-  it('keeps the editor\'s inline message short enough to read beside the code', () => {
-    const long = mistake({ title: 'The count of a backend that is done is taken down twice when the same DONE arrives again', confidence: 'likely' });
+  it("keeps the editor's inline message short enough to read beside the code", () => {
+    const long = mistake({
+      title: 'The count of a backend that is done is taken down twice when the same DONE arrives again',
+      confidence: 'likely',
+    });
     assert.ok(inlineMessage(long).length <= 40, inlineMessage(long));
     assert.match(inlineMessage(long), /…$/);
     assert.equal(inlineMessage(mistake()), '✗ Ties are not broken by pool order');
@@ -87,7 +173,7 @@ describe('core/findings: a mistake in the learner\'s words', () => {
   });
 });
 
-describe('core/findings: where the editor\'s one-line message goes', () => {
+describe("core/findings: where the editor's one-line message goes", () => {
   const source = [
     'def pick(counts, backends):',
     '    """Pick one."""',
@@ -112,8 +198,11 @@ describe('core/findings: where the editor\'s one-line message goes', () => {
     assert.equal(inlineMessageLine(traced, source, 'python', undefined), 7);
   });
 
-  it('without traced lines, the function\'s own line, where the squiggle is', () => {
-    assert.equal(inlineMessageLine(mistake({ function: 'connection_closed', location: undefined }), source, 'python', undefined), 13);
+  it("without traced lines, the function's own line, where the squiggle is", () => {
+    assert.equal(
+      inlineMessageLine(mistake({ function: 'connection_closed', location: undefined }), source, 'python', undefined),
+      13,
+    );
     assert.equal(inlineMessageLine(mistake({ function: 'pick' }), source, 'python', undefined), 1);
     assert.ok(inlineMessage(mistake({ confidence: 'likely' })).startsWith('⚠ '));
   });

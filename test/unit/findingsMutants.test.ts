@@ -19,11 +19,14 @@ import {
 
 type Scope = Pick<CheckReport, 'transcripts' | 'fuzz'>;
 
-
 /** A report with `hidden` hidden transcripts (h1, h2, …) and `random` random tests. */
 function scope(hidden: number, random: number): Scope {
   return {
-    transcripts: Array.from({ length: hidden }, (_, i) => ({ name: `h${i + 1}`, description: `hidden ${i + 1}`, passed: false })),
+    transcripts: Array.from({ length: hidden }, (_, i) => ({
+      name: `h${i + 1}`,
+      description: `hidden ${i + 1}`,
+      passed: false,
+    })),
     fuzz: { seed: 1, transcripts: random, failed: 0, notRun: 0 },
   };
 }
@@ -47,21 +50,57 @@ describe('findings: where and why, in the learner’s words', () => {
 
   describe('mistakeWhere', () => {
     it('names the traced lines, their function and the row of the table the reason is about', () => {
-      const where = mistakeWhere(mistake({ location: { lines: [75, 74], function: 'select', reason: 'these lines ran when PICK answered b', at: { table: true, row: 3 } } }));
-      assert.deepEqual(where, { function: 'select', lines: [75, 74], text: 'Lines 74–75 of select()', reason: 'these lines ran when PICK answered b (command 3 in the table below)' });
+      const where = mistakeWhere(
+        mistake({
+          location: {
+            lines: [75, 74],
+            function: 'select',
+            reason: 'these lines ran when PICK answered b',
+            at: { table: true, row: 3 },
+          },
+        }),
+      );
+      assert.deepEqual(where, {
+        function: 'select',
+        lines: [75, 74],
+        text: 'Lines 74–75 of select()',
+        reason: 'these lines ran when PICK answered b (command 3 in the table below)',
+      });
     });
     it('says when the reason is about another transcript than the table', () => {
-      const hidden = mistakeWhere(mistake({ location: { lines: [4], function: null, reason: 'ran', at: { table: false, transcript: 'ties-pool', label: 'ties follow pool order' } } }));
+      const hidden = mistakeWhere(
+        mistake({
+          location: {
+            lines: [4],
+            function: null,
+            reason: 'ran',
+            at: { table: false, transcript: 'ties-pool', label: 'ties follow pool order' },
+          },
+        }),
+      );
       assert.equal(hidden.text, 'Line 4');
       assert.equal(hidden.function, 'pick');
       assert.equal(hidden.reason, 'ran (in “ties follow pool order”, not the table below)');
-      const random = mistakeWhere(mistake({ location: { lines: [4], function: null, reason: 'ran', at: { table: false, transcript: 'generated-8', label: 'a random test (#8)' } } }));
+      const random = mistakeWhere(
+        mistake({
+          location: {
+            lines: [4],
+            function: null,
+            reason: 'ran',
+            at: { table: false, transcript: 'generated-8', label: 'a random test (#8)' },
+          },
+        }),
+      );
       assert.equal(random.reason, 'ran (in a random test (#8), not the table below)');
       const nowhere = mistakeWhere(mistake({ location: { lines: [4], function: null, reason: 'ran' } }));
       assert.equal(nowhere.reason, 'ran');
     });
     it('falls back to the function and its line without traced lines', () => {
-      assert.deepEqual(mistakeWhere(mistake({ location: { lines: [], function: 'x', reason: 'r' } })), { function: 'pick', lines: [], text: 'In pick(), line 12' });
+      assert.deepEqual(mistakeWhere(mistake({ location: { lines: [], function: 'x', reason: 'r' } })), {
+        function: 'pick',
+        lines: [],
+        text: 'In pick(), line 12',
+      });
       assert.deepEqual(mistakeWhere(mistake({ line: null })), {
         function: 'pick',
         lines: [],
@@ -85,7 +124,10 @@ describe('findings: where and why, in the learner’s words', () => {
       assert.equal(counterexampleLabel({ label: 'h1', transcript: 'h1' }, scope(1, 0)), 'hidden 1');
     });
     it('quotes a hidden transcript as a caption source, not a random test', () => {
-      assert.equal(counterexampleSource({ label: 'a random test (#12)', transcript: 'generated-12' }), 'a random test (#12)');
+      assert.equal(
+        counterexampleSource({ label: 'a random test (#12)', transcript: 'generated-12' }),
+        'a random test (#12)',
+      );
       assert.equal(counterexampleSource({ label: 'ties', transcript: 'my-generated-1' }), 'the transcript “ties”');
       assert.equal(counterexampleSource({ label: 'ties', transcript: 'generated-1-b' }), 'the transcript “ties”');
       assert.equal(counterexampleSource({ label: 'ties', transcript: 'generated-ab' }), 'the transcript “ties”');
@@ -95,7 +137,11 @@ describe('findings: where and why, in the learner’s words', () => {
 
   it('quotes only a hidden transcript where the lines ran', () => {
     const where = (transcript: string): string | undefined =>
-      mistakeWhere(mistake({ location: { lines: [4], function: null, reason: 'ran', at: { table: false, transcript, label: 'L' } } })).reason;
+      mistakeWhere(
+        mistake({
+          location: { lines: [4], function: null, reason: 'ran', at: { table: false, transcript, label: 'L' } },
+        }),
+      ).reason;
     assert.equal(where('generated-3'), 'ran (in L, not the table below)');
     assert.equal(where('xgenerated-3'), 'ran (in “L”, not the table below)');
     assert.equal(where('generated-3-b'), 'ran (in “L”, not the table below)');
@@ -106,15 +152,35 @@ describe('findings: where and why, in the learner’s words', () => {
       assert.equal(evidenceText(mistake()), '');
     });
     it('counts commands and transcripts, and names the first command', () => {
-      const evidence = { steps: 7, transcripts: 3, first: { transcript: 'ties-pool', label: 'ties follow pool order', index: 3, command: 'PICK' } };
-      assert.equal(evidenceText(mistake({ evidence })), 'Seen at 7 commands in 3 transcripts, first at command 4 (PICK) of “ties follow pool order”.');
-      const one = { steps: 1, transcripts: 1, first: { transcript: 'generated-3', label: 'a random test (#3)', index: 0, command: 'DONE a' } };
-      assert.equal(evidenceText(mistake({ evidence: one })), 'Seen at 1 command in 1 transcript, first at command 1 (DONE a) of a random test (#3).');
+      const evidence = {
+        steps: 7,
+        transcripts: 3,
+        first: { transcript: 'ties-pool', label: 'ties follow pool order', index: 3, command: 'PICK' },
+      };
+      assert.equal(
+        evidenceText(mistake({ evidence })),
+        'Seen at 7 commands in 3 transcripts, first at command 4 (PICK) of “ties follow pool order”.',
+      );
+      const one = {
+        steps: 1,
+        transcripts: 1,
+        first: { transcript: 'generated-3', label: 'a random test (#3)', index: 0, command: 'DONE a' },
+      };
+      assert.equal(
+        evidenceText(mistake({ evidence: one })),
+        'Seen at 1 command in 1 transcript, first at command 1 (DONE a) of a random test (#3).',
+      );
     });
     it('says where the transcripts were counted, from the report’s totals', () => {
       const m = mistake({ evidence: { steps: 7, transcripts: 3, first: null }, revealedBy: ['h1', 'h2', 'h1'] });
-      assert.equal(evidenceText(m, scope(15, 40)), 'Seen at 7 commands in 2 of 15 hidden transcripts and 1 of 40 random tests.');
-      assert.equal(evidenceText(m, scope(2, 1)), 'Seen at 7 commands in 2 of 2 hidden transcripts and 1 of 1 random test.');
+      assert.equal(
+        evidenceText(m, scope(15, 40)),
+        'Seen at 7 commands in 2 of 15 hidden transcripts and 1 of 40 random tests.',
+      );
+      assert.equal(
+        evidenceText(m, scope(2, 1)),
+        'Seen at 7 commands in 2 of 2 hidden transcripts and 1 of 1 random test.',
+      );
       const hiddenOnly = mistake({ evidence: { steps: 2, transcripts: 1, first: null }, revealedBy: ['h1'] });
       assert.equal(evidenceText(hiddenOnly, scope(1, 40)), 'Seen at 2 commands in 1 of 1 hidden transcript.');
       const randomOnly = mistake({ evidence: { steps: 5, transcripts: 40, first: null }, revealedBy: [] });
@@ -133,14 +199,26 @@ describe('findings: where and why, in the learner’s words', () => {
   });
 
   it('says how the ties behave', () => {
-    assert.equal(behaviourText({ behaviour: 'random' }), 'Your ties are broken at random: two runs of the same commands gave different answers.');
-    assert.equal(behaviourText({ behaviour: 'rotating' }), 'Your ties rotate: the same commands after a reset gave a different answer, so something carries over between picks.');
+    assert.equal(
+      behaviourText({ behaviour: 'random' }),
+      'Your ties are broken at random: two runs of the same commands gave different answers.',
+    );
+    assert.equal(
+      behaviourText({ behaviour: 'rotating' }),
+      'Your ties rotate: the same commands after a reset gave a different answer, so something carries over between picks.',
+    );
     assert.equal(behaviourText({}), undefined);
   });
 
   it('writes the diagnostic with the lines and why, when traced', () => {
-    const traced = mistake({ confidence: 'likely', location: { lines: [4, 5], function: 'pick', reason: 'these ran', at: { table: true, row: 2 } } });
-    assert.equal(diagnosticMessage(traced), 'Ties go to the last backend (likely): Keep the first of equal counts (Lines 4–5 of pick(): these ran (command 2 in the table below).)');
+    const traced = mistake({
+      confidence: 'likely',
+      location: { lines: [4, 5], function: 'pick', reason: 'these ran', at: { table: true, row: 2 } },
+    });
+    assert.equal(
+      diagnosticMessage(traced),
+      'Ties go to the last backend (likely): Keep the first of equal counts (Lines 4–5 of pick(): these ran (command 2 in the table below).)',
+    );
     assert.equal(diagnosticMessage(mistake()), 'Ties go to the last backend: Keep the first of equal counts');
   });
 

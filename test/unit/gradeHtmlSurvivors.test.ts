@@ -19,7 +19,11 @@ const share = (count: number, of: number): string => `${Math.round((count / of) 
 function size(attrs: Record<string, string>): { width: number; height: number } {
   const [x, y, width, height] = attrs.viewBox!.split(' ').map(Number);
   assert.deepEqual([x, y], [0, 0]);
-  assert.deepEqual([Number(attrs.width), Number(attrs.height)], [width, height], 'the width and height are the viewBox');
+  assert.deepEqual(
+    [Number(attrs.width), Number(attrs.height)],
+    [width, height],
+    'the width and height are the viewBox',
+  );
   return { width: width!, height: height! };
 }
 
@@ -27,7 +31,10 @@ function size(attrs: Record<string, string>): { width: number; height: number } 
 const start = (shape: Shape, axis: 'x' | 'y'): number => (shape.attrs[axis] === undefined ? 0 : num(shape, axis));
 
 const inside = (rect: Shape, picture: { width: number; height: number }): boolean =>
-  start(rect, 'x') >= 0 && start(rect, 'y') >= 0 && start(rect, 'x') + num(rect, 'width') <= picture.width && start(rect, 'y') + num(rect, 'height') <= picture.height;
+  start(rect, 'x') >= 0 &&
+  start(rect, 'y') >= 0 &&
+  start(rect, 'x') + num(rect, 'width') <= picture.width &&
+  start(rect, 'y') + num(rect, 'height') <= picture.height;
 
 describe('class report page: the status bar', () => {
   it('holds the track, then a segment and a legend entry per status present, and nothing else', () => {
@@ -48,7 +55,10 @@ describe('class report page: the status bar', () => {
     const picture = size(bar.attrs);
     const squares = bar.shapes.filter((s) => s.tag === 'rect' && s.attrs.class!.startsWith('f-') && !s.text);
     const labels = bar.shapes.filter((s) => s.tag === 'text');
-    assert.deepEqual(squares.map((s) => s.attrs.class), statuses.map((s) => `f-${s}`));
+    assert.deepEqual(
+      squares.map((s) => s.attrs.class),
+      statuses.map((s) => `f-${s}`),
+    );
     assert.equal(labels.length, statuses.length);
     squares.forEach((square, i) => {
       assert.ok(inside(square, picture), `square ${i} inside the picture`);
@@ -72,16 +82,29 @@ describe('class report page: the mistake chart', () => {
   let mistakes: { title: string; count: number }[] = [];
   let picture: ReturnType<typeof chart> | undefined;
   beforeEach(() => {
-    rows = [studentRow('amy', 'fail', { mistakes: [named('whole'), named('some')] }), studentRow('bob', 'fail', { mistakes: [named('whole')] }), studentRow('cat', 'fail', { mistakes: [named('whole')] })];
-    mistakes = ['whole', 'some'].map((id) => ({ title: `Mistake ${id}`, count: rows.filter((r) => r.mistakes.some((m) => m.id === id)).length }));
+    rows = [
+      studentRow('amy', 'fail', { mistakes: [named('whole'), named('some')] }),
+      studentRow('bob', 'fail', { mistakes: [named('whole')] }),
+      studentRow('cat', 'fail', { mistakes: [named('whole')] }),
+    ];
+    mistakes = ['whole', 'some'].map((id) => ({
+      title: `Mistake ${id}`,
+      count: rows.filter((r) => r.mistakes.some((m) => m.id === id)).length,
+    }));
     picture = chart(classReportHtml(classOf(rows)), 'Mistakes by share of the class');
   });
-  const rowsOf = (shapes: Shape[]): Shape[][] => Array.from({ length: shapes.length / 4 }, (_, i) => shapes.slice(i * 4, i * 4 + 4));
+  const rowsOf = (shapes: Shape[]): Shape[][] =>
+    Array.from({ length: shapes.length / 4 }, (_, i) => shapes.slice(i * 4, i * 4 + 4));
 
   it('holds, per mistake and most students first, its title, a track, a bar and its count with share, and nothing else', () => {
     assert.equal(picture!.stray, '');
     assert.equal(picture!.shapes.length, 4 * mistakes.length);
-    const read = rowsOf(picture!.shapes).map(([label, track, bar, count]) => [label!.text, track!.attrs.class, bar!.attrs.class, count!.text]);
+    const read = rowsOf(picture!.shapes).map(([label, track, bar, count]) => [
+      label!.text,
+      track!.attrs.class,
+      bar!.attrs.class,
+      count!.text,
+    ]);
     assert.deepEqual(
       read,
       mistakes.map((m) => [m.title, 'track', 'bar', `${m.count} · ${share(m.count, rows.length)}`]),
@@ -95,7 +118,11 @@ describe('class report page: the mistake chart', () => {
       assert.equal(label!.attrs['text-anchor'], 'end');
       assert.ok(num(label, 'x') <= num(bar, 'x'), `${label!.text} ends before its bar`);
       assert.ok(num(label, 'y') > top && num(label, 'y') <= bottom, `${label!.text} is on its bar's line`);
-      assert.deepEqual(['x', 'y', 'height'].map((a) => num(track, a)), ['x', 'y', 'height'].map((a) => num(bar, a)), 'the track lies behind its bar');
+      assert.deepEqual(
+        ['x', 'y', 'height'].map((a) => num(track, a)),
+        ['x', 'y', 'height'].map((a) => num(bar, a)),
+        'the track lies behind its bar',
+      );
       assert.ok(num(count, 'x') > num(track, 'x') + num(track, 'width'), `${count!.text} comes after the track`);
       assert.ok(num(count, 'y') > top && num(count, 'y') <= bottom, `${count!.text} is on its bar's line`);
     }
@@ -113,22 +140,35 @@ describe('class report page: the mistake chart', () => {
 
   it('a title of up to 44 characters is shown whole; a longer one is cut to 43 and an ellipsis', () => {
     const titles = ['Late count', 'x'.repeat(44), 'y'.repeat(45)];
-    const report = classOf(titles.map((title, i) => studentRow(`s${i}`, 'fail', { mistakes: [named(`m${i}`, null, title)] })));
-    const labels = chart(classReportHtml(report), 'Mistakes by share of the class').shapes.filter((s) => s.attrs['text-anchor'] === 'end');
-    assert.deepEqual(labels.map((s) => s.text), ['Late count', 'x'.repeat(44), `${'y'.repeat(43)}…`]);
+    const report = classOf(
+      titles.map((title, i) => studentRow(`s${i}`, 'fail', { mistakes: [named(`m${i}`, null, title)] })),
+    );
+    const labels = chart(classReportHtml(report), 'Mistakes by share of the class').shapes.filter(
+      (s) => s.attrs['text-anchor'] === 'end',
+    );
+    assert.deepEqual(
+      labels.map((s) => s.text),
+      ['Late count', 'x'.repeat(44), `${'y'.repeat(43)}…`],
+    );
   });
 
   it('a long title is cut between characters a reader sees: an emoji at the cut is kept whole or left out, never split', () => {
     const title = `${'z'.repeat(42)}🧮 and more`;
     const report = classOf([studentRow('s0', 'fail', { mistakes: [named('m0', null, title)] })]);
-    const [label] = chart(classReportHtml(report), 'Mistakes by share of the class').shapes.filter((s) => s.attrs['text-anchor'] === 'end');
+    const [label] = chart(classReportHtml(report), 'Mistakes by share of the class').shapes.filter(
+      (s) => s.attrs['text-anchor'] === 'end',
+    );
     assert.equal(label!.text, `${'z'.repeat(42)}🧮…`, 'cut after the emoji (the 43rd character), not through it');
   });
 });
 
 describe('class report page: the tables', () => {
   it('the mistakes: a row each, most students first, with count and share, nothing between the rows', () => {
-    const rows = [studentRow('amy', 'fail', { mistakes: [named('some'), named('most')] }), studentRow('bob', 'fail', { mistakes: [named('most')] }), studentRow('cat', 'pass')];
+    const rows = [
+      studentRow('amy', 'fail', { mistakes: [named('some'), named('most')] }),
+      studentRow('bob', 'fail', { mistakes: [named('most')] }),
+      studentRow('cat', 'pass'),
+    ];
     const mistakes = table(classReportHtml(classOf(rows)), 'Mistake');
     assert.equal(mistakes.stray, '');
     assert.deepEqual(
@@ -141,8 +181,17 @@ describe('class report page: the tables', () => {
   });
 
   it('a common counterexample: each side of several lines joined by slashes, "(nothing)" for a side with none', () => {
-    const rows = [studentRow('amy', 'fail', { mistakes: [named('two', transcript(['POOL a b', 'STATUS'], ['a:0', 'b:0'], ['a:1', 'b:1'])), named('none', transcript(['PICK'], [], []))] })];
-    const sides = [...classReportHtml(classOf(rows)).matchAll(/expected <code>([^<]*)<\/code>, got <code>([^<]*)<\/code>/g)].map((m) => [m[1], m[2]]);
+    const rows = [
+      studentRow('amy', 'fail', {
+        mistakes: [
+          named('two', transcript(['POOL a b', 'STATUS'], ['a:0', 'b:0'], ['a:1', 'b:1'])),
+          named('none', transcript(['PICK'], [], [])),
+        ],
+      }),
+    ];
+    const sides = [
+      ...classReportHtml(classOf(rows)).matchAll(/expected <code>([^<]*)<\/code>, got <code>([^<]*)<\/code>/g),
+    ].map((m) => [m[1], m[2]]);
     // Mistakes as many students made go by id: `none` before `two`.
     assert.deepEqual(sides, [
       ['(nothing)', '(nothing)'],
@@ -179,6 +228,9 @@ describe('class report page: the tables', () => {
   it('a class with no mistake: the heading is followed straight by the sentence that says so', () => {
     const html = classReportHtml(classOf([studentRow('amy', 'pass'), studentRow('bob', 'fail')]));
     const after = html.split('<h2>What the class gets wrong</h2>')[1]!;
-    assert.ok(after.trimStart().startsWith(`<p class="muted">No student's check named a mistake.</p>`), after.slice(0, 80));
+    assert.ok(
+      after.trimStart().startsWith(`<p class="muted">No student's check named a mistake.</p>`),
+      after.slice(0, 80),
+    );
   });
 });

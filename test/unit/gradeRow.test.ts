@@ -7,10 +7,34 @@ import { exampleOf, rowFromReport } from '../../src/core/grade/row';
 import type { CheckReport, Counterexample, NamedMistake, Problem } from '../../src/core/report/report';
 
 const example = (commands: string[]): Counterexample =>
-  ({ transcript: 't', label: 'the t transcript', commands, expected: ['OK', 'a'], actual: ['OK', 'b'], divergesAt: 1, trace: [], shrunkFrom: 4, preamble: [], reproduced: true }) as Counterexample;
+  ({
+    transcript: 't',
+    label: 'the t transcript',
+    commands,
+    expected: ['OK', 'a'],
+    actual: ['OK', 'b'],
+    divergesAt: 1,
+    trace: [],
+    shrunkFrom: 4,
+    preamble: [],
+    reproduced: true,
+  }) as Counterexample;
 
 const mistake = (extra: Partial<NamedMistake>): NamedMistake =>
-  ({ id: 'tiebreak', title: 'Wrong tiebreak', function: 'pick', line: 3, confidence: 'exact', explanation: 'why', hint: 'fix', mutants: ['tiebreak-name'], evidence: { steps: 1, transcripts: 1, first: null }, revealedBy: [], counterexample: null, ...extra }) as NamedMistake;
+  ({
+    id: 'tiebreak',
+    title: 'Wrong tiebreak',
+    function: 'pick',
+    line: 3,
+    confidence: 'exact',
+    explanation: 'why',
+    hint: 'fix',
+    mutants: ['tiebreak-name'],
+    evidence: { steps: 1, transcripts: 1, first: null },
+    revealedBy: [],
+    counterexample: null,
+    ...extra,
+  }) as NamedMistake;
 
 function report(status: CheckReport['status'], extra: Partial<CheckReport> = {}): CheckReport {
   return {
@@ -53,13 +77,32 @@ describe('grade row from a check report', () => {
 
   it('mistakes: their titles as the reason, each with its step, question, form, behaviour and smallest example', () => {
     const named = [
-      mistake({ step: 3, question: 'fq-tie', variant: { mutant: 'tiebreak-lru', explanation: 'lru' }, behaviour: 'random', counterexample: example(['POOL a b', 'PICK']) }),
+      mistake({
+        step: 3,
+        question: 'fq-tie',
+        variant: { mutant: 'tiebreak-lru', explanation: 'lru' },
+        behaviour: 'random',
+        counterexample: example(['POOL a b', 'PICK']),
+      }),
       mistake({ id: 'late', title: 'Late count' }),
     ];
-    const row = rowFromReport('bob', 'bob/b.py', report('fail', { mistakes: named, problems: [problem('stray-output', 'prints')] }), null);
+    const row = rowFromReport(
+      'bob',
+      'bob/b.py',
+      report('fail', { mistakes: named, problems: [problem('stray-output', 'prints')] }),
+      null,
+    );
     assert.equal(row.reason, 'Wrong tiebreak; Late count');
     assert.deepEqual(row.mistakes, [
-      { id: 'tiebreak', title: 'Wrong tiebreak', step: 3, question: 'fq-tie', variant: 'tiebreak-lru', behaviour: 'random', example: { commands: ['POOL a b', 'PICK'], divergesAt: 1, expected: ['OK', 'a'], actual: ['OK', 'b'] } },
+      {
+        id: 'tiebreak',
+        title: 'Wrong tiebreak',
+        step: 3,
+        question: 'fq-tie',
+        variant: 'tiebreak-lru',
+        behaviour: 'random',
+        example: { commands: ['POOL a b', 'PICK'], divergesAt: 1, expected: ['OK', 'a'], actual: ['OK', 'b'] },
+      },
       { id: 'late', title: 'Late count', example: null },
     ]);
     assert.equal(row.random, true, 'a mistake made at random');
@@ -67,10 +110,22 @@ describe('grade row from a check report', () => {
   });
 
   it("no mistake: the first problem's kind and first line as the reason, else the failed checks", () => {
-    assert.equal(rowFromReport('c', 'c.py', report('fail', { problems: [problem('timeout', 'stopped\nat PICK'), problem('crash', 'x')] }), null).reason, 'timeout: stopped');
+    assert.equal(
+      rowFromReport(
+        'c',
+        'c.py',
+        report('fail', { problems: [problem('timeout', 'stopped\nat PICK'), problem('crash', 'x')] }),
+        null,
+      ).reason,
+      'timeout: stopped',
+    );
     assert.equal(rowFromReport('c', 'c.py', report('fail'), null).reason, '3 of 5 checks failed');
     const broken = report('error', { mistakes: [mistake({})], problems: [problem('syntax', 'does not compile')] });
-    assert.equal(rowFromReport('c', 'c.py', broken, null).reason, 'syntax: does not compile', 'an error says its problem even beside mistakes');
+    assert.equal(
+      rowFromReport('c', 'c.py', broken, null).reason,
+      'syntax: does not compile',
+      'an error says its problem even beside mistakes',
+    );
   });
 
   it('flags: each problem kind once, randomness, a hang, and the unnamed difference shown', () => {
@@ -78,13 +133,26 @@ describe('grade row from a check report', () => {
     const row = rowFromReport(
       'd',
       'd.py',
-      report('fail', { problems: [problem('nondeterministic', 'x'), problem('timeout', 'y'), problem('timeout', 'z'), problem('unrecognised-difference', 'w')], counterexample: shown }),
+      report('fail', {
+        problems: [
+          problem('nondeterministic', 'x'),
+          problem('timeout', 'y'),
+          problem('timeout', 'z'),
+          problem('unrecognised-difference', 'w'),
+        ],
+        counterexample: shown,
+      }),
       null,
     );
     assert.deepEqual(row.problems, ['nondeterministic', 'timeout', 'unrecognised-difference']);
     assert.deepEqual([row.random, row.stoppedAnswering], [true, true]);
     assert.deepEqual(row.unrecognised, exampleOf(shown));
-    const named = rowFromReport('e', 'e.py', report('fail', { counterexample: shown, mistakes: [mistake({ behaviour: 'rotating' })] }), null);
+    const named = rowFromReport(
+      'e',
+      'e.py',
+      report('fail', { counterexample: shown, mistakes: [mistake({ behaviour: 'rotating' })] }),
+      null,
+    );
     assert.deepEqual([named.unrecognised, named.random, named.stoppedAnswering], [null, false, false]);
   });
 

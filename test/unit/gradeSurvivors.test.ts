@@ -16,14 +16,25 @@ describe('class report: ties', () => {
   it('the common example: of two seen once each, the shorter, even when it comes second', () => {
     const long = transcript(['POOL a b c', 'PICK', 'PICK']);
     const short = transcript(['POOL a', 'PICK']);
-    const report = buildClassReport(CLASS_LESSON, [studentRow('amy', 'fail', { mistakes: [named('tie', long)] }), studentRow('bob', 'fail', { mistakes: [named('tie', short)] })], 't');
+    const report = buildClassReport(
+      CLASS_LESSON,
+      [
+        studentRow('amy', 'fail', { mistakes: [named('tie', long)] }),
+        studentRow('bob', 'fail', { mistakes: [named('tie', short)] }),
+      ],
+      't',
+    );
     assert.deepEqual(report.mistakes[0]!.commonExample, { ...short, students: 1 });
   });
 
   it('the common example: one two students got beats a shorter one only one got, whichever comes last', () => {
     const long = transcript(['POOL a b c', 'PICK', 'PICK']);
     const short = transcript(['POOL a', 'PICK']);
-    const rows = [studentRow('amy', 'fail', { mistakes: [named('tie', long)] }), studentRow('bob', 'fail', { mistakes: [named('tie', long)] }), studentRow('cat', 'fail', { mistakes: [named('tie', short)] })];
+    const rows = [
+      studentRow('amy', 'fail', { mistakes: [named('tie', long)] }),
+      studentRow('bob', 'fail', { mistakes: [named('tie', long)] }),
+      studentRow('cat', 'fail', { mistakes: [named('tie', short)] }),
+    ];
     const report = buildClassReport(CLASS_LESSON, rows, 't');
     assert.deepEqual(report.mistakes[0]!.commonExample, { ...long, students: 2 });
     assert.match(classReportHtml(report), /shown to 2 of 3/);
@@ -34,25 +45,79 @@ describe('class report: ties', () => {
     const first = studentRow('ann', 'fail', { file: 'first/b.py', mistakes: [named('tie')] });
     const second = studentRow('ann', 'pass', { file: 'second/b.py' });
     const report = buildClassReport(CLASS_LESSON, [studentRow('zed', 'pass'), first, second], 't');
-    assert.deepEqual(report.rows.map((r) => r.file), ['first/b.py', 'second/b.py', 'zed/b.py']);
-    const csv = classReportCsv(report).split('\r\n').slice(1, 3).map((line) => line.split(',').slice(0, 3));
-    assert.deepEqual(csv, [['ann', 'first/b.py', 'fail'], ['ann', 'second/b.py', 'pass']]);
-    assert.deepEqual(table(classReportHtml(report), 'Student').rows.map((cells) => cells.slice(0, 2)), [['ann', 'failed'], ['ann', 'passed'], ['zed', 'passed']]);
+    assert.deepEqual(
+      report.rows.map((r) => r.file),
+      ['first/b.py', 'second/b.py', 'zed/b.py'],
+    );
+    const csv = classReportCsv(report)
+      .split('\r\n')
+      .slice(1, 3)
+      .map((line) => line.split(',').slice(0, 3));
+    assert.deepEqual(csv, [
+      ['ann', 'first/b.py', 'fail'],
+      ['ann', 'second/b.py', 'pass'],
+    ]);
+    assert.deepEqual(
+      table(classReportHtml(report), 'Student').rows.map((cells) => cells.slice(0, 2)),
+      [
+        ['ann', 'failed'],
+        ['ann', 'passed'],
+        ['zed', 'passed'],
+      ],
+    );
   });
 
   it('mistakes that as many students made go in order of their ids, the smaller id seen first staying first', () => {
-    const report = buildClassReport(CLASS_LESSON, [studentRow('amy', 'fail', { mistakes: [named('alpha')] }), studentRow('bob', 'fail', { mistakes: [named('zeta')] })], 't');
-    assert.deepEqual(report.mistakes.map((m) => [m.id, m.count]), [['alpha', 1], ['zeta', 1]]);
-    assert.deepEqual(table(classReportHtml(report), 'Mistake').rows.map((cells) => cells[0]), ['Mistake alpha alpha', 'Mistake zeta zeta']);
+    const report = buildClassReport(
+      CLASS_LESSON,
+      [
+        studentRow('amy', 'fail', { mistakes: [named('alpha')] }),
+        studentRow('bob', 'fail', { mistakes: [named('zeta')] }),
+      ],
+      't',
+    );
+    assert.deepEqual(
+      report.mistakes.map((m) => [m.id, m.count]),
+      [
+        ['alpha', 1],
+        ['zeta', 1],
+      ],
+    );
+    assert.deepEqual(
+      table(classReportHtml(report), 'Mistake').rows.map((cells) => cells[0]),
+      ['Mistake alpha alpha', 'Mistake zeta zeta'],
+    );
   });
 
-  it('differences at the same command with other expected answers, as many students each: the first student\'s group first', () => {
-    const rows = [studentRow('amy', 'fail', { unrecognised: transcript(['POOL a', 'DONE a'], ['OK']) }), studentRow('bob', 'fail', { unrecognised: transcript(['POOL a', 'DONE a'], ['NO']) })];
+  it("differences at the same command with other expected answers, as many students each: the first student's group first", () => {
+    const rows = [
+      studentRow('amy', 'fail', { unrecognised: transcript(['POOL a', 'DONE a'], ['OK']) }),
+      studentRow('bob', 'fail', { unrecognised: transcript(['POOL a', 'DONE a'], ['NO']) }),
+    ];
     const report = buildClassReport(CLASS_LESSON, rows, 't');
-    assert.deepEqual(report.unrecognised.map((g) => [g.command, g.expected, g.students]), [['DONE a', ['OK'], ['amy']], ['DONE a', ['NO'], ['bob']]]);
+    assert.deepEqual(
+      report.unrecognised.map((g) => [g.command, g.expected, g.students]),
+      [
+        ['DONE a', ['OK'], ['amy']],
+        ['DONE a', ['NO'], ['bob']],
+      ],
+    );
     // Both at the end of the input too: the same command text, the order of the students.
-    const ended = buildClassReport(CLASS_LESSON, [studentRow('amy', 'fail', { unrecognised: transcript(['POOL a'], ['OK'], [], 1) }), studentRow('bob', 'fail', { unrecognised: transcript(['POOL b'], [], [], 1) })], 't');
-    assert.deepEqual(ended.unrecognised.map((g) => [g.command, g.students]), [['(end of input)', ['amy']], ['(end of input)', ['bob']]]);
+    const ended = buildClassReport(
+      CLASS_LESSON,
+      [
+        studentRow('amy', 'fail', { unrecognised: transcript(['POOL a'], ['OK'], [], 1) }),
+        studentRow('bob', 'fail', { unrecognised: transcript(['POOL b'], [], [], 1) }),
+      ],
+      't',
+    );
+    assert.deepEqual(
+      ended.unrecognised.map((g) => [g.command, g.students]),
+      [
+        ['(end of input)', ['amy']],
+        ['(end of input)', ['bob']],
+      ],
+    );
   });
 });
 
@@ -60,25 +125,53 @@ describe('class report: the CSV a gradebook imports', () => {
   it('a header of the documented columns, then one line per student, every line ended by CRLF', () => {
     const report = buildClassReport(CLASS_LESSON, [studentRow('amy', 'pass'), studentRow('bob', 'fail')], 't');
     const lines = classReportCsv(report).split('\r\n');
-    assert.deepEqual(lines[0]!.split(','), ['student', 'file', 'status', 'reason', 'checks_passed', 'checks_total', 'mistakes', 'problems', 'quiz_right', 'quiz_total', 'duration_ms']);
-    assert.equal(lines.length, 1 + report.rows.length + 1, 'a line per student after the header, and the last ends too');
+    assert.deepEqual(lines[0]!.split(','), [
+      'student',
+      'file',
+      'status',
+      'reason',
+      'checks_passed',
+      'checks_total',
+      'mistakes',
+      'problems',
+      'quiz_right',
+      'quiz_total',
+      'duration_ms',
+    ]);
+    assert.equal(
+      lines.length,
+      1 + report.rows.length + 1,
+      'a line per student after the header, and the last ends too',
+    );
     assert.equal(lines.at(-1), '');
-    assert.deepEqual(lines.slice(1, 3).map((line) => line.split(',')[0]), ['amy', 'bob']);
+    assert.deepEqual(
+      lines.slice(1, 3).map((line) => line.split(',')[0]),
+      ['amy', 'bob'],
+    );
   });
 
   it('the mistakes and the problems cells: their ids and kinds, a space between', () => {
     const row = studentRow('amy', 'fail', { mistakes: [named('tie'), named('late')], problems: ['timeout', 'crash'] });
-    const cells = classReportCsv(buildClassReport(CLASS_LESSON, [row], 't')).split('\r\n')[1]!.split(',');
+    const cells = classReportCsv(buildClassReport(CLASS_LESSON, [row], 't'))
+      .split('\r\n')[1]!
+      .split(',');
     assert.deepEqual([cells[6], cells[7]], ['tie late', 'timeout crash']);
   });
 
   it('a formula character inside a name is text, not a formula: only a leading one gets the apostrophe', () => {
-    const report = buildClassReport(CLASS_LESSON, [studentRow('ann-lee', 'pass', { file: 'ann-lee/b=1.py' }), studentRow('-bob', 'pass', { file: 'x/b.py' })], 't');
+    const report = buildClassReport(
+      CLASS_LESSON,
+      [studentRow('ann-lee', 'pass', { file: 'ann-lee/b=1.py' }), studentRow('-bob', 'pass', { file: 'x/b.py' })],
+      't',
+    );
     const cells = classReportCsv(report)
       .split('\r\n')
       .slice(1, 3)
       .map((line) => line.split(',').slice(0, 2));
-    assert.deepEqual(cells, [["'-bob", 'x/b.py'], ['ann-lee', 'ann-lee/b=1.py']]);
+    assert.deepEqual(cells, [
+      ["'-bob", 'x/b.py'],
+      ['ann-lee', 'ann-lee/b=1.py'],
+    ]);
     assert.equal(csvCell('mary+jo@school'), 'mary+jo@school');
   });
 
@@ -89,7 +182,6 @@ describe('class report: the CSV a gradebook imports', () => {
   });
 });
 
-
 const HIDDEN = [
   { name: 'ties', description: 'Ties go to pool order' },
   { name: 'done', description: '' },
@@ -97,21 +189,46 @@ const HIDDEN = [
 
 describe('classroom: a test per hidden transcript', () => {
   it('a program that could not run has no verdicts: each test errors with the first line of its first problem', () => {
-    const broken = checkReportOf('error', [], { problems: [{ kind: 'syntax', message: 'line 3: invalid syntax\n    def pick(' }] });
+    const broken = checkReportOf('error', [], {
+      problems: [{ kind: 'syntax', message: 'line 3: invalid syntax\n    def pick(' }],
+    });
     const result = classroomResult(broken, HIDDEN, 2);
-    assert.deepEqual(result.tests.map((t) => [t.status, t.score, t.message]), HIDDEN.map(() => ['error', 0, 'line 3: invalid syntax']));
+    assert.deepEqual(
+      result.tests.map((t) => [t.status, t.score, t.message]),
+      HIDDEN.map(() => ['error', 0, 'line 3: invalid syntax']),
+    );
     assert.equal(result.status, 'error');
   });
 
   it('a failing report that lacks a verdict for a transcript fails that test with its first problem', () => {
-    const partial = checkReportOf('fail', [{ name: 'ties', description: 'Ties go to pool order', passed: true }], { problems: [{ kind: 'timeout', message: 'stopped answering' }] });
+    const partial = checkReportOf('fail', [{ name: 'ties', description: 'Ties go to pool order', passed: true }], {
+      problems: [{ kind: 'timeout', message: 'stopped answering' }],
+    });
     const result = classroomResult(partial, HIDDEN, 1);
-    assert.deepEqual(result.tests.map((t) => [t.name, t.status, t.message]), [['Ties go to pool order', 'pass', null], ['done', 'fail', 'stopped answering']]);
+    assert.deepEqual(
+      result.tests.map((t) => [t.name, t.status, t.message]),
+      [
+        ['Ties go to pool order', 'pass', null],
+        ['done', 'fail', 'stopped answering'],
+      ],
+    );
   });
 
   it('a difference in several lines shows each side joined by slashes', () => {
-    const verdicts = [{ name: 'ties', description: 'x', passed: false, divergesAt: 1, expected: ['a:1', 'b:0'], actual: ['a:0', 'b:1'] }];
-    assert.equal(classroomResult(checkReportOf('fail', verdicts), [HIDDEN[0]!], 1).tests[0]!.message, 'first differs at command 2: expected a:1 / b:0, got a:0 / b:1');
+    const verdicts = [
+      {
+        name: 'ties',
+        description: 'x',
+        passed: false,
+        divergesAt: 1,
+        expected: ['a:1', 'b:0'],
+        actual: ['a:0', 'b:1'],
+      },
+    ];
+    assert.equal(
+      classroomResult(checkReportOf('fail', verdicts), [HIDDEN[0]!], 1).tests[0]!.message,
+      'first differs at command 2: expected a:1 / b:0, got a:0 / b:1',
+    );
   });
 
   it('each test is what the reporter reads, with no file, line or time (a transcript is none of them)', () => {
@@ -134,7 +251,10 @@ describe('classroom: the step summary', () => {
     const report = checkReportOf('pass', [{ name: 'ties', description: 'x', passed: true }], { file: 'b.py' });
     const text = classroomSummary(report, classroomResult(report, [HIDDEN[0]!], 1), 'Least\r\nConnections');
     assert.equal(text.split('\n')[0], '## Least Connections: 1/1 points');
-    assert.equal(classroomSummary(null, classroomResult(null, HIDDEN, 1), 'LC', 'no\r\n\r\nsandbox').split('\n')[2], 'The check did not run: no sandbox.');
+    assert.equal(
+      classroomSummary(null, classroomResult(null, HIDDEN, 1), 'LC', 'no\r\n\r\nsandbox').split('\n')[2],
+      'The check did not run: no sandbox.',
+    );
   });
 
   it('a blank line parts the pass count from the table of transcripts', () => {
@@ -144,6 +264,10 @@ describe('classroom: the step summary', () => {
     ];
     const report = checkReportOf('fail', verdicts, { file: 'b.py' });
     const lines = classroomSummary(report, classroomResult(report, HIDDEN, 1), 'LC').split('\n');
-    assert.deepEqual(lines.slice(2, 5), [`\`b.py\` · 1 of 2 hidden transcripts pass (${Math.round((1 / 2) * 100)}%)`, '', '| Transcript | Result | Points |']);
+    assert.deepEqual(lines.slice(2, 5), [
+      `\`b.py\` · 1 of 2 hidden transcripts pass (${Math.round((1 / 2) * 100)}%)`,
+      '',
+      '| Transcript | Result | Points |',
+    ]);
   });
 });

@@ -35,9 +35,13 @@ describe('command grammar', () => {
     assert.match(grammarProblem(LIMITER, 'LIMIT a 5')!, /does not fit/);
     assert.match(grammarProblem(LIMITER, 'LIMIT -1 5')!, /does not fit/, 'a whole number has digits only');
     assert.match(grammarProblem(LIMITER, 'TAKE 2')!, /does not fit `TAKE`/);
-    assert.equal(grammarProblem(LIMITER, 'FLY'), '`FLY` is not a command of the protocol (its commands: LIMIT, TICK, TAKE, STATUS)');
+    assert.equal(
+      grammarProblem(LIMITER, 'FLY'),
+      '`FLY` is not a command of the protocol (its commands: LIMIT, TICK, TAKE, STATUS)',
+    );
     const pool: CommandGrammar = { POOL: ['names'], CAP: ['name', 'names'] };
-    for (const fits of ['POOL', 'POOL a', 'POOL a b c', 'CAP x', 'CAP x y z']) assert.equal(grammarProblem(pool, fits), undefined, fits);
+    for (const fits of ['POOL', 'POOL a', 'POOL a b c', 'CAP x', 'CAP x y z'])
+      assert.equal(grammarProblem(pool, fits), undefined, fits);
     assert.match(grammarProblem(pool, 'CAP')!, /does not fit `CAP <name> <name>…`/);
     assert.equal(commandFits({})('anything at all'), true, 'without a grammar every command fits');
   });
@@ -62,7 +66,8 @@ describe('command grammar', () => {
     it(`${model.id}: declares a grammar that its generated transcripts keep`, () => {
       assert.ok(model.grammar, 'a built-in model declares its grammar');
       const fits = commandFits(model);
-      for (const c of generatedCases(model, 7, 60, 24)) for (const command of c.commands) assert.ok(fits(command), command);
+      for (const c of generatedCases(model, 7, 60, 24))
+        for (const command of c.commands) assert.ok(fits(command), command);
     });
 
     it(`${model.id}: property: the shrinker never emits a command outside the grammar`, async () => {
@@ -76,13 +81,18 @@ describe('command grammar', () => {
         const wanted = lines[random.int(lines.length)]!;
         const predicate = recording((c) => c.length > 0 && simulate(model, c).outcome.lines.includes(wanted));
         const shrunk = await shrinkCommands(commands, predicate, 60, fits);
-        for (const command of [...predicate.seen, ...shrunk]) assert.ok(fits(command), `trial ${trial}: \`${command}\` from ${commands.join(' / ')}`);
+        for (const command of [...predicate.seen, ...shrunk])
+          assert.ok(fits(command), `trial ${trial}: \`${command}\` from ${commands.join(' / ')}`);
       }
     });
   }
 
   it('generated transcripts leave out commands a model makes outside its own grammar', () => {
-    const sloppy = { ...leastConnections, grammar: { POOL: ['names'], PICK: [], STATUS: [] }, generate: () => ['POOL a b', 'PICK', 'DONE a', 'STATUS'] } as unknown as ReferenceModel;
+    const sloppy = {
+      ...leastConnections,
+      grammar: { POOL: ['names'], PICK: [], STATUS: [] },
+      generate: () => ['POOL a b', 'PICK', 'DONE a', 'STATUS'],
+    } as unknown as ReferenceModel;
     assert.deepEqual(generatedCases(sloppy, 1, 1, 4)[0]!.commands, ['POOL a b', 'PICK', 'STATUS']);
   });
 });

@@ -17,13 +17,22 @@ describe('a declared grammar, as pack code may write it', () => {
 
   it('names each command with one word', () => {
     for (const verb of ['TWO WORDS', ' POOL', 'POOL ', '', 'A\tB']) {
-      assert.equal(grammarShapeProblem({ PICK: [], [verb]: [] }), `\`grammar\`: "${verb}" is not one word`, JSON.stringify(verb));
+      assert.equal(
+        grammarShapeProblem({ PICK: [], [verb]: [] }),
+        `\`grammar\`: "${verb}" is not one word`,
+        JSON.stringify(verb),
+      );
     }
-    assert.equal(grammarShapeProblem({ 'pool-v2': [], 'Ünïcode': [] }), undefined, 'any run of non-space characters is a word');
+    assert.equal(
+      grammarShapeProblem({ 'pool-v2': [], Ünïcode: [] }),
+      undefined,
+      'any run of non-space characters is a word',
+    );
   });
 
   it('gives each command a list of the known argument kinds', () => {
-    const message = (verb: string): string => `\`grammar.${verb}\` must be a list of argument kinds ("name", "number", "names")`;
+    const message = (verb: string): string =>
+      `\`grammar.${verb}\` must be a list of argument kinds ("name", "number", "names")`;
     assert.equal(grammarShapeProblem({ POOL: ['list'] }), message('POOL'));
     assert.equal(grammarShapeProblem({ PICK: [], POOL: ['name', 'word'] }), message('POOL'));
     assert.equal(grammarShapeProblem({ POOL: 'names' }), message('POOL'));
@@ -31,14 +40,21 @@ describe('a declared grammar, as pack code may write it', () => {
   });
 
   it('puts a list of names only last', () => {
-    const message = (verb: string): string => `\`grammar.${verb}\`: "names" (a list of names) can only be the last argument`;
+    const message = (verb: string): string =>
+      `\`grammar.${verb}\`: "names" (a list of names) can only be the last argument`;
     assert.equal(grammarShapeProblem({ CAP: ['names', 'name'] }), message('CAP'));
     assert.equal(grammarShapeProblem({ CAP: ['name', 'names', 'number'] }), message('CAP'));
     assert.equal(grammarShapeProblem({ CAP: ['names', 'names'] }), message('CAP'));
   });
 
   it('accepts every kind, a list of names alone or last, and commands with no arguments', () => {
-    const grammar: CommandGrammar = { SETUP: ['names'], CAP: ['name', 'names'], LIMIT: ['number', 'number'], FINISHED: ['name'], CHOOSE: [] };
+    const grammar: CommandGrammar = {
+      SETUP: ['names'],
+      CAP: ['name', 'names'],
+      LIMIT: ['number', 'number'],
+      FINISHED: ['name'],
+      CHOOSE: [],
+    };
     assert.equal(grammarShapeProblem(grammar), undefined);
     assert.equal(grammarShapeProblem({}), undefined, 'a protocol with no commands declared is still an object');
   });

@@ -45,16 +45,25 @@ export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][
   const onStack = new Set<string>();
   const found: string[][] = [];
   const visit = (node: string): void => {
-    index.set(node, counter); low.set(node, counter); counter++;
-    stack.push(node); onStack.add(node);
+    index.set(node, counter);
+    low.set(node, counter);
+    counter++;
+    stack.push(node);
+    onStack.add(node);
     for (const next of graph.get(node) ?? []) {
-      if (!index.has(next)) { visit(next); low.set(node, Math.min(low.get(node)!, low.get(next)!)); }
-      else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
     }
     if (low.get(node) === index.get(node)) {
       const component: string[] = [];
       let member: string;
-      do { member = stack.pop()!; onStack.delete(member); component.push(member); } while (member !== node);
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
       if (component.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(component);
     }
   };
@@ -73,13 +82,39 @@ describe('import cycles under src/', () => {
   });
 
   it('finds a cycle when there is one (the detector itself)', () => {
-    const a = '/x/a.ts', b = '/x/b.ts', c = '/x/c.ts', d = '/x/d.ts';
-    assert.deepEqual(cycles(new Map([[a, [b]], [b, [c]], [c, [a]], [d, [a]]])).map((cycle) => cycle.sort()), [[a, b, c]]);
-    assert.deepEqual(cycles(new Map([[a, [b]], [b, []]])), []);
+    const a = '/x/a.ts',
+      b = '/x/b.ts',
+      c = '/x/c.ts',
+      d = '/x/d.ts';
+    assert.deepEqual(
+      cycles(
+        new Map([
+          [a, [b]],
+          [b, [c]],
+          [c, [a]],
+          [d, [a]],
+        ]),
+      ).map((cycle) => cycle.sort()),
+      [[a, b, c]],
+    );
+    assert.deepEqual(
+      cycles(
+        new Map([
+          [a, [b]],
+          [b, []],
+        ]),
+      ),
+      [],
+    );
   });
 
   it('has no file that imports a file that imports it back', () => {
-    const found = cycles(graph).map((cycle) => cycle.map((file) => path.relative(srcRoot, file)).sort().join(' ↔ '));
+    const found = cycles(graph).map((cycle) =>
+      cycle
+        .map((file) => path.relative(srcRoot, file))
+        .sort()
+        .join(' ↔ '),
+    );
     assert.deepEqual(found, []);
   });
 });

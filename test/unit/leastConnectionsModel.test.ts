@@ -2,22 +2,27 @@ import * as assert from 'node:assert/strict';
 import { model } from '../../lessons/least-connections/model/model';
 import { simulate } from '../../src/core/model/simulate';
 
-const run = (commands: string[], mutations: string[] = []): string[] => [...simulate(model, commands, new Set(mutations)).outcome.lines];
+const run = (commands: string[], mutations: string[] = []): string[] => [
+  ...simulate(model, commands, new Set(mutations)).outcome.lines,
+];
 
 describe('least-connections reference model', () => {
   it("replays the seed's worked trace with the counts after each event", () => {
     const commands = ['POOL a b c', 'PICK', 'PICK', 'PICK', 'DONE b', 'PICK', 'PICK'];
     const sim = simulate(model, commands);
     assert.deepEqual(sim.outcome.lines, ['OK', 'a', 'b', 'c', 'OK', 'b', 'a']);
-    assert.deepEqual(sim.steps.map((s) => s.snapshot), [
-      { a: 0, b: 0, c: 0 },
-      { a: 1, b: 0, c: 0 },
-      { a: 1, b: 1, c: 0 },
-      { a: 1, b: 1, c: 1 },
-      { a: 1, b: 0, c: 1 },
-      { a: 1, b: 1, c: 1 },
-      { a: 2, b: 1, c: 1 },
-    ]);
+    assert.deepEqual(
+      sim.steps.map((s) => s.snapshot),
+      [
+        { a: 0, b: 0, c: 0 },
+        { a: 1, b: 0, c: 0 },
+        { a: 1, b: 1, c: 0 },
+        { a: 1, b: 1, c: 1 },
+        { a: 1, b: 0, c: 1 },
+        { a: 1, b: 1, c: 1 },
+        { a: 2, b: 1, c: 1 },
+      ],
+    );
   });
 
   it('breaks ties by pool order but sorts STATUS by name', () => {

@@ -8,8 +8,24 @@ import { r, shares } from './traceRecords';
 describe('attributing traced lines to commands', () => {
   it('cuts at each stdin line when the program reads one line and answers it before taking the next', () => {
     // Start-up (1, 2) belongs to no command; after its answer, a command's tail (9) is still its own.
-    const records = [r('R', 0, [1, 2]), r('A', 1, [5]), r('R', 1, [9]), r('A', 2, [6, 7]), r('R', 2, [9]), r('A', 3, [6, 8]), r('E', 3, [9]), r('X', 0, [3])];
-    assert.deepEqual(shares(records, [1, 1, 1], 3), { by: 'reads', lines: [[5, 9], [6, 7, 9], [6, 8, 9]] });
+    const records = [
+      r('R', 0, [1, 2]),
+      r('A', 1, [5]),
+      r('R', 1, [9]),
+      r('A', 2, [6, 7]),
+      r('R', 2, [9]),
+      r('A', 3, [6, 8]),
+      r('E', 3, [9]),
+      r('X', 0, [3]),
+    ];
+    assert.deepEqual(shares(records, [1, 1, 1], 3), {
+      by: 'reads',
+      lines: [
+        [5, 9],
+        [6, 7, 9],
+        [6, 8, 9],
+      ],
+    });
   });
 
   it('keeps a command that answers nothing when cutting by reads', () => {
@@ -20,7 +36,16 @@ describe('attributing traced lines to commands', () => {
 
   it('cuts at each answer when the program read ahead, and drops what ran before it first read', () => {
     // All three lines handed out before the first answer (readline's async iterator, a lookahead parser).
-    const records = [r('R', 0, [1]), r('R', 1), r('R', 2), r('A', 1, [5]), r('A', 2, [6]), r('A', 3, [6, 8]), r('E', 3, [9]), r('X', 0)];
+    const records = [
+      r('R', 0, [1]),
+      r('R', 1),
+      r('R', 2),
+      r('A', 1, [5]),
+      r('A', 2, [6]),
+      r('A', 3, [6, 8]),
+      r('E', 3, [9]),
+      r('X', 0),
+    ];
     assert.deepEqual(shares(records, [1, 1, 1], 3), { by: 'answers', lines: [[5], [6], [6, 8]] });
     // The same with one bulk read (sys.stdin.read()).
     const bulk = [r('B', 0, [1]), r('A', 1, [5]), r('A', 2, [6]), r('A', 3, [6, 8]), r('X', 0, [9])];
@@ -55,7 +80,7 @@ describe('attributing traced lines to commands', () => {
     assert.deepEqual(shares(records, [1, 1], 3).lines, [[5, 9], [6, 9], undefined]);
   });
 
-  it('reports a command where none of the learner\'s lines ran (a driver command) as an empty set, not undefined', () => {
+  it("reports a command where none of the learner's lines ran (a driver command) as an empty set, not undefined", () => {
     const records = [r('R', 0), r('A', 1), r('R', 1), r('A', 2, [5]), r('E', 2), r('X', 0)];
     assert.deepEqual(shares(records, [1, 1], 2).lines, [[], [5]]);
   });

@@ -27,7 +27,15 @@ describe('attributing traced lines to commands: the surviving mutants', () => {
 
   it('cuts by answers when the program read its first commands one line at a time and the rest in one go', () => {
     // After two line reads it read stdin in bulk (B): the third command had no read of its own.
-    const records = [r('R', 0, [1]), r('A', 1, [5]), r('R', 1, [9]), r('A', 2, [6]), r('B', 2), r('A', 3, [7]), r('X', 0)];
+    const records = [
+      r('R', 0, [1]),
+      r('A', 1, [5]),
+      r('R', 1, [9]),
+      r('A', 2, [6]),
+      r('B', 2),
+      r('A', 3, [7]),
+      r('X', 0),
+    ];
     // From the end of one answer to the end of the next: the loop line (9) belongs to the second command.
     assert.deepEqual(shares(records, [1, 1, 1], 3), { by: 'answers', lines: [[5], [6, 9], [7]] });
   });
@@ -40,16 +48,36 @@ describe('attributing traced lines to commands: the surviving mutants', () => {
 
   it('gives no command the lines that ran after a read past the last command, and does not fail on them', () => {
     // Two commands, three lines handed out (a stray carriage return split the second command in two).
-    const records = [r('R', 0), r('A', 1, [5]), r('R', 1, [9]), r('A', 2, [6]), r('R', 2, [7]), r('E', 3, [8]), r('X', 0, [3])];
+    const records = [
+      r('R', 0),
+      r('A', 1, [5]),
+      r('R', 1, [9]),
+      r('A', 2, [6]),
+      r('R', 2, [7]),
+      r('E', 3, [8]),
+      r('X', 0, [3]),
+    ];
     const attribution = attributeLines(records, [1, 1], 2);
     assert.equal(attribution.perCommand.length, 2);
-    assert.deepEqual(shares(records, [1, 1], 2), { by: 'reads', lines: [[5, 9], [6, 7]] });
+    assert.deepEqual(shares(records, [1, 1], 2), {
+      by: 'reads',
+      lines: [
+        [5, 9],
+        [6, 7],
+      ],
+    });
   });
 
-  it('keeps the last command\'s lines when the run was stopped from outside after it read end of input', () => {
+  it("keeps the last command's lines when the run was stopped from outside after it read end of input", () => {
     // It answered both commands, read end of input, then hung until the time limit stopped it (no X).
     const records = [r('R', 0), r('A', 1, [5]), r('R', 1, [9]), r('A', 2, [6]), r('E', 2, [7])];
-    assert.deepEqual(shares(records, [1, 1], 2), { by: 'reads', lines: [[5, 9], [6, 7]] });
+    assert.deepEqual(shares(records, [1, 1], 2), {
+      by: 'reads',
+      lines: [
+        [5, 9],
+        [6, 7],
+      ],
+    });
   });
 
   it('when cutting by answers, does not trust the command it was on when the run was stopped from outside', () => {
@@ -72,6 +100,9 @@ describe('attributing traced lines to commands: the surviving mutants', () => {
   it('attributes nothing, and does not fail, when the trace has no records at all', () => {
     assert.deepEqual(attributeLines([], [], 0), { perCommand: [], by: 'reads' });
     const commandCount = 3;
-    assert.deepEqual(shares([], [], commandCount).lines, Array.from({ length: commandCount }, () => undefined));
+    assert.deepEqual(
+      shares([], [], commandCount).lines,
+      Array.from({ length: commandCount }, () => undefined),
+    );
   });
 });

@@ -6,7 +6,15 @@ import * as assert from 'node:assert/strict';
 import { LineEndingFilter, lineEndingsProblem } from '../../src/core/check/lineEndings';
 import type { ProcessResult } from '../../src/core/check/process';
 
-const run = (stdout: string): ProcessResult => ({ stdout, stderr: '', exitCode: 0, signal: null, timedOut: false, outputLimited: false, durationMs: 1 });
+const run = (stdout: string): ProcessResult => ({
+  stdout,
+  stderr: '',
+  exitCode: 0,
+  signal: null,
+  timedOut: false,
+  outputLimited: false,
+  durationMs: 1,
+});
 
 describe('line endings', () => {
   it('takes trailing carriage returns, spaces and tabs off every line, and keeps the rest of the run', () => {

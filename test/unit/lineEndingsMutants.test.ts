@@ -8,7 +8,15 @@ import * as assert from 'node:assert/strict';
 import { LineEndingFilter, lineEndingsProblem } from '../../src/core/check/lineEndings';
 import type { ProcessResult } from '../../src/core/check/process';
 
-const run = (stdout: string): ProcessResult => ({ stdout, stderr: '', exitCode: 0, signal: null, timedOut: false, outputLimited: false, durationMs: 1 });
+const run = (stdout: string): ProcessResult => ({
+  stdout,
+  stderr: '',
+  exitCode: 0,
+  signal: null,
+  timedOut: false,
+  outputLimited: false,
+  durationMs: 1,
+});
 
 describe('line endings: which byte, and how many lines', () => {
   it('names a trailing tab as `\\t` (0x09, a tab), not as a space', () => {

@@ -54,7 +54,13 @@ describe('tracing a mistake at its counterexample (fake program)', () => {
     // INC from zero says OK! and counts two: row 1 is wrong and is where the counts part; row 2 (INC) is right.
     const example = exampleOf(['INC', 'INC'], 'zero-inc');
     assert.deepEqual(locateAttempts(model, example, findingOf('zero-inc', []), [], []), [
-      { commands: ['SET 0', 'INC', 'INC'], answers: [['OK'], ['OK!'], ['OK']], failingIndex: 1, otherFailing: [], origin: { table: true, row: 1 } },
+      {
+        commands: ['SET 0', 'INC', 'INC'],
+        answers: [['OK'], ['OK!'], ['OK']],
+        failingIndex: 1,
+        otherFailing: [],
+        origin: { table: true, row: 1 },
+      },
     ]);
   });
 
@@ -65,7 +71,7 @@ describe('tracing a mistake at its counterexample (fake program)', () => {
     assert.deepEqual(attempt?.otherFailing, [5]);
   });
 
-  it('traces at the first command the finding\'s model never reached, when that model stops (crashes) earlier', () => {
+  it("traces at the first command the finding's model never reached, when that model stops (crashes) earlier", () => {
     // The program prints one x too many at LIST (row 4); the finding's model dies at the GET of row 2.
     const example = exampleOf(['INC', 'GET', 'INC', 'LIST'], 'list-extra');
     assert.equal(example.divergesAt, 3);
@@ -84,7 +90,13 @@ describe('tracing a mistake at its counterexample (fake program)', () => {
     // The program dies at the GET of row 3: rows 3 and 4 have no answer.
     const example = exampleOf(['GET', 'INC', 'GET', 'INC'], 'get-crash');
     assert.deepEqual(locateAttempts(model, example, undefined, [], []), [
-      { commands: ['SET 0', 'GET', 'INC', 'GET', 'INC'], answers: [['OK'], ['0'], ['OK']], failingIndex: 3, otherFailing: [4], origin: { table: true, row: 3 } },
+      {
+        commands: ['SET 0', 'GET', 'INC', 'GET', 'INC'],
+        answers: [['OK'], ['0'], ['OK']],
+        failingIndex: 3,
+        otherFailing: [4],
+        origin: { table: true, row: 3 },
+      },
     ]);
   });
 
@@ -94,7 +106,7 @@ describe('tracing a mistake at its counterexample (fake program)', () => {
     assert.deepEqual(locateAttempts(model, null, undefined, [], []), []);
   });
 
-  it('traces nothing when no other command of the wrong one\'s kind was answered right, to compare with', () => {
+  it("traces nothing when no other command of the wrong one's kind was answered right, to compare with", () => {
     // Every GET after an INC is wrong, and here every GET comes after an INC.
     const example = exampleOf(['INC', 'GET', 'INC', 'GET'], 'double');
     assert.deepEqual(locateAttempts(model, example, undefined, [], []), []);

@@ -11,7 +11,10 @@ import { locateAttempts } from '../../src/core/check/locateAttempts';
 import { casesOf, findingOf, model, stepAt, streamOf } from './locateToys';
 
 /** Every GET after an INC is wrong under `double`; the second list has a right GET (before the INC) and two wrong. */
-const lists = [['INC', 'GET'], ['GET', 'INC', 'GET', 'INC', 'GET']];
+const lists = [
+  ['INC', 'GET'],
+  ['GET', 'INC', 'GET', 'INC', 'GET'],
+];
 
 describe('tracing a mistake in a transcript it was seen in (fake program)', () => {
   it('cuts the transcript out of the run, traces where the counts first part, and names the transcript', () => {
@@ -35,7 +38,12 @@ describe('tracing a mistake in a transcript it was seen in (fake program)', () =
     const streams = [streamOf(lists, ['double'])];
     const [attempt] = locateAttempts(model, null, findingOf('double', [stepAt(streams, 0, 6)], true), streams, []);
     // A random choice is not moved to where the counts part; the later wrong GET is set aside.
-    assert.deepEqual(attempt, { commands: ['SET 0', 'GET', 'INC', 'GET', 'INC', 'GET'], answers: [['OK'], ['0'], ['OK'], ['2'], ['OK'], ['4']], failingIndex: 3, otherFailing: [5] });
+    assert.deepEqual(attempt, {
+      commands: ['SET 0', 'GET', 'INC', 'GET', 'INC', 'GET'],
+      answers: [['OK'], ['0'], ['OK'], ['2'], ['OK'], ['4']],
+      failingIndex: 3,
+      otherFailing: [5],
+    });
   });
 
   for (const ending of ['timed-out', 'output-limit'] as const) {
@@ -45,14 +53,24 @@ describe('tracing a mistake in a transcript it was seen in (fake program)', () =
       const streams = [stopped, finished];
       const finding = findingOf('double', [stepAt(streams, 0, 3), stepAt(streams, 1, 3)]);
       const attempts = locateAttempts(model, null, finding, streams, casesOf(lists));
-      assert.deepEqual(attempts.map((a) => a.origin), [{ table: false, transcript: 'generated-2', label: 'a random test (#2)' }]);
+      assert.deepEqual(
+        attempts.map((a) => a.origin),
+        [{ table: false, transcript: 'generated-2', label: 'a random test (#2)' }],
+      );
     });
   }
 
   it('skips a step in a run it was not given, or outside every transcript of its run', () => {
     const streams = [streamOf([lists[1]!], ['double'])];
-    const finding = findingOf('double', [{ ...stepAt(streams, 0, 3), stream: 4 }, { ...stepAt(streams, 0, 3), index: 40 }, stepAt(streams, 0, 3)]);
-    assert.deepEqual(locateAttempts(model, null, finding, streams, casesOf([lists[1]!])).map((a) => a.failingIndex), [2]);
+    const finding = findingOf('double', [
+      { ...stepAt(streams, 0, 3), stream: 4 },
+      { ...stepAt(streams, 0, 3), index: 40 },
+      stepAt(streams, 0, 3),
+    ]);
+    assert.deepEqual(
+      locateAttempts(model, null, finding, streams, casesOf([lists[1]!])).map((a) => a.failingIndex),
+      [2],
+    );
   });
 
   it('tries a transcript again at a later command of another kind when its first cannot be traced', () => {
@@ -61,19 +79,41 @@ describe('tracing a mistake in a transcript it was seen in (fake program)', () =
     const ownLists = [['LIST', 'GET', 'INC', 'GET']];
     const streams = [streamOf(ownLists, ['double', 'list-extra'])];
     const finding = findingOf('double', [stepAt(streams, 0, 1), stepAt(streams, 0, 4)], true);
-    const atGet = locateAttempts(model, null, findingOf('double', [stepAt(streams, 0, 4)], true), streams, casesOf(ownLists));
+    const atGet = locateAttempts(
+      model,
+      null,
+      findingOf('double', [stepAt(streams, 0, 4)], true),
+      streams,
+      casesOf(ownLists),
+    );
     assert.equal(atGet.length, 1, 'traced at its GET alone');
     assert.deepEqual(locateAttempts(model, null, finding, streams, casesOf(ownLists)), atGet);
-    assert.deepEqual(locateAttempts(model, null, findingOf('double', [stepAt(streams, 0, 1)], true), streams, casesOf(ownLists)), [], 'not at its LIST alone');
+    assert.deepEqual(
+      locateAttempts(model, null, findingOf('double', [stepAt(streams, 0, 1)], true), streams, casesOf(ownLists)),
+      [],
+      'not at its LIST alone',
+    );
   });
 
   it('traces a wrong answer to the reset in the transcript that reset starts, compared with a later SET', () => {
     // The program says OK! to every SET 0. The step is the second transcript's reset (stream command 2).
     const ownLists = [['GET'], ['SET 5', 'GET']];
     const streams = [streamOf(ownLists, ['reset-loud'])];
-    const attempts = locateAttempts(model, null, findingOf('reset-loud', [stepAt(streams, 0, 2)]), streams, casesOf(ownLists));
+    const attempts = locateAttempts(
+      model,
+      null,
+      findingOf('reset-loud', [stepAt(streams, 0, 2)]),
+      streams,
+      casesOf(ownLists),
+    );
     assert.deepEqual(attempts, [
-      { commands: ['SET 0', 'SET 5', 'GET'], answers: [['OK!'], ['OK'], ['5']], failingIndex: 0, otherFailing: [], origin: { table: false, transcript: 'generated-2', label: 'a random test (#2)' } },
+      {
+        commands: ['SET 0', 'SET 5', 'GET'],
+        answers: [['OK!'], ['OK'], ['5']],
+        failingIndex: 0,
+        otherFailing: [],
+        origin: { table: false, transcript: 'generated-2', label: 'a random test (#2)' },
+      },
     ]);
   });
 
@@ -83,7 +123,11 @@ describe('tracing a mistake in a transcript it was seen in (fake program)', () =
     const streams = [streamOf(ownLists, ['double'])];
     const steps = ownLists.map((_, k) => stepAt(streams, 0, streams[0]!.segments[k]!.start + 2));
     assert.deepEqual(locateAttempts(model, null, findingOf('double', steps), streams, casesOf(ownLists)), []);
-    assert.equal(locateAttempts(model, null, findingOf('double', steps.slice(1)), streams, casesOf(ownLists)).length, 1, 'the twenty-first is tried when it is among the first twenty');
+    assert.equal(
+      locateAttempts(model, null, findingOf('double', steps.slice(1)), streams, casesOf(ownLists)).length,
+      1,
+      'the twenty-first is tried when it is among the first twenty',
+    );
   });
 });
 

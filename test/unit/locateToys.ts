@@ -25,7 +25,18 @@ import type { Counterexample } from '../../src/core/report/report';
 export const tally: ReferenceModel<number> = {
   id: 'tally',
   description: 'one count, set, moved and read',
-  mutations: ['set-off', 'double', 'get-off', 'list-extra', 'get-crash', 'zero-inc', 'list-short', 'reset-loud', 'lenient', 'get-any'].map((id) => ({ id, description: id, ...(id === 'get-any' ? { nondeterministic: true } : {}) })),
+  mutations: [
+    'set-off',
+    'double',
+    'get-off',
+    'list-extra',
+    'get-crash',
+    'zero-inc',
+    'list-short',
+    'reset-loud',
+    'lenient',
+    'get-any',
+  ].map((id) => ({ id, description: id, ...(id === 'get-any' ? { nondeterministic: true } : {}) })),
   resetCommand: 'SET 0',
   resetAnswer: ['OK'],
   initial: () => 0,
@@ -34,13 +45,29 @@ export const tally: ReferenceModel<number> = {
     const [verb, arg] = command.trim().split(/\s+/);
     if (command === 'SET 0' && on.has('reset-loud')) return { state: 0, answer: { kind: 'lines', lines: ['OK!'] } };
     if (verb === 'SET') return ok(Number(arg) + (on.has('set-off') ? 1 : 0));
-    if (verb === 'INC' && on.has('zero-inc') && count === 0) return { state: 2, answer: { kind: 'lines', lines: ['OK!'] } };
+    if (verb === 'INC' && on.has('zero-inc') && count === 0)
+      return { state: 2, answer: { kind: 'lines', lines: ['OK!'] } };
     if (verb === 'INC') return ok(count + (on.has('double') ? 2 : 1));
-    if (verb === 'GET' && on.has('get-crash') && count > 0) return { state: count, answer: { kind: 'crash', error: 'GET fails' } };
-    if (verb === 'GET' && on.has('get-any')) return { state: count, answer: { kind: 'lines', lines: [String(count)] }, alternatives: [[String(count + 1)]] };
-    if (verb === 'GET') return { state: count, answer: { kind: 'lines', lines: [String(count + (on.has('get-off') ? 1 : 0))] } };
-    if (verb === 'LIST') return { state: count, answer: { kind: 'lines', lines: Array.from({ length: Math.max(0, count + (on.has('list-extra') ? 1 : 0) - (on.has('list-short') ? 1 : 0)) }, () => 'x') } };
-    return on.has('lenient') ? ok(count) : { state: count, answer: { kind: 'crash', error: `${command}: no such command` } };
+    if (verb === 'GET' && on.has('get-crash') && count > 0)
+      return { state: count, answer: { kind: 'crash', error: 'GET fails' } };
+    if (verb === 'GET' && on.has('get-any'))
+      return { state: count, answer: { kind: 'lines', lines: [String(count)] }, alternatives: [[String(count + 1)]] };
+    if (verb === 'GET')
+      return { state: count, answer: { kind: 'lines', lines: [String(count + (on.has('get-off') ? 1 : 0))] } };
+    if (verb === 'LIST')
+      return {
+        state: count,
+        answer: {
+          kind: 'lines',
+          lines: Array.from(
+            { length: Math.max(0, count + (on.has('list-extra') ? 1 : 0) - (on.has('list-short') ? 1 : 0)) },
+            () => 'x',
+          ),
+        },
+      };
+    return on.has('lenient')
+      ? ok(count)
+      : { state: count, answer: { kind: 'crash', error: `${command}: no such command` } };
   },
   snapshot: (count) => ({ count }),
   answerShape: (command) => (command.startsWith('LIST') ? { kind: 'many', line: /^x$/ } : { kind: 'one' }),
@@ -51,18 +78,29 @@ export const tally: ReferenceModel<number> = {
 export const model = tally as ReferenceModel;
 
 /** What a FAKE program with these mistakes prints for these commands, and how it ends. */
-export const runOf = (commands: readonly string[], ...on: string[]): Outcome => simulate(model, commands, new Set(on)).outcome;
+export const runOf = (commands: readonly string[], ...on: string[]): Outcome =>
+  simulate(model, commands, new Set(on)).outcome;
 
 /** The reproduced counterexample the confirm phase shows for a FAKE program with these mistakes. */
 export function exampleOf(commands: readonly string[], ...on: string[]): Counterexample {
-  return buildCounterexample(model, { transcript: 'generated-3', label: 'a random test (#3)', shrunkFrom: 9, reproduced: true }, commands, runOf(commands, ...on));
+  return buildCounterexample(
+    model,
+    { transcript: 'generated-3', label: 'a random test (#3)', shrunkFrom: 9, reproduced: true },
+    commands,
+    runOf(commands, ...on),
+  );
 }
 
 /**
  * One process run of a FAKE program over these transcripts (each after a reset), as the batch runner records
  * it; `ending` overrides how it ended (a time or output limit), `first` is the batch index of the first list.
  */
-export function streamOf(lists: readonly (readonly string[])[], on: readonly string[], ending?: Stream['ending'], first = 0): Stream {
+export function streamOf(
+  lists: readonly (readonly string[])[],
+  on: readonly string[],
+  ending?: Stream['ending'],
+  first = 0,
+): Stream {
   const commands = lists.flatMap((list) => [model.resetCommand, ...list]);
   const run = runOf(commands, ...on);
   let start = 0;
@@ -76,16 +114,36 @@ export function streamOf(lists: readonly (readonly string[])[], on: readonly str
 
 /** The cases of a check, named as generated transcripts are. */
 export function casesOf(lists: readonly (readonly string[])[]): Case[] {
-  return lists.map((commands, i) => ({ name: `generated-${i + 1}`, label: `a random test (#${i + 1})`, commands, expected: runOf([model.resetCommand, ...commands]), hidden: false }));
+  return lists.map((commands, i) => ({
+    name: `generated-${i + 1}`,
+    label: `a random test (#${i + 1})`,
+    commands,
+    expected: runOf([model.resetCommand, ...commands]),
+    hidden: false,
+  }));
 }
 
 /** The differing command at `index` of stream number `stream` (of `streams`), as a diagnosis refers to it. */
 export function stepAt(streams: readonly Stream[], stream: number, index: number): StepRef {
   const segment = streams[stream]?.segments.find((s) => index >= s.start && index < s.start + s.length);
-  return { stream, index, list: segment?.list ?? -1, listIndex: segment ? index - segment.start - 1 : -1, command: streams[stream]?.commands[index] ?? '' };
+  return {
+    stream,
+    index,
+    list: segment?.list ?? -1,
+    listIndex: segment ? index - segment.start - 1 : -1,
+    command: streams[stream]?.commands[index] ?? '',
+  };
 }
 
 /** A finding of one mutation, seen at these differing commands. */
 export function findingOf(mutation: string, steps: readonly StepRef[], nondeterministic = false): Finding {
-  return { mistake: mutation, mutation, mutations: [mutation], confidence: 'exact', nondeterministic, steps, stepCount: steps.length };
+  return {
+    mistake: mutation,
+    mutation,
+    mutations: [mutation],
+    confidence: 'exact',
+    nondeterministic,
+    steps,
+    stepCount: steps.length,
+  };
 }

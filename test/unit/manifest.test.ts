@@ -79,7 +79,10 @@ describe('lesson manifest parsing', () => {
     const [problem] = problemsOf(broken);
     assert.equal(problem!.path, '/fuzz/seed');
     const key = positionOf(broken, '"seed": 3');
-    assert.deepEqual({ line: problem!.line, column: problem!.column }, { line: key.line, column: key.column + '"seed": '.length });
+    assert.deepEqual(
+      { line: problem!.line, column: problem!.column },
+      { line: key.line, column: key.column + '"seed": '.length },
+    );
   });
 
   it('puts a missing property on the object that lacks it, once', () => {
@@ -88,16 +91,25 @@ describe('lesson manifest parsing', () => {
     assert.match(GOOD, hint);
     const broken = GOOD.replace(hint, '');
     const problems = problemsOf(broken);
-    assert.deepEqual(problems.map((p) => p.path), ['/mistakes/0/hint']);
+    assert.deepEqual(
+      problems.map((p) => p.path),
+      ['/mistakes/0/hint'],
+    );
     const mistakeObject = broken.indexOf('{', broken.indexOf('"mistakes"'));
     const before = broken.slice(0, mistakeObject).split('\n');
-    assert.deepEqual({ line: problems[0]!.line, column: problems[0]!.column }, { line: before.length, column: before[before.length - 1]!.length + 1 });
+    assert.deepEqual(
+      { line: problems[0]!.line, column: problems[0]!.column },
+      { line: before.length, column: before[before.length - 1]!.length + 1 },
+    );
     assert.match(problems[0]!.message, /required/i);
   });
 
   it('reports a wrong root type at the start of the document', () => {
     const [problem] = problemsOf('\n\n  []');
-    assert.deepEqual({ line: problem!.line, column: problem!.column, path: problem!.path }, { line: 3, column: 3, path: '' });
+    assert.deepEqual(
+      { line: problem!.line, column: problem!.column, path: problem!.path },
+      { line: 3, column: 3, path: '' },
+    );
   });
 
   it('locate() finds a pointer after validation, and the nearest object for one that does not exist', () => {
@@ -107,6 +119,9 @@ describe('lesson manifest parsing', () => {
     const missing = locate(GOOD, FILE, '/mistakes/1/no-such-field', 'no such field');
     const second = GOOD.lastIndexOf('{', GOOD.indexOf('"id": "negative-count"'));
     const before = GOOD.slice(0, second).split('\n');
-    assert.deepEqual({ line: missing.line, column: missing.column }, { line: before.length, column: before[before.length - 1]!.length + 1 });
+    assert.deepEqual(
+      { line: missing.line, column: missing.column },
+      { line: before.length, column: before[before.length - 1]!.length + 1 },
+    );
   });
 });

@@ -18,12 +18,24 @@ const dependencyProblems = (transcripts: Transcript[]): string[] =>
 
 describe('validate: a model whose reset keeps state', () => {
   it('says which transcript a right program would fail after which (the cap survives POOL, and the next one relies on no cap)', () => {
-    const problems = dependencyProblems([transcript('capped', ['CAP 1', 'POOL a b', 'PICK']), transcript('uncapped', ['POOL a b', 'PICK', 'PICK', 'PICK'])]);
+    const problems = dependencyProblems([
+      transcript('capped', ['CAP 1', 'POOL a b', 'PICK']),
+      transcript('uncapped', ['POOL a b', 'PICK', 'PICK', 'PICK']),
+    ]);
     assert.equal(problems.length, 1, problems.join('\n'));
-    assert.match(problems[0]!, /hidden transcript "uncapped" is answered otherwise when it runs after hidden transcript "capped" in one process: the reset command "POOL" keeps something/);
+    assert.match(
+      problems[0]!,
+      /hidden transcript "uncapped" is answered otherwise when it runs after hidden transcript "capped" in one process: the reset command "POOL" keeps something/,
+    );
   });
 
-  it('is quiet when every transcript sets the cap itself, as the lesson\'s do', () => {
-    assert.deepEqual(dependencyProblems([transcript('capped', ['CAP 1', 'POOL a b', 'PICK']), transcript('uncapped', ['CAP 0', 'POOL a b', 'PICK', 'PICK', 'PICK'])]), []);
+  it("is quiet when every transcript sets the cap itself, as the lesson's do", () => {
+    assert.deepEqual(
+      dependencyProblems([
+        transcript('capped', ['CAP 1', 'POOL a b', 'PICK']),
+        transcript('uncapped', ['CAP 0', 'POOL a b', 'PICK', 'PICK', 'PICK']),
+      ]),
+      [],
+    );
   });
 });

@@ -15,13 +15,18 @@ describe('the shipped model types', function () {
   this.timeout(60000);
 
   it('media/model.d.ts and media/worlds/queues.d.ts are what tsc emits for their sources', async () => {
-    await promisify(execFile)(process.execPath, [path.join(root, 'scripts/write-model-types.mjs'), '--check'], { cwd: root }).catch((error: { stderr?: string }) => {
+    await promisify(execFile)(process.execPath, [path.join(root, 'scripts/write-model-types.mjs'), '--check'], {
+      cwd: root,
+    }).catch((error: { stderr?: string }) => {
       assert.fail(error.stderr ?? String(error));
     });
   });
 
   it('the package exports them as lesson-companion/model, and the built-in models import them from there', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; typesVersions: Record<string, Record<string, string[]>> };
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+      typesVersions: Record<string, Record<string, string[]>>;
+    };
     assert.deepEqual(pkg.exports['./model'], { types: './media/model.d.ts' });
     assert.deepEqual(pkg.typesVersions['*']!['model'], ['media/model.d.ts']);
     for (const id of fs.readdirSync(path.join(root, 'lessons'))) {

@@ -55,12 +55,24 @@ describe('archive integrity input: the text the hash is taken over', () => {
     const b = entry('model/model.ts', 'b', 4096);
     const c = entry('transcripts/basic.txt', 'c', 300);
     const expected = line(a) + line(b) + line(c);
-    for (const order of [[a, b, c], [c, b, a], [b, c, a], [c, a, b]]) assert.equal(integrityInput(order), expected, order.map((f) => f.path).join(', '));
+    for (const order of [
+      [a, b, c],
+      [c, b, a],
+      [b, c, a],
+      [c, a, b],
+    ])
+      assert.equal(integrityInput(order), expected, order.map((f) => f.path).join(', '));
   });
 
   it('sorts by code point, not by locale: capitals before lower case, "." before "/"', () => {
     const files = [entry('lesson/x.md', '1'), entry('a.md', '2'), entry('lesson.json', '3'), entry('Z.md', '4')];
-    assert.deepEqual(integrityInput(files).split('\n').slice(0, -1).map((l) => l.split(' ')[2]), ['Z.md', 'a.md', 'lesson.json', 'lesson/x.md']);
+    assert.deepEqual(
+      integrityInput(files)
+        .split('\n')
+        .slice(0, -1)
+        .map((l) => l.split(' ')[2]),
+      ['Z.md', 'a.md', 'lesson.json', 'lesson/x.md'],
+    );
   });
 
   it('keeps the listed order of a path listed twice, so install goes on to say it is listed twice rather than damaged', () => {
@@ -77,7 +89,10 @@ describe('archive manifest: what install says about it', () => {
     const parsed = parseArchiveManifest(manifestText());
     assert.ok(parsed.ok, JSON.stringify(parsed));
     assert.equal(parsed.manifest.format, ARCHIVE_FORMAT);
-    assert.deepEqual(parsed.manifest.files.map((f) => f.path), ['lesson.json', 'model/model.ts']);
+    assert.deepEqual(
+      parsed.manifest.files.map((f) => f.path),
+      ['lesson.json', 'model/model.ts'],
+    );
   });
 
   it('asks for a newer extension only for a higher format number', () => {
@@ -102,19 +117,23 @@ describe('archive manifest: what install says about it', () => {
     }
   });
 
-  it('names the field that is wrong, with the schema\'s reason', () => {
+  it("names the field that is wrong, with the schema's reason", () => {
     const reason = refusal(manifestText((m) => ((m.files as ArchiveFile[])[1]!.sha256 = 'not-a-hash')));
     assert.match(reason, /is malformed at \/files\/1\/sha256: \S+/);
   });
 
-  it('says when the manifest is not JSON at all, with the parser\'s words', () => {
-    assert.match(refusal('{"format": 1,'), new RegExp(`^${ARCHIVE_MANIFEST.replace(/\./g, '\\.')} is not JSON \\(.+\\)$`));
+  it("says when the manifest is not JSON at all, with the parser's words", () => {
+    assert.match(
+      refusal('{"format": 1,'),
+      new RegExp(`^${ARCHIVE_MANIFEST.replace(/\./g, '\\.')} is not JSON \\(.+\\)$`),
+    );
   });
 });
 
 describe('archive entry names: which are refused, and why', () => {
   it('accepts plain relative paths and folder entries (a trailing "/")', () => {
-    for (const name of ['lesson.json', 'model/model.ts', 'starters/python/', 'lesson/', 'a.b/c..d/e']) assert.equal(archivePathProblem(name), undefined, name);
+    for (const name of ['lesson.json', 'model/model.ts', 'starters/python/', 'lesson/', 'a.b/c..d/e'])
+      assert.equal(archivePathProblem(name), undefined, name);
   });
 
   it('refuses an empty name', () => {
@@ -132,7 +151,10 @@ describe('archive entry names: which are refused, and why', () => {
 
   it('refuses an absolute path and a drive letter, each in its own words', () => {
     assert.equal(archivePathProblem('/etc/passwd'), '"/etc/passwd" is an absolute path');
-    assert.match(archivePathProblem('C:/Windows/system.ini')!, /^"C:\/Windows\/system\.ini" starts with a drive letter$/);
+    assert.match(
+      archivePathProblem('C:/Windows/system.ini')!,
+      /^"C:\/Windows\/system\.ini" starts with a drive letter$/,
+    );
     assert.match(archivePathProblem('z:evil')!, /starts with a drive letter/);
   });
 
@@ -150,17 +172,22 @@ describe('archive entry names: which are refused, and why', () => {
   });
 
   it('refuses a ".." segment as climbing out, a trailing "/" included', () => {
-    for (const name of ['../x', 'a/../../x', 'a/..', 'a/../']) assert.match(archivePathProblem(name)!, /climbs out of the pack folder with "\.\."$/, name);
+    for (const name of ['../x', 'a/../../x', 'a/..', 'a/../'])
+      assert.match(archivePathProblem(name)!, /climbs out of the pack folder with "\.\."$/, name);
   });
 
   it('refuses empty and "." segments', () => {
-    for (const name of ['a//b', './a', 'a/./', 'a/.']) assert.match(archivePathProblem(name)!, /has an empty or "\." path segment$/, name);
+    for (const name of ['a//b', './a', 'a/./', 'a/.'])
+      assert.match(archivePathProblem(name)!, /has an empty or "\." path segment$/, name);
   });
 });
 
 describe('archive paths that land on one file on Windows or macOS', () => {
   it('refuses names that differ only in upper/lower case, naming both', () => {
-    assert.equal(pathClash(['Model/model.ts', 'model/Model.ts']), '"Model/model.ts" and "model/Model.ts" differ only in upper/lower case, which Windows and macOS cannot tell apart');
+    assert.equal(
+      pathClash(['Model/model.ts', 'model/Model.ts']),
+      '"Model/model.ts" and "model/Model.ts" differ only in upper/lower case, which Windows and macOS cannot tell apart',
+    );
   });
 
   it('keeps apart names that only full Unicode upper-casing would merge ("ß" is not "SS" on disk)', () => {
@@ -195,12 +222,21 @@ describe('archive zip-bomb limit', () => {
 
 describe('files a bundle leaves out', () => {
   it('leaves out Python caches, editor swap files and merge leftovers, wherever they are', () => {
-    for (const name of ['model/helper.pyc', 'helper.pyc', 'notes.md.swp', 'starters/python/main.py.swp', 'lesson.json.orig', 'model/model.ts.orig', 'notes.md~']) {
+    for (const name of [
+      'model/helper.pyc',
+      'helper.pyc',
+      'notes.md.swp',
+      'starters/python/main.py.swp',
+      'lesson.json.orig',
+      'model/model.ts.orig',
+      'notes.md~',
+    ]) {
       assert.equal(isBundledPath(name), false, name);
     }
   });
 
   it('keeps files whose names merely start with those words', () => {
-    for (const name of ['pyc-notes.md', 'swp.md', 'orig/readme.md', 'original.md']) assert.equal(isBundledPath(name), true, name);
+    for (const name of ['pyc-notes.md', 'swp.md', 'orig/readme.md', 'original.md'])
+      assert.equal(isBundledPath(name), true, name);
   });
 });

@@ -38,12 +38,22 @@ describe('read-order patterns', () => {
     for (const pattern of ['(a+)+$', '(\\w+\\s?)*$', '([a-z]+)*$', '(.*)*$']) {
       const verdict = checkPattern(pattern);
       assert.equal(verdict.ok, false, pattern);
-      assert.ok(!verdict.ok && verdict.reason === 'exponential' && /can take exponential time: on a line like "(.)\1\1"…/.test(verdict.message), pattern);
+      assert.ok(
+        !verdict.ok &&
+          verdict.reason === 'exponential' &&
+          /can take exponential time: on a line like "(.)\1\1"…/.test(verdict.message),
+        pattern,
+      );
     }
   });
 
   it('accepts the patterns lessons use, warns about polynomial ones, and refuses broken ones', () => {
-    for (const pattern of ['class\\s+Balancer', '(def|\\b)pick\\s*\\(', '(def|function)\\s+main\\s*\\(', '^\\s*def\\s+done\\b']) {
+    for (const pattern of [
+      'class\\s+Balancer',
+      '(def|\\b)pick\\s*\\(',
+      '(def|function)\\s+main\\s*\\(',
+      '^\\s*def\\s+done\\b',
+    ]) {
       const verdict = checkPattern(pattern);
       assert.ok(verdict.ok && verdict.polynomial === undefined, pattern);
     }
@@ -70,13 +80,25 @@ describe('transcript bounds', () => {
 
   it('refuses control characters, with the line, column and code point', () => {
     const error = transcriptError('=== t\n> PICK\n\u001b[32ma\u001b[0m\n');
-    assert.deepEqual([error.line, error.reason], [3, 'the line holds a control character (U+001B) at column 1; transcripts are plain text, one command or answer per line']);
+    assert.deepEqual(
+      [error.line, error.reason],
+      [
+        3,
+        'the line holds a control character (U+001B) at column 1; transcripts are plain text, one command or answer per line',
+      ],
+    );
     assert.equal(parseTranscripts('=== t\n> PICK\na\tb\n', 't.txt')[0]!.steps[0]!.expected[0], 'a\tb', 'a tab is text');
   });
 
   it('bounds line length, words per command, commands per transcript and answer lines per command', () => {
-    assert.match(transcriptError(`=== t\n> POOL ${'b '.repeat(600)}\n`).reason, /the line is 1207 characters long; a transcript line may be at most 1000/);
-    assert.match(transcriptError(`=== t\n> POOL ${'b '.repeat(300)}\n`).reason, /the command has 301 words; a command may have at most 200/);
+    assert.match(
+      transcriptError(`=== t\n> POOL ${'b '.repeat(600)}\n`).reason,
+      /the line is 1207 characters long; a transcript line may be at most 1000/,
+    );
+    assert.match(
+      transcriptError(`=== t\n> POOL ${'b '.repeat(300)}\n`).reason,
+      /the command has 301 words; a command may have at most 200/,
+    );
     const many = `=== t\n${'> PICK\n'.repeat(TRANSCRIPT_LIMITS.commandsPerTranscript + 1)}`;
     assert.match(transcriptError(many).reason, /transcript "t" has more than 10000 commands; split it/);
     const tall = `=== t\n> STATUS\n${'a:0\n'.repeat(TRANSCRIPT_LIMITS.answerLinesPerCommand + 1)}`;
@@ -92,7 +114,10 @@ describe('lesson.json bounds', () => {
     assert.deepEqual([result.problems.length, result.problems[0]!.line, result.problems[0]!.column], [1, 3, 11 + 31]);
     assert.match(result.problems[0]!.message, /nests lists and objects more than 32 levels deep here/);
     const inString = parseManifest(`{"title": "${'['.repeat(100)}"}`, FILE);
-    assert.ok(!inString.ok && !inString.problems.some((p) => /nests/.test(p.message)), 'brackets inside strings are text');
+    assert.ok(
+      !inString.ok && !inString.problems.some((p) => /nests/.test(p.message)),
+      'brackets inside strings are text',
+    );
   });
 
   it('refuses a lesson.json over 1 MiB in one problem', () => {
@@ -103,22 +128,50 @@ describe('lesson.json bounds', () => {
   });
 
   it('bounds mistakes, mutants and questions, and wants ids and mutants unique', () => {
-    assert.deepEqual(manifestProblems((m) => (m.mistakes[0].mutants = Array(17).fill(0).map((_, i) => `m${i}`))), ['mistakes.0.mutants: has 17 items; a lesson pack may have at most 16 here']);
-    assert.deepEqual(manifestProblems((m) => (m.mistakes[0].mutants = ['tiebreak-name', 'tiebreak-name'])), ['mistakes.0.mutants: lists "tiebreak-name" more than once; each entry must appear once']);
-    assert.deepEqual(manifestProblems((m) => (m.mistakes = Array(65).fill(m.mistakes[0]))), ['mistakes: has 65 items; a lesson pack may have at most 64 here']);
+    assert.deepEqual(
+      manifestProblems(
+        (m) =>
+          (m.mistakes[0].mutants = Array(17)
+            .fill(0)
+            .map((_, i) => `m${i}`)),
+      ),
+      ['mistakes.0.mutants: has 17 items; a lesson pack may have at most 16 here'],
+    );
+    assert.deepEqual(
+      manifestProblems((m) => (m.mistakes[0].mutants = ['tiebreak-name', 'tiebreak-name'])),
+      ['mistakes.0.mutants: lists "tiebreak-name" more than once; each entry must appear once'],
+    );
+    assert.deepEqual(
+      manifestProblems((m) => (m.mistakes = Array(65).fill(m.mistakes[0]))),
+      ['mistakes: has 65 items; a lesson pack may have at most 64 here'],
+    );
     // mistakes[3] is named by no scenario's `shows`, so renaming it leaves no dangling reference.
-    assert.deepEqual(manifestProblems((m) => (m.mistakes[3].id = m.mistakes[0].id)), [`mistakes.3.id: mistake id "${JSON.parse(GOOD).mistakes[0].id}" is used twice (first at mistakes.0); ids must be unique`]);
+    assert.deepEqual(
+      manifestProblems((m) => (m.mistakes[3].id = m.mistakes[0].id)),
+      [
+        `mistakes.3.id: mistake id "${JSON.parse(GOOD).mistakes[0].id}" is used twice (first at mistakes.0); ids must be unique`,
+      ],
+    );
     const q = { id: 'same', prompt: 'Which?', kind: 'short' };
-    assert.deepEqual(manifestProblems((m) => ((m.failureQuestions = [q]), (m.quiz = [q]))), ['quiz.0.id: question id "same" is used twice (first at failureQuestions.0); ids must be unique']);
+    assert.deepEqual(
+      manifestProblems((m) => ((m.failureQuestions = [q]), (m.quiz = [q]))),
+      ['quiz.0.id: question id "same" is used twice (first at failureQuestions.0); ids must be unique'],
+    );
   });
 
   it('wants run commands on one line of plain text', () => {
-    assert.deepEqual(manifestProblems((m) => (m.readOrder[0].run = 'python3 balancer.py\nrm -rf ~')), [
-      'readOrder.0.run: must be one line of plain text: no line break, control, bidi or invisible character (it holds a line break), so that what the learner sees is what runs',
-    ]);
-    assert.deepEqual(manifestProblems((m) => (m.readOrder[0].run = { python: 'python3 x.py', javascript: 'node x.js \u2066' })), [
-      'readOrder.0.run.javascript: must be one line of plain text: no line break, control, bidi or invisible character (it holds U+2066), so that what the learner sees is what runs',
-    ]);
+    assert.deepEqual(
+      manifestProblems((m) => (m.readOrder[0].run = 'python3 balancer.py\nrm -rf ~')),
+      [
+        'readOrder.0.run: must be one line of plain text: no line break, control, bidi or invisible character (it holds a line break), so that what the learner sees is what runs',
+      ],
+    );
+    assert.deepEqual(
+      manifestProblems((m) => (m.readOrder[0].run = { python: 'python3 x.py', javascript: 'node x.js \u2066' })),
+      [
+        'readOrder.0.run.javascript: must be one line of plain text: no line break, control, bidi or invisible character (it holds U+2066), so that what the learner sees is what runs',
+      ],
+    );
   });
 });
 
@@ -126,8 +179,14 @@ describe('archive rules shared by bundle and install', () => {
   it('pathClash: the same path twice, twice in other case, a file that another path needs as a folder', () => {
     assert.equal(pathClash(['a/b.txt', 'a/c.txt', 'b']), undefined);
     assert.equal(pathClash(['lesson.json', 'lesson.json']), '"lesson.json" is listed twice');
-    assert.equal(pathClash(['Model/m.ts', 'model/m.ts']), '"Model/m.ts" and "model/m.ts" differ only in upper/lower case, which Windows and macOS cannot tell apart');
-    assert.equal(pathClash(['model', 'model/model.ts']), '"model" is a file, but "model/model.ts" needs a folder of that name');
+    assert.equal(
+      pathClash(['Model/m.ts', 'model/m.ts']),
+      '"Model/m.ts" and "model/m.ts" differ only in upper/lower case, which Windows and macOS cannot tell apart',
+    );
+    assert.equal(
+      pathClash(['model', 'model/model.ts']),
+      '"model" is a file, but "model/model.ts" needs a folder of that name',
+    );
     assert.equal(pathClash(['a/b/c.txt', 'A/B']), '"A/B" is a file, but "a/b/c.txt" needs a folder of that name');
   });
 
@@ -141,14 +200,26 @@ describe('archive rules shared by bundle and install', () => {
 
 describe('answers must fit the output limit', () => {
   const model = { resetAnswer: ['OK'] } as unknown as ReferenceModel;
-  const transcript = (name: string, lines: number) => ({ name, description: '', file: 't.txt', line: 1, steps: [{ command: 'STATUS', expected: Array(lines).fill('b1:0'), line: 2 }] });
+  const transcript = (name: string, lines: number) => ({
+    name,
+    description: '',
+    file: 't.txt',
+    line: 1,
+    steps: [{ command: 'STATUS', expected: Array(lines).fill('b1:0'), line: 2 }],
+  });
 
   it('an error past the limit, a warning near it, nothing well below it', () => {
     assert.deepEqual(checkOutputFits(model, [transcript('a', 100)], 1000), []);
     const near = checkOutputFits(model, [transcript('a', 170)], 1000);
-    assert.deepEqual(near.map((p) => p.severity), ['warning']);
+    assert.deepEqual(
+      near.map((p) => p.severity),
+      ['warning'],
+    );
     const over = checkOutputFits(model, [transcript('a', 100), transcript('big', 150)], 1000);
-    assert.deepEqual(over.map((p) => p.severity), ['error']);
+    assert.deepEqual(
+      over.map((p) => p.severity),
+      ['error'],
+    );
     assert.match(over[0]!.message, /add up to 0\.00 MiB, more than the 0\.00 MiB .* \(the largest is "big"/);
   });
 });

@@ -8,9 +8,20 @@
  */
 import * as assert from 'node:assert/strict';
 import { locate, parseManifest, MANIFEST_MAX_CHARS, MANIFEST_MAX_DEPTH } from '../../src/core/pack/manifest';
-import { editedLesson, freshModule, LESSON_FILE, lessonJson, lessonObject, positionAfter, problemsOf } from './packAuthoring';
+import {
+  editedLesson,
+  freshModule,
+  LESSON_FILE,
+  lessonJson,
+  lessonObject,
+  positionAfter,
+  problemsOf,
+} from './packAuthoring';
 
-const at = (p: { line: number; column: number }): { line: number; column: number } => ({ line: p.line, column: p.column });
+const at = (p: { line: number; column: number }): { line: number; column: number } => ({
+  line: p.line,
+  column: p.column,
+});
 
 /** A JSON text that nests `depth` levels: an object holding lists inside lists. */
 const nested = (depth: number): string => `{"a": ${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
@@ -19,7 +30,10 @@ describe('lesson.json problems: where they are put', () => {
   it('puts an unknown field whose name holds "/" or "~" on its value', () => {
     const text = editedLesson((m) => Object.assign(m.fuzz, { 'a/b': 1, 'c~d': 2 }));
     const problems = problemsOf(text);
-    assert.deepEqual(problems.map((p) => p.path), ['/fuzz/a~1b', '/fuzz/c~0d']);
+    assert.deepEqual(
+      problems.map((p) => p.path),
+      ['/fuzz/a~1b', '/fuzz/c~0d'],
+    );
     assert.deepEqual(at(problems[0]!), positionAfter(text, '"a/b": '));
     assert.deepEqual(at(problems[1]!), positionAfter(text, '"c~d": '));
   });
@@ -27,13 +41,18 @@ describe('lesson.json problems: where they are put', () => {
   it('puts an unknown field whose name starts or ends with digits on its value, not on the whole file', () => {
     const text = editedLesson((m) => Object.assign(m, { step2: 'x', '2nd': 'y' }));
     const problems = problemsOf(text);
-    assert.deepEqual(problems.map((p) => p.path), ['/step2', '/2nd']);
+    assert.deepEqual(
+      problems.map((p) => p.path),
+      ['/step2', '/2nd'],
+    );
     assert.deepEqual(at(problems[0]!), positionAfter(text, '"step2": '));
     assert.deepEqual(at(problems[1]!), positionAfter(text, '"2nd": '));
   });
 
   it('puts a problem in the eleventh item of a list on that item', () => {
-    const text = editedLesson((m) => (m.outcomes = [...Array.from({ length: 9 }, (_, i) => `outcome ${i + 1}`), 'the tenth outcome', '']));
+    const text = editedLesson(
+      (m) => (m.outcomes = [...Array.from({ length: 9 }, (_, i) => `outcome ${i + 1}`), 'the tenth outcome', '']),
+    );
     const [problem, ...rest] = problemsOf(text);
     assert.equal(rest.length, 0);
     assert.equal(problem!.path, '/outcomes/10');
@@ -65,7 +84,9 @@ describe('lesson.json problems: where they are put', () => {
   });
 
   it('locates in a fresh process, before anything was parsed', () => {
-    const fresh = freshModule<typeof import('../../src/core/pack/manifest')>(require.resolve('../../src/core/pack/manifest'));
+    const fresh = freshModule<typeof import('../../src/core/pack/manifest')>(
+      require.resolve('../../src/core/pack/manifest'),
+    );
     const text = '{\n  "id": "x",\n  "title": 5\n}';
     const problem = fresh.locate(text, LESSON_FILE, '/title', 'must be text');
     assert.deepEqual(at(problem), positionAfter(text, '"title": '));
@@ -77,14 +98,25 @@ describe('lesson.json problems: which are kept', () => {
   it('keeps two different problems with the same field, each once', () => {
     const text = editedLesson((m) => (m.id = 'A'.repeat(70)));
     const problems = problemsOf(text);
-    assert.deepEqual(problems.map((p) => p.path), ['/id', '/id']);
+    assert.deepEqual(
+      problems.map((p) => p.path),
+      ['/id', '/id'],
+    );
     assert.notEqual(problems[0]!.message, problems[1]!.message);
     assert.match(problems.map((p) => p.message).join('\n'), /length/);
   });
 
   it('keeps problems with different fields, and every missing field', () => {
-    assert.deepEqual(problemsOf(editedLesson((m) => ((m.id = 'Bad'), (m.version = 'one')))).map((p) => p.path), ['/id', '/version']);
-    assert.deepEqual(problemsOf(editedLesson((m) => (delete m.title, delete m.version))).map((p) => p.path).sort(), ['/title', '/version']);
+    assert.deepEqual(
+      problemsOf(editedLesson((m) => ((m.id = 'Bad'), (m.version = 'one')))).map((p) => p.path),
+      ['/id', '/version'],
+    );
+    assert.deepEqual(
+      problemsOf(editedLesson((m) => (delete m.title, delete m.version)))
+        .map((p) => p.path)
+        .sort(),
+      ['/title', '/version'],
+    );
   });
 
   it('lists at most 50 problems', () => {
@@ -130,7 +162,10 @@ describe('lesson.json read-order patterns', () => {
     for (const options of [undefined, {}, { checkPatterns: true }]) {
       const result = parseManifest(text, LESSON_FILE, options);
       assert.ok(!result.ok, JSON.stringify(options));
-      assert.deepEqual(result.problems.map((p) => p.path), ['/readOrder/1/pattern']);
+      assert.deepEqual(
+        result.problems.map((p) => p.path),
+        ['/readOrder/1/pattern'],
+      );
     }
     const skipped = parseManifest(text, LESSON_FILE, { checkPatterns: false });
     assert.ok(skipped.ok, JSON.stringify(!skipped.ok && skipped.problems));
@@ -146,7 +181,7 @@ describe('lesson.json world scenarios', () => {
     assert.ok(result.ok, JSON.stringify(!result.ok && result.problems));
   });
 
-  it('refuses a world scenario showing a mistake the lesson does not have, at that entry, naming the lesson\'s mistakes', () => {
+  it("refuses a world scenario showing a mistake the lesson does not have, at that entry, naming the lesson's mistakes", () => {
     const manifest = lessonObject();
     const index = manifest.scenarios.findIndex((s: object) => 'params' in s);
     manifest.scenarios[index].shows = [manifest.mistakes[0].id, 'no-such-mistake'];
@@ -160,7 +195,10 @@ describe('lesson.json world scenarios', () => {
   });
 
   it('reads a lesson without scenarios or a quiz', () => {
-    const result = parseManifest(editedLesson((m) => (delete m.scenarios, delete m.quiz)), LESSON_FILE);
+    const result = parseManifest(
+      editedLesson((m) => (delete m.scenarios, delete m.quiz)),
+      LESSON_FILE,
+    );
     assert.ok(result.ok, JSON.stringify(!result.ok && result.problems));
   });
 });

@@ -28,7 +28,11 @@ const questionIndex = (m: Record<string, any>, has: (q: Record<string, any>) => 
 
 describe('lesson.json messages: run commands', () => {
   it('names the line break in a command, also in the eleventh step', () => {
-    assert.ok(onlyMessage((m) => (m.readOrder[0].run = 'python3 balancer.py\nrm -rf ~')).startsWith(`readOrder.0.run: ${ONE_LINE} (it holds a line break)`));
+    assert.ok(
+      onlyMessage((m) => (m.readOrder[0].run = 'python3 balancer.py\nrm -rf ~')).startsWith(
+        `readOrder.0.run: ${ONE_LINE} (it holds a line break)`,
+      ),
+    );
     const message = onlyMessage((m) => {
       while (m.readOrder.length < 11) m.readOrder.push({ title: `Step ${m.readOrder.length + 1}` });
       m.readOrder[10].run = 'python3 x.py\nrm -rf ~';
@@ -37,9 +41,18 @@ describe('lesson.json messages: run commands', () => {
   });
 
   it('names other characters by their four-digit, upper-case code point', () => {
-    assert.match(onlyMessage((m) => (m.readOrder[0].run = 'ls \u202e')), /^readOrder\.0\.run: must be one line .*\(it holds U\+202E\)/);
-    assert.match(onlyMessage((m) => (m.readOrder[0].run = 'ls \u0007')), /\(it holds U\+0007\)/);
-    assert.match(onlyMessage((m) => (m.readOrder[0].run = { python: 'python3 x.py', typescript: 'tsx x.ts \u200f' })), /^readOrder\.0\.run\.typescript: .*\(it holds U\+200F\)/);
+    assert.match(
+      onlyMessage((m) => (m.readOrder[0].run = 'ls \u202e')),
+      /^readOrder\.0\.run: must be one line .*\(it holds U\+202E\)/,
+    );
+    assert.match(
+      onlyMessage((m) => (m.readOrder[0].run = 'ls \u0007')),
+      /\(it holds U\+0007\)/,
+    );
+    assert.match(
+      onlyMessage((m) => (m.readOrder[0].run = { python: 'python3 x.py', typescript: 'tsx x.ts \u200f' })),
+      /^readOrder\.0\.run\.typescript: .*\(it holds U\+200F\)/,
+    );
   });
 
   it('allows 300 characters, so a 300-character command with a line break is told about the line break', () => {
@@ -49,8 +62,14 @@ describe('lesson.json messages: run commands', () => {
   });
 
   it('gives the length of a command over 300 characters', () => {
-    assert.match(onlyMessage((m) => (m.readOrder[0].run = 'x'.repeat(301))), /^readOrder\.0\.run: is 301 characters long; a command may have at most 300$/);
-    assert.match(onlyMessage((m) => (m.readOrder[0].run = { python: 'y'.repeat(302) })), /^readOrder\.0\.run\.python: is 302 characters long; a command may have at most 300$/);
+    assert.match(
+      onlyMessage((m) => (m.readOrder[0].run = 'x'.repeat(301))),
+      /^readOrder\.0\.run: is 301 characters long; a command may have at most 300$/,
+    );
+    assert.match(
+      onlyMessage((m) => (m.readOrder[0].run = { python: 'y'.repeat(302) })),
+      /^readOrder\.0\.run\.python: is 302 characters long; a command may have at most 300$/,
+    );
   });
 
   it('still names the field when the command is no text at all, empty, or for an unknown language', () => {
@@ -66,18 +85,24 @@ describe('lesson.json messages: run commands', () => {
     const kind = onlyMessage((m) => (m.failureQuestions[0].kind = 'short\n'));
     assert.match(kind, /^failureQuestions\.0\.kind: \S/);
     assert.doesNotMatch(kind, /one line of plain text/);
-    const hash = onlyMessage((m) => (m.failureQuestions[questionIndex(m, (q) => q.answer?.scrypt)].answer.scrypt.hashes[0] = 'zz\n'));
+    const hash = onlyMessage(
+      (m) => (m.failureQuestions[questionIndex(m, (q) => q.answer?.scrypt)].answer.scrypt.hashes[0] = 'zz\n'),
+    );
     assert.match(hash, /^failureQuestions\.\d+\.answer\.scrypt\.hashes\.0: \S/);
     assert.doesNotMatch(hash, /one line of plain text/);
   });
 
-  it('says the same of a predict question\'s commands, and keeps the validator\'s words for an empty one', () => {
+  it("says the same of a predict question's commands, and keeps the validator's words for an empty one", () => {
     const index = questionIndex(lessonObject(), (q) => q.kind === 'predict');
     const broken = onlyMessage((m) => (m.failureQuestions[index].commands[0] = 'PICK\n'));
-    assert.match(broken, new RegExp(`^failureQuestions\\.${index}\\.commands\\.0: must be one line .*\\(it holds a line break\\)`));
+    assert.match(
+      broken,
+      new RegExp(`^failureQuestions\\.${index}\\.commands\\.0: must be one line .*\\(it holds a line break\\)`),
+    );
     const empty = friendlyProblems(editedLesson((m) => (m.failureQuestions[index].commands = [''])));
     assert.ok(empty.length >= 1);
-    for (const p of empty) assert.match(p.message, new RegExp(`^failureQuestions\\.${index}\\.commands\\.0: \\S`), JSON.stringify(p));
+    for (const p of empty)
+      assert.match(p.message, new RegExp(`^failureQuestions\\.${index}\\.commands\\.0: \\S`), JSON.stringify(p));
   });
 });
 
@@ -85,58 +110,92 @@ describe('lesson.json messages: patterns', () => {
   it('shows a path as the author typed it, backslashes and all, and says what a pack path must be', () => {
     const message = onlyMessage((m) => (m.model = '..\\secret.ts'));
     assert.ok(message.startsWith('model: "..\\secret.ts" must be a path inside the pack folder'), message);
-    for (const rule of ['relative', 'with "/" between folders', 'no leading "/"', 'no drive letter', 'no ".." segment']) assert.ok(message.includes(rule), rule);
+    for (const rule of ['relative', 'with "/" between folders', 'no leading "/"', 'no drive letter', 'no ".." segment'])
+      assert.ok(message.includes(rule), rule);
   });
 
   it('says what an id must be, showing the id', () => {
-    assert.match(onlyMessage((m) => (m.mistakes[0].id = 'Bad Id')), /^mistakes\.0\.id: "Bad Id" must be lower-case letters, digits and dashes, starting with a letter or digit$/);
+    assert.match(
+      onlyMessage((m) => (m.mistakes[0].id = 'Bad Id')),
+      /^mistakes\.0\.id: "Bad Id" must be lower-case letters, digits and dashes, starting with a letter or digit$/,
+    );
   });
 
   it('says what a version must be, showing the version', () => {
-    assert.match(onlyMessage((m) => (m.version = 'v1')), /^version: "v1" must be a version like 1\.0\.0 \(major\.minor\.patch\)$/);
+    assert.match(
+      onlyMessage((m) => (m.version = 'v1')),
+      /^version: "v1" must be a version like 1\.0\.0 \(major\.minor\.patch\)$/,
+    );
   });
 
   it('says what a SHA-256 hash must be, showing the hash', () => {
     const message = onlyMessage((m) => (m.failureQuestions[0].feedback = [{ sha256: 'abc', text: 'Not quite.' }]));
-    assert.match(message, /^failureQuestions\.0\.feedback\.0\.sha256: "abc" must be a SHA-256 hash: 64 lower-case hex digits$/);
+    assert.match(
+      message,
+      /^failureQuestions\.0\.feedback\.0\.sha256: "abc" must be a SHA-256 hash: 64 lower-case hex digits$/,
+    );
   });
 });
 
 describe('lesson.json messages: bounds', () => {
   it('names a number above its maximum and the maximum', () => {
-    assert.match(onlyMessage((m) => (m.mistakes[0].step = 101)), /^mistakes\.0\.step: 101 is more than 100, the most/);
+    assert.match(
+      onlyMessage((m) => (m.mistakes[0].step = 101)),
+      /^mistakes\.0\.step: 101 is more than 100, the most/,
+    );
   });
 
   it('names a number below its minimum and the minimum, of one digit or several', () => {
-    assert.match(onlyMessage((m) => (m.mistakes[0].step = 0)), /^mistakes\.0\.step: 0 is less than 1, the least/);
+    assert.match(
+      onlyMessage((m) => (m.mistakes[0].step = 0)),
+      /^mistakes\.0\.step: 0 is less than 1, the least/,
+    );
     const index = questionIndex(lessonObject(), (q) => q.answer?.scrypt);
     const message = onlyMessage((m) => (m.failureQuestions[index].answer.scrypt.N = 512));
-    assert.match(message, new RegExp(`^failureQuestions\\.${index}\\.answer\\.scrypt\\.N: 512 is less than 1024, the least`));
+    assert.match(
+      message,
+      new RegExp(`^failureQuestions\\.${index}\\.answer\\.scrypt\\.N: 512 is less than 1024, the least`),
+    );
   });
 
   it('gives the length of a text over its limit, and the limit', () => {
-    assert.match(onlyMessage((m) => (m.title = 't'.repeat(121))), /^title: is 121 characters long; at most 120 are allowed/);
+    assert.match(
+      onlyMessage((m) => (m.title = 't'.repeat(121))),
+      /^title: is 121 characters long; at most 120 are allowed/,
+    );
   });
 
   it('gives the number of items in a list over its limit, and the limit', () => {
-    assert.match(onlyMessage((m) => (m.outcomes = Array.from({ length: 21 }, (_, i) => `outcome ${i}`))), /^outcomes: has 21 items; a lesson pack may have at most 20 here$/);
+    assert.match(
+      onlyMessage((m) => (m.outcomes = Array.from({ length: 21 }, (_, i) => `outcome ${i}`))),
+      /^outcomes: has 21 items; a lesson pack may have at most 20 here$/,
+    );
   });
 
   it('makes sense of a field written twice, whose first value is not the one JSON kept', () => {
     const title = lessonObject();
     title.title = 't'.repeat(121);
     const twice = lessonJson(title).replace('\n  "title": ', '\n  "title": 5,\n  "title": ');
-    assert.deepEqual(friendlyProblems(twice).map((p) => p.message.replace(/; .*/, '')), ['title: is too many characters long']);
+    assert.deepEqual(
+      friendlyProblems(twice).map((p) => p.message.replace(/; .*/, '')),
+      ['title: is too many characters long'],
+    );
     const outcomes = lessonObject();
     outcomes.outcomes = Array.from({ length: 21 }, (_, i) => `outcome ${i}`);
     const listTwice = lessonJson(outcomes).replace('\n  "outcomes": ', '\n  "outcomes": "see below",\n  "outcomes": ');
-    assert.deepEqual(friendlyProblems(listTwice).map((p) => p.message.replace(/; .*/, '')), ['outcomes: has too many items']);
+    assert.deepEqual(
+      friendlyProblems(listTwice).map((p) => p.message.replace(/; .*/, '')),
+      ['outcomes: has too many items'],
+    );
   });
 });
 
 describe('lesson.json messages: lists, missing and unknown fields', () => {
   it('names the entry a list holds twice', () => {
-    assert.match(onlyMessage((m) => (m.mistakes[0].mutants = ['first', 'second', 'second'])), /^mistakes\.0\.mutants: lists "second" more than once/);
+    assert.match(
+      onlyMessage((m) => (m.mistakes[0].mutants = ['first', 'second', 'second'])),
+      /^mistakes\.0\.mutants: lists "second" more than once/,
+    );
   });
 
   it('does not speak of entries twice for a list that is too short', () => {
@@ -146,7 +205,10 @@ describe('lesson.json messages: lists, missing and unknown fields', () => {
   });
 
   it('says a missing field is required', () => {
-    assert.match(onlyMessage((m) => delete m.mistakes[0].hint), /^mistakes\.0\.hint: this field is required$/);
+    assert.match(
+      onlyMessage((m) => delete m.mistakes[0].hint),
+      /^mistakes\.0\.hint: this field is required$/,
+    );
   });
 
   it('calls a field named "JSON syntax" an unknown field, not a syntax error', () => {
@@ -158,7 +220,12 @@ describe('lesson.json messages: lists, missing and unknown fields', () => {
 describe('lesson.json messages: the value a JSON pointer names', () => {
   it('reads keys holding "/" or "~" (escaped as ~1 and ~0) and keys that start with digits', () => {
     const text = '{"limits": {"a/b": 7, "c~d": 8, "2nd": 9}}';
-    const above = (pointer: string): string => friendlyManifestMessage(`${pointer.slice(1).replace(/\//g, '.')}: Expected integer to be less or equal to 5`, pointer, text);
+    const above = (pointer: string): string =>
+      friendlyManifestMessage(
+        `${pointer.slice(1).replace(/\//g, '.')}: Expected integer to be less or equal to 5`,
+        pointer,
+        text,
+      );
     assert.equal(above('/limits/a~1b'), 'limits.a~1b: 7 is more than 5, the most allowed here');
     assert.equal(above('/limits/c~0d'), 'limits.c~0d: 8 is more than 5, the most allowed here');
     assert.equal(above('/limits/2nd'), 'limits.2nd: 9 is more than 5, the most allowed here');

@@ -11,7 +11,9 @@ import { freshModule } from './packAuthoring';
 
 describe('read-order pattern check: edges', () => {
   it('loads the analyser on the first check of a fresh process, and judges with it', () => {
-    const fresh = freshModule<typeof import('../../src/core/pack/patternSafety')>(require.resolve('../../src/core/pack/patternSafety'));
+    const fresh = freshModule<typeof import('../../src/core/pack/patternSafety')>(
+      require.resolve('../../src/core/pack/patternSafety'),
+    );
     const plain = fresh.checkPattern('class\\s+Balancer');
     assert.ok(plain.ok && plain.polynomial === undefined, JSON.stringify(plain));
     const nested = fresh.checkPattern('(a+)+$');
@@ -25,13 +27,19 @@ describe('read-order pattern check: edges', () => {
     const verdict = checkPattern(pattern);
     assert.ok(!verdict.ok);
     assert.equal(verdict.reason, 'invalid');
-    assert.match(verdict.message, /^"pattern" cannot be analysed for speed \(.+\); write it in plainer JavaScript regular-expression syntax$/);
+    assert.match(
+      verdict.message,
+      /^"pattern" cannot be analysed for speed \(.+\); write it in plainer JavaScript regular-expression syntax$/,
+    );
   });
 
   it('tells the instructor why an exponential pattern is refused and how to fix it', () => {
     const verdict = checkPattern('(a+)+$');
     assert.ok(!verdict.ok);
     assert.match(verdict.message, /on a line like "aaa"… that does not match/);
-    assert.match(verdict.message, /which would freeze the learner's editor\. Remove the nesting \(e\.g\. "\(a\+\)\+" → "a\+"\) or name a "symbol" instead$/);
+    assert.match(
+      verdict.message,
+      /which would freeze the learner's editor\. Remove the nesting \(e\.g\. "\(a\+\)\+" → "a\+"\) or name a "symbol" instead$/,
+    );
   });
 });

@@ -11,9 +11,23 @@ import { simulate } from '../../src/core/model/simulate';
 import { rotatingPicks } from './fakeLesson';
 
 const commands = ['POOL a b c', 'PICK', 'PICK', 'PICK'];
-const probed: Case = { name: 'three', label: 'three picks', commands, expected: simulate(model, commands).outcome, hidden: true };
+const probed: Case = {
+  name: 'three',
+  label: 'three picks',
+  commands,
+  expected: simulate(model, commands).outcome,
+  hidden: true,
+};
 
-const done = (stdout: string): ProcessResult => ({ stdout, stderr: '', exitCode: 0, signal: null, timedOut: false, outputLimited: false, durationMs: 1 });
+const done = (stdout: string): ProcessResult => ({
+  stdout,
+  stderr: '',
+  exitCode: 0,
+  signal: null,
+  timedOut: false,
+  outputLimited: false,
+  durationMs: 1,
+});
 
 /**
  * A program whose n-th process answers the picks of each run of the transcript from `answers[n]` (a list
@@ -27,7 +41,8 @@ function scripted(answers: readonly (readonly string[][])[]): { execute: Execute
     // Each run of the transcript is the reset command (a bare POOL), then the transcript.
     const runs = input.split('\n').filter((l) => l === 'POOL a b c').length;
     let out = '';
-    for (let r = 0; r < runs; r++) out += ['OK', 'OK', ...perRun[Math.min(r, perRun.length - 1)]!].map((l) => `${l}\n`).join('');
+    for (let r = 0; r < runs; r++)
+      out += ['OK', 'OK', ...perRun[Math.min(r, perRun.length - 1)]!].map((l) => `${l}\n`).join('');
     return done(out);
   };
   return { execute, starts: () => started };
@@ -43,14 +58,23 @@ describe('determinism probe (fake processes)', () => {
   });
 
   it('fresh runs that differ are randomness', async () => {
-    const program = scripted([[['c', 'b', 'a'], ['c', 'b', 'a']], [['b', 'c', 'a']]]);
+    const program = scripted([
+      [
+        ['c', 'b', 'a'],
+        ['c', 'b', 'a'],
+      ],
+      [['b', 'c', 'a']],
+    ]);
     const probe = await probeDeterminism(model, program.execute, probed);
     assert.equal(probe.determinism.fresh, 'different');
     assert.equal(probe.freshDifference?.index, 1);
   });
 
   it('a second run in one process that differs, with four more fresh runs that agree and a replay that answers the same, is state kept across the reset', async () => {
-    const leaky = [['c', 'b', 'a'], ['a', 'c', 'b']];
+    const leaky = [
+      ['c', 'b', 'a'],
+      ['a', 'c', 'b'],
+    ];
     const alone = [['c', 'b', 'a']];
     // Processes: [T, T], [T], four more [T], then the replay of [T, T], which answers as the first did.
     const program = scripted([leaky, alone, alone, alone, alone, alone, leaky]);
@@ -63,11 +87,28 @@ describe('determinism probe (fake processes)', () => {
   it('a second run in one process that differs, but not when the same input is replayed: two runs of the same input that differ, not kept state', async () => {
     // A program whose output depends on timing (a thread that prints): its [T, T] differed once, its replay does not.
     const alone = [['c', 'b', 'a']];
-    const program = scripted([[['c', 'b', 'a'], ['a', 'c', 'b']], alone, alone, alone, alone, alone, [['c', 'b', 'a'], ['c', 'b', 'a']]]);
+    const program = scripted([
+      [
+        ['c', 'b', 'a'],
+        ['a', 'c', 'b'],
+      ],
+      alone,
+      alone,
+      alone,
+      alone,
+      alone,
+      [
+        ['c', 'b', 'a'],
+        ['c', 'b', 'a'],
+      ],
+    ]);
     const probe = await probeDeterminism(model, program.execute, probed);
     assert.equal(probe.resetDifference, undefined, 'not called state kept across the reset');
     assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['different', 'unknown']);
-    assert.deepEqual([probe.freshDifference?.index, probe.freshDifference?.first, probe.freshDifference?.second], [1, ['a'], ['c']]);
+    assert.deepEqual(
+      [probe.freshDifference?.index, probe.freshDifference?.first, probe.freshDifference?.second],
+      [1, ['a'], ['c']],
+    );
     assert.equal(program.starts(), 7);
   });
 
@@ -105,21 +146,37 @@ describe('determinism probe (fake processes)', () => {
       // the main process.
       const leaked = input.startsWith('POOL\nPOOL x\n');
       const runs = input.split('\n').filter((l) => l === 'POOL a b c').length;
-      const answers = leaked ? ['OK', 'OK', 'OK', 'OK', 'b', 'c', 'a'] : Array.from({ length: runs }, () => ['OK', ...right.lines]).flat();
+      const answers = leaked
+        ? ['OK', 'OK', 'OK', 'OK', 'b', 'c', 'a']
+        : Array.from({ length: runs }, () => ['OK', ...right.lines]).flat();
       return done(answers.map((l) => `${l}\n`).join(''));
     };
     const inBatch = { lines: ['OK', 'b', 'c', 'a'], ending: 'finished' as const };
     const probe = await probeDeterminism(model, execute, probed, inBatch, [['POOL x']]);
     assert.equal(probe.resetDifference?.seen, 'after-others');
-    assert.ok(inputs.some((i) => i.startsWith('POOL\nPOOL x\nPOOL\nPOOL a b c')), inputs.join('|'));
+    assert.ok(
+      inputs.some((i) => i.startsWith('POOL\nPOOL x\nPOOL\nPOOL a b c')),
+      inputs.join('|'),
+    );
     const unconfirmed = await probeDeterminism(model, execute, probed, inBatch);
-    assert.equal(unconfirmed.resetDifference, undefined, 'without the lists before it, nothing is replayed and nothing is claimed');
+    assert.equal(
+      unconfirmed.resetDifference,
+      undefined,
+      'without the lists before it, nothing is replayed and nothing is claimed',
+    );
     assert.equal(unconfirmed.determinism.afterReset, 'unknown');
   });
 
   it('two fresh runs that agree by chance, then a third that differs: randomness, not kept state', async () => {
     // A random program: its first two processes happened to answer alike, its own second run did not.
-    const program = scripted([[['c', 'b', 'a'], ['b', 'a', 'c']], [['c', 'b', 'a']], [['a', 'c', 'b']]]);
+    const program = scripted([
+      [
+        ['c', 'b', 'a'],
+        ['b', 'a', 'c'],
+      ],
+      [['c', 'b', 'a']],
+      [['a', 'c', 'b']],
+    ]);
     const probe = await probeDeterminism(model, program.execute, probed);
     assert.equal(probe.determinism.fresh, 'different');
     assert.equal(probe.resetDifference, undefined, 'not called state kept across the reset');
@@ -129,14 +186,26 @@ describe('determinism probe (fake processes)', () => {
 
   it('a walk over a set in hash order: three fresh runs agree by chance, the fifth differs: randomness', async () => {
     const same = [['c', 'b', 'a']];
-    const program = scripted([[['c', 'b', 'a'], ['b', 'a', 'c']], same, same, same, [['a', 'c', 'b']]]);
+    const program = scripted([
+      [
+        ['c', 'b', 'a'],
+        ['b', 'a', 'c'],
+      ],
+      same,
+      same,
+      same,
+      [['a', 'c', 'b']],
+    ]);
     const probe = await probeDeterminism(model, program.execute, probed);
     assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['different', 'unknown']);
     assert.equal(probe.determinism.runs, 6);
   });
 
   it('more fresh runs on request: a program that agreed with itself three times differs on the fifth run', async () => {
-    const same = [['c', 'b', 'a'], ['c', 'b', 'a']];
+    const same = [
+      ['c', 'b', 'a'],
+      ['c', 'b', 'a'],
+    ];
     const program = scripted([same, same, same, same, [['a', 'c', 'b']]]);
     const probe = await probeDeterminism(model, program.execute, probed);
     assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['same', 'same']);

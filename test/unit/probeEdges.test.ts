@@ -11,18 +11,31 @@ import { simulate, type Outcome } from '../../src/core/model/simulate';
 import { done, model, mutantProgram } from './fakeLesson';
 
 const commands = ['POOL a b', 'PICK', 'PICK', 'STATUS'];
-const probed: Case = { name: 'two', label: 'two picks', commands, expected: simulate(model, commands).outcome, hidden: true };
+const probed: Case = {
+  name: 'two',
+  label: 'two picks',
+  commands,
+  expected: simulate(model, commands).outcome,
+  hidden: true,
+};
 
 /** The n-th process started answers as `scripts[n]` says (the last script for any later one). */
 function perProcess(...scripts: ((input: string) => Promise<ProcessResult>)[]): Execute & { starts: () => number } {
   let started = 0;
-  return Object.assign((async (input) => scripts[Math.min(started++, scripts.length - 1)]!(input)) as Execute, { starts: () => started });
+  return Object.assign((async (input) => scripts[Math.min(started++, scripts.length - 1)]!(input)) as Execute, {
+    starts: () => started,
+  });
 }
 
 const right = (input: string) => mutantProgram()(input);
 const wrong = (input: string) => mutantProgram('tiebreak-last')(input);
 /** Hangs after its first two answers (the reset's and the pool's). */
-const hung = async (input: string): Promise<ProcessResult> => done((await right(input)).stdout.split('\n').slice(0, 2).join('\n') + '\n', { exitCode: null, signal: 'SIGKILL', timedOut: true });
+const hung = async (input: string): Promise<ProcessResult> =>
+  done((await right(input)).stdout.split('\n').slice(0, 2).join('\n') + '\n', {
+    exitCode: null,
+    signal: 'SIGKILL',
+    timedOut: true,
+  });
 
 describe('determinism probe: runs that cannot be compared', () => {
   it('a fresh run that hung: randomness unknown, the run twice in one process still compared', async () => {
@@ -32,11 +45,23 @@ describe('determinism probe: runs that cannot be compared', () => {
   });
 
   it('a fresh run that flooded says nothing about randomness either', async () => {
-    const flooded = async (input: string): Promise<ProcessResult> => ({ ...(await hung(input)), timedOut: false, outputLimited: true });
+    const flooded = async (input: string): Promise<ProcessResult> => ({
+      ...(await hung(input)),
+      timedOut: false,
+      outputLimited: true,
+    });
     const probe = await probeDeterminism(model, perProcess(right, flooded), probed);
     assert.deepEqual([probe.determinism.fresh, probe.freshDifference], ['unknown', undefined]);
-    const later = await probeMoreFresh(model, perProcess(flooded), await probeDeterminism(model, perProcess(right), probed));
-    assert.deepEqual([later.determinism.fresh, later.freshDifference], ['same', undefined], 'more fresh runs that flooded show no randomness');
+    const later = await probeMoreFresh(
+      model,
+      perProcess(flooded),
+      await probeDeterminism(model, perProcess(right), probed),
+    );
+    assert.deepEqual(
+      [later.determinism.fresh, later.freshDifference],
+      ['same', undefined],
+      'more fresh runs that flooded show no randomness',
+    );
   });
 
   it('a first process that hung: nothing known either way', async () => {
@@ -46,7 +71,8 @@ describe('determinism probe: runs that cannot be compared', () => {
   });
 
   it('a run that stopped answering part-way differs where its answers stop', async () => {
-    const stops = async (input: string): Promise<ProcessResult> => done((await right(input)).stdout.split('\n').slice(0, 3).join('\n') + '\n');
+    const stops = async (input: string): Promise<ProcessResult> =>
+      done((await right(input)).stdout.split('\n').slice(0, 3).join('\n') + '\n');
     const probe = await probeDeterminism(model, perProcess(right, stops), probed);
     assert.deepEqual(probe.freshDifference, { index: 2, command: 'PICK', first: ['b'], second: null });
   });
@@ -74,7 +100,10 @@ describe('determinism probe: state kept across the reset', () => {
     const probe = await probeDeterminism(model, program, probed, inBatch, others);
     assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset], ['same', 'different']);
     assert.equal(probe.resetDifference?.seen, 'after-others');
-    assert.deepEqual(probe.resetDifference && [probe.resetDifference.index, probe.resetDifference.first, probe.resetDifference.second], [1, ['a'], ['b']]);
+    assert.deepEqual(
+      probe.resetDifference && [probe.resetDifference.index, probe.resetDifference.first, probe.resetDifference.second],
+      [1, ['a'], ['b']],
+    );
     assert.ok(program.starts() > 2, 'more fresh runs, and the replay, before calling it kept state');
     const without = await probeDeterminism(model, perProcess(leakyAfterThree), probed);
     assert.deepEqual([without.determinism.afterReset, without.resetDifference], ['same', undefined]);
@@ -91,12 +120,23 @@ describe('determinism probe: state kept across the reset', () => {
 
   it('a run after the others that hung says nothing', async () => {
     const probe = await probeDeterminism(model, perProcess(right), probed, { lines: ['OK'], ending: 'timed-out' });
-    assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset, probe.determinism.runs], ['same', 'same', 2]);
+    assert.deepEqual(
+      [probe.determinism.fresh, probe.determinism.afterReset, probe.determinism.runs],
+      ['same', 'same', 2],
+    );
   });
 
   it('a difference in fresh runs is randomness, not state, even when the run after the others differs too', async () => {
-    const probe = await probeDeterminism(model, perProcess(right, wrong), probed, simulate(model, commands, new Set(['tiebreak-last'])).outcome);
-    assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset, probe.resetDifference], ['different', 'unknown', undefined]);
+    const probe = await probeDeterminism(
+      model,
+      perProcess(right, wrong),
+      probed,
+      simulate(model, commands, new Set(['tiebreak-last'])).outcome,
+    );
+    assert.deepEqual(
+      [probe.determinism.fresh, probe.determinism.afterReset, probe.resetDifference],
+      ['different', 'unknown', undefined],
+    );
   });
 });
 
@@ -104,7 +144,11 @@ describe('determinism probe: more fresh runs', () => {
   const base = async (execute: Execute): Promise<Probe> => probeDeterminism(model, execute, probed);
 
   it('spends none on a probe that already saw randomness, kept state, or could not tell', async () => {
-    for (const determinism of [{ fresh: 'different' }, { fresh: 'same', afterReset: 'different' }, { fresh: 'unknown', afterReset: 'same' }] as const) {
+    for (const determinism of [
+      { fresh: 'different' },
+      { fresh: 'same', afterReset: 'different' },
+      { fresh: 'unknown', afterReset: 'same' },
+    ] as const) {
       const probe = { ...(await base(perProcess(right))), determinism: { ...determinism, runs: 2 } } as Probe;
       const program = perProcess(right);
       assert.equal(await probeMoreFresh(model, program, probe), probe);
@@ -117,7 +161,10 @@ describe('determinism probe: more fresh runs', () => {
     const program = perProcess(right);
     const again = await probeMoreFresh(model, program, probe);
     assert.equal(program.starts(), 4 + 2);
-    assert.deepEqual([again.determinism.fresh, again.determinism.afterReset, again.determinism.runs], ['same', 'same', probe.determinism.runs + 4 + 2]);
+    assert.deepEqual(
+      [again.determinism.fresh, again.determinism.afterReset, again.determinism.runs],
+      ['same', 'same', probe.determinism.runs + 4 + 2],
+    );
     assert.equal(again.streams.length, probe.streams.length + 4);
     assert.equal('freshDifference' in again, false);
   });
@@ -132,18 +179,28 @@ describe('determinism probe: more fresh runs', () => {
 
 describe('determinism probe: lines the batch did not keep', () => {
   /** The wrong tiebreak's answers, with `extra` lines after the last one (`also` before the first). */
-  const withLines = (extra: string[], also: string[] = []) => async (input: string): Promise<ProcessResult> => {
-    const answered = (await wrong(input)).stdout;
-    return done([...also, ...answered.split('\n').filter(Boolean), ...extra].map((l) => `${l}\n`).join(''));
-  };
+  const withLines =
+    (extra: string[], also: string[] = []) =>
+    async (input: string): Promise<ProcessResult> => {
+      const answered = (await wrong(input)).stdout;
+      return done([...also, ...answered.split('\n').filter(Boolean), ...extra].map((l) => `${l}\n`).join(''));
+    };
 
   it('a writer whose lines fall after the last answer, a different number on two fresh runs, is named from the whole output', async () => {
     // Once: one dot; twice: two dots (as many per answer, so the repeat alone cannot tell); one more fresh run: three.
     const program = perProcess(withLines(['.', '.']), withLines(['.']), withLines(['', '.', '.']));
     const probe = await probeDeterminism(model, program, probed);
     assert.equal(program.starts(), 3, 'one more fresh run of the same input');
-    assert.deepEqual(probe.unasked && [probe.unasked.seen, probe.unasked.counts, probe.unasked.lines[0]], ['fresh', [1, 3], '.']);
-    assert.deepEqual(probe.unaskedShown?.lines.slice(-3), ['', '.', '.'], 'the run with more of them is the one shown, its lines in place');
+    assert.deepEqual(probe.unasked && [probe.unasked.seen, probe.unasked.counts, probe.unasked.lines[0]], [
+      'fresh',
+      [1, 3],
+      '.',
+    ]);
+    assert.deepEqual(
+      probe.unaskedShown?.lines.slice(-3),
+      ['', '.', '.'],
+      'the run with more of them is the one shown, its lines in place',
+    );
     assert.equal(probe.determinism.runs, 3);
   });
 

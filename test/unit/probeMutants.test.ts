@@ -42,10 +42,18 @@ describe('probe: where two runs first differ', () => {
 
   it('a run that died before its last STATUS is told from one whose STATUS answered no lines, either way round', async () => {
     // [T, T] crashes after the pool's OK; the fresh run ends normally, its STATUS (an empty pool) printing nothing.
-    const diesFirst = await probeDeterminism(model, perProcess(prints(['OK', 'OK'], crashed), prints(['OK', 'OK']), prints(['OK', 'OK'])), T);
+    const diesFirst = await probeDeterminism(
+      model,
+      perProcess(prints(['OK', 'OK'], crashed), prints(['OK', 'OK']), prints(['OK', 'OK'])),
+      T,
+    );
     assert.equal(diesFirst.determinism.fresh, 'different');
     assert.deepEqual(diesFirst.freshDifference, { index: 1, command: 'STATUS', first: null, second: [] });
-    const diesFresh = await probeDeterminism(model, perProcess(prints(['OK', 'OK', 'OK', 'OK']), prints(['OK', 'OK'], crashed)), T);
+    const diesFresh = await probeDeterminism(
+      model,
+      perProcess(prints(['OK', 'OK', 'OK', 'OK']), prints(['OK', 'OK'], crashed)),
+      T,
+    );
     assert.deepEqual(diesFresh.freshDifference, { index: 1, command: 'STATUS', first: [], second: null });
   });
 
@@ -54,8 +62,17 @@ describe('probe: where two runs first differ', () => {
     const twice = (status: string[]) => prints(['OK', 'OK', 'a', ...status, 'OK', 'OK', 'a', ...status]);
     const short = await probeDeterminism(model, perProcess(twice(['a:1']), prints(['OK', 'OK', 'a', 'a:1', 'b:0'])), U);
     assert.deepEqual(short.freshDifference, { index: 2, command: 'STATUS', first: ['a:1'], second: ['a:1', 'b:0'] });
-    const recount = await probeDeterminism(model, perProcess(twice(['a:1', 'b:0']), prints(['OK', 'OK', 'a', 'a:1', 'b:1'])), U);
-    assert.deepEqual(recount.freshDifference, { index: 2, command: 'STATUS', first: ['a:1', 'b:0'], second: ['a:1', 'b:1'] });
+    const recount = await probeDeterminism(
+      model,
+      perProcess(twice(['a:1', 'b:0']), prints(['OK', 'OK', 'a', 'a:1', 'b:1'])),
+      U,
+    );
+    assert.deepEqual(recount.freshDifference, {
+      index: 2,
+      command: 'STATUS',
+      first: ['a:1', 'b:0'],
+      second: ['a:1', 'b:1'],
+    });
   });
 });
 
@@ -64,13 +81,18 @@ describe('probe: what each conclusion costs', () => {
 
   it('randomness seen in the first two processes spends no more, even when the second run in one process and the run after the others differ too', async () => {
     const program = perProcess(prints(['OK', 'OK', 'a', 'b', 'OK', 'OK', 'b', 'a']), prints(['OK', 'OK', 'b', 'a']));
-    const probe = await probeDeterminism(model, program, T, { lines: ['OK', 'b', 'b'], ending: 'finished' }, [['POOL c']]);
+    const probe = await probeDeterminism(model, program, T, { lines: ['OK', 'b', 'b'], ending: 'finished' }, [
+      ['POOL c'],
+    ]);
     assert.equal(program.stdins.length, 2);
-    assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset, probe.determinism.runs], ['different', 'unknown', 2]);
+    assert.deepEqual(
+      [probe.determinism.fresh, probe.determinism.afterReset, probe.determinism.runs],
+      ['different', 'unknown', 2],
+    );
     assert.deepEqual(probe.freshDifference, { index: 1, command: 'PICK', first: ['a'], second: ['b'] });
   });
 
-  it('counts the replay that confirms kept state as a run; it is T\'s evidence when it replays T twice, not when others ran before T', async () => {
+  it("counts the replay that confirms kept state as a run; it is T's evidence when it replays T twice, not when others ran before T", async () => {
     // Seen twice in one process: [T, T], [T], four more [T], the replay of [T, T].
     const leaky = prints(['OK', 'OK', 'a', 'b', 'OK', 'OK', 'b', 'a']);
     const alone = prints(['OK', 'OK', 'a', 'b']);
@@ -78,8 +100,15 @@ describe('probe: what each conclusion costs', () => {
     assert.equal(twice.resetDifference?.seen, 'twice');
     assert.deepEqual([twice.determinism.runs, twice.streams.length], [7, 7]);
     // Seen after the others: the replay runs "POOL c" before T, and answers as the main process did.
-    const afterOthers: Script = (input) => (input.startsWith('POOL\nPOOL c\n') ? prints(['OK', 'OK', 'OK', 'OK', 'b', 'b'])(input) : right(input));
-    const others = await probeDeterminism(model, perProcess(afterOthers), T, { lines: ['OK', 'b', 'b'], ending: 'finished' }, [['POOL c']]);
+    const afterOthers: Script = (input) =>
+      input.startsWith('POOL\nPOOL c\n') ? prints(['OK', 'OK', 'OK', 'OK', 'b', 'b'])(input) : right(input);
+    const others = await probeDeterminism(
+      model,
+      perProcess(afterOthers),
+      T,
+      { lines: ['OK', 'b', 'b'], ending: 'finished' },
+      [['POOL c']],
+    );
     assert.equal(others.resetDifference?.seen, 'after-others');
     assert.deepEqual([others.determinism.runs, others.streams.length], [7, 6]);
   });
@@ -90,7 +119,10 @@ describe('probe: what each conclusion costs', () => {
       const probe = await probeDeterminism(model, right, caseOf(commands));
       const program = perProcess(right);
       const more = await probeMoreFresh(model, program, probe);
-      assert.deepEqual([more.determinism.fresh, more.determinism.afterReset, more.determinism.runs], ['same', 'same', 2 + program.stdins.length]);
+      assert.deepEqual(
+        [more.determinism.fresh, more.determinism.afterReset, more.determinism.runs],
+        ['same', 'same', 2 + program.stdins.length],
+      );
       return program.stdins.slice(4).map((stdin) => stdin.split('\n').slice(1).indexOf(model.resetCommand));
     };
     const ten = ['POOL a b c', 'PICK', 'PICK', 'PICK', 'DONE a', 'PICK', 'DONE b', 'PICK', 'DONE c', 'STATUS'];
@@ -130,7 +162,10 @@ describe('probe: runs that cannot be compared', () => {
   it('a run twice in one process whose second half hung: nothing known of the reset', async () => {
     const program = perProcess(hangsWhere((at) => at === 1));
     const probe = await probeDeterminism(model, program, T);
-    assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset, probe.determinism.runs], ['same', 'unknown', 2]);
+    assert.deepEqual(
+      [probe.determinism.fresh, probe.determinism.afterReset, probe.determinism.runs],
+      ['same', 'unknown', 2],
+    );
     assert.equal(probe.resetDifference, undefined);
   });
 
@@ -150,11 +185,35 @@ describe('probe: a replay that answers otherwise says where', () => {
     const T = caseOf(['POOL a b', 'PICK', 'PICK']);
     const alone = prints(['OK', 'OK', 'a', 'b']);
     // [T, T] differed in its second T; four more fresh runs agree; its replay's second T answers as the first.
-    const twice = await probeDeterminism(model, perProcess(prints(['OK', 'OK', 'a', 'b', 'OK', 'OK', 'b', 'a']), alone, alone, alone, alone, alone, prints(['OK', 'OK', 'a', 'b', 'OK', 'OK', 'a', 'b'])), T);
+    const twice = await probeDeterminism(
+      model,
+      perProcess(
+        prints(['OK', 'OK', 'a', 'b', 'OK', 'OK', 'b', 'a']),
+        alone,
+        alone,
+        alone,
+        alone,
+        alone,
+        prints(['OK', 'OK', 'a', 'b', 'OK', 'OK', 'a', 'b']),
+      ),
+      T,
+    );
     assert.deepEqual(twice.freshDifference, { index: 1, command: 'PICK', first: ['b'], second: ['a'], seen: 'twice' });
     // T differed after "POOL c" in the main process; replayed after it, it answers right.
-    const others = await probeDeterminism(model, perProcess(right), T, { lines: ['OK', 'b', 'b'], ending: 'finished' }, [['POOL c']]);
-    assert.deepEqual(others.freshDifference, { index: 1, command: 'PICK', first: ['b'], second: ['a'], seen: 'after-others' });
+    const others = await probeDeterminism(
+      model,
+      perProcess(right),
+      T,
+      { lines: ['OK', 'b', 'b'], ending: 'finished' },
+      [['POOL c']],
+    );
+    assert.deepEqual(others.freshDifference, {
+      index: 1,
+      command: 'PICK',
+      first: ['b'],
+      second: ['a'],
+      seen: 'after-others',
+    });
   });
 
   it('a replay that answered the same but ended otherwise (hung where the first crashed): a difference at the last command, neither answering', async () => {
@@ -162,9 +221,20 @@ describe('probe: a replay that answers otherwise says where', () => {
     const alone = prints(['OK', 'OK', 'a', 'b']);
     // [T, T] crashed in its second T after the pool's OK; the replay of [T, T] hangs at the same place.
     const crashesSecond = prints(['OK', 'OK', 'a', 'b', 'OK', 'OK'], crashed);
-    const hangsSecond = prints(['OK', 'OK', 'a', 'b', 'OK', 'OK'], { exitCode: null, signal: 'SIGKILL', timedOut: true });
-    const probe = await probeDeterminism(model, perProcess(crashesSecond, alone, alone, alone, alone, alone, hangsSecond), T);
+    const hangsSecond = prints(['OK', 'OK', 'a', 'b', 'OK', 'OK'], {
+      exitCode: null,
+      signal: 'SIGKILL',
+      timedOut: true,
+    });
+    const probe = await probeDeterminism(
+      model,
+      perProcess(crashesSecond, alone, alone, alone, alone, alone, hangsSecond),
+      T,
+    );
     assert.deepEqual(probe.freshDifference, { index: 2, command: 'PICK', first: null, second: null, seen: 'twice' });
-    assert.deepEqual([probe.determinism.fresh, probe.determinism.afterReset, probe.resetDifference], ['different', 'unknown', undefined]);
+    assert.deepEqual(
+      [probe.determinism.fresh, probe.determinism.afterReset, probe.resetDifference],
+      ['different', 'unknown', undefined],
+    );
   });
 });

@@ -33,9 +33,21 @@ describe('the probe on a replay of T and T', () => {
     // after two answers. Labelled 'after-others', the learner was told "stopped answering at command 3 (`PICK`) of "T" when it ran after
     // the other transcripts", though no other transcript ran before it.
     const alone = prints(['OK', 'OK', 'a', 'b']);
-    const program = perProcess(prints(['OK', 'OK', 'a', 'b', 'OK', 'OK', 'b', 'a']), alone, alone, alone, alone, alone, prints(['OK', 'OK', 'a']), alone);
+    const program = perProcess(
+      prints(['OK', 'OK', 'a', 'b', 'OK', 'OK', 'b', 'a']),
+      alone,
+      alone,
+      alone,
+      alone,
+      alone,
+      prints(['OK', 'OK', 'a']),
+      alone,
+    );
     const probe = await probeDeterminism(model, program, T);
-    assert.deepEqual([probe.freshDifference?.index, probe.freshDifference?.first, probe.freshDifference?.second], [2, ['b'], null]);
+    assert.deepEqual(
+      [probe.freshDifference?.index, probe.freshDifference?.first, probe.freshDifference?.second],
+      [2, ['b'], null],
+    );
     // A difference between two fresh runs: said as "on one of two runs".
     assert.equal(probe.freshDifference?.seen, undefined);
   });

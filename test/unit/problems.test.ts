@@ -2,11 +2,26 @@ import * as assert from 'node:assert/strict';
 import type { ProcessResult } from '../../src/core/check/process';
 import { crashLine, errorSummary, runProblems, type ProblemContext } from '../../src/core/report/problems';
 
-const PY: ProblemContext = { language: 'python', fileName: 'balancer.py', interpreter: 'python3', timeLimitMs: 5000, outputLimitBytes: 1024 * 1024 };
+const PY: ProblemContext = {
+  language: 'python',
+  fileName: 'balancer.py',
+  interpreter: 'python3',
+  timeLimitMs: 5000,
+  outputLimitBytes: 1024 * 1024,
+};
 const JS: ProblemContext = { ...PY, language: 'javascript', fileName: 'balancer.js', interpreter: 'node' };
 
 function run(partial: Partial<ProcessResult>): ProcessResult {
-  return { stdout: '', stderr: '', exitCode: 0, signal: null, timedOut: false, outputLimited: false, durationMs: 1, ...partial };
+  return {
+    stdout: '',
+    stderr: '',
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    outputLimited: false,
+    durationMs: 1,
+    ...partial,
+  };
 }
 
 // Real shapes of Python 3.11 and Node 20 error output, trimmed.
@@ -97,8 +112,14 @@ describe('problems of a run', () => {
   });
 
   it('summarises an error by its exception line', () => {
-    assert.equal(errorSummary(PY_TRACEBACK, 'python'), 'json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)');
-    assert.equal(errorSummary(NODE_CRASH, 'javascript'), "TypeError: Cannot read properties of undefined (reading 'valueOf')");
+    assert.equal(
+      errorSummary(PY_TRACEBACK, 'python'),
+      'json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)',
+    );
+    assert.equal(
+      errorSummary(NODE_CRASH, 'javascript'),
+      "TypeError: Cannot read properties of undefined (reading 'valueOf')",
+    );
   });
 
   it('a crash names its line and keeps the traceback', () => {
@@ -125,7 +146,10 @@ describe('problems of a run', () => {
   });
 
   it('a SyntaxError raised while answering (after output) is a crash, not a file that does not parse', () => {
-    const [problem] = runProblems(run({ stdout: 'OK\n', stderr: NODE_SYNTAX.replace('/w/balancer.js:35', 'JSON.parse'), exitCode: 1 }), JS);
+    const [problem] = runProblems(
+      run({ stdout: 'OK\n', stderr: NODE_SYNTAX.replace('/w/balancer.js:35', 'JSON.parse'), exitCode: 1 }),
+      JS,
+    );
     assert.equal(problem!.kind, 'crash');
   });
 
@@ -138,32 +162,64 @@ describe('problems of a run', () => {
 
   it('a hang, a flood, a missing interpreter and a TypeScript file that does not compile', () => {
     assert.equal(runProblems(run({ timedOut: true, exitCode: null, signal: 'SIGKILL' }), PY)[0]!.kind, 'timeout');
-    assert.match(runProblems(run({ timedOut: true, exitCode: null }), { ...PY, timeLimitMs: 1500 })[0]!.message, /1\.5 s/);
-    assert.equal(runProblems(run({ outputLimited: true, exitCode: null, signal: 'SIGKILL' }), PY)[0]!.kind, 'output-limit');
-    const missing = runProblems(run({ exitCode: null, startError: { code: 'ENOENT', command: '/nope/python3' } }), PY)[0]!;
+    assert.match(
+      runProblems(run({ timedOut: true, exitCode: null }), { ...PY, timeLimitMs: 1500 })[0]!.message,
+      /1\.5 s/,
+    );
+    assert.equal(
+      runProblems(run({ outputLimited: true, exitCode: null, signal: 'SIGKILL' }), PY)[0]!.kind,
+      'output-limit',
+    );
+    const missing = runProblems(
+      run({ exitCode: null, startError: { code: 'ENOENT', command: '/nope/python3' } }),
+      PY,
+    )[0]!;
     assert.equal(missing.kind, 'interpreter-missing');
     assert.match(missing.message, /\/nope\/python3.*ENOENT/);
-    const ts = runProblems(run({ exitCode: null, prepareError: { message: 'Unexpected token (37:34)', line: 37 } }), { ...JS, language: 'typescript' })[0]!;
+    const ts = runProblems(run({ exitCode: null, prepareError: { message: 'Unexpected token (37:34)', line: 37 } }), {
+      ...JS,
+      language: 'typescript',
+    })[0]!;
     assert.deepEqual([ts.kind, ts.line], ['syntax', 37]);
   });
 
   it('a stalled run says it stopped answering for 1 s (and where, when the caller knows), not the time limit', () => {
-    const stalled = run({ timedOut: true, stalled: true, silentMs: 1004, exitCode: null, signal: 'SIGKILL', timeLimitMs: 15000 });
+    const stalled = run({
+      timedOut: true,
+      stalled: true,
+      silentMs: 1004,
+      exitCode: null,
+      signal: 'SIGKILL',
+      timeLimitMs: 15000,
+    });
     const [problem] = runProblems(stalled, PY);
     assert.equal(problem!.kind, 'timeout');
-    assert.equal(problem!.message, 'Your program stopped answering: it had been given all the commands but printed nothing for 1 s, so it was stopped.');
+    assert.equal(
+      problem!.message,
+      'Your program stopped answering: it had been given all the commands but printed nothing for 1 s, so it was stopped.',
+    );
     // The silence the runner measured, not a fixed second: a slow start is allowed three (check.ts retries it).
-    assert.match(runProblems({ ...stalled, silentMs: 3460 }, PY)[0]!.message, /printed nothing for 3\.5 s, so it was stopped\.$/);
+    assert.match(
+      runProblems({ ...stalled, silentMs: 3460 }, PY)[0]!.message,
+      /printed nothing for 3\.5 s, so it was stopped\.$/,
+    );
     assert.match(runProblems({ ...stalled, silentMs: undefined }, PY)[0]!.message, /printed nothing for about 1 s,/);
-    assert.match(runProblems(stalled, { ...PY, stalledAt: 'command 12 (`PICK`)' })[0]!.message, /^Your program stopped answering at command 12 \(`PICK`\): /);
+    assert.match(
+      runProblems(stalled, { ...PY, stalledAt: 'command 12 (`PICK`)' })[0]!.message,
+      /^Your program stopped answering at command 12 \(`PICK`\): /,
+    );
   });
 
   it('a time limit raised for a long batch is the one the message gives', () => {
-    assert.match(runProblems(run({ timedOut: true, exitCode: null, timeLimitMs: 14500 }), PY)[0]!.message, /no result within 14\.5 s/);
+    assert.match(
+      runProblems(run({ timedOut: true, exitCode: null, timeLimitMs: 14500 }), PY)[0]!.message,
+      /no result within 14\.5 s/,
+    );
   });
 
   it('a program that ran out of memory says so, with the limit, and keeps its traceback', () => {
-    const stderr = 'Traceback (most recent call last):\n  File "/w/balancer.py", line 30, in pick\n    history.append(bytearray(1024 * 1024))\nMemoryError\n';
+    const stderr =
+      'Traceback (most recent call last):\n  File "/w/balancer.py", line 30, in pick\n    history.append(bytearray(1024 * 1024))\nMemoryError\n';
     const [problem] = runProblems(run({ exitCode: 1, stderr, memoryExceeded: true, memoryLimitMiB: 512 }), PY);
     assert.equal(problem!.message, 'Your program ran out of memory (limit 512 MiB), so it was stopped.');
     assert.equal(problem!.line, 30);

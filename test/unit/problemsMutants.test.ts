@@ -3,15 +3,36 @@ import type { ProcessResult } from '../../src/core/check/process';
 import { errorSummary, runProblems, trimDetails, type ProblemContext } from '../../src/core/report/problems';
 
 function run(partial: Partial<ProcessResult>): ProcessResult {
-  return { stdout: '', stderr: '', exitCode: 0, signal: null, timedOut: false, outputLimited: false, durationMs: 1, ...partial };
+  return {
+    stdout: '',
+    stderr: '',
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    outputLimited: false,
+    durationMs: 1,
+    ...partial,
+  };
 }
 
 describe('problems: the sentences a learner reads', () => {
   let py: ProblemContext;
   let js: ProblemContext;
   beforeEach(() => {
-    py = { language: 'python', fileName: 'shop.py', interpreter: 'python3', timeLimitMs: 5000, outputLimitBytes: 64 * 1024 };
-    js = { language: 'javascript', fileName: 'shop.js', interpreter: 'node', timeLimitMs: 4000, outputLimitBytes: 32 * 1024 };
+    py = {
+      language: 'python',
+      fileName: 'shop.py',
+      interpreter: 'python3',
+      timeLimitMs: 5000,
+      outputLimitBytes: 64 * 1024,
+    };
+    js = {
+      language: 'javascript',
+      fileName: 'shop.js',
+      interpreter: 'node',
+      timeLimitMs: 4000,
+      outputLimitBytes: 32 * 1024,
+    };
   });
 
   describe('a run that could not start', () => {
@@ -19,12 +40,18 @@ describe('problems: the sentences a learner reads', () => {
       const [p] = runProblems(run({ startError: { command: 'python3', code: 'ENOENT' } }), py);
       assert.equal(p!.kind, 'interpreter-missing');
       assert.equal(p!.message, 'Could not start `python3` (ENOENT).');
-      assert.equal(p!.advice, 'Install Python 3, or point the Python path setting (--python on the command line) at your interpreter.');
+      assert.equal(
+        p!.advice,
+        'Install Python 3, or point the Python path setting (--python on the command line) at your interpreter.',
+      );
     });
     it('gives Node advice for a JavaScript lesson', () => {
       const [p] = runProblems(run({ startError: { command: 'node', code: 'EACCES' } }), js);
       assert.equal(p!.message, 'Could not start `node` (EACCES).');
-      assert.equal(p!.advice, 'Install Node.js 18 or newer, or point the Node path setting (--node on the command line) at it.');
+      assert.equal(
+        p!.advice,
+        'Install Node.js 18 or newer, or point the Node path setting (--node on the command line) at it.',
+      );
     });
   });
 
@@ -61,7 +88,10 @@ describe('problems: the sentences a learner reads', () => {
       assert.equal(p!.kind, 'syntax');
       assert.equal(p!.message, "Your program does not start: SyntaxError: '(' was never closed (line 8)");
       assert.equal(p!.line, 8);
-      assert.equal(p!.advice, 'Fix the syntax error at that line; a half-written function still needs to be valid code.');
+      assert.equal(
+        p!.advice,
+        'Fix the syntax error at that line; a half-written function still needs to be valid code.',
+      );
       assert.equal(p!.details, stderr.trimEnd());
     });
     it('is a crash, not a syntax problem, once the program has printed', () => {
@@ -82,28 +112,43 @@ describe('problems: the sentences a learner reads', () => {
       assert.equal(p!.message, 'Your program crashed: IndentationError: custom error class');
     });
     it('is no problem when the program exits normally', () => {
-      assert.deepEqual(runProblems(run({ stderr: 'SyntaxError: only a warning\nTODO: write tests\n', exitCode: 0 }), py), []);
+      assert.deepEqual(
+        runProblems(run({ stderr: 'SyntaxError: only a warning\nTODO: write tests\n', exitCode: 0 }), py),
+        [],
+      );
     });
   });
 
   describe('a program that hangs, floods or runs out of memory', () => {
     const loopAdvice = 'Look for a loop that never ends, or code that waits for more input than one line per command.';
     it('says where a stalled run stopped answering', () => {
-      const [p] = runProblems(run({ stalled: true, timedOut: true, silentMs: 1000 }), { ...py, stalledAt: 'command 3 (`PAY`)' });
+      const [p] = runProblems(run({ stalled: true, timedOut: true, silentMs: 1000 }), {
+        ...py,
+        stalledAt: 'command 3 (`PAY`)',
+      });
       assert.equal(p!.kind, 'timeout');
-      assert.equal(p!.message, 'Your program stopped answering at command 3 (`PAY`): it had been given all the commands but printed nothing for 1 s, so it was stopped.');
+      assert.equal(
+        p!.message,
+        'Your program stopped answering at command 3 (`PAY`): it had been given all the commands but printed nothing for 1 s, so it was stopped.',
+      );
       assert.equal(p!.advice, loopAdvice);
     });
     it('leaves the place out when it is not known', () => {
       const [p] = runProblems(run({ stalled: true, timedOut: true, silentMs: 1000 }), py);
-      assert.equal(p!.message, 'Your program stopped answering: it had been given all the commands but printed nothing for 1 s, so it was stopped.');
+      assert.equal(
+        p!.message,
+        'Your program stopped answering: it had been given all the commands but printed nothing for 1 s, so it was stopped.',
+      );
     });
     it('states the time limit of the run, else of the check', () => {
       const [a] = runProblems(run({ timedOut: true, timeLimitMs: 2500 }), py);
       assert.equal(a!.message, 'Your program stopped answering: no result within 2.5 s, so it was stopped.');
       assert.equal(a!.advice, loopAdvice);
       const [b] = runProblems(run({ timedOut: true }), py);
-      assert.equal(b!.message, `Your program stopped answering: no result within ${(py.timeLimitMs / 1000).toFixed(1)} s, so it was stopped.`);
+      assert.equal(
+        b!.message,
+        `Your program stopped answering: no result within ${(py.timeLimitMs / 1000).toFixed(1)} s, so it was stopped.`,
+      );
     });
     it('states the output limit in KiB', () => {
       const [p] = runProblems(run({ outputLimited: true }), py);
@@ -126,7 +171,8 @@ describe('problems: the sentences a learner reads', () => {
 
   describe('a program that stops at a placeholder or crashes', () => {
     it('names the placeholder', () => {
-      const stderr = 'Traceback (most recent call last):\n  File "/w/shop.py", line 21, in pay\nNotImplementedError: pay\n';
+      const stderr =
+        'Traceback (most recent call last):\n  File "/w/shop.py", line 21, in pay\nNotImplementedError: pay\n';
       const [p] = runProblems(run({ stderr, exitCode: 1 }), py);
       assert.equal(p!.kind, 'unimplemented');
       assert.equal(p!.message, 'Your program stopped at a placeholder: NotImplementedError: pay');
@@ -134,18 +180,25 @@ describe('problems: the sentences a learner reads', () => {
       assert.equal(p!.advice, 'Replace the placeholder with your own code, then check again.');
     });
     it('gives the line and the Python reading advice', () => {
-      const stderr = 'Traceback (most recent call last):\n  File "/w/shop.py", line 30, in <module>\nKeyError: \'apple\'\n';
+      const stderr =
+        'Traceback (most recent call last):\n  File "/w/shop.py", line 30, in <module>\nKeyError: \'apple\'\n';
       const [p] = runProblems(run({ stderr, exitCode: 1 }), py);
       assert.equal(p!.message, "Your program crashed at line 30: KeyError: 'apple'");
       assert.equal(p!.line, 30);
-      assert.equal(p!.advice, 'Read the traceback below from the bottom up: the last line is the error, the lines above it say where.');
+      assert.equal(
+        p!.advice,
+        'Read the traceback below from the bottom up: the last line is the error, the lines above it say where.',
+      );
       assert.equal(p!.details, stderr.trimEnd());
     });
     it('gives the JavaScript reading advice', () => {
       const stderr = '/w/shop.js:9\nTypeError: x is not a function\n    at pay (/w/shop.js:9:3)\n';
       const [p] = runProblems(run({ stderr, exitCode: 1 }), js);
       assert.equal(p!.message, 'Your program crashed at line 9: TypeError: x is not a function');
-      assert.equal(p!.advice, 'Read the error below from the top: the first lines show the line of your file and the error, then the calls that led there.');
+      assert.equal(
+        p!.advice,
+        'Read the error below from the top: the first lines show the line of your file and the error, then the calls that led there.',
+      );
     });
     it('falls back to the exit code, or the signal', () => {
       const [a] = runProblems(run({ exitCode: 3 }), py);
@@ -157,11 +210,20 @@ describe('problems: the sentences a learner reads', () => {
 
   describe('errorSummary', () => {
     it('keeps the last exception line of a Python traceback, without trailing blanks', () => {
-      assert.equal(errorSummary('KeyError: a\nDuring handling of the above exception, another exception occurred\nValueError: b   \n', 'python'), 'ValueError: b');
+      assert.equal(
+        errorSummary(
+          'KeyError: a\nDuring handling of the above exception, another exception occurred\nValueError: b   \n',
+          'python',
+        ),
+        'ValueError: b',
+      );
     });
     it('prefers the exception over notes printed after it', () => {
       assert.equal(errorSummary('KeyboardInterrupt\n(from SomeError: see notes)\n', 'python'), 'KeyboardInterrupt');
-      assert.equal(errorSummary('shop.Refused: no stock\n(from SomeError: see notes)\n', 'python'), 'shop.Refused: no stock');
+      assert.equal(
+        errorSummary('shop.Refused: no stock\n(from SomeError: see notes)\n', 'python'),
+        'shop.Refused: no stock',
+      );
       assert.equal(errorSummary('ValueError: bad\nsome trailing note\n', 'python'), 'ValueError: bad');
     });
     it('falls back to the last non-blank line, or nothing', () => {
@@ -170,7 +232,8 @@ describe('problems: the sentences a learner reads', () => {
       assert.equal(errorSummary('', 'javascript'), '');
     });
     it('keeps the first error line of a Node stack, trimmed', () => {
-      const stderr = "/w/shop.js:5\n  throw new RangeError('x');\n  ^\n\nRangeError: x\n    at Object.<anonymous> (/w/shop.js:5:9)\nError: later\n";
+      const stderr =
+        "/w/shop.js:5\n  throw new RangeError('x');\n  ^\n\nRangeError: x\n    at Object.<anonymous> (/w/shop.js:5:9)\nError: later\n";
       assert.equal(errorSummary(stderr, 'javascript'), 'RangeError: x');
       assert.equal(errorSummary('note\n    TypeError: indented\n', 'javascript'), 'TypeError: indented');
       assert.equal(errorSummary('Segmentation fault\nmore\n', 'javascript'), 'Segmentation fault');
@@ -191,7 +254,13 @@ describe('problems: the sentences a learner reads', () => {
       ].join('\n');
       assert.equal(
         trimDetails(stderr),
-        ['TypeError: bad', '    at pay (/w/shop.js:3:7)', 'hint: runs at (node:internal/x) too', 'foo  at node:internal/y', 'Requires Node.js v18'].join('\n'),
+        [
+          'TypeError: bad',
+          '    at pay (/w/shop.js:3:7)',
+          'hint: runs at (node:internal/x) too',
+          'foo  at node:internal/y',
+          'Requires Node.js v18',
+        ].join('\n'),
       );
     });
     it('drops blank lines and blanks at the end, keeps them at the start', () => {

@@ -17,7 +17,6 @@ import {
   verdictSentence,
 } from '../../src/core/report/progress';
 
-
 function report(overrides: Partial<CheckReport> = {}): CheckReport {
   return {
     lesson: 'least-connections',
@@ -36,15 +35,28 @@ function report(overrides: Partial<CheckReport> = {}): CheckReport {
   };
 }
 
-const problem = (kind: Problem['kind'], line?: number | null): Problem => ({ kind, message: 'm', ...(line !== undefined ? { line } : {}) });
+const problem = (kind: Problem['kind'], line?: number | null): Problem => ({
+  kind,
+  message: 'm',
+  ...(line !== undefined ? { line } : {}),
+});
 
 describe('progress: the verdict, the lens and the done list', () => {
   describe('checkSummary', () => {
     it('says how many hidden transcripts pass and why some did not run', () => {
       const notRun = { total: 5, passed: 3, failed: 2, notRun: 2 };
-      assert.equal(checkSummary(report({ checks: notRun, problems: [problem('unimplemented')] })), '3 of 5 hidden transcripts pass (2 not run: the code is not written yet)');
-      assert.equal(checkSummary(report({ checks: notRun, problems: [problem('timeout')] })), '3 of 5 hidden transcripts pass (2 not run: the program stopped answering)');
-      assert.equal(checkSummary({ status: 'fail', checks: notRun }), '3 of 5 hidden transcripts pass (2 not run: the program stopped answering)');
+      assert.equal(
+        checkSummary(report({ checks: notRun, problems: [problem('unimplemented')] })),
+        '3 of 5 hidden transcripts pass (2 not run: the code is not written yet)',
+      );
+      assert.equal(
+        checkSummary(report({ checks: notRun, problems: [problem('timeout')] })),
+        '3 of 5 hidden transcripts pass (2 not run: the program stopped answering)',
+      );
+      assert.equal(
+        checkSummary({ status: 'fail', checks: notRun }),
+        '3 of 5 hidden transcripts pass (2 not run: the program stopped answering)',
+      );
       assert.equal(checkSummary(report()), '3 of 5 hidden transcripts pass');
     });
   });
@@ -53,19 +65,38 @@ describe('progress: the verdict, the lens and the done list', () => {
     it('names the first mistake in the function, and how many more', () => {
       const one = report({ mistakes: [mistake()] });
       assert.equal(lensTitle(one, 'pick'), '✗ Ties go to the last backend · Check again');
-      const two = report({ mistakes: [mistake({ confidence: 'likely' }), mistake({ id: 'b' }), mistake({ id: 'c' }), mistake({ id: 'd', function: 'other' })] });
+      const two = report({
+        mistakes: [
+          mistake({ confidence: 'likely' }),
+          mistake({ id: 'b' }),
+          mistake({ id: 'c' }),
+          mistake({ id: 'd', function: 'other' }),
+        ],
+      });
       assert.equal(lensTitle(two, 'pick'), '⚠ Ties go to the last backend (likely) (+2 more) · Check again');
     });
     it('falls back to the whole result elsewhere', () => {
       assert.equal(lensTitle(report({ mistakes: [mistake()] }), 'done'), '3 of 5 pass · Check again');
-      assert.equal(lensTitle(report({ status: 'pass', checks: { total: 5, passed: 5, failed: 0, notRun: 0 } }), 'pick'), '✓ All 5 hidden transcripts pass · Check again');
+      assert.equal(
+        lensTitle(report({ status: 'pass', checks: { total: 5, passed: 5, failed: 0, notRun: 0 } }), 'pick'),
+        '✓ All 5 hidden transcripts pass · Check again',
+      );
       assert.equal(lensTitle(report({ status: 'error' }), 'pick'), '✗ Could not run · Check again');
       assert.equal(lensTitle(null, 'pick'), '$(beaker) Check');
       assert.equal(lensTitle(report(), 'pick', true), '$(sync~spin) Checking…');
     });
     it('finds mistakes by the function they point at', () => {
-      const r = report({ mistakes: [mistake(), mistake({ id: 'b', location: { lines: [3], function: 'select', reason: 'r' } }), mistake({ id: 'c' })] });
-      assert.deepEqual(mistakesIn(r, 'select').map((m) => m.id), ['b']);
+      const r = report({
+        mistakes: [
+          mistake(),
+          mistake({ id: 'b', location: { lines: [3], function: 'select', reason: 'r' } }),
+          mistake({ id: 'c' }),
+        ],
+      });
+      assert.deepEqual(
+        mistakesIn(r, 'select').map((m) => m.id),
+        ['b'],
+      );
       assert.deepEqual(mistakesIn(null, 'pick'), []);
       assert.deepEqual(pointedFunctions(r), ['pick', 'select']);
       assert.deepEqual(pointedFunctions(undefined), []);
@@ -74,38 +105,80 @@ describe('progress: the verdict, the lens and the done list', () => {
 
   describe('failureFocus', () => {
     it('points at the first mistake’s first traced line, else its function line', () => {
-      assert.deepEqual(failureFocus(report({ mistakes: [mistake({ location: { lines: [30, 29], function: 'select', reason: 'r' } })] })), { function: 'select', line: 30 });
+      assert.deepEqual(
+        failureFocus(
+          report({ mistakes: [mistake({ location: { lines: [30, 29], function: 'select', reason: 'r' } })] }),
+        ),
+        { function: 'select', line: 30 },
+      );
       assert.deepEqual(failureFocus(report({ mistakes: [mistake()] })), { function: 'pick', line: 12 });
     });
     it('else at the first problem with a real line', () => {
-      assert.deepEqual(failureFocus(report({ problems: [problem('crash', 0), problem('crash', null), problem('crash', 7), problem('crash', 9)] })), { function: null, line: 7 });
+      assert.deepEqual(
+        failureFocus(
+          report({ problems: [problem('crash', 0), problem('crash', null), problem('crash', 7), problem('crash', 9)] }),
+        ),
+        { function: null, line: 7 },
+      );
       assert.deepEqual(failureFocus(report({ problems: [problem('crash')] })), { function: null, line: null });
     });
   });
 
   describe('verdictSentence', () => {
     it('leads with the problem when nothing ran', () => {
-      assert.equal(verdictSentence(report({ status: 'error', problems: [problem('syntax')] })), 'Your program does not start. Fix that first (see below), then Check again.');
-      assert.equal(verdictSentence(report({ status: 'error' })), 'Your program did not run. Fix that first (see below), then Check again.');
+      assert.equal(
+        verdictSentence(report({ status: 'error', problems: [problem('syntax')] })),
+        'Your program does not start. Fix that first (see below), then Check again.',
+      );
+      assert.equal(
+        verdictSentence(report({ status: 'error' })),
+        'Your program did not run. Fix that first (see below), then Check again.',
+      );
     });
     it('names one mistake, or how many and the first', () => {
-      assert.equal(verdictSentence(report({ mistakes: [mistake({ confidence: 'likely' })] })), 'One mistake found: “Ties go to the last backend” (likely). Read its card below, fix it, then Check again.');
-      const three = report({ mistakes: [mistake(), mistake({ id: 'b', title: 'B' }), mistake({ id: 'c', title: 'C' })] });
-      assert.equal(verdictSentence(three), `${three.mistakes.length} mistakes found. Start with “Ties go to the last backend”: read its card below, fix it, then Check again.`);
+      assert.equal(
+        verdictSentence(report({ mistakes: [mistake({ confidence: 'likely' })] })),
+        'One mistake found: “Ties go to the last backend” (likely). Read its card below, fix it, then Check again.',
+      );
+      const three = report({
+        mistakes: [mistake(), mistake({ id: 'b', title: 'B' }), mistake({ id: 'c', title: 'C' })],
+      });
+      assert.equal(
+        verdictSentence(three),
+        `${three.mistakes.length} mistakes found. Start with “Ties go to the last backend”: read its card below, fix it, then Check again.`,
+      );
     });
     it('explains a failure without a named mistake', () => {
-      assert.equal(verdictSentence(report({ problems: [problem('unimplemented')] })), 'Your code is not written yet: write the functions the card below names, then Check again.');
-      assert.equal(verdictSentence(report({ problems: [problem('model-error')] })), "The lesson's own reference failed: this is not your mistake. Tell the lesson's author (details below).");
-      assert.equal(verdictSentence(report({ problems: [problem('stray-output')] })), 'Lines that are not answers. Read the card below, fix it, then Check again.');
-      assert.equal(verdictSentence(report()), 'Some answers differ from the expected ones. Compare the transcript below with your code, then Check again.');
+      assert.equal(
+        verdictSentence(report({ problems: [problem('unimplemented')] })),
+        'Your code is not written yet: write the functions the card below names, then Check again.',
+      );
+      assert.equal(
+        verdictSentence(report({ problems: [problem('model-error')] })),
+        "The lesson's own reference failed: this is not your mistake. Tell the lesson's author (details below).",
+      );
+      assert.equal(
+        verdictSentence(report({ problems: [problem('stray-output')] })),
+        'Lines that are not answers. Read the card below, fix it, then Check again.',
+      );
+      assert.equal(
+        verdictSentence(report()),
+        'Some answers differ from the expected ones. Compare the transcript below with your code, then Check again.',
+      );
     });
   });
 
   describe('checkDetails', () => {
     it('counts the random tests that ran, failed and did not run, with the seed', () => {
       assert.equal(checkDetails(report()), 'Also 40 random tests: 3 of 38 failed (2 not run) · seed 7');
-      assert.equal(checkDetails(report({ fuzz: { seed: 9, transcripts: 40, failed: 0, notRun: 0 } })), 'Also 40 random tests: all 40 passed · seed 9');
-      const older = { status: 'fail', fuzz: { seed: 9, transcripts: 10, failed: 1 } } as unknown as Pick<CheckReport, 'status' | 'fuzz'>;
+      assert.equal(
+        checkDetails(report({ fuzz: { seed: 9, transcripts: 40, failed: 0, notRun: 0 } })),
+        'Also 40 random tests: all 40 passed · seed 9',
+      );
+      const older = { status: 'fail', fuzz: { seed: 9, transcripts: 10, failed: 1 } } as unknown as Pick<
+        CheckReport,
+        'status' | 'fuzz'
+      >;
       assert.equal(checkDetails(older), 'Also 10 random tests: 1 of 10 failed · seed 9');
     });
     it('is empty when no random test ran', () => {
@@ -125,7 +198,15 @@ describe('progress: the verdict, the lens and the done list', () => {
         countsLegend(report({ mistakes: [mistake(), mistake({ id: 'b' }), mistake({ id: 'c' })] })),
         'The Testing view counts the 2 failing hidden transcripts; Problems lists the 3 mistakes found.',
       );
-      assert.equal(countsLegend(report({ checks: { total: 5, passed: 5, failed: 0, notRun: 0 }, mistakes: [mistake(), mistake({ id: 'b' })] })), 'Problems lists the 2 mistakes found.');
+      assert.equal(
+        countsLegend(
+          report({
+            checks: { total: 5, passed: 5, failed: 0, notRun: 0 },
+            mistakes: [mistake(), mistake({ id: 'b' })],
+          }),
+        ),
+        'Problems lists the 2 mistakes found.',
+      );
     });
     it('is empty when there is nothing to tell apart', () => {
       assert.equal(countsLegend(report({ checks: { total: 5, passed: 5, failed: 0, notRun: 0 } })), '');
@@ -135,7 +216,10 @@ describe('progress: the verdict, the lens and the done list', () => {
 
   describe('checkDetailsTooltip', () => {
     it('explains the random tests, randomness and the sandbox', () => {
-      const r = report({ determinism: { fresh: 'different', afterReset: 'different', runs: 2 }, containment: 'sandbox' });
+      const r = report({
+        determinism: { fresh: 'different', afterReset: 'different', runs: 2 },
+        containment: 'sandbox',
+      });
       assert.equal(
         checkDetailsTooltip(r),
         [
@@ -144,11 +228,26 @@ describe('progress: the verdict, the lens and the done list', () => {
           "Your program ran in a sandbox: it could not see the lesson's files or other processes.",
         ].join('\n'),
       );
-      const reset = report({ status: 'error', determinism: { fresh: 'same', afterReset: 'different', runs: 2 }, containment: 'process-group' });
-      assert.equal(checkDetailsTooltip(reset), 'The same commands after a reset gave different answers: something carries over from one run to the next.');
+      const reset = report({
+        status: 'error',
+        determinism: { fresh: 'same', afterReset: 'different', runs: 2 },
+        containment: 'process-group',
+      });
+      assert.equal(
+        checkDetailsTooltip(reset),
+        'The same commands after a reset gave different answers: something carries over from one run to the next.',
+      );
     });
     it('is empty with nothing to explain', () => {
-      assert.equal(checkDetailsTooltip(report({ fuzz: { seed: 1, transcripts: 0, failed: 0, notRun: 0 }, determinism: { fresh: 'same', afterReset: 'same', runs: 2 } })), '');
+      assert.equal(
+        checkDetailsTooltip(
+          report({
+            fuzz: { seed: 1, transcripts: 0, failed: 0, notRun: 0 },
+            determinism: { fresh: 'same', afterReset: 'same', runs: 2 },
+          }),
+        ),
+        '',
+      );
       assert.equal(checkDetailsTooltip(report({ status: 'error' })), '');
     });
   });
@@ -168,7 +267,10 @@ describe('progress: the verdict, the lens and the done list', () => {
     });
     it('ticks each item by its own evidence, with the numbers beside it', () => {
       const facts = { report: report(), hiddenTranscripts: 9, stepsRead: 6, steps: 6, answered: 1, questions: 5 };
-      const items = doneWhenItems(['Every hidden transcript passes: N of N.', 'You have read every step.', 'You can explain ties.'], facts);
+      const items = doneWhenItems(
+        ['Every hidden transcript passes: N of N.', 'You have read every step.', 'You can explain ties.'],
+        facts,
+      );
       assert.deepEqual(items, [
         { text: 'Every hidden transcript passes: 3 of 5.', met: false, evidence: '3 of 5 pass' },
         { text: 'You have read every step.', met: true, evidence: '6 of 6 steps read' },
@@ -187,6 +289,9 @@ describe('progress: the verdict, the lens and the done list', () => {
   it('gives a step’s command for the language', () => {
     assert.equal(stepCommand({}, 'python'), undefined);
     assert.equal(stepCommand({ run: 'make test' }, 'python'), 'make test');
-    assert.equal(stepCommand({ run: { python: 'python3 shop.py', javascript: 'node shop.js' } }, 'javascript'), 'node shop.js');
+    assert.equal(
+      stepCommand({ run: { python: 'python3 shop.py', javascript: 'node shop.js' } }, 'javascript'),
+      'node shop.js',
+    );
   });
 });

@@ -4,17 +4,23 @@ import { model as leastConnectionsModel } from '../../lessons/least-connections/
 import { answerHash, checkAnswer, questionProblems, type QuizDeps, type Scrypt } from '../../src/core/quiz/quiz';
 import type { Mistake, Question } from '../../src/core/pack/schema';
 
-
-
 const deps: QuizDeps = { sha256, scrypt: scryptHex };
-const check = (q: Question, answer: string, d: QuizDeps = deps): ReturnType<typeof checkAnswer> => checkAnswer(q, answer, d);
+const check = (q: Question, answer: string, d: QuizDeps = deps): ReturnType<typeof checkAnswer> =>
+  checkAnswer(q, answer, d);
 
 describe('quiz: checking answers', () => {
   // Authored per test: what authoring runs (normalising, hashing) is credited to the tests by mutation coverage.
   let short: Question;
   beforeEach(() => {
     short = authored(
-      { id: 'q-short', prompt: 'Which backend?', kind: 'short', step: 3, hint: 'All tied at 0.', explanation: 'The smallest name wins.' },
+      {
+        id: 'q-short',
+        prompt: 'Which backend?',
+        kind: 'short',
+        step: 3,
+        hint: 'All tied at 0.',
+        explanation: 'The smallest name wins.',
+      },
       ['s1'],
       { s3: 'that is the tuple order, not the tiebreak' },
     );
@@ -30,29 +36,47 @@ describe('quiz: checking answers', () => {
   });
 
   it("short: a wrong answer gets the author's feedback for it, else the hint, always with the step", async () => {
-    assert.deepEqual((await check(short, 'S3')), { correct: false, feedback: 'that is the tuple order, not the tiebreak', step: 3 });
-    assert.deepEqual((await check(short, 's2')), { correct: false, feedback: 'All tied at 0.', step: 3 });
+    assert.deepEqual(await check(short, 'S3'), {
+      correct: false,
+      feedback: 'that is the tuple order, not the tiebreak',
+      step: 3,
+    });
+    assert.deepEqual(await check(short, 's2'), { correct: false, feedback: 'All tied at 0.', step: 3 });
     assert.equal((await check(short, '   ')).unreadable, true);
   });
 
   it('short: code answers compare without the spaces around punctuation', async () => {
-    const key = authored({ id: 'q-key', prompt: 'Tuple?', kind: 'short' }, ['(counts.active.get(backend, 0), backend)']);
+    const key = authored({ id: 'q-key', prompt: 'Tuple?', kind: 'short' }, [
+      '(counts.active.get(backend, 0), backend)',
+    ]);
     assert.equal((await check(key, '( counts.active.get( backend,0 ) , backend )')).correct, true);
     assert.equal((await check(key, '(backend, counts.active.get(backend, 0))')).correct, false);
   });
 
   it('short + orderless: any order, any separator, with or without braces', async () => {
-    const dict = authored({ id: 'q-dict', prompt: 'Contents?', kind: 'short', orderless: true }, ['{"s1": 2, "s4": 0}'], { 's1:1': 'each call adds one' });
-    for (const answer of ['{"s4": 0, "s1": 2}', 's1:2, s4:0', 's4: 0 s1: 2', "{'s1': 2; 's4': 0}"]) assert.equal((await check(dict, answer)).correct, true, answer);
+    const dict = authored(
+      { id: 'q-dict', prompt: 'Contents?', kind: 'short', orderless: true },
+      ['{"s1": 2, "s4": 0}'],
+      { 's1:1': 'each call adds one' },
+    );
+    for (const answer of ['{"s4": 0, "s1": 2}', 's1:2, s4:0', 's4: 0 s1: 2', "{'s1': 2; 's4': 0}"])
+      assert.equal((await check(dict, answer)).correct, true, answer);
     assert.equal((await check(dict, '{"s1": 2}')).correct, false);
     const notOrderless = authored({ id: 'q-order', prompt: 'Order?', kind: 'short' }, ['a, b, c']);
-    assert.equal((await check(notOrderless, 'c, b, a')).correct, false, 'order matters unless the question says orderless');
+    assert.equal(
+      (await check(notOrderless, 'c, b, a')).correct,
+      false,
+      'order matters unless the question says orderless',
+    );
   });
 
   it('number: compares the value, not the spelling, and says so when the answer is not a number', async () => {
-    const q = authored({ id: 'q-num', prompt: 'Count?', kind: 'number', step: 5 }, ['0'], { '-1': 'that is without the floor' });
-    for (const answer of ['0', ' 0.0 ', '+0', '-0', '0e3']) assert.equal((await check(q, answer)).correct, true, answer);
-    assert.deepEqual((await check(q, '-1.0')), { correct: false, feedback: 'that is without the floor', step: 5 });
+    const q = authored({ id: 'q-num', prompt: 'Count?', kind: 'number', step: 5 }, ['0'], {
+      '-1': 'that is without the floor',
+    });
+    for (const answer of ['0', ' 0.0 ', '+0', '-0', '0e3'])
+      assert.equal((await check(q, answer)).correct, true, answer);
+    assert.deepEqual(await check(q, '-1.0'), { correct: false, feedback: 'that is without the floor', step: 5 });
     const words = await check(q, 'zero');
     assert.equal(words.correct, false);
     assert.equal(words.unreadable, true);
@@ -63,15 +87,26 @@ describe('quiz: checking answers', () => {
   let single: Question;
   beforeEach(() => {
     single = authored(
-      { id: 'q-single', prompt: 'Why?', kind: 'single', choices: ['The empty check', 'The name in the key', 'The default of 0'], step: 3 },
+      {
+        id: 'q-single',
+        prompt: 'Why?',
+        kind: 'single',
+        choices: ['The empty check', 'The name in the key', 'The default of 0'],
+        step: 3,
+      },
       ['2'],
       { '1': 'that only handles an empty tuple' },
     );
   });
 
   it('single: by number, letter or text', async () => {
-    for (const answer of ['2', 'b', 'B)', '(b)', 'the name in the key']) assert.equal((await check(single, answer)).correct, true, answer);
-    assert.deepEqual((await check(single, 'a')), { correct: false, feedback: 'that only handles an empty tuple', step: 3 });
+    for (const answer of ['2', 'b', 'B)', '(b)', 'the name in the key'])
+      assert.equal((await check(single, answer)).correct, true, answer);
+    assert.deepEqual(await check(single, 'a'), {
+      correct: false,
+      feedback: 'that only handles an empty tuple',
+      step: 3,
+    });
     assert.equal((await check(single, '3')).correct, false);
     assert.equal((await check(single, '4')).unreadable, true);
     assert.equal((await check(single, 'something else')).unreadable, true);
@@ -92,35 +127,68 @@ describe('quiz: checking answers', () => {
 
   it('multiple: every right choice and no other, in any order', async () => {
     const q = authored(
-      { id: 'q-multi', prompt: 'Which?', kind: 'multiple', choices: ['pick()', 'connection_opened()', 'connection_closed()'], hint: 'Which ones write?' },
+      {
+        id: 'q-multi',
+        prompt: 'Which?',
+        kind: 'multiple',
+        choices: ['pick()', 'connection_opened()', 'connection_closed()'],
+        hint: 'Which ones write?',
+      },
       ['2, 3'],
       { '2': 'a close can change it too' },
     );
-    for (const answer of ['2, 3', '3 2', 'b,c', 'C; B', 'connection_opened()\nconnection_closed()', '2, 3, 3']) assert.equal((await check(q, answer)).correct, true, answer);
-    assert.deepEqual((await check(q, 'b')), { correct: false, feedback: 'a close can change it too' });
-    assert.deepEqual((await check(q, '1, 2, 3')), { correct: false, feedback: 'Which ones write?' });
+    for (const answer of ['2, 3', '3 2', 'b,c', 'C; B', 'connection_opened()\nconnection_closed()', '2, 3, 3'])
+      assert.equal((await check(q, answer)).correct, true, answer);
+    assert.deepEqual(await check(q, 'b'), { correct: false, feedback: 'a close can change it too' });
+    assert.deepEqual(await check(q, '1, 2, 3'), { correct: false, feedback: 'Which ones write?' });
     assert.equal((await check(q, '2, 9')).unreadable, true);
   });
 });
 
 describe('quiz: predict the output', () => {
   const mistakes: Mistake[] = [
-    { id: 'late-increment', title: 'The pick is counted too late', explanation: 'x', function: 'pick', hint: 'Count it inside pick().', mutants: ['no-increment'] },
-    { id: 'unknown-backend', title: 'A stranger is not ignored', explanation: 'x', function: 'done', hint: 'Check the pool.', mutants: ['unknown-crash', 'unknown-added'] },
+    {
+      id: 'late-increment',
+      title: 'The pick is counted too late',
+      explanation: 'x',
+      function: 'pick',
+      hint: 'Count it inside pick().',
+      mutants: ['no-increment'],
+    },
+    {
+      id: 'unknown-backend',
+      title: 'A stranger is not ignored',
+      explanation: 'x',
+      function: 'done',
+      hint: 'Check the pool.',
+      mutants: ['unknown-crash', 'unknown-added'],
+    },
   ];
   const withModel: QuizDeps = { sha256, scrypt: scryptHex, model: leastConnectionsModel, mistakes };
   // Authored per test: what authoring runs (normalising, hashing) is credited to the tests by mutation coverage.
   let trace: Question;
   beforeEach(() => {
     trace = authored(
-      { id: 'q-trace', prompt: 'Predict.', kind: 'predict', commands: ['POOL a b c', 'PICK', 'PICK', 'PICK', 'DONE b', 'PICK', 'PICK'], step: 6, hint: 'Keep the counts on paper.' },
+      {
+        id: 'q-trace',
+        prompt: 'Predict.',
+        kind: 'predict',
+        commands: ['POOL a b c', 'PICK', 'PICK', 'PICK', 'DONE b', 'PICK', 'PICK'],
+        step: 6,
+        hint: 'Keep the counts on paper.',
+      },
       ['OK a b c OK b a'],
       { 'a b c b a': 'POOL and DONE print OK too' },
     );
   });
 
   it("is right when the tokens equal the model's output, one per line or all on one line", async () => {
-    for (const answer of ['OK\na\nb\nc\nOK\nb\na\n', 'ok a b c ok b a', 'OK, a, b, c, OK, b, a', 'OK / a / b / c / OK / b / a']) {
+    for (const answer of [
+      'OK\na\nb\nc\nOK\nb\na\n',
+      'ok a b c ok b a',
+      'OK, a, b, c, OK, b, a',
+      'OK / a / b / c / OK / b / a',
+    ]) {
       assert.equal((await check(trace, answer, withModel)).correct, true, JSON.stringify(answer));
     }
   });
@@ -131,13 +199,19 @@ describe('quiz: predict the output', () => {
     assert.equal(late.correct, false);
     assert.match(late.feedback, /The pick is counted too late.*Count it inside pick\(\)/);
     assert.equal(late.step, 6);
-    assert.match((await check(trace, 'OK a b c OK b b', withModel)).feedback, /^Your first 6 answers are right; the next one is not\. Keep the counts on paper\.$/);
+    assert.match(
+      (await check(trace, 'OK a b c OK b b', withModel)).feedback,
+      /^Your first 6 answers are right; the next one is not\. Keep the counts on paper\.$/,
+    );
     assert.match((await check(trace, 'OK b', withModel)).feedback, /^Your first answer is right;/);
     assert.match((await check(trace, 'a', withModel)).feedback, /^Your first answer already differs\./);
   });
 
   it('does not blame a mistake whose program crashes: a short prediction is more likely unfinished', async () => {
-    const stranger = authored({ id: 'q-stranger', prompt: 'Predict.', kind: 'predict', commands: ['POOL a b', 'DONE ghost', 'STATUS'] }, ['OK OK a:0 b:0']);
+    const stranger = authored(
+      { id: 'q-stranger', prompt: 'Predict.', kind: 'predict', commands: ['POOL a b', 'DONE ghost', 'STATUS'] },
+      ['OK OK a:0 b:0'],
+    );
     assert.match((await check(stranger, 'OK OK a:0 b:0 ghost:0', withModel)).feedback, /A stranger is not ignored/);
     assert.doesNotMatch((await check(stranger, 'OK', withModel)).feedback, /A stranger/);
   });
@@ -155,14 +229,41 @@ describe('quiz: authoring problems', () => {
   it('a well-formed question of each kind has none', async () => {
     assert.deepEqual(problems(authored({ id: 'a', prompt: 'p', kind: 'short' }, ['x'])), []);
     assert.deepEqual(problems(authored({ id: 'b', prompt: 'p', kind: 'single', choices: ['x', 'y'] }, ['x'])), []);
-    assert.deepEqual(problems(authored({ id: 'c', prompt: 'p', kind: 'predict', commands: ['POOL a', 'PICK'] }, ['OK a'])), []);
+    assert.deepEqual(
+      problems(authored({ id: 'c', prompt: 'p', kind: 'predict', commands: ['POOL a', 'PICK'] }, ['OK a'])),
+      [],
+    );
   });
 
   it('names what each kind is missing', async () => {
-    assert.deepEqual(problems({ id: 'a', prompt: 'p', kind: 'single' }), ['a single question needs "choices"', 'no "answer" hashes: run `lesson-companion author-answers` for this pack']);
-    assert.match(problems({ id: 'b', prompt: 'p', kind: 'predict', answer: { salt: SALT, sha256: ['0'.repeat(64)] } }).join('\n'), /needs "commands"/);
-    assert.match(problems({ id: 'c', prompt: 'p', kind: 'number', orderless: true, answer: { salt: SALT, sha256: ['0'.repeat(64)] } }).join('\n'), /orderless/);
-    assert.match(problems({ id: 'd', prompt: 'p', kind: 'single', choices: ['X', 'x'], answer: { salt: SALT, sha256: ['0'.repeat(64)] } }).join('\n'), /same once normalised/);
+    assert.deepEqual(problems({ id: 'a', prompt: 'p', kind: 'single' }), [
+      'a single question needs "choices"',
+      'no "answer" hashes: run `lesson-companion author-answers` for this pack',
+    ]);
+    assert.match(
+      problems({ id: 'b', prompt: 'p', kind: 'predict', answer: { salt: SALT, sha256: ['0'.repeat(64)] } }).join('\n'),
+      /needs "commands"/,
+    );
+    assert.match(
+      problems({
+        id: 'c',
+        prompt: 'p',
+        kind: 'number',
+        orderless: true,
+        answer: { salt: SALT, sha256: ['0'.repeat(64)] },
+      }).join('\n'),
+      /orderless/,
+    );
+    assert.match(
+      problems({
+        id: 'd',
+        prompt: 'p',
+        kind: 'single',
+        choices: ['X', 'x'],
+        answer: { salt: SALT, sha256: ['0'.repeat(64)] },
+      }).join('\n'),
+      /same once normalised/,
+    );
   });
 
   it("notices when the model's output no longer matches a predict question's stored answer", async () => {
@@ -194,7 +295,10 @@ describe('quiz: short answers stored as scrypt', () => {
     assert.equal(calls, 3, 'one scrypt per answer checked');
     assert.deepEqual(questionProblems(q, { sha256 }), []);
     // The sha256 of the right answer is not accepted for a question stored as scrypt.
-    const swapped: Question = { ...q, answer: { salt: SALT, scrypt: { ...cost, hashes: [answerHash(sha256, SALT, 's1')] } } };
+    const swapped: Question = {
+      ...q,
+      answer: { salt: SALT, scrypt: { ...cost, hashes: [answerHash(sha256, SALT, 's1')] } },
+    };
     assert.equal((await checkAnswer(swapped, 's1', d)).correct, false);
   });
 });

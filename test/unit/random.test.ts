@@ -47,8 +47,17 @@ describe('seeded randomness', () => {
   });
 
   it('derives the default seed from lesson id and version only', () => {
-    assert.equal(defaultSeed({ id: 'least-connections', version: '1.0.0' }), defaultSeed({ id: 'least-connections', version: '1.0.0' }));
-    assert.notEqual(defaultSeed({ id: 'least-connections', version: '1.0.0' }), defaultSeed({ id: 'least-connections', version: '1.0.1' }));
-    assert.notEqual(defaultSeed({ id: 'least-connections', version: '1.0.0' }), defaultSeed({ id: 'conn-counts', version: '1.0.0' }));
+    assert.equal(
+      defaultSeed({ id: 'least-connections', version: '1.0.0' }),
+      defaultSeed({ id: 'least-connections', version: '1.0.0' }),
+    );
+    assert.notEqual(
+      defaultSeed({ id: 'least-connections', version: '1.0.0' }),
+      defaultSeed({ id: 'least-connections', version: '1.0.1' }),
+    );
+    assert.notEqual(
+      defaultSeed({ id: 'least-connections', version: '1.0.0' }),
+      defaultSeed({ id: 'conn-counts', version: '1.0.0' }),
+    );
   });
 });

@@ -7,10 +7,17 @@ describe('segmenting output into answers', () => {
   it('gives each one-line command one line and each STATUS every line of its shape', () => {
     const commands = ['POOL a b', 'PICK', 'STATUS', 'DONE a', 'STATUS', 'PICK'];
     const lines = ['OK', 'a', 'a:1', 'b:0', 'OK', 'a:0', 'b:0', 'a'];
-    assert.deepEqual(segmentAnswers(model, commands, lines), [['OK'], ['a'], ['a:1', 'b:0'], ['OK'], ['a:0', 'b:0'], ['a']]);
+    assert.deepEqual(segmentAnswers(model, commands, lines), [
+      ['OK'],
+      ['a'],
+      ['a:1', 'b:0'],
+      ['OK'],
+      ['a:0', 'b:0'],
+      ['a'],
+    ]);
   });
 
-  it('gives an empty STATUS (empty pool) an empty answer, not the next command\'s line', () => {
+  it("gives an empty STATUS (empty pool) an empty answer, not the next command's line", () => {
     assert.deepEqual(segmentAnswers(model, ['STATUS', 'PICK'], ['EMPTY']), [[], ['EMPTY']]);
   });
 

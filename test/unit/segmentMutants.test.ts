@@ -68,7 +68,10 @@ describe('cutting the answer of one command out of the output', () => {
       const lines = ['a:1', 'a:2', 'a:1'];
       assert.deepEqual(cutAnswer(model, ['STATUS', 'STATUS', 'STATUS'], 0, lines, 0, true), lines);
       // A run that does not divide by the number of commands, without the reference's length.
-      assert.deepEqual(cutAnswer(model, ['POOL a b', 'STATUS', 'STATUS', 'PICK'], 1, ['OK', 'a:0', 'b:0', 'a:0', 'a'], 1, true), ['a:0', 'b:0', 'a:0']);
+      assert.deepEqual(
+        cutAnswer(model, ['POOL a b', 'STATUS', 'STATUS', 'PICK'], 1, ['OK', 'a:0', 'b:0', 'a:0', 'a'], 1, true),
+        ['a:0', 'b:0', 'a:0'],
+      );
     });
 
     it('only counts repeats of the same command: STATUS then another many-line command is a run of one', () => {
@@ -82,7 +85,10 @@ describe('cutting the answer of one command out of the output', () => {
     it("cuts an uneven run at the reference's answer length", () => {
       // The second STATUS printed one line fewer: the run of 3 cannot be halved, the reference says 2.
       const lines = ['OK', 'a:1', 'b:0', 'a:1', 'a'];
-      assert.deepEqual(cutAnswer(model, ['POOL a b', 'STATUS', 'STATUS', 'PICK'], 1, lines, 1, true, 2), ['a:1', 'b:0']);
+      assert.deepEqual(cutAnswer(model, ['POOL a b', 'STATUS', 'STATUS', 'PICK'], 1, lines, 1, true, 2), [
+        'a:1',
+        'b:0',
+      ]);
       assert.deepEqual(cutAnswer(model, ['STATUS', 'STATUS'], 0, ['a:1', 'b:0', 'a:1'], 0, true, 2), ['a:1', 'b:0']);
       // An even split wins over the reference's length.
       assert.deepEqual(cutAnswer(model, ['STATUS', 'STATUS'], 0, ['a:1', 'a:1'], 0, true, 2), ['a:1']);
@@ -91,9 +97,14 @@ describe('cutting the answer of one command out of the output', () => {
     it("never takes more than the run because the reference's answer is longer", () => {
       // The first STATUS printed one line where the reference prints two; the next line is no STATUS line.
       assert.deepEqual(cutAnswer(model, ['STATUS', 'STATUS', 'PICK'], 0, ['a:1', 'EMPTY'], 0, true, 2), ['a:1']);
-      assert.deepEqual(cutAnswer(model, ['PICK', 'STATUS', 'STATUS', 'PICK'], 1, ['a', 'a:1', 'EMPTY'], 1, true, 2), ['a:1']);
+      assert.deepEqual(cutAnswer(model, ['PICK', 'STATUS', 'STATUS', 'PICK'], 1, ['a', 'a:1', 'EMPTY'], 1, true, 2), [
+        'a:1',
+      ]);
       // A run longer than the reference's answer, from further on: cut at the reference's length from there.
-      assert.deepEqual(cutAnswer(model, ['PICK', 'STATUS', 'STATUS', 'PICK'], 1, ['a', 'a:1', 'b:0', 'a:1', 'EMPTY'], 1, true, 2), ['a:1', 'b:0']);
+      assert.deepEqual(
+        cutAnswer(model, ['PICK', 'STATUS', 'STATUS', 'PICK'], 1, ['a', 'a:1', 'b:0', 'a:1', 'EMPTY'], 1, true, 2),
+        ['a:1', 'b:0'],
+      );
     });
   });
 
@@ -122,7 +133,10 @@ describe('segmenting a whole output with the reference as a guide', () => {
     );
     assert.deepEqual(segmentAnswers(model, commands, ['OK', 'a:0', 'b:0', 'a:0']), [['OK'], ['a:0', 'b:0'], ['a:0']]);
     // With the hint, a longer first answer is cut too: the rest goes to the second STATUS.
-    assert.deepEqual(segmentAnswers(model, ['POOL a b', 'STATUS', 'STATUS', 'PICK'], ['OK', 'a:0', 'b:0', 'c:0', 'a:0', 'b:0', 'a']), [['OK'], ['a:0', 'b:0'], ['c:0', 'a:0', 'b:0'], ['a']]);
+    assert.deepEqual(
+      segmentAnswers(model, ['POOL a b', 'STATUS', 'STATUS', 'PICK'], ['OK', 'a:0', 'b:0', 'c:0', 'a:0', 'b:0', 'a']),
+      [['OK'], ['a:0', 'b:0'], ['c:0', 'a:0', 'b:0'], ['a']],
+    );
   });
 
   it('uses the expected answers given, not a simulation, to cut an ambiguous run', () => {
@@ -135,8 +149,18 @@ describe('segmenting a whole output with the reference as a guide', () => {
 
   it('cuts the commands past the expected answers given by shape alone', () => {
     const commands = ['POOL a', 'PICK', 'STATUS', 'PICK'];
-    assert.deepEqual(segmentAnswers(model, commands, ['OK', 'a', 'a:1', 'a'], true, [['OK']]), [['OK'], ['a'], ['a:1'], ['a']]);
-    assert.deepEqual(segmentAnswers(model, commands, ['OK', 'a', 'a:1', 'a'], true, []), [['OK'], ['a'], ['a:1'], ['a']]);
+    assert.deepEqual(segmentAnswers(model, commands, ['OK', 'a', 'a:1', 'a'], true, [['OK']]), [
+      ['OK'],
+      ['a'],
+      ['a:1'],
+      ['a'],
+    ]);
+    assert.deepEqual(segmentAnswers(model, commands, ['OK', 'a', 'a:1', 'a'], true, []), [
+      ['OK'],
+      ['a'],
+      ['a:1'],
+      ['a'],
+    ]);
   });
 
   it('takes the program as finished unless told otherwise: a STATUS at the very end with nothing printed is answered', () => {
@@ -148,7 +172,14 @@ describe('segmenting a whole output with the reference as a guide', () => {
     const plain = countingModel();
     const commands = ['POOL a b', 'PICK', 'STATUS', 'DONE a', 'STATUS', 'PICK'];
     const lines = ['OK', 'a', 'a:1', 'b:0', 'OK', 'a:0', 'b:0', 'a'];
-    assert.deepEqual(segmentAnswers(plain.model, commands, lines), [['OK'], ['a'], ['a:1', 'b:0'], ['OK'], ['a:0', 'b:0'], ['a']]);
+    assert.deepEqual(segmentAnswers(plain.model, commands, lines), [
+      ['OK'],
+      ['a'],
+      ['a:1', 'b:0'],
+      ['OK'],
+      ['a:0', 'b:0'],
+      ['a'],
+    ]);
     assert.equal(plain.steps(), 0, 'no STATUS follows a STATUS: shapes alone cut the output');
 
     const repeated = countingModel();
@@ -162,7 +193,11 @@ describe('segmenting a whole output with the reference as a guide', () => {
   });
 
   it('a STATUS at the end of a list whose last command is many-line is cut without looking past the list', () => {
-    assert.deepEqual(segmentAnswers(model, ['POOL a b', 'PICK', 'STATUS'], ['OK', 'a', 'a:1', 'b:0']), [['OK'], ['a'], ['a:1', 'b:0']]);
+    assert.deepEqual(segmentAnswers(model, ['POOL a b', 'PICK', 'STATUS'], ['OK', 'a', 'a:1', 'b:0']), [
+      ['OK'],
+      ['a'],
+      ['a:1', 'b:0'],
+    ]);
     assert.deepEqual(segmentAnswers(model, ['STATUS'], ['x:0']), [['x:0']]);
   });
 

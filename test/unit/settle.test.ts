@@ -37,16 +37,44 @@ describe('settling the verdict of a random program (fake program)', () => {
     // which no free choice among equals explains (together with the first, no one mistake explains it all).
     const execute: Execute = async (input) => {
       started += 1;
-      return { stdout: answers(input, started === 1 ? ['tiebreak-last'] : ['no-increment']), stderr: '', exitCode: 0, signal: null, timedOut: false, outputLimited: false, durationMs: 1 };
+      return {
+        stdout: answers(input, started === 1 ? ['tiebreak-last'] : ['no-increment']),
+        stderr: '',
+        exitCode: 0,
+        signal: null,
+        timedOut: false,
+        outputLimited: false,
+        durationMs: 1,
+      };
     };
     const cases: Case[] = generatedCases(model, 7, 20, 16);
-    const first = await runBatch(model, execute, cases.map((c) => c.commands));
+    const first = await runBatch(
+      model,
+      execute,
+      cases.map((c) => c.commands),
+    );
     const before = diagnose(model, mistakes, first.streams, { random: true });
-    assert.deepEqual(before.findings.map((f) => f.mistake), ['tiebreak']);
-    const settled = await settleRandomVerdict({ model, mistakes, execute, cases, streams: first.streams, diagnosis: before, seed: 7, count: 20, length: 16 });
+    assert.deepEqual(
+      before.findings.map((f) => f.mistake),
+      ['tiebreak'],
+    );
+    const settled = await settleRandomVerdict({
+      model,
+      mistakes,
+      execute,
+      cases,
+      streams: first.streams,
+      diagnosis: before,
+      seed: 7,
+      count: 20,
+      length: 16,
+    });
     // Evidence that a free choice among equals cannot explain: the tiebreak is no longer named, and the rest is
     // said as a difference.
-    assert.ok(!settled.diagnosis.findings.some((f) => f.mistake === 'tiebreak'), JSON.stringify(settled.diagnosis.findings.map((f) => f.mistake)));
+    assert.ok(
+      !settled.diagnosis.findings.some((f) => f.mistake === 'tiebreak'),
+      JSON.stringify(settled.diagnosis.findings.map((f) => f.mistake)),
+    );
     assert.ok(settled.diagnosis.unexplained.length > 0 || settled.diagnosis.findings.length > 0);
     assert.equal(settled.rounds, 2, 'the second round of more evidence agrees with the first');
     assert.equal(cases.length, 60, 'the new transcripts are cases of the check, numbered on');
@@ -54,12 +82,37 @@ describe('settling the verdict of a random program (fake program)', () => {
   });
 
   it('stops after one more batch when the verdict does not change', async () => {
-    const execute: Execute = async (input) => ({ stdout: answers(input, ['no-increment']), stderr: '', exitCode: 0, signal: null, timedOut: false, outputLimited: false, durationMs: 1 });
+    const execute: Execute = async (input) => ({
+      stdout: answers(input, ['no-increment']),
+      stderr: '',
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      outputLimited: false,
+      durationMs: 1,
+    });
     const cases: Case[] = generatedCases(model, 3, 10, 16);
-    const first = await runBatch(model, execute, cases.map((c) => c.commands));
+    const first = await runBatch(
+      model,
+      execute,
+      cases.map((c) => c.commands),
+    );
     const before = diagnose(model, mistakes, first.streams, { random: true });
-    const settled = await settleRandomVerdict({ model, mistakes, execute, cases, streams: first.streams, diagnosis: before, seed: 3, count: 10, length: 16 });
+    const settled = await settleRandomVerdict({
+      model,
+      mistakes,
+      execute,
+      cases,
+      streams: first.streams,
+      diagnosis: before,
+      seed: 3,
+      count: 10,
+      length: 16,
+    });
     assert.equal(settled.rounds, 1);
-    assert.deepEqual(settled.diagnosis.findings.map((f) => f.mistake), before.findings.map((f) => f.mistake));
+    assert.deepEqual(
+      settled.diagnosis.findings.map((f) => f.mistake),
+      before.findings.map((f) => f.mistake),
+    );
   });
 });

@@ -16,13 +16,24 @@ import { simulate } from '../../src/core/model/simulate';
 import { model as tally, stepAt } from './locateToys';
 
 /** The toy with random transcripts of INC, GET and LIST: every mistake below shows in a few of them. */
-const model: ReferenceModel = { ...tally, generate: (random, length) => Array.from({ length }, () => random.pick(['INC', 'GET', 'LIST'])) };
+const model: ReferenceModel = {
+  ...tally,
+  generate: (random, length) => Array.from({ length }, () => random.pick(['INC', 'GET', 'LIST'])),
+};
 const mistakes = ['double', 'get-off', 'list-extra', 'get-crash'].map((id) => ({ id, mutants: [id] }));
 
 /** A FAKE process that answers like the model with these mistakes, stopping (exit 1) where it crashes. */
 function answering(input: string, mistakesOn: readonly string[]): ProcessResult {
   const run = simulate(model, input.split('\n').filter(Boolean), new Set(mistakesOn)).outcome;
-  return { stdout: run.lines.map((l) => `${l}\n`).join(''), stderr: '', exitCode: run.ending === 'crashed' ? 1 : 0, signal: null, timedOut: false, outputLimited: false, durationMs: 1 };
+  return {
+    stdout: run.lines.map((l) => `${l}\n`).join(''),
+    stderr: '',
+    exitCode: run.ending === 'crashed' ? 1 : 0,
+    signal: null,
+    timedOut: false,
+    outputLimited: false,
+    durationMs: 1,
+  };
 }
 
 /** A FAKE program whose n-th process (from 1) has the mistakes `perProcess[n - 1]` (the last entry from there on). */
@@ -36,9 +47,16 @@ function program(...perProcess: (readonly string[])[]): Execute & { started: num
 }
 
 /** The first batch of a check: four generated transcripts, one process, and its diagnosis. */
-async function firstBatch(execute: Execute, generating = model): Promise<{ cases: Case[]; streams: readonly Stream[]; diagnosis: Diagnosis }> {
+async function firstBatch(
+  execute: Execute,
+  generating = model,
+): Promise<{ cases: Case[]; streams: readonly Stream[]; diagnosis: Diagnosis }> {
   const cases = generatedCases(generating, 5, 4, 8);
-  const { streams } = await runBatch(model, execute, cases.map((c) => c.commands));
+  const { streams } = await runBatch(
+    model,
+    execute,
+    cases.map((c) => c.commands),
+  );
   return { cases, streams, diagnosis: diagnose(model, mistakes, streams, { random: true }) };
 }
 
@@ -59,14 +77,31 @@ describe('settling the verdict of a random program: when rounds agree (fake prog
     assert.deepEqual(named(settled.diagnosis), []);
     assert.ok(settled.diagnosis.unexplained.length > 0);
     // The new transcripts are cases of the check, numbered on from the first four.
-    assert.deepEqual(first.cases.map((c) => c.name), Array.from({ length: 16 }, (_, i) => `generated-${i + 1}`));
-    assert.deepEqual(first.cases.slice(4).map((c) => c.label), Array.from({ length: 12 }, (_, i) => `a random test (#${i + 5})`));
+    assert.deepEqual(
+      first.cases.map((c) => c.name),
+      Array.from({ length: 16 }, (_, i) => `generated-${i + 1}`),
+    );
+    assert.deepEqual(
+      first.cases.slice(4).map((c) => c.label),
+      Array.from({ length: 12 }, (_, i) => `a random test (#${i + 5})`),
+    );
     // Every run is kept, the first batch's included, and each new run's transcripts point at their cases.
     assert.equal(settled.streams.length, 4);
     assert.equal(settled.streams[0], first.streams[0]);
-    assert.deepEqual(settled.streams.map((s) => s.segments.map((seg) => seg.list)), [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]]);
+    assert.deepEqual(
+      settled.streams.map((s) => s.segments.map((seg) => seg.list)),
+      [
+        [0, 1, 2, 3],
+        [4, 5, 6, 7],
+        [8, 9, 10, 11],
+        [12, 13, 14, 15],
+      ],
+    );
     const third = settled.streams[2]!;
-    assert.deepEqual(third.segments.map((seg) => third.commands.slice(seg.start + 1, seg.start + seg.length)), first.cases.slice(8, 12).map((c) => c.commands));
+    assert.deepEqual(
+      third.segments.map((seg) => third.commands.slice(seg.start + 1, seg.start + seg.length)),
+      first.cases.slice(8, 12).map((c) => c.commands),
+    );
   });
 
   it('takes the same mistakes named in another order as the same verdict, and stops after one round', async () => {
@@ -74,7 +109,16 @@ describe('settling the verdict of a random program: when rounds agree (fake prog
     const first = await firstBatch(execute);
     assert.deepEqual(named(first.diagnosis), ['double', 'get-off']);
     const reordered = { ...first.diagnosis, findings: [...first.diagnosis.findings].reverse() };
-    const settled = await settleRandomVerdict({ model, mistakes, execute, ...first, diagnosis: reordered, seed: 5, count: 4, length: 8 });
+    const settled = await settleRandomVerdict({
+      model,
+      mistakes,
+      execute,
+      ...first,
+      diagnosis: reordered,
+      seed: 5,
+      count: 4,
+      length: 8,
+    });
     assert.equal(settled.rounds, 1);
   });
 
@@ -84,8 +128,21 @@ describe('settling the verdict of a random program: when rounds agree (fake prog
     assert.deepEqual(first.diagnosis.unexplained, []);
     // As if the first batch had left a GET unexplained.
     const step = stepAt(first.streams, 0, first.streams[0]!.commands.indexOf('GET'));
-    const unsure: Diagnosis = { ...first.diagnosis, unexplained: [{ step, sentence: 'GET printed 2 where the count was 1' }], unexplainedCount: 1 };
-    const settled = await settleRandomVerdict({ model, mistakes, execute, ...first, diagnosis: unsure, seed: 5, count: 4, length: 8 });
+    const unsure: Diagnosis = {
+      ...first.diagnosis,
+      unexplained: [{ step, sentence: 'GET printed 2 where the count was 1' }],
+      unexplainedCount: 1,
+    };
+    const settled = await settleRandomVerdict({
+      model,
+      mistakes,
+      execute,
+      ...first,
+      diagnosis: unsure,
+      seed: 5,
+      count: 4,
+      length: 8,
+    });
     assert.equal(settled.rounds, 2, 'the first round differs from the verdict before it, the second agrees');
     assert.deepEqual(named(settled.diagnosis), ['double']);
     assert.deepEqual(settled.diagnosis.unexplained, []);
@@ -106,23 +163,49 @@ describe('settling the verdict of a random program: when rounds agree (fake prog
     const dying: ReferenceModel = { ...model, generate: () => ['INC', 'GET'] };
     const execute = program(['get-crash']);
     const cases = generatedCases(dying, 5, 6, 8);
-    const { streams } = await runBatch(dying, execute, cases.map((c) => c.commands));
+    const { streams } = await runBatch(
+      dying,
+      execute,
+      cases.map((c) => c.commands),
+    );
     assert.equal(execute.started, 6, 'the first batch restarts for every transcript');
     const diagnosis = diagnose(dying, mistakes, streams, { random: true });
-    const settled = await settleRandomVerdict({ model: dying, mistakes, execute, cases, streams, diagnosis, seed: 5, count: 6, length: 8 });
+    const settled = await settleRandomVerdict({
+      model: dying,
+      mistakes,
+      execute,
+      cases,
+      streams,
+      diagnosis,
+      seed: 5,
+      count: 6,
+      length: 8,
+    });
     assert.equal(settled.rounds, 1);
     assert.equal(execute.started, 9, 'three more processes, not six');
   });
 
-  it('reads all the evidence as a random program\'s: a difference a free choice explains is named through the free choice', async () => {
+  it("reads all the evidence as a random program's: a difference a free choice explains is named through the free choice", async () => {
     // GET prints one too many every time (and the reset says OK!, which no mistake explains). A fixed rule
     // (get-off) and a free choice (get-any) explain the GETs alike; for a random program, the free choice.
     const freeOrFixed = [{ id: 'get', mutants: ['get-off', 'get-any'] }];
     const execute = program(['get-off', 'reset-loud']);
     const first = await firstBatch(execute);
     const diagnosis = diagnose(model, freeOrFixed, first.streams, { random: true });
-    const settled = await settleRandomVerdict({ model, mistakes: freeOrFixed, execute, ...first, diagnosis, seed: 5, count: 4, length: 8 });
+    const settled = await settleRandomVerdict({
+      model,
+      mistakes: freeOrFixed,
+      execute,
+      ...first,
+      diagnosis,
+      seed: 5,
+      count: 4,
+      length: 8,
+    });
     assert.equal(settled.rounds, 1);
-    assert.deepEqual(settled.diagnosis.findings.map((f) => [f.mistake, f.mutation, f.nondeterministic]), [['get', 'get-any', true]]);
+    assert.deepEqual(
+      settled.diagnosis.findings.map((f) => [f.mistake, f.mutation, f.nondeterministic]),
+      [['get', 'get-any', true]],
+    );
   });
 });

@@ -21,7 +21,9 @@ function isSubsequence(sub: readonly string[], all: readonly string[]): boolean 
 
 /** 1-minimal: leaving out any single command breaks the predicate. */
 function assertOneMinimal(result: readonly string[], holds: (c: readonly string[]) => boolean): void {
-  result.forEach((_, i) => assert.equal(holds(result.filter((__, k) => k !== i)), false, `dropping ${result[i]} still fails`));
+  result.forEach((_, i) =>
+    assert.equal(holds(result.filter((__, k) => k !== i)), false, `dropping ${result[i]} still fails`),
+  );
 }
 
 describe('shrinking (ddmin over commands, then arguments)', () => {
@@ -51,7 +53,10 @@ describe('shrinking (ddmin over commands, then arguments)', () => {
     const commands = Array.from({ length: 16 }, (_, i) => `C${i}`);
     const predicate = batched((c) => c.includes('C9') && c.includes('C2'));
     await shrinkCommands(commands, predicate);
-    assert.ok(predicate.calls.some((call) => call.length > 2), 'some round tests more than two candidates at once');
+    assert.ok(
+      predicate.calls.some((call) => call.length > 2),
+      'some round tests more than two candidates at once',
+    );
     // Far fewer calls than candidates: one call per round, not one per candidate.
     const candidates = predicate.calls.reduce((n, call) => n + call.length, 0);
     assert.ok(predicate.calls.length < candidates / 2, `${predicate.calls.length} calls for ${candidates} candidates`);
@@ -60,12 +65,19 @@ describe('shrinking (ddmin over commands, then arguments)', () => {
   it('then drops arguments that do not matter, keeping at least one', async () => {
     // The failure needs b and c in the pool (a tie between them) and a PICK.
     const holds = (c: readonly string[]): boolean => {
-      const pool = c.find((x) => x.startsWith('POOL'))?.split(' ').slice(1) ?? [];
+      const pool =
+        c
+          .find((x) => x.startsWith('POOL'))
+          ?.split(' ')
+          .slice(1) ?? [];
       return pool.includes('b') && pool.includes('c') && c.includes('PICK');
     };
     const result = await shrinkCommands(['POOL a b c d e', 'STATUS', 'PICK', 'DONE a'], batched(holds));
     assert.deepEqual(result, ['POOL b c', 'PICK']);
-    const always = await shrinkCommands(['POOL a b c'], batched(() => true));
+    const always = await shrinkCommands(
+      ['POOL a b c'],
+      batched(() => true),
+    );
     assert.deepEqual(always, ['POOL c']);
   });
 
@@ -86,17 +98,28 @@ describe('shrinking (ddmin over commands, then arguments)', () => {
 
 describe('shrinking: passes, arguments and the budget', () => {
   it('splits a list of two to find the one command that matters', async () => {
-    assert.deepEqual(await shrinkCommands(['POOL a', 'PICK'], batched((c) => c.includes('PICK'))), ['PICK']);
+    assert.deepEqual(
+      await shrinkCommands(
+        ['POOL a', 'PICK'],
+        batched((c) => c.includes('PICK')),
+      ),
+      ['PICK'],
+    );
   });
 
   it('drops arguments one after another, round after round, while the failure holds', async () => {
     const holds = (c: readonly string[]): boolean => c.some((command) => command.split(' ').includes('a'));
-    assert.deepEqual(await shrinkCommands(['POOL a b c d e'], batched(holds)), ['POOL a'], 'four arguments dropped: more than one per pass');
+    assert.deepEqual(
+      await shrinkCommands(['POOL a b c d e'], batched(holds)),
+      ['POOL a'],
+      'four arguments dropped: more than one per pass',
+    );
   });
 
   it('runs another pass after one that changed only an argument: the shorter argument list can free a command', async () => {
     // 'POOL a b' needs X beside it; 'POOL a' fails alone. Pass 1 can only drop b; pass 2 then drops X.
-    const holds = (c: readonly string[]): boolean => c.includes('POOL a') || (c.includes('POOL a b') && c.includes('X'));
+    const holds = (c: readonly string[]): boolean =>
+      c.includes('POOL a') || (c.includes('POOL a b') && c.includes('X'));
     assert.deepEqual(await shrinkCommands(['POOL a b', 'X'], batched(holds)), ['POOL a']);
   });
 

@@ -15,8 +15,20 @@ describe('simulating a mutant', () => {
     const run = simulate(model, commands, new Set(['unknown-crash']));
     assert.deepEqual(run.outcome, { lines: ['OK'], ending: 'crashed' });
     assert.equal(run.steps.length, 2, 'nothing after the crash');
-    assert.deepEqual(run.steps[0], { command: 'POOL a', answer: ['OK'], crashed: false, snapshot: { a: 0 }, alternatives: 0 });
-    assert.deepEqual(run.steps[1], { command: 'DONE ghost', answer: [], crashed: true, snapshot: { a: 0 }, alternatives: 0 });
+    assert.deepEqual(run.steps[0], {
+      command: 'POOL a',
+      answer: ['OK'],
+      crashed: false,
+      snapshot: { a: 0 },
+      alternatives: 0,
+    });
+    assert.deepEqual(run.steps[1], {
+      command: 'DONE ghost',
+      answer: [],
+      crashed: true,
+      snapshot: { a: 0 },
+      alternatives: 0,
+    });
   });
 
   it('counts the other answers a nondeterministic mutation accepts at each step', () => {
@@ -62,7 +74,8 @@ describe('whether a mutant explains what a program printed', () => {
     const none = new Set<string>();
     const all = simulate(model, commands).outcome.lines;
     assert.deepEqual(all, ['OK', 'a']);
-    for (const ending of ENDINGS) assert.equal(simulatesAs(model, commands, none, { lines: all, ending }), ending !== 'crashed', ending);
+    for (const ending of ENDINGS)
+      assert.equal(simulatesAs(model, commands, none, { lines: all, ending }), ending !== 'crashed', ending);
     // The program said more than the mutant ever does.
     assert.equal(simulatesAs(model, commands, none, { lines: [...all, 'a'], ending: 'finished' }), false);
     assert.equal(simulatesAs(model, commands, none, { lines: [...all, 'a'], ending: 'timed-out' }), false);

@@ -13,7 +13,15 @@ import { model as leastConnections } from '../../lessons/least-connections/model
 import { parseLessonJson as parseManifest } from '../../src/worlds/templates/lessonJson';
 import type { ReferenceModel } from '../../src/core/model/model';
 import { templateScenarios, type Scenario } from '../../src/worlds/templates/scenarioSchema';
-import { BalancerStopped, modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun, type LineSession } from '../../src/worlds/templates/simulation';
+import {
+  BalancerStopped,
+  modelSession,
+  protocolBalancer,
+  roundRobin,
+  runScenario,
+  type BalancerRun,
+  type LineSession,
+} from '../../src/worlds/templates/simulation';
 import { headline, simulationResult, summarize } from '../../src/worlds/templates/simulationReport';
 import { arrivalsAt } from '../../src/worlds/templates/scenarioRules';
 
@@ -30,12 +38,17 @@ function scenario(lesson: string, id: string): Scenario {
 
 const withModel = (s: Scenario, model: ReferenceModel, mutations: string[] = []): Promise<BalancerRun> =>
   runScenario(s, protocolBalancer(s.commands, modelSession(model, new Set(mutations))));
-const queueOf = (s: Scenario, run: BalancerRun, server: string): number[] => run.ticks.map((t) => t.queues[s.servers.findIndex((x) => x.name === server)]!);
-const sentTo = (s: Scenario, run: BalancerRun, server: string): number => summarize(s, run).servers.find((x) => x.name === server)!.sent;
+const queueOf = (s: Scenario, run: BalancerRun, server: string): number[] =>
+  run.ticks.map((t) => t.queues[s.servers.findIndex((x) => x.name === server)]!);
+const sentTo = (s: Scenario, run: BalancerRun, server: string): number =>
+  summarize(s, run).servers.find((x) => x.name === server)!.sent;
 const failed = (run: BalancerRun): number => run.ticks.reduce((sum, t) => sum + t.failed, 0);
 
-describe('load simulation: the seed\'s figures from the lessons\' own scenarios', () => {
-  for (const [lesson, model] of [['least-connections', leastConnections], ['conn-counts', connCounts]] as const) {
+describe("load simulation: the seed's figures from the lessons' own scenarios", () => {
+  for (const [lesson, model] of [
+    ['least-connections', leastConnections],
+    ['conn-counts', connCounts],
+  ] as const) {
     describe(`${lesson}: slow-server`, () => {
       const s = scenario(lesson, 'slow-server');
 
@@ -52,11 +65,17 @@ describe('load simulation: the seed\'s figures from the lessons\' own scenarios'
         const slow = queueOf(s, run, 'a');
         assert.equal(Math.max(...slow), 3, slow.join(' '));
         // Every request went somewhere: 240 in all.
-        assert.equal(summarize(s, run).servers.reduce((n, x) => n + x.sent, 0), 240);
+        assert.equal(
+          summarize(s, run).servers.reduce((n, x) => n + x.sent, 0),
+          240,
+        );
       });
 
       it('the setup the lesson text states: the slow server placed last peaks at 2; before the work the queues read 42 and 5', async () => {
-        const last: Scenario = { ...s, servers: [s.servers[1]!, s.servers[2]!, s.servers[0]!].map((x, i) => ({ ...x, name: ['b', 'c', 'z'][i]! })) };
+        const last: Scenario = {
+          ...s,
+          servers: [s.servers[1]!, s.servers[2]!, s.servers[0]!].map((x, i) => ({ ...x, name: ['b', 'c', 'z'][i]! })),
+        };
         assert.equal(Math.max(...queueOf(last, await withModel(last, model), 'z')), 2);
         // Before the work a busy server holds what it keeps plus what it finishes that tick (its capacity).
         assert.equal(queueOf(s, await runScenario(s, roundRobin()), 'a')[19]! + 2, 42);
@@ -64,7 +83,11 @@ describe('load simulation: the seed\'s figures from the lessons\' own scenarios'
       });
 
       it('says so in one sentence', async () => {
-        const runs = { yours: await withModel(s, model), roundRobin: await runScenario(s, roundRobin()), reference: await withModel(s, model) };
+        const runs = {
+          yours: await withModel(s, model),
+          roundRobin: await runScenario(s, roundRobin()),
+          reference: await withModel(s, model),
+        };
         // The figures are the ones the tests above establish: the slowest server, each run's peak, round robin's last tick.
         const slowest = s.servers.reduce((a, b) => (b.capacity < a.capacity ? b : a));
         const peak = (run: BalancerRun): number => Math.max(...queueOf(s, run, slowest.name));
@@ -83,9 +106,17 @@ describe('load simulation: the seed\'s figures from the lessons\' own scenarios'
       const reference = await withModel(s, model);
       const negative = await withModel(s, model, ['negative-count']);
       assert.equal(Math.max(...queueOf(s, reference, 'b')), 0, 'a count that stops at 0 shrugs the duplicates off');
-      assert.ok(Math.max(...queueOf(s, negative, 'b')) >= 30, `b's queue with a negative count: ${queueOf(s, negative, 'b').join(' ')}`);
+      assert.ok(
+        Math.max(...queueOf(s, negative, 'b')) >= 30,
+        `b's queue with a negative count: ${queueOf(s, negative, 'b').join(' ')}`,
+      );
       assert.ok(sentTo(s, negative, 'b') > sentTo(s, reference, 'b') + 30);
-      const result = simulationResult(lesson, s, { yours: negative, roundRobin: await runScenario(s, roundRobin()), reference }, { id: 'negative-count', title: 'A count goes below zero' });
+      const result = simulationResult(
+        lesson,
+        s,
+        { yours: negative, roundRobin: await runScenario(s, roundRobin()), reference },
+        { id: 'negative-count', title: 'A count goes below zero' },
+      );
       const requests = reference.ticks.reduce((n, _, t) => n + arrivalsAt(s, t + 1), 0);
       assert.equal(
         result.sentence,
@@ -100,7 +131,10 @@ describe('load simulation: the seed\'s figures from the lessons\' own scenarios'
     const late = await withModel(s, leastConnections, ['no-increment']);
     const reference = await withModel(s, leastConnections);
     assert.equal(sentTo(s, late, 'a'), 30);
-    assert.deepEqual(['a', 'b', 'c'].map((n) => sentTo(s, reference, n)), [10, 10, 10]);
+    assert.deepEqual(
+      ['a', 'b', 'c'].map((n) => sentTo(s, reference, n)),
+      [10, 10, 10],
+    );
     assert.equal(Math.max(...queueOf(s, late, 'a')), 28);
   });
 
@@ -110,7 +144,11 @@ describe('load simulation: the seed\'s figures from the lessons\' own scenarios'
       assert.equal(failed(await runScenario(s, roundRobin())), 7);
       assert.equal(failed(await withModel(s, healthChecks)), 0);
       assert.equal(failed(await withModel(s, healthChecks, ['pick-ignores-health'])), 7);
-      const runs = { yours: await withModel(s, healthChecks), roundRobin: await runScenario(s, roundRobin()), reference: await withModel(s, healthChecks) };
+      const runs = {
+        yours: await withModel(s, healthChecks),
+        roundRobin: await runScenario(s, roundRobin()),
+        reference: await withModel(s, healthChecks),
+      };
       const requests = runs.reference.ticks.reduce((n, _, t) => n + arrivalsAt(s, t + 1), 0);
       const wentDown = s.events!.find((e) => e.health === 'down')!.server;
       assert.equal(
@@ -128,7 +166,10 @@ describe('load simulation: the seed\'s figures from the lessons\' own scenarios'
       // At most 6 in flight (the cap), minus the one request it finishes while cold.
       assert.ok(Math.max(...cAfter(reference)) <= 5, cAfter(reference).join(' '));
       assert.ok(Math.max(...cAfter(uncapped)) >= 10, cAfter(uncapped).join(' '));
-      assert.ok(reference.ticks.some((t) => t.waiting > 0), 'with the cap, requests wait at the balancer');
+      assert.ok(
+        reference.ticks.some((t) => t.waiting > 0),
+        'with the cap, requests wait at the balancer',
+      );
       assert.equal(failed(reference), 0);
       assert.ok(failed(await runScenario(s, roundRobin())) > 0, 'round robin sends requests to c while it is down');
       // 11 arrivals a tick over 3 servers: the order shows in each tick's split (4, 4, 3 on the first).
@@ -138,7 +179,11 @@ describe('load simulation: the seed\'s figures from the lessons\' own scenarios'
         for (let k = 0; k < arrivalsAt(s, t + 1); k++) sent[next++ % s.servers.length]! += 1;
         return sent;
       });
-      assert.deepEqual((await runScenario(s, roundRobin())).ticks.map((t) => t.sent), inPoolOrder, 'round robin goes through the pool in its order, across ticks');
+      assert.deepEqual(
+        (await runScenario(s, roundRobin())).ticks.map((t) => t.sent),
+        inPoolOrder,
+        'round robin goes through the pool in its order, across ticks',
+      );
       const runs = { yours: uncapped, roundRobin: await runScenario(s, roundRobin()), reference };
       const result = simulationResult('health-checks', s, runs, { id: 'ignores-cap', title: 'PICK ignores the cap' });
       // Each figure from the runs: what c was sent in the tick it came back, and its queue's peak from then on.
@@ -160,13 +205,18 @@ describe('load simulation: the engine', () => {
 
   it('is deterministic: the same balancer gives the same series', async () => {
     const dup = scenario('least-connections', 'duplicate-done');
-    assert.deepEqual(await withModel(dup, leastConnections, ['negative-count']), await withModel(dup, leastConnections, ['negative-count']));
+    assert.deepEqual(
+      await withModel(dup, leastConnections, ['negative-count']),
+      await withModel(dup, leastConnections, ['negative-count']),
+    );
   });
 
   it('holds back what needs no answer, and writes it with the next pick: one round trip per request', async () => {
     const batches: string[][] = [];
     const inner = modelSession(leastConnections);
-    const session: LineSession = { exchange: async (commands) => (batches.push([...commands]), inner.exchange(commands)) };
+    const session: LineSession = {
+      exchange: async (commands) => (batches.push([...commands]), inner.exchange(commands)),
+    };
     await runScenario(s, protocolBalancer(s.commands, session));
     assert.equal(batches.length, 240 + 1, 'one exchange per pick, and one for what is left at the end');
     assert.deepEqual(batches[0], ['POOL a b c', 'PICK']);
@@ -177,39 +227,67 @@ describe('load simulation: the engine', () => {
   it('ends the run with the part it reached when an answer is not a server', async () => {
     let picks = 0;
     const session: LineSession = {
-      exchange: async (commands) => commands.map((c) => (c === 'PICK' ? (++picks === 30 ? '\u001b[2Jboom' : 'b') : 'OK')),
+      exchange: async (commands) =>
+        commands.map((c) => (c === 'PICK' ? (++picks === 30 ? '\u001b[2Jboom' : 'b') : 'OK')),
     };
     const run = await runScenario(s, protocolBalancer(s.commands, session));
     assert.equal(run.ticks.length, 2, 'ticks 1 and 2 were complete');
     assert.equal(run.stopped?.tick, 3);
-    assert.match(run.stopped!.message, /^it answered "\\u001b\[2Jboom" to request 30 \(PICK\), which is not a server of the pool \(a, b, c\)\. If it prints anything else on stdout/);
+    assert.match(
+      run.stopped!.message,
+      /^it answered "\\u001b\[2Jboom" to request 30 \(PICK\), which is not a server of the pool \(a, b, c\)\. If it prints anything else on stdout/,
+    );
   });
 
   it('passes a stop from the session through, and only that kind of error', async () => {
-    const stops: LineSession = { exchange: async () => Promise.reject(new BalancerStopped('it crashed', 'Traceback …')) };
-    assert.deepEqual((await runScenario(s, protocolBalancer(s.commands, stops))).stopped, { tick: 1, message: 'it crashed', details: 'Traceback …' });
+    const stops: LineSession = {
+      exchange: async () => Promise.reject(new BalancerStopped('it crashed', 'Traceback …')),
+    };
+    assert.deepEqual((await runScenario(s, protocolBalancer(s.commands, stops))).stopped, {
+      tick: 1,
+      message: 'it crashed',
+      details: 'Traceback …',
+    });
     const bug: LineSession = { exchange: async () => Promise.reject(new TypeError('a bug')) };
     await assert.rejects(runScenario(s, protocolBalancer(s.commands, bug)), TypeError);
   });
 
   it("treats the scenario's wait and refuse words as no server", async () => {
-    const words: Scenario = { ...s, ticks: 2, arrivals: { perTick: 2 }, commands: { ...s.commands, wait: ['BUSY'], refuse: ['EMPTY'] } };
+    const words: Scenario = {
+      ...s,
+      ticks: 2,
+      arrivals: { perTick: 2 },
+      commands: { ...s.commands, wait: ['BUSY'], refuse: ['EMPTY'] },
+    };
     let n = 0;
-    const session: LineSession = { exchange: async (commands) => commands.map((c) => (c === 'PICK' ? ['BUSY', 'EMPTY', 'a', 'c', 'a'][n++]! : 'OK')) };
+    const session: LineSession = {
+      exchange: async (commands) => commands.map((c) => (c === 'PICK' ? ['BUSY', 'EMPTY', 'a', 'c', 'a'][n++]! : 'OK')),
+    };
     const run = await runScenario(words, protocolBalancer(words.commands, session));
     // Tick 1: one waits, one fails. Tick 2: the waiting one and two new ones.
-    assert.deepEqual(run.ticks.map((t) => [t.sent, t.failed, t.waiting]), [[[0, 0, 0], 1, 1], [[2, 0, 1], 0, 0]]);
+    assert.deepEqual(
+      run.ticks.map((t) => [t.sent, t.failed, t.waiting]),
+      [
+        [[0, 0, 0], 1, 1],
+        [[2, 0, 1], 0, 0],
+      ],
+    );
   });
 });
 
-describe('load simulation: the sentence talks about the learner\'s own worst server', () => {
-  it('names the server the learner\'s chart row shows growing, not the longest queue of any balancer', () => {
+describe("load simulation: the sentence talks about the learner's own worst server", () => {
+  it("names the server the learner's chart row shows growing, not the longest queue of any balancer", () => {
     const s = scenario('least-connections', 'slow-server');
     const width = s.servers.length;
     const b = s.servers.findIndex((x) => x.name === 'b');
     const a = s.servers.findIndex((x) => x.name === 'a');
     const run = (queueAt: (server: number, tick: number) => number): BalancerRun => ({
-      ticks: Array.from({ length: s.ticks }, (_, t) => ({ queues: Array.from({ length: width }, (_, i) => queueAt(i, t + 1)), sent: Array(width).fill(0), failed: 0, waiting: 0 })),
+      ticks: Array.from({ length: s.ticks }, (_, t) => ({
+        queues: Array.from({ length: width }, (_, i) => queueAt(i, t + 1)),
+        sent: Array(width).fill(0),
+        failed: 0,
+        waiting: 0,
+      })),
     });
     // Yours lets b grow to the end; round robin lets a (the slowest) grow further; the reference stays short.
     const runs = {

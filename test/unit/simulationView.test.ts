@@ -8,7 +8,13 @@ import { model as healthChecks } from '../../lessons/health-checks/model/model';
 import { model as leastConnections } from '../../lessons/least-connections/model/model';
 import { parseLessonJson as parseManifest } from '../../src/worlds/templates/lessonJson';
 import type { ReferenceModel } from '../../src/core/model/model';
-import { modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun } from '../../src/worlds/templates/simulation';
+import {
+  modelSession,
+  protocolBalancer,
+  roundRobin,
+  runScenario,
+  type BalancerRun,
+} from '../../src/worlds/templates/simulation';
 import { simulationResult } from '../../src/worlds/templates/simulationReport';
 import { scenarioAfterCheck } from '../../src/core/world/scenarioChoice';
 import { parseSimulationResult, simulationView } from '../../src/worlds/templates/simulationView';
@@ -26,16 +32,33 @@ const scenarios = (lesson: string) => {
 async function result(lesson: string, id: string, model: ReferenceModel, yours?: BalancerRun) {
   const s = scenarios(lesson).find((x) => x.id === id)!;
   const reference = await runScenario(s, protocolBalancer(s.commands, modelSession(model)));
-  return simulationResult(lesson, s, { yours: yours ?? reference, roundRobin: await runScenario(s, roundRobin()), reference });
+  return simulationResult(lesson, s, {
+    yours: yours ?? reference,
+    roundRobin: await runScenario(s, roundRobin()),
+    reference,
+  });
 }
 
 describe('worlds/templates/simulationView: the chart as data', () => {
   it('puts every server chart on one scale, with a row per server and a column per balancer', async () => {
     const view = simulationView(await result('least-connections', 'slow-server', leastConnections));
     assert.equal(view.scaleMax, 40);
-    assert.deepEqual(view.columns.map((c) => c.label), ['Your balancer', 'Round robin', 'Reference']);
-    assert.deepEqual(view.rows.map((r) => [r.title, r.subtitle, r.cells.length]), [['a', '2 per tick', 3], ['b', '5 per tick', 3], ['c', '5 per tick', 3]]);
-    assert.deepEqual(view.rows[0]!.cells.map((c) => c.label), ['peaked at 3', 'reached 40, growing', 'peaked at 3']);
+    assert.deepEqual(
+      view.columns.map((c) => c.label),
+      ['Your balancer', 'Round robin', 'Reference'],
+    );
+    assert.deepEqual(
+      view.rows.map((r) => [r.title, r.subtitle, r.cells.length]),
+      [
+        ['a', '2 per tick', 3],
+        ['b', '5 per tick', 3],
+        ['c', '5 per tick', 3],
+      ],
+    );
+    assert.deepEqual(
+      view.rows[0]!.cells.map((c) => c.label),
+      ['peaked at 3', 'reached 40, growing', 'peaked at 3'],
+    );
     assert.deepEqual(view.summary.rows[1], ['Round robin', '40 / 40 ↑', '0 / 0', '0 / 0']);
     assert.equal(view.perTick.rows.length, 20);
     assert.equal(view.perTick.head.length, 1 + 9);
@@ -43,16 +66,28 @@ describe('worlds/templates/simulationView: the chart as data', () => {
 
   it('adds rows for failed and waiting requests only when there are some, and marks when a server was down', async () => {
     const down = simulationView(await result('health-checks', 'server-down', healthChecks));
-    assert.deepEqual(down.rows.map((r) => r.key), ['a', 'b', 'c', 'failed']);
+    assert.deepEqual(
+      down.rows.map((r) => r.key),
+      ['a', 'b', 'c', 'failed'],
+    );
     assert.deepEqual(down.rows[1]!.down, [[4, 10]]);
-    assert.deepEqual(down.rows[3]!.cells.map((c) => c.label), ['0 failed', '7 failed', '0 failed']);
+    assert.deepEqual(
+      down.rows[3]!.cells.map((c) => c.label),
+      ['0 failed', '7 failed', '0 failed'],
+    );
     const back = simulationView(await result('health-checks', 'comes-back', healthChecks));
-    assert.deepEqual(back.rows.map((r) => r.key), ['a', 'b', 'c', 'failed', 'waiting']);
+    assert.deepEqual(
+      back.rows.map((r) => r.key),
+      ['a', 'b', 'c', 'failed', 'waiting'],
+    );
     assert.deepEqual(back.rows[2]!.down, [[3, 10]]);
   });
 
-  it('says where the learner\'s program stopped, its text made safe, and leaves the rest of its cells empty', async () => {
-    const stopped: BalancerRun = { ticks: [], stopped: { tick: 1, message: 'it answered "\u202eevil" to request 1', details: 'Traceback\n\u001b[2J' } };
+  it("says where the learner's program stopped, its text made safe, and leaves the rest of its cells empty", async () => {
+    const stopped: BalancerRun = {
+      ticks: [],
+      stopped: { tick: 1, message: 'it answered "\u202eevil" to request 1', details: 'Traceback\n\u001b[2J' },
+    };
     const view = simulationView(await result('least-connections', 'slow-server', leastConnections, stopped));
     assert.equal(view.columns[0]!.note, 'stopped at tick 1');
     assert.equal(view.stopped?.message, 'it answered "\\u202eevil" to request 1');
@@ -71,7 +106,10 @@ describe('worlds/templates/simulationView: the chart as data', () => {
 
   it('after a check: the scenario that shows its mistake, the first for a pass, nothing for an error', () => {
     const all = scenarios('least-connections');
-    assert.deepEqual(scenarioAfterCheck(all, 'fail', ['tiebreak', 'negative-count']), { scenario: all[1], mistake: 'negative-count' });
+    assert.deepEqual(scenarioAfterCheck(all, 'fail', ['tiebreak', 'negative-count']), {
+      scenario: all[1],
+      mistake: 'negative-count',
+    });
     assert.deepEqual(scenarioAfterCheck(all, 'pass', []), { scenario: all[0] });
     assert.equal(scenarioAfterCheck(all, 'fail', ['tiebreak']), undefined);
     assert.equal(scenarioAfterCheck(all, 'error', ['negative-count']), undefined);
@@ -82,13 +120,24 @@ describe('shared/messages: the chart across the webview boundary', () => {
   const base: PanelState = { lesson: null, trusted: true, checking: false, check: null };
   async function underLoad(): Promise<UnderLoadView> {
     const view = simulationView(await result('least-connections', 'slow-server', leastConnections));
-    return { scenarios: [{ id: 'slow-server', title: 'A slow server', description: 'd' }], selected: 'slow-server', running: false, result: { ...view, at: '2025-01-01T00:00:00Z' } };
+    return {
+      scenarios: [{ id: 'slow-server', title: 'A slow server', description: 'd' }],
+      selected: 'slow-server',
+      running: false,
+      result: { ...view, at: '2025-01-01T00:00:00Z' },
+    };
   }
 
   it('accepts a state with a chart, and the request to run a scenario', async () => {
-    assert.equal(parseToWebview({ type: 'simulationResult', state: { ...base, underLoad: await underLoad() } })?.type, 'simulationResult');
+    assert.equal(
+      parseToWebview({ type: 'simulationResult', state: { ...base, underLoad: await underLoad() } })?.type,
+      'simulationResult',
+    );
     assert.deepEqual(parseToWebview({ type: 'simulationStarted' }), { type: 'simulationStarted' });
-    assert.deepEqual(parseFromWebview({ type: 'runSimulation', scenario: 'slow-server' }), { type: 'runSimulation', scenario: 'slow-server' });
+    assert.deepEqual(parseFromWebview({ type: 'runSimulation', scenario: 'slow-server' }), {
+      type: 'runSimulation',
+      scenario: 'slow-server',
+    });
     assert.equal(parseFromWebview({ type: 'runSimulation', scenario: '../x' }), undefined);
     assert.equal(parseFromWebview({ type: 'runSimulation' }), undefined);
   });

@@ -21,22 +21,42 @@ describe('core/source: the first line of a function body', () => {
     assert.equal(firstBodyLine('def f():\n    """One line."""\n    return 1\n', 'python', 0), 2);
   });
 
-  it('JavaScript and TypeScript: the line after the brace, or the brace\'s own line for a one-line body', () => {
-    const js = ['function pick(pool, opts = {}) {', '  // fewest first', '  /* a block', '     comment */', '  let best = null;', '  return best;', '}'].join('\n');
+  it("JavaScript and TypeScript: the line after the brace, or the brace's own line for a one-line body", () => {
+    const js = [
+      'function pick(pool, opts = {}) {',
+      '  // fewest first',
+      '  /* a block',
+      '     comment */',
+      '  let best = null;',
+      '  return best;',
+      '}',
+    ].join('\n');
     assert.equal(firstBodyLine(js, 'javascript', 0), 4);
     assert.equal(firstBodyLine('  pick(): string | null { return null; }\n', 'typescript', 0), 0);
     assert.equal(firstBodyLine('function empty() {\n}\n', 'javascript', 0), null);
   });
 
   it('the lines of a body: by indentation in Python, by braces in JavaScript', () => {
-    assert.deepEqual(functionBodyLines('def f():\n    a = 1\n\n    return a\n\ndef g():\n    pass\n', 'python', 1), [2, 4]);
-    assert.deepEqual(functionBodyLines('  done(b) {\n    if (x) {\n      y();\n    }\n  }\n  other() {}\n', 'javascript', 1), [2, 3, 4]);
+    assert.deepEqual(
+      functionBodyLines('def f():\n    a = 1\n\n    return a\n\ndef g():\n    pass\n', 'python', 1),
+      [2, 4],
+    );
+    assert.deepEqual(
+      functionBodyLines('  done(b) {\n    if (x) {\n      y();\n    }\n  }\n  other() {}\n', 'javascript', 1),
+      [2, 3, 4],
+    );
   });
 });
 
 describe('core/source: comment lines blanked for a read-order pattern', () => {
   it('keeps every index and blanks comments and docstrings, so `pick\\s*\\(` lands on the definition', () => {
-    const python = ['"""The balancer.', 'pick() answers a name."""', '# What pick() returns when every backend is down', 'def pick(self):', '    return "x"  # pick() again'].join('\n');
+    const python = [
+      '"""The balancer.',
+      'pick() answers a name."""',
+      '# What pick() returns when every backend is down',
+      'def pick(self):',
+      '    return "x"  # pick() again',
+    ].join('\n');
     const blanked = blankCommentLines(python, 'python');
     assert.equal(blanked.length, python.length);
     assert.equal(/pick\s*\(/.exec(blanked)!.index, python.indexOf('def pick(') + 4);

@@ -28,16 +28,32 @@ describe('source: the first line of a body, in more shapes', () => {
 
   it('JavaScript: a comment after the brace is not the body, nor is a closing brace; block comments of several lines are skipped', () => {
     assert.equal(firstBodyLine('function f() { // note\n  return 1;\n}', 'javascript', 0), 1);
-    assert.equal(firstBodyLine('function f() { /* note */\n  return 1;\n}', 'javascript', 0), 0, 'a block comment opener is text on the line');
+    assert.equal(
+      firstBodyLine('function f() { /* note */\n  return 1;\n}', 'javascript', 0),
+      0,
+      'a block comment opener is text on the line',
+    );
     assert.equal(firstBodyLine('function f() {\n  /* one\n     two\n  */\n  go();\n}', 'javascript', 0), 4);
     assert.equal(firstBodyLine('function f() {\n  /* one line */\n  // another\n\n  go();\n}', 'javascript', 0), 4);
-    assert.equal(firstBodyLine('function f() { }\nnext();', 'javascript', 0), 1, 'nothing on the brace line but its close');
+    assert.equal(
+      firstBodyLine('function f() { }\nnext();', 'javascript', 0),
+      1,
+      'nothing on the brace line but its close',
+    );
   });
 });
 
 describe('source: the lines of a body, in more shapes', () => {
   it('Python: stops at the first line back at the def indentation, blank lines inside skipped', () => {
-    const src = ['class B:', '    def pick(self):', '        a = 1', '', '        return a', '    def done(self):', '        pass'].join('\n');
+    const src = [
+      'class B:',
+      '    def pick(self):',
+      '        a = 1',
+      '',
+      '        return a',
+      '    def done(self):',
+      '        pass',
+    ].join('\n');
     assert.deepEqual(functionBodyLines(src, 'python', 2), [3, 5]);
     assert.deepEqual(functionBodyLines('def f():\n\n\n    x = 1\ny = 2', 'python', 1), [4]);
     assert.deepEqual(functionBodyLines('def f(): pass\ny = 1', 'python', 1), []);
@@ -75,12 +91,28 @@ describe('source: the function a line is in, more forms', () => {
       ['  readonly override choose<T>(a: T): T {', 'choose'],
       ['  protected async done(name) {', 'done'],
     ];
-    for (const [line, name] of cases) assert.equal(enclosingFunction(`${line}\n  body();\n}`, 'typescript', 2), name, line);
-    for (const keyword of ['if (x) {', 'for (const a of b) {', 'while (x) {', 'switch (x) {', 'catch (e) {', 'return (x) {']) {
+    for (const [line, name] of cases)
+      assert.equal(enclosingFunction(`${line}\n  body();\n}`, 'typescript', 2), name, line);
+    for (const keyword of [
+      'if (x) {',
+      'for (const a of b) {',
+      'while (x) {',
+      'switch (x) {',
+      'catch (e) {',
+      'return (x) {',
+    ]) {
       assert.equal(enclosingFunction(`${keyword}\n  body();\n}`, 'javascript', 2), null, keyword);
     }
-    assert.equal(enclosingFunction("x = 'function fake() {'\n  body();", 'javascript', 2), null, 'a function in a string');
-    assert.equal(enclosingFunction('  // const f = () => {\n  body();', 'javascript', 2), null, 'a function in a comment');
+    assert.equal(
+      enclosingFunction("x = 'function fake() {'\n  body();", 'javascript', 2),
+      null,
+      'a function in a string',
+    );
+    assert.equal(
+      enclosingFunction('  // const f = () => {\n  body();', 'javascript', 2),
+      null,
+      'a function in a comment',
+    );
   });
 
   it('JavaScript: an indented line under a less indented one still finds the function above (indentation counts only in Python)', () => {
@@ -93,13 +125,27 @@ describe('source: comments blanked line by line', () => {
   it('JavaScript: //, /* and the * lines of a block; code with a comment after it stays', () => {
     const js = ['  // a', '  /* b', '   * c', '   */', 'x(); // d', 'y();'].join('\n');
     const blanked = blankCommentLines(js, 'javascript').split('\n');
-    assert.deepEqual(blanked.map((l) => l.trim()), ['', '', '', '', 'x(); // d', 'y();']);
+    assert.deepEqual(
+      blanked.map((l) => l.trim()),
+      ['', '', '', '', 'x(); // d', 'y();'],
+    );
   });
 
   it('Python: comment lines and docstring lines, not code with a string in it', () => {
-    const py = ['  # a', 'def f():', '    """Doc', '    more', '    """', "    s = '''not a docstring'''", '    return s'].join('\n');
+    const py = [
+      '  # a',
+      'def f():',
+      '    """Doc',
+      '    more',
+      '    """',
+      "    s = '''not a docstring'''",
+      '    return s',
+    ].join('\n');
     const blanked = blankCommentLines(py, 'python').split('\n');
-    assert.deepEqual(blanked.map((l) => l.trim()), ['', 'def f():', '', '', '', "s = '''not a docstring'''", 'return s']);
+    assert.deepEqual(
+      blanked.map((l) => l.trim()),
+      ['', 'def f():', '', '', '', "s = '''not a docstring'''", 'return s'],
+    );
     assert.equal(blankCommentLines('x = 1  # y', 'python'), 'x = 1  # y');
   });
 

@@ -6,16 +6,29 @@
 import * as assert from 'node:assert/strict';
 import { declaredLesson, enclosingFunction, locateFunction } from '../../src/core/text/source';
 
-
 describe('source: where a function is defined', () => {
   it('Python: a def (also async, indented as a method) or a class, by its exact name', () => {
-    const py = ['import sys', '', 'class Balancer:', '    async def pick (self):', '        pass', 'def picker():', '    pass', 'def done(self, name):', '    pass'].join('\n');
+    const py = [
+      'import sys',
+      '',
+      'class Balancer:',
+      '    async def pick (self):',
+      '        pass',
+      'def picker():',
+      '    pass',
+      'def done(self, name):',
+      '    pass',
+    ].join('\n');
     assert.equal(locateFunction(py, 'python', 'pick'), 4);
     assert.equal(locateFunction(py, 'python', 'picker'), 6);
     assert.equal(locateFunction(py, 'python', 'done'), 8);
     assert.equal(locateFunction(py, 'python', 'Balancer'), 3);
     assert.equal(locateFunction(py, 'python', 'status'), null);
-    assert.equal(locateFunction('x = pick()\n# def pick(', 'python', 'pick'), null, 'a call or a comment is not a definition');
+    assert.equal(
+      locateFunction('x = pick()\n# def pick(', 'python', 'pick'),
+      null,
+      'a call or a comment is not a definition',
+    );
   });
 
   it('reads the name as text, not as a pattern', () => {
@@ -43,7 +56,20 @@ describe('source: where a function is defined', () => {
     ].join('\n');
     const at = (name: string): number | null => locateFunction(ts, 'typescript', name);
     assert.deepEqual(
-      ['pick', 'names', 'done', 'status', 'Balancer', 'choose', 'reset', 'remove', 'add', 'Pool', 'Backend', 'Counts'].map(at),
+      [
+        'pick',
+        'names',
+        'done',
+        'status',
+        'Balancer',
+        'choose',
+        'reset',
+        'remove',
+        'add',
+        'Pool',
+        'Backend',
+        'Counts',
+      ].map(at),
       [1, 2, 3, 4, 5, 6, 7, 10, 11, 13, 14, 15],
     );
     assert.equal(at('api'), 9);

@@ -8,7 +8,14 @@ import { rankSuspiciousLines, type SpectrumInput } from '../../src/core/diagnosi
 const loop = [40, 41, 42];
 const pickLines = [10, 11, 20, 21, 22, 23, 24, 27, 43];
 const commands = ['POOL a b d c', 'PICK', 'PICK', 'DONE b', 'PICK', 'PICK'];
-const lines: (Set<number> | undefined)[] = [new Set([...loop, 44]), new Set([...loop, ...pickLines]), new Set([...loop, ...pickLines]), new Set([...loop, 50]), new Set([...loop, ...pickLines]), new Set([...loop, ...pickLines, 26])];
+const lines: (Set<number> | undefined)[] = [
+  new Set([...loop, 44]),
+  new Set([...loop, ...pickLines]),
+  new Set([...loop, ...pickLines]),
+  new Set([...loop, 50]),
+  new Set([...loop, ...pickLines]),
+  new Set([...loop, ...pickLines, 26]),
+];
 const base: SpectrumInput = { commands, lines, failingIndex: 5, failingAnswer: ['c'] };
 
 describe('ranking suspicious lines (Ochiai)', () => {
@@ -17,7 +24,10 @@ describe('ranking suspicious lines (Ochiai)', () => {
     assert.deepEqual(ranked?.lines, [26]);
     assert.equal(ranked?.score, 1);
     assert.equal(ranked?.discriminating, true);
-    assert.equal(ranked?.reason, 'this line ran when PICK answered c, and not at the other 3 PICK commands, which were right');
+    assert.equal(
+      ranked?.reason,
+      'this line ran when PICK answered c, and not at the other 3 PICK commands, which were right',
+    );
   });
 
   it('gives the lines with the top score in line order, at most the limit, and leaves weaker evidence out', () => {
@@ -27,13 +37,19 @@ describe('ranking suspicious lines (Ochiai)', () => {
     more[2] = new Set([...lines[2]!, 25]);
     const ranked = rankSuspiciousLines({ ...base, lines: more });
     assert.deepEqual(ranked?.lines, [26, 30, 31]);
-    assert.equal(ranked?.reason, 'these lines ran when PICK answered c, and not at the other 3 PICK commands, which were right');
+    assert.equal(
+      ranked?.reason,
+      'these lines ran when PICK answered c, and not at the other 3 PICK commands, which were right',
+    );
     assert.deepEqual(rankSuspiciousLines({ ...base, lines: more, limit: 2 })?.lines, [26, 30]);
     // Without the lines of score 1, the 1/sqrt(2) one is the best evidence there is.
     more[5] = new Set([...lines[4]!, 25]);
     const weaker = rankSuspiciousLines({ ...base, lines: more });
     assert.deepEqual([weaker?.lines, weaker?.score.toFixed(3)], [[25], '0.707']);
-    assert.equal(weaker?.reason, 'this line ran when PICK answered c, and at only 1 of the other 3 PICK commands, which were right');
+    assert.equal(
+      weaker?.reason,
+      'this line ran when PICK answered c, and at only 1 of the other 3 PICK commands, which were right',
+    );
   });
 
   it('compares only with commands of the same kind that were right', () => {
@@ -44,9 +60,17 @@ describe('ranking suspicious lines (Ochiai)', () => {
     assert.match(rankSuspiciousLines({ ...base, lines: more })!.reason, /^these lines ran /);
     // A later PICK that was also wrong is not one of the right ones.
     const twoWrong = [...lines, new Set([...loop, ...pickLines, 26])];
-    const ranked = rankSuspiciousLines({ ...base, commands: [...commands, 'PICK'], lines: twoWrong, otherFailing: [6] });
+    const ranked = rankSuspiciousLines({
+      ...base,
+      commands: [...commands, 'PICK'],
+      lines: twoWrong,
+      otherFailing: [6],
+    });
     assert.deepEqual(ranked?.lines, [26]);
-    assert.equal(ranked?.reason, 'this line ran at the 2 PICK commands that went wrong (the first answered c), and not at the other 3 PICK commands, which were right');
+    assert.equal(
+      ranked?.reason,
+      'this line ran at the 2 PICK commands that went wrong (the first answered c), and not at the other 3 PICK commands, which were right',
+    );
   });
 
   it('leaves out commands whose lines the trace could not tell, instead of counting them as having run nothing', () => {
@@ -54,15 +78,27 @@ describe('ranking suspicious lines (Ochiai)', () => {
     unsure[1] = undefined;
     unsure[2] = undefined;
     const ranked = rankSuspiciousLines({ ...base, lines: unsure });
-    assert.equal(ranked?.reason, 'this line ran when PICK answered c, and not at the other PICK command, which was right');
+    assert.equal(
+      ranked?.reason,
+      'this line ran when PICK answered c, and not at the other PICK command, which was right',
+    );
   });
 
-  it('words a crash, an empty answer, a long one, and the lesson\'s own phrasing', () => {
-    assert.match(rankSuspiciousLines({ ...base, failingAnswer: null })!.reason, /^this line ran at the PICK where the program stopped, /);
-    assert.match(rankSuspiciousLines({ ...base, failingAnswer: [] })!.reason, /^this line ran when PICK answered nothing, /);
+  it("words a crash, an empty answer, a long one, and the lesson's own phrasing", () => {
+    assert.match(
+      rankSuspiciousLines({ ...base, failingAnswer: null })!.reason,
+      /^this line ran at the PICK where the program stopped, /,
+    );
+    assert.match(
+      rankSuspiciousLines({ ...base, failingAnswer: [] })!.reason,
+      /^this line ran when PICK answered nothing, /,
+    );
     assert.match(rankSuspiciousLines({ ...base, failingAnswer: ['x'.repeat(60)] })!.reason, /answered x{39}…, /);
     // The caller's own words for what happened win.
-    assert.match(rankSuspiciousLines({ ...base, failingEvent: 'when PICK chose c' })!.reason, /^this line ran when PICK chose c, and not at /);
+    assert.match(
+      rankSuspiciousLines({ ...base, failingEvent: 'when PICK chose c' })!.reason,
+      /^this line ran when PICK chose c, and not at /,
+    );
   });
 
   it('says honestly when the same lines ran at the right PICKs, and offers the lines of this command kind only', () => {
@@ -81,7 +117,15 @@ describe('ranking suspicious lines (Ochiai)', () => {
 
   it('gives nothing when there is nothing to compare with', () => {
     // No right PICK at all (a shrunk counterexample often ends at its first PICK).
-    assert.equal(rankSuspiciousLines({ commands: ['POOL b a', 'PICK'], lines: [new Set([40]), new Set([40, 10, 26])], failingIndex: 1, failingAnswer: ['a'] }), undefined);
+    assert.equal(
+      rankSuspiciousLines({
+        commands: ['POOL b a', 'PICK'],
+        lines: [new Set([40]), new Set([40, 10, 26])],
+        failingIndex: 1,
+        failingAnswer: ['a'],
+      }),
+      undefined,
+    );
     // The failing command's lines are unknown.
     const unknown = [...lines];
     unknown[5] = undefined;

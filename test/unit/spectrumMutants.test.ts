@@ -26,8 +26,14 @@ const rightOnes = (commands: readonly string[], verb: string, wrong: readonly nu
   commands.flatMap((command, i) => (command.trim().split(' ')[0] === verb && !wrong.includes(i) ? [i] : []));
 
 /** The lines that ran at every one of `wrong` and at none of `right`, in line order. */
-function ranOnlyWhereWrong(lines: readonly Set<number>[], wrong: readonly number[], right: readonly number[]): number[] {
-  return [...lines[wrong[0]!]!].filter((line) => wrong.every((i) => lines[i]!.has(line)) && !right.some((i) => lines[i]!.has(line))).sort((a, b) => a - b);
+function ranOnlyWhereWrong(
+  lines: readonly Set<number>[],
+  wrong: readonly number[],
+  right: readonly number[],
+): number[] {
+  return [...lines[wrong[0]!]!]
+    .filter((line) => wrong.every((i) => lines[i]!.has(line)) && !right.some((i) => lines[i]!.has(line)))
+    .sort((a, b) => a - b);
 }
 
 /** ADD a, ADD b, then four CHOOSEs of which the third (index 4) took the tie branch and was wrong. */
@@ -64,17 +70,23 @@ describe('ranking suspicious lines: the surviving mutants', () => {
     assert.deepEqual(ranked?.lines, ranOnlyWhereWrong(input.lines, [4], right));
     assert.equal(ranked?.score, 1);
     // One wrong CHOOSE, said as one, compared with the two CHOOSEs known to be right.
-    assert.match(ranked!.reason, new RegExp(`^this line ran when CHOOSE answered a, and not at the other ${right.length} CHOOSE commands`));
+    assert.match(
+      ranked!.reason,
+      new RegExp(`^this line ran when CHOOSE answered a, and not at the other ${right.length} CHOOSE commands`),
+    );
   });
 
-  it('gives nothing when none of the learner\'s lines ran at the first wrong command, whatever ran at a later wrong one', () => {
+  it("gives nothing when none of the learner's lines ran at the first wrong command, whatever ran at a later wrong one", () => {
     const input = oneWrongChoose();
     // The first wrong CHOOSE (index 2) was answered by code outside the learner's file; the one at index 4,
     // which took the tie branch, is wrong too, and a fourth right CHOOSE follows.
     input.lines[2] = new Set();
     input.commands.push('CHOOSE');
     input.lines.push(new Set(input.lines[3]));
-    assert.ok(rankSuspiciousLines({ ...input, failingIndex: 4, otherFailing: [2] }), 'the tie branch stands out from the index-4 CHOOSE');
+    assert.ok(
+      rankSuspiciousLines({ ...input, failingIndex: 4, otherFailing: [2] }),
+      'the tie branch stands out from the index-4 CHOOSE',
+    );
     assert.equal(rankSuspiciousLines({ ...input, failingIndex: 2, otherFailing: [4] }), undefined);
   });
 
@@ -92,7 +104,11 @@ describe('ranking suspicious lines: the surviving mutants', () => {
   it('shows a many-line answer joined with commas, and an answer of exactly 40 characters whole', () => {
     const input = oneWrongChoose();
     const many = ['a', 'b', 'c'];
-    assert.ok(rankSuspiciousLines({ ...input, failingAnswer: many })!.reason.startsWith(`this line ran when CHOOSE answered ${many.join(', ')}, and`));
+    assert.ok(
+      rankSuspiciousLines({ ...input, failingAnswer: many })!.reason.startsWith(
+        `this line ran when CHOOSE answered ${many.join(', ')}, and`,
+      ),
+    );
     const forty = 'b'.repeat(40);
     const reason = rankSuspiciousLines({ ...input, failingAnswer: [forty] })!.reason;
     assert.ok(reason.includes(`answered ${forty}, and`), reason);
@@ -110,14 +126,17 @@ describe('ranking suspicious lines: the surviving mutants', () => {
     assert.ok(nothing.startsWith(`${several} (the first answered nothing), and not at`), nothing);
   });
 
-  it('uses the lesson\'s words for what happened only when a single command went wrong', () => {
+  it("uses the lesson's words for what happened only when a single command went wrong", () => {
     const input = oneWrongChoose();
     const failingEvent = 'when CHOOSE took a';
     assert.ok(rankSuspiciousLines({ ...input, failingEvent })!.reason.startsWith(`this line ran ${failingEvent}, and`));
     input.lines[5] = new Set(input.lines[4]);
     const reason = rankSuspiciousLines({ ...input, failingEvent, otherFailing: [5] })!.reason;
     assert.ok(!reason.includes(failingEvent), reason);
-    assert.ok(reason.startsWith('this line ran at the 2 CHOOSE commands that went wrong (the first answered a)'), reason);
+    assert.ok(
+      reason.startsWith('this line ran at the 2 CHOOSE commands that went wrong (the first answered a)'),
+      reason,
+    );
   });
 
   it('when no line tells them apart, offers the lines that ran at the fewest other commands first, in whatever order they were traced', () => {
@@ -147,6 +166,11 @@ describe('ranking suspicious lines: the surviving mutants', () => {
     // Line 15 ran at one other command, choose()'s lines at three; the loop at all of them.
     assert.deepEqual(ranked?.lines, [15, ...CHOOSE]);
     const happened = 'at the 2 CHOOSE commands that went wrong (the first answered b)';
-    assert.ok(ranked?.reason.startsWith(`the lines that ran ${happened} ran as often at the other 2 CHOOSE commands, which were right, so `), ranked?.reason);
+    assert.ok(
+      ranked?.reason.startsWith(
+        `the lines that ran ${happened} ran as often at the other 2 CHOOSE commands, which were right, so `,
+      ),
+      ranked?.reason,
+    );
   });
 });

@@ -15,7 +15,9 @@ import type { ReferenceModel } from '../../src/core/model/model';
 import { toyModel, type ToySpec } from './validationToys';
 
 /** The toy model with many-line answers (lines of one small letter) for the verbs in `many`, one line for the others. */
-function toy(spec: ToySpec & { many?: readonly string[]; describe?: ReferenceModel['describeDifference'] }): ReferenceModel {
+function toy(
+  spec: ToySpec & { many?: readonly string[]; describe?: ReferenceModel['describeDifference'] },
+): ReferenceModel {
   const many = new Set(spec.many ?? []);
   return {
     ...toyModel(spec),
@@ -42,11 +44,17 @@ function runOf(model: ReferenceModel, lists: readonly (readonly string[])[], ...
   return { commands, segments, lines, ending };
 }
 
-const single = (mutation: string): { mutations: string[]; nondeterministic: boolean } => ({ mutations: [mutation], nondeterministic: false });
+const single = (mutation: string): { mutations: string[]; nondeterministic: boolean } => ({
+  mutations: [mutation],
+  nondeterministic: false,
+});
 
 describe('walking the evidence step by step: the surviving mutants', () => {
   it('counts a mistake that would crash where the program answered like the reference as contradicted, by kind of command', () => {
-    const model = toy({ mutations: ['b-crashes'], answer: (command, on) => (command === 'B' && on.has('b-crashes') ? 'crash' : [command.toLowerCase()]) });
+    const model = toy({
+      mutations: ['b-crashes'],
+      answer: (command, on) => (command === 'B' && on.has('b-crashes') ? 'crash' : [command.toLowerCase()]),
+    });
     const evidence = runOf(model, [['A', 'B', 'A', 'B']]);
     const [tally] = walkEvidence(model, [evidence], [single('b-crashes')]).tallies;
     const bs = evidence.commands.flatMap((command, index) => (command === 'B' ? [index] : []));
@@ -58,10 +66,20 @@ describe('walking the evidence step by step: the surviving mutants', () => {
 
   it('goes on from the state before a command a mistake would crash at', () => {
     // COUNT answers how many commands came since RESET; the mistake crashes at B, which the program handles.
-    const model = toy({ mutations: ['b-crashes'], answer: (command, on, before) => (command === 'COUNT' ? [String(before.length)] : command === 'B' && on.has('b-crashes') ? 'crash' : ['b']) });
+    const model = toy({
+      mutations: ['b-crashes'],
+      answer: (command, on, before) =>
+        command === 'COUNT' ? [String(before.length)] : command === 'B' && on.has('b-crashes') ? 'crash' : ['b'],
+    });
     const [tally] = walkEvidence(model, [runOf(model, [['B', 'COUNT']])], [single('b-crashes')]).tallies;
     // Without B in its state, the mistake counts one command fewer: contradicted at COUNT too.
-    assert.deepEqual([...tally!.againstByVerb], [['B', 1], ['COUNT', 1]]);
+    assert.deepEqual(
+      [...tally!.againstByVerb],
+      [
+        ['B', 1],
+        ['COUNT', 1],
+      ],
+    );
   });
 
   it('places a difference at a list\'s reset command "at the start" of that list, and keeps it among the differing steps', () => {
@@ -74,14 +92,24 @@ describe('walking the evidence step by step: the surviving mutants', () => {
     const walk = walkEvidence(model, [{ ...evidence, lines }], []);
     const ref = { stream: 0, index: second.start, list: second.list, listIndex: -1, command: 'RESET' };
     assert.deepEqual(walk.differing, [ref]);
-    assert.deepEqual(walk.sentences.map((s) => s.step), [ref]);
+    assert.deepEqual(
+      walk.sentences.map((s) => s.step),
+      [ref],
+    );
   });
 
   it('places a command outside every list in no list, counted from the start of the stream', () => {
     const model = toy({ answer: (command) => [command.toLowerCase()] });
     // A warm-up command before the first list, answered wrongly.
-    const evidence: EvidenceStream = { commands: ['A', 'RESET', 'A'], segments: [{ list: 0, start: 1, length: 2 }], lines: ['x', 'OK', 'a'], ending: 'finished' };
-    assert.deepEqual(walkEvidence(model, [evidence], []).differing, [{ stream: 0, index: 0, list: -1, listIndex: 0, command: 'A' }]);
+    const evidence: EvidenceStream = {
+      commands: ['A', 'RESET', 'A'],
+      segments: [{ list: 0, start: 1, length: 2 }],
+      lines: ['x', 'OK', 'a'],
+      ending: 'finished',
+    };
+    assert.deepEqual(walkEvidence(model, [evidence], []).differing, [
+      { stream: 0, index: 0, list: -1, listIndex: 0, command: 'A' },
+    ]);
   });
 
   it('takes a many-line command that answers nothing at the very end of a finished run as answered', () => {
@@ -108,7 +136,8 @@ describe('walking the evidence step by step: the surviving mutants', () => {
       { id: 'crash-at-words', mutants: ['words-crash'] },
       { id: 'crash-at-get', mutants: ['get-crashes'] },
     ];
-    const crashedAt = (command: string, expected: readonly string[]): string => `at \`${command}\` your program crashed, where the reference answers "${expected.join(' / ') || '(nothing)'}"`;
+    const crashedAt = (command: string, expected: readonly string[]): string =>
+      `at \`${command}\` your program crashed, where the reference answers "${expected.join(' / ') || '(nothing)'}"`;
 
     it('takes a many-line command the reference answers with nothing, at the end of the output, as answered: the crash is at the next command', () => {
       const model = crashing();
@@ -119,7 +148,10 @@ describe('walking the evidence step by step: the surviving mutants', () => {
         [['crash-at-get', 'exact', ['GET']]],
       );
       const walk = walkEvidence(model, [evidence], []);
-      assert.deepEqual(walk.sentences.map((s) => s.sentence), [crashedAt('GET', ['X'])]);
+      assert.deepEqual(
+        walk.sentences.map((s) => s.sentence),
+        [crashedAt('GET', ['X'])],
+      );
     });
 
     it('puts the crash at a many-line command the reference answers with lines, and shows them', () => {
@@ -130,20 +162,34 @@ describe('walking the evidence step by step: the surviving mutants', () => {
         [['crash-at-words', ['WORDS']]],
       );
       const expected = simulate(model, evidence.commands).steps[1]!.answer;
-      assert.deepEqual(walkEvidence(model, [evidence], []).sentences.map((s) => s.sentence), [crashedAt('WORDS', expected)]);
+      assert.deepEqual(
+        walkEvidence(model, [evidence], []).sentences.map((s) => s.sentence),
+        [crashedAt('WORDS', expected)],
+      );
     });
 
     it('puts the crash at the last command even when the reference answers it with nothing', () => {
       const model = crashing();
       const evidence = runOf(model, [['GET', 'LIST']], 'list-crashes');
-      assert.deepEqual(walkEvidence(model, [evidence], []).sentences.map((s) => s.sentence), [crashedAt('LIST', [])]);
-      assert.deepEqual(diagnose(model, mistakes, [evidence]).findings.map((f) => f.mistake), ['crash-at-list']);
+      assert.deepEqual(
+        walkEvidence(model, [evidence], []).sentences.map((s) => s.sentence),
+        [crashedAt('LIST', [])],
+      );
+      assert.deepEqual(
+        diagnose(model, mistakes, [evidence]).findings.map((f) => f.mistake),
+        ['crash-at-list'],
+      );
     });
   });
 
   describe('a reference that crashes', () => {
     // Z crashes the reference; COUNT answers how many commands came since RESET.
-    const model = (): ReferenceModel => toy({ many: ['Z'], answer: (command, _on, before) => (command === 'Z' ? 'crash' : command === 'COUNT' ? [String(before.length)] : ['a']) });
+    const model = (): ReferenceModel =>
+      toy({
+        many: ['Z'],
+        answer: (command, _on, before) =>
+          command === 'Z' ? 'crash' : command === 'COUNT' ? [String(before.length)] : ['a'],
+      });
 
     it('goes on from its state before that command, and says the program answered where it answers nothing', () => {
       const reference = model();
@@ -151,8 +197,14 @@ describe('walking the evidence step by step: the surviving mutants', () => {
       // The program answers z at Z and counts only A before COUNT, as the reference (which ignores Z) does.
       const lines = ['OK', 'a', 'z', '1'];
       const walk = walkEvidence(reference, [{ commands, segments, lines, ending: 'finished' }], []);
-      assert.deepEqual(walk.differing.map((s) => s.command), ['Z']);
-      assert.deepEqual(walk.sentences.map((s) => s.sentence), ['`Z` answered "z" where the reference answers "(nothing)"']);
+      assert.deepEqual(
+        walk.differing.map((s) => s.command),
+        ['Z'],
+      );
+      assert.deepEqual(
+        walk.sentences.map((s) => s.sentence),
+        ['`Z` answered "z" where the reference answers "(nothing)"'],
+      );
     });
 
     it('finds no difference where the program crashed too, at the end of its output', () => {
@@ -166,9 +218,16 @@ describe('walking the evidence step by step: the surviving mutants', () => {
   describe('the sentence for a difference', () => {
     // L answers a and b; one mistake answers x and y, another nothing.
     const withSentences = (describe?: ReferenceModel['describeDifference']): ReferenceModel =>
-      toy({ mutations: ['other-two', 'silent'], many: ['L'], describe, answer: (_command, on) => (on.has('other-two') ? ['x', 'y'] : on.has('silent') ? [] : ['a', 'b']) });
-    const sentencesOf = (model: ReferenceModel, mistake: string): string[] => walkEvidence(model, [runOf(model, [['L']], mistake)], []).sentences.map((s) => s.sentence);
-    const plain = (answered: string, expected: string): string => `\`L\` answered "${answered}" where the reference answers "${expected}"`;
+      toy({
+        mutations: ['other-two', 'silent'],
+        many: ['L'],
+        describe,
+        answer: (_command, on) => (on.has('other-two') ? ['x', 'y'] : on.has('silent') ? [] : ['a', 'b']),
+      });
+    const sentencesOf = (model: ReferenceModel, mistake: string): string[] =>
+      walkEvidence(model, [runOf(model, [['L']], mistake)], []).sentences.map((s) => s.sentence);
+    const plain = (answered: string, expected: string): string =>
+      `\`L\` answered "${answered}" where the reference answers "${expected}"`;
 
     it('shows both answers line by line, or "(nothing)", when the lesson has no sentence of its own', () => {
       const model = withSentences();
@@ -176,12 +235,30 @@ describe('walking the evidence step by step: the surviving mutants', () => {
       assert.deepEqual(sentencesOf(model, 'silent'), [plain('(nothing)', ['a', 'b'].join(' / '))]);
     });
 
-    it('uses the lesson\'s own sentence, and the plain one when it gives an empty one, something else than text, or fails', () => {
+    it("uses the lesson's own sentence, and the plain one when it gives an empty one, something else than text, or fails", () => {
       const own = 'L listed other words';
-      assert.deepEqual(sentencesOf(withSentences(() => own), 'other-two'), [own]);
+      assert.deepEqual(
+        sentencesOf(
+          withSentences(() => own),
+          'other-two',
+        ),
+        [own],
+      );
       const expected = [plain('x / y', 'a / b')];
-      assert.deepEqual(sentencesOf(withSentences(() => ''), 'other-two'), expected);
-      assert.deepEqual(sentencesOf(withSentences(() => 42 as unknown as string), 'other-two'), expected);
+      assert.deepEqual(
+        sentencesOf(
+          withSentences(() => ''),
+          'other-two',
+        ),
+        expected,
+      );
+      assert.deepEqual(
+        sentencesOf(
+          withSentences(() => 42 as unknown as string),
+          'other-two',
+        ),
+        expected,
+      );
       const fails = (): string => {
         throw new Error('no sentence');
       };
@@ -197,9 +274,18 @@ describe('walking the evidence step by step: the surviving mutants', () => {
     assert.equal(walk.differingCount, everyN.length);
     assert.equal(walk.tallies[0]!.supportCount, everyN.length);
     // MAX_REFS (400) of each, from the start of the evidence.
-    assert.deepEqual(walk.tallies[0]!.support.map((s) => s.index), everyN.slice(0, 400));
-    assert.deepEqual(walk.sentences.map((s) => s.step.index), everyN.slice(0, 400));
-    assert.deepEqual(walk.differing.map((s) => s.index), everyN.slice(0, 400));
+    assert.deepEqual(
+      walk.tallies[0]!.support.map((s) => s.index),
+      everyN.slice(0, 400),
+    );
+    assert.deepEqual(
+      walk.sentences.map((s) => s.step.index),
+      everyN.slice(0, 400),
+    );
+    assert.deepEqual(
+      walk.differing.map((s) => s.index),
+      everyN.slice(0, 400),
+    );
     const [finding] = diagnose(model, [{ id: 'says-one', mutants: ['one'] }], [evidence]).findings;
     assert.deepEqual([finding?.stepCount, finding?.steps.length], [everyN.length, 400]);
   });

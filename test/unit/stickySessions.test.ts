@@ -7,9 +7,18 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { hexMod, md5Hex } from '../../src/worlds/queues';
 
-describe('sticky sessions: the pack\'s own md5', () => {
+describe("sticky sessions: the pack's own md5", () => {
   it('agrees with node:crypto, across block boundaries', () => {
-    for (const text of ['', 'a', 'session-0', 'session-29', 'x'.repeat(55), 'y'.repeat(56), 'z'.repeat(64), 'w'.repeat(119)]) {
+    for (const text of [
+      '',
+      'a',
+      'session-0',
+      'session-29',
+      'x'.repeat(55),
+      'y'.repeat(56),
+      'z'.repeat(64),
+      'w'.repeat(119),
+    ]) {
       assert.equal(md5Hex(text), createHash('md5').update(text).digest('hex'), JSON.stringify(text));
     }
   });

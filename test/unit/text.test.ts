@@ -3,7 +3,11 @@ import { safeStrings, safeText, showInvisibles } from '../../src/core/text/text'
 
 /** Nothing a terminal, an editor or a bidi algorithm acts on may survive. */
 function assertInert(text: string): void {
-  assert.doesNotMatch(text, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/u, JSON.stringify(text));
+  assert.doesNotMatch(
+    text,
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/u,
+    JSON.stringify(text),
+  );
 }
 
 describe('safeText: learner text made safe to show', () => {
@@ -29,7 +33,20 @@ describe('safeText: learner text made safe to show', () => {
   });
 
   it('writes out bidi embeddings, overrides, isolates and marks, so text reads as it was printed', () => {
-    for (const c of ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c']) {
+    for (const c of [
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u200e',
+      '\u200f',
+      '\u061c',
+    ]) {
       const shown = safeText(`ok${c}ko`);
       assert.equal(shown, `ok\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}ko`);
       assertInert(shown);
@@ -47,7 +64,10 @@ describe('safeText: learner text made safe to show', () => {
   });
 
   it('keeps line breaks (also CRLF) and tabs where text is multi-line, and escapes the rest of each line', () => {
-    assert.equal(safeText('Traceback:\r\n\tline 1\n\u001b[2Jboom', { multiline: true }), 'Traceback:\n\tline 1\n\\u001b[2Jboom');
+    assert.equal(
+      safeText('Traceback:\r\n\tline 1\n\u001b[2Jboom', { multiline: true }),
+      'Traceback:\n\tline 1\n\\u001b[2Jboom',
+    );
     assert.equal(safeText('half\rline', { multiline: true }), 'half\\rline');
   });
 
@@ -69,7 +89,11 @@ describe('showInvisibles: a trace cell', () => {
 
 describe('safeStrings: every string of a panel message', () => {
   it('writes out a right-to-left override and a zero-width space in strings at any depth, keeping line breaks and tabs', () => {
-    const message = { type: 'report', title: 'pick\u202Eevil', nested: { lines: ['a\u200Bb', 'ok\tfine\nnext'], count: 3, flag: true, none: null } };
+    const message = {
+      type: 'report',
+      title: 'pick\u202Eevil',
+      nested: { lines: ['a\u200Bb', 'ok\tfine\nnext'], count: 3, flag: true, none: null },
+    };
     const safe = safeStrings(message);
     assert.equal(safe.title, 'pick\\u202eevil');
     assert.deepEqual(safe.nested.lines, ['a\\u200bb', 'ok\tfine\nnext']);

@@ -19,31 +19,70 @@ const negative: Counterexample = {
   shrunkFrom: 9,
   observeCommand: 'STATUS',
   trace: [
-    { command: 'POOL mid web2', expected: ['OK'], actual: ['OK'], counts: { mid: 0, web2: 0 }, matches: true, observed: ['mid:0', 'web2:0'], shouldBe: ['mid:0', 'web2:0'] },
-    { command: 'DONE web2', expected: ['OK'], actual: ['OK'], counts: { mid: 0, web2: 0 }, matches: true, observed: ['mid:0', 'web2:-1'], shouldBe: ['mid:0', 'web2:0'] },
-    { command: 'PICK', expected: ['mid'], actual: ['web2'], counts: { mid: 1, web2: 0 }, matches: false, observed: ['mid:0', 'web2:0'], shouldBe: ['mid:1', 'web2:0'] },
+    {
+      command: 'POOL mid web2',
+      expected: ['OK'],
+      actual: ['OK'],
+      counts: { mid: 0, web2: 0 },
+      matches: true,
+      observed: ['mid:0', 'web2:0'],
+      shouldBe: ['mid:0', 'web2:0'],
+    },
+    {
+      command: 'DONE web2',
+      expected: ['OK'],
+      actual: ['OK'],
+      counts: { mid: 0, web2: 0 },
+      matches: true,
+      observed: ['mid:0', 'web2:-1'],
+      shouldBe: ['mid:0', 'web2:0'],
+    },
+    {
+      command: 'PICK',
+      expected: ['mid'],
+      actual: ['web2'],
+      counts: { mid: 1, web2: 0 },
+      matches: false,
+      observed: ['mid:0', 'web2:0'],
+      shouldBe: ['mid:1', 'web2:0'],
+    },
   ],
-  replay: { stdin: 'RESET\nPOOL mid web2\nDONE web2\nPICK\n', shell: "printf 'RESET\\nPOOL mid web2\\nDONE web2\\nPICK\\n' | node balancer.js" },
+  replay: {
+    stdin: 'RESET\nPOOL mid web2\nDONE web2\nPICK\n',
+    shell: "printf 'RESET\\nPOOL mid web2\\nDONE web2\\nPICK\\n' | node balancer.js",
+  },
 };
 
-describe('core/traceView: the trace with the learner\'s own counts', () => {
+describe("core/traceView: the trace with the learner's own counts", () => {
   it('shows two count columns and marks each name:count that differs, on both sides', () => {
     const cells = traceCells(negative);
     assert.equal(cells.columns, 'observed');
     assert.equal(cells.observeCommand, 'STATUS');
-    assert.deepEqual(cells.rows[1]!.yours, [{ text: 'mid:0', differs: false }, { text: 'web2:-1', differs: true }]);
-    assert.deepEqual(cells.rows[1]!.shouldBe, [{ text: 'mid:0', differs: false }, { text: 'web2:0', differs: true }]);
+    assert.deepEqual(cells.rows[1]!.yours, [
+      { text: 'mid:0', differs: false },
+      { text: 'web2:-1', differs: true },
+    ]);
+    assert.deepEqual(cells.rows[1]!.shouldBe, [
+      { text: 'mid:0', differs: false },
+      { text: 'web2:0', differs: true },
+    ]);
     assert.equal(cells.rows[0]!.countsDiffer, false);
     assert.equal(cells.rows[1]!.countsDiffer, true);
     // The counts go wrong one row before the wrong pick, and the note says so.
     assert.equal(cells.countsDivergeAt, 1);
     assert.equal(cells.divergesAt, 2);
-    assert.match(countsNote(cells), /answer to STATUS after each command\. Your counts go wrong at command 2, before the first wrong answer\./);
+    assert.match(
+      countsNote(cells),
+      /answer to STATUS after each command\. Your counts go wrong at command 2, before the first wrong answer\./,
+    );
   });
 
-  it('keeps one column, the reference\'s counts labelled as such, for a lesson without an observe command', () => {
+  it("keeps one column, the reference's counts labelled as such, for a lesson without an observe command", () => {
     const { observeCommand: _o, ...rest } = negative;
-    const plain: Counterexample = { ...rest, trace: negative.trace.map(({ observed: _x, shouldBe: _y, ...row }) => row) };
+    const plain: Counterexample = {
+      ...rest,
+      trace: negative.trace.map(({ observed: _x, shouldBe: _y, ...row }) => row),
+    };
     const cells = traceCells(plain);
     assert.equal(cells.columns, 'reference');
     assert.equal(cells.rows[0]!.yours, undefined);
@@ -54,7 +93,10 @@ describe('core/traceView: the trace with the learner\'s own counts', () => {
   });
 
   it('a program that gave no answer to the observe command shows "(no answer)", and the row differs', () => {
-    const cells = traceCells({ ...negative, trace: negative.trace.map((r, i) => (i === 2 ? { ...r, observed: null } : r)) });
+    const cells = traceCells({
+      ...negative,
+      trace: negative.trace.map((r, i) => (i === 2 ? { ...r, observed: null } : r)),
+    });
     assert.equal(cells.rows[2]!.yours, null);
     assert.equal(cells.rows[2]!.countsDiffer, true);
     assert.match(traceTextLines(cells)[3]!, /\(no answer\)/);
@@ -62,8 +104,14 @@ describe('core/traceView: the trace with the learner\'s own counts', () => {
 
   it('splits a one-line answer into count tokens, and compares tokens not lines', () => {
     const c = compareCounts(['s1:1 s2:0'], ['s1:1', 's2:1']);
-    assert.deepEqual(c.yours, [{ text: 's1:1', differs: false }, { text: 's2:0', differs: true }]);
-    assert.deepEqual(c.shouldBe, [{ text: 's1:1', differs: false }, { text: 's2:1', differs: true }]);
+    assert.deepEqual(c.yours, [
+      { text: 's1:1', differs: false },
+      { text: 's2:0', differs: true },
+    ]);
+    assert.deepEqual(c.shouldBe, [
+      { text: 's1:1', differs: false },
+      { text: 's2:1', differs: true },
+    ]);
   });
 
   it('lays the CLI text out in aligned columns, marking differing counts without colour', () => {
@@ -77,7 +125,12 @@ describe('core/traceView: the trace with the learner\'s own counts', () => {
 
   it('shows the reset command as row 0, with its answer and the reference counts, so the example reads on its own', () => {
     const model = leastConnections as unknown as ReferenceModel;
-    const example = buildCounterexample(model, { transcript: 't', label: 't', shrunkFrom: 4, reproduced: true }, ['POOL a b', 'DONE a', 'PICK'], { lines: ['OK', 'OK', 'b'], ending: 'finished' });
+    const example = buildCounterexample(
+      model,
+      { transcript: 't', label: 't', shrunkFrom: 4, reproduced: true },
+      ['POOL a b', 'DONE a', 'PICK'],
+      { lines: ['OK', 'OK', 'b'], ending: 'finished' },
+    );
     assert.deepEqual(example.preamble, [{ command: 'POOL', expected: ['OK'], counts: {} }]);
     const cells = traceCells(example);
     const text = traceTextLines(cells);

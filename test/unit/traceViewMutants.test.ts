@@ -26,9 +26,32 @@ function example(overrides: Partial<Counterexample> = {}): Counterexample {
     observeCommand: 'STATUS',
     preamble: [{ command: 'RESET', expected: ['OK'], counts: { a: 0 } }],
     trace: [
-      { command: 'ADD a', expected: ['OK'], actual: ['OK'], counts: { a: 1 }, matches: true, observed: ['a:1'], shouldBe: ['a:1'] },
-      { command: 'ADD b', expected: ['OK'], actual: ['OK'], counts: { a: 1, b: 1 }, matches: true, observed: ['a:1 b:2'] },
-      { command: 'PICK', expected: ['a'], actual: ['b'], counts: { a: 2, b: 1 }, matches: false, observed: null, details: 'b (the whole answer)' },
+      {
+        command: 'ADD a',
+        expected: ['OK'],
+        actual: ['OK'],
+        counts: { a: 1 },
+        matches: true,
+        observed: ['a:1'],
+        shouldBe: ['a:1'],
+      },
+      {
+        command: 'ADD b',
+        expected: ['OK'],
+        actual: ['OK'],
+        counts: { a: 1, b: 1 },
+        matches: true,
+        observed: ['a:1 b:2'],
+      },
+      {
+        command: 'PICK',
+        expected: ['a'],
+        actual: ['b'],
+        counts: { a: 2, b: 1 },
+        matches: false,
+        observed: null,
+        details: 'b (the whole answer)',
+      },
       { command: 'END', expected: [], actual: null, counts: {}, matches: false, observed: [] },
     ],
     ...overrides,
@@ -53,12 +76,24 @@ describe('traceView: the table a learner reads', () => {
 
   it('compares counts token by token, ignoring blanks and how the lines are laid out', () => {
     const compared = compareCounts([' a:1  b:2 ', ''], ['a:1', 'b:3']);
-    assert.deepEqual(compared.yours, [{ text: 'a:1', differs: false }, { text: 'b:2', differs: true }]);
-    assert.deepEqual(compared.shouldBe, [{ text: 'a:1', differs: false }, { text: 'b:3', differs: true }]);
+    assert.deepEqual(compared.yours, [
+      { text: 'a:1', differs: false },
+      { text: 'b:2', differs: true },
+    ]);
+    assert.deepEqual(compared.shouldBe, [
+      { text: 'a:1', differs: false },
+      { text: 'b:3', differs: true },
+    ]);
   });
 
   it('marks every count that should be as differing when the program gave no counts', () => {
-    assert.deepEqual(compareCounts(null, ['a:1 b:0']), { yours: null, shouldBe: [{ text: 'a:1', differs: true }, { text: 'b:0', differs: true }] });
+    assert.deepEqual(compareCounts(null, ['a:1 b:0']), {
+      yours: null,
+      shouldBe: [
+        { text: 'a:1', differs: true },
+        { text: 'b:0', differs: true },
+      ],
+    });
   });
 
   it('has observed counts only with an observe command and some observed row', () => {
@@ -78,15 +113,30 @@ describe('traceView: the table a learner reads', () => {
     assert.equal(cells.commands, ex.commands.length);
     assert.equal(cells.shrunkFrom, 4);
     assert.equal(cells.divergesAt, 2);
-    assert.deepEqual(cells.rows.map((r) => r.diverges), [false, false, true, false]);
-    assert.deepEqual(cells.rows.map((r) => r.after), [false, false, false, true]);
+    assert.deepEqual(
+      cells.rows.map((r) => r.diverges),
+      [false, false, true, false],
+    );
+    assert.deepEqual(
+      cells.rows.map((r) => r.after),
+      [false, false, false, true],
+    );
     assert.equal(cells.rows[2]!.details, 'b (the whole answer)');
     assert.equal('details' in cells.rows[1]!, false);
     // Row 2 has no reference answer to STATUS: the bookkeeping stands in for it.
-    assert.deepEqual(cells.rows[1]!.shouldBe, [{ text: 'a:1', differs: false }, { text: 'b:1', differs: true }]);
-    assert.deepEqual(cells.rows[1]!.yours, [{ text: 'a:1', differs: false }, { text: 'b:2', differs: true }]);
+    assert.deepEqual(cells.rows[1]!.shouldBe, [
+      { text: 'a:1', differs: false },
+      { text: 'b:1', differs: true },
+    ]);
+    assert.deepEqual(cells.rows[1]!.yours, [
+      { text: 'a:1', differs: false },
+      { text: 'b:2', differs: true },
+    ]);
     assert.equal(cells.rows[2]!.yours, null);
-    assert.deepEqual(cells.rows.map((r) => r.countsDiffer), [false, true, true, false]);
+    assert.deepEqual(
+      cells.rows.map((r) => r.countsDiffer),
+      [false, true, true, false],
+    );
     assert.equal(cells.countsDivergeAt, 1);
   });
 
@@ -107,15 +157,39 @@ describe('traceView: the table a learner reads', () => {
       { ...base, observed: ['a:1'], shouldBe: ['a:1 b:2'] },
     ];
     const cells = traceCells({ ...ex, trace, commands: ['ADD a', 'ADD a'] });
-    assert.deepEqual(cells.rows.map((r) => r.countsDiffer), [true, true]);
+    assert.deepEqual(
+      cells.rows.map((r) => r.countsDiffer),
+      [true, true],
+    );
   });
 
   it('shows row 0, the reset, without comparing it', () => {
     const observed = traceCells(example());
-    assert.deepEqual(observed.preamble, [{ command: 'RESET', expected: 'OK', actual: '–', matches: true, diverges: false, after: false, yours: [], shouldBe: [], countsDiffer: false }]);
+    assert.deepEqual(observed.preamble, [
+      {
+        command: 'RESET',
+        expected: 'OK',
+        actual: '–',
+        matches: true,
+        diverges: false,
+        after: false,
+        yours: [],
+        shouldBe: [],
+        countsDiffer: false,
+      },
+    ]);
     const reference = traceCells(withoutObserved(example()));
     assert.deepEqual(reference.preamble, [
-      { command: 'RESET', expected: 'OK', actual: '–', matches: true, diverges: false, after: false, shouldBe: [{ text: 'a:0', differs: false }], countsDiffer: false },
+      {
+        command: 'RESET',
+        expected: 'OK',
+        actual: '–',
+        matches: true,
+        diverges: false,
+        after: false,
+        shouldBe: [{ text: 'a:0', differs: false }],
+        countsDiffer: false,
+      },
     ]);
   });
 
@@ -123,9 +197,15 @@ describe('traceView: the table a learner reads', () => {
     const cells = traceCells(withoutObserved(example()));
     assert.equal(cells.columns, 'reference');
     assert.equal('observeCommand' in cells, false);
-    assert.deepEqual(cells.rows[1]!.shouldBe, [{ text: 'a:1', differs: false }, { text: 'b:1', differs: false }]);
+    assert.deepEqual(cells.rows[1]!.shouldBe, [
+      { text: 'a:1', differs: false },
+      { text: 'b:1', differs: false },
+    ]);
     assert.equal('yours' in cells.rows[1]!, false);
-    assert.deepEqual(cells.rows.map((r) => r.countsDiffer), [false, false, false, false]);
+    assert.deepEqual(
+      cells.rows.map((r) => r.countsDiffer),
+      [false, false, false, false],
+    );
     assert.equal(cells.countsDivergeAt, -1);
   });
 
@@ -143,7 +223,16 @@ describe('traceView: the table a learner reads', () => {
     );
     const reference = traceCells(withoutObserved(example({ preamble: [] })));
     assert.equal(countsNote(reference), 'Reference counts: what a correct program has counted after each command.');
-    const twoResets = traceCells(withoutObserved(example({ preamble: [{ command: 'RESET', expected: ['OK'], counts: {} }, { command: 'SEED 1', expected: [], counts: {} }] })));
+    const twoResets = traceCells(
+      withoutObserved(
+        example({
+          preamble: [
+            { command: 'RESET', expected: ['OK'], counts: {} },
+            { command: 'SEED 1', expected: [], counts: {} },
+          ],
+        }),
+      ),
+    );
     assert.equal(
       countsNote(twoResets),
       'Reference counts: what a correct program has counted after each command. Row 0, `RESET`, then `SEED 1`, is sent before every transcript, to start from scratch.',
@@ -154,7 +243,10 @@ describe('traceView: the table a learner reads', () => {
     const cells = traceCells(example({ preamble: [] }));
     const note = (countsDivergeAt: number, divergesAt: number, observeCommand?: string): string =>
       countsNote({ ...cells, countsDivergeAt, divergesAt, observeCommand } as TraceCells);
-    assert.equal(note(0, 2, 'STATUS'), "Your counts are your program's answer to STATUS after each command. Your counts go wrong at command 1, before the first wrong answer.");
+    assert.equal(
+      note(0, 2, 'STATUS'),
+      "Your counts are your program's answer to STATUS after each command. Your counts go wrong at command 1, before the first wrong answer.",
+    );
     assert.equal(note(2, 2, 'STATUS'), "Your counts are your program's answer to STATUS after each command.");
     assert.equal(note(3, 2, 'STATUS'), "Your counts are your program's answer to STATUS after each command.");
     assert.equal(note(-1, 2, 'STATUS'), "Your counts are your program's answer to STATUS after each command.");

@@ -6,7 +6,6 @@ import { syntaxError } from './transcriptErrors';
 
 const LESSON = path.join(__dirname, '..', '..', 'lessons', 'least-connections');
 
-
 describe('transcript parser', () => {
   it('reads names, descriptions, commands, expected answers and the line of each command', () => {
     const text = [
@@ -54,7 +53,10 @@ describe('transcript parser', () => {
     const text = '=== round-trip: keeps everything\n> POOL a\nOK\n> STATUS\na:0\n> STATUS\n';
     const [t] = parseTranscripts(text, 'x.txt');
     assert.equal(formatTranscript(t!), text);
-    assert.deepEqual(parseTranscripts(formatTranscript(t!), 'x.txt')[0]!.steps.map((s) => s.command), ['POOL a', 'STATUS', 'STATUS']);
+    assert.deepEqual(
+      parseTranscripts(formatTranscript(t!), 'x.txt')[0]!.steps.map((s) => s.command),
+      ['POOL a', 'STATUS', 'STATUS'],
+    );
   });
 
   it("parses every hidden transcript of lesson least-connections, one per '===' header", () => {

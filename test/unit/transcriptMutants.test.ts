@@ -5,13 +5,15 @@ import * as assert from 'node:assert/strict';
 import { formatTranscript, parseTranscripts, TRANSCRIPT_LIMITS } from '../../src/core/model/transcript';
 import { syntaxError } from './transcriptErrors';
 
-
 describe('transcript bounds at their limit', () => {
   it('takes a line of exactly the longest length, and refuses one character more', () => {
     const answer = 'a'.repeat(TRANSCRIPT_LIMITS.lineChars);
     assert.deepEqual(parseTranscripts(`=== t\n> PICK\n${answer}\n`, 't.txt')[0]!.steps[0]!.expected, [answer]);
     const e = syntaxError(`=== t\n> PICK\n${answer}b\n`);
-    assert.deepEqual([e.line, e.reason], [3, 'the line is 1001 characters long; a transcript line may be at most 1000']);
+    assert.deepEqual(
+      [e.line, e.reason],
+      [3, 'the line is 1001 characters long; a transcript line may be at most 1000'],
+    );
   });
 
   it('counts the words of a command, not the spaces between them', () => {
@@ -27,13 +29,16 @@ describe('transcript bounds at their limit', () => {
     const limit = TRANSCRIPT_LIMITS.transcriptsPerFile;
     assert.equal(parseTranscripts(file(limit), 't.txt').length, limit);
     const e = syntaxError(file(limit + 1));
-    assert.deepEqual([e.line, e.reason], [3 * limit + 1, 'this file holds more than 1000 transcripts; split them over several files']);
+    assert.deepEqual(
+      [e.line, e.reason],
+      [3 * limit + 1, 'this file holds more than 1000 transcripts; split them over several files'],
+    );
   });
 });
 
 describe('transcript headers and reasons', () => {
   it('trims the name and the description around the colon', () => {
-    const [t] = parseTranscripts('===   worked-trace   :   the lesson\'s trace  \n> PICK\nEMPTY\n', 't.txt');
+    const [t] = parseTranscripts("===   worked-trace   :   the lesson's trace  \n> PICK\nEMPTY\n", 't.txt');
     assert.equal(t!.name, 'worked-trace');
     assert.equal(t!.description, "the lesson's trace");
     const [bare] = parseTranscripts('===  bare  \n> PICK\nEMPTY\n', 't.txt');

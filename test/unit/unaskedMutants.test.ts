@@ -22,7 +22,11 @@ describe('lines no command asks for: runs that cannot be compared', () => {
     assert.equal(unaskedLines(model, commands, never, ticking), undefined);
     assert.equal(unaskedLines(model, commands, ticking, never), undefined);
     // The same dot against a run that did finish is named: it is the not-run ending that says nothing.
-    assert.deepEqual(unaskedLines(model, commands, finished(...answers), ticking), { lines: ['.'], counts: [0, 1], seen: 'fresh' });
+    assert.deepEqual(unaskedLines(model, commands, finished(...answers), ticking), {
+      lines: ['.'],
+      counts: [0, 1],
+      seen: 'fresh',
+    });
   });
 });
 
@@ -50,14 +54,25 @@ describe('lines no command asks for: what an answer could be', () => {
     for (const stray of ['e', 'h', 's', 'w']) {
       const early = finished('OK', stray, 'a', 'b', 'a:1', 'b:1', 'c:0');
       const late = finished('OK', 'a', 'b', stray, 'a:1', 'b:1', 'c:0');
-      assert.deepEqual(unaskedLines(model, commands, early, late), { lines: [stray], counts: [1, 1], seen: 'fresh' }, stray);
-      assert.deepEqual(unaskedAcrossRepeat(model, commands, ['OK', stray, ...answers], ['OK', stray, ...answers, ...answers]), { lines: [stray], counts: [1, 1], seen: 'repeated' }, stray);
+      assert.deepEqual(
+        unaskedLines(model, commands, early, late),
+        { lines: [stray], counts: [1, 1], seen: 'fresh' },
+        stray,
+      );
+      assert.deepEqual(
+        unaskedAcrossRepeat(model, commands, ['OK', stray, ...answers], ['OK', stray, ...answers, ...answers]),
+        { lines: [stray], counts: [1, 1], seen: 'repeated' },
+        stray,
+      );
     }
   });
 
   it('a backend of the pool printed where no PICK asked for it is an answer some command could be: not named', () => {
     // By form only: where it stands is not checked, so "c" (a possible PICK answer) is never a line nobody asked for.
-    assert.equal(unaskedLines(model, commands, finished('OK', 'c', 'a', 'b', 'a:1', 'b:1', 'c:0'), finished(...answers)), undefined);
+    assert.equal(
+      unaskedLines(model, commands, finished('OK', 'c', 'a', 'b', 'a:1', 'b:1', 'c:0'), finished(...answers)),
+      undefined,
+    );
   });
 });
 
@@ -75,15 +90,27 @@ describe('lines no command asks for: which lines are shown', () => {
   it('a run once and a run twice in one process: the same three lines, in the same order', () => {
     const once = ['x', 'zz', 'tick', 'OK', ...answers];
     const twice = ['zz', 'beat', 'beat', 'tick', 'tick', 'OK', ...answers, 'OK', ...answers];
-    assert.deepEqual(unaskedAcrossRepeat(model, commands, once, twice), { lines: shown, counts: [3, 5], seen: 'repeated' });
+    assert.deepEqual(unaskedAcrossRepeat(model, commands, once, twice), {
+      lines: shown,
+      counts: [3, 5],
+      seen: 'repeated',
+    });
   });
 
   it('as frequent lines are shown by name, in whatever order they were printed', () => {
-    for (const printed of [['dd', 'cc', 'bb'], ['bb', 'dd', 'cc']]) {
+    for (const printed of [
+      ['dd', 'cc', 'bb'],
+      ['bb', 'dd', 'cc'],
+    ]) {
       const first = finished(...printed, ...answers);
       const second = finished(...answers, ...printed);
       assert.deepEqual(unaskedLines(model, commands, first, second)?.lines, ['bb', 'cc', 'dd'], printed.join(' '));
-      assert.deepEqual(unaskedAcrossRepeat(model, commands, [...printed, 'OK', ...answers], ['OK', ...answers, 'OK', ...answers])?.lines, ['bb', 'cc', 'dd'], printed.join(' '));
+      assert.deepEqual(
+        unaskedAcrossRepeat(model, commands, [...printed, 'OK', ...answers], ['OK', ...answers, 'OK', ...answers])
+          ?.lines,
+        ['bb', 'cc', 'dd'],
+        printed.join(' '),
+      );
     }
   });
 });

@@ -2,7 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { freshName, measureAdequacy } from '../../src/core/validation/adequacy';
-import { archivePathProblem, compareVersions, integrityInput, isBundledPath, parseArchiveManifest } from '../../src/core/pack/archive';
+import {
+  archivePathProblem,
+  compareVersions,
+  integrityInput,
+  isBundledPath,
+  parseArchiveManifest,
+} from '../../src/core/pack/archive';
 import { lessonJsonSchemaText, LESSON_SCHEMA_FILE } from '../../src/worlds/templates/lessonJson';
 import { parseLessonJson as parseManifest } from '../../src/worlds/templates/lessonJson';
 import { friendlyManifestMessage } from '../../src/core/pack/manifestMessages';
@@ -10,7 +16,12 @@ import { model } from '../../lessons/least-connections/model/model';
 import type { LessonManifest } from '../../src/core/pack/schema';
 import { simulate } from '../../src/core/model/simulate';
 import { parseTranscripts, type Transcript } from '../../src/core/model/transcript';
-import { checkMistakes, checkQuestions, checkReadOrder, checkTranscriptsAgree } from '../../src/core/validation/validate';
+import {
+  checkMistakes,
+  checkQuestions,
+  checkReadOrder,
+  checkTranscriptsAgree,
+} from '../../src/core/validation/validate';
 import { scaffoldFiles } from '../../src/node/authoring/scaffoldFiles';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -37,11 +48,19 @@ const input = (over: Partial<Parameters<typeof checkMistakes>[0]> = {}): Paramet
 describe('lesson.json JSON schema', () => {
   it('the committed media/lesson.schema.json is exactly what the TypeBox schema generates', () => {
     const committed = fs.readFileSync(path.join(root, LESSON_SCHEMA_FILE), 'utf8');
-    assert.equal(committed, lessonJsonSchemaText(), 'media/lesson.schema.json is stale: run `node scripts/write-schema.mjs`');
+    assert.equal(
+      committed,
+      lessonJsonSchemaText(),
+      'media/lesson.schema.json is stale: run `node scripts/write-schema.mjs`',
+    );
   });
 
   it('is plain JSON Schema that requires what the runtime validator requires', () => {
-    const schema = JSON.parse(lessonJsonSchemaText()) as { required: string[]; properties: Record<string, unknown>; additionalProperties: boolean };
+    const schema = JSON.parse(lessonJsonSchemaText()) as {
+      required: string[];
+      properties: Record<string, unknown>;
+      additionalProperties: boolean;
+    };
     assert.ok(schema.required.includes('mistakes') && schema.required.includes('transcripts'));
     assert.equal(schema.additionalProperties, false);
     assert.ok(!schema.required.includes('quiz'), 'optional fields are not required');
@@ -54,7 +73,10 @@ describe('validate: reference against hidden transcripts', () => {
   });
 
   it('points at file:line of the first command whose expected answer disagrees', () => {
-    const wrong = parseTranscripts('=== t: x\n> POOL a b\nOK\n# the tie goes to a, not b\n> PICK\nb\n> PICK\nb\n', 'transcripts/t.txt');
+    const wrong = parseTranscripts(
+      '=== t: x\n> POOL a b\nOK\n# the tie goes to a, not b\n> PICK\nb\n> PICK\nb\n',
+      'transcripts/t.txt',
+    );
     const problems = checkTranscriptsAgree(model, wrong);
     assert.equal(problems.length, 1);
     assert.equal(problems[0]!.file, 'transcripts/t.txt');
@@ -73,7 +95,9 @@ describe('validate: mutation adequacy', () => {
   });
 
   it('reports a mistake no hidden transcript catches, with a pasteable transcript that does', async () => {
-    const { problems } = await checkMistakes(input({ transcripts: transcripts.filter((t) => t.name !== 'empty-pool') }));
+    const { problems } = await checkMistakes(
+      input({ transcripts: transcripts.filter((t) => t.name !== 'empty-pool') }),
+    );
     const uncaught = problems.find((p) => /mistake "empty-pool" is never caught/.test(p.message));
     assert.ok(uncaught, JSON.stringify(problems, null, 2));
     assert.equal(uncaught.severity, 'error');
@@ -90,7 +114,9 @@ describe('validate: mutation adequacy', () => {
     ];
     // With pool "b a" both mutants pick a, so this transcript catches both but cannot separate them.
     const only = parseTranscripts('=== tie: x\n> POOL b a\nOK\n> PICK\nb\n', 'transcripts/t.txt');
-    const { problems, adequacy } = await checkMistakes(input({ manifest: { ...manifest, mistakes }, transcripts: only }));
+    const { problems, adequacy } = await checkMistakes(
+      input({ manifest: { ...manifest, mistakes }, transcripts: only }),
+    );
     assert.equal(adequacy.pairs[0]!.separatedBy, 0);
     const pair = problems.find((p) => p.message.includes('cannot be told apart'));
     assert.ok(pair, JSON.stringify(problems, null, 2));
@@ -98,13 +124,16 @@ describe('validate: mutation adequacy', () => {
     const proposed = parseTranscripts(pair.proposal!, 'proposal.txt');
     assert.match(pair.proposal!, /^=== tells-by-name-from-by-last: /);
     assert.ok(proposed[0]!.steps.length <= 4, `shrunk: ${pair.proposal}`);
-    const fixed = await checkMistakes(input({ manifest: { ...manifest, mistakes }, transcripts: [...only, ...proposed] }));
+    const fixed = await checkMistakes(
+      input({ manifest: { ...manifest, mistakes }, transcripts: [...only, ...proposed] }),
+    );
     assert.deepEqual(fixed.problems, [], 'pasting the proposal separates the pair');
   });
 
   it('proposals are reproducible for a seed', async () => {
     const run = async (): Promise<string | undefined> =>
-      (await checkMistakes(input({ transcripts: transcripts.filter((t) => t.name !== 'empty-pool') }))).problems[0]?.proposal;
+      (await checkMistakes(input({ transcripts: transcripts.filter((t) => t.name !== 'empty-pool') }))).problems[0]
+        ?.proposal;
     assert.equal(await run(), await run());
   });
 
@@ -123,19 +152,33 @@ describe('validate: read order and questions', () => {
     const text = JSON.stringify({ ...manifest, readOrder }, null, 2);
     const problems = checkReadOrder(input({ manifest: { ...manifest, readOrder }, manifestText: text }));
     assert.equal(problems.length, 3, 'once per language');
-    assert.match(problems[0]!.message, /step 6 \("Typo"\): symbol "pickk" is not found in starter\/python\/balancer.py/);
+    assert.match(
+      problems[0]!.message,
+      /step 6 \("Typo"\): symbol "pickk" is not found in starter\/python\/balancer.py/,
+    );
     assert.equal(problems[0]!.line, text.split('\n').findIndex((l) => l.includes('"pickk"')) + 1);
   });
 
   it('reports a step file missing from a starter and a broken pattern', () => {
-    const readOrder = [{ title: 'Helpers', file: 'helpers.py', symbol: '#top' }, { title: 'Bad', pattern: '(' }];
+    const readOrder = [
+      { title: 'Helpers', file: 'helpers.py', symbol: '#top' },
+      { title: 'Bad', pattern: '(' },
+    ];
     const problems = checkReadOrder(input({ manifest: { ...manifest, readOrder } }));
     assert.ok(problems.some((p) => /opens "helpers.py", which is not in the javascript starter/.test(p.message)));
     assert.ok(problems.some((p) => /"pattern" is not a valid regular expression/.test(p.message)));
   });
 
   it('reports predict commands the reference does not know, and links to missing questions and steps', () => {
-    const quiz = [{ id: 'predict', prompt: 'What?', kind: 'predict' as const, commands: ['POOL a', 'FROB'], answer: { salt: 'saltsalt', sha256: ['0'.repeat(64)] } }];
+    const quiz = [
+      {
+        id: 'predict',
+        prompt: 'What?',
+        kind: 'predict' as const,
+        commands: ['POOL a', 'FROB'],
+        answer: { salt: 'saltsalt', sha256: ['0'.repeat(64)] },
+      },
+    ];
     const mistakes = [{ ...manifest.mistakes[0]!, question: 'nope', step: 9 }];
     const problems = checkQuestions(input({ manifest: { ...manifest, quiz, mistakes } }));
     assert.ok(problems.some((p) => /`FROB` is not a command of the "least-connections" protocol/.test(p.message)));
@@ -167,20 +210,42 @@ describe('validate: messages for lesson.json problems', () => {
     const syntax = parseManifest('{\n  "id": "x",\n}\n', 'lesson.json');
     assert.ok(!syntax.ok);
     assert.equal(syntax.problems[0]!.line, 3);
-    assert.match(friendlyManifestMessage(syntax.problems[0]!.message, '', ''), /a comma after the last field is not allowed/);
+    assert.match(
+      friendlyManifestMessage(syntax.problems[0]!.message, '', ''),
+      /a comma after the last field is not allowed/,
+    );
   });
 });
 
 describe('.lessonpack format rules', () => {
   it('refuses entry names that could escape the pack folder', () => {
-    for (const name of ['../evil', 'a/../../evil', '/tmp/evil', 'C:/evil', 'a\\..\\evil', 'a//b', 'a/./b', 'a:b', 'a\u0000b']) {
+    for (const name of [
+      '../evil',
+      'a/../../evil',
+      '/tmp/evil',
+      'C:/evil',
+      'a\\..\\evil',
+      'a//b',
+      'a/./b',
+      'a:b',
+      'a\u0000b',
+    ]) {
       assert.ok(archivePathProblem(name), name);
     }
     assert.equal(archivePathProblem('starter/python/balancer.py'), undefined);
   });
 
   it('leaves dotfiles, authoring files and caches out of bundles', () => {
-    for (const p of ['.DS_Store', 'starter/.DS_Store', '.git/config', 'authoring/solution.py', 'x/__pycache__/a.pyc', 'old.lessonpack', 'a.py~']) assert.ok(!isBundledPath(p), p);
+    for (const p of [
+      '.DS_Store',
+      'starter/.DS_Store',
+      '.git/config',
+      'authoring/solution.py',
+      'x/__pycache__/a.pyc',
+      'old.lessonpack',
+      'a.py~',
+    ])
+      assert.ok(!isBundledPath(p), p);
     for (const p of ['lesson.json', 'starter/python/balancer.py', 'transcripts/a.txt']) assert.ok(isBundledPath(p), p);
   });
 
@@ -202,7 +267,9 @@ describe('.lessonpack format rules', () => {
 
 describe('transcript grammar (media/transcript.tmLanguage.json)', () => {
   it('gives every non-blank line of a real transcript file exactly one scope', () => {
-    const grammar = JSON.parse(fs.readFileSync(path.join(root, 'media/transcript.tmLanguage.json'), 'utf8')) as { repository: Record<string, { match: string }> };
+    const grammar = JSON.parse(fs.readFileSync(path.join(root, 'media/transcript.tmLanguage.json'), 'utf8')) as {
+      repository: Record<string, { match: string }>;
+    };
     const rules = Object.entries(grammar.repository).map(([name, rule]) => ({ name, re: new RegExp(rule.match) }));
     const text = fs.readFileSync(path.join(root, 'lessons/least-connections/transcripts/basics.txt'), 'utf8');
     const parsed: Transcript[] = parseTranscripts(text, 'basics.txt');
@@ -211,7 +278,13 @@ describe('transcript grammar (media/transcript.tmLanguage.json)', () => {
     text.split('\n').forEach((line, i) => {
       if (line.trim() === '') return;
       const matched = rules.filter((r) => r.re.test(line)).map((r) => r.name);
-      const expected = line.startsWith('#') ? 'comment' : headerLines.has(i + 1) ? 'header' : commandLines.has(i + 1) ? 'command' : 'answer';
+      const expected = line.startsWith('#')
+        ? 'comment'
+        : headerLines.has(i + 1)
+          ? 'header'
+          : commandLines.has(i + 1)
+            ? 'command'
+            : 'answer';
       assert.deepEqual(matched, [expected], `line ${i + 1}: ${line}`);
     });
   });

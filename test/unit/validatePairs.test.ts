@@ -15,7 +15,12 @@ describe('validate: the pairs matrix', () => {
   it('a mistake that only chooses at random is "–" beside the others, explained under the matrix; a real 0 stays 0', () => {
     const model = toyModel({
       mutations: [{ id: 'any', description: 'ties at random', nondeterministic: true }, 'off', 'also-off'],
-      answer: (command, on) => (command === 'PICK' ? (on.has('any') ? { lines: ['a'], alternatives: [['b']] } : ['a']) : [on.has('off') || on.has('also-off') ? '1' : '0']),
+      answer: (command, on) =>
+        command === 'PICK'
+          ? on.has('any')
+            ? { lines: ['a'], alternatives: [['b']] }
+            : ['a']
+          : [on.has('off') || on.has('also-off') ? '1' : '0'],
     });
     const hidden = parseTranscripts('=== picks: x\n> PICK\na\n=== gets: y\n> GET\n0\n', 't.txt');
     const mistakes = [
@@ -24,17 +29,47 @@ describe('validate: the pairs matrix', () => {
       { id: 'one-too-many', mutants: ['also-off'] },
     ];
     const lines = formatPairs(measureAdequacy(model, mistakes, hidden), createColors(false));
-    const row = (label: string): string[] => lines.find((l) => l.trimStart().startsWith(label))!.trim().split(/\s+/).slice(2);
+    const row = (label: string): string[] =>
+      lines
+        .find((l) => l.trimStart().startsWith(label))!
+        .trim()
+        .split(/\s+/)
+        .slice(2);
     assert.deepEqual(row('1 random-ties'), ['·', '–', '–']);
     assert.deepEqual(row('2 off-by-one'), ['–', '·', '0'], 'off and also-off answer every transcript alike');
-    assert.match(lines[lines.length - 1]!, /– not compared by whole transcripts: a mistake that only chooses at random/);
+    assert.match(
+      lines[lines.length - 1]!,
+      /– not compared by whole transcripts: a mistake that only chooses at random/,
+    );
   });
 
   it('says nothing of "–" when every pair was compared', () => {
-    const model = toyModel({ mutations: ['off', 'other'], answer: (command, on) => [on.has('off') && command === 'GET' ? '1' : on.has('other') && command === 'PUT' ? '2' : '0'] });
+    const model = toyModel({
+      mutations: ['off', 'other'],
+      answer: (command, on) => [
+        on.has('off') && command === 'GET' ? '1' : on.has('other') && command === 'PUT' ? '2' : '0',
+      ],
+    });
     const hidden = parseTranscripts('=== gets: y\n> GET\n0\n=== puts: z\n> PUT\n0\n', 't.txt');
-    const lines = formatPairs(measureAdequacy(model, [{ id: 'a', mutants: ['off'] }, { id: 'b', mutants: ['other'] }], hidden), createColors(false));
+    const lines = formatPairs(
+      measureAdequacy(
+        model,
+        [
+          { id: 'a', mutants: ['off'] },
+          { id: 'b', mutants: ['other'] },
+        ],
+        hidden,
+      ),
+      createColors(false),
+    );
     assert.ok(!lines.some((l) => l.includes('–')), lines.join('\n'));
-    assert.deepEqual(lines.find((l) => l.trimStart().startsWith('1 a'))!.trim().split(/\s+/).slice(2), ['·', '2']);
+    assert.deepEqual(
+      lines
+        .find((l) => l.trimStart().startsWith('1 a'))!
+        .trim()
+        .split(/\s+/)
+        .slice(2),
+      ['·', '2'],
+    );
   });
 });

@@ -14,9 +14,12 @@ import type { LessonManifest } from '../../src/core/pack/schema';
 import type { ReferenceModel } from '../../src/core/model/model';
 
 const root = path.resolve(__dirname, '..', '..');
-const ADVICE_ONE = 'Terminals and the panel show it escaped (as \\u…), never raw: remove it, or write the words you meant.';
-const ADVICE_MANY = 'Terminals and the panel show them escaped (as \\u…), never raw: remove them, or write the words you meant.';
-const GRAMMAR_ADVICE = 'Fix the command, or add its form to the model\'s `grammar` (argument kinds: "name", "number", "names").';
+const ADVICE_ONE =
+  'Terminals and the panel show it escaped (as \\u…), never raw: remove it, or write the words you meant.';
+const ADVICE_MANY =
+  'Terminals and the panel show them escaped (as \\u…), never raw: remove them, or write the words you meant.';
+const GRAMMAR_ADVICE =
+  'Fix the command, or add its form to the model\'s `grammar` (argument kinds: "name", "number", "names").';
 
 /** 1-based line of the first line of `text` holding `needle`. */
 const lineOf = (text: string, needle: string): number => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
@@ -24,7 +27,10 @@ const lineOf = (text: string, needle: string): number => text.split('\n').findIn
 describe('validate: control characters in lesson.json text', () => {
   it('is quiet on text with line breaks and tabs only', () => {
     const manifest = { title: 'two\nlines\tand a tab', outcomes: ['plain'] };
-    assert.deepEqual(checkControlCharacters(manifest as unknown as LessonManifest, JSON.stringify(manifest, null, 2), 'lesson.json'), []);
+    assert.deepEqual(
+      checkControlCharacters(manifest as unknown as LessonManifest, JSON.stringify(manifest, null, 2), 'lesson.json'),
+      [],
+    );
   });
 
   it('warns about an escape sequence in the title, at its line, naming the code point', () => {
@@ -46,10 +52,13 @@ describe('validate: control characters in lesson.json text', () => {
     const manifest = { outcomes: ['fine', 'bidi \u200e here'], notes: { 'a/b~c': 'bell \u0007' } };
     const text = JSON.stringify(manifest, null, 2);
     const problems = checkControlCharacters(manifest as unknown as LessonManifest, text, 'lesson.json');
-    assert.deepEqual(problems.map((p) => p.message.match(/(\S+) holds the control character (U\+\S+)/)!.slice(1)), [
-      ['/outcomes/1', 'U+200E'],
-      ['/notes/a~1b~0c', 'U+0007'],
-    ]);
+    assert.deepEqual(
+      problems.map((p) => p.message.match(/(\S+) holds the control character (U\+\S+)/)!.slice(1)),
+      [
+        ['/outcomes/1', 'U+200E'],
+        ['/notes/a~1b~0c', 'U+0007'],
+      ],
+    );
     assert.equal(problems[0]!.line, lineOf(text, 'bidi'));
     assert.equal(problems[1]!.line, lineOf(text, 'bell'));
   });
@@ -69,7 +78,10 @@ describe('validate: control characters in lesson.json text', () => {
     assert.equal(problems.length, 51);
     assert.match(problems[49]!.message, /\/outcomes\/49 holds/);
     const last = problems[50]!;
-    assert.equal(last.message, 'and 3 more text fields hold control characters: /outcomes/50, /outcomes/51, /outcomes/52');
+    assert.equal(
+      last.message,
+      'and 3 more text fields hold control characters: /outcomes/50, /outcomes/51, /outcomes/52',
+    );
     assert.equal(last.advice, ADVICE_MANY);
     assert.equal(last.severity, 'warning');
     assert.equal(last.area, 'schema');
@@ -80,7 +92,11 @@ describe('validate: control characters in lesson.json text', () => {
 
   it('lists at most 500 of the rest and counts the others', () => {
     const outcomes = Array.from({ length: 552 }, (_, i) => `o${i}\u0001`);
-    const problems = checkControlCharacters({ outcomes } as unknown as LessonManifest, JSON.stringify({ outcomes }), 'lesson.json');
+    const problems = checkControlCharacters(
+      { outcomes } as unknown as LessonManifest,
+      JSON.stringify({ outcomes }),
+      'lesson.json',
+    );
     const last = problems[problems.length - 1]!;
     assert.equal(problems.length, 51);
     assert.match(last.message, /^and 502 more text fields hold control characters: \/outcomes\/50, /);
@@ -98,12 +114,26 @@ describe('validate: commands against the model grammar', () => {
   let transcripts: Transcript[];
   let manifest: Pick<LessonManifest, 'failureQuestions' | 'quiz'>;
   beforeEach(() => {
-    transcripts = fs.readdirSync(path.join(root, 'lessons/least-connections/transcripts')).flatMap((f) =>
-      parseTranscripts(fs.readFileSync(path.join(root, 'lessons/least-connections/transcripts', f), 'utf8'), `transcripts/${f}`));
+    transcripts = fs
+      .readdirSync(path.join(root, 'lessons/least-connections/transcripts'))
+      .flatMap((f) =>
+        parseTranscripts(
+          fs.readFileSync(path.join(root, 'lessons/least-connections/transcripts', f), 'utf8'),
+          `transcripts/${f}`,
+        ),
+      );
     manifest = { failureQuestions: [], quiz: [] };
   });
   const run = (over: Partial<Parameters<typeof checkGrammar>[0]> = {}) =>
-    checkGrammar({ model: leastConnections, transcripts, manifest, manifestFile: 'lesson.json', modelFile: 'model/model.ts', seed: 3, ...over });
+    checkGrammar({
+      model: leastConnections,
+      transcripts,
+      manifest,
+      manifestFile: 'lesson.json',
+      modelFile: 'model/model.ts',
+      seed: 3,
+      ...over,
+    });
 
   it('finds nothing wrong with the built-in pack', () => {
     assert.ok(transcripts.length > 0);
@@ -112,7 +142,10 @@ describe('validate: commands against the model grammar', () => {
 
   it('does not check a model without a grammar', () => {
     const bad = parseTranscripts('=== t: x\n> JUMP\nOK\n', 'transcripts/t.txt');
-    assert.deepEqual(run({ model: { ...leastConnections, grammar: undefined } as ReferenceModel, transcripts: bad }), []);
+    assert.deepEqual(
+      run({ model: { ...leastConnections, grammar: undefined } as ReferenceModel, transcripts: bad }),
+      [],
+    );
   });
 
   it('points at the transcript line of a command outside the grammar', () => {
@@ -135,8 +168,21 @@ describe('validate: commands against the model grammar', () => {
     const model = { ...leastConnections, resetCommand: 'RESET', observeCommand: 'STATUS now' } as ReferenceModel;
     const problems = run({ model, transcripts: [] });
     assert.deepEqual(problems, [
-      { severity: 'error', area: 'model', file: 'model/model.ts', message: 'the model\'s resetCommand: `RESET` is not a command of the protocol (its commands: POOL, PICK, DONE, STATUS)', advice: GRAMMAR_ADVICE },
-      { severity: 'error', area: 'model', file: 'model/model.ts', message: 'the model\'s observeCommand: `STATUS now` does not fit `STATUS`', advice: GRAMMAR_ADVICE },
+      {
+        severity: 'error',
+        area: 'model',
+        file: 'model/model.ts',
+        message:
+          "the model's resetCommand: `RESET` is not a command of the protocol (its commands: POOL, PICK, DONE, STATUS)",
+        advice: GRAMMAR_ADVICE,
+      },
+      {
+        severity: 'error',
+        area: 'model',
+        file: 'model/model.ts',
+        message: "the model's observeCommand: `STATUS now` does not fit `STATUS`",
+        advice: GRAMMAR_ADVICE,
+      },
     ]);
   });
 
@@ -150,14 +196,27 @@ describe('validate: commands against the model grammar', () => {
 
   it('names a predict question, of either list, with its first bad command', () => {
     manifest = {
-      failureQuestions: [{ id: 'q1', kind: 'predict', commands: ['POOL a', 'FLY', 'SWIM'] }, { id: 'q2', kind: 'predict', commands: ['PICK'] }, { id: 'q4', kind: 'short' }],
+      failureQuestions: [
+        { id: 'q1', kind: 'predict', commands: ['POOL a', 'FLY', 'SWIM'] },
+        { id: 'q2', kind: 'predict', commands: ['PICK'] },
+        { id: 'q4', kind: 'short' },
+      ],
       quiz: [{ id: 'q3', kind: 'predict', commands: ['PICK x'] }],
     } as unknown as typeof manifest;
     const problems = run({ transcripts: [] });
-    assert.deepEqual(problems.map((p) => [p.severity, p.area, p.file, p.message, p.advice]), [
-      ['error', 'questions', 'lesson.json', 'predict question "q1": `FLY` is not a command of the protocol (its commands: POOL, PICK, DONE, STATUS)', GRAMMAR_ADVICE],
-      ['error', 'questions', 'lesson.json', 'predict question "q3": `PICK x` does not fit `PICK`', GRAMMAR_ADVICE],
-    ]);
+    assert.deepEqual(
+      problems.map((p) => [p.severity, p.area, p.file, p.message, p.advice]),
+      [
+        [
+          'error',
+          'questions',
+          'lesson.json',
+          'predict question "q1": `FLY` is not a command of the protocol (its commands: POOL, PICK, DONE, STATUS)',
+          GRAMMAR_ADVICE,
+        ],
+        ['error', 'questions', 'lesson.json', 'predict question "q3": `PICK x` does not fit `PICK`', GRAMMAR_ADVICE],
+      ],
+    );
   });
 
   it('works without a quiz', () => {
@@ -167,24 +226,42 @@ describe('validate: commands against the model grammar', () => {
 
   it('warns once when generate() makes a command outside the grammar', () => {
     let calls = 0;
-    const model = { ...leastConnections, generate: () => { calls++; return ['PICK', 'TELEPORT']; } } as ReferenceModel;
+    const model = {
+      ...leastConnections,
+      generate: () => {
+        calls++;
+        return ['PICK', 'TELEPORT'];
+      },
+    } as ReferenceModel;
     const problems = run({ model, transcripts: [] });
     assert.equal(calls, 1);
-    assert.deepEqual(problems, [{
-      severity: 'warning',
-      area: 'model',
-      file: 'model/model.ts',
-      message: 'the model\'s generate() makes a command outside its grammar: `TELEPORT` is not a command of the protocol (its commands: POOL, PICK, DONE, STATUS)',
-      advice: 'Checks leave such commands out of the generated transcripts; make generate() and `grammar` agree.',
-    }]);
+    assert.deepEqual(problems, [
+      {
+        severity: 'warning',
+        area: 'model',
+        file: 'model/model.ts',
+        message:
+          "the model's generate() makes a command outside its grammar: `TELEPORT` is not a command of the protocol (its commands: POOL, PICK, DONE, STATUS)",
+        advice: 'Checks leave such commands out of the generated transcripts; make generate() and `grammar` agree.',
+      },
+    ]);
   });
 
   it('asks generate() for 100 transcripts of 2 to 24 commands', () => {
     const lengths: number[] = [];
-    const model = { ...leastConnections, generate: (_r: unknown, n: number) => { lengths.push(n); return ['PICK']; } } as unknown as ReferenceModel;
+    const model = {
+      ...leastConnections,
+      generate: (_r: unknown, n: number) => {
+        lengths.push(n);
+        return ['PICK'];
+      },
+    } as unknown as ReferenceModel;
     assert.deepEqual(run({ model, transcripts: [] }), []);
     assert.equal(lengths.length, 100);
-    assert.ok(lengths.every((n) => Number.isInteger(n) && n >= 2 && n <= 24), String(lengths));
+    assert.ok(
+      lengths.every((n) => Number.isInteger(n) && n >= 2 && n <= 24),
+      String(lengths),
+    );
     assert.ok(Math.min(...lengths) <= 4 && Math.max(...lengths) >= 21, String(lengths));
   });
 });
@@ -205,8 +282,10 @@ describe('validate: scenarios that claim to show a mistake', () => {
     assert.deepEqual(f, {
       severity: 'error',
       pointer: '/scenarios/0/shows/1',
-      message: 'scenario "burst" says it shows mistake "double-count", but the model with double-count\'s mutants (m1, m2) gives the same run as the reference (the same measures at every tick): a learner with this mistake would look perfect under load',
-      advice: 'Change the scenario until the mistake matters (more load, a duplicate report, a burst, a longer outage), or remove the id from "shows": the learner would be sent to a chart that shows nothing.',
+      message:
+        'scenario "burst" says it shows mistake "double-count", but the model with double-count\'s mutants (m1, m2) gives the same run as the reference (the same measures at every tick): a learner with this mistake would look perfect under load',
+      advice:
+        'Change the scenario until the mistake matters (more load, a duplicate report, a burst, a longer outage), or remove the id from "shows": the learner would be sent to a chart that shows nothing.',
     });
   });
 
@@ -221,10 +300,15 @@ describe('validate: scenarios that claim to show a mistake', () => {
     assert.deepEqual(f, {
       severity: 'warning',
       pointer: '/p',
-      message: 'scenario "burst" shows mistake "leak" only in some of its forms: with its mutants m1, m3 the run is the same as the reference\'s',
-      advice: 'A learner whose mistake takes that form would look perfect under load: change the scenario until every form of the mistake matters, or accept that this chart shows only the others.',
+      message:
+        'scenario "burst" shows mistake "leak" only in some of its forms: with its mutants m1, m3 the run is the same as the reference\'s',
+      advice:
+        'A learner whose mistake takes that form would look perfect under load: change the scenario until every form of the mistake matters, or accept that this chart shows only the others.',
     });
-    assert.match(showsFinding('burst', 'leak', mutants, ['m2'], '/p')!.message, /with its mutant m2 the run is the same/);
+    assert.match(
+      showsFinding('burst', 'leak', mutants, ['m2'], '/p')!.message,
+      /with its mutant m2 the run is the same/,
+    );
   });
 
   it('finds nothing when every mutant shows, or there are none', () => {
@@ -233,7 +317,13 @@ describe('validate: scenarios that claim to show a mistake', () => {
   });
 
   it('keeps only deterministic mutants the model knows', () => {
-    const model = { mutations: [{ id: 'a', description: '' }, { id: 'b', description: '', nondeterministic: true }, { id: 'c', description: '', nondeterministic: false }] } as unknown as ReferenceModel;
+    const model = {
+      mutations: [
+        { id: 'a', description: '' },
+        { id: 'b', description: '', nondeterministic: true },
+        { id: 'c', description: '', nondeterministic: false },
+      ],
+    } as unknown as ReferenceModel;
     assert.deepEqual(evidenceMutants(model, ['a', 'b', 'c', 'd']), ['a', 'c']);
   });
 });

@@ -7,7 +7,10 @@ import type { LessonManifest } from '../../src/core/pack/schema';
 import type { MutationInfo, ReferenceModel } from '../../src/core/model/model';
 
 /** Lines, a crash, or lines with other answers just as right (a nondeterministic mutation). */
-export type ToyAnswer = readonly string[] | 'crash' | { readonly lines: readonly string[]; readonly alternatives: readonly (readonly string[])[] };
+export type ToyAnswer =
+  | readonly string[]
+  | 'crash'
+  | { readonly lines: readonly string[]; readonly alternatives: readonly (readonly string[])[] };
 
 export interface ToySpec {
   /** Mutation ids (deterministic) or whole MutationInfos. */
@@ -33,11 +36,13 @@ export function toyModel(spec: ToySpec): ReferenceModel {
     resetAnswer: ['OK'],
     initial: () => [],
     step: (before, command, on) => {
-      if (command === 'RESET') return { state: before.filter((c) => spec.keeps?.(c) ?? false), answer: { kind: 'lines', lines: ['OK'] } };
+      if (command === 'RESET')
+        return { state: before.filter((c) => spec.keeps?.(c) ?? false), answer: { kind: 'lines', lines: ['OK'] } };
       const answer = spec.answer(command, on, before);
       const state = [...before, command];
       if (answer === 'crash') return { state, answer: { kind: 'crash', error: `${command} fails` } };
-      if ('alternatives' in answer) return { state, answer: { kind: 'lines', lines: answer.lines }, alternatives: answer.alternatives };
+      if ('alternatives' in answer)
+        return { state, answer: { kind: 'lines', lines: answer.lines }, alternatives: answer.alternatives };
       return { state, answer: { kind: 'lines', lines: answer as readonly string[] } };
     },
     snapshot: (before) => ({ before: before.join(' ') }),
@@ -63,4 +68,5 @@ export function toyLesson(over: Record<string, unknown> = {}): { manifest: Lesso
 }
 
 /** 1-based line of the first line of `text` holding `needle` (0 when none does). */
-export const lineOf = (text: string, needle: string): number => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+export const lineOf = (text: string, needle: string): number =>
+  text.split('\n').findIndex((l) => l.includes(needle)) + 1;

@@ -7,7 +7,9 @@ import * as path from 'node:path';
 
 const ROOT = path.join(__dirname, '..', '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-  contributes: { walkthroughs: { id: string; steps: { id: string; completionEvents?: string[]; media: { markdown?: string } }[] }[] };
+  contributes: {
+    walkthroughs: { id: string; steps: { id: string; completionEvents?: string[]; media: { markdown?: string } }[] }[];
+  };
 };
 const keysSource = fs.readFileSync(path.join(ROOT, 'src', 'ext', 'workbench', 'contextKeys.ts'), 'utf8');
 
@@ -15,7 +17,10 @@ describe('first-run walkthrough', () => {
   const [walkthrough] = manifest.contributes.walkthroughs;
 
   it('walks start, read, check, card, answer', () => {
-    assert.deepEqual(walkthrough!.steps.map((s) => s.id), ['start', 'read', 'check', 'card', 'answer']);
+    assert.deepEqual(
+      walkthrough!.steps.map((s) => s.id),
+      ['start', 'read', 'check', 'card', 'answer'],
+    );
   });
 
   it('completes each step on a context key the extension sets, and shows a page that exists', () => {
@@ -27,7 +32,10 @@ describe('first-run walkthrough', () => {
         assert.ok(key, `${step.id} completes on a context key, not a click: ${event}`);
         assert.ok(keysSource.includes(`'${key}'`), `${key} is set in src/ext/workbench/contextKeys.ts`);
       }
-      assert.ok(step.media.markdown && fs.existsSync(path.join(ROOT, step.media.markdown)), `${step.id}: ${step.media.markdown}`);
+      assert.ok(
+        step.media.markdown && fs.existsSync(path.join(ROOT, step.media.markdown)),
+        `${step.id}: ${step.media.markdown}`,
+      );
     }
   });
 });

@@ -6,14 +6,22 @@
 import * as assert from 'node:assert/strict';
 import type { Baseline, Measures, ScenarioWorld } from '../../src/core/model/model';
 import type { LineSession } from '../../src/core/world/lineSession';
-import { isWorldResult, worldSentence, worldTable, worstLane, type Contestant, type WorldResult } from '../../src/core/world/worldReport';
+import {
+  isWorldResult,
+  worldSentence,
+  worldTable,
+  worstLane,
+  type Contestant,
+  type WorldResult,
+} from '../../src/core/world/worldReport';
 import { baselineSession, runWorld, type WorldRun } from '../../src/core/world/worldRun';
 import type { SeriesSpec, WorldScenario } from '../../src/core/world/worldScenarioSchema';
 import { queueBaselines, queueWorld } from '../../src/worlds/queues';
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
 /** The table's cell for a line's values: peak (never below 0) / the last tick's / the sum over the ticks. */
-const cell = (values: readonly number[]): string => `${Math.max(0, ...values)} / ${values[values.length - 1] ?? 0} / ${sum(values)}`;
+const cell = (values: readonly number[]): string =>
+  `${Math.max(0, ...values)} / ${values[values.length - 1] ?? 0} / ${sum(values)}`;
 /** Per-tick measures from per-lane series: `queue[lane][tick]`, and `failed[tick]` (undefined: not reported that tick). */
 function runOf(queue: readonly (readonly number[])[], failed: readonly (number | undefined)[]): WorldRun {
   return {
@@ -53,7 +61,16 @@ describe('world report: the table, the worst lane and the sentence', () => {
       { measure: 'queue', per: 'total', title: 'All queued', unit: 'requests' },
       { measure: 'failed', per: 'total', title: 'Failed', unit: 'per tick' },
     ];
-    scenario = { id: 'load', title: 'Load', description: 'd', params: {}, seed: 1, series, baselines: ['rr'], sentence: 'placeholder' };
+    scenario = {
+      id: 'load',
+      title: 'Load',
+      description: 'd',
+      params: {},
+      seed: 1,
+      series,
+      baselines: ['rr'],
+      sentence: 'placeholder',
+    };
     contestants = [
       { key: 'yours', title: 'Your program' },
       { key: 'reference', title: 'Reference' },
@@ -84,7 +101,15 @@ describe('world report: the table, the worst lane and the sentence', () => {
   });
 
   it('the table writes control characters of a title out visibly', () => {
-    const table = worldTable({ scenario: { ...scenario, series: [{ measure: 'failed', per: 'total', title: 'Fail\u0007ed', unit: 'per\u202etick' }] }, lanes: LANES, contestants: [{ key: 'yours', title: 'You\u001b' }], runs });
+    const table = worldTable({
+      scenario: {
+        ...scenario,
+        series: [{ measure: 'failed', per: 'total', title: 'Fail\u0007ed', unit: 'per\u202etick' }],
+      },
+      lanes: LANES,
+      contestants: [{ key: 'yours', title: 'You\u001b' }],
+      runs,
+    });
     assert.deepEqual(table.head, ['', 'You\\u001b']);
     assert.deepEqual(table.rows, [['Fail\\u0007ed (per\\u202etick)', cell(YOURS_FAILED)]]);
     assert.doesNotMatch(table.rows[0]![0]!, /[\u0007\u202e]/);
@@ -100,30 +125,50 @@ describe('world report: the table, the worst lane and the sentence', () => {
   });
 
   it('the sentence is filled from the table\'s figures: a lane by name or the worst, a total, a baseline with no run as "?"', () => {
-    scenario.sentence = 'Your queues peaked at {yours.peak.queue.worst} on {worst.queue}; {yours.total.failed} failed, the reference {reference.total.failed}; c ended at {yours.final.queue.c} and all at {yours.final.queue}; round robin {baseline.rr.total.failed}; lane z {yours.peak.queue.z}.';
+    scenario.sentence =
+      'Your queues peaked at {yours.peak.queue.worst} on {worst.queue}; {yours.total.failed} failed, the reference {reference.total.failed}; c ended at {yours.final.queue.c} and all at {yours.final.queue}; round robin {baseline.rr.total.failed}; lane z {yours.peak.queue.z}.';
     const sentence = worldSentence(scenario, LANES, 3, runs);
     const yoursFinalTotal = sum(YOURS_QUEUE.map((lane) => lane[2]!));
     assert.equal(
       sentence,
       `Your queues peaked at ${Math.max(...YOURS_QUEUE[1]!)} on b; ${sum(YOURS_FAILED)} failed, the reference ${sum(REFERENCE_FAILED.map((f) => f ?? 0))}; c ended at ${YOURS_QUEUE[2]![2]} and all at ${yoursFinalTotal}; round robin ?; lane z ?.`,
     );
-    assert.equal(sentence, 'Your queues peaked at 5 on b; 3 failed, the reference 1; c ended at 4 and all at 5; round robin ?; lane z ?.');
+    assert.equal(
+      sentence,
+      'Your queues peaked at 5 on b; 3 failed, the reference 1; c ended at 4 and all at 5; round robin ?; lane z ?.',
+    );
   });
 
   it('a named lane reads that lane, not the worst one nor the total', () => {
-    scenario.sentence = 'a {yours.total.queue.a}, c {yours.total.queue.c}, worst {yours.total.queue.worst}, all {yours.total.queue}';
-    assert.equal(worldSentence(scenario, LANES, 3, runs), `a ${sum(YOURS_QUEUE[0]!)}, c ${sum(YOURS_QUEUE[2]!)}, worst ${sum(YOURS_QUEUE[1]!)}, all 21`);
+    scenario.sentence =
+      'a {yours.total.queue.a}, c {yours.total.queue.c}, worst {yours.total.queue.worst}, all {yours.total.queue}';
+    assert.equal(
+      worldSentence(scenario, LANES, 3, runs),
+      `a ${sum(YOURS_QUEUE[0]!)}, c ${sum(YOURS_QUEUE[2]!)}, worst ${sum(YOURS_QUEUE[1]!)}, all 21`,
+    );
   });
 
   it('a mistake the check found leads the sentence', () => {
     scenario.sentence = 'At worst {yours.peak.queue.worst} on {worst.queue}.';
-    assert.equal(worldSentence(scenario, LANES, 3, runs, { title: 'Picks a server that is down' }), 'Your check found “Picks a server that is down”. Under load: At worst 5 on b.');
+    assert.equal(
+      worldSentence(scenario, LANES, 3, runs, { title: 'Picks a server that is down' }),
+      'Your check found “Picks a server that is down”. Under load: At worst 5 on b.',
+    );
   });
 
   it('a program that stopped gets the stop message instead of the sentence', () => {
     scenario.sentence = '{yours.total.failed} failed.';
-    runs.yours = { ticks: runs.yours!.ticks.slice(0, 1), stopped: { tick: 2, message: 'at tick 2 it answered "maybe" to PICK: PICK is answered with a server of the pool (a, b, c)' } };
-    assert.equal(worldSentence(scenario, LANES, 3, runs), 'Your program stopped at tick 2 of 3, so its part of the chart ends there: at tick 2 it answered "maybe" to PICK: PICK is answered with a server of the pool (a, b, c).');
+    runs.yours = {
+      ticks: runs.yours!.ticks.slice(0, 1),
+      stopped: {
+        tick: 2,
+        message: 'at tick 2 it answered "maybe" to PICK: PICK is answered with a server of the pool (a, b, c)',
+      },
+    };
+    assert.equal(
+      worldSentence(scenario, LANES, 3, runs),
+      'Your program stopped at tick 2 of 3, so its part of the chart ends there: at tick 2 it answered "maybe" to PICK: PICK is answered with a server of the pool (a, b, c).',
+    );
   });
 
   it('without a run of yours (the reference alone), the sentence still fills from the others', () => {
@@ -134,12 +179,18 @@ describe('world report: the table, the worst lane and the sentence', () => {
 
   it('a scenario without baselines fills its sentence; a world with no lanes names no worst lane', () => {
     const { baselines: _, ...plain } = scenario;
-    assert.equal(worldSentence({ ...plain, sentence: 'Failed: {yours.final.failed}.' }, LANES, 3, runs), `Failed: ${YOURS_FAILED[2]}.`);
+    assert.equal(
+      worldSentence({ ...plain, sentence: 'Failed: {yours.final.failed}.' }, LANES, 3, runs),
+      `Failed: ${YOURS_FAILED[2]}.`,
+    );
     const noLanes = { ticks: [{ measures: { queue: [] } }] };
-    assert.equal(worldSentence({ ...plain, sentence: 'Worst: [{worst.queue}].' }, [], 1, { yours: noLanes }), 'Worst: [].');
+    assert.equal(
+      worldSentence({ ...plain, sentence: 'Worst: [{worst.queue}].' }, [], 1, { yours: noLanes }),
+      'Worst: [].',
+    );
   });
 
-  it('tells a world scenario\'s result from a template scenario\'s', () => {
+  it("tells a world scenario's result from a template scenario's", () => {
     const result: WorldResult = { lesson: 'l', scenario, lanes: LANES, ticks: 3, contestants, runs, sentence: '' };
     assert.equal(isWorldResult(result), true);
     assert.equal(isWorldResult({ lesson: 'l', scenario: { id: 't' }, sentence: '' }), false);
@@ -151,7 +202,14 @@ describe('world report: the queue world, your program beside round robin', () =>
 
   beforeEach(async () => {
     // Servers a (1 request a tick) and b (3 a tick), 4 sessions: 4 requests a tick.
-    const params = { servers: [{ name: 'a', capacity: 1 }, { name: 'b', capacity: 3 }], ticks: 3, sessions: 4 };
+    const params = {
+      servers: [
+        { name: 'a', capacity: 1 },
+        { name: 'b', capacity: 3 },
+      ],
+      ticks: 3,
+      sessions: 4,
+    };
     const scenario: WorldScenario = {
       id: 'slow-a',
       title: 'A slow server',
@@ -163,22 +221,36 @@ describe('world report: the queue world, your program beside round robin', () =>
         { measure: 'queue', per: 'lane', title: 'Queue', unit: 'requests' },
         { measure: 'sent', per: 'total', title: 'Sent', unit: 'requests' },
       ],
-      sentence: 'Your balancer let {worst.queue} queue up to {yours.peak.queue.worst}; round robin let a queue up to {baseline.round-robin.peak.queue.a}.',
+      sentence:
+        'Your balancer let {worst.queue} queue up to {yours.peak.queue.worst}; round robin let a queue up to {baseline.round-robin.peak.queue.a}.',
     };
     // A learner's balancer that sends everything to b: b finishes 3 of its 4 a tick.
     const allToB: LineSession = { exchange: async (commands) => commands.map((c) => (c === 'PICK' ? 'b' : 'OK')) };
     const runs = {
       yours: await runWorld(queueWorld as unknown as ScenarioWorld, params, scenario.seed, allToB),
-      'baseline.round-robin': await runWorld(queueWorld as unknown as ScenarioWorld, params, scenario.seed, baselineSession(queueBaselines['round-robin'] as Baseline)),
+      'baseline.round-robin': await runWorld(
+        queueWorld as unknown as ScenarioWorld,
+        params,
+        scenario.seed,
+        baselineSession(queueBaselines['round-robin'] as Baseline),
+      ),
     };
     const contestants = [
       { key: 'yours', title: 'Yours' },
       { key: 'baseline.round-robin', title: queueBaselines['round-robin']!.title },
     ];
-    result = { lesson: 'l', scenario, lanes: ['a', 'b'], ticks: 3, contestants, runs, sentence: worldSentence(scenario, ['a', 'b'], 3, runs) };
+    result = {
+      lesson: 'l',
+      scenario,
+      lanes: ['a', 'b'],
+      ticks: 3,
+      contestants,
+      runs,
+      sentence: worldSentence(scenario, ['a', 'b'], 3, runs),
+    };
   });
 
-  it('the sentence states the table\'s figures: b grows by one a tick under yours, a by one under round robin', () => {
+  it("the sentence states the table's figures: b grows by one a tick under yours, a by one under round robin", () => {
     // Yours: b gets 4 and finishes 3 each tick (queue 1, 2, 3). Round robin: a, b, a, b: a gets 2, finishes 1 (1, 2, 3).
     assert.equal(result.sentence, 'Your balancer let b queue up to 3; round robin let a queue up to 3.');
     assert.deepEqual(worldTable(result), {

@@ -5,7 +5,14 @@
 import * as assert from 'node:assert/strict';
 import type { Answer, Baseline, Measures, ReferenceModel, ScenarioWorld, WorldStep } from '../../src/core/model/model';
 import { ProgramStopped, type LineSession } from '../../src/core/world/lineSession';
-import { baselineSession, referenceSession, runWorld, WorldError, WORLD_LIMITS, type WorldRun } from '../../src/core/world/worldRun';
+import {
+  baselineSession,
+  referenceSession,
+  runWorld,
+  WorldError,
+  WORLD_LIMITS,
+  type WorldRun,
+} from '../../src/core/world/worldRun';
 
 interface State {
   readonly tick: number;
@@ -30,10 +37,17 @@ function smallWorld(knobs: Knobs = {}): ScenarioWorld<State, null> {
     ticks: () => knobs.ticks ?? 1,
     lanes: () => knobs.lanes ?? ['a', 'b'],
     start: () => ({ state: { tick: 0, heard: [] }, send: knobs.startSend ?? [] }),
-    tick: (s, tick) => ({ state: { tick, heard: [] }, send: knobs.tickSend?.(tick) ?? [], arrivals: knobs.arrivals?.(tick) ?? 0 }),
+    tick: (s, tick) => ({
+      state: { tick, heard: [] },
+      send: knobs.tickSend?.(tick) ?? [],
+      arrivals: knobs.arrivals?.(tick) ?? 0,
+    }),
     arrival: (s, index) => ({ state: s, ask: (knobs.ask ? knobs.ask(s.tick, index) : 'ASK') as string }),
     answer: (s, line) => (knobs.read ? knobs.read(s, line) : { state: { ...s, heard: [...s.heard, line] } }),
-    endTick: (s) => ({ state: s, measures: (knobs.measures ? knobs.measures(s) : { heard: s.heard.length }) as Measures }),
+    endTick: (s) => ({
+      state: s,
+      measures: (knobs.measures ? knobs.measures(s) : { heard: s.heard.length }) as Measures,
+    }),
   };
 }
 
@@ -65,9 +79,18 @@ describe('world runs: the limits a world may ask for', () => {
     const full = await runWorld(smallWorld({ ticks: WORLD_LIMITS.ticks }), null, 1, learner());
     assert.equal(full.ticks.length, 500);
     assert.equal(full.stopped, undefined);
-    assert.equal(await worldFault(runWorld(smallWorld({ ticks: 0 }), null, 1, learner())), 'WorldError: the world asks for 0 ticks; a run has 1 to 500');
-    assert.equal(await worldFault(runWorld(smallWorld({ ticks: 1.5 }), null, 1, learner())), 'WorldError: the world asks for 1.5 ticks; a run has 1 to 500');
-    assert.equal(await worldFault(runWorld(smallWorld({ ticks: 501 }), null, 1, learner())), 'WorldError: the world asks for 501 ticks; a run has 1 to 500');
+    assert.equal(
+      await worldFault(runWorld(smallWorld({ ticks: 0 }), null, 1, learner())),
+      'WorldError: the world asks for 0 ticks; a run has 1 to 500',
+    );
+    assert.equal(
+      await worldFault(runWorld(smallWorld({ ticks: 1.5 }), null, 1, learner())),
+      'WorldError: the world asks for 1.5 ticks; a run has 1 to 500',
+    );
+    assert.equal(
+      await worldFault(runWorld(smallWorld({ ticks: 501 }), null, 1, learner())),
+      'WorldError: the world asks for 501 ticks; a run has 1 to 500',
+    );
   });
 
   it('a step may send up to 1000 commands at once, all of them written; 1001 is refused', async () => {
@@ -96,7 +119,9 @@ describe('world runs: the limits a world may ask for', () => {
       [2.5, '2.5'],
       [1001, '1001'],
     ] as const) {
-      const message = await worldFault(runWorld(smallWorld({ ticks: 3, arrivals: (tick) => (tick === 2 ? count : 1) }), null, 1, learner()));
+      const message = await worldFault(
+        runWorld(smallWorld({ ticks: 3, arrivals: (tick) => (tick === 2 ? count : 1) }), null, 1, learner()),
+      );
       assert.equal(message, `WorldError: the world has ${text} arrivals at tick 2; a tick has 0 to 1000`);
     }
   });
@@ -109,15 +134,21 @@ describe('world runs: the limits a world may ask for', () => {
     assert.equal(twenty.batches.length, 20_000);
     const more = learner();
     const message = await worldFault(runWorld(smallWorld({ ticks: 21, arrivals: () => 1000 }), null, 1, more));
-    assert.equal(message, "WorldError: the run has more than 20000 arrivals: each waits for an answer from the learner's program");
+    assert.equal(
+      message,
+      "WorldError: the run has more than 20000 arrivals: each waits for an answer from the learner's program",
+    );
     assert.equal(more.batches.length, 20_000, 'the 21st tick asked nothing');
   });
 
   it('a world reports up to 16 measures a tick; 17 are refused, counted', async () => {
-    const named = (n: number): Record<string, number> => Object.fromEntries(Array.from({ length: n }, (_, i) => [`m${i}`, i]));
+    const named = (n: number): Record<string, number> =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`m${i}`, i]));
     const run = await runWorld(smallWorld({ measures: () => named(16) }), null, 1, learner());
     assert.deepEqual(run.ticks[0]!.measures, named(16));
-    const message = await worldFault(runWorld(smallWorld({ ticks: 2, measures: (s) => named(s.tick === 2 ? 17 : 1) }), null, 1, learner()));
+    const message = await worldFault(
+      runWorld(smallWorld({ ticks: 2, measures: (s) => named(s.tick === 2 ? 17 : 1) }), null, 1, learner()),
+    );
     assert.equal(message, 'WorldError: the world reported 17 measures at tick 2; at most 16');
   });
 
@@ -125,16 +156,35 @@ describe('world runs: the limits a world may ask for', () => {
     const ok = await runWorld(smallWorld({ measures: () => ({ total: 7, perLane: [1, 2] }) }), null, 1, learner());
     assert.deepEqual(ok.ticks[0]!.measures, { total: 7, perLane: [1, 2] });
     const refusal = 'is neither a number nor one number per lane (2)';
-    assert.equal(await worldFault(runWorld(smallWorld({ measures: () => ({ total: Number.NaN }) }), null, 1, learner())), `WorldError: the world's measure "total" at tick 1 ${refusal}`);
-    assert.equal(await worldFault(runWorld(smallWorld({ measures: () => ({ total: Infinity }) }), null, 1, learner())), `WorldError: the world's measure "total" at tick 1 ${refusal}`);
-    assert.equal(await worldFault(runWorld(smallWorld({ measures: () => ({ perLane: [1, Number.NaN] }) }), null, 1, learner())), `WorldError: the world's measure "perLane" at tick 1 ${refusal}`);
-    assert.equal(await worldFault(runWorld(smallWorld({ measures: () => ({ perLane: [Number.NaN, 1] }) }), null, 1, learner())), `WorldError: the world's measure "perLane" at tick 1 ${refusal}`);
+    assert.equal(
+      await worldFault(runWorld(smallWorld({ measures: () => ({ total: Number.NaN }) }), null, 1, learner())),
+      `WorldError: the world's measure "total" at tick 1 ${refusal}`,
+    );
+    assert.equal(
+      await worldFault(runWorld(smallWorld({ measures: () => ({ total: Infinity }) }), null, 1, learner())),
+      `WorldError: the world's measure "total" at tick 1 ${refusal}`,
+    );
+    assert.equal(
+      await worldFault(runWorld(smallWorld({ measures: () => ({ perLane: [1, Number.NaN] }) }), null, 1, learner())),
+      `WorldError: the world's measure "perLane" at tick 1 ${refusal}`,
+    );
+    assert.equal(
+      await worldFault(runWorld(smallWorld({ measures: () => ({ perLane: [Number.NaN, 1] }) }), null, 1, learner())),
+      `WorldError: the world's measure "perLane" at tick 1 ${refusal}`,
+    );
   });
 
   it('every arrival must ask a command: an empty one or one that is not text is refused, numbered from 1', async () => {
     const empty = await worldFault(runWorld(smallWorld({ arrivals: () => 1, ask: () => '' }), null, 1, learner()));
     assert.equal(empty, "WorldError: the world's arrival 1 at tick 1 has no command to ask");
-    const notText = await worldFault(runWorld(smallWorld({ ticks: 2, arrivals: () => 2, ask: (tick, index) => (tick === 2 && index === 1 ? 42 : 'ASK') }), null, 1, learner()));
+    const notText = await worldFault(
+      runWorld(
+        smallWorld({ ticks: 2, arrivals: () => 2, ask: (tick, index) => (tick === 2 && index === 1 ? 42 : 'ASK') }),
+        null,
+        1,
+        learner(),
+      ),
+    );
     assert.equal(notText, "WorldError: the world's arrival 2 at tick 2 has no command to ask");
   });
 });
@@ -146,15 +196,24 @@ describe('world runs: reading the program', () => {
       heard.push(line);
       return { state: s };
     };
-    await runWorld(smallWorld({ startSend: ['SETUP'], arrivals: () => 1, read }), null, 1, learner((c) => (c === 'ASK' ? '  yes \t' : 'OK')));
+    await runWorld(
+      smallWorld({ startSend: ['SETUP'], arrivals: () => 1, read }),
+      null,
+      1,
+      learner((c) => (c === 'ASK' ? '  yes \t' : 'OK')),
+    );
     assert.deepEqual(heard, ['yes']);
   });
 
   it('a program that answers nothing is read as an empty line, and the run stops at that tick saying so', async () => {
     const silent: LineSession = { exchange: async () => [] };
-    const read = (s: State, line: string): WorldStep<State> | { notAnswer: string } => (line === 'yes' ? { state: s } : { notAnswer: 'ASK is answered yes' });
+    const read = (s: State, line: string): WorldStep<State> | { notAnswer: string } =>
+      line === 'yes' ? { state: s } : { notAnswer: 'ASK is answered yes' };
     const run = await runWorld(smallWorld({ ticks: 3, arrivals: () => 1, read }), null, 1, silent);
-    assert.deepEqual(run, { ticks: [], stopped: { tick: 1, message: 'at tick 1 it answered "" to ASK: ASK is answered yes' } });
+    assert.deepEqual(run, {
+      ticks: [],
+      stopped: { tick: 1, message: 'at tick 1 it answered "" to ASK: ASK is answered yes' },
+    });
   });
 
   it('writes nothing after the last answer when no command is held', async () => {
@@ -204,8 +263,16 @@ describe('world runs: the reference and the baselines as line sessions', () => {
   });
 
   it('a reference model that crashes stops the run, saying at which command', async () => {
-    const model = { initial: () => 0, step: (state: number, command: string) => counterStep(state, command) } as unknown as ReferenceModel;
-    const run = await runWorld(smallWorld({ ticks: 2, arrivals: () => 1, ask: (tick) => (tick === 2 ? 'CRASH' : 'ASK') }), null, 1, referenceSession(model));
+    const model = {
+      initial: () => 0,
+      step: (state: number, command: string) => counterStep(state, command),
+    } as unknown as ReferenceModel;
+    const run = await runWorld(
+      smallWorld({ ticks: 2, arrivals: () => 1, ask: (tick) => (tick === 2 ? 'CRASH' : 'ASK') }),
+      null,
+      1,
+      referenceSession(model),
+    );
     assert.deepEqual(run.ticks, [{ measures: { heard: 1 } }]);
     assert.deepEqual(run.stopped, { tick: 2, message: 'the model crashed at "CRASH": division by zero' });
   });
@@ -215,9 +282,19 @@ describe('world runs: the reference and the baselines as line sessions', () => {
     const session = baselineSession(counter as Baseline);
     assert.deepEqual(await session.exchange(['A', 'B']), ['1', '2']);
     assert.deepEqual(await session.exchange(['QUIET', 'C']), ['', '4']);
-    await assert.rejects(session.exchange(['CRASH']), (error: unknown) => error instanceof ProgramStopped && error.message === 'the baseline "Counter" crashed at "CRASH": division by zero');
+    await assert.rejects(
+      session.exchange(['CRASH']),
+      (error: unknown) =>
+        error instanceof ProgramStopped &&
+        error.message === 'the baseline "Counter" crashed at "CRASH": division by zero',
+    );
     const fresh = baselineSession(counter as Baseline);
-    const run = await runWorld(smallWorld({ ticks: 3, arrivals: () => 1, ask: (tick) => (tick === 3 ? 'CRASH' : 'ASK') }), null, 1, fresh);
+    const run = await runWorld(
+      smallWorld({ ticks: 3, arrivals: () => 1, ask: (tick) => (tick === 3 ? 'CRASH' : 'ASK') }),
+      null,
+      1,
+      fresh,
+    );
     assert.deepEqual(run.stopped, { tick: 3, message: 'the baseline "Counter" crashed at "CRASH": division by zero' });
     assert.equal(run.ticks.length, 2);
   });

@@ -79,7 +79,11 @@ export async function runBatch(
     for (const i of indexes) outcomes[i] ??= { lines: [], ending };
   };
   while (waiting.length > 0) {
-    if (stopped >= MAX_STOPPED || runs.length >= (options.maxRuns ?? Infinity) || (runs.length > 0 && options.hopeless?.(runs[runs.length - 1]!))) {
+    if (
+      stopped >= MAX_STOPPED ||
+      runs.length >= (options.maxRuns ?? Infinity) ||
+      (runs.length > 0 && options.hopeless?.(runs[runs.length - 1]!))
+    ) {
       abandon(waiting, 'not-run');
       break;
     }
@@ -92,14 +96,24 @@ export async function runBatch(
       break;
     }
     if (run.timedOut || run.outputLimited) stopped += 1;
-    const lines = answerLinesOf(model, run, pending.map((i) => lists[i]!), strayLines);
+    const lines = answerLinesOf(
+      model,
+      run,
+      pending.map((i) => lists[i]!),
+      strayLines,
+    );
     const segments: { list: number; start: number; length: number }[] = [];
     let offset = 0;
     for (const i of pending) {
       segments.push({ list: i, start: offset, length: lists[i]!.length + 1 });
       offset += lists[i]!.length + 1;
     }
-    const stream: Stream = { commands: pending.flatMap((i) => [model.resetCommand, ...lists[i]!]), lines, ending: endingOf(run), segments };
+    const stream: Stream = {
+      commands: pending.flatMap((i) => [model.resetCommand, ...lists[i]!]),
+      lines,
+      ending: endingOf(run),
+      segments,
+    };
     streams.push(stream);
     let at = 0;
     let consumed = 0;
@@ -138,7 +152,10 @@ export async function runBatch(
     waiting = waiting.slice(consumed);
     if (waiting.length > 0 && stream.ending === 'crashed' && options.afterCrash) {
       const { defer, skip } = options.afterCrash(stream, waiting);
-      abandon(waiting.filter((i) => defer.has(i) && skip.has(i)), 'not-run');
+      abandon(
+        waiting.filter((i) => defer.has(i) && skip.has(i)),
+        'not-run',
+      );
       waiting = [...waiting.filter((i) => !defer.has(i)), ...waiting.filter((i) => defer.has(i) && !skip.has(i))];
     }
   }
@@ -150,16 +167,24 @@ export async function runBatch(
  * debug print or a wrong answer (a pick that returns "<b>x</b>"). Which one shows in the count: debug prints
  * make more lines than the reference answers, a wrong answer the same number. Only prints are dropped.
  */
-function answerLinesOf(model: ReferenceModel, run: ProcessResult, pending: readonly (readonly string[])[], strayLines: string[]): string[] {
+function answerLinesOf(
+  model: ReferenceModel,
+  run: ProcessResult,
+  pending: readonly (readonly string[])[],
+  strayLines: string[],
+): string[] {
   const all = outputLines(run.stdout);
   const answers = all.filter((line) => model.isAnswerLine(line));
   if (answers.length === all.length) return all;
   const expected = pending.flatMap((commands) => [...model.resetAnswer, ...simulate(model, commands).outcome.lines]);
   // A run cut short (crash, hang, flood) printed only part of its answers, so there the counts say nothing;
   // which reading lines up with the reference's answers does. A tie (e.g. a flood after the last answer) is prints.
-  const agreement = (lines: readonly string[]): number => lines.reduce((n, line, i) => n + (line === expected[i] ? 1 : 0), 0);
+  const agreement = (lines: readonly string[]): number =>
+    lines.reduce((n, line, i) => n + (line === expected[i] ? 1 : 0), 0);
   const dropStrays =
-    endingOf(run) === 'finished' ? Math.abs(answers.length - expected.length) < Math.abs(all.length - expected.length) : agreement(answers) >= agreement(all);
+    endingOf(run) === 'finished'
+      ? Math.abs(answers.length - expected.length) < Math.abs(all.length - expected.length)
+      : agreement(answers) >= agreement(all);
   if (!dropStrays) return all;
   for (const line of all) if (!model.isAnswerLine(line) && strayLines.length < 20) strayLines.push(line);
   return answers;
@@ -186,7 +211,10 @@ export function leavesStateBehind(model: ReferenceModel, list: readonly string[]
     if (result.answer.kind === 'crash') return false;
     state = result.state;
   }
-  return stateText(model.step(state, model.resetCommand, none).state) !== stateText(model.step(model.initial(), model.resetCommand, none).state);
+  return (
+    stateText(model.step(state, model.resetCommand, none).state) !==
+    stateText(model.step(model.initial(), model.resetCommand, none).state)
+  );
 }
 
 /**
@@ -196,11 +224,13 @@ export function leavesStateBehind(model: ReferenceModel, list: readonly string[]
  * for a reset that keeps state). Keys in another order only cost runs: the examples are then run alone.
  */
 function stateText(state: unknown): string {
-  return JSON.stringify(state, (_key, value: unknown) => {
-    if (typeof value === 'bigint') return `${value}n`;
-    const tag = Object.prototype.toString.call(value);
-    if (tag === '[object Map]') return { map: [...(value as Map<unknown, unknown>)] };
-    if (tag === '[object Set]') return { set: [...(value as Set<unknown>)] };
-    return value;
-  }) ?? 'undefined';
+  return (
+    JSON.stringify(state, (_key, value: unknown) => {
+      if (typeof value === 'bigint') return `${value}n`;
+      const tag = Object.prototype.toString.call(value);
+      if (tag === '[object Map]') return { map: [...(value as Map<unknown, unknown>)] };
+      if (tag === '[object Set]') return { set: [...(value as Set<unknown>)] };
+      return value;
+    }) ?? 'undefined'
+  );
 }

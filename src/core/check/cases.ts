@@ -41,12 +41,22 @@ export function generatedCases(model: ReferenceModel, seed: number, count: numbe
   const fits = commandFits(model);
   return Array.from({ length: count }, (_, i) => {
     const commands = model.generate(random, 2 + random.int(Math.max(length - 1, 1))).filter(fits);
-    return { name: `generated-${i + 1}`, label: `a random test (#${i + 1})`, commands, expected: simulate(model, commands).outcome, hidden: false };
+    return {
+      name: `generated-${i + 1}`,
+      label: `a random test (#${i + 1})`,
+      commands,
+      expected: simulate(model, commands).outcome,
+      hidden: false,
+    };
   });
 }
 
 /** Runs `fn` over `items`, at most `limit` at a time (the machine's cores), keeping the order of results. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {

@@ -8,7 +8,14 @@
  * Pure: processes come in as `execute`, tracing as `locate`.
  */
 import { resetCarriesOver, runBatch, type AfterCrash, type Stream } from './batch';
-import { DEFAULT_FUZZ_LENGTH, DEFAULT_FUZZ_TRANSCRIPTS, generatedCases, hiddenCases, mapLimit, type Case } from './cases';
+import {
+  DEFAULT_FUZZ_LENGTH,
+  DEFAULT_FUZZ_TRANSCRIPTS,
+  generatedCases,
+  hiddenCases,
+  mapLimit,
+  type Case,
+} from './cases';
 import { assembleProblems, stoppedProblem, unaskedProblem } from '../report/checkProblems';
 import { counterexampleForDifference, counterexamplesFor, type ConfirmContext } from './confirm';
 import { buildCounterexample } from './counterexample';
@@ -79,7 +86,9 @@ export interface CheckInput {
    * command and not at the right ones of its kind; each attempt costs a process run, and the next is tried
    * only while no line stands out. Undefined when tracing is not possible.
    */
-  readonly locate?: (attempts: readonly LocateAttempt[]) => Promise<{ readonly location?: Location; readonly runs: number }>;
+  readonly locate?: (
+    attempts: readonly LocateAttempt[],
+  ) => Promise<{ readonly location?: Location; readonly runs: number }>;
   readonly onPhase?: (phase: CheckPhase) => void;
   /** The whole first run's input and the exact stdout of a program that passes it (see src/node/check/fastPass.ts). */
   readonly onBatch?: (batch: PassingBatch) => void;
@@ -114,30 +123,46 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     if (result.stalled && stallRetries < MAX_STALL_RETRIES) {
       stallRetries += 1;
       processRuns += 1;
-      const again = await input.execute(stdin, result.stdout === '' ? { ...limits, stallMs: SLOW_START_STALL_MS } : limits);
+      const again = await input.execute(
+        stdin,
+        result.stdout === '' ? { ...limits, stallMs: SLOW_START_STALL_MS } : limits,
+      );
       if (!again.stalled) result = again;
     }
     return lineEndings.clean(result);
   };
   const hidden = hiddenCases(input.transcripts);
   const fuzzLength = input.options.fuzzLength ?? manifest.fuzz?.length ?? DEFAULT_FUZZ_LENGTH;
-  const generated = generatedCases(model, input.options.seed, input.options.fuzzTranscripts ?? manifest.fuzz?.transcripts ?? DEFAULT_FUZZ_TRANSCRIPTS, fuzzLength);
+  const generated = generatedCases(
+    model,
+    input.options.seed,
+    input.options.fuzzTranscripts ?? manifest.fuzz?.transcripts ?? DEFAULT_FUZZ_TRANSCRIPTS,
+    fuzzLength,
+  );
   const cases = [...hidden, ...generated];
 
   // What a passing run of every case looks like, so a host can pass a correct program without the model next time.
   input.onBatch?.({
     input: cases.map((c) => [model.resetCommand, ...c.commands].join('\n')).join('\n') + '\n',
-    expectedStdout: cases.map((c) => [...model.resetAnswer, ...c.expected.lines].map((line) => `${line}\n`).join('')).join(''),
+    expectedStdout: cases
+      .map((c) => [...model.resetAnswer, ...c.expected.lines].map((line) => `${line}\n`).join(''))
+      .join(''),
     transcripts: hidden.map((h) => ({ name: h.name, description: h.label })),
     fuzz: { seed: input.options.seed, transcripts: generated.length },
   });
   input.onPhase?.('run');
-  const isStub = (problems: ReturnType<typeof runProblems>): boolean => problems.some((p) => p.kind === 'unimplemented');
-  const main = await runBatch(model, execute, cases.map((c) => c.commands), {
-    maxRuns: MAX_MAIN_RUNS,
-    hopeless: (run) => isStub(runProblems(run, problemContext)),
-    afterCrash: (crashed, pending) => crashesLikeThis(model, manifest.mistakes, crashed, pending, cases),
-  });
+  const isStub = (problems: ReturnType<typeof runProblems>): boolean =>
+    problems.some((p) => p.kind === 'unimplemented');
+  const main = await runBatch(
+    model,
+    execute,
+    cases.map((c) => c.commands),
+    {
+      maxRuns: MAX_MAIN_RUNS,
+      hopeless: (run) => isStub(runProblems(run, problemContext)),
+      afterCrash: (crashed, pending) => crashesLikeThis(model, manifest.mistakes, crashed, pending, cases),
+    },
+  );
   const firstRunProblems = runProblems(main.runs[0]!, problemContext);
   const outcomes = main.outcomes;
   const passes = (i: number): boolean => sameOutcome(outcomes[i]!, cases[i]!.expected);
@@ -146,7 +171,9 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     const seen = lineEndings.seen();
     const partial = withLineEndings(given, seen);
     // When every answer had the byte, no hidden transcript passed as the program printed it.
-    const transcripts = (partial.transcripts ?? verdicts).map((t) => (seen && seen.endedOdd === seen.lines && partial.status !== 'error' ? { ...t, passed: false } : t));
+    const transcripts = (partial.transcripts ?? verdicts).map((t) =>
+      seen && seen.endedOdd === seen.lines && partial.status !== 'error' ? { ...t, passed: false } : t,
+    );
     const passed = transcripts.filter((t) => t.passed).length;
     const failingGenerated = generated.filter((_, k) => !passes(hidden.length + k));
     return {
@@ -154,7 +181,12 @@ export async function check(input: CheckInput): Promise<CheckReport> {
       language: input.language,
       file: input.file,
       status: partial.status,
-      checks: { total: hidden.length, passed, failed: hidden.length - passed, notRun: transcripts.filter((t) => t.notRun).length },
+      checks: {
+        total: hidden.length,
+        passed,
+        failed: hidden.length - passed,
+        notRun: transcripts.filter((t) => t.notRun).length,
+      },
       transcripts,
       mistakes: partial.mistakes ?? [],
       problems: partial.problems ?? [],
@@ -172,7 +204,12 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   };
 
   const fatal = firstRunProblems.find((p) => p.kind === 'interpreter-missing' || p.kind === 'syntax');
-  if (fatal) return report({ status: 'error', problems: [fatal], transcripts: hidden.map((h) => ({ name: h.name, description: h.label, passed: false })) });
+  if (fatal)
+    return report({
+      status: 'error',
+      problems: [fatal],
+      transcripts: hidden.map((h) => ({ name: h.name, description: h.label, passed: false })),
+    });
 
   const failing = cases.map((_, i) => i).filter((i) => !passes(i));
   const stub = firstRunProblems.find((p) => p.kind === 'unimplemented');
@@ -187,11 +224,41 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     const shortest = [...hidden].sort((a, b) => a.commands.length - b.commands.length)[0];
     const raw = shortest ? (await runBatch(model, input.execute, [shortest.commands])).outcomes[0] : undefined;
     processRuns += raw ? 1 : 0;
-    const counterexample = shortest && raw ? buildCounterexample(model, { transcript: shortest.name, label: shortest.label, shrunkFrom: shortest.commands.length, reproduced: true, ...(input.replay ? { replay: { stdin: [model.resetCommand, ...shortest.commands].join('\n') + '\n', shell: input.replay([model.resetCommand, ...shortest.commands].join('\n') + '\n') } } : {}) }, shortest.commands, raw) : null;
+    const counterexample =
+      shortest && raw
+        ? buildCounterexample(
+            model,
+            {
+              transcript: shortest.name,
+              label: shortest.label,
+              shrunkFrom: shortest.commands.length,
+              reproduced: true,
+              ...(input.replay
+                ? {
+                    replay: {
+                      stdin: [model.resetCommand, ...shortest.commands].join('\n') + '\n',
+                      shell: input.replay([model.resetCommand, ...shortest.commands].join('\n') + '\n'),
+                    },
+                  }
+                : {}),
+            },
+            shortest.commands,
+            raw,
+          )
+        : null;
     return report({ status: 'fail', counterexample });
   }
   if (failing.length === 0) {
-    const problems = assembleProblems({ model, main, runProblems: (r) => runProblems(r, problemContext), findings: [], diagnosis: undefined, probe: undefined, cases, counterexample: null });
+    const problems = assembleProblems({
+      model,
+      main,
+      runProblems: (r) => runProblems(r, problemContext),
+      findings: [],
+      diagnosis: undefined,
+      probe: undefined,
+      cases,
+      counterexample: null,
+    });
     return report({ status: problems.length === 0 ? 'pass' : 'fail', problems });
   }
 
@@ -201,35 +268,77 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   // Probe: the shortest failing transcript that the program answered to the end (a hang or a flood says
   // enough), unless a mutant already answers every command of every transcript exactly as the program did:
   // that leaves no room for randomness, nor for state that survives the reset.
-  const answeredFailure = probeCase(model, failing.filter((i) => outcomes[i]!.ending === 'finished' || outcomes[i]!.ending === 'crashed'), cases, diagnosis.findings.map((f) => f.mutation));
-  const settled = diagnosis.findings.length > 0 && diagnosis.findings.every((f) => f.confidence === 'exact') && diagnosis.unexplained.length === 0;
+  const answeredFailure = probeCase(
+    model,
+    failing.filter((i) => outcomes[i]!.ending === 'finished' || outcomes[i]!.ending === 'crashed'),
+    cases,
+    diagnosis.findings.map((f) => f.mutation),
+  );
+  const settled =
+    diagnosis.findings.length > 0 &&
+    diagnosis.findings.every((f) => f.confidence === 'exact') &&
+    diagnosis.unexplained.length === 0;
   let probe: Probe | undefined;
   if (answeredFailure !== undefined && !settled) {
     input.onPhase?.('probe');
     // The lists its main process ran before it, for a replay of a difference seen there.
     const home = main.streams.find((s) => s.segments.some((seg) => seg.list === answeredFailure));
-    const before = home?.segments.slice(0, home.segments.findIndex((seg) => seg.list === answeredFailure)).map((seg) => cases[seg.list]!.commands);
+    const before = home?.segments
+      .slice(
+        0,
+        home.segments.findIndex((seg) => seg.list === answeredFailure),
+      )
+      .map((seg) => cases[seg.list]!.commands);
     probe = await probeDeterminism(model, execute, cases[answeredFailure]!, outcomes[answeredFailure], before);
-    const probeStreams = (p: Probe): Stream[] => p.streams.map((s) => ({ ...s, segments: s.segments.map((seg) => ({ ...seg, list: answeredFailure })) }));
-    diagnosis = diagnose(model, manifest.mistakes, [...streams, ...probeStreams(probe)], { random: probe.determinism.fresh === 'different' });
+    const probeStreams = (p: Probe): Stream[] =>
+      p.streams.map((s) => ({ ...s, segments: s.segments.map((seg) => ({ ...seg, list: answeredFailure })) }));
+    diagnosis = diagnose(model, manifest.mistakes, [...streams, ...probeStreams(probe)], {
+      random: probe.determinism.fresh === 'different',
+    });
     // A free choice found with no sign of randomness, or a finding that holds only for a program that never
     // draws at random: more fresh runs before the verdict says which it is.
     const needsMoreFresh = diagnosis.findings.some((f) => f.nondeterministic) || diagnosis.restsOnDeterminism === true;
     if (needsMoreFresh && probe.determinism.fresh === 'same' && probe.determinism.afterReset !== 'different') {
       probe = await probeMoreFresh(model, execute, probe);
-      if (probe.determinism.fresh === 'different') diagnosis = diagnose(model, manifest.mistakes, [...streams, ...probeStreams(probe)], { random: true });
+      if (probe.determinism.fresh === 'different')
+        diagnosis = diagnose(model, manifest.mistakes, [...streams, ...probeStreams(probe)], { random: true });
     }
     streams = [...streams, ...probeStreams(probe)];
   }
   if (probe?.unasked) {
     // Its answers do not follow the commands: whatever a mutant explains in them is timing, so no mistake is named.
-    const shown = buildCounterexample(model, { transcript: probe.probed.name, label: probe.probed.label, shrunkFrom: probe.probed.commands.length, reproduced: false }, probe.probed.commands, probe.unaskedShown ?? probe.alone);
-    return report({ status: 'fail', problems: [unaskedProblem(probe.unasked, probe.probed.label)], counterexample: shown, determinism: probe.determinism });
+    const shown = buildCounterexample(
+      model,
+      {
+        transcript: probe.probed.name,
+        label: probe.probed.label,
+        shrunkFrom: probe.probed.commands.length,
+        reproduced: false,
+      },
+      probe.probed.commands,
+      probe.unaskedShown ?? probe.alone,
+    );
+    return report({
+      status: 'fail',
+      problems: [unaskedProblem(probe.unasked, probe.probed.label)],
+      counterexample: shown,
+      determinism: probe.determinism,
+    });
   }
   const random = probe?.determinism.fresh === 'different';
   if (random) {
     // What one batch of random draws shows is chance; what the verdict names must hold over more of them.
-    const more = await settleRandomVerdict({ model, mistakes: manifest.mistakes, execute, cases, streams, diagnosis, seed: input.options.seed, count: generated.length, length: fuzzLength });
+    const more = await settleRandomVerdict({
+      model,
+      mistakes: manifest.mistakes,
+      execute,
+      cases,
+      streams,
+      diagnosis,
+      seed: input.options.seed,
+      count: generated.length,
+      length: fuzzLength,
+    });
     streams = more.streams;
     diagnosis = more.diagnosis;
   }
@@ -243,28 +352,53 @@ export async function check(input: CheckInput): Promise<CheckReport> {
     random,
     leaky: probe?.determinism.afterReset === 'different',
     // The pack's own reset keeps a setting, so even a right program answers a list otherwise after another.
-    carriesOver: resetCarriesOver(model, cases.map((c) => c.commands)),
+    carriesOver: resetCarriesOver(
+      model,
+      cases.map((c) => c.commands),
+    ),
     concurrency,
     ...(input.replay ? { replay: input.replay } : {}),
     maxShrinkRounds: MAX_SHRINK_ROUNDS,
   };
   const examples = await counterexamplesFor(ctx, diagnosis.findings);
   // Every finding goes through the evidence its own trace shows before it is named (evidence.ts).
-  const vetted = vetFindings({ model, catalogue: manifest.mistakes, findings: diagnosis.findings, examples, random, unexplained: diagnosis.unexplained.length > 0, cardText: (id, mutation) => cardText(manifest, id, mutation) });
+  const vetted = vetFindings({
+    model,
+    catalogue: manifest.mistakes,
+    findings: diagnosis.findings,
+    examples,
+    random,
+    unexplained: diagnosis.unexplained.length > 0,
+    cardText: (id, mutation) => cardText(manifest, id, mutation),
+  });
   const kept = vetted.filter((v) => v.kind === 'kept');
   const contradicted = vetted.filter((v) => v.kind === 'dropped');
   diagnosis = { ...diagnosis, findings: kept.map((v) => v.finding) };
   let mistakes = kept.map((v) => namedMistake(input, cases, v.finding, v.example, probe));
 
-  let counterexample: Counterexample | null = mistakes.find((m) => m.counterexample)?.counterexample ?? contradicted[0]?.example ?? null;
-  const stoppedCase = failing.find((i) => outcomes[i]!.ending === 'timed-out' || outcomes[i]!.ending === 'output-limit');
-  if (!counterexample && (diagnosis.unexplained.length > 0 || diagnosis.findings.length === 0) && answeredFailure !== undefined) {
+  let counterexample: Counterexample | null =
+    mistakes.find((m) => m.counterexample)?.counterexample ?? contradicted[0]?.example ?? null;
+  const stoppedCase = failing.find(
+    (i) => outcomes[i]!.ending === 'timed-out' || outcomes[i]!.ending === 'output-limit',
+  );
+  if (
+    !counterexample &&
+    (diagnosis.unexplained.length > 0 || diagnosis.findings.length === 0) &&
+    answeredFailure !== undefined
+  ) {
     const lists = new Set(diagnosis.unexplained.map((u) => u.step.list));
-    const around = failing.filter((i) => lists.has(i) && (outcomes[i]!.ending === 'finished' || outcomes[i]!.ending === 'crashed'));
+    const around = failing.filter(
+      (i) => lists.has(i) && (outcomes[i]!.ending === 'finished' || outcomes[i]!.ending === 'crashed'),
+    );
     const pool = (around.length > 0 ? around : [answeredFailure]).map((i) => cases[i]!);
-    counterexample = await counterexampleForDifference(ctx, pool, new Map(pool.map((c) => [c, outcomes[cases.indexOf(c)]!])));
+    counterexample = await counterexampleForDifference(
+      ctx,
+      pool,
+      new Map(pool.map((c) => [c, outcomes[cases.indexOf(c)]!])),
+    );
   }
-  if (!counterexample && stoppedCase !== undefined) counterexample = stoppedCounterexample(model, cases[stoppedCase]!, outcomes[stoppedCase]!);
+  if (!counterexample && stoppedCase !== undefined)
+    counterexample = stoppedCounterexample(model, cases[stoppedCase]!, outcomes[stoppedCase]!);
 
   if (input.locate) {
     input.onPhase?.('locate');
@@ -276,30 +410,68 @@ export async function check(input: CheckInput): Promise<CheckReport> {
         const { location, runs } = await input.locate!([attempt]).catch(() => ({ location: undefined, runs: 1 }));
         processRuns += runs;
         if (!location) continue;
-        const fn = location.function ?? (location.lines[0] ? enclosingFunction(input.source, input.language, location.lines[0]) : null);
-        return { ...mistake, location: { ...location, function: fn, ...(attempt.origin ? { at: attempt.origin } : {}) } };
+        const fn =
+          location.function ??
+          (location.lines[0] ? enclosingFunction(input.source, input.language, location.lines[0]) : null);
+        return {
+          ...mistake,
+          location: { ...location, function: fn, ...(attempt.origin ? { at: attempt.origin } : {}) },
+        };
       }
       return mistake;
     });
   }
 
-  const problems = assembleProblems({ model, main, runProblems: (r) => runProblems(r, problemContext), findings: diagnosis.findings, diagnosis, probe, cases, counterexample });
+  const problems = assembleProblems({
+    model,
+    main,
+    runProblems: (r) => runProblems(r, problemContext),
+    findings: diagnosis.findings,
+    diagnosis,
+    probe,
+    cases,
+    counterexample,
+  });
   const unnamed = contradicted[0];
-  if (unnamed?.kind === 'dropped') addContradiction(problems, manifest, unnamed.finding.mistake, unnamed.shown, unnamed.example === counterexample);
+  if (unnamed?.kind === 'dropped')
+    addContradiction(problems, manifest, unnamed.finding.mistake, unnamed.shown, unnamed.example === counterexample);
   if (stoppedCase !== undefined) {
     const stopped = stoppedProblem(model, cases[stoppedCase]!, outcomes[stoppedCase]!, problems);
-    if (stopped) problems.splice(problems.findIndex((p) => p.kind === stopped.kind), 1, stopped);
+    if (stopped)
+      problems.splice(
+        problems.findIndex((p) => p.kind === stopped.kind),
+        1,
+        stopped,
+      );
   }
-  return report({ status: 'fail', mistakes, counterexample, problems, ...(probe ? { determinism: probe.determinism } : {}) });
+  return report({
+    status: 'fail',
+    mistakes,
+    counterexample,
+    problems,
+    ...(probe ? { determinism: probe.determinism } : {}),
+  });
 }
 
-function namedMistake(input: CheckInput, cases: readonly Case[], finding: Finding, counterexample: Counterexample | null, probe: Probe | undefined): NamedMistake {
+function namedMistake(
+  input: CheckInput,
+  cases: readonly Case[],
+  finding: Finding,
+  counterexample: Counterexample | null,
+  probe: Probe | undefined,
+): NamedMistake {
   const spec = input.manifest.mistakes.find((m) => m.id === finding.mistake)!;
   const variant = spec.variants?.find((v) => v.mutant === finding.mutation);
   const lists = [...new Set(finding.steps.map((s) => s.list))];
   const first = finding.steps[0];
   const firstCase = first ? cases[first.list] : undefined;
-  const behaviour = !finding.nondeterministic ? undefined : probe?.determinism.fresh === 'different' ? 'random' : probe?.determinism.afterReset === 'different' ? 'rotating' : undefined;
+  const behaviour = !finding.nondeterministic
+    ? undefined
+    : probe?.determinism.fresh === 'different'
+      ? 'random'
+      : probe?.determinism.afterReset === 'different'
+        ? 'rotating'
+        : undefined;
   return {
     id: spec.id,
     title: variant?.title ?? spec.title,
@@ -309,14 +481,28 @@ function namedMistake(input: CheckInput, cases: readonly Case[], finding: Findin
     explanation: spec.explanation,
     hint: variant?.hint ?? spec.hint,
     mutants: [finding.mutation],
-    ...(variant ? { variant: { mutant: variant.mutant, ...(variant.title ? { title: variant.title } : {}), explanation: variant.explanation } } : {}),
+    ...(variant
+      ? {
+          variant: {
+            mutant: variant.mutant,
+            ...(variant.title ? { title: variant.title } : {}),
+            explanation: variant.explanation,
+          },
+        }
+      : {}),
     ...(behaviour ? { behaviour } : {}),
     evidence: {
       steps: finding.stepCount,
       transcripts: lists.length,
-      first: first && firstCase ? { transcript: firstCase.name, label: firstCase.label, index: first.listIndex, command: first.command } : null,
+      first:
+        first && firstCase
+          ? { transcript: firstCase.name, label: firstCase.label, index: first.listIndex, command: first.command }
+          : null,
     },
-    revealedBy: lists.map((l) => cases[l]).filter((c): c is Case => c !== undefined && c.hidden).map((c) => c.name),
+    revealedBy: lists
+      .map((l) => cases[l])
+      .filter((c): c is Case => c !== undefined && c.hidden)
+      .map((c) => c.name),
     ...(spec.question ? { question: spec.question } : {}),
     ...(spec.step ? { step: spec.step } : {}),
     counterexample,
@@ -328,7 +514,12 @@ function namedMistake(input: CheckInput, cases: readonly Case[], finding: Findin
  * it has few choices to make, so the shortest transcript with enough free choices (ties, under the
  * model's nondeterministic mutations) to make agreement by chance unlikely; else the one with most choices.
  */
-function probeCase(model: ReferenceModel, indexes: readonly number[], cases: readonly Case[], suspected: readonly string[]): number | undefined {
+function probeCase(
+  model: ReferenceModel,
+  indexes: readonly number[],
+  cases: readonly Case[],
+  suspected: readonly string[],
+): number | undefined {
   const free = new Set(model.mutations.filter((m) => m.nondeterministic).map((m) => m.id));
   // Choices counted under the mistakes already suspected: a count that goes negative, say, breaks ties the reference would have.
   const on = new Set([...free, ...suspected]);
@@ -346,12 +537,28 @@ function probeCase(model: ReferenceModel, indexes: readonly number[], cases: rea
  * before the crash do not contradict) would crash too. They go last, and generated ones are not run at all:
  * a program that crashes on every stranger would otherwise cost a process per transcript with a stranger.
  */
-function crashesLikeThis(model: ReferenceModel, mistakes: readonly MistakeMutants[], crashed: Stream, pending: readonly number[], cases: readonly Case[]): AfterCrash {
-  const mutations = [...new Set(mistakes.flatMap((m) => m.mutants))].filter((id) => !model.mutations.find((m) => m.id === id)?.nondeterministic);
-  const walk = walkEvidence(model, [crashed], mutations.map((m) => ({ mutations: [m], nondeterministic: false })));
+function crashesLikeThis(
+  model: ReferenceModel,
+  mistakes: readonly MistakeMutants[],
+  crashed: Stream,
+  pending: readonly number[],
+  cases: readonly Case[],
+): AfterCrash {
+  const mutations = [...new Set(mistakes.flatMap((m) => m.mutants))].filter(
+    (id) => !model.mutations.find((m) => m.id === id)?.nondeterministic,
+  );
+  const walk = walkEvidence(
+    model,
+    [crashed],
+    mutations.map((m) => ({ mutations: [m], nondeterministic: false })),
+  );
   const last = walk.differing[walk.differing.length - 1];
-  const crashers = walk.tallies.filter((t) => t.against === 0 && last !== undefined && t.support.some((s) => s.index === last.index)).map((t) => new Set(t.candidate.mutations));
-  const defer = new Set(pending.filter((i) => crashers.some((on) => simulate(model, cases[i]!.commands, on).outcome.ending === 'crashed')));
+  const crashers = walk.tallies
+    .filter((t) => t.against === 0 && last !== undefined && t.support.some((s) => s.index === last.index))
+    .map((t) => new Set(t.candidate.mutations));
+  const defer = new Set(
+    pending.filter((i) => crashers.some((on) => simulate(model, cases[i]!.commands, on).outcome.ending === 'crashed')),
+  );
   return { defer, skip: new Set([...defer].filter((i) => !cases[i]!.hidden)) };
 }
 
@@ -359,7 +566,12 @@ function crashesLikeThis(model: ReferenceModel, mistakes: readonly MistakeMutant
 function stoppedCounterexample(model: ReferenceModel, c: Case, outcome: Outcome): Counterexample {
   const answered = segmentAnswers(model, c.commands, outcome.lines, false).length;
   const commands = c.commands.slice(0, Math.min(answered + 1, c.commands.length));
-  return buildCounterexample(model, { transcript: c.name, label: c.label, shrunkFrom: c.commands.length, reproduced: false }, commands, outcome);
+  return buildCounterexample(
+    model,
+    { transcript: c.name, label: c.label, shrunkFrom: c.commands.length, reproduced: false },
+    commands,
+    outcome,
+  );
 }
 
 function verdictOf(model: ReferenceModel, c: Case, outcome: Outcome): TranscriptVerdict {
@@ -372,13 +584,23 @@ function verdictOf(model: ReferenceModel, c: Case, outcome: Outcome): Transcript
     return !actual || actual.length !== answer.length || actual.some((line, k) => line !== answer[k]);
   });
   if (divergesAt < 0) divergesAt = Math.min(actualAnswers.length, c.commands.length - 1);
-  return { name: c.name, description: c.label, passed: false, divergesAt, expected: c.expected.lines, actual: outcome.lines };
+  return {
+    name: c.name,
+    description: c.label,
+    passed: false,
+    divergesAt,
+    expected: c.expected.lines,
+    actual: outcome.lines,
+  };
 }
 
 export type { Diagnosis };
 
 /** Answers with a trailing byte fail, whatever else is right: the problem comes first. */
-function withLineEndings(partial: Partial<CheckReport> & Pick<CheckReport, 'status'>, seen: LineEndings | undefined): Partial<CheckReport> & Pick<CheckReport, 'status'> {
+function withLineEndings(
+  partial: Partial<CheckReport> & Pick<CheckReport, 'status'>,
+  seen: LineEndings | undefined,
+): Partial<CheckReport> & Pick<CheckReport, 'status'> {
   if (!seen || partial.status === 'error') return partial;
   const restRight = (partial.mistakes ?? []).length === 0 && (partial.problems ?? []).length === 0;
   return { ...partial, status: 'fail', problems: [lineEndingsProblem(seen, restRight), ...(partial.problems ?? [])] };

@@ -66,7 +66,11 @@ function replayOf(ctx: ConfirmContext, commands: readonly string[]): Replay | un
 }
 
 /** True when the finding's mutant alone makes `commands` show the finding (see the module comment). */
-export function modelShows(model: ReferenceModel, finding: Pick<Finding, 'mutation' | 'nondeterministic'>, commands: readonly string[]): boolean {
+export function modelShows(
+  model: ReferenceModel,
+  finding: Pick<Finding, 'mutation' | 'nondeterministic'>,
+  commands: readonly string[],
+): boolean {
   const mutant = simulate(model, commands, new Set([finding.mutation]));
   if (!finding.nondeterministic) return !sameOutcome(mutant.outcome, simulate(model, commands).outcome);
   let chance = 1;
@@ -78,13 +82,27 @@ export function modelShows(model: ReferenceModel, finding: Pick<Finding, 'mutati
  * True when the program's run of `commands` shows the finding: a differing command that its mutation
  * explains alone, or that its pair explains and the other half alone does not.
  */
-export function programShows(model: ReferenceModel, finding: Pick<Finding, 'mutation' | 'mutations'>, commands: readonly string[], learner: Outcome): boolean {
+export function programShows(
+  model: ReferenceModel,
+  finding: Pick<Finding, 'mutation' | 'mutations'>,
+  commands: readonly string[],
+  learner: Outcome,
+): boolean {
   if (sameOutcome(learner, simulate(model, commands).outcome)) return false;
-  const stream: EvidenceStream = { commands, lines: learner.lines, ending: learner.ending, segments: [{ list: 0, start: 0, length: commands.length }] };
+  const stream: EvidenceStream = {
+    commands,
+    lines: learner.lines,
+    ending: learner.ending,
+    segments: [{ list: 0, start: 0, length: commands.length }],
+  };
   const free = new Set(model.mutations.filter((m) => m.nondeterministic).map((m) => m.id));
   const others = finding.mutations.filter((m) => m !== finding.mutation);
   const sets = [[finding.mutation], ...(others.length > 0 ? [finding.mutations, others] : [])];
-  const walk = walkEvidence(model, [stream], sets.map((mutations) => ({ mutations, nondeterministic: mutations.some((id) => free.has(id)) })));
+  const walk = walkEvidence(
+    model,
+    [stream],
+    sets.map((mutations) => ({ mutations, nondeterministic: mutations.some((id) => free.has(id)) })),
+  );
   const [alone, pair, rest] = walk.tallies;
   if (alone!.supportCount > 0) return true;
   if (!pair || !rest) return false;
@@ -111,12 +129,23 @@ async function plan(ctx: ConfirmContext, finding: Finding): Promise<Planned> {
     if (!stream) continue;
     const start = prefixes(stream, step.index).find((p) => modelShows(ctx.model, finding, p));
     if (!start) continue;
-    const commands = await shrinkCommands(start, async (lists) => lists.map((list) => modelShows(ctx.model, finding, list)), undefined, commandFits(ctx.model));
-    if (!best || commands.length < best.commands!.length) best = { finding, source: ctx.cases[step.list], start, commands };
+    const commands = await shrinkCommands(
+      start,
+      async (lists) => lists.map((list) => modelShows(ctx.model, finding, list)),
+      undefined,
+      commandFits(ctx.model),
+    );
+    if (!best || commands.length < best.commands!.length)
+      best = { finding, source: ctx.cases[step.list], start, commands };
   }
   if (best) return best;
   const first = finding.steps[0];
-  return { finding, source: first ? ctx.cases[first.list] : undefined, start: first ? (ctx.cases[first.list]?.commands ?? []) : [], commands: undefined };
+  return {
+    finding,
+    source: first ? ctx.cases[first.list] : undefined,
+    start: first ? (ctx.cases[first.list]?.commands ?? []) : [],
+    commands: undefined,
+  };
 }
 
 interface Confirmed {
@@ -126,7 +155,10 @@ interface Confirmed {
 }
 
 /** Runs each candidate (and its observed twin) for real; one process for all when the program allows it. */
-async function runCandidates(ctx: ConfirmContext, candidates: readonly (readonly string[])[]): Promise<{ plain: Outcome; observed: Outcome | undefined }[]> {
+async function runCandidates(
+  ctx: ConfirmContext,
+  candidates: readonly (readonly string[])[],
+): Promise<{ plain: Outcome; observed: Outcome | undefined }[]> {
   const observe = ctx.model.observeCommand !== undefined;
   if (!ctx.leaky && !ctx.carriesOver && !ctx.random) {
     // The answers of every candidate in one process; the counts each in a fresh one, as the replay line runs
@@ -134,7 +166,13 @@ async function runCandidates(ctx: ConfirmContext, candidates: readonly (readonly
     // left over from the run before.
     const [{ outcomes }, observed] = await Promise.all([
       runBatch(ctx.model, ctx.execute, candidates),
-      observe ? mapLimit(candidates, ctx.concurrency, async (c) => (await runBatch(ctx.model, ctx.execute, [withObserve(ctx.model, c)])).outcomes[0]!) : Promise.resolve(undefined),
+      observe
+        ? mapLimit(
+            candidates,
+            ctx.concurrency,
+            async (c) => (await runBatch(ctx.model, ctx.execute, [withObserve(ctx.model, c)])).outcomes[0]!,
+          )
+        : Promise.resolve(undefined),
     ]);
     return candidates.map((_, i) => ({ plain: outcomes[i]!, observed: observed?.[i] }));
   }
@@ -146,17 +184,29 @@ async function runCandidates(ctx: ConfirmContext, candidates: readonly (readonly
       const answers = segmentAnswers(ctx.model, withObserve(ctx.model, c), run.lines, run.ending === 'finished');
       const plainLines = answers.filter((_, k) => k % 2 === 0).flat();
       const complete = answers.length >= 2 * c.length;
-      return { plain: { lines: plainLines, ending: complete ? run.ending : run.ending === 'finished' ? 'crashed' : run.ending }, observed: run };
+      return {
+        plain: {
+          lines: plainLines,
+          ending: complete ? run.ending : run.ending === 'finished' ? 'crashed' : run.ending,
+        },
+        observed: run,
+      };
     }
     const [plain, observed] = await Promise.all([
       runBatch(ctx.model, ctx.execute, [c]).then((r) => r.outcomes[0]!),
-      observe ? runBatch(ctx.model, ctx.execute, [withObserve(ctx.model, c)]).then((r) => r.outcomes[0]!) : Promise.resolve(undefined),
+      observe
+        ? runBatch(ctx.model, ctx.execute, [withObserve(ctx.model, c)]).then((r) => r.outcomes[0]!)
+        : Promise.resolve(undefined),
     ]);
     return { plain, observed };
   });
 }
 
-function confirmedOf(ctx: ConfirmContext, commands: readonly string[], run: { plain: Outcome; observed: Outcome | undefined }): Confirmed {
+function confirmedOf(
+  ctx: ConfirmContext,
+  commands: readonly string[],
+  run: { plain: Outcome; observed: Outcome | undefined },
+): Confirmed {
   const observed = run.observed ? splitObserved(ctx.model, commands, run.plain, run.observed) : undefined;
   return { commands, learner: run.plain, ...(observed ? { observed } : {}) };
 }
@@ -167,8 +217,13 @@ function confirmedOf(ctx: ConfirmContext, commands: readonly string[], run: { pl
  * it in that process: the shrinker takes the first list that holds, so the lists that held together are run
  * alone in that order until one holds alone, and only that one is said to hold.
  */
-async function candidatesHolding(ctx: ConfirmContext, lists: readonly (readonly string[])[], holds: (list: readonly string[], run: Outcome) => boolean): Promise<boolean[]> {
-  const alone = async (list: readonly string[]): Promise<Outcome> => (await runBatch(ctx.model, ctx.execute, [list])).outcomes[0]!;
+async function candidatesHolding(
+  ctx: ConfirmContext,
+  lists: readonly (readonly string[])[],
+  holds: (list: readonly string[], run: Outcome) => boolean,
+): Promise<boolean[]> {
+  const alone = async (list: readonly string[]): Promise<Outcome> =>
+    (await runBatch(ctx.model, ctx.execute, [list])).outcomes[0]!;
   if (ctx.leaky) {
     const runs = await mapLimit(lists, ctx.concurrency, alone);
     return lists.map((l, i) => holds(l, runs[i]!));
@@ -183,7 +238,11 @@ async function candidatesHolding(ctx: ConfirmContext, lists: readonly (readonly 
 }
 
 /** Delta debugging with real runs, for a program that does not follow its mutant on the model's candidate. */
-async function shrinkOnProgram(ctx: ConfirmContext, finding: Finding, start: readonly string[]): Promise<readonly string[]> {
+async function shrinkOnProgram(
+  ctx: ConfirmContext,
+  finding: Finding,
+  start: readonly string[],
+): Promise<readonly string[]> {
   let rounds = 0;
   return shrinkCommands(
     start,
@@ -197,16 +256,23 @@ async function shrinkOnProgram(ctx: ConfirmContext, finding: Finding, start: rea
 }
 
 /** A counterexample per finding (null where no run of the program could be shown to reveal it). */
-export async function counterexamplesFor(ctx: ConfirmContext, findings: readonly Finding[]): Promise<(Counterexample | null)[]> {
+export async function counterexamplesFor(
+  ctx: ConfirmContext,
+  findings: readonly Finding[],
+): Promise<(Counterexample | null)[]> {
   const plans = await Promise.all(findings.map((f) => plan(ctx, f)));
   const results: (Confirmed | null)[] = findings.map(() => null);
   const tries = ctx.random ? RANDOM_TRIES : 1;
   for (let attempt = 0; attempt < tries; attempt++) {
     const open = plans.map((p, i) => ({ p, i })).filter(({ p, i }) => results[i] === null && p.commands !== undefined);
     if (open.length === 0) break;
-    const runs = await runCandidates(ctx, open.map(({ p }) => p.commands!));
+    const runs = await runCandidates(
+      ctx,
+      open.map(({ p }) => p.commands!),
+    );
     open.forEach(({ p, i }, k) => {
-      if (programShows(ctx.model, p.finding, p.commands!, runs[k]!.plain)) results[i] = confirmedOf(ctx, p.commands!, runs[k]!);
+      if (programShows(ctx.model, p.finding, p.commands!, runs[k]!.plain))
+        results[i] = confirmedOf(ctx, p.commands!, runs[k]!);
     });
   }
   // The program does not behave like its mutant on the model's candidate: shrink on the program itself.
@@ -240,10 +306,15 @@ export async function counterexamplesFor(ctx: ConfirmContext, findings: readonly
  * A counterexample for a failure no mistake names: the shortest failing transcript, shrunk on the program
  * while it still differs from the reference, then confirmed in a fresh process.
  */
-export async function counterexampleForDifference(ctx: ConfirmContext, failing: readonly Case[], outcomes: ReadonlyMap<Case, Outcome>): Promise<Counterexample | null> {
+export async function counterexampleForDifference(
+  ctx: ConfirmContext,
+  failing: readonly Case[],
+  outcomes: ReadonlyMap<Case, Outcome>,
+): Promise<Counterexample | null> {
   const start = [...failing].sort((a, b) => a.commands.length - b.commands.length)[0];
   if (!start) return null;
-  const differs = (commands: readonly string[], learner: Outcome): boolean => !sameOutcome(learner, simulate(ctx.model, commands).outcome);
+  const differs = (commands: readonly string[], learner: Outcome): boolean =>
+    !sameOutcome(learner, simulate(ctx.model, commands).outcome);
   let rounds = 0;
   const commands = ctx.random
     ? start.commands
@@ -263,7 +334,13 @@ export async function counterexampleForDifference(ctx: ConfirmContext, failing: 
     const confirmed = confirmedOf(ctx, commands, run!);
     return buildCounterexample(
       ctx.model,
-      { transcript: start.name, label: start.label, shrunkFrom: start.commands.length, reproduced: true, ...(replayOf(ctx, commands) ? { replay: replayOf(ctx, commands)! } : {}) },
+      {
+        transcript: start.name,
+        label: start.label,
+        shrunkFrom: start.commands.length,
+        reproduced: true,
+        ...(replayOf(ctx, commands) ? { replay: replayOf(ctx, commands)! } : {}),
+      },
       commands,
       confirmed.learner,
       confirmed.observed,
@@ -272,5 +349,10 @@ export async function counterexampleForDifference(ctx: ConfirmContext, failing: 
   // It failed in the check but not again alone: show the check's own run, and say it did not reproduce.
   const seen = outcomes.get(start);
   if (!seen) return null;
-  return buildCounterexample(ctx.model, { transcript: start.name, label: start.label, shrunkFrom: start.commands.length, reproduced: false }, start.commands, seen);
+  return buildCounterexample(
+    ctx.model,
+    { transcript: start.name, label: start.label, shrunkFrom: start.commands.length, reproduced: false },
+    start.commands,
+    seen,
+  );
 }

@@ -25,15 +25,26 @@ export function withObserve(model: ReferenceModel, commands: readonly string[]):
  * printed right after it. Returns undefined when the plain answers differ from `plain` (the observe command
  * changed what the program did, or it is random): then its counts would not describe the shown run.
  */
-export function splitObserved(model: ReferenceModel, commands: readonly string[], plain: Outcome, observedRun: Outcome): (readonly string[] | null)[] | undefined {
+export function splitObserved(
+  model: ReferenceModel,
+  commands: readonly string[],
+  plain: Outcome,
+  observedRun: Outcome,
+): (readonly string[] | null)[] | undefined {
   if (!model.observeCommand) return undefined;
-  const answers = segmentAnswers(model, withObserve(model, commands), observedRun.lines, observedRun.ending === 'finished');
+  const answers = segmentAnswers(
+    model,
+    withObserve(model, commands),
+    observedRun.lines,
+    observedRun.ending === 'finished',
+  );
   const plainAnswers = segmentAnswers(model, commands, plain.lines, plain.ending === 'finished');
   const observed: (readonly string[] | null)[] = [];
   for (let i = 0; i < commands.length; i++) {
     const answer = answers[2 * i];
     const mine = plainAnswers[i];
-    if (answer && mine && (answer.length !== mine.length || answer.some((line, k) => line !== mine[k]))) return undefined;
+    if (answer && mine && (answer.length !== mine.length || answer.some((line, k) => line !== mine[k])))
+      return undefined;
     if (!answer !== !mine) return undefined;
     observed.push(answers[2 * i + 1] ?? null);
   }
@@ -54,7 +65,8 @@ export function buildCounterexample(
   // Lines printed after the last answer belong to no command; shown with the last row, so a transcript that
   // failed on them alone does not mark a row that matches as its first difference.
   const answered = actualAnswers.reduce((n, answer) => n + (answer?.length ?? 0), 0);
-  const after = learner.ending === 'finished' && actualAnswers.length === commands.length ? learner.lines.slice(answered) : [];
+  const after =
+    learner.ending === 'finished' && actualAnswers.length === commands.length ? learner.lines.slice(answered) : [];
   if (after.length > 0) actualAnswers[commands.length - 1] = [...(actualAnswers[commands.length - 1] ?? []), ...after];
   const trace: TraceRow[] = commands.map((command, i) => {
     const step = reference.steps[i];
@@ -63,7 +75,14 @@ export function buildCounterexample(
     const matches = full !== null && full.length === expected.length && full.every((line, k) => line === expected[k]);
     const shown = full === null ? null : clipLines(full);
     const actual = shown === null ? null : shown.lines;
-    const row: TraceRow = { command, expected, actual, counts: step?.snapshot ?? {}, matches, ...(shown?.clipped ? { details: full!.join('\n') } : {}) };
+    const row: TraceRow = {
+      command,
+      expected,
+      actual,
+      counts: step?.snapshot ?? {},
+      matches,
+      ...(shown?.clipped ? { details: full!.join('\n') } : {}),
+    };
     if (!observed || !shouldBe) return row;
     return { ...row, observed: observed[i] ?? null, shouldBe: shouldBe[2 * i + 1]?.answer ?? [] };
   });

@@ -60,7 +60,10 @@ export class LineEndingFilter {
 export function lineEndingsProblem(seen: LineEndings, restRight: boolean): Problem {
   const shown = seen.example.replace(/\r/g, '\\r').replace(/\t/g, '\\t');
   const bytes = seen.bytes.map((b) => `\`${b === ' ' ? '␠' : b}\` (${codes[b]})`).join(' and ');
-  const how = seen.endedOdd === seen.lines ? 'Every answer of your program ends in' : `${seen.endedOdd} of your program's ${seen.lines} answer lines end in`;
+  const how =
+    seen.endedOdd === seen.lines
+      ? 'Every answer of your program ends in'
+      : `${seen.endedOdd} of your program's ${seen.lines} answer lines end in`;
   const windows = seen.bytes.includes('\\r');
   return {
     kind: 'line-endings',

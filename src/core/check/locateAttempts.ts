@@ -22,7 +22,13 @@ export interface LocateAttempt {
  * What to trace for a finding: its counterexample, and (when that has no right command of the same kind to
  * compare with) the transcript the finding was first seen in, up to that command.
  */
-export function locateAttempts(model: ReferenceModel, example: Counterexample | null, finding: Finding | undefined, streams: readonly Stream[], cases: readonly Case[]): LocateAttempt[] {
+export function locateAttempts(
+  model: ReferenceModel,
+  example: Counterexample | null,
+  finding: Finding | undefined,
+  streams: readonly Stream[],
+  cases: readonly Case[],
+): LocateAttempt[] {
   const attempts: LocateAttempt[] = [];
   const verb = (command: string): string => command.trim().split(/\s+/)[0] ?? '';
   // A mistake in the bookkeeping (a count that goes negative) shows at a later command, but is made at the
@@ -31,12 +37,22 @@ export function locateAttempts(model: ReferenceModel, example: Counterexample | 
     if (!finding || finding.nondeterministic) return a;
     const mutant = simulate(model, a.commands, new Set([finding.mutation])).steps;
     const reference = simulate(model, a.commands).steps;
-    const cause = reference.findIndex((step, i) => i < a.failingIndex && JSON.stringify(step.snapshot) !== JSON.stringify(mutant[i]?.snapshot));
-    return cause < 0 ? a : { ...a, failingIndex: cause, otherFailing: [...new Set([...a.otherFailing, a.failingIndex])] };
+    const cause = reference.findIndex(
+      (step, i) => i < a.failingIndex && JSON.stringify(step.snapshot) !== JSON.stringify(mutant[i]?.snapshot),
+    );
+    return cause < 0
+      ? a
+      : { ...a, failingIndex: cause, otherFailing: [...new Set([...a.otherFailing, a.failingIndex])] };
   };
   // Only worth a run when a command of the same kind was answered right, to compare the lines with.
   const worthTracing = (a: LocateAttempt): boolean =>
-    a.commands.some((c, i) => i !== a.failingIndex && !a.otherFailing.includes(i) && i < a.answers.length && verb(c) === verb(a.commands[a.failingIndex]!));
+    a.commands.some(
+      (c, i) =>
+        i !== a.failingIndex &&
+        !a.otherFailing.includes(i) &&
+        i < a.answers.length &&
+        verb(c) === verb(a.commands[a.failingIndex]!),
+    );
   if (example?.reproduced) {
     const answered = example.trace.filter((row) => row.actual !== null);
     const attempt: LocateAttempt = {
@@ -57,21 +73,31 @@ export function locateAttempts(model: ReferenceModel, example: Counterexample | 
     const stream = streams[step.stream];
     const segment = stream?.segments.find((s) => step.index >= s.start && step.index < s.start + s.length);
     const key = `${step.stream}:${segment?.start}:${verb(step.command)}`;
-    if (!stream || !segment || stream.ending === 'timed-out' || stream.ending === 'output-limit' || tried.has(key)) continue;
+    if (!stream || !segment || stream.ending === 'timed-out' || stream.ending === 'output-limit' || tried.has(key))
+      continue;
     tried.add(key);
     const commands = stream.commands.slice(segment.start, segment.start + segment.length);
     const upto = stream.commands.slice(0, segment.start + segment.length);
     const answers = segmentAnswers(model, upto, stream.lines, stream.ending === 'finished').slice(segment.start);
     const expected = simulate(model, commands).steps.map((s) => s.answer);
-    const differs = (i: number): boolean => !answers[i] || answers[i]!.length !== expected[i]?.length || answers[i]!.some((line, k) => line !== expected[i]![k]);
+    const differs = (i: number): boolean =>
+      !answers[i] ||
+      answers[i]!.length !== expected[i]?.length ||
+      answers[i]!.some((line, k) => line !== expected[i]![k]);
     const failingIndex = step.index - segment.start;
-    const attempt = atCause({ commands, answers, failingIndex, otherFailing: commands.map((_, i) => i).filter((i) => i !== failingIndex && differs(i)) });
+    const attempt = atCause({
+      commands,
+      answers,
+      failingIndex,
+      otherFailing: commands.map((_, i) => i).filter((i) => i !== failingIndex && differs(i)),
+    });
     if (worthTracing(attempt)) {
       const source = cases[segment.list];
-      attempts.push(source ? { ...attempt, origin: { table: false, transcript: source.name, label: source.label } } : attempt);
+      attempts.push(
+        source ? { ...attempt, origin: { table: false, transcript: source.name, label: source.label } } : attempt,
+      );
       break;
     }
   }
   return attempts;
 }
-

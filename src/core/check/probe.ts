@@ -48,7 +48,12 @@ export interface Probe {
   readonly unaskedShown?: Outcome;
 }
 
-function firstDifference(model: ReferenceModel, commands: readonly string[], a: Outcome, b: Outcome): AnswerDifference | undefined {
+function firstDifference(
+  model: ReferenceModel,
+  commands: readonly string[],
+  a: Outcome,
+  b: Outcome,
+): AnswerDifference | undefined {
   if (sameOutcome(a, b)) return undefined;
   const x = segmentAnswers(model, commands, a.lines, a.ending === 'finished');
   const y = segmentAnswers(model, commands, b.lines, b.ending === 'finished');
@@ -62,10 +67,18 @@ function firstDifference(model: ReferenceModel, commands: readonly string[], a: 
 }
 
 /** Fresh runs, two at a time, until one answers otherwise than `first` or MORE_FRESH_RUNS have agreed. */
-async function freshRunsUntilOneDiffers(model: ReferenceModel, execute: Execute, probed: Case, first: Outcome): Promise<{ runs: Awaited<ReturnType<typeof runBatch>>[]; difference?: AnswerDifference }> {
+async function freshRunsUntilOneDiffers(
+  model: ReferenceModel,
+  execute: Execute,
+  probed: Case,
+  first: Outcome,
+): Promise<{ runs: Awaited<ReturnType<typeof runBatch>>[]; difference?: AnswerDifference }> {
   const runs: Awaited<ReturnType<typeof runBatch>>[] = [];
   for (let round = 0; round < MORE_FRESH_RUNS / 2; round++) {
-    const pair = await Promise.all([runBatch(model, execute, [probed.commands]), runBatch(model, execute, [probed.commands])]);
+    const pair = await Promise.all([
+      runBatch(model, execute, [probed.commands]),
+      runBatch(model, execute, [probed.commands]),
+    ]);
     runs.push(...pair);
     for (const run of pair) {
       const outcome = run.outcomes[0]!;
@@ -76,7 +89,8 @@ async function freshRunsUntilOneDiffers(model: ReferenceModel, execute: Execute,
   return { runs };
 }
 
-const usableOutcome = (o: Outcome): boolean => o.ending !== 'not-run' && o.ending !== 'timed-out' && o.ending !== 'output-limit';
+const usableOutcome = (o: Outcome): boolean =>
+  o.ending !== 'not-run' && o.ending !== 'timed-out' && o.ending !== 'output-limit';
 
 /**
  * A probe that saw no randomness, looked at again where the diagnosis needs it (a tie broken some other way
@@ -94,7 +108,9 @@ export async function probeMoreFresh(model: ReferenceModel, execute: Execute, pr
   const commands = probe.probed.commands;
   // Prefixes of a few lengths: a cursor moved by some commands only (picks) is moved by one of them a number
   // of times that does not bring it back to its start.
-  const cuts = [...new Set([2, 3, 4, Math.ceil(commands.length / 2), commands.length - 1])].filter((n) => n > 0 && n < commands.length);
+  const cuts = [...new Set([2, 3, 4, Math.ceil(commands.length / 2), commands.length - 1])].filter(
+    (n) => n > 0 && n < commands.length,
+  );
   for (const cut of extra.difference ? [] : cuts) {
     const input = [commands.slice(0, cut), commands];
     const run = await runBatch(model, execute, input);
@@ -130,15 +146,32 @@ export async function probeMoreFresh(model: ReferenceModel, execute: Execute, pr
  * output depends on timing (a thread that prints, a timer) differs across the reset by chance; its replay
  * answers otherwise, and that is said as what it is: two runs of the same input that answer differently.
  */
-export async function probeDeterminism(model: ReferenceModel, execute: Execute, probed: Case, inBatch?: Outcome, before?: readonly (readonly string[])[]): Promise<Probe> {
-  const [twice, again] = await Promise.all([runBatch(model, execute, [probed.commands, probed.commands]), runBatch(model, execute, [probed.commands])]);
+export async function probeDeterminism(
+  model: ReferenceModel,
+  execute: Execute,
+  probed: Case,
+  inBatch?: Outcome,
+  before?: readonly (readonly string[])[],
+): Promise<Probe> {
+  const [twice, again] = await Promise.all([
+    runBatch(model, execute, [probed.commands, probed.commands]),
+    runBatch(model, execute, [probed.commands]),
+  ]);
   const first = twice.outcomes[0]!;
   const second = twice.outcomes[1]!;
   const fresh = again.outcomes[0]!;
-  const usable = (o: Outcome): boolean => o.ending !== 'not-run' && o.ending !== 'timed-out' && o.ending !== 'output-limit';
-  let freshDifference = usable(first) && usable(fresh) ? firstDifference(model, probed.commands, first, fresh) : undefined;
-  const twiceDifference = !freshDifference && usable(first) && usable(second) ? firstDifference(model, probed.commands, first, second) : undefined;
-  const batchDifference = !freshDifference && !twiceDifference && inBatch && usable(first) && usable(inBatch) ? firstDifference(model, probed.commands, first, inBatch) : undefined;
+  const usable = (o: Outcome): boolean =>
+    o.ending !== 'not-run' && o.ending !== 'timed-out' && o.ending !== 'output-limit';
+  let freshDifference =
+    usable(first) && usable(fresh) ? firstDifference(model, probed.commands, first, fresh) : undefined;
+  const twiceDifference =
+    !freshDifference && usable(first) && usable(second)
+      ? firstDifference(model, probed.commands, first, second)
+      : undefined;
+  const batchDifference =
+    !freshDifference && !twiceDifference && inBatch && usable(first) && usable(inBatch)
+      ? firstDifference(model, probed.commands, first, inBatch)
+      : undefined;
   const more: Awaited<ReturnType<typeof runBatch>>[] = [];
   const replays: Awaited<ReturnType<typeof runBatch>>[] = [];
   if (twiceDifference || batchDifference) {
@@ -149,10 +182,22 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
     freshDifference = extra.difference;
   }
   let unconfirmed = false;
-  let resetDifference: AnswerDifference | undefined = freshDifference ? undefined : twiceDifference ? { ...twiceDifference, seen: 'twice' } : batchDifference ? { ...batchDifference, seen: 'after-others' } : undefined;
+  let resetDifference: AnswerDifference | undefined = freshDifference
+    ? undefined
+    : twiceDifference
+      ? { ...twiceDifference, seen: 'twice' }
+      : batchDifference
+        ? { ...batchDifference, seen: 'after-others' }
+        : undefined;
   if (resetDifference) {
     const twiceOver = resetDifference.seen === 'twice';
-    const replayed = await replayAcrossReset(model, execute, probed, twiceOver ? [first, second] : [inBatch!], twiceOver ? [probed.commands, probed.commands] : before);
+    const replayed = await replayAcrossReset(
+      model,
+      execute,
+      probed,
+      twiceOver ? [first, second] : [inBatch!],
+      twiceOver ? [probed.commands, probed.commands] : before,
+    );
     // Only a replay of T and T is T's evidence; one with the other lists before it would need their names.
     if (replayed.run) (twiceOver ? more : replays).push(replayed.run);
     if (replayed.difference) freshDifference = replayed.difference;
@@ -164,9 +209,15 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
   const fresher = [fresh, ...more.map((run) => run.outcomes[0]!)];
   // Also T once and twice in one process, whole: a line printed once at the start (a timer's first tick) is not doubled.
   // (Both to the end of their input: a crash in the first T leaves the second unanswered, and that halves nothing.)
-  const wholeRuns = twice.streams[0]?.ending === 'finished' && again.streams[0]?.ending === 'finished' && twice.streams.length === 1 && again.streams.length === 1;
+  const wholeRuns =
+    twice.streams[0]?.ending === 'finished' &&
+    again.streams[0]?.ending === 'finished' &&
+    twice.streams.length === 1 &&
+    again.streams.length === 1;
   let { unasked, unaskedShown } = firstUnasked(model, probed.commands, first, fresher);
-  unasked ??= wholeRuns ? unaskedAcrossRepeat(model, probed.commands, again.streams[0]!.lines, twice.streams[0]!.lines) : undefined;
+  unasked ??= wholeRuns
+    ? unaskedAcrossRepeat(model, probed.commands, again.streams[0]!.lines, twice.streams[0]!.lines)
+    : undefined;
   if (!unasked && wholeRuns && printsUnaskedLines(model, probed.commands, [again, twice])) {
     // The outcomes above are what the batch kept: a writer's lines that fell after the last answer, or that
     // are not answer lines at all (an empty line two writers' halves left), are not in them. The whole output
@@ -180,13 +231,23 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
       alone.push(extra);
     }
     const whole = wholeOutput(model, again);
-    if (whole) ({ unasked, unaskedShown } = firstUnasked(model, probed.commands, whole, alone.map((run) => wholeOutput(model, run))));
+    if (whole)
+      ({ unasked, unaskedShown } = firstUnasked(
+        model,
+        probed.commands,
+        whole,
+        alone.map((run) => wholeOutput(model, run)),
+      ));
   }
   return {
     probed,
     determinism: {
       fresh: !usable(first) || !usable(fresh) ? 'unknown' : freshDifference ? 'different' : 'same',
-      afterReset: resetDifference ? 'different' : !usable(first) || !usable(second) || freshDifference || unconfirmed ? 'unknown' : 'same',
+      afterReset: resetDifference
+        ? 'different'
+        : !usable(first) || !usable(second) || freshDifference || unconfirmed
+          ? 'unknown'
+          : 'same',
       runs: twice.runs.length + again.runs.length + [...more, ...replays].reduce((n, run) => n + run.runs.length, 0),
     },
     streams: [...twice.streams, ...again.streams, ...more.flatMap((run) => run.streams)],
@@ -199,7 +260,12 @@ export async function probeDeterminism(model: ReferenceModel, execute: Execute, 
 }
 
 /** The first of `others` whose unasked lines differ from `base`'s, and of the two the run that printed more of them. */
-function firstUnasked(model: ReferenceModel, commands: readonly string[], base: Outcome, others: readonly (Outcome | undefined)[]): { unasked?: UnaskedLines; unaskedShown?: Outcome } {
+function firstUnasked(
+  model: ReferenceModel,
+  commands: readonly string[],
+  base: Outcome,
+  others: readonly (Outcome | undefined)[],
+): { unasked?: UnaskedLines; unaskedShown?: Outcome } {
   for (const o of others) {
     const unasked = o ? unaskedLines(model, commands, base, o) : undefined;
     if (unasked) return { unasked, unaskedShown: unasked.counts[1] > unasked.counts[0] ? o : base };
@@ -221,9 +287,15 @@ function wholeOutput(model: ReferenceModel, batch: BatchResult): Outcome | undef
 }
 
 /** Whether any of these whole outputs has a line that no answer to the commands could be. */
-function printsUnaskedLines(model: ReferenceModel, commands: readonly string[], batches: readonly BatchResult[]): boolean {
+function printsUnaskedLines(
+  model: ReferenceModel,
+  commands: readonly string[],
+  batches: readonly BatchResult[],
+): boolean {
   const possible = possibleAnswerForms(model, commands);
-  return batches.some((batch) => wholeOutput(model, batch)?.lines.some((line) => !possible.has(lineForm(line))) === true);
+  return batches.some(
+    (batch) => wholeOutput(model, batch)?.lines.some((line) => !possible.has(lineForm(line))) === true,
+  );
 }
 
 /**

@@ -30,23 +30,42 @@ export interface SettleInput {
 }
 
 /** The mistake ids a diagnosis names, and whether something is left unnamed: what must not change. */
-const verdictOf = (d: Diagnosis): string => `${d.findings.map((f) => f.mistake).sort().join()}|${d.unexplained.length > 0}`;
+const verdictOf = (d: Diagnosis): string =>
+  `${d.findings
+    .map((f) => f.mistake)
+    .sort()
+    .join()}|${d.unexplained.length > 0}`;
 
-export async function settleRandomVerdict(input: SettleInput): Promise<{ streams: Stream[]; diagnosis: Diagnosis; rounds: number }> {
+export async function settleRandomVerdict(
+  input: SettleInput,
+): Promise<{ streams: Stream[]; diagnosis: Diagnosis; rounds: number }> {
   let streams = [...input.streams];
   let diagnosis = input.diagnosis;
   let rounds = 0;
   for (let round = 1; round <= MAX_ROUNDS && input.count > 0; round++) {
     // Numbered on from the check's own generated transcripts: a random test (#41), ...
-    const extra = generatedCases(input.model, (input.seed ^ Math.imul(round, 0x9e3779b1)) >>> 0, input.count, input.length).map((c, i) => {
+    const extra = generatedCases(
+      input.model,
+      (input.seed ^ Math.imul(round, 0x9e3779b1)) >>> 0,
+      input.count,
+      input.length,
+    ).map((c, i) => {
       const n = input.count * round + i + 1;
       return { ...c, name: `generated-${n}`, label: `a random test (#${n})` };
     });
     const first = input.cases.length;
     input.cases.push(...extra);
-    const run = await runBatch(input.model, input.execute, extra.map((c) => c.commands), { maxRuns: 3 });
+    const run = await runBatch(
+      input.model,
+      input.execute,
+      extra.map((c) => c.commands),
+      { maxRuns: 3 },
+    );
     rounds += 1;
-    streams = [...streams, ...run.streams.map((s) => ({ ...s, segments: s.segments.map((seg) => ({ ...seg, list: seg.list + first })) }))];
+    streams = [
+      ...streams,
+      ...run.streams.map((s) => ({ ...s, segments: s.segments.map((seg) => ({ ...seg, list: seg.list + first })) })),
+    ];
     const before = verdictOf(diagnosis);
     diagnosis = diagnose(input.model, input.mistakes, streams, { random: true });
     if (verdictOf(diagnosis) === before) break;

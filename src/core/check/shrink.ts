@@ -15,7 +15,12 @@ function chunksOf<T>(items: readonly T[], n: number): T[][] {
 
 export type CommandFits = (command: string) => boolean;
 
-export async function shrinkCommands(commands: readonly string[], holds: BatchPredicate, maxRounds = 60, fits: CommandFits = () => true): Promise<string[]> {
+export async function shrinkCommands(
+  commands: readonly string[],
+  holds: BatchPredicate,
+  maxRounds = 60,
+  fits: CommandFits = () => true,
+): Promise<string[]> {
   // Dropping an argument can make a command droppable again (and the other way round): repeat to a fixpoint.
   let current = [...commands];
   // maxRounds bounds every call of `holds`, over all passes: each call may cost a process run.
@@ -29,7 +34,12 @@ export async function shrinkCommands(commands: readonly string[], holds: BatchPr
   return current;
 }
 
-async function shrinkOnce(commands: readonly string[], holds: BatchPredicate, maxRounds: number, fits: CommandFits): Promise<string[]> {
+async function shrinkOnce(
+  commands: readonly string[],
+  holds: BatchPredicate,
+  maxRounds: number,
+  fits: CommandFits,
+): Promise<string[]> {
   let current = [...commands];
   let n = 2;
   let rounds = 0;
@@ -57,7 +67,12 @@ async function shrinkOnce(commands: readonly string[], holds: BatchPredicate, ma
 }
 
 /** Drops single arguments (e.g. one name of a list) while the failure still holds. */
-async function shrinkArguments(commands: string[], holds: BatchPredicate, rounds: number, fits: CommandFits): Promise<string[]> {
+async function shrinkArguments(
+  commands: string[],
+  holds: BatchPredicate,
+  rounds: number,
+  fits: CommandFits,
+): Promise<string[]> {
   let current = commands;
   for (let round = 0; round < Math.max(rounds, 1); round++) {
     const candidates: string[][] = [];

@@ -50,7 +50,12 @@ export function possibleAnswerForms(model: ReferenceModel, commands: readonly st
  * many of them they printed or where: undefined otherwise (the runs agree, or differ only in lines an answer
  * could be, as a random choice does, or print the same such lines at the same places).
  */
-export function unaskedLines(model: ReferenceModel, commands: readonly string[], a: Outcome, b: Outcome): UnaskedLines | undefined {
+export function unaskedLines(
+  model: ReferenceModel,
+  commands: readonly string[],
+  a: Outcome,
+  b: Outcome,
+): UnaskedLines | undefined {
   if (a.ending === 'not-run' || b.ending === 'not-run') return undefined;
   const possible = possibleAnswerForms(model, commands);
   const tally = new Map<string, number>();
@@ -66,8 +71,12 @@ export function unaskedLines(model: ReferenceModel, commands: readonly string[],
   };
   const inA = places(a.lines);
   const inB = places(b.lines);
-  if (inA.length + inB.length === 0 || (inA.length === inB.length && inA.every((place, k) => place === inB[k]))) return undefined;
-  const lines = [...tally].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, 3).map(([line]) => line);
+  if (inA.length + inB.length === 0 || (inA.length === inB.length && inA.every((place, k) => place === inB[k])))
+    return undefined;
+  const lines = [...tally]
+    .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+    .slice(0, 3)
+    .map(([line]) => line);
   return { lines, counts: [inA.length, inB.length], seen: 'fresh' };
 }
 
@@ -77,7 +86,12 @@ export function unaskedLines(model: ReferenceModel, commands: readonly string[],
  * printed once at start, a timer's ticks) are not answers to anything. Undefined when there are none, or
  * exactly twice as many (a wrong answer of that form, given to the same command each time).
  */
-export function unaskedAcrossRepeat(model: ReferenceModel, commands: readonly string[], once: readonly string[], twice: readonly string[]): UnaskedLines | undefined {
+export function unaskedAcrossRepeat(
+  model: ReferenceModel,
+  commands: readonly string[],
+  once: readonly string[],
+  twice: readonly string[],
+): UnaskedLines | undefined {
   const possible = possibleAnswerForms(model, commands);
   const tally = new Map<string, number>();
   const count = (lines: readonly string[]): number =>
@@ -88,6 +102,9 @@ export function unaskedAcrossRepeat(model: ReferenceModel, commands: readonly st
     }).length;
   const [x, y] = [count(once), count(twice)];
   if (x + y === 0 || y === 2 * x) return undefined;
-  const lines = [...tally].sort((p, q) => q[1] - p[1] || (p[0] < q[0] ? -1 : 1)).slice(0, 3).map(([line]) => line);
+  const lines = [...tally]
+    .sort((p, q) => q[1] - p[1] || (p[0] < q[0] ? -1 : 1))
+    .slice(0, 3)
+    .map(([line]) => line);
   return { lines, counts: [x, y], seen: 'repeated' };
 }

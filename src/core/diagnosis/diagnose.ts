@@ -14,7 +14,16 @@
  */
 import type { ReferenceModel } from '../model/model';
 import { simulatesAs } from '../model/simulate';
-import { stepKey, walkEvidence, type Candidate, type CandidateTally, type EvidenceStream, type StepRef, type UnexplainedStep, type Walk } from './stepwise';
+import {
+  stepKey,
+  walkEvidence,
+  type Candidate,
+  type CandidateTally,
+  type EvidenceStream,
+  type StepRef,
+  type UnexplainedStep,
+  type Walk,
+} from './stepwise';
 
 export interface MistakeMutants {
   readonly id: string;
@@ -61,14 +70,27 @@ export const MAX_PAIR_CANDIDATES = 400;
 
 const verbOf = (command: string): string => command.trim().split(/\s+/)[0] ?? '';
 
-export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutants[], streams: readonly EvidenceStream[], options: DiagnoseOptions = {}): Diagnosis {
+export function diagnose(
+  model: ReferenceModel,
+  mistakes: readonly MistakeMutants[],
+  streams: readonly EvidenceStream[],
+  options: DiagnoseOptions = {},
+): Diagnosis {
   const nondeterministic = new Set(model.mutations.filter((m) => m.nondeterministic).map((m) => m.id));
   const mistakeOf = new Map<string, string>();
-  for (const mistake of mistakes) for (const mutation of mistake.mutants) if (!mistakeOf.has(mutation)) mistakeOf.set(mutation, mistake.id);
+  for (const mistake of mistakes)
+    for (const mutation of mistake.mutants) if (!mistakeOf.has(mutation)) mistakeOf.set(mutation, mistake.id);
   const mutations = [...mistakeOf.keys()].slice(0, MAX_SINGLE_CANDIDATES);
-  const candidate = (ids: readonly string[]): Candidate => ({ mutations: ids, nondeterministic: ids.some((id) => nondeterministic.has(id)) });
+  const candidate = (ids: readonly string[]): Candidate => ({
+    mutations: ids,
+    nondeterministic: ids.some((id) => nondeterministic.has(id)),
+  });
 
-  const singles = walkEvidence(model, streams, mutations.map((m) => candidate([m])));
+  const singles = walkEvidence(
+    model,
+    streams,
+    mutations.map((m) => candidate([m])),
+  );
   if (singles.differingCount === 0) return { findings: [], unexplained: [], unexplainedCount: 0, differingCount: 0 };
 
   const exactSingles = singles.tallies.filter((t) => t.exact);
@@ -76,7 +98,9 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
 
   // Pairs only where singles leave something. First the cheap question: does a pair answer everything exactly?
   // A plain simulation tells (no following, no tallies); only its winner is walked, for its steps.
-  const active = singles.tallies.filter((t) => t.supportCount > 0 || t.against > 0).map((t) => t.candidate.mutations[0]!);
+  const active = singles.tallies
+    .filter((t) => t.supportCount > 0 || t.against > 0)
+    .map((t) => t.candidate.mutations[0]!);
   const supported = singles.tallies.filter((t) => t.supportCount > 0).map((t) => t.candidate.mutations[0]!);
   const pairsOf = (left: readonly string[], right: readonly string[]): Candidate[] => {
     const out: Candidate[] = [];
@@ -92,8 +116,11 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
     }
     return out;
   };
-  const exactPair = pairsOf(active, mutations).find((c) => !c.nondeterministic && answersExactly(model, streams, c.mutations));
-  if (exactPair) return exactDiagnosis(walkEvidence(model, streams, [exactPair]).tallies, mistakeOf, nondeterministic, singles);
+  const exactPair = pairsOf(active, mutations).find(
+    (c) => !c.nondeterministic && answersExactly(model, streams, c.mutations),
+  );
+  if (exactPair)
+    return exactDiagnosis(walkEvidence(model, streams, [exactPair]).tallies, mistakeOf, nondeterministic, singles);
   // Covering what singles leave: pairs of mutations that each explain something.
   const pairs = pairsOf(supported, supported);
   const paired = pairs.length > 0 ? walkEvidence(model, streams, pairs) : undefined;
@@ -104,12 +131,16 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
   // one seen only where the program is not understood must not be contradicted anywhere.
   const all = [...singles.tallies, ...(paired?.tallies ?? [])];
   const explainedSomehow = new Set(all.flatMap((t) => t.support.map(stepKey)));
-  const unreliable = new Set(singles.sentences.filter((s) => !explainedSomehow.has(stepKey(s.step))).map((s) => verbOf(s.step.command)));
+  const unreliable = new Set(
+    singles.sentences.filter((s) => !explainedSomehow.has(stepKey(s.step))).map((s) => verbOf(s.step.command)),
+  );
   // A program seen to answer differently on two runs chooses at random where a free choice explains it: there
   // a fixed rule's agreement, or disagreement, is chance too. (Otherwise one batch in twelve had every random
   // pick of a power-of-two-choices program agree with some fixed tie rule by chance, and the count that goes
   // below zero, plain in the counts it printed, was not named.)
-  if (options.random) for (const t of singles.tallies) if (t.candidate.nondeterministic) for (const s of t.support) unreliable.add(verbOf(s.command));
+  if (options.random)
+    for (const t of singles.tallies)
+      if (t.candidate.nondeterministic) for (const s of t.support) unreliable.add(verbOf(s.command));
   const admittedAsDeterministic = new Set<CandidateTally>();
   const admissible = all.filter((t) => {
     if (t.supportCount === 0) return false;
@@ -132,7 +163,12 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
     // (Of other mistakes than the free choice's: a tie rule under random ties says nothing.)
     const freeMistakes = new Set(free.map((id) => mistakeOf.get(id)));
     const bySupport = singles.tallies
-      .filter((t) => (t.supportCount > 0 || t.against > 0) && !t.candidate.nondeterministic && !freeMistakes.has(mistakeOf.get(t.candidate.mutations[0]!)))
+      .filter(
+        (t) =>
+          (t.supportCount > 0 || t.against > 0) &&
+          !t.candidate.nondeterministic &&
+          !freeMistakes.has(mistakeOf.get(t.candidate.mutations[0]!)),
+      )
       .sort((a, b) => b.supportCount - a.supportCount || a.against - b.against)
       .map((t) => t.candidate.mutations[0]!);
     const triple = freeChoiceTriple(model, streams, bySupport, free, mistakeOf, singles.differingKeys);
@@ -145,19 +181,33 @@ export function diagnose(model: ReferenceModel, mistakes: readonly MistakeMutant
   // A free-choice finding is dropped when the same kind of command is also left unexplained; so is one whose
   // every step is a free choice too (a fixed rule among equals, such as ties by rotation): a program that
   // rotates whatever the counts (a weighted rotation) meets a tie now and then and rotates through it too.
-  const uncoveredVerbs = (): Set<string> => new Set(singles.sentences.filter((s) => uncovered.has(stepKey(s.step))).map((s) => verbOf(s.step.command)));
-  const freeChoices = new Set(singles.tallies.filter((t) => t.candidate.nondeterministic).flatMap((t) => t.support.map(stepKey)));
-  const amongEquals = (f: Finding): boolean => f.nondeterministic || (f.steps.length > 0 && f.steps.every((s) => freeChoices.has(stepKey(s))));
+  const uncoveredVerbs = (): Set<string> =>
+    new Set(singles.sentences.filter((s) => uncovered.has(stepKey(s.step))).map((s) => verbOf(s.step.command)));
+  const freeChoices = new Set(
+    singles.tallies.filter((t) => t.candidate.nondeterministic).flatMap((t) => t.support.map(stepKey)),
+  );
+  const amongEquals = (f: Finding): boolean =>
+    f.nondeterministic || (f.steps.length > 0 && f.steps.every((s) => freeChoices.has(stepKey(s))));
   for (;;) {
     const verbs = uncoveredVerbs();
     const doubtful = findings.find((f) => amongEquals(f) && f.steps.some((s) => verbs.has(verbOf(s.command))));
     if (!doubtful) break;
-    for (const s of doubtful.steps) if (!findings.some((f) => f !== doubtful && f.steps.some((o) => stepKey(o) === stepKey(s)))) uncovered.add(stepKey(s));
+    for (const s of doubtful.steps)
+      if (!findings.some((f) => f !== doubtful && f.steps.some((o) => stepKey(o) === stepKey(s))))
+        uncovered.add(stepKey(s));
     findings = findings.filter((f) => f !== doubtful);
   }
   const unexplained = singles.sentences.filter((s) => uncovered.has(stepKey(s.step)));
-  const restsOnDeterminism = chosen.some((t) => admittedAsDeterministic.has(t) && findings.some((f) => f.mutations.join() === t.candidate.mutations.join()));
-  return { findings, unexplained, unexplainedCount: unexplained.length, differingCount: singles.differingCount, ...(restsOnDeterminism ? { restsOnDeterminism } : {}) };
+  const restsOnDeterminism = chosen.some(
+    (t) => admittedAsDeterministic.has(t) && findings.some((f) => f.mutations.join() === t.candidate.mutations.join()),
+  );
+  return {
+    findings,
+    unexplained,
+    unexplainedCount: unexplained.length,
+    differingCount: singles.differingCount,
+    ...(restsOnDeterminism ? { restsOnDeterminism } : {}),
+  };
 }
 
 /** At most this many commands may contradict a candidate that is otherwise overwhelmingly supported … */
@@ -175,7 +225,8 @@ const SUPPORT_PER_CONTRADICTION = 20;
  * a random one a candidate's agreement is chance (above).
  */
 export function rarelyContradicted(t: CandidateTally, mayBeRandom: boolean): boolean {
-  if (mayBeRandom || t.against > RARE_CONTRADICTIONS || t.supportCount < SUPPORT_PER_CONTRADICTION * t.against) return false;
+  if (mayBeRandom || t.against > RARE_CONTRADICTIONS || t.supportCount < SUPPORT_PER_CONTRADICTION * t.against)
+    return false;
   const contradictedVerbs = new Set([...t.againstByVerb].filter(([, n]) => n > 0).map(([verb]) => verb));
   return t.support.some((s) => !contradictedVerbs.has(verbOf(s.command)));
 }
@@ -186,10 +237,25 @@ export function rarelyContradicted(t: CandidateTally, mayBeRandom: boolean): boo
  * together with each free-choice mutation. Where that explains commands left uncovered and is contradicted
  * nowhere, the free choice is named for them.
  */
-function withFreeChoiceOnTop(model: ReferenceModel, streams: readonly EvidenceStream[], findings: readonly Finding[], uncovered: Set<string>, free: readonly string[], mistakeOf: ReadonlyMap<string, string>): Finding[] {
-  const fixed = [...new Set(findings.filter((f) => !f.nondeterministic).flatMap((f) => f.mutations.filter((m) => !free.includes(m))))];
+function withFreeChoiceOnTop(
+  model: ReferenceModel,
+  streams: readonly EvidenceStream[],
+  findings: readonly Finding[],
+  uncovered: Set<string>,
+  free: readonly string[],
+  mistakeOf: ReadonlyMap<string, string>,
+): Finding[] {
+  const fixed = [
+    ...new Set(
+      findings.filter((f) => !f.nondeterministic).flatMap((f) => f.mutations.filter((m) => !free.includes(m))),
+    ),
+  ];
   if (fixed.length === 0 || free.length === 0) return [...findings];
-  const walk = walkEvidence(model, streams, free.map((id) => ({ mutations: [...fixed, id], nondeterministic: true })));
+  const walk = walkEvidence(
+    model,
+    streams,
+    free.map((id) => ({ mutations: [...fixed, id], nondeterministic: true })),
+  );
   const out = [...findings];
   for (const tally of walk.tallies) {
     if (tally.against > 0) continue;
@@ -199,7 +265,15 @@ function withFreeChoiceOnTop(model: ReferenceModel, streams: readonly EvidenceSt
     const mistake = mistakeOf.get(mutation)!;
     for (const s of gained) uncovered.delete(stepKey(s));
     const existing = out.findIndex((f) => f.mistake === mistake);
-    const finding: Finding = { mistake, mutation, mutations: tally.candidate.mutations, confidence: 'likely', nondeterministic: true, steps: gained, stepCount: gained.length };
+    const finding: Finding = {
+      mistake,
+      mutation,
+      mutations: tally.candidate.mutations,
+      confidence: 'likely',
+      nondeterministic: true,
+      steps: gained,
+      stepCount: gained.length,
+    };
     if (existing >= 0) out.splice(existing, 1, finding);
     else out.push(finding);
   }
@@ -215,28 +289,50 @@ const MAX_TRIPLE_MUTATIONS = 12;
  * (reservoir sampling among ties, no floor, counts kept through a reload). Each pair of it is contradicted
  * by what the third does, so neither pairs nor a free choice on top of a pair find it.
  */
-function freeChoiceTriple(model: ReferenceModel, streams: readonly EvidenceStream[], fixed: readonly string[], free: readonly string[], mistakeOf: ReadonlyMap<string, string>, differing: ReadonlySet<string>): CandidateTally | undefined {
+function freeChoiceTriple(
+  model: ReferenceModel,
+  streams: readonly EvidenceStream[],
+  fixed: readonly string[],
+  free: readonly string[],
+  mistakeOf: ReadonlyMap<string, string>,
+  differing: ReadonlySet<string>,
+): CandidateTally | undefined {
   const pool = fixed.slice(0, MAX_TRIPLE_MUTATIONS);
   const candidates: Candidate[] = [];
   for (const [i, a] of pool.entries()) {
     for (const b of pool.slice(i + 1)) {
       if (mistakeOf.get(a) === mistakeOf.get(b)) continue;
-      for (const f of free) if (mistakeOf.get(f) !== mistakeOf.get(a) && mistakeOf.get(f) !== mistakeOf.get(b)) candidates.push({ mutations: [a, b, f], nondeterministic: true });
+      for (const f of free)
+        if (mistakeOf.get(f) !== mistakeOf.get(a) && mistakeOf.get(f) !== mistakeOf.get(b))
+          candidates.push({ mutations: [a, b, f], nondeterministic: true });
     }
   }
   if (candidates.length === 0) return undefined;
-  const explainsAll = (t: CandidateTally): boolean => t.against === 0 && t.supportCount === differing.size && t.support.every((s) => differing.has(stepKey(s)));
+  const explainsAll = (t: CandidateTally): boolean =>
+    t.against === 0 && t.supportCount === differing.size && t.support.every((s) => differing.has(stepKey(s)));
   return walkEvidence(model, streams, candidates).tallies.find(explainsAll);
 }
 
 /** True when the model with these mutations answers every stream exactly as the program did. */
-function answersExactly(model: ReferenceModel, streams: readonly EvidenceStream[], mutations: readonly string[]): boolean {
+function answersExactly(
+  model: ReferenceModel,
+  streams: readonly EvidenceStream[],
+  mutations: readonly string[],
+): boolean {
   const on = new Set(mutations);
   return streams.every((stream) => simulatesAs(model, stream.commands, on, stream));
 }
 
-function exactDiagnosis(tallies: readonly CandidateTally[], mistakeOf: ReadonlyMap<string, string>, free: ReadonlySet<string>, singles: Walk): Diagnosis {
-  const findings = findingsOf(tallies, mistakeOf, free, singles.tallies).map((f) => ({ ...f, confidence: 'exact' as const }));
+function exactDiagnosis(
+  tallies: readonly CandidateTally[],
+  mistakeOf: ReadonlyMap<string, string>,
+  free: ReadonlySet<string>,
+  singles: Walk,
+): Diagnosis {
+  const findings = findingsOf(tallies, mistakeOf, free, singles.tallies).map((f) => ({
+    ...f,
+    confidence: 'exact' as const,
+  }));
   // An exact pair where neither half is exact alone names both, even when following the program's answers
   // lets one half explain every differing command step by step (a tie broken otherwise, after counts that
   // only the other half gets wrong).
@@ -244,7 +340,15 @@ function exactDiagnosis(tallies: readonly CandidateTally[], mistakeOf: ReadonlyM
     for (const mutation of tally.candidate.mutations) {
       const mistake = mistakeOf.get(mutation)!;
       if (tally.candidate.mutations.length < 2 || findings.some((f) => f.mistake === mistake)) continue;
-      findings.push({ mistake, mutation, mutations: tally.candidate.mutations, confidence: 'exact', nondeterministic: free.has(mutation), steps: [...tally.support], stepCount: tally.supportCount });
+      findings.push({
+        mistake,
+        mutation,
+        mutations: tally.candidate.mutations,
+        confidence: 'exact',
+        nondeterministic: free.has(mutation),
+        steps: [...tally.support],
+        stepCount: tally.supportCount,
+      });
     }
   }
   return { findings, unexplained: [], unexplainedCount: 0, differingCount: singles.differingCount };
@@ -255,7 +359,11 @@ function exactDiagnosis(tallies: readonly CandidateTally[], mistakeOf: ReadonlyM
  * commands not yet explained; on a tie a deterministic one (a random program: a nondeterministic one),
  * then a single before a pair.
  */
-function cover(admissible: readonly CandidateTally[], differing: ReadonlySet<string>, random: boolean): { chosen: CandidateTally[]; uncovered: Set<string> } {
+function cover(
+  admissible: readonly CandidateTally[],
+  differing: ReadonlySet<string>,
+  random: boolean,
+): { chosen: CandidateTally[]; uncovered: Set<string> } {
   const uncovered = new Set(differing);
   const chosen: CandidateTally[] = [];
   for (;;) {
@@ -264,7 +372,8 @@ function cover(admissible: readonly CandidateTally[], differing: ReadonlySet<str
       if (chosen.includes(tally)) continue;
       const gain = tally.support.filter((s) => uncovered.has(stepKey(s))).length;
       if (gain === 0) continue;
-      if (!best || gain > best.gain || (gain === best.gain && prefer(tally, best.tally, random))) best = { tally, gain };
+      if (!best || gain > best.gain || (gain === best.gain && prefer(tally, best.tally, random)))
+        best = { tally, gain };
     }
     if (!best) break;
     chosen.push(best.tally);
@@ -284,13 +393,24 @@ function prefer(a: CandidateTally, b: CandidateTally, random: boolean): boolean 
  * One finding per mistake. A mutation found as half of a pair is credited only with the commands the
  * other half does not explain alone: those are where this mistake shows.
  */
-function findingsOf(tallies: readonly CandidateTally[], mistakeOf: ReadonlyMap<string, string>, free: ReadonlySet<string>, singles: readonly CandidateTally[]): Finding[] {
+function findingsOf(
+  tallies: readonly CandidateTally[],
+  mistakeOf: ReadonlyMap<string, string>,
+  free: ReadonlySet<string>,
+  singles: readonly CandidateTally[],
+): Finding[] {
   const byMistake = new Map<string, { finding: Finding; keys: Set<string> }>();
-  const singleKeys = (mutation: string): Set<string> => new Set(singles.find((t) => t.candidate.mutations.length === 1 && t.candidate.mutations[0] === mutation)?.support.map(stepKey) ?? []);
+  const singleKeys = (mutation: string): Set<string> =>
+    new Set(
+      singles
+        .find((t) => t.candidate.mutations.length === 1 && t.candidate.mutations[0] === mutation)
+        ?.support.map(stepKey) ?? [],
+    );
   for (const tally of tallies) {
     for (const mutation of tally.candidate.mutations) {
       const others = tally.candidate.mutations.filter((m) => m !== mutation).map(singleKeys);
-      const own = others.length === 0 ? tally.support : tally.support.filter((s) => !others.some((keys) => keys.has(stepKey(s))));
+      const own =
+        others.length === 0 ? tally.support : tally.support.filter((s) => !others.some((keys) => keys.has(stepKey(s))));
       if (own.length === 0) continue;
       const mistake = mistakeOf.get(mutation)!;
       const existing = byMistake.get(mistake);
@@ -319,5 +439,10 @@ function findingsOf(tallies: readonly CandidateTally[], mistakeOf: ReadonlyMap<s
     }
   }
   const first = (f: Finding): number => Math.min(...f.steps.map((s) => s.stream * 1e9 + s.index), Infinity);
-  return [...byMistake.values()].map((v) => ({ ...v.finding, steps: [...v.finding.steps].sort((a, b) => a.stream - b.stream || a.index - b.index) })).sort((a, b) => first(a) - first(b));
+  return [...byMistake.values()]
+    .map((v) => ({
+      ...v.finding,
+      steps: [...v.finding.steps].sort((a, b) => a.stream - b.stream || a.index - b.index),
+    }))
+    .sort((a, b) => first(a) - first(b));
 }

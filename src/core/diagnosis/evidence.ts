@@ -43,7 +43,9 @@ const allowedAnswers = (result: ReturnType<ReferenceModel['step']>): (readonly s
   result.answer.kind === 'crash' ? null : [result.answer.lines, ...(result.alternatives ?? [])];
 
 const sameAllowed = (a: (readonly string[])[] | null, b: (readonly string[])[] | null): boolean =>
-  a === null || b === null ? a === b : a.length === b.length && a.every((lines) => b.some((other) => sameLines(lines, other)));
+  a === null || b === null
+    ? a === b
+    : a.length === b.length && a.every((lines) => b.some((other) => sameLines(lines, other)));
 
 const shownLines = (lines: readonly string[]): string => (lines.length === 0 ? '(nothing)' : lines.join(' '));
 
@@ -52,7 +54,13 @@ const shownLines = (lines: readonly string[]): string => (lines.length === 0 ? '
  * counterexample's trace, with the counts taken from the program's own observe answers after every command.
  * A trace without the program's counts, or not reproduced on the real program, holds nothing against it.
  */
-export function checkClaim(model: ReferenceModel, claimed: readonly string[], others: readonly string[], example: Counterexample, choicesCount = true): ClaimCheck {
+export function checkClaim(
+  model: ReferenceModel,
+  claimed: readonly string[],
+  others: readonly string[],
+  example: Counterexample,
+  choicesCount = true,
+): ClaimCheck {
   if (!example.reproduced) return { holds: true, borneOut: 0 };
   const on = new Set([...others, ...claimed]);
   const without = new Set(others.filter((id) => !claimed.includes(id)));
@@ -65,7 +73,11 @@ export function checkClaim(model: ReferenceModel, claimed: readonly string[], ot
   for (const [i, row] of example.trace.entries()) {
     if (row.actual === null) {
       // The program stopped here: a mistake that says it crashes here is borne out.
-      if (model.step(state, row.command, on).answer.kind === 'crash' && model.step(baseState, row.command, without).answer.kind !== 'crash') borneOut += 1;
+      if (
+        model.step(state, row.command, on).answer.kind === 'crash' &&
+        model.step(baseState, row.command, without).answer.kind !== 'crash'
+      )
+        borneOut += 1;
       break;
     }
     const mutant = model.step(state, row.command, on, row.actual);
@@ -77,8 +89,15 @@ export function checkClaim(model: ReferenceModel, claimed: readonly string[], ot
         borneOut += 1;
       } else if (choicesCount) {
         // (A random program's choices say nothing against a mistake in its counts: it may have drawn another.)
-        const counts = i > 0 && example.trace[i - 1]!.observed ? ` while your counts were ${shownLines(example.trace[i - 1]!.observed!)}` : '';
-        return { holds: false, borneOut, contradiction: { row: i, shown: `\`${row.command}\` answered ${shownLines(row.actual)}${counts}` } };
+        const counts =
+          i > 0 && example.trace[i - 1]!.observed
+            ? ` while your counts were ${shownLines(example.trace[i - 1]!.observed!)}`
+            : '';
+        return {
+          holds: false,
+          borneOut,
+          contradiction: { row: i, shown: `\`${row.command}\` answered ${shownLines(row.actual)}${counts}` },
+        };
       }
     }
     state = mutant.state;
@@ -92,9 +111,17 @@ export function checkClaim(model: ReferenceModel, claimed: readonly string[], ot
       if (!sameLines(mutantLines, row.observed)) {
         // Counts as they should be contradict the mistake but are no difference to show the learner ("your
         // counts were a:0 where they should be a:0"): the difference is the first wrong answer.
-        if (row.shouldBe && sameLines(row.observed, row.shouldBe)) return { holds: false, borneOut, contradiction: { row: i, shown: firstDifference(example) } };
+        if (row.shouldBe && sameLines(row.observed, row.shouldBe))
+          return { holds: false, borneOut, contradiction: { row: i, shown: firstDifference(example) } };
         const should = row.shouldBe ? ` where they should be ${shownLines(row.shouldBe)}` : '';
-        return { holds: false, borneOut, contradiction: { row: i, shown: `after \`${row.command}\` your counts were ${shownLines(row.observed)}${should}` } };
+        return {
+          holds: false,
+          borneOut,
+          contradiction: {
+            row: i,
+            shown: `after \`${row.command}\` your counts were ${shownLines(row.observed)}${should}`,
+          },
+        };
       }
       borneOut += 1;
     }
@@ -118,7 +145,8 @@ export function statedCounts(text: string): string[] {
 export function traceNumbers(example: Counterexample): Set<string> {
   const numbers = new Set<string>();
   for (const row of example.trace) {
-    for (const line of [...(row.actual ?? []), ...(row.observed ?? [])]) for (const n of line.match(/-?\d+/g) ?? []) numbers.add(n);
+    for (const line of [...(row.actual ?? []), ...(row.observed ?? [])])
+      for (const n of line.match(/-?\d+/g) ?? []) numbers.add(n);
   }
   return numbers;
 }
@@ -129,7 +157,9 @@ export function unsupportedCounts(text: string, example: Counterexample): string
   return statedCounts(text).filter((n) => !shown.has(n));
 }
 
-export interface VetInput<F extends Pick<Finding, 'mistake' | 'mutation' | 'mutations' | 'nondeterministic' | 'confidence'>> {
+export interface VetInput<
+  F extends Pick<Finding, 'mistake' | 'mutation' | 'mutations' | 'nondeterministic' | 'confidence'>,
+> {
   readonly model: ReferenceModel;
   readonly catalogue: readonly MistakeMutants[];
   readonly findings: readonly F[];
@@ -153,7 +183,9 @@ export type Vetted<F> =
  * program's answers bear out, or dropped. The other findings' mutations stay on while one is replayed, so
  * that a second mistake's effect on the counts is not held against the first.
  */
-export function vetFindings<F extends Pick<Finding, 'mistake' | 'mutation' | 'mutations' | 'nondeterministic' | 'confidence'>>(input: VetInput<F>): Vetted<F>[] {
+export function vetFindings<
+  F extends Pick<Finding, 'mistake' | 'mutation' | 'mutations' | 'nondeterministic' | 'confidence'>,
+>(input: VetInput<F>): Vetted<F>[] {
   const { model, findings, examples } = input;
   const free = new Set(model.mutations.filter((m) => m.nondeterministic).map((m) => m.id));
   return findings.map((finding, i): Vetted<F> => {
@@ -162,8 +194,16 @@ export function vetFindings<F extends Pick<Finding, 'mistake' | 'mutation' | 'mu
     const others = findings.filter((f) => f !== finding && !f.nondeterministic).map((f) => f.mutation);
     const partners = finding.mutations.filter((m) => m !== finding.mutation);
     const supports = (mutation: string): ClaimCheck & { readonly stated: boolean } => {
-      const check = checkClaim(model, [mutation], [...new Set([...others, ...partners])], example, !input.random || free.has(mutation));
-      const stated = example.observeCommand === undefined || unsupportedCounts(input.cardText(finding.mistake, mutation), example).length === 0;
+      const check = checkClaim(
+        model,
+        [mutation],
+        [...new Set([...others, ...partners])],
+        example,
+        !input.random || free.has(mutation),
+      );
+      const stated =
+        example.observeCommand === undefined ||
+        unsupportedCounts(input.cardText(finding.mistake, mutation), example).length === 0;
       return { ...check, stated };
     };
     const own = supports(finding.mutation);
@@ -181,10 +221,22 @@ export function vetFindings<F extends Pick<Finding, 'mistake' | 'mutation' | 'mu
       // program, or one that also chooses in ways no mistake explains, those choices can look like the special
       // form's by chance, so the plain one is named.
       const plain = forms[0];
-      const doubtfulChoices = input.random || (input.unexplained === true && plain !== undefined && sameCounts(model, [finding.mutation], [plain], [...others, ...partners], example));
-      if (doubtfulChoices && !finding.nondeterministic && finding.confidence === 'likely' && plain && plain !== finding.mutation && !free.has(plain)) {
+      const doubtfulChoices =
+        input.random ||
+        (input.unexplained === true &&
+          plain !== undefined &&
+          sameCounts(model, [finding.mutation], [plain], [...others, ...partners], example));
+      if (
+        doubtfulChoices &&
+        !finding.nondeterministic &&
+        finding.confidence === 'likely' &&
+        plain &&
+        plain !== finding.mutation &&
+        !free.has(plain)
+      ) {
         const other = supports(plain);
-        if (other.holds && other.stated && other.borneOut > 0) return { kind: 'kept', finding: replaced(plain), example };
+        if (other.holds && other.stated && other.borneOut > 0)
+          return { kind: 'kept', finding: replaced(plain), example };
       }
       return { kind: 'kept', finding, example };
     }
@@ -195,21 +247,32 @@ export function vetFindings<F extends Pick<Finding, 'mistake' | 'mutation' | 'mu
       return { kind: 'kept', finding: replaced(mutation), example };
     }
     const unstated = unsupportedCounts(input.cardText(finding.mistake, finding.mutation), example);
-    const shown = own.contradiction?.shown ?? (unstated.length > 0 ? `your counts never show ${unstated.join(' or ')}` : firstDifference(example));
+    const shown =
+      own.contradiction?.shown ??
+      (unstated.length > 0 ? `your counts never show ${unstated.join(' or ')}` : firstDifference(example));
     return { kind: 'dropped', finding, example, shown };
   });
 }
 
 /** The first wrong answer of a trace, with the program's own counts just before it. */
 function firstDifference(example: Counterexample): string {
-  const i = Math.max(0, example.trace.findIndex((row) => !row.matches));
+  const i = Math.max(
+    0,
+    example.trace.findIndex((row) => !row.matches),
+  );
   const row = example.trace[i]!;
   const before = i > 0 ? example.trace[i - 1]!.observed : undefined;
   return `\`${row.command}\` answered ${row.actual === null ? 'nothing' : shownLines(row.actual)} where the reference answers ${shownLines(row.expected)}${before ? ` while your counts were ${shownLines(before)}` : ''}`;
 }
 
 /** True when two forms of a mistake give the same counts at every row of the trace (they differ only in choices). */
-function sameCounts(model: ReferenceModel, a: readonly string[], b: readonly string[], others: readonly string[], example: Counterexample): boolean {
+function sameCounts(
+  model: ReferenceModel,
+  a: readonly string[],
+  b: readonly string[],
+  others: readonly string[],
+  example: Counterexample,
+): boolean {
   const observe = example.observeCommand;
   if (!observe) return false;
   const onA = new Set([...others, ...a]);

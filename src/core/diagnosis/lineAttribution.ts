@@ -65,7 +65,9 @@ class Shares {
   }
 
   result(by: Attribution['by']): Attribution {
-    const perCommand = this.lines.map((lines, command) => (this.reached.has(command) && !this.untrusted.has(command) ? lines : undefined));
+    const perCommand = this.lines.map((lines, command) =>
+      this.reached.has(command) && !this.untrusted.has(command) ? lines : undefined,
+    );
     return { perCommand, by };
   }
 }
@@ -81,7 +83,11 @@ function leadingEmptyAnswers(answerLineCounts: readonly number[]): number {
  * True when the program took every command it ran as its own stdin line, in order, and had answered
  * all earlier commands by then (no read-ahead).
  */
-function readsLineByLine(records: readonly TraceRecord[], answerLineCounts: readonly number[], commandCount: number): boolean {
+function readsLineByLine(
+  records: readonly TraceRecord[],
+  answerLineCounts: readonly number[],
+  commandCount: number,
+): boolean {
   const ran = Math.min(commandCount, answerLineCounts.length + 1);
   let next = 0;
   let done = leadingEmptyAnswers(answerLineCounts);
@@ -112,7 +118,11 @@ function byReads(records: readonly TraceRecord[], commandCount: number): Attribu
   return shares.result('reads');
 }
 
-function byAnswers(records: readonly TraceRecord[], answerLineCounts: readonly number[], commandCount: number): Attribution {
+function byAnswers(
+  records: readonly TraceRecord[],
+  answerLineCounts: readonly number[],
+  commandCount: number,
+): Attribution {
   const shares = new Shares(commandCount);
   const answered = answerLineCounts.length;
   let current = leadingEmptyAnswers(answerLineCounts);
@@ -151,6 +161,12 @@ function byAnswers(records: readonly TraceRecord[], answerLineCounts: readonly n
   return shares.result('answers');
 }
 
-export function attributeLines(records: readonly TraceRecord[], answerLineCounts: readonly number[], commandCount: number): Attribution {
-  return readsLineByLine(records, answerLineCounts, commandCount) ? byReads(records, commandCount) : byAnswers(records, answerLineCounts, commandCount);
+export function attributeLines(
+  records: readonly TraceRecord[],
+  answerLineCounts: readonly number[],
+  commandCount: number,
+): Attribution {
+  return readsLineByLine(records, answerLineCounts, commandCount)
+    ? byReads(records, commandCount)
+    : byAnswers(records, answerLineCounts, commandCount);
 }

@@ -55,18 +55,30 @@ function shownAnswer(answer: readonly string[]): string {
 /** "when CHOOSE answered alpha", "at the CHOOSE where the program stopped". */
 function whatHappened(verb: string, answer: readonly string[] | null, failingCount: number): string {
   const single =
-    answer === null ? `at the ${verb} where the program stopped` : answer.length === 0 ? `when ${verb} answered nothing` : `when ${verb} answered ${shownAnswer(answer)}`;
+    answer === null
+      ? `at the ${verb} where the program stopped`
+      : answer.length === 0
+        ? `when ${verb} answered nothing`
+        : `when ${verb} answered ${shownAnswer(answer)}`;
   if (failingCount === 1) return single;
-  const first = answer === null ? 'the first stopped the program' : answer.length === 0 ? 'the first answered nothing' : `the first answered ${shownAnswer(answer)}`;
+  const first =
+    answer === null
+      ? 'the first stopped the program'
+      : answer.length === 0
+        ? 'the first answered nothing'
+        : `the first answered ${shownAnswer(answer)}`;
   return `at the ${failingCount} ${verb} commands that went wrong (${first})`;
 }
 
 /** "the other 2 CHOOSE commands, which were right" (the command word never takes a plural ending). */
 function rightOnes(verb: string, count: number): string {
-  return count === 1 ? `the other ${verb} command, which was right` : `the other ${count} ${verb} commands, which were right`;
+  return count === 1
+    ? `the other ${verb} command, which was right`
+    : `the other ${count} ${verb} commands, which were right`;
 }
 
-const byScoreThenLine = (a: { line: number; score: number }, b: { line: number; score: number }): number => b.score - a.score || a.line - b.line;
+const byScoreThenLine = (a: { line: number; score: number }, b: { line: number; score: number }): number =>
+  b.score - a.score || a.line - b.line;
 
 export function rankSuspiciousLines(input: SpectrumInput): SuspiciousLines | undefined {
   const { commands, lines, failingIndex } = input;
@@ -90,19 +102,38 @@ export function rankSuspiciousLines(input: SpectrumInput): SuspiciousLines | und
   // A line that ran at every command of this kind, right or wrong, tells nothing.
   const everywhere = Math.sqrt(failing.length / (failing.length + passing.length));
   const best = Math.max(...ranked.map((entry) => entry.score));
-  const telling = best > everywhere + 1e-9 ? ranked.filter((entry) => entry.score >= best - 1e-9).sort(byScoreThenLine).slice(0, limit) : [];
-  const happened = input.failingEvent !== undefined && failing.length === 1 ? input.failingEvent : whatHappened(verb, input.failingAnswer, failing.length);
+  const telling =
+    best > everywhere + 1e-9
+      ? ranked
+          .filter((entry) => entry.score >= best - 1e-9)
+          .sort(byScoreThenLine)
+          .slice(0, limit)
+      : [];
+  const happened =
+    input.failingEvent !== undefined && failing.length === 1
+      ? input.failingEvent
+      : whatHappened(verb, input.failingAnswer, failing.length);
 
   if (telling.length > 0) {
     const top = telling[0]!;
     const these = telling.length === 1 ? 'this line ran' : 'these lines ran';
-    const elsewhere = top.ep === 0 ? `and not at ${rightOnes(verb, passing.length)}` : `and at only ${top.ep} of ${rightOnes(verb, passing.length)}`;
-    return { lines: telling.map((e) => e.line), score: best, reason: `${these} ${happened}, ${elsewhere}`, discriminating: true };
+    const elsewhere =
+      top.ep === 0
+        ? `and not at ${rightOnes(verb, passing.length)}`
+        : `and at only ${top.ep} of ${rightOnes(verb, passing.length)}`;
+    return {
+      lines: telling.map((e) => e.line),
+      score: best,
+      reason: `${these} ${happened}, ${elsewhere}`,
+      discriminating: true,
+    };
   }
 
   // Nothing told them apart: the lines of this command that ran at the fewest other commands of any kind
   // (the learner's function rather than the command loop), said honestly.
-  const others = lines.map((set, i) => (set && i !== failingIndex ? set : undefined)).filter((set): set is ReadonlySet<number> => set !== undefined);
+  const others = lines
+    .map((set, i) => (set && i !== failingIndex ? set : undefined))
+    .filter((set): set is ReadonlySet<number> => set !== undefined);
   const least = [...failingLines]
     .map((line) => ({ line, score: -others.filter((set) => set.has(line)).length }))
     .filter((entry) => -entry.score < others.length)

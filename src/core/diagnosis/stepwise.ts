@@ -73,7 +73,8 @@ const MAX_REFS = 400;
 export const stepKey = (ref: Pick<StepRef, 'stream' | 'index'>): string => `${ref.stream}:${ref.index}`;
 
 /** What the program did at a command: answered these lines, or died there (`ended`: it exited normally without answering). */
-type ProgramAnswer = { readonly kind: 'lines'; readonly lines: readonly string[] } | { readonly kind: 'crash'; readonly ended?: boolean };
+type ProgramAnswer =
+  { readonly kind: 'lines'; readonly lines: readonly string[] } | { readonly kind: 'crash'; readonly ended?: boolean };
 
 function sameLines(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((line, i) => line === b[i]);
@@ -92,8 +93,20 @@ function listOf(stream: EvidenceStream, index: number): { list: number; listInde
   return segment ? { list: segment.list, listIndex: index - segment.start - 1 } : { list: -1, listIndex: index };
 }
 
-export function walkEvidence(model: ReferenceModel, streams: readonly EvidenceStream[], candidates: readonly Candidate[]): Walk {
-  const tallies: CandidateTally[] = candidates.map((candidate) => ({ candidate, support: [], supportCount: 0, against: 0, againstByVerb: new Map(), firstAgainst: null, exact: !candidate.nondeterministic }));
+export function walkEvidence(
+  model: ReferenceModel,
+  streams: readonly EvidenceStream[],
+  candidates: readonly Candidate[],
+): Walk {
+  const tallies: CandidateTally[] = candidates.map((candidate) => ({
+    candidate,
+    support: [],
+    supportCount: 0,
+    against: 0,
+    againstByVerb: new Map(),
+    firstAgainst: null,
+    exact: !candidate.nondeterministic,
+  }));
   const differing: StepRef[] = [];
   const differingKeys = new Set<string>();
   const sentences: UnexplainedStep[] = [];
@@ -110,13 +123,31 @@ export function walkEvidence(model: ReferenceModel, streams: readonly EvidenceSt
       const command = stream.commands[index]!;
       const verb = command.trim().split(/\s+/)[0] ?? '';
       const expected = model.step(reference, command, none);
-      let cut = cutAnswer(model, stream.commands, index, stream.lines, at, finished, expected.answer.kind === 'lines' ? expected.answer.lines.length : undefined);
+      let cut = cutAnswer(
+        model,
+        stream.commands,
+        index,
+        stream.lines,
+        at,
+        finished,
+        expected.answer.kind === 'lines' ? expected.answer.lines.length : undefined,
+      );
       // A dead process's last many-line answer cannot be told from no answer. Where the reference prints
       // nothing, take it as answered: the program most likely died at a later command that prints something.
-      if (!cut && at >= stream.lines.length && model.answerShape(command).kind === 'many' && expected.answer.kind === 'lines' && expected.answer.lines.length === 0 && index + 1 < stream.commands.length) cut = [];
+      if (
+        !cut &&
+        at >= stream.lines.length &&
+        model.answerShape(command).kind === 'many' &&
+        expected.answer.kind === 'lines' &&
+        expected.answer.lines.length === 0 &&
+        index + 1 < stream.commands.length
+      )
+        cut = [];
       // Past the last answer: a process that crashed (or exited early) died at this command; a stopped one says nothing.
       if (!cut && stream.ending !== 'crashed' && stream.ending !== 'finished') break;
-      const answer: ProgramAnswer = cut ? { kind: 'lines', lines: cut } : { kind: 'crash', ended: stream.ending === 'finished' };
+      const answer: ProgramAnswer = cut
+        ? { kind: 'lines', lines: cut }
+        : { kind: 'crash', ended: stream.ending === 'finished' };
       if (cut) at += cut.length;
       const observed = cut;
       const where = listOf(stream, index);
@@ -145,7 +176,8 @@ export function walkEvidence(model: ReferenceModel, streams: readonly EvidenceSt
         }
         if (result.answer.kind !== 'crash') states[c] = result.state;
       }
-      if (!referenceAgrees && sentences.length < MAX_REFS) sentences.push({ step: ref, sentence: describe(model, reference, command, referenceStep, answer) });
+      if (!referenceAgrees && sentences.length < MAX_REFS)
+        sentences.push({ step: ref, sentence: describe(model, reference, command, referenceStep, answer) });
       if (referenceStep.answer.kind !== 'crash') reference = referenceStep.state;
       if (answer.kind === 'crash') break;
     }
@@ -153,7 +185,13 @@ export function walkEvidence(model: ReferenceModel, streams: readonly EvidenceSt
   return { tallies, differing, differingCount, sentences, differingKeys };
 }
 
-function describe(model: ReferenceModel, state: unknown, command: string, expected: StepResult<unknown>, answer: ProgramAnswer): string {
+function describe(
+  model: ReferenceModel,
+  state: unknown,
+  command: string,
+  expected: StepResult<unknown>,
+  answer: ProgramAnswer,
+): string {
   const expectedLines = expected.answer.kind === 'lines' ? expected.answer.lines : [];
   if (answer.kind === 'crash') {
     const what = answer.ended ? 'your program had ended without answering' : 'your program crashed';

@@ -52,7 +52,7 @@ export interface ClassReport {
   readonly random: { readonly count: number; readonly students: readonly string[] };
   /** Programs that stopped answering (hung, or ran past the time limit). */
   readonly stoppedAnswering: { readonly count: number; readonly students: readonly string[] };
-  readonly quiz: { readonly graded: number; readonly meanScore: number | null } ;
+  readonly quiz: { readonly graded: number; readonly meanScore: number | null };
   readonly rows: readonly GradeRow[];
 }
 
@@ -73,7 +73,12 @@ function commonExample(examples: readonly RowExample[]): (RowExample & { student
   }
   let best: { example: RowExample; students: number } | undefined;
   for (const entry of byKey.values()) {
-    if (!best || entry.students > best.students || (entry.students === best.students && entry.example.commands.length < best.example.commands.length)) best = entry;
+    if (
+      !best ||
+      entry.students > best.students ||
+      (entry.students === best.students && entry.example.commands.length < best.example.commands.length)
+    )
+      best = entry;
   }
   return best ? { ...best.example, students: best.students } : null;
 }
@@ -84,13 +89,26 @@ function share(count: number, of: number): number {
 
 export function buildClassReport(lesson: LessonInfo, rows: readonly GradeRow[], generatedAt: string): ClassReport {
   const sorted = [...rows].sort((a, b) => (a.student < b.student ? -1 : a.student > b.student ? 1 : 0));
-  const statuses = Object.fromEntries(STATUSES.map((s) => [s, sorted.filter((r) => r.status === s).length])) as Record<RowStatus, number>;
-  const byMistake = new Map<string, { id: string; title: string; step?: number; question?: string; students: string[]; examples: RowExample[] }>();
+  const statuses = Object.fromEntries(STATUSES.map((s) => [s, sorted.filter((r) => r.status === s).length])) as Record<
+    RowStatus,
+    number
+  >;
+  const byMistake = new Map<
+    string,
+    { id: string; title: string; step?: number; question?: string; students: string[]; examples: RowExample[] }
+  >();
   for (const row of sorted) {
     for (const mistake of row.mistakes) {
       let entry = byMistake.get(mistake.id);
       if (!entry) {
-        entry = { id: mistake.id, title: mistake.title, ...(mistake.step !== undefined ? { step: mistake.step } : {}), ...(mistake.question !== undefined ? { question: mistake.question } : {}), students: [], examples: [] };
+        entry = {
+          id: mistake.id,
+          title: mistake.title,
+          ...(mistake.step !== undefined ? { step: mistake.step } : {}),
+          ...(mistake.question !== undefined ? { question: mistake.question } : {}),
+          students: [],
+          examples: [],
+        };
         byMistake.set(mistake.id, entry);
       }
       entry.students.push(row.student);
@@ -104,7 +122,8 @@ export function buildClassReport(lesson: LessonInfo, rows: readonly GradeRow[], 
       count: m.students.length,
       share: share(m.students.length, sorted.length),
       step: m.step !== undefined ? { number: m.step, title: lesson.steps[m.step - 1] ?? `step ${m.step}` } : null,
-      question: m.question !== undefined ? { id: m.question, prompt: lesson.questions[m.question] ?? m.question } : null,
+      question:
+        m.question !== undefined ? { id: m.question, prompt: lesson.questions[m.question] ?? m.question } : null,
       commonExample: commonExample(m.examples),
       students: m.students,
     }))
@@ -120,7 +139,9 @@ export function buildClassReport(lesson: LessonInfo, rows: readonly GradeRow[], 
     group.students.push(row.student);
     groups.set(key, group);
   }
-  const unrecognised = [...groups.values()].map((g) => ({ ...g, count: g.students.length })).sort((a, b) => b.count - a.count || (a.command < b.command ? -1 : a.command > b.command ? 1 : 0));
+  const unrecognised = [...groups.values()]
+    .map((g) => ({ ...g, count: g.students.length }))
+    .sort((a, b) => b.count - a.count || (a.command < b.command ? -1 : a.command > b.command ? 1 : 0));
   const random = sorted.filter((r) => r.random).map((r) => r.student);
   const stopped = sorted.filter((r) => r.stoppedAnswering).map((r) => r.student);
   const quizzes = sorted.flatMap((r) => (r.quiz && r.quiz.total > 0 ? [r.quiz.right / r.quiz.total] : []));
@@ -135,7 +156,10 @@ export function buildClassReport(lesson: LessonInfo, rows: readonly GradeRow[], 
     unrecognised,
     random: { count: random.length, students: random },
     stoppedAnswering: { count: stopped.length, students: stopped },
-    quiz: { graded: quizzes.length, meanScore: quizzes.length ? quizzes.reduce((a, b) => a + b, 0) / quizzes.length : null },
+    quiz: {
+      graded: quizzes.length,
+      meanScore: quizzes.length ? quizzes.reduce((a, b) => a + b, 0) / quizzes.length : null,
+    },
     rows: sorted,
   };
 }

@@ -106,7 +106,12 @@ export interface ClassroomResult {
  * The grader result for the reporter: one test per hidden transcript, `points` each when it passed. A
  * report whose program could not run (syntax error, no sandbox) errors every test; none is passed.
  */
-export function classroomResult(report: CheckReport | null, transcripts: readonly { name: string; description: string }[], points: number, why?: string): ClassroomResult {
+export function classroomResult(
+  report: CheckReport | null,
+  transcripts: readonly { name: string; description: string }[],
+  points: number,
+  why?: string,
+): ClassroomResult {
   const firstProblem = report?.problems[0]?.message.split('\n')[0] ?? null;
   const tests = transcripts.map((t): ClassroomTest => {
     const verdict = report?.transcripts.find((v) => v.name === t.name);
@@ -121,9 +126,19 @@ export function classroomResult(report: CheckReport | null, transcripts: readonl
           : verdict?.divergesAt !== undefined
             ? `first differs at command ${verdict.divergesAt + 1}: expected ${(verdict.expected ?? []).join(' / ') || '(nothing)'}, got ${(verdict.actual ?? []).join(' / ') || '(nothing)'}`
             : firstProblem;
-    return { name: t.description || t.name, status, score: passed ? points : 0, message, test_code: `hidden transcript ${t.name}`, filename: '', line_no: 0, execution_time: '' };
+    return {
+      name: t.description || t.name,
+      status,
+      score: passed ? points : 0,
+      message,
+      test_code: `hidden transcript ${t.name}`,
+      filename: '',
+      line_no: 0,
+      execution_time: '',
+    };
   });
-  const status = !report || report.status === 'error' ? 'error' : tests.every((t) => t.status === 'pass') ? 'pass' : 'fail';
+  const status =
+    !report || report.status === 'error' ? 'error' : tests.every((t) => t.status === 'pass') ? 'pass' : 'fail';
   return { version: 1, status, max_score: points * transcripts.length, tests };
 }
 
@@ -141,17 +156,26 @@ function codeSpan(text: string): string {
 }
 
 /** The Markdown the check step appends to $GITHUB_STEP_SUMMARY: points, then each mistake and transcript. */
-export function classroomSummary(report: CheckReport | null, result: ClassroomResult, lessonTitle: string, why?: string): string {
+export function classroomSummary(
+  report: CheckReport | null,
+  result: ClassroomResult,
+  lessonTitle: string,
+  why?: string,
+): string {
   const points = result.tests.reduce((n, t) => n + t.score, 0);
   const lines = [`## ${cell(lessonTitle)}: ${points}/${result.max_score} points`, ''];
   if (!report) {
     lines.push(`The check did not run: ${cell(why ?? 'unknown reason')}.`, '');
     return lines.join('\n') + '\n';
   }
-  lines.push(`${codeSpan(cell(report.file))} · ${report.checks.passed} of ${report.checks.total} hidden transcripts pass (${percent(report.checks.total ? report.checks.passed / report.checks.total : 0)})`, '');
+  lines.push(
+    `${codeSpan(cell(report.file))} · ${report.checks.passed} of ${report.checks.total} hidden transcripts pass (${percent(report.checks.total ? report.checks.passed / report.checks.total : 0)})`,
+    '',
+  );
   if (report.mistakes.length) {
     lines.push('### Mistakes', '');
-    for (const m of report.mistakes) lines.push(`- **${cell(m.title)}**${m.step ? ` (read-order step ${m.step})` : ''}: ${cell(m.hint)}`);
+    for (const m of report.mistakes)
+      lines.push(`- **${cell(m.title)}**${m.step ? ` (read-order step ${m.step})` : ''}: ${cell(m.hint)}`);
     lines.push('');
   }
   if (report.problems.length) {
@@ -160,7 +184,10 @@ export function classroomSummary(report: CheckReport | null, result: ClassroomRe
     lines.push('');
   }
   lines.push('| Transcript | Result | Points |', '|---|---|---|');
-  for (const t of result.tests) lines.push(`| ${cell(t.name)} | ${t.status === 'pass' ? '✅ pass' : t.status === 'error' ? '⚠️ error' : '❌ fail'} | ${t.score} |`);
+  for (const t of result.tests)
+    lines.push(
+      `| ${cell(t.name)} | ${t.status === 'pass' ? '✅ pass' : t.status === 'error' ? '⚠️ error' : '❌ fail'} | ${t.score} |`,
+    );
   return lines.join('\n') + '\n';
 }
 

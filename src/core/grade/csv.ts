@@ -1,7 +1,19 @@
 /** The class report as CSV: one row per student, for a spreadsheet or a gradebook import. */
 import type { ClassReport } from './classReport';
 
-export const CSV_COLUMNS = ['student', 'file', 'status', 'reason', 'checks_passed', 'checks_total', 'mistakes', 'problems', 'quiz_right', 'quiz_total', 'duration_ms'] as const;
+export const CSV_COLUMNS = [
+  'student',
+  'file',
+  'status',
+  'reason',
+  'checks_passed',
+  'checks_total',
+  'mistakes',
+  'problems',
+  'quiz_right',
+  'quiz_total',
+  'duration_ms',
+] as const;
 
 /**
  * One cell, quoted as RFC 4180 says. Student folder names and program output are not ours: a cell that a

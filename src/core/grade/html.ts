@@ -45,8 +45,12 @@ function statusBar(report: ClassReport): string {
   for (const [status, count] of Object.entries(report.statuses) as [RowStatus, number][]) {
     if (count === 0) continue;
     const w = report.students ? (count / report.students) * width : 0;
-    parts.push(`<rect x="${x.toFixed(1)}" y="0" width="${w.toFixed(1)}" height="24" class="f-${status}"><title>${STATUS_WORDS[status]}: ${count}</title></rect>`);
-    legend.push(`<rect x="${lx}" y="36" width="12" height="12" class="f-${status}"/><text x="${lx + 16}" y="46">${STATUS_WORDS[status]} ${count}</text>`);
+    parts.push(
+      `<rect x="${x.toFixed(1)}" y="0" width="${w.toFixed(1)}" height="24" class="f-${status}"><title>${STATUS_WORDS[status]}: ${count}</title></rect>`,
+    );
+    legend.push(
+      `<rect x="${lx}" y="36" width="12" height="12" class="f-${status}"/><text x="${lx + 16}" y="46">${STATUS_WORDS[status]} ${count}</text>`,
+    );
     x += w;
     lx += 130;
   }
@@ -86,10 +90,15 @@ function exampleHtml(example: RowExample): string {
 function mistakeTable(report: ClassReport): string {
   if (report.mistakes.length === 0) return '<p class="muted">No student\'s check named a mistake.</p>';
   const rows = report.mistakes.map((m) => {
-    const teach = [m.step ? `step ${m.step.number}: ${escapeHtml(m.step.title)}` : '', m.question ? `failure question <code>${escapeHtml(m.question.id)}</code>: ${escapeHtml(m.question.prompt)}` : '']
+    const teach = [
+      m.step ? `step ${m.step.number}: ${escapeHtml(m.step.title)}` : '',
+      m.question ? `failure question <code>${escapeHtml(m.question.id)}</code>: ${escapeHtml(m.question.prompt)}` : '',
+    ]
       .filter(Boolean)
       .join('<br>');
-    const example = m.commonExample ? `${exampleHtml(m.commonExample)}<div class="muted">shown to ${m.commonExample.students} of ${m.count}</div>` : '<span class="muted">none</span>';
+    const example = m.commonExample
+      ? `${exampleHtml(m.commonExample)}<div class="muted">shown to ${m.commonExample.students} of ${m.count}</div>`
+      : '<span class="muted">none</span>';
     return `<tr><td><strong>${escapeHtml(m.title)}</strong><br><code class="muted">${escapeHtml(m.id)}</code></td><td>${m.count}</td><td>${percent(m.share)}</td><td>${teach || '<span class="muted">—</span>'}</td><td>${example}</td></tr>`;
   });
   return `<table><thead><tr><th>Mistake</th><th>Students</th><th>Share</th><th>Teach again</th><th>Most common smallest counterexample</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
@@ -109,7 +118,10 @@ export function classReportHtml(report: ClassReport): string {
   const { lesson } = report;
   const unrecognised = report.unrecognised.length
     ? `<table><thead><tr><th>First differs at</th><th>Expected</th><th>Students</th></tr></thead><tbody>${report.unrecognised
-        .map((g) => `<tr><td><code>${escapeHtml(g.command)}</code></td><td><code>${escapeHtml(g.expected.join(' / ') || '(nothing)')}</code></td><td>${g.count}: ${escapeHtml(g.students.join(', '))}</td></tr>`)
+        .map(
+          (g) =>
+            `<tr><td><code>${escapeHtml(g.command)}</code></td><td><code>${escapeHtml(g.expected.join(' / ') || '(nothing)')}</code></td><td>${g.count}: ${escapeHtml(g.students.join(', '))}</td></tr>`,
+        )
         .join('')}</tbody></table>`
     : '<p class="muted">None.</p>';
   const quiz = report.quiz.meanScore === null ? '—' : percent(report.quiz.meanScore);
@@ -146,6 +158,9 @@ ${studentTable(report)}
 export function reportHtmlForWebview(html: string, nonce: string): string {
   const csp = `default-src 'none'; style-src 'nonce-${nonce}'`;
   return html
-    .replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, `<meta http-equiv="Content-Security-Policy" content="${csp}">`)
+    .replace(
+      /<meta http-equiv="Content-Security-Policy" content="[^"]*">/,
+      `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
+    )
     .replace('<style>', `<style nonce="${nonce}">`);
 }

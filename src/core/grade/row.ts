@@ -63,14 +63,20 @@ export interface GradeRow {
 
 export function exampleOf(counterexample: Counterexample | null | undefined): RowExample | null {
   if (!counterexample) return null;
-  return { commands: counterexample.commands, divergesAt: counterexample.divergesAt, expected: counterexample.expected, actual: counterexample.actual };
+  return {
+    commands: counterexample.commands,
+    divergesAt: counterexample.divergesAt,
+    expected: counterexample.expected,
+    actual: counterexample.actual,
+  };
 }
 
 /** The reason a checked program did not pass, in one line: its first problem, else its mistakes. */
 function reasonOf(report: CheckReport): string | null {
   if (report.status === 'pass') return null;
   const problem = report.problems[0];
-  if (problem && (report.status === 'error' || report.mistakes.length === 0)) return `${problem.kind}: ${problem.message.split('\n')[0]}`;
+  if (problem && (report.status === 'error' || report.mistakes.length === 0))
+    return `${problem.kind}: ${problem.message.split('\n')[0]}`;
   if (report.mistakes.length > 0) return report.mistakes.map((m) => m.title).join('; ');
   return `${report.checks.failed} of ${report.checks.total} checks failed`;
 }
@@ -102,7 +108,14 @@ export function rowFromReport(student: string, file: string, report: CheckReport
 }
 
 /** A row for a submission that was not checked, or whose check failed: the reason says why. */
-export function rowWithoutCheck(student: string, file: string | null, status: Exclude<RowStatus, 'pass' | 'fail' | 'error'>, reason: string, totalChecks: number, quiz: QuizScore | null): GradeRow {
+export function rowWithoutCheck(
+  student: string,
+  file: string | null,
+  status: Exclude<RowStatus, 'pass' | 'fail' | 'error'>,
+  reason: string,
+  totalChecks: number,
+  quiz: QuizScore | null,
+): GradeRow {
   return {
     student,
     file,

@@ -7,7 +7,8 @@ import type { ArgumentKind, CommandGrammar, ReferenceModel } from './model';
 export const ARGUMENT_KINDS: readonly ArgumentKind[] = ['name', 'number', 'names'];
 const WHOLE_NUMBER = /^\d+$/;
 
-const fitsKind = (kind: ArgumentKind, word: string): boolean => (kind === 'number' ? WHOLE_NUMBER.test(word) : kind === 'name' || kind === 'names');
+const fitsKind = (kind: ArgumentKind, word: string): boolean =>
+  kind === 'number' ? WHOLE_NUMBER.test(word) : kind === 'name' || kind === 'names';
 
 /** The grammar's own wording of one command's arguments: `LIMIT <number> <number>`, `SETUP <name>…`. */
 export function commandForm(verb: string, kinds: readonly ArgumentKind[]): string {
@@ -16,9 +17,13 @@ export function commandForm(verb: string, kinds: readonly ArgumentKind[]): strin
 
 /** Why `command` is outside the grammar, or undefined when it fits. */
 export function grammarProblem(grammar: CommandGrammar, command: string): string | undefined {
-  const [verb = '', ...args] = command.trim().split(/\s+/).filter((w) => w !== '');
+  const [verb = '', ...args] = command
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   const kinds = Object.prototype.hasOwnProperty.call(grammar, verb) ? grammar[verb] : undefined;
-  if (!kinds) return `\`${command}\` is not a command of the protocol (its commands: ${Object.keys(grammar).join(', ')})`;
+  if (!kinds)
+    return `\`${command}\` is not a command of the protocol (its commands: ${Object.keys(grammar).join(', ')})`;
   const list = kinds[kinds.length - 1] === 'names';
   const fixed = list ? kinds.slice(0, -1) : kinds;
   const arityOk = list ? args.length >= fixed.length : args.length === fixed.length;
@@ -34,13 +39,15 @@ export function commandFits(model: Pick<ReferenceModel, 'grammar'>): (command: s
 
 /** What is wrong with a grammar as a model declares it (it is pack code: anything may be there), or undefined. */
 export function grammarShapeProblem(grammar: unknown): string | undefined {
-  if (typeof grammar !== 'object' || grammar === null || Array.isArray(grammar)) return '`grammar` must be an object: command name → list of argument kinds';
+  if (typeof grammar !== 'object' || grammar === null || Array.isArray(grammar))
+    return '`grammar` must be an object: command name → list of argument kinds';
   for (const [verb, kinds] of Object.entries(grammar as Record<string, unknown>)) {
     if (!/^\S+$/.test(verb)) return `\`grammar\`: "${verb}" is not one word`;
     if (!Array.isArray(kinds) || !kinds.every((k) => (ARGUMENT_KINDS as readonly unknown[]).includes(k))) {
       return `\`grammar.${verb}\` must be a list of argument kinds (${ARGUMENT_KINDS.map((k) => `"${k}"`).join(', ')})`;
     }
-    if (kinds.slice(0, -1).includes('names')) return `\`grammar.${verb}\`: "names" (a list of names) can only be the last argument`;
+    if (kinds.slice(0, -1).includes('names'))
+      return `\`grammar.${verb}\`: "names" (a list of names) can only be the last argument`;
   }
   return undefined;
 }

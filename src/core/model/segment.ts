@@ -31,7 +31,8 @@ export function cutAnswer(
     const size = run / repeats;
     const chunk = lines.slice(at, at + size).join('\n');
     let even = true;
-    for (let r = 1; r < repeats && even; r++) even = lines.slice(at + r * size, at + (r + 1) * size).join('\n') === chunk;
+    for (let r = 1; r < repeats && even; r++)
+      even = lines.slice(at + r * size, at + (r + 1) * size).join('\n') === chunk;
     if (even) return lines.slice(at, at + size);
   }
   if (expectedLength !== undefined && run > expectedLength) end = at + expectedLength;
@@ -45,7 +46,13 @@ export function cutAnswer(
  * that crashed or was stopped: then a many-line answer at the very end of its output cannot be told from
  * "never answered", and counts as not answered (as in the batch runner).
  */
-export function segmentAnswers(model: ReferenceModel, commands: readonly string[], lines: readonly string[], finished = true, expected?: readonly (readonly string[])[]): string[][] {
+export function segmentAnswers(
+  model: ReferenceModel,
+  commands: readonly string[],
+  lines: readonly string[],
+  finished = true,
+  expected?: readonly (readonly string[])[],
+): string[][] {
   const answers: string[][] = [];
   let at = 0;
   const many = (i: number): boolean => i < commands.length && model.answerShape(commands[i]!).kind === 'many';

@@ -26,7 +26,11 @@ export interface Simulation {
 }
 
 /** Runs commands through a model with the given mutations on; stops at a simulated crash, as a process would. */
-export function simulate(model: ReferenceModel, commands: readonly string[], mutations: ReadonlySet<string> = new Set()): Simulation {
+export function simulate(
+  model: ReferenceModel,
+  commands: readonly string[],
+  mutations: ReadonlySet<string> = new Set(),
+): Simulation {
   let state = model.initial();
   const steps: SimulatedStep[] = [];
   const lines: string[] = [];
@@ -38,7 +42,13 @@ export function simulate(model: ReferenceModel, commands: readonly string[], mut
       return { steps, outcome: { lines, ending: 'crashed' } };
     }
     lines.push(...result.answer.lines);
-    steps.push({ command, answer: result.answer.lines, crashed: false, snapshot: model.snapshot(state), alternatives: result.alternatives?.length ?? 0 });
+    steps.push({
+      command,
+      answer: result.answer.lines,
+      crashed: false,
+      snapshot: model.snapshot(state),
+      alternatives: result.alternatives?.length ?? 0,
+    });
   }
   return { steps, outcome: { lines, ending: 'finished' } };
 }
@@ -47,7 +57,12 @@ export function simulate(model: ReferenceModel, commands: readonly string[], mut
  * True when the model with these mutations says exactly `lines` and ends as `ending` says; it stops at the
  * first line that differs and takes no snapshots, so ruling a candidate out costs only the steps up to there.
  */
-export function simulatesAs(model: ReferenceModel, commands: readonly string[], mutations: ReadonlySet<string>, expected: Outcome): boolean {
+export function simulatesAs(
+  model: ReferenceModel,
+  commands: readonly string[],
+  mutations: ReadonlySet<string>,
+  expected: Outcome,
+): boolean {
   const { lines, ending } = expected;
   let state = model.initial();
   let said = 0;

@@ -60,7 +60,14 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 export function parseTranscripts(text: string, file: string): Transcript[] {
   const transcripts: Transcript[] = [];
   const names = new Set<string>();
-  let current: { name: string; description: string; line: number; steps: { command: string; expected: string[]; line: number }[] } | undefined;
+  let current:
+    | {
+        name: string;
+        description: string;
+        line: number;
+        steps: { command: string; expected: string[]; line: number }[];
+      }
+    | undefined;
   // A byte order mark (Windows editors) is not part of the first line; CR alone (classic Mac) ends a line too.
   const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split(/\r\n|\r|\n/);
   lines.forEach((raw, index) => {
@@ -68,9 +75,15 @@ export function parseTranscripts(text: string, file: string): Transcript[] {
     const fail = (reason: string): never => {
       throw new TranscriptSyntaxError(file, lineNo, reason);
     };
-    if (raw.length > TRANSCRIPT_LIMITS.lineChars) fail(`the line is ${raw.length} characters long; a transcript line may be at most ${TRANSCRIPT_LIMITS.lineChars}`);
+    if (raw.length > TRANSCRIPT_LIMITS.lineChars)
+      fail(
+        `the line is ${raw.length} characters long; a transcript line may be at most ${TRANSCRIPT_LIMITS.lineChars}`,
+      );
     const control = CONTROL.exec(raw);
-    if (control) fail(`the line holds a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}) at column ${control.index + 1}; transcripts are plain text, one command or answer per line`);
+    if (control)
+      fail(
+        `the line holds a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}) at column ${control.index + 1}; transcripts are plain text, one command or answer per line`,
+      );
     const line = raw.trimEnd();
     if (line.trim() === '' || line.startsWith('#')) return;
     if (line.startsWith('===')) {
@@ -79,7 +92,10 @@ export function parseTranscripts(text: string, file: string): Transcript[] {
       const name = (colon < 0 ? header : header.slice(0, colon)).trim();
       if (!NAME.test(name)) fail(`transcript name "${name}" must be lower-case letters, digits, '.', '_' or '-'`);
       if (names.has(name)) fail(`transcript "${name}" is defined twice`);
-      if (names.size >= TRANSCRIPT_LIMITS.transcriptsPerFile) fail(`this file holds more than ${TRANSCRIPT_LIMITS.transcriptsPerFile} transcripts; split them over several files`);
+      if (names.size >= TRANSCRIPT_LIMITS.transcriptsPerFile)
+        fail(
+          `this file holds more than ${TRANSCRIPT_LIMITS.transcriptsPerFile} transcripts; split them over several files`,
+        );
       names.add(name);
       if (current) transcripts.push(finish(current, file));
       current = { name, description: colon < 0 ? '' : header.slice(colon + 1).trim(), line: lineNo, steps: [] };
@@ -90,16 +106,22 @@ export function parseTranscripts(text: string, file: string): Transcript[] {
       const command = line.slice(1).trim();
       if (command === '') fail('a "> " line needs a command');
       const words = command.split(/\s+/).length;
-      if (words > TRANSCRIPT_LIMITS.wordsPerCommand) fail(`the command has ${words} words; a command may have at most ${TRANSCRIPT_LIMITS.wordsPerCommand}`);
+      if (words > TRANSCRIPT_LIMITS.wordsPerCommand)
+        fail(`the command has ${words} words; a command may have at most ${TRANSCRIPT_LIMITS.wordsPerCommand}`);
       if (current.steps.length >= TRANSCRIPT_LIMITS.commandsPerTranscript) {
-        fail(`transcript "${current.name}" has more than ${TRANSCRIPT_LIMITS.commandsPerTranscript} commands; split it into several transcripts`);
+        fail(
+          `transcript "${current.name}" has more than ${TRANSCRIPT_LIMITS.commandsPerTranscript} commands; split it into several transcripts`,
+        );
       }
       current.steps.push({ command, expected: [], line: lineNo });
       return;
     }
     const last = current.steps[current.steps.length - 1];
     if (!last) return fail(`answer "${line}" comes before any "> command"`);
-    if (last.expected.length >= TRANSCRIPT_LIMITS.answerLinesPerCommand) fail(`the answer to \`${last.command}\` (line ${last.line}) has more than ${TRANSCRIPT_LIMITS.answerLinesPerCommand} lines`);
+    if (last.expected.length >= TRANSCRIPT_LIMITS.answerLinesPerCommand)
+      fail(
+        `the answer to \`${last.command}\` (line ${last.line}) has more than ${TRANSCRIPT_LIMITS.answerLinesPerCommand} lines`,
+      );
     last.expected.push(line);
   });
   if (current) transcripts.push(finish(current, file));
@@ -107,7 +129,10 @@ export function parseTranscripts(text: string, file: string): Transcript[] {
   return transcripts;
 }
 
-function finish(t: { name: string; description: string; line: number; steps: TranscriptStep[] }, file: string): Transcript {
+function finish(
+  t: { name: string; description: string; line: number; steps: TranscriptStep[] },
+  file: string,
+): Transcript {
   if (t.steps.length === 0) throw new TranscriptSyntaxError(file, t.line, `transcript "${t.name}" has no commands`);
   return { name: t.name, description: t.description, file, line: t.line, steps: t.steps };
 }

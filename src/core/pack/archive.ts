@@ -26,7 +26,11 @@ export const ARCHIVE_LIMITS = {
 } as const;
 
 const ArchiveFileSchema = Type.Object(
-  { path: Type.String({ minLength: 1, maxLength: 260 }), sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }), size: Type.Integer({ minimum: 0 }) },
+  {
+    path: Type.String({ minLength: 1, maxLength: 260 }),
+    sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+    size: Type.Integer({ minimum: 0 }),
+  },
   { additionalProperties: false },
 );
 const ArchiveManifestSchema = Type.Object(
@@ -53,19 +57,32 @@ export function integrityInput(files: readonly ArchiveFile[]): string {
     .join('');
 }
 
-export function parseArchiveManifest(text: string): { ok: true; manifest: ArchiveManifest } | { ok: false; reason: string } {
+export function parseArchiveManifest(
+  text: string,
+): { ok: true; manifest: ArchiveManifest } | { ok: false; reason: string } {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
     return { ok: false, reason: `${ARCHIVE_MANIFEST} is not JSON (${(error as Error).message})` };
   }
-  if (typeof data === 'object' && data !== null && typeof (data as { format?: unknown }).format === 'number' && (data as { format: number }).format > ARCHIVE_FORMAT) {
-    return { ok: false, reason: `this pack uses archive format ${(data as { format: number }).format}, made by a newer Lesson Companion; update the extension or CLI and try again` };
+  if (
+    typeof data === 'object' &&
+    data !== null &&
+    typeof (data as { format?: unknown }).format === 'number' &&
+    (data as { format: number }).format > ARCHIVE_FORMAT
+  ) {
+    return {
+      ok: false,
+      reason: `this pack uses archive format ${(data as { format: number }).format}, made by a newer Lesson Companion; update the extension or CLI and try again`,
+    };
   }
   if (!Value.Check(ArchiveManifestSchema, data)) {
     const first = [...Value.Errors(ArchiveManifestSchema, data)][0];
-    return { ok: false, reason: `${ARCHIVE_MANIFEST} is malformed${first ? ` at ${first.path || '/'}: ${first.message}` : ''}` };
+    return {
+      ok: false,
+      reason: `${ARCHIVE_MANIFEST} is malformed${first ? ` at ${first.path || '/'}: ${first.message}` : ''}`,
+    };
   }
   return { ok: true, manifest: data };
 }
@@ -80,7 +97,8 @@ export function archivePathProblem(name: string): string | undefined {
   if (name.includes('\\')) return `"${name}" contains a backslash, which Windows would read as a folder separator`;
   if (name.startsWith('/')) return `"${name}" is an absolute path`;
   if (/^[A-Za-z]:/.test(name)) return `"${name}" starts with a drive letter`;
-  if (/[\u0000-\u001f\u007f]/.test(name)) return `"${name.replace(/[\u0000-\u001f\u007f]/g, '?')}" contains control characters`;
+  if (/[\u0000-\u001f\u007f]/.test(name))
+    return `"${name.replace(/[\u0000-\u001f\u007f]/g, '?')}" contains control characters`;
   if (name.includes(':')) return `"${name}" contains ":", which Windows reads as a drive or a hidden stream`;
   const segments = (name.endsWith('/') ? name.slice(0, -1) : name).split('/');
   if (segments.some((s) => s === '..')) return `"${name}" climbs out of the pack folder with ".."`;
@@ -103,7 +121,10 @@ export function pathClash(paths: readonly string[]): string | undefined {
   for (const p of paths) {
     const key = collisionKey(p);
     const other = files.get(key);
-    if (other !== undefined) return other === p ? `"${p}" is listed twice` : `"${other}" and "${p}" differ only in upper/lower case, which Windows and macOS cannot tell apart`;
+    if (other !== undefined)
+      return other === p
+        ? `"${p}" is listed twice`
+        : `"${other}" and "${p}" differ only in upper/lower case, which Windows and macOS cannot tell apart`;
     files.set(key, p);
   }
   for (const p of paths) {
@@ -123,7 +144,11 @@ export type ArchiveLimits = { readonly [K in keyof typeof ARCHIVE_LIMITS]: numbe
  * undefined. Bundle asks the same question before it compresses a file, so that it never writes an
  * archive install would refuse (a long, repetitive transcript compresses that well legitimately).
  */
-export function bombRatio(size: number, compressedSize: number, limits: ArchiveLimits = ARCHIVE_LIMITS): number | undefined {
+export function bombRatio(
+  size: number,
+  compressedSize: number,
+  limits: ArchiveLimits = ARCHIVE_LIMITS,
+): number | undefined {
   const ratio = size / Math.max(compressedSize, 1);
   return size >= limits.ratioCheckedFromBytes && ratio > limits.compressionRatio ? ratio : undefined;
 }
@@ -140,7 +165,13 @@ export function isBundledPath(relative: string): boolean {
   if (segments[0] === 'authoring') return false;
   if (segments.some((s) => s.startsWith('.') || SKIPPED_NAMES.has(s))) return false;
   const base = segments[segments.length - 1]!;
-  return !(base.endsWith(ARCHIVE_EXTENSION) || base.endsWith('.pyc') || base.endsWith('~') || base.endsWith('.swp') || base.endsWith('.orig'));
+  return !(
+    base.endsWith(ARCHIVE_EXTENSION) ||
+    base.endsWith('.pyc') ||
+    base.endsWith('~') ||
+    base.endsWith('.swp') ||
+    base.endsWith('.orig')
+  );
 }
 
 /** Compares two `major.minor.patch` versions: negative when a is older, 0 when equal, positive when newer. */

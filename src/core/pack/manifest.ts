@@ -58,7 +58,8 @@ function tooDeepAt(text: string, max: number): number | undefined {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -70,11 +71,22 @@ function tooDeepAt(text: string, max: number): number | undefined {
 
 function sizeProblem(text: string, file: string): ManifestProblem | undefined {
   if (text.length > MANIFEST_MAX_CHARS) {
-    return { file, line: 1, column: 1, path: '', message: `lesson.json is ${Math.round(text.length / 1024)} KiB; a lesson.json may be at most ${MANIFEST_MAX_CHARS / 1024} KiB (put long texts in fewer words, and transcripts in transcript files)` };
+    return {
+      file,
+      line: 1,
+      column: 1,
+      path: '',
+      message: `lesson.json is ${Math.round(text.length / 1024)} KiB; a lesson.json may be at most ${MANIFEST_MAX_CHARS / 1024} KiB (put long texts in fewer words, and transcripts in transcript files)`,
+    };
   }
   const deep = tooDeepAt(text, MANIFEST_MAX_DEPTH);
   if (deep !== undefined) {
-    return { file, ...position(text, deep), path: '', message: `lesson.json nests lists and objects more than ${MANIFEST_MAX_DEPTH} levels deep here; a lesson needs about 6, so this is not a lesson manifest` };
+    return {
+      file,
+      ...position(text, deep),
+      path: '',
+      message: `lesson.json nests lists and objects more than ${MANIFEST_MAX_DEPTH} levels deep here; a lesson needs about 6, so this is not a lesson manifest`,
+    };
   }
   return undefined;
 }
@@ -116,7 +128,12 @@ export function parseManifest(raw: string, file: string, options: ParseOptions =
     return {
       ok: false,
       problems: errors.length
-        ? errors.map((e) => ({ file, ...position(text, e.offset), path: '', message: `JSON syntax: ${printParseErrorCode(e.error)}` }))
+        ? errors.map((e) => ({
+            file,
+            ...position(text, e.offset),
+            path: '',
+            message: `JSON syntax: ${printParseErrorCode(e.error)}`,
+          }))
         : [{ file, line: 1, column: 1, path: '', message: 'the file is empty' }],
     };
   }
@@ -133,7 +150,12 @@ export function parseManifest(raw: string, file: string, options: ParseOptions =
     const key = exact ? `${error.path}|${error.message}` : `${error.path}|missing`;
     if (seen.has(key) || problems.length >= 50) continue;
     seen.add(key);
-    problems.push({ file, ...position(text, node.offset), path: error.path, message: describe(error.path, error.message) });
+    problems.push({
+      file,
+      ...position(text, node.offset),
+      path: error.path,
+      message: describe(error.path, error.message),
+    });
   }
   return { ok: false, problems };
 }
@@ -161,13 +183,27 @@ function ruleProblems(manifest: LessonManifest, text: string, file: string, chec
     const seen = new Map<string, string>();
     for (const { id, pointer } of items) {
       const first = seen.get(id);
-      if (first !== undefined) problems.push(locate(text, file, `${pointer}/id`, `${what} id "${id}" is used twice (first at ${first.slice(1).replace(/\//g, '.')}); ids must be unique`));
+      if (first !== undefined)
+        problems.push(
+          locate(
+            text,
+            file,
+            `${pointer}/id`,
+            `${what} id "${id}" is used twice (first at ${first.slice(1).replace(/\//g, '.')}); ids must be unique`,
+          ),
+        );
       else seen.set(id, pointer);
     }
   };
-  unique(manifest.mistakes.map((m, i) => ({ id: m.id, pointer: `/mistakes/${i}` })), 'mistake');
   unique(
-    [...manifest.failureQuestions.map((q, i) => ({ id: q.id, pointer: `/failureQuestions/${i}` })), ...(manifest.quiz ?? []).map((q, i) => ({ id: q.id, pointer: `/quiz/${i}` }))],
+    manifest.mistakes.map((m, i) => ({ id: m.id, pointer: `/mistakes/${i}` })),
+    'mistake',
+  );
+  unique(
+    [
+      ...manifest.failureQuestions.map((q, i) => ({ id: q.id, pointer: `/failureQuestions/${i}` })),
+      ...(manifest.quiz ?? []).map((q, i) => ({ id: q.id, pointer: `/quiz/${i}` })),
+    ],
     'question',
   );
   manifest.readOrder.forEach((step, i) => {
@@ -176,9 +212,15 @@ function ruleProblems(manifest: LessonManifest, text: string, file: string, chec
     if (!verdict.ok) problems.push(locate(text, file, `/readOrder/${i}/pattern`, `step ${i + 1}: ${verdict.message}`));
   });
   const mistakeIds = new Set(manifest.mistakes.map((m) => m.id));
-  unique((manifest.scenarios ?? []).map((s, i) => ({ id: s.id, pointer: `/scenarios/${i}` })), 'scenario');
+  unique(
+    (manifest.scenarios ?? []).map((s, i) => ({ id: s.id, pointer: `/scenarios/${i}` })),
+    'scenario',
+  );
   (manifest.scenarios ?? []).forEach((scenario, i) => {
-    if (isWorldScenario(scenario)) checkWorldScenario(scenario, `/scenarios/${i}`, mistakeIds, (pointer, message) => problems.push(locate(text, file, pointer, message)));
+    if (isWorldScenario(scenario))
+      checkWorldScenario(scenario, `/scenarios/${i}`, mistakeIds, (pointer, message) =>
+        problems.push(locate(text, file, pointer, message)),
+      );
   });
   return problems;
 }

@@ -72,7 +72,8 @@ export function friendlyManifestMessage(message: string, pointer: string, text: 
       return `${prefix}${shown} must be a path inside the pack folder: relative, with "/" between folders, no leading "/", no drive letter and no ".." segment`;
     }
     if (pattern === '^\\d+\\.\\d+\\.\\d+$') return `${prefix}${shown} must be a version like 1.0.0 (major.minor.patch)`;
-    if (pattern === '^[a-z0-9][a-z0-9-]*$') return `${prefix}${shown} must be lower-case letters, digits and dashes, starting with a letter or digit`;
+    if (pattern === '^[a-z0-9][a-z0-9-]*$')
+      return `${prefix}${shown} must be lower-case letters, digits and dashes, starting with a letter or digit`;
     if (pattern === '^[0-9a-f]{64}$') return `${prefix}${shown} must be a SHA-256 hash: 64 lower-case hex digits`;
     if (pattern === SINGLE_LINE_PATTERN) return runProblem(value, pointer.slice(1).replace(/\//g, '.')) ?? message;
   }
@@ -81,9 +82,11 @@ export function friendlyManifestMessage(message: string, pointer: string, text: 
   const below = /^Expected integer to be greater or equal to (\d+)$/.exec(body)?.[1];
   if (below !== undefined) return `${prefix}${shown} is less than ${below}, the least allowed here`;
   const most = /^Expected array length to be less or equal to (\d+)$/.exec(body)?.[1];
-  if (most !== undefined) return `${prefix}has ${Array.isArray(value) ? value.length : 'too many'} items; a lesson pack may have at most ${most} here`;
+  if (most !== undefined)
+    return `${prefix}has ${Array.isArray(value) ? value.length : 'too many'} items; a lesson pack may have at most ${most} here`;
   const longest = /^Expected string length less or equal to (\d+)$/.exec(body)?.[1];
-  if (longest !== undefined) return `${prefix}is ${typeof value === 'string' ? value.length : 'too many'} characters long; at most ${longest} are allowed here`;
+  if (longest !== undefined)
+    return `${prefix}is ${typeof value === 'string' ? value.length : 'too many'} characters long; at most ${longest} are allowed here`;
   if (body === 'Expected array elements to be unique' && Array.isArray(value)) {
     const twice = value.find((v, i) => value.indexOf(v) !== i);
     return `${prefix}lists ${JSON.stringify(twice)} more than once; each entry must appear once`;

@@ -29,7 +29,11 @@ export function checkPattern(pattern: string): PatternVerdict {
   try {
     regex = new RegExp(pattern, PATTERN_FLAGS);
   } catch (error) {
-    return { ok: false, reason: 'invalid', message: `"pattern" is not a valid regular expression (${(error as Error).message})` };
+    return {
+      ok: false,
+      reason: 'invalid',
+      message: `"pattern" is not a valid regular expression (${(error as Error).message})`,
+    };
   }
   let reports: ReturnType<Scslre['analyse']>['reports'];
   try {
@@ -41,7 +45,11 @@ export function checkPattern(pattern: string): PatternVerdict {
     reports = scslre.analyse({ source: pattern, flags: PATTERN_FLAGS }, { reportTypes: { Move: false } }).reports;
   } catch (error) {
     // regexpp is stricter than V8 in a few corners (e.g. lone brackets); V8 compiled it, so say so plainly.
-    return { ok: false, reason: 'invalid', message: `"pattern" cannot be analysed for speed (${(error as Error).message}); write it in plainer JavaScript regular-expression syntax` };
+    return {
+      ok: false,
+      reason: 'invalid',
+      message: `"pattern" cannot be analysed for speed (${(error as Error).message}); write it in plainer JavaScript regular-expression syntax`,
+    };
   }
   const exponential = reports.find((r) => r.exponential);
   if (exponential) {

@@ -99,7 +99,10 @@ function choiceIndex(choices: readonly string[], answer: string): number | undef
   const wanted = normaliseText(answer);
   const found = choices.findIndex((c) => normaliseText(c) === wanted);
   if (found >= 0) return found;
-  const raw = answer.trim().replace(/^\(?(.*?)[).]?$/, '$1').trim();
+  const raw = answer
+    .trim()
+    .replace(/^\(?(.*?)[).]?$/, '$1')
+    .trim();
   if (/^\d+$/.test(raw)) {
     const n = Number(raw);
     return n >= 1 && n <= choices.length ? n - 1 : undefined;
@@ -122,15 +125,21 @@ export function normaliseAnswer(question: Question, answer: string): Normalised 
     case 'single': {
       const choices = question.choices ?? [];
       const index = choiceIndex(choices, answer);
-      if (index === undefined) return { ok: false, reason: `Answer with the number, letter or text of one choice: ${choiceRange(question)}.` };
+      if (index === undefined)
+        return { ok: false, reason: `Answer with the number, letter or text of one choice: ${choiceRange(question)}.` };
       return { ok: true, text: normaliseText(choices[index]!) };
     }
     case 'multiple': {
       const choices = question.choices ?? [];
-      const parts = /^[\s,;]*([a-z]|\d+)([\s,;]+([a-z]|\d+))*[\s,;]*$/i.test(answer) ? answer.split(/[\s,;]+/) : answer.split(/[\n;|]+/);
+      const parts = /^[\s,;]*([a-z]|\d+)([\s,;]+([a-z]|\d+))*[\s,;]*$/i.test(answer)
+        ? answer.split(/[\s,;]+/)
+        : answer.split(/[\n;|]+/);
       const indexes = parts.filter((p) => p.trim() !== '').map((p) => choiceIndex(choices, p));
       if (indexes.length === 0 || indexes.some((i) => i === undefined)) {
-        return { ok: false, reason: `Answer with the numbers or letters of every choice you pick, e.g. "1, 3"; choices are ${choiceRange(question)}.` };
+        return {
+          ok: false,
+          reason: `Answer with the numbers or letters of every choice you pick, e.g. "1, 3"; choices are ${choiceRange(question)}.`,
+        };
       }
       const texts = [...new Set(indexes.map((i) => normaliseText(choices[i!]!)))].sort();
       return { ok: true, text: texts.join(' | ') };
@@ -142,7 +151,8 @@ export function normaliseAnswer(question: Question, answer: string): Normalised 
     }
     case 'number': {
       const raw = answer.trim().replace(/^\+/, '');
-      if (!/^-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(raw)) return { ok: false, reason: 'Answer with a number, e.g. 3.' };
+      if (!/^-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(raw))
+        return { ok: false, reason: 'Answer with a number, e.g. 3.' };
       const value = Number(raw);
       return { ok: true, text: String(Object.is(value, -0) ? 0 : value) };
     }
@@ -159,7 +169,11 @@ export function answerHash(sha256: Sha256, salt: string, normalised: string): st
 }
 
 /** The stored form of a normalised answer under a question's answer hashes: scrypt when they are scrypt. */
-export async function storedAnswerHash(answer: AnswerHashes | undefined, normalised: string, deps: Pick<QuizDeps, 'sha256' | 'scrypt'>): Promise<string> {
+export async function storedAnswerHash(
+  answer: AnswerHashes | undefined,
+  normalised: string,
+  deps: Pick<QuizDeps, 'sha256' | 'scrypt'>,
+): Promise<string> {
   const salt = answer?.salt ?? '';
   if (answer?.scrypt) {
     const { N, r, p, keyLength } = answer.scrypt;
@@ -218,7 +232,12 @@ export async function checkAnswer(question: Question, answer: string, deps: Quiz
     correct = acceptedHashes(question.answer).includes(hash);
   }
   if (correct) {
-    return { correct: true, feedback: 'Right.', ...(question.explanation ? { explanation: question.explanation } : {}), ...step };
+    return {
+      correct: true,
+      feedback: 'Right.',
+      ...(question.explanation ? { explanation: question.explanation } : {}),
+      ...step,
+    };
   }
   const authored = question.feedback?.find((f) => (f.scrypt ?? f.sha256) === hash)?.text;
   if (authored) return { correct: false, feedback: authored, ...step };
@@ -230,7 +249,11 @@ export async function checkAnswer(question: Question, answer: string, deps: Quiz
     const expected = expectedPrediction(question, deps.model).split(' ');
     const right = agreeingPrefix(normalised.text.split(' '), expected);
     const where =
-      right === 0 ? 'Your first answer already differs.' : right === 1 ? 'Your first answer is right; the next one is not.' : `Your first ${right} answers are right; the next one is not.`;
+      right === 0
+        ? 'Your first answer already differs.'
+        : right === 1
+          ? 'Your first answer is right; the next one is not.'
+          : `Your first ${right} answers are right; the next one is not.`;
     return { correct: false, feedback: `${where} ${fallback}`, ...step };
   }
   return { correct: false, feedback: fallback, ...step };
@@ -281,7 +304,10 @@ export function questionProblems(question: Question, deps: { sha256: Sha256; mod
     const run = simulate(deps.model, question.commands);
     if (run.outcome.ending !== 'finished') problems.push('the reference model crashes on these commands');
     const hash = answerHash(deps.sha256, question.answer.salt, expectedPrediction(question, deps.model));
-    if (!question.answer.sha256.includes(hash)) problems.push("the stored answer no longer matches the model's output: run `lesson-companion author-answers` again");
+    if (!question.answer.sha256.includes(hash))
+      problems.push(
+        "the stored answer no longer matches the model's output: run `lesson-companion author-answers` again",
+      );
   }
   return problems;
 }
@@ -289,18 +315,31 @@ export function questionProblems(question: Question, deps: { sha256: Sha256; mod
 /** The answer and its feedback hashed in one form, and a scrypt cost a check can afford. */
 function hashFormProblems(question: Question, answer: AnswerHashes): string[] {
   const rerun = 'run `lesson-companion author-answers` again';
-  if (answer.sha256 && answer.scrypt) return [`"answer" holds both "sha256" and "scrypt" hashes; it holds one form: ${rerun}`];
+  if (answer.sha256 && answer.scrypt)
+    return [`"answer" holds both "sha256" and "scrypt" hashes; it holds one form: ${rerun}`];
   if (!answer.sha256 && !answer.scrypt) return [`"answer" holds no hashes ("sha256" or "scrypt"): ${rerun}`];
   const problems: string[] = [];
   const form = answer.scrypt ? 'scrypt' : 'sha256';
   if (answer.scrypt) {
     const { N, r, keyLength, hashes } = answer.scrypt;
-    if (question.kind === 'predict') problems.push(`a predict question's answer is stored as "sha256" (the model computes it anyway): ${rerun}`);
+    if (question.kind === 'predict')
+      problems.push(`a predict question's answer is stored as "sha256" (the model computes it anyway): ${rerun}`);
     if ((N & (N - 1)) !== 0) problems.push(`the scrypt cost N is ${N}, not a power of two`);
-    if (128 * N * r > SCRYPT_LIMITS.maxMemoryBytes) problems.push(`the scrypt cost needs ${Math.round((128 * N * r) / 2 ** 20)} MiB (128·N·r); at most ${SCRYPT_LIMITS.maxMemoryBytes / 2 ** 20} MiB is allowed`);
-    if (hashes.some((h) => h.length !== 2 * keyLength)) problems.push(`a scrypt hash is not ${keyLength} bytes (keyLength) long`);
+    if (128 * N * r > SCRYPT_LIMITS.maxMemoryBytes)
+      problems.push(
+        `the scrypt cost needs ${Math.round((128 * N * r) / 2 ** 20)} MiB (128·N·r); at most ${SCRYPT_LIMITS.maxMemoryBytes / 2 ** 20} MiB is allowed`,
+      );
+    if (hashes.some((h) => h.length !== 2 * keyLength))
+      problems.push(`a scrypt hash is not ${keyLength} bytes (keyLength) long`);
   }
-  const mismatched = (question.feedback ?? []).filter((f) => (form === 'scrypt' ? f.scrypt === undefined || f.sha256 !== undefined : f.sha256 === undefined || f.scrypt !== undefined));
-  if (mismatched.length > 0) problems.push(`${mismatched.length === 1 ? 'a "feedback" entry is' : `${mismatched.length} "feedback" entries are`} not hashed as the answer is ("${form}" only): ${rerun}`);
+  const mismatched = (question.feedback ?? []).filter((f) =>
+    form === 'scrypt'
+      ? f.scrypt === undefined || f.sha256 !== undefined
+      : f.sha256 === undefined || f.scrypt !== undefined,
+  );
+  if (mismatched.length > 0)
+    problems.push(
+      `${mismatched.length === 1 ? 'a "feedback" entry is' : `${mismatched.length} "feedback" entries are`} not hashed as the answer is ("${form}" only): ${rerun}`,
+    );
   return problems;
 }

@@ -22,10 +22,15 @@ export interface ProblemInputs {
   readonly counterexample: Counterexample | null;
 }
 
-const answerText = (lines: readonly string[] | null): string => (lines === null ? 'nothing' : lines.length === 0 ? '(nothing)' : clipLine(lines.join(' / ')));
+const answerText = (lines: readonly string[] | null): string =>
+  lines === null ? 'nothing' : lines.length === 0 ? '(nothing)' : clipLine(lines.join(' / '));
 
 /** Where two runs differ; `runs` names the two runs (the label and the answers are never rewritten). */
-function differenceText(d: AnswerDifference, probed: string, runs: readonly [string, string] = ['one run', 'the other']): string {
+function differenceText(
+  d: AnswerDifference,
+  probed: string,
+  runs: readonly [string, string] = ['one run', 'the other'],
+): string {
   return `at command ${d.index + 1} (\`${d.command}\`) of "${probed}" ${runs[0]} answered ${answerText(d.first)}, ${runs[1]} ${answerText(d.second)}`;
 }
 
@@ -38,11 +43,19 @@ function stoppedAnswering(d: AnswerDifference | undefined): d is AnswerDifferenc
 }
 
 function stopProblem(d: AnswerDifference, probed: string): Problem {
-  const when = d.first === null ? 'when it ran first' : d.seen === 'after-others' ? 'when it ran after the other transcripts' : d.seen === 'twice' ? 'the second time it ran in one process' : 'on one of two runs';
+  const when =
+    d.first === null
+      ? 'when it ran first'
+      : d.seen === 'after-others'
+        ? 'when it ran after the other transcripts'
+        : d.seen === 'twice'
+          ? 'the second time it ran in one process'
+          : 'on one of two runs';
   return {
     kind: 'timeout',
     message: `Your program stopped answering at command ${d.index + 1} (\`${d.command}\`) of "${probed}" ${when}: it gave no answer there, and none after.`,
-    advice: 'Answer every command until the input ends: read stdin to its end, and do not close stdout or exit after a number of commands or lines.',
+    advice:
+      'Answer every command until the input ends: read stdin to its end, and do not close stdout or exit after a number of commands or lines.',
   };
 }
 
@@ -61,7 +74,11 @@ export function assembleProblems(p: ProblemInputs): Problem[] {
         : 'Look for randomness (random.choice, Math.random) or a loop over something whose order is not fixed (a set, a Go map).',
     });
   }
-  if (!stop && p.probe?.resetDifference && !p.findings.some((f) => f.steps.some((s) => s.stream >= p.main.streams.length))) {
+  if (
+    !stop &&
+    p.probe?.resetDifference &&
+    !p.findings.some((f) => f.steps.some((s) => s.stream >= p.main.streams.length))
+  ) {
     problems.push({
       kind: 'stale-state',
       message:
@@ -87,7 +104,10 @@ export function assembleProblems(p: ProblemInputs): Problem[] {
   }
   const unexplained = p.diagnosis?.unexplained ?? [];
   const crashesOnly = unexplained.every((u) => u.sentence.includes('your program crashed'));
-  const explainedElsewhere = (crashesOnly && problems.some((x) => x.kind === 'crash')) || problems.some((x) => x.kind === 'stale-state') || stop !== undefined;
+  const explainedElsewhere =
+    (crashesOnly && problems.some((x) => x.kind === 'crash')) ||
+    problems.some((x) => x.kind === 'stale-state') ||
+    stop !== undefined;
   if (unexplained.length > 0 && !explainedElsewhere) {
     const first = unexplained[0]!;
     const where = p.cases[first.step.list];
@@ -95,21 +115,31 @@ export function assembleProblems(p: ProblemInputs): Problem[] {
     problems.push({
       kind: 'unrecognised-difference',
       message: `Your program differs from the reference in a way this lesson has no name for: ${first.sentence} (${first.step.listIndex < 0 ? 'at the start' : `command ${first.step.listIndex + 1}`} of "${where?.label ?? 'a transcript'}").${more}`,
-      advice: 'Walk through the trace below by hand, keeping the counts on paper, and compare each answer with the rules.',
+      advice:
+        'Walk through the trace below by hand, keeping the counts on paper, and compare each answer with the rules.',
     });
   }
   return problems;
 }
 
 /** The hang or flood problem, said at the command where the program stopped answering. */
-export function stoppedProblem(model: ReferenceModel, c: Case, outcome: Outcome, problems: readonly Problem[]): Problem | undefined {
-  const kind = outcome.ending === 'timed-out' ? 'timeout' : outcome.ending === 'output-limit' ? 'output-limit' : undefined;
+export function stoppedProblem(
+  model: ReferenceModel,
+  c: Case,
+  outcome: Outcome,
+  problems: readonly Problem[],
+): Problem | undefined {
+  const kind =
+    outcome.ending === 'timed-out' ? 'timeout' : outcome.ending === 'output-limit' ? 'output-limit' : undefined;
   const existing = problems.find((x) => x.kind === kind);
   if (!kind || !existing) return undefined;
   // A flood after the last answer stopped at the last command: its number and its text must name the same one.
   const index = Math.min(segmentAnswers(model, c.commands, outcome.lines, false).length, c.commands.length - 1);
   const at = `at command ${index + 1} (\`${c.commands[index]}\`) of "${c.label}"`;
-  const message = kind === 'timeout' ? existing.message.replace(/^Your program stopped answering/, `Your program stopped answering ${at}`) : `${existing.message.replace(/, so it was stopped\.$/, '')} ${at}, so it was stopped.`;
+  const message =
+    kind === 'timeout'
+      ? existing.message.replace(/^Your program stopped answering/, `Your program stopped answering ${at}`)
+      : `${existing.message.replace(/, so it was stopped\.$/, '')} ${at}, so it was stopped.`;
   return { ...existing, message };
 }
 
@@ -136,8 +166,8 @@ export function unaskedProblem(unasked: UnaskedLines, probed: string): Problem {
           : a === b
             ? `on two runs of "${probed}" they came at different places`
             : `${a === 0 ? 'none' : `${a} of them`} on one run of "${probed}" and ${b === 0 ? 'none' : b} on another run of the same commands`
-      }. ` +
-      'Its output does not follow the commands, so its answers could not be checked, and no mistake is named.',
-    advice: 'Print only the answer to each command, when the command comes: progress or heartbeat lines from a thread, a timer or a child process go to stderr (or nowhere).',
+      }. ` + 'Its output does not follow the commands, so its answers could not be checked, and no mistake is named.',
+    advice:
+      'Print only the answer to each command, when the command comes: progress or heartbeat lines from a thread, a timer or a child process go to stderr (or nowhere).',
   };
 }

@@ -9,14 +9,22 @@ import type { Problem } from './report';
 export function cardText(manifest: LessonManifest, id: string, mutation: string): string {
   const spec = manifest.mistakes.find((m) => m.id === id);
   const variant = spec?.variants?.find((v) => v.mutant === mutation);
-  return [variant?.title ?? spec?.title, variant?.explanation ?? spec?.explanation, variant?.hint ?? spec?.hint].filter(Boolean).join(' ');
+  return [variant?.title ?? spec?.title, variant?.explanation ?? spec?.explanation, variant?.hint ?? spec?.hint]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /**
  * A finding the program's own answers contradict is not named; what they show is said as a difference the
  * lesson has no name for, with the read-order step of the code it is in.
  */
-export function addContradiction(problems: Problem[], manifest: LessonManifest, mistake: string, shown: string, inTrace: boolean): void {
+export function addContradiction(
+  problems: Problem[],
+  manifest: LessonManifest,
+  mistake: string,
+  shown: string,
+  inTrace: boolean,
+): void {
   const stepNumber = manifest.mistakes.find((m) => m.id === mistake)?.step;
   const step = stepNumber ? manifest.readOrder[stepNumber - 1] : undefined;
   const where = inTrace ? ' (in the trace below)' : '';
@@ -28,5 +36,9 @@ export function addContradiction(problems: Problem[], manifest: LessonManifest, 
     problems.splice(existing, 1, { ...p, message: `${p.message} Also: ${sentence}` });
     return;
   }
-  problems.push({ kind: 'unrecognised-difference', message: `Your program differs from the reference in a way this lesson has no name for: ${sentence}`, advice });
+  problems.push({
+    kind: 'unrecognised-difference',
+    message: `Your program differs from the reference in a way this lesson has no name for: ${sentence}`,
+    advice,
+  });
 }

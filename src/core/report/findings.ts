@@ -43,7 +43,7 @@ export function linesText(lines: readonly number[]): string {
   const sorted = [...new Set(lines)].filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b);
   if (sorted.length === 0) return '';
   const runs: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
     runs.push(j === i ? String(sorted[i]) : `${sorted[i]}–${sorted[j]}`);
@@ -67,7 +67,9 @@ export interface Where {
 /** Which run a location's reason is about: " (command 3 in the table below)", " (in “…”, not the table below)". */
 function locationRun(at: Location['at']): string {
   if (!at) return '';
-  return at.table ? ` (command ${at.row} in the table below)` : ` (in ${quotedTranscript(at.transcript, at.label)}, not the table below)`;
+  return at.table
+    ? ` (command ${at.row} in the table below)`
+    : ` (in ${quotedTranscript(at.transcript, at.label)}, not the table below)`;
 }
 
 export function mistakeWhere(m: Pick<NamedMistake, 'function' | 'line' | 'location'>): Where {
@@ -76,10 +78,20 @@ export function mistakeWhere(m: Pick<NamedMistake, 'function' | 'line' | 'locati
     // The function's name comes from the learner's file and the reason quotes the program's answers.
     const fn = safeText(loc.function ?? m.function);
     const lines = linesText(loc.lines);
-    return { function: fn, lines: loc.lines, text: `${lines.charAt(0).toUpperCase()}${lines.slice(1)}${loc.function ? ` of ${fn}()` : ''}`, reason: `${safeText(loc.reason)}${locationRun(loc.at)}` };
+    return {
+      function: fn,
+      lines: loc.lines,
+      text: `${lines.charAt(0).toUpperCase()}${lines.slice(1)}${loc.function ? ` of ${fn}()` : ''}`,
+      reason: `${safeText(loc.reason)}${locationRun(loc.at)}`,
+    };
   }
   // No line: the program has no function of that name (it does the job elsewhere), so say so rather than "In take()".
-  if (!m.line) return { function: m.function, lines: [], text: `Your program has no function named ${m.function}(): look for the code that does its job` };
+  if (!m.line)
+    return {
+      function: m.function,
+      lines: [],
+      text: `Your program has no function named ${m.function}(): look for the code that does its job`,
+    };
   return { function: m.function, lines: [], text: `In ${m.function}(), line ${m.line}` };
 }
 
@@ -93,19 +105,30 @@ export function transcriptLabel(report: Pick<CheckReport, 'transcripts'> | null 
 }
 
 /** Where a counterexample came from, in words. */
-export function counterexampleLabel(example: Pick<Counterexample, 'label' | 'transcript'>, report?: Pick<CheckReport, 'transcripts'> | null): string {
+export function counterexampleLabel(
+  example: Pick<Counterexample, 'label' | 'transcript'>,
+  report?: Pick<CheckReport, 'transcripts'> | null,
+): string {
   // Reports of the first version put the transcript's name in `label` too.
-  return example.label && example.label !== example.transcript ? example.label : transcriptLabel(report, example.transcript);
+  return example.label && example.label !== example.transcript
+    ? example.label
+    : transcriptLabel(report, example.transcript);
 }
 
 /** "from a random test (#24)" / "from the transcript “ties follow pool order”": where a trace came from, as a caption says it. */
-export function counterexampleSource(example: Pick<Counterexample, 'label' | 'transcript'>, report?: Pick<CheckReport, 'transcripts'> | null): string {
+export function counterexampleSource(
+  example: Pick<Counterexample, 'label' | 'transcript'>,
+  report?: Pick<CheckReport, 'transcripts'> | null,
+): string {
   const label = counterexampleLabel(example, report);
   return /^generated-\d+$/.test(example.transcript) ? label : `the transcript “${label}”`;
 }
 
 /** The hidden transcripts that show a mistake, by their descriptions. */
-export function revealedByLabels(report: Pick<CheckReport, 'transcripts'>, m: Pick<NamedMistake, 'revealedBy'>): string[] {
+export function revealedByLabels(
+  report: Pick<CheckReport, 'transcripts'>,
+  m: Pick<NamedMistake, 'revealedBy'>,
+): string[] {
   // Several generated transcripts can share one description ("40 mixed commands"): say it once.
   return [...new Set(m.revealedBy.map((name) => transcriptLabel(report, name)))];
 }
@@ -113,7 +136,10 @@ export function revealedByLabels(report: Pick<CheckReport, 'transcripts'>, m: Pi
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
 /** Where the commands were counted: "4 of 15 hidden transcripts and 13 of 40 random tests", from the report's own totals. */
-function evidenceScope(m: Pick<NamedMistake, 'evidence' | 'revealedBy'>, report: Pick<CheckReport, 'transcripts' | 'fuzz'>): string | undefined {
+function evidenceScope(
+  m: Pick<NamedMistake, 'evidence' | 'revealedBy'>,
+  report: Pick<CheckReport, 'transcripts' | 'fuzz'>,
+): string | undefined {
   const hidden = new Set(m.revealedBy).size;
   const random = m.evidence.transcripts - hidden;
   const hiddenTotal = report.transcripts.length;
@@ -135,10 +161,15 @@ function quotedTranscript(name: string, label: string): string {
  * "Seen at 7 commands in 2 of 15 hidden transcripts and 1 of 40 random tests, first at command 4 (<command>) of
  * “ties follow pool order”." With the report, the counts say where they come from.
  */
-export function evidenceText(m: Pick<NamedMistake, 'evidence'> & Partial<Pick<NamedMistake, 'revealedBy'>>, report?: Pick<CheckReport, 'transcripts' | 'fuzz'>): string {
+export function evidenceText(
+  m: Pick<NamedMistake, 'evidence'> & Partial<Pick<NamedMistake, 'revealedBy'>>,
+  report?: Pick<CheckReport, 'transcripts' | 'fuzz'>,
+): string {
   const e = m.evidence;
   if (!e || e.steps === 0) return '';
-  const first = e.first ? `, first at command ${e.first.index + 1} (${safeText(e.first.command)}) of ${quotedTranscript(e.first.transcript, e.first.label)}` : '';
+  const first = e.first
+    ? `, first at command ${e.first.index + 1} (${safeText(e.first.command)}) of ${quotedTranscript(e.first.transcript, e.first.label)}`
+    : '';
   const scope = report && m.revealedBy ? evidenceScope({ evidence: e, revealedBy: m.revealedBy }, report) : undefined;
   return `Seen at ${plural(e.steps, 'command', 'commands')} in ${scope ?? plural(e.transcripts, 'transcript', 'transcripts')}${first}.`;
 }
@@ -185,13 +216,20 @@ const NOT_CODE = /^(#|\/\/|\/\*|\*|"""|''')/;
  * ran at the failing command, so the message has the most room beside it); else the function's own line,
  * where the squiggle is too.
  */
-export function inlineMessageLine(m: NamedMistake, source: string, language: Language, anchors: FunctionAnchors | undefined): number | null {
+export function inlineMessageLine(
+  m: NamedMistake,
+  source: string,
+  language: Language,
+  anchors: FunctionAnchors | undefined,
+): number | null {
   const text = source.split(/\r?\n/);
   const block = leadingBlock(currentLines(m, source, language, anchors));
   const def = locateFunction(source, language, mistakeFunction(m));
   if (!block) return def;
   const candidates = Array.from({ length: block.last - block.first + 1 }, (_, k) => block.first + k);
-  const code = candidates.filter((l) => text[l - 1] !== undefined && text[l - 1]!.trim() !== '' && !NOT_CODE.test(text[l - 1]!.trim()));
+  const code = candidates.filter(
+    (l) => text[l - 1] !== undefined && text[l - 1]!.trim() !== '' && !NOT_CODE.test(text[l - 1]!.trim()),
+  );
   if (code.length === 0) return block.first;
   return code.reduce((best, l) => (text[l - 1]!.trimEnd().length < text[best - 1]!.trimEnd().length ? l : best));
 }
@@ -199,9 +237,14 @@ export function inlineMessageLine(m: NamedMistake, source: string, language: Lan
 /** Where each traced mistake's function was in the checked source (1-based), to move its lines with later edits. */
 export type FunctionAnchors = Readonly<Record<string, number | null>>;
 
-export function functionAnchors(report: Pick<CheckReport, 'mistakes'>, source: string, language: Language): FunctionAnchors {
+export function functionAnchors(
+  report: Pick<CheckReport, 'mistakes'>,
+  source: string,
+  language: Language,
+): FunctionAnchors {
   const out: Record<string, number | null> = {};
-  for (const m of report.mistakes) if (m.location?.lines.length) out[m.id] = locateFunction(source, language, mistakeFunction(m));
+  for (const m of report.mistakes)
+    if (m.location?.lines.length) out[m.id] = locateFunction(source, language, mistakeFunction(m));
   return out;
 }
 
@@ -209,7 +252,12 @@ export function functionAnchors(report: Pick<CheckReport, 'mistakes'>, source: s
  * A mistake's traced lines (1-based) in the current source: shifted by as much as their function moved
  * since the check (lines added above it), and dropped when they fall outside the file.
  */
-export function currentLines(m: Pick<NamedMistake, 'id' | 'function' | 'location'>, source: string, language: Language, anchors: FunctionAnchors | undefined): number[] {
+export function currentLines(
+  m: Pick<NamedMistake, 'id' | 'function' | 'location'>,
+  source: string,
+  language: Language,
+  anchors: FunctionAnchors | undefined,
+): number[] {
   const lines = m.location?.lines ?? [];
   if (lines.length === 0) return [];
   const anchor = anchors?.[m.id];

@@ -23,9 +23,14 @@ export function crashLine(stderr: string, language: Language, fileName: string):
 
 /** The learner-facing essence of an error output: the exception line, not the whole stack. */
 export function errorSummary(stderr: string, language: Language): string {
-  const lines = stderr.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '');
   if (language === 'python') {
-    const last = [...lines].reverse().find((l) => /^[A-Za-z_][\w.]*(Error|Exception|Interrupt|Exit)\b|^[A-Za-z_][\w.]*:/.test(l));
+    const last = [...lines]
+      .reverse()
+      .find((l) => /^[A-Za-z_][\w.]*(Error|Exception|Interrupt|Exit)\b|^[A-Za-z_][\w.]*:/.test(l));
     return last ?? lines[lines.length - 1] ?? '';
   }
   return lines.find((l) => /^[A-Za-z]*Error\b|^Error\b/.test(l.trim()))?.trim() ?? lines[0] ?? '';
@@ -72,8 +77,17 @@ export function runProblems(run: ProcessResult, ctx: ProblemContext): Problem[] 
   }
   if (run.prepareError) {
     const where = /\s*\((\d+):(\d+)\)\s*$/.exec(run.prepareError.message);
-    const message = where ? `${run.prepareError.message.slice(0, where.index)} (line ${where[1]}, column ${where[2]})` : run.prepareError.message;
-    return [{ kind: 'syntax', message: `Your file does not compile: ${message}`, line: run.prepareError.line, advice: 'Fix the syntax error at that line; a half-written function still needs to be valid code.' }];
+    const message = where
+      ? `${run.prepareError.message.slice(0, where.index)} (line ${where[1]}, column ${where[2]})`
+      : run.prepareError.message;
+    return [
+      {
+        kind: 'syntax',
+        message: `Your file does not compile: ${message}`,
+        line: run.prepareError.line,
+        advice: 'Fix the syntax error at that line; a half-written function still needs to be valid code.',
+      },
+    ];
   }
   const summary = errorSummary(run.stderr, ctx.language);
   const line = crashLine(run.stderr, ctx.language, ctx.fileName);

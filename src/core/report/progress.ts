@@ -9,14 +9,18 @@ import type { CheckReport, NamedMistake, ProblemKind } from './report';
 import type { Language, ReadStep } from '../pack/schema';
 
 /** "12 of 14 hidden transcripts pass", or why nothing could be checked. */
-export function checkSummary(report: Pick<CheckReport, 'status' | 'checks'> & Partial<Pick<CheckReport, 'problems'>>): string {
+export function checkSummary(
+  report: Pick<CheckReport, 'status' | 'checks'> & Partial<Pick<CheckReport, 'problems'>>,
+): string {
   const { total, passed } = report.checks;
   // Reports stored by an older version have no notRun.
   const notRun = report.checks.notRun ?? 0;
   if (report.status === 'error') return 'Could not check: the program did not run';
   if (report.status === 'pass') return `All ${total} hidden transcripts pass`;
   if (passed === total) return `All ${total} hidden transcripts pass, but not everything is right`;
-  const why = report.problems?.some((p) => p.kind === 'unimplemented') ? 'the code is not written yet' : 'the program stopped answering';
+  const why = report.problems?.some((p) => p.kind === 'unimplemented')
+    ? 'the code is not written yet'
+    : 'the program stopped answering';
   return `${passed} of ${total} hidden transcripts pass${notRun ? ` (${notRun} not run: ${why})` : ''}`;
 }
 
@@ -83,7 +87,9 @@ export function mistakeFocus(m: NamedMistake): { readonly function: string; read
  * The verdict's lead sentence: what failed and what to do next. Counts and random tests go in the
  * quieter details line.
  */
-export function verdictSentence(report: Pick<CheckReport, 'status' | 'mistakes' | 'problems' | 'checks' | 'fuzz'>): string {
+export function verdictSentence(
+  report: Pick<CheckReport, 'status' | 'mistakes' | 'problems' | 'checks' | 'fuzz'>,
+): string {
   if (report.status === 'pass') return 'Every check passes. You are done: look at the “Done when” list.';
   const problem = report.problems[0];
   if (report.status === 'error') {
@@ -96,8 +102,10 @@ export function verdictSentence(report: Pick<CheckReport, 'status' | 'mistakes' 
       ? `One mistake found: ${name}. Read its card below, fix it, then Check again.`
       : `${rest.length + 1} mistakes found. Start with ${name}: read its card below, fix it, then Check again.`;
   }
-  if (problem?.kind === 'unimplemented') return 'Your code is not written yet: write the functions the card below names, then Check again.';
-  if (problem?.kind === 'model-error') return "The lesson's own reference failed: this is not your mistake. Tell the lesson's author (details below).";
+  if (problem?.kind === 'unimplemented')
+    return 'Your code is not written yet: write the functions the card below names, then Check again.';
+  if (problem?.kind === 'model-error')
+    return "The lesson's own reference failed: this is not your mistake. Tell the lesson's author (details below).";
   if (problem) return `${problemTitle(problem.kind)}. Read the card below, fix it, then Check again.`;
   return 'Some answers differ from the expected ones. Compare the transcript below with your code, then Check again.';
 }
@@ -121,7 +129,9 @@ export function countsLegend(report: Pick<CheckReport, 'status' | 'checks' | 'mi
   const failing = report.checks.total - report.checks.passed;
   const mistakes = report.mistakes.length;
   const parts = [
-    ...(failing > 0 ? [`the Testing view counts the ${failing} failing hidden transcript${failing === 1 ? '' : 's'}`] : []),
+    ...(failing > 0
+      ? [`the Testing view counts the ${failing} failing hidden transcript${failing === 1 ? '' : 's'}`]
+      : []),
     ...(mistakes > 0 ? [`Problems lists the ${mistakes === 1 ? 'mistake' : `${mistakes} mistakes`} found`] : []),
   ];
   if (parts.length === 0) return '';
@@ -130,21 +140,33 @@ export function countsLegend(report: Pick<CheckReport, 'status' | 'checks' | 'mi
 }
 
 /** The details line's tooltip: what random tests and the seed are, and how to replay them. */
-export function checkDetailsTooltip(report: Pick<CheckReport, 'status' | 'fuzz' | 'file' | 'containment' | 'determinism'>): string {
+export function checkDetailsTooltip(
+  report: Pick<CheckReport, 'status' | 'fuzz' | 'file' | 'containment' | 'determinism'>,
+): string {
   const lines: string[] = [];
   if (report.fuzz.transcripts > 0 && report.status !== 'error') {
     lines.push(
       `Besides the hidden transcripts, each check runs ${report.fuzz.transcripts} random transcripts made from seed ${report.fuzz.seed}. The same seed makes the same transcripts. To replay a failing one, use “Run in terminal” under its table.`,
     );
   }
-  if (report.determinism?.fresh === 'different') lines.push('Two runs of the same commands gave different answers: something in your program is random.');
-  else if (report.determinism?.afterReset === 'different') lines.push('The same commands after a reset gave different answers: something carries over from one run to the next.');
-  if (report.containment === 'sandbox') lines.push('Your program ran in a sandbox: it could not see the lesson\'s files or other processes.');
+  if (report.determinism?.fresh === 'different')
+    lines.push('Two runs of the same commands gave different answers: something in your program is random.');
+  else if (report.determinism?.afterReset === 'different')
+    lines.push(
+      'The same commands after a reset gave different answers: something carries over from one run to the next.',
+    );
+  if (report.containment === 'sandbox')
+    lines.push("Your program ran in a sandbox: it could not see the lesson's files or other processes.");
   return lines.join('\n');
 }
 
 /** "2 of 6 read · 1 of 5 answered": the sticky bar's progress. */
-export function progressLine(p: { readonly stepsRead: number; readonly steps: number; readonly answered: number; readonly questions: number }): string {
+export function progressLine(p: {
+  readonly stepsRead: number;
+  readonly steps: number;
+  readonly answered: number;
+  readonly questions: number;
+}): string {
   const parts = [`${p.stepsRead} of ${p.steps} read`];
   if (p.questions > 0) parts.push(`${p.answered} of ${p.questions} answered`);
   return parts.join(' · ');
@@ -193,12 +215,24 @@ export function doneWhenItems(statements: readonly string[], facts: DoneFacts): 
     const kind = doneEvidence(statement);
     const text = statement.replace(/\bN of N\b/g, `${passed} of ${total}`);
     if (kind === 'transcripts') {
-      return { text, met: facts.report?.status === 'pass', evidence: facts.report ? `${passed} of ${total} pass` : 'not checked yet' };
+      return {
+        text,
+        met: facts.report?.status === 'pass',
+        evidence: facts.report ? `${passed} of ${total} pass` : 'not checked yet',
+      };
     }
     if (kind === 'steps' || facts.questions === 0) {
-      return { text, met: facts.steps > 0 && facts.stepsRead >= facts.steps, evidence: `${facts.stepsRead} of ${facts.steps} steps read` };
+      return {
+        text,
+        met: facts.steps > 0 && facts.stepsRead >= facts.steps,
+        evidence: `${facts.stepsRead} of ${facts.steps} steps read`,
+      };
     }
-    return { text, met: facts.answered >= facts.questions, evidence: `${facts.answered} of ${facts.questions} questions answered` };
+    return {
+      text,
+      met: facts.answered >= facts.questions,
+      evidence: `${facts.answered} of ${facts.questions} questions answered`,
+    };
   });
 }
 

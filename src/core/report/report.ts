@@ -100,7 +100,9 @@ export interface Location {
    * Which run the reason's command is from: a row of the mistake's own table (1-based), or another
    * transcript (by name and description), so the note never seems to quote the table when it does not.
    */
-  readonly at?: { readonly table: true; readonly row: number } | { readonly table: false; readonly transcript: string; readonly label: string };
+  readonly at?:
+    | { readonly table: true; readonly row: number }
+    | { readonly table: false; readonly transcript: string; readonly label: string };
 }
 
 /** What the step-by-step diagnosis saw of one mistake. */
@@ -110,7 +112,12 @@ export interface MistakeEvidence {
   /** Transcripts (hidden or generated) with at least one such command. */
   readonly transcripts: number;
   /** The first such command: the transcript (name and label), the command's 0-based index, and the command. */
-  readonly first: { readonly transcript: string; readonly label: string; readonly index: number; readonly command: string } | null;
+  readonly first: {
+    readonly transcript: string;
+    readonly label: string;
+    readonly index: number;
+    readonly command: string;
+  } | null;
 }
 
 export interface NamedMistake {
@@ -169,12 +176,22 @@ export interface CheckReport {
   readonly language: Language;
   readonly file: string;
   readonly status: 'pass' | 'fail' | 'error';
-  readonly checks: { readonly total: number; readonly passed: number; readonly failed: number; readonly notRun: number };
+  readonly checks: {
+    readonly total: number;
+    readonly passed: number;
+    readonly failed: number;
+    readonly notRun: number;
+  };
   readonly transcripts: readonly TranscriptVerdict[];
   readonly mistakes: readonly NamedMistake[];
   readonly problems: readonly Problem[];
   readonly counterexample: Counterexample | null;
-  readonly fuzz: { readonly seed: number; readonly transcripts: number; readonly failed: number; readonly notRun: number };
+  readonly fuzz: {
+    readonly seed: number;
+    readonly transcripts: number;
+    readonly failed: number;
+    readonly notRun: number;
+  };
   readonly determinism?: Determinism;
   /** How the learner's program was contained: a sandbox (own PID namespace, no view of the pack) or its own process group. */
   readonly containment?: 'sandbox' | 'process-group';

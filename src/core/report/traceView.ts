@@ -71,7 +71,10 @@ function tokens(lines: readonly string[]): string[] {
 }
 
 /** Marks each token missing from the other side: `web2:-1` against `web2:0` differs on both. */
-export function compareCounts(yours: readonly string[] | null, shouldBe: readonly string[]): { yours: CountCell[] | null; shouldBe: CountCell[] } {
+export function compareCounts(
+  yours: readonly string[] | null,
+  shouldBe: readonly string[],
+): { yours: CountCell[] | null; shouldBe: CountCell[] } {
   const right = tokens(shouldBe);
   if (yours === null) return { yours: null, shouldBe: right.map((text) => ({ text, differs: true })) };
   const left = tokens(yours);
@@ -108,7 +111,8 @@ export function traceCells(example: Counterexample): TraceCells {
     // A row without the reference's answer falls back to its bookkeeping, which says the same in other words.
     const shouldBe = row.shouldBe ?? Object.entries(row.counts).map(([name, value]) => `${name}:${value}`);
     const compared = compareCounts(row.observed ?? null, shouldBe);
-    const countsDiffer = compared.yours === null || compared.yours.some((c) => c.differs) || compared.shouldBe.some((c) => c.differs);
+    const countsDiffer =
+      compared.yours === null || compared.yours.some((c) => c.differs) || compared.shouldBe.some((c) => c.differs);
     return { ...base, yours: compared.yours, shouldBe: compared.shouldBe, countsDiffer };
   });
   // The program's answer to the reset is not compared row by row (a wrong one fails every transcript at once).
@@ -137,15 +141,21 @@ export function traceCells(example: Counterexample): TraceCells {
 
 /** "3 of 12 commands" or "3 commands". */
 export function traceLength(cells: Pick<TraceCells, 'commands' | 'shrunkFrom'>): string {
-  return cells.shrunkFrom > cells.commands ? `${cells.commands} of ${cells.shrunkFrom} commands` : `${cells.commands} command${cells.commands === 1 ? '' : 's'}`;
+  return cells.shrunkFrom > cells.commands
+    ? `${cells.commands} of ${cells.shrunkFrom} commands`
+    : `${cells.commands} command${cells.commands === 1 ? '' : 's'}`;
 }
 
 /** What the count columns are, in one sentence under the table. */
 export function countsNote(cells: TraceCells): string {
   const zero = preambleNote(cells);
-  if (cells.columns === 'reference') return `Reference counts: what a correct program has counted after each command.${zero}`;
+  if (cells.columns === 'reference')
+    return `Reference counts: what a correct program has counted after each command.${zero}`;
   const at = cells.countsDivergeAt;
-  const first = at >= 0 && at < cells.divergesAt ? ` Your counts go wrong at command ${at + 1}, before the first wrong answer.` : '';
+  const first =
+    at >= 0 && at < cells.divergesAt
+      ? ` Your counts go wrong at command ${at + 1}, before the first wrong answer.`
+      : '';
   return `Your counts are your program's answer to ${cells.observeCommand ?? 'the observe command'} after each command.${first}${zero}`;
 }
 
@@ -166,12 +176,18 @@ export interface TracePaint {
 
 export const PLAIN_PAINT: TracePaint = { head: (t) => t, diverge: (t) => t, differ: (t) => t, dim: (t) => t };
 
-function countsText(cells: readonly CountCell[] | null | undefined, paint: TracePaint): { plain: string; painted: string } {
+function countsText(
+  cells: readonly CountCell[] | null | undefined,
+  paint: TracePaint,
+): { plain: string; painted: string } {
   if (cells === null) return { plain: '(no answer)', painted: paint.differ('(no answer)') };
   if (!cells || cells.length === 0) return { plain: '–', painted: '–' };
   // Differing counts carry a marker that survives without colour (a log, NO_COLOR, a screen reader).
   const shown = cells.map((c) => (c.differs ? `*${c.text}*` : c.text));
-  return { plain: shown.join(' '), painted: cells.map((c, i) => (c.differs ? paint.differ(shown[i]!) : shown[i]!)).join(' ') };
+  return {
+    plain: shown.join(' '),
+    painted: cells.map((c, i) => (c.differs ? paint.differ(shown[i]!) : shown[i]!)).join(' '),
+  };
 }
 
 /** The trace as aligned text lines (CLI, Test Results output). Differing counts are marked `*web2:-1*`. */
@@ -182,12 +198,24 @@ export function traceTextLines(cells: TraceCells, paint: TracePaint = PLAIN_PAIN
   const head: Line = {
     mark: ' ',
     kind: 'head',
-    cols: [TRACE_HEADINGS.n, TRACE_HEADINGS.command, TRACE_HEADINGS.expected, TRACE_HEADINGS.actual, ...(observed ? [TRACE_HEADINGS.yours, TRACE_HEADINGS.shouldBe] : [TRACE_HEADINGS.reference])].map(plain),
+    cols: [
+      TRACE_HEADINGS.n,
+      TRACE_HEADINGS.command,
+      TRACE_HEADINGS.expected,
+      TRACE_HEADINGS.actual,
+      ...(observed ? [TRACE_HEADINGS.yours, TRACE_HEADINGS.shouldBe] : [TRACE_HEADINGS.reference]),
+    ].map(plain),
   };
   const zero: Line[] = cells.preamble.map((row) => ({
     mark: ' ',
     kind: 'row',
-    cols: [plain('0'), plain(row.command), plain(row.expected), plain(row.actual), ...(observed ? [plain('–'), countsText(row.shouldBe, PLAIN_PAINT)] : [countsText(row.shouldBe, PLAIN_PAINT)])],
+    cols: [
+      plain('0'),
+      plain(row.command),
+      plain(row.expected),
+      plain(row.actual),
+      ...(observed ? [plain('–'), countsText(row.shouldBe, PLAIN_PAINT)] : [countsText(row.shouldBe, PLAIN_PAINT)]),
+    ],
   }));
   const lines: Line[] = cells.rows.map((row, i) => ({
     mark: row.diverges ? '→' : ' ',
@@ -197,14 +225,18 @@ export function traceTextLines(cells: TraceCells, paint: TracePaint = PLAIN_PAIN
       plain(row.command),
       plain(row.expected),
       plain(row.actual),
-      ...(observed ? [countsText(row.yours, paint), countsText(row.shouldBe, paint)] : [countsText(row.shouldBe, PLAIN_PAINT)]),
+      ...(observed
+        ? [countsText(row.yours, paint), countsText(row.shouldBe, paint)]
+        : [countsText(row.shouldBe, PLAIN_PAINT)]),
     ],
   }));
   const all = [head, ...zero, ...lines];
   const widths = head.cols.map((_, c) => Math.max(...all.map((l) => [...l.cols[c]!.plain].length)));
   return all.map((l) => {
     const text = l.cols
-      .map((col, c) => (c === l.cols.length - 1 ? col.painted : col.painted + ' '.repeat(widths[c]! - [...col.plain].length)))
+      .map((col, c) =>
+        c === l.cols.length - 1 ? col.painted : col.painted + ' '.repeat(widths[c]! - [...col.plain].length),
+      )
       .join('  ');
     const line = `${l.mark} ${text}`;
     if (l.kind === 'head') return paint.head(line);

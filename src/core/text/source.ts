@@ -9,7 +9,9 @@ export function locateFunction(source: string, language: Language, name: string)
       : [
           new RegExp(`^\\s*(export\\s+)?(async\\s+)?function\\s*\\*?\\s*${id}\\s*[(<]`),
           new RegExp(`^\\s*(export\\s+)?(const|let|var)\\s+${id}\\s*(:[^=]*)?=`),
-          new RegExp(`^\\s*(public\\s+|private\\s+|static\\s+|async\\s+)*${id}\\s*(<[^>]*>)?\\s*\\([^)]*\\)\\s*(:[^{]*)?\\{`),
+          new RegExp(
+            `^\\s*(public\\s+|private\\s+|static\\s+|async\\s+)*${id}\\s*(<[^>]*>)?\\s*\\([^)]*\\)\\s*(:[^{]*)?\\{`,
+          ),
           new RegExp(`^\\s*${id}\\s*:\\s*(async\\s+)?(function\\b|\\()`),
           new RegExp(`^\\s*(export\\s+)?(abstract\\s+)?(class|interface|type)\\s+${id}\\b`),
         ];
@@ -23,7 +25,10 @@ export function locateFunction(source: string, language: Language, name: string)
 /** A lesson id declared in a file header, e.g. `# lesson-companion: my-lesson`. */
 export function declaredLesson(source: string): string | undefined {
   const head = source.split(/\r?\n/, 15).join('\n');
-  return /lesson-companion:\s*lesson\s*=?\s*([a-z0-9][a-z0-9-]*)/.exec(head)?.[1] ?? /lesson-companion:\s*([a-z0-9][a-z0-9-]*)/.exec(head)?.[1];
+  return (
+    /lesson-companion:\s*lesson\s*=?\s*([a-z0-9][a-z0-9-]*)/.exec(head)?.[1] ??
+    /lesson-companion:\s*([a-z0-9][a-z0-9-]*)/.exec(head)?.[1]
+  );
 }
 
 /**
@@ -40,7 +45,8 @@ export function firstBodyLine(source: string, language: Language, defLine: numbe
   if (i >= lines.length) return null;
   // A one-line body after the brace (`function f() { return 1; }`) is on this line.
   const rest = language === 'python' ? '' : lines[i]!.slice(lines[i]!.lastIndexOf('{') + 1);
-  if (rest.trim() !== '' && !rest.trim().startsWith('#') && !rest.trim().startsWith('//') && rest.trim() !== '}') return i;
+  if (rest.trim() !== '' && !rest.trim().startsWith('#') && !rest.trim().startsWith('//') && rest.trim() !== '}')
+    return i;
   i++;
   let inDocstring: string | null = null;
   let inBlockComment = false;

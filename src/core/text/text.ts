@@ -58,7 +58,9 @@ const COLOUR_OR_UNSAFE = /\u001b\[[0-9;]*m|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 
 /** `\uXXXX` (a surrogate pair beyond the BMP): the same text read as JSON, visible on a terminal. */
 function jsonEscape(char: string): string {
-  return Array.from({ length: char.length }, (_, i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+  return Array.from({ length: char.length }, (_, i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`).join(
+    '',
+  );
 }
 
 /**
@@ -69,7 +71,13 @@ function jsonEscape(char: string): string {
  * `\uXXXX`, which inside a JSON string (`--json`) is the same character, so JSON output keeps its meaning.
  */
 export function terminalSafe(text: string): string {
-  return text.replace(COLOUR_OR_UNSAFE, (match) => (match.length > 1 && match.startsWith('\u001b[') ? match : match === '\n' || match === '\t' ? match : jsonEscape(match)));
+  return text.replace(COLOUR_OR_UNSAFE, (match) =>
+    match.length > 1 && match.startsWith('\u001b[')
+      ? match
+      : match === '\n' || match === '\t'
+        ? match
+        : jsonEscape(match),
+  );
 }
 
 /**
@@ -80,7 +88,8 @@ export function terminalSafe(text: string): string {
  * copied, not changed; a string with nothing to write out is the same string.
  */
 export function safeStrings<T>(value: T): T {
-  if (typeof value === 'string') return (UNSAFE_TEST.test(value) ? safeText(value, { multiline: true }).replace(/\r/g, '\\r') : value) as T;
+  if (typeof value === 'string')
+    return (UNSAFE_TEST.test(value) ? safeText(value, { multiline: true }).replace(/\r/g, '\\r') : value) as T;
   if (Array.isArray(value)) return value.map((item: unknown) => safeStrings(item)) as T;
   if (value && typeof value === 'object') {
     const copy: Record<string, unknown> = {};

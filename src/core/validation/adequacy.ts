@@ -58,20 +58,34 @@ export interface Adequacy {
 type Mistakes = readonly Pick<Mistake, 'id' | 'mutants'>[];
 
 /** Outcomes of every hidden transcript under a set of mutations, cached by the set. */
-export function outcomeTable(model: ReferenceModel, transcripts: readonly Transcript[]): (mutations: readonly string[]) => readonly Outcome[] {
+export function outcomeTable(
+  model: ReferenceModel,
+  transcripts: readonly Transcript[],
+): (mutations: readonly string[]) => readonly Outcome[] {
   const cache = new Map<string, Outcome[]>();
   return (mutations) => {
     const key = [...mutations].sort().join('+');
     let outcomes = cache.get(key);
     if (!outcomes) {
-      outcomes = transcripts.map((t) => simulate(model, t.steps.map((s) => s.command), new Set(mutations)).outcome);
+      outcomes = transcripts.map(
+        (t) =>
+          simulate(
+            model,
+            t.steps.map((s) => s.command),
+            new Set(mutations),
+          ).outcome,
+      );
       cache.set(key, outcomes);
     }
     return outcomes;
   };
 }
 
-export function measureAdequacy(model: ReferenceModel, mistakes: Mistakes, transcripts: readonly Transcript[]): Adequacy {
+export function measureAdequacy(
+  model: ReferenceModel,
+  mistakes: Mistakes,
+  transcripts: readonly Transcript[],
+): Adequacy {
   const outcomes = outcomeTable(model, transcripts);
   const names = transcripts.map((t) => t.name);
   const differing = (x: readonly string[], y: readonly string[]): string[] => {
@@ -82,13 +96,26 @@ export function measureAdequacy(model: ReferenceModel, mistakes: Mistakes, trans
   // A free-choice mutation (ties at random) answers like the reference: it is caught where it has a choice.
   const free = new Set(model.mutations.filter((m) => m.nondeterministic).map((m) => m.id));
   const choices = (mutation: string): string[] =>
-    transcripts.filter((t) => simulate(model, t.steps.map((s) => s.command), new Set([mutation])).steps.some((step) => step.alternatives > 0)).map((t) => t.name);
+    transcripts
+      .filter((t) =>
+        simulate(
+          model,
+          t.steps.map((s) => s.command),
+          new Set([mutation]),
+        ).steps.some((step) => step.alternatives > 0),
+      )
+      .map((t) => t.name);
   const coverage: MistakeCoverage[] = mistakes.map((m) => {
-    const mutations = m.mutants.map((mutation) => ({ mutation, caughtBy: free.has(mutation) ? choices(mutation) : differing([mutation], []) }));
+    const mutations = m.mutants.map((mutation) => ({
+      mutation,
+      caughtBy: free.has(mutation) ? choices(mutation) : differing([mutation], []),
+    }));
     const caughtBy = names.filter((n) => mutations.some((c) => c.caughtBy.includes(n)));
     return { mistake: m.id, mutations, caughtBy };
   });
-  const caught = new Set(coverage.flatMap((c) => c.mutations.filter((m) => m.caughtBy.length > 0).map((m) => m.mutation)));
+  const caught = new Set(
+    coverage.flatMap((c) => c.mutations.filter((m) => m.caughtBy.length > 0).map((m) => m.mutation)),
+  );
   const pairs: PairVerdict[] = [];
   const matrix: (number | null)[][] = mistakes.map(() => mistakes.map(() => null));
   mistakes.forEach((a, i) =>
@@ -115,7 +142,12 @@ export function measureAdequacy(model: ReferenceModel, mistakes: Mistakes, trans
       const n = Number.isFinite(separatedBy) ? separatedBy : null;
       matrix[i]![j] = n;
       matrix[j]![i] = n;
-      pairs.push({ mistakes: [a.id, b.id], separatedBy: n, ...(unseparated ? { unseparated } : {}), ...(masked.length > 0 ? { masked } : {}) });
+      pairs.push({
+        mistakes: [a.id, b.id],
+        separatedBy: n,
+        ...(unseparated ? { unseparated } : {}),
+        ...(masked.length > 0 ? { masked } : {}),
+      });
     }),
   );
   return { transcripts: names, mistakes: coverage, pairs, matrix };
@@ -146,7 +178,12 @@ export async function proposeTranscript(
   for (let i = 0; i < tries; i++) {
     const commands = model.generate(random, 2 + random.int(maxLength - 1));
     if (!differ(commands)) continue;
-    const shrunk = await shrinkCommands(commands, async (lists) => lists.map((list) => list.length > 0 && differ(list)), undefined, commandFits(model));
+    const shrunk = await shrinkCommands(
+      commands,
+      async (lists) => lists.map((list) => list.length > 0 && differ(list)),
+      undefined,
+      commandFits(model),
+    );
     const reference = simulate(model, shrunk);
     return formatTranscript({
       name,
@@ -158,13 +195,22 @@ export async function proposeTranscript(
 }
 
 /** `differ` for "these two mutation sets give different outcomes". */
-export function separates(model: ReferenceModel, x: readonly string[], y: readonly string[]): (commands: readonly string[]) => boolean {
-  return (commands) => !sameOutcome(simulate(model, commands, new Set(x)).outcome, simulate(model, commands, new Set(y)).outcome);
+export function separates(
+  model: ReferenceModel,
+  x: readonly string[],
+  y: readonly string[],
+): (commands: readonly string[]) => boolean {
+  return (commands) =>
+    !sameOutcome(simulate(model, commands, new Set(x)).outcome, simulate(model, commands, new Set(y)).outcome);
 }
 
 /** A transcript name not already used in the pack. */
 export function freshName(base: string, taken: readonly string[]): string {
-  const clean = base.replace(/[^a-z0-9._-]+/g, '-').replace(/^-+/, '').slice(0, 60) || 'proposed';
+  const clean =
+    base
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^-+/, '')
+      .slice(0, 60) || 'proposed';
   if (!taken.includes(clean)) return clean;
   for (let i = 2; ; i++) if (!taken.includes(`${clean}-${i}`)) return `${clean}-${i}`;
 }

@@ -24,25 +24,48 @@ export function checkGrammar(input: {
   const grammar = input.model.grammar;
   if (!grammar) return [];
   const problems: ValidationProblem[] = [];
-  const advice = 'Fix the command, or add its form to the model\'s `grammar` (argument kinds: "name", "number", "names").';
+  const advice =
+    'Fix the command, or add its form to the model\'s `grammar` (argument kinds: "name", "number", "names").';
   for (const t of input.transcripts) {
     for (const step of t.steps) {
       const problem = grammarProblem(grammar, step.command);
-      if (problem) problems.push({ severity: 'error', area: 'transcripts', file: t.file, line: step.line, message: `transcript "${t.name}": ${problem}`, advice });
+      if (problem)
+        problems.push({
+          severity: 'error',
+          area: 'transcripts',
+          file: t.file,
+          line: step.line,
+          message: `transcript "${t.name}": ${problem}`,
+          advice,
+        });
     }
   }
   const model = input.modelFile ? { file: input.modelFile } : {};
-  for (const [what, command] of [['resetCommand', input.model.resetCommand], ['observeCommand', input.model.observeCommand]] as const) {
+  for (const [what, command] of [
+    ['resetCommand', input.model.resetCommand],
+    ['observeCommand', input.model.observeCommand],
+  ] as const) {
     const problem = command === undefined ? undefined : grammarProblem(grammar, command);
-    if (problem) problems.push({ severity: 'error', area: 'model', ...model, message: `the model's ${what}: ${problem}`, advice });
+    if (problem)
+      problems.push({ severity: 'error', area: 'model', ...model, message: `the model's ${what}: ${problem}`, advice });
   }
   for (const question of [...input.manifest.failureQuestions, ...(input.manifest.quiz ?? [])]) {
     const bad = (question.commands ?? []).map((c) => grammarProblem(grammar, c)).find((p) => p !== undefined);
-    if (bad) problems.push({ severity: 'error', area: 'questions', file: input.manifestFile, message: `predict question "${question.id}": ${bad}`, advice });
+    if (bad)
+      problems.push({
+        severity: 'error',
+        area: 'questions',
+        file: input.manifestFile,
+        message: `predict question "${question.id}": ${bad}`,
+        advice,
+      });
   }
   const random = seededRandom(input.seed);
   for (let i = 0; i < GENERATED; i++) {
-    const bad = input.model.generate(random, 2 + random.int(LENGTH - 1)).map((c) => grammarProblem(grammar, c)).find((p) => p !== undefined);
+    const bad = input.model
+      .generate(random, 2 + random.int(LENGTH - 1))
+      .map((c) => grammarProblem(grammar, c))
+      .find((p) => p !== undefined);
     if (bad) {
       problems.push({
         severity: 'warning',

@@ -62,7 +62,11 @@ export function checkModel(input: ModelCheckInput): ValidationProblem[] {
   for (const [i, commands] of first.entries()) {
     const bad = commands.find((c) => c.trim() === '' || /[\u0000-\u001f\u007f]/.test(c));
     if (bad !== undefined) {
-      error(`generate() made a command that is empty or holds a control character: ${JSON.stringify(bad)} (generated transcript ${i + 1})`, 'Generate one command per string, printable, without newlines.', at('generate('));
+      error(
+        `generate() made a command that is empty or holds a control character: ${JSON.stringify(bad)} (generated transcript ${i + 1})`,
+        'Generate one command per string, printable, without newlines.',
+        at('generate('),
+      );
       break;
     }
   }
@@ -73,7 +77,10 @@ export function checkModel(input: ModelCheckInput): ValidationProblem[] {
   const deterministic = model.mutations.filter((m) => !m.nondeterministic).map((m) => m.id);
   for (const on of [[], ...deterministic.map((m) => [m])]) {
     const mutations = new Set(on);
-    const drift = lists.find((commands) => !sameOutcome(simulate(model, commands, mutations).outcome, simulate(model, commands, mutations).outcome));
+    const drift = lists.find(
+      (commands) =>
+        !sameOutcome(simulate(model, commands, mutations).outcome, simulate(model, commands, mutations).outcome),
+    );
     steps += lists.reduce((n, l) => n + 2 * l.length, 0);
     if (drift) {
       error(
@@ -99,7 +106,11 @@ export function checkModel(input: ModelCheckInput): ValidationProblem[] {
   for (const commands of first) {
     const run = simulate(model, commands);
     const crashed = run.outcome.ending === 'crashed';
-    const misshapen = run.steps.find((s) => (model.answerShape(s.command).kind === 'one' && s.answer.length !== 1) || s.answer.some((line) => !model.isAnswerLine(line)));
+    const misshapen = run.steps.find(
+      (s) =>
+        (model.answerShape(s.command).kind === 'one' && s.answer.length !== 1) ||
+        s.answer.some((line) => !model.isAnswerLine(line)),
+    );
     if (crashed || misshapen) {
       error(
         crashed
@@ -117,7 +128,9 @@ export function checkModel(input: ModelCheckInput): ValidationProblem[] {
     const on = new Set([mutation.id]);
     const shows = mutation.nondeterministic
       ? lists.some((commands) => simulate(model, commands, on).steps.some((s) => s.alternatives > 0))
-      : lists.some((commands) => !sameOutcome(simulate(model, commands, on).outcome, simulate(model, commands).outcome));
+      : lists.some(
+          (commands) => !sameOutcome(simulate(model, commands, on).outcome, simulate(model, commands).outcome),
+        );
     if (!shows) {
       error(
         `mutation "${mutation.id}" changes no answer on the hidden transcripts or ${GENERATED} generated ones${mutation.nondeterministic ? ' (a nondeterministic mutation must offer alternatives somewhere)' : ''}`,
@@ -141,7 +154,11 @@ export function checkModel(input: ModelCheckInput): ValidationProblem[] {
  * Two lists a right program answers otherwise in one process than alone: the first leaves state behind the
  * reset, and the second relies on it being fresh. Only lists that leave state behind are tried first.
  */
-function dependentLists(model: ReferenceModel, transcripts: readonly Transcript[], generated: readonly string[][]): { before: string; after: string } | undefined {
+function dependentLists(
+  model: ReferenceModel,
+  transcripts: readonly Transcript[],
+  generated: readonly string[][],
+): { before: string; after: string } | undefined {
   const named = [
     ...transcripts.map((t) => ({ name: `hidden transcript "${t.name}"`, commands: t.steps.map((s) => s.command) })),
     ...generated.map((commands, i) => ({ name: `generated transcript ${i + 1}`, commands })),
@@ -153,7 +170,8 @@ function dependentLists(model: ReferenceModel, transcripts: readonly Transcript[
       if (after === before) continue;
       const alone = simulate(model, after.commands).outcome;
       const together = simulate(model, [...before.commands, model.resetCommand, ...after.commands]).outcome;
-      if (together.ending !== alone.ending || together.lines.slice(skip).join('\n') !== alone.lines.join('\n')) return { before: before.name, after: after.name };
+      if (together.ending !== alone.ending || together.lines.slice(skip).join('\n') !== alone.lines.join('\n'))
+        return { before: before.name, after: after.name };
     }
   }
   return undefined;

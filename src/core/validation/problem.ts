@@ -1,5 +1,6 @@
 /** One thing `validate` found wrong with a pack, in the author's terms: what, where, and what to do. */
-export type ValidationArea = 'schema' | 'files' | 'model' | 'transcripts' | 'starters' | 'mistakes' | 'read-order' | 'questions' | 'scenarios';
+export type ValidationArea =
+  'schema' | 'files' | 'model' | 'transcripts' | 'starters' | 'mistakes' | 'read-order' | 'questions' | 'scenarios';
 
 export interface ValidationProblem {
   readonly severity: 'error' | 'warning';

@@ -25,7 +25,13 @@ const listed = (ids: readonly string[]): string => ids.join(', ');
  * The finding for one `shows` claim, given the deterministic mutants of the mistake and those among them
  * whose run is the reference's: an error when all are, a warning when some are, nothing when none is.
  */
-export function showsFinding(scenarioId: string, id: string, mutants: readonly string[], perfect: readonly string[], pointer: string): ScenarioFinding | undefined {
+export function showsFinding(
+  scenarioId: string,
+  id: string,
+  mutants: readonly string[],
+  perfect: readonly string[],
+  pointer: string,
+): ScenarioFinding | undefined {
   if (mutants.length > 0 && perfect.length === mutants.length) {
     return {
       severity: 'error',
@@ -33,7 +39,8 @@ export function showsFinding(scenarioId: string, id: string, mutants: readonly s
       message:
         `scenario "${scenarioId}" says it shows mistake "${id}", but the model with ${id}'s ${mutants.length === 1 ? `mutant (${mutants[0]})` : `mutants (${listed(mutants)})`} ` +
         'gives the same run as the reference (the same measures at every tick): a learner with this mistake would look perfect under load',
-      advice: 'Change the scenario until the mistake matters (more load, a duplicate report, a burst, a longer outage), or remove the id from "shows": the learner would be sent to a chart that shows nothing.',
+      advice:
+        'Change the scenario until the mistake matters (more load, a duplicate report, a burst, a longer outage), or remove the id from "shows": the learner would be sent to a chart that shows nothing.',
     };
   }
   if (perfect.length > 0) {
@@ -41,7 +48,8 @@ export function showsFinding(scenarioId: string, id: string, mutants: readonly s
       severity: 'warning',
       pointer,
       message: `scenario "${scenarioId}" shows mistake "${id}" only in some of its forms: with ${perfect.length === 1 ? `its mutant ${perfect[0]}` : `its mutants ${listed(perfect)}`} the run is the same as the reference's`,
-      advice: 'A learner whose mistake takes that form would look perfect under load: change the scenario until every form of the mistake matters, or accept that this chart shows only the others.',
+      advice:
+        'A learner whose mistake takes that form would look perfect under load: change the scenario until every form of the mistake matters, or accept that this chart shows only the others.',
     };
   }
   return undefined;

@@ -27,7 +27,11 @@ const LISTED = 500;
 
 const pointerPart = (key: string | number): string => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
 
-export function checkControlCharacters(manifest: LessonManifest, manifestText: string, manifestFile: string): ControlCharacterWarning[] {
+export function checkControlCharacters(
+  manifest: LessonManifest,
+  manifestText: string,
+  manifestFile: string,
+): ControlCharacterWarning[] {
   const problems: ControlCharacterWarning[] = [];
   // Past the first WARNED fields, the rest are named together in one last warning: none is left out.
   const more: string[] = [];
@@ -37,7 +41,12 @@ export function checkControlCharacters(manifest: LessonManifest, manifestText: s
       if (!found) return;
       if (problems.length >= WARNED) return void more.push(pointer);
       const code = `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-      const where = locate(manifestText, manifestFile, pointer, `${pointer || '/'} holds the control character ${code}`);
+      const where = locate(
+        manifestText,
+        manifestFile,
+        pointer,
+        `${pointer || '/'} holds the control character ${code}`,
+      );
       problems.push({
         severity: 'warning',
         area: 'schema',
@@ -45,12 +54,14 @@ export function checkControlCharacters(manifest: LessonManifest, manifestText: s
         line: where.line,
         column: where.column,
         message: where.message,
-        advice: 'Terminals and the panel show it escaped (as \\u…), never raw: remove it, or write the words you meant.',
+        advice:
+          'Terminals and the panel show it escaped (as \\u…), never raw: remove it, or write the words you meant.',
       });
       return;
     }
     if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${pointer}/${i}`));
-    else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) walk(item, `${pointer}/${pointerPart(key)}`);
+    else if (value && typeof value === 'object')
+      for (const [key, item] of Object.entries(value)) walk(item, `${pointer}/${pointerPart(key)}`);
   };
   walk(manifest, '');
   if (more.length > 0) {
@@ -58,7 +69,16 @@ export function checkControlCharacters(manifest: LessonManifest, manifestText: s
     const rest = more.length - listed.length;
     const message = `and ${more.length} more text fields hold control characters: ${listed.join(', ')}${rest > 0 ? `, and ${rest} more` : ''}`;
     const where = locate(manifestText, manifestFile, more[0]!, message);
-    problems.push({ severity: 'warning', area: 'schema', file: manifestFile, line: where.line, column: where.column, message, advice: 'Terminals and the panel show them escaped (as \\u…), never raw: remove them, or write the words you meant.' });
+    problems.push({
+      severity: 'warning',
+      area: 'schema',
+      file: manifestFile,
+      line: where.line,
+      column: where.column,
+      message,
+      advice:
+        'Terminals and the panel show them escaped (as \\u…), never raw: remove them, or write the words you meant.',
+    });
   }
   return problems;
 }

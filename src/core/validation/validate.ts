@@ -53,12 +53,20 @@ export function readOrderTargets(
 ): { stepIndex: number; language: Language; dir: string; target: string; source: string | undefined }[] {
   const out: ReturnType<typeof readOrderTargets> = [];
   input.manifest.readOrder.forEach((step, stepIndex) => {
-    for (const [language, starter] of Object.entries(input.manifest.starters) as [Language, LessonManifest['starters'][Language]][]) {
+    for (const [language, starter] of Object.entries(input.manifest.starters) as [
+      Language,
+      LessonManifest['starters'][Language],
+    ][]) {
       const files = input.starterFiles[language];
       if (!starter || !files) continue;
       const target = step.file ?? starter.main;
       // The starter's files are keyed like `sub/dir/file.py`; a step may write `./file.py`.
-      const source = files.get(target.split('/').filter((s) => s !== '' && s !== '.').join('/'));
+      const source = files.get(
+        target
+          .split('/')
+          .filter((s) => s !== '' && s !== '.')
+          .join('/'),
+      );
       out.push({ stepIndex, language, dir: starter.dir, target, source });
     }
   });
@@ -70,16 +78,25 @@ export interface LessonValidation {
   readonly adequacy: Adequacy;
 }
 
-const show = (lines: readonly string[]): string => (lines.length === 0 ? '(nothing)' : lines.map((l) => `"${l}"`).join(' / '));
+const show = (lines: readonly string[]): string =>
+  lines.length === 0 ? '(nothing)' : lines.map((l) => `"${l}"`).join(' / ');
 
 /** The reference's answers must be the transcripts' expected answers, command by command. */
 export function checkTranscriptsAgree(model: ReferenceModel, transcripts: readonly Transcript[]): ValidationProblem[] {
   const problems: ValidationProblem[] = [];
   for (const t of transcripts) {
-    const sim = simulate(model, t.steps.map((s) => s.command));
+    const sim = simulate(
+      model,
+      t.steps.map((s) => s.command),
+    );
     const bad = t.steps.findIndex((step, i) => {
       const got = sim.steps[i];
-      return !got || got.crashed || got.answer.length !== step.expected.length || got.answer.some((l, k) => l !== step.expected[k]);
+      return (
+        !got ||
+        got.crashed ||
+        got.answer.length !== step.expected.length ||
+        got.answer.some((l, k) => l !== step.expected[k])
+      );
     });
     if (bad < 0) continue;
     const step = t.steps[bad]!;
@@ -110,7 +127,9 @@ export function commandVocabulary(model: ReferenceModel): Set<string> {
  * Questions without answer hashes: one warning listing them all, so the model, transcripts and mistakes can
  * be validated before the questions are hashed. (Learners cannot answer such a question, so `bundle` refuses.)
  */
-export function checkAnswerHashes(input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile'>): ValidationProblem[] {
+export function checkAnswerHashes(
+  input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile'>,
+): ValidationProblem[] {
   return [...missingAnswerHashes(input), ...cheapShortAnswers(input)];
 }
 
@@ -118,7 +137,9 @@ export function checkAnswerHashes(input: Pick<ValidateLessonInput, 'manifest' | 
  * `short` answers still stored as sha256 (packs hashed before scrypt): they work, but a word list tries a
  * hundred thousand guesses a second against them. One warning lists them; author-answers rewrites them.
  */
-function cheapShortAnswers(input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile'>): ValidationProblem[] {
+function cheapShortAnswers(
+  input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile'>,
+): ValidationProblem[] {
   const { manifest } = input;
   const located = [
     ...manifest.failureQuestions.map((q, i) => ({ q, pointer: `/failureQuestions/${i}/answer` })),
@@ -128,70 +149,124 @@ function cheapShortAnswers(input: Pick<ValidateLessonInput, 'manifest' | 'manife
   const ids = located.map(({ q }) => q.id);
   const message = `${ids.length === 1 ? 'the short answer of' : `the short answers of ${ids.length} questions,`} ${ids.join(', ')} ${ids.length === 1 ? 'is' : 'are'} stored as sha256, which a script guesses at about a hundred thousand words a second`;
   const where = locate(input.manifestText, input.manifestFile, located[0]!.pointer, message);
-  return [{
-    severity: 'warning',
-    area: 'questions',
-    code: 'cheap-answer-hash',
-    file: input.manifestFile,
-    line: where.line,
-    column: where.column,
-    message,
-    advice: 'Run `lesson-companion author-answers <pack>` again: it stores short answers as scrypt, so each guess costs tens of milliseconds. The answers keep working as they are until then.',
-  }];
+  return [
+    {
+      severity: 'warning',
+      area: 'questions',
+      code: 'cheap-answer-hash',
+      file: input.manifestFile,
+      line: where.line,
+      column: where.column,
+      message,
+      advice:
+        'Run `lesson-companion author-answers <pack>` again: it stores short answers as scrypt, so each guess costs tens of milliseconds. The answers keep working as they are until then.',
+    },
+  ];
 }
 
-function missingAnswerHashes(input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile'>): ValidationProblem[] {
+function missingAnswerHashes(
+  input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile'>,
+): ValidationProblem[] {
   const { manifest } = input;
   const unhashed = [...manifest.failureQuestions, ...(manifest.quiz ?? [])].filter((q) => !q.answer).map((q) => q.id);
   if (unhashed.length === 0) return [];
   const firstList = manifest.failureQuestions.some((q) => !q.answer) ? 'failureQuestions' : 'quiz';
-  const index = (firstList === 'quiz' ? manifest.quiz ?? [] : manifest.failureQuestions).findIndex((q) => !q.answer);
+  const index = (firstList === 'quiz' ? (manifest.quiz ?? []) : manifest.failureQuestions).findIndex((q) => !q.answer);
   const message = `${unhashed.length === 1 ? 'question' : `${unhashed.length} questions`} without answer hashes: ${unhashed.join(', ')}; learners cannot answer ${unhashed.length === 1 ? 'it' : 'them'} yet, and bundle refuses the pack until they are hashed`;
   const where = locate(input.manifestText, input.manifestFile, `/${firstList}/${index}`, message);
-  return [{
-    severity: 'warning',
-    area: 'questions',
-    code: 'missing-answers',
-    file: input.manifestFile,
-    line: where.line,
-    column: where.column,
-    message,
-    advice: `Write their answers in authoring/${manifest.id}.answers.json ({"lesson": "${manifest.id}", "questions": {"<id>": {"accept": ["…"]}}}; predict questions need no "accept") and run \`lesson-companion author-answers <pack>\`.`,
-  }];
+  return [
+    {
+      severity: 'warning',
+      area: 'questions',
+      code: 'missing-answers',
+      file: input.manifestFile,
+      line: where.line,
+      column: where.column,
+      message,
+      advice: `Write their answers in authoring/${manifest.id}.answers.json ({"lesson": "${manifest.id}", "questions": {"<id>": {"accept": ["…"]}}}; predict questions need no "accept") and run \`lesson-companion author-answers <pack>\`.`,
+    },
+  ];
 }
 
-export function checkQuestions(input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile' | 'model'>): ValidationProblem[] {
+export function checkQuestions(
+  input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile' | 'model'>,
+): ValidationProblem[] {
   const { manifest, manifestText: text, manifestFile: file, model } = input;
   const problems: ValidationProblem[] = [];
   const at = (pointer: string, message: string, advice: string, severity: 'error' | 'warning' = 'error'): void => {
     const where = locate(text, file, pointer, message);
-    problems.push({ severity, area: 'questions', file, line: where.line, column: where.column, message: where.message, advice });
+    problems.push({
+      severity,
+      area: 'questions',
+      file,
+      line: where.line,
+      column: where.column,
+      message: where.message,
+      advice,
+    });
   };
   const steps = manifest.readOrder.length;
   const verbs = commandVocabulary(model);
-  const lists: [string, readonly Question[]][] = [['failureQuestions', manifest.failureQuestions], ['quiz', manifest.quiz ?? []]];
+  const lists: [string, readonly Question[]][] = [
+    ['failureQuestions', manifest.failureQuestions],
+    ['quiz', manifest.quiz ?? []],
+  ];
   for (const [list, questions] of lists) {
     questions.forEach((q, i) => {
       const base = `/${list}/${i}`;
-      if (q.step !== undefined && q.step > steps) at(`${base}/step`, `question "${q.id}" points at read-order step ${q.step}, but there are only ${steps} steps`, 'Steps count from 1 in readOrder order.');
+      if (q.step !== undefined && q.step > steps)
+        at(
+          `${base}/step`,
+          `question "${q.id}" points at read-order step ${q.step}, but there are only ${steps} steps`,
+          'Steps count from 1 in readOrder order.',
+        );
       const choiceKind = q.kind === 'single' || q.kind === 'multiple';
-      if (choiceKind && !q.choices) at(base, `question "${q.id}" is a ${q.kind}-choice question without "choices"`, 'Add "choices": a list of at least two answers to pick from.');
-      if (!choiceKind && q.choices) at(`${base}/choices`, `question "${q.id}" is a ${q.kind} question, so its "choices" are never shown`, 'Remove "choices", or make the kind "single" or "multiple".', 'warning');
+      if (choiceKind && !q.choices)
+        at(
+          base,
+          `question "${q.id}" is a ${q.kind}-choice question without "choices"`,
+          'Add "choices": a list of at least two answers to pick from.',
+        );
+      if (!choiceKind && q.choices)
+        at(
+          `${base}/choices`,
+          `question "${q.id}" is a ${q.kind} question, so its "choices" are never shown`,
+          'Remove "choices", or make the kind "single" or "multiple".',
+          'warning',
+        );
       if (q.kind !== 'predict') {
-        if (q.commands) at(`${base}/commands`, `question "${q.id}" is a ${q.kind} question, so its "commands" are never run`, 'Remove "commands", or make the kind "predict".', 'warning');
+        if (q.commands)
+          at(
+            `${base}/commands`,
+            `question "${q.id}" is a ${q.kind} question, so its "commands" are never run`,
+            'Remove "commands", or make the kind "predict".',
+            'warning',
+          );
         return;
       }
       if (!q.commands) {
-        at(base, `predict question "${q.id}" has no "commands" for the learner to predict`, 'Add "commands": the transcript whose output the learner predicts; the reference answers it.');
+        at(
+          base,
+          `predict question "${q.id}" has no "commands" for the learner to predict`,
+          'Add "commands": the transcript whose output the learner predicts; the reference answers it.',
+        );
         return;
       }
       const sim = simulate(model, q.commands);
       q.commands.forEach((command, k) => {
         const verb = command.trim().split(/\s+/)[0]!;
         if (!verbs.has(verb)) {
-          at(`${base}/commands/${k}`, `predict question "${q.id}": \`${command}\` is not a command of the "${model.id}" protocol (it knows ${[...verbs].join(', ')})`, 'Fix the command; the reference model computes the answer the learner must predict.');
+          at(
+            `${base}/commands/${k}`,
+            `predict question "${q.id}": \`${command}\` is not a command of the "${model.id}" protocol (it knows ${[...verbs].join(', ')})`,
+            'Fix the command; the reference model computes the answer the learner must predict.',
+          );
         } else if (sim.steps[k]?.crashed || !sim.steps[k]) {
-          at(`${base}/commands/${k}`, `predict question "${q.id}": the reference cannot answer \`${command}\``, 'Fix or remove this command.');
+          at(
+            `${base}/commands/${k}`,
+            `predict question "${q.id}": the reference cannot answer \`${command}\``,
+            'Fix or remove this command.',
+          );
         }
       });
     });
@@ -199,20 +274,39 @@ export function checkQuestions(input: Pick<ValidateLessonInput, 'manifest' | 'ma
   const ids = new Set([...manifest.failureQuestions, ...(manifest.quiz ?? [])].map((q) => q.id));
   manifest.mistakes.forEach((m, i) => {
     if (m.question !== undefined && !ids.has(m.question)) {
-      at(`/mistakes/${i}/question`, `mistake "${m.id}" names question "${m.question}", which does not exist`, `Use the id of one of the failure questions${ids.size ? ` (${[...ids].join(', ')})` : ''}, or remove "question".`);
+      at(
+        `/mistakes/${i}/question`,
+        `mistake "${m.id}" names question "${m.question}", which does not exist`,
+        `Use the id of one of the failure questions${ids.size ? ` (${[...ids].join(', ')})` : ''}, or remove "question".`,
+      );
     }
-    if (m.step !== undefined && m.step > steps) at(`/mistakes/${i}/step`, `mistake "${m.id}" points at read-order step ${m.step}, but there are only ${steps} steps`, 'Steps count from 1 in readOrder order.');
+    if (m.step !== undefined && m.step > steps)
+      at(
+        `/mistakes/${i}/step`,
+        `mistake "${m.id}" points at read-order step ${m.step}, but there are only ${steps} steps`,
+        'Steps count from 1 in readOrder order.',
+      );
   });
   return problems;
 }
 
 /** Every read-order step must find its anchor in every language's starter, as the learner will see it. */
-export function checkReadOrder(input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile' | 'starterFiles' | 'patternMatches'>): ValidationProblem[] {
+export function checkReadOrder(
+  input: Pick<ValidateLessonInput, 'manifest' | 'manifestText' | 'manifestFile' | 'starterFiles' | 'patternMatches'>,
+): ValidationProblem[] {
   const { manifest, manifestText: text, manifestFile: file } = input;
   const problems: ValidationProblem[] = [];
   const at = (pointer: string, message: string, advice: string, severity: 'error' | 'warning' = 'error'): void => {
     const where = locate(text, file, pointer, message);
-    problems.push({ severity, area: 'read-order', file, line: where.line, column: where.column, message: where.message, advice });
+    problems.push({
+      severity,
+      area: 'read-order',
+      file,
+      line: where.line,
+      column: where.column,
+      message: where.message,
+      advice,
+    });
   };
   const regexes = new Map<number, RegExp | null>();
   manifest.readOrder.forEach((step, i) => {
@@ -220,7 +314,11 @@ export function checkReadOrder(input: Pick<ValidateLessonInput, 'manifest' | 'ma
     const verdict = checkPattern(step.pattern);
     regexes.set(i, verdict.ok ? verdict.regex : null);
     if (!verdict.ok) {
-      at(`/readOrder/${i}/pattern`, `step ${i + 1}: ${verdict.message}`, 'Fix the regular expression; remember that a backslash is written \\\\ in JSON.');
+      at(
+        `/readOrder/${i}/pattern`,
+        `step ${i + 1}: ${verdict.message}`,
+        'Fix the regular expression; remember that a backslash is written \\\\ in JSON.',
+      );
     } else if (verdict.polynomial !== undefined) {
       at(
         `/readOrder/${i}/pattern`,
@@ -236,17 +334,34 @@ export function checkReadOrder(input: Pick<ValidateLessonInput, 'manifest' | 'ma
     const regex = regexes.get(i);
     if (regex === null) continue; // reported above
     if (source === undefined) {
-      at(step.file ? `${base}/file` : base, `step ${i + 1} opens "${target}", which is not in the ${language} starter (${dir})`, `Add the file to ${dir}, or fix "file" (it is relative to the starter folder, which becomes the learner's workspace).`);
+      at(
+        step.file ? `${base}/file` : base,
+        `step ${i + 1} opens "${target}", which is not in the ${language} starter (${dir})`,
+        `Add the file to ${dir}, or fix "file" (it is relative to the starter folder, which becomes the learner's workspace).`,
+      );
       continue;
     }
     if (step.symbol === '#top' || (step.symbol === undefined && regex === undefined)) continue;
     if (step.symbol !== undefined && locateFunction(source, language, step.symbol) !== null) continue;
     const matched = regex ? (input.patternMatches?.get(patternKey(i, language)) ?? regex.test(source)) : false;
     if (matched === 'timed-out') {
-      at(`${base}/pattern`, `step ${i + 1} ("${step.title}"): pattern /${step.pattern}/ took too long on ${dir}/${target} and was stopped`, 'Simplify the regular expression (no nested or adjacent repetitions of the same characters), or name a "symbol" instead.');
+      at(
+        `${base}/pattern`,
+        `step ${i + 1} ("${step.title}"): pattern /${step.pattern}/ took too long on ${dir}/${target} and was stopped`,
+        'Simplify the regular expression (no nested or adjacent repetitions of the same characters), or name a "symbol" instead.',
+      );
     } else if (!matched) {
-      const what = [step.symbol !== undefined ? `symbol "${step.symbol}"` : '', regex ? `pattern /${step.pattern}/` : ''].filter(Boolean).join(' or ');
-      at(step.symbol !== undefined ? `${base}/symbol` : `${base}/pattern`, `step ${i + 1} ("${step.title}"): ${what} is not found in ${dir}/${target}`, 'Name a function, method or class the starter defines, add a "pattern" that matches its line, or use "#top".');
+      const what = [
+        step.symbol !== undefined ? `symbol "${step.symbol}"` : '',
+        regex ? `pattern /${step.pattern}/` : '',
+      ]
+        .filter(Boolean)
+        .join(' or ');
+      at(
+        step.symbol !== undefined ? `${base}/symbol` : `${base}/pattern`,
+        `step ${i + 1} ("${step.title}"): ${what} is not found in ${dir}/${target}`,
+        'Name a function, method or class the starter defines, add a "pattern" that matches its line, or use "#top".',
+      );
     }
   }
   return problems;
@@ -257,9 +372,14 @@ export function checkReadOrder(input: Pick<ValidateLessonInput, 'manifest' | 'ma
  * limit, so transcripts whose answers alone exceed the limit would fail a correct program with "too much
  * output". Generated transcripts share the limit too, hence the warning well before it.
  */
-export function checkOutputFits(model: ReferenceModel, transcripts: readonly Transcript[], limitBytes: number): ValidationProblem[] {
+export function checkOutputFits(
+  model: ReferenceModel,
+  transcripts: readonly Transcript[],
+  limitBytes: number,
+): ValidationProblem[] {
   const encoder = new TextEncoder();
-  const bytesOf = (lines: readonly string[]): number => lines.reduce((n, line) => n + encoder.encode(line).length + 1, 0);
+  const bytesOf = (lines: readonly string[]): number =>
+    lines.reduce((n, line) => n + encoder.encode(line).length + 1, 0);
   const reset = bytesOf(model.resetAnswer);
   let total = 0;
   let largest: { transcript: Transcript; bytes: number } | undefined;
@@ -272,28 +392,39 @@ export function checkOutputFits(model: ReferenceModel, transcripts: readonly Tra
   if (!largest || total <= limitBytes * 0.8) return [];
   const where = { area: 'transcripts' as const, file: largest.transcript.file, line: largest.transcript.line };
   if (total > limitBytes) {
-    return [{
-      severity: 'error',
-      ...where,
-      message: `the hidden transcripts' expected answers add up to ${mib(total)}, more than the ${mib(limitBytes)} a program may print in one check, so even a correct program would be stopped for printing too much (the largest is "${largest.transcript.name}", ${mib(largest.bytes)})`,
-      advice: 'Make the long transcripts shorter, or fewer: a transcript that shows a mistake rarely needs more than a few dozen commands.',
-    }];
+    return [
+      {
+        severity: 'error',
+        ...where,
+        message: `the hidden transcripts' expected answers add up to ${mib(total)}, more than the ${mib(limitBytes)} a program may print in one check, so even a correct program would be stopped for printing too much (the largest is "${largest.transcript.name}", ${mib(largest.bytes)})`,
+        advice:
+          'Make the long transcripts shorter, or fewer: a transcript that shows a mistake rarely needs more than a few dozen commands.',
+      },
+    ];
   }
-  return [{
-    severity: 'warning',
-    ...where,
-    message: `the hidden transcripts' expected answers add up to ${mib(total)}, close to the ${mib(limitBytes)} a program may print in one check; the generated transcripts run in the same check and may push a correct program over it`,
-    advice: 'Make the longest transcripts shorter, or lower "fuzz".',
-  }];
+  return [
+    {
+      severity: 'warning',
+      ...where,
+      message: `the hidden transcripts' expected answers add up to ${mib(total)}, close to the ${mib(limitBytes)} a program may print in one check; the generated transcripts run in the same check and may push a correct program over it`,
+      advice: 'Make the longest transcripts shorter, or lower "fuzz".',
+    },
+  ];
 }
 
 /** Every mistake caught, every pair told apart; proposals for the transcripts that are missing. */
-export async function checkMistakes(input: ValidateLessonInput): Promise<{ problems: ValidationProblem[]; adequacy: Adequacy }> {
+export async function checkMistakes(
+  input: ValidateLessonInput,
+): Promise<{ problems: ValidationProblem[]; adequacy: Adequacy }> {
   const { manifest, model, transcripts, manifestText: text, manifestFile: file } = input;
   const adequacy = measureAdequacy(model, manifest.mistakes, transcripts);
   const problems: ValidationProblem[] = [];
   const taken = transcripts.map((t) => t.name);
-  const propose = async (differ: (c: readonly string[]) => boolean, name: string, description: string): Promise<string | undefined> => {
+  const propose = async (
+    differ: (c: readonly string[]) => boolean,
+    name: string,
+    description: string,
+  ): Promise<string | undefined> => {
     const proposal = await proposeTranscript(model, differ, freshName(name, taken), description, { seed: input.seed });
     if (proposal) taken.push(proposal.slice(4, proposal.search(/[:\n]/)).trim());
     return proposal;
@@ -308,7 +439,11 @@ export async function checkMistakes(input: ValidateLessonInput): Promise<{ probl
     if (uncaught.length === 0) continue;
     const whole = uncaught.length === coverage.mutations.length;
     const mutation = uncaught[0]!.mutation;
-    const proposal = await propose(separates(model, [mutation], []), `catches-${coverage.mistake}`, `catches ${coverage.mistake} (${mutation})`);
+    const proposal = await propose(
+      separates(model, [mutation], []),
+      `catches-${coverage.mistake}`,
+      `catches ${coverage.mistake} (${mutation})`,
+    );
     problems.push({
       severity: whole ? 'error' : 'warning',
       area: 'mistakes',
@@ -319,7 +454,7 @@ export async function checkMistakes(input: ValidateLessonInput): Promise<{ probl
           : `mistake "${coverage.mistake}": mutation ${uncaught.map((u) => u.mutation).join(', ')} is never caught by a hidden transcript (the others are)`,
       ),
       advice: proposal
-        ? 'Add a transcript like the one below (found by search and shrunk; the answers are the reference\'s) to a transcript file.'
+        ? "Add a transcript like the one below (found by search and shrunk; the answers are the reference's) to a transcript file."
         : `No generated transcript catches ${mutation}: it may behave exactly like the reference. Remove it from "mutants", or write a transcript by hand.`,
       ...(proposal ? { proposal } : {}),
     });
@@ -328,13 +463,20 @@ export async function checkMistakes(input: ValidateLessonInput): Promise<{ probl
     const [a, b] = pair.mistakes;
     if (pair.unseparated) {
       const [ma, mb] = pair.unseparated;
-      const proposal = await propose(separates(model, [ma], [mb]), `tells-${a}-from-${b}`, `tells ${a} (${ma}) from ${b} (${mb})`);
+      const proposal = await propose(
+        separates(model, [ma], [mb]),
+        `tells-${a}-from-${b}`,
+        `tells ${a} (${ma}) from ${b} (${mb})`,
+      );
       problems.push({
         severity: 'error',
         area: 'mistakes',
-        ...where(b, `mistakes "${a}" and "${b}" cannot be told apart: ${ma} and ${mb} answer every hidden transcript the same way, so a learner making one is told about both`),
+        ...where(
+          b,
+          `mistakes "${a}" and "${b}" cannot be told apart: ${ma} and ${mb} answer every hidden transcript the same way, so a learner making one is told about both`,
+        ),
         advice: proposal
-          ? 'Add a transcript like the one below (found by search and shrunk; the answers are the reference\'s) to a transcript file.'
+          ? "Add a transcript like the one below (found by search and shrunk; the answers are the reference's) to a transcript file."
           : `No generated transcript separates ${ma} from ${mb}: they may be the same mistake. Merge the two mistakes, or write a separating transcript by hand.`,
         ...(proposal ? { proposal } : {}),
       });
@@ -343,12 +485,19 @@ export async function checkMistakes(input: ValidateLessonInput): Promise<{ probl
       // (one overrides the other); no transcript can help there, so only fixable ones are reported.
       for (const { both, looksLike } of pair.masked) {
         const [ma, mb] = both;
-        const proposal = await propose(separates(model, [ma, mb], [looksLike]), `tells-${a}-and-${b}`, `tells ${a} and ${b} together from ${looksLike} alone`);
+        const proposal = await propose(
+          separates(model, [ma, mb], [looksLike]),
+          `tells-${a}-and-${b}`,
+          `tells ${a} and ${b} together from ${looksLike} alone`,
+        );
         if (!proposal) continue;
         problems.push({
           severity: 'warning',
           area: 'mistakes',
-          ...where(b, `a program making both "${a}" (${ma}) and "${b}" (${mb}) answers every hidden transcript like one making only ${looksLike}, so only one of the two is named until it is fixed`),
+          ...where(
+            b,
+            `a program making both "${a}" (${ma}) and "${b}" (${mb}) answers every hidden transcript like one making only ${looksLike}, so only one of the two is named until it is fixed`,
+          ),
           advice: 'To name both at once, add a transcript like the one below.',
           proposal,
         });
@@ -362,14 +511,30 @@ export async function checkMistakes(input: ValidateLessonInput): Promise<{ probl
 export async function validateLesson(input: ValidateLessonInput): Promise<LessonValidation> {
   const { problems: mistakeProblems, adequacy } = await checkMistakes(input);
   const modelProblems = input.modelFile
-    ? checkModel({ model: input.model, transcripts: input.transcripts, seed: input.seed, file: input.modelFile.path, source: input.modelFile.source, clock: input.clock ?? (() => 0) })
+    ? checkModel({
+        model: input.model,
+        transcripts: input.transcripts,
+        seed: input.seed,
+        file: input.modelFile.path,
+        source: input.modelFile.source,
+        clock: input.clock ?? (() => 0),
+      })
     : [];
   return {
     problems: [
       ...modelProblems,
       ...checkTranscriptsAgree(input.model, input.transcripts),
-      ...checkGrammar({ model: input.model, transcripts: input.transcripts, manifest: input.manifest, manifestFile: input.manifestFile, modelFile: input.modelFile?.path, seed: input.seed }),
-      ...(input.outputLimitBytes !== undefined ? checkOutputFits(input.model, input.transcripts, input.outputLimitBytes) : []),
+      ...checkGrammar({
+        model: input.model,
+        transcripts: input.transcripts,
+        manifest: input.manifest,
+        manifestFile: input.manifestFile,
+        modelFile: input.modelFile?.path,
+        seed: input.seed,
+      }),
+      ...(input.outputLimitBytes !== undefined
+        ? checkOutputFits(input.model, input.transcripts, input.outputLimitBytes)
+        : []),
       ...mistakeProblems,
       ...checkReadOrder(input),
       ...checkQuestions(input),

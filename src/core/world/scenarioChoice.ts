@@ -4,7 +4,11 @@
  */
 
 /** The scenario that shows a mistake's consequence, else the one asked for, else the first. */
-export function chooseScenario<S extends { readonly id: string; readonly shows?: readonly string[] }>(scenarios: readonly S[], wanted?: string, mistakeIds: readonly string[] = []): S | undefined {
+export function chooseScenario<S extends { readonly id: string; readonly shows?: readonly string[] }>(
+  scenarios: readonly S[],
+  wanted?: string,
+  mistakeIds: readonly string[] = [],
+): S | undefined {
   if (wanted !== undefined) return scenarios.find((s) => s.id === wanted);
   for (const id of mistakeIds) {
     const showing = scenarios.find((s) => s.shows?.includes(id));
@@ -18,7 +22,11 @@ export function chooseScenario<S extends { readonly id: string; readonly shows?:
  * for a passing program, the first scenario (how it holds up). Nothing for a check that named only mistakes
  * no scenario shows, or that could not run the program.
  */
-export function scenarioAfterCheck<S extends { readonly id: string; readonly shows?: readonly string[] }>(scenarios: readonly S[], status: 'pass' | 'fail' | 'error', mistakeIds: readonly string[]): { scenario: S; mistake?: string } | undefined {
+export function scenarioAfterCheck<S extends { readonly id: string; readonly shows?: readonly string[] }>(
+  scenarios: readonly S[],
+  status: 'pass' | 'fail' | 'error',
+  mistakeIds: readonly string[],
+): { scenario: S; mistake?: string } | undefined {
   if (status === 'error' || scenarios.length === 0) return undefined;
   const mistake = mistakeIds.find((id) => scenarios.some((s) => s.shows?.includes(id)));
   if (mistake) return { scenario: chooseScenario(scenarios, undefined, [mistake])!, mistake };

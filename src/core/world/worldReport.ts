@@ -43,7 +43,11 @@ export interface SeriesLine {
 
 /** The series a scenario draws, in order: per-lane measures one line per lane. */
 export function seriesLines(series: readonly SeriesSpec[], lanes: readonly string[]): SeriesLine[] {
-  return series.flatMap((s) => (s.per === 'lane' ? lanes.map((lane, i) => ({ measure: s.measure, lane: i, title: `${s.title}: ${lane}`, unit: s.unit })) : [{ measure: s.measure, title: s.title, unit: s.unit }]));
+  return series.flatMap((s) =>
+    s.per === 'lane'
+      ? lanes.map((lane, i) => ({ measure: s.measure, lane: i, title: `${s.title}: ${lane}`, unit: s.unit }))
+      : [{ measure: s.measure, title: s.title, unit: s.unit }],
+  );
 }
 
 /** The values a run drew for one line, tick by tick (fewer than the scenario's ticks when it stopped). */
@@ -76,16 +80,29 @@ export function worstLane(run: WorldRun, measure: string, lanes: readonly string
   return best;
 }
 
-const keyOf = (p: Extract<Placeholder, { kind: 'number' }>): string => (p.who.kind === 'baseline' ? `baseline.${p.who.id}` : p.who.kind);
+const keyOf = (p: Extract<Placeholder, { kind: 'number' }>): string =>
+  p.who.kind === 'baseline' ? `baseline.${p.who.id}` : p.who.kind;
 
-export function worldSentence(scenario: WorldScenario, lanes: readonly string[], ticks: number, runs: Readonly<Record<string, WorldRun>>, mistake?: { title: string }): string {
+export function worldSentence(
+  scenario: WorldScenario,
+  lanes: readonly string[],
+  ticks: number,
+  runs: Readonly<Record<string, WorldRun>>,
+  mistake?: { title: string },
+): string {
   const yours = runs.yours;
-  if (yours?.stopped) return `Your program stopped at tick ${yours.stopped.tick} of ${ticks}, so its part of the chart ends there: ${yours.stopped.message}.`;
+  if (yours?.stopped)
+    return `Your program stopped at tick ${yours.stopped.tick} of ${ticks}, so its part of the chart ends there: ${yours.stopped.message}.`;
   const filled = fillSentence(scenario.sentence, scenario.series, scenario.baselines ?? [], (p) => {
     if (p.kind === 'worst') return lanes[worstLane(yours!, p.measure, lanes)] ?? '';
     const run = runs[keyOf(p)];
     if (!run) return '?';
-    const lane = p.lane === undefined ? undefined : p.lane === 'worst' ? worstLane(yours!, p.measure, lanes) : lanes.indexOf(p.lane);
+    const lane =
+      p.lane === undefined
+        ? undefined
+        : p.lane === 'worst'
+          ? worstLane(yours!, p.measure, lanes)
+          : lanes.indexOf(p.lane);
     if (lane === -1) return '?';
     return String(statOf(lineValues(run, { measure: p.measure, ...(lane !== undefined ? { lane } : {}) }), p.stat));
   });
@@ -93,7 +110,11 @@ export function worldSentence(scenario: WorldScenario, lanes: readonly string[],
 }
 
 /** Peak, value at the end and total of every drawn line, per contestant: the figures the sentence may state. */
-export function worldTable(result: Pick<WorldResult, 'scenario' | 'lanes' | 'contestants' | 'runs'>): { caption: string; head: string[]; rows: string[][] } {
+export function worldTable(result: Pick<WorldResult, 'scenario' | 'lanes' | 'contestants' | 'runs'>): {
+  caption: string;
+  head: string[];
+  rows: string[][];
+} {
   const lines = seriesLines(result.scenario.series, result.lanes);
   return {
     caption: 'Each chart: peak / at the end / total over the ticks',

@@ -100,14 +100,19 @@ export class CheckRunner implements vscode.Disposable {
     this._lastRefusal = why;
     this._lastRefusalMessage = message;
     this.log.warn(`check refused (${why}): ${message}`);
-    void vscode.window.showWarningMessage(message, ...actions.map((a) => a.title)).then((picked) => actions.find((a) => a.title === picked)?.run());
+    void vscode.window
+      .showWarningMessage(message, ...actions.map((a) => a.title))
+      .then((picked) => actions.find((a) => a.title === picked)?.run());
     return undefined;
   }
 
   private async runOnce(reason: CheckReason): Promise<CheckReport | undefined> {
     // Trust first: nothing below may run, or even prepare, learner code in Restricted Mode.
     if (!vscode.workspace.isTrusted) {
-      return this.refuse('untrusted', UNTRUSTED_MESSAGE, { title: 'Manage Workspace Trust', run: () => vscode.commands.executeCommand('workbench.trust.manage') });
+      return this.refuse('untrusted', UNTRUSTED_MESSAGE, {
+        title: 'Manage Workspace Trust',
+        run: () => vscode.commands.executeCommand('workbench.trust.manage'),
+      });
     }
     const session = this.store.session;
     const uri = this.store.mainUri(session);
@@ -141,7 +146,10 @@ export class CheckRunner implements vscode.Disposable {
     try {
       await vscode.workspace.fs.stat(uri);
     } catch {
-      return this.refuse('no-file', `${session.mainFile} is missing. Start the lesson again to get a fresh copy of the starter.`);
+      return this.refuse(
+        'no-file',
+        `${session.mainFile} is missing. Start the lesson again to get a fresh copy of the starter.`,
+      );
     }
     this._lastRefusal = undefined;
     this.started.fire(session);
@@ -149,12 +157,23 @@ export class CheckRunner implements vscode.Disposable {
     try {
       const target = await this.service.target();
       if (!target) return this.refuse('no-pack', `The lesson "${session.lessonId}" is not installed any more.`);
-      this.log.info(`check (${reason}) ${session.lessonId}/${session.language} ${uri.fsPath} with ${target.interpreters?.python ?? target.interpreters?.node}`);
+      this.log.info(
+        `check (${reason}) ${session.lessonId}/${session.language} ${uri.fsPath} with ${target.interpreters?.python ?? target.interpreters?.node}`,
+      );
       this.abort = new AbortController();
-      const report = await this.service.client.check({ ...target, file: uri.fsPath, timeLimitMs: settings.timeLimitMs }, (phase) => this.log.info(`check: ${phase}`), this.abort.signal);
-      this.log.info(`check done: ${report.status} ${report.checks.passed}/${report.checks.total}, ${report.mistakes.map((m) => m.id).join(', ') || 'no named mistakes'}, ${report.durationMs} ms, ${report.processRuns} runs`);
+      const report = await this.service.client.check(
+        { ...target, file: uri.fsPath, timeLimitMs: settings.timeLimitMs },
+        (phase) => this.log.info(`check: ${phase}`),
+        this.abort.signal,
+      );
+      this.log.info(
+        `check done: ${report.status} ${report.checks.passed}/${report.checks.total}, ${report.mistakes.map((m) => m.id).join(', ') || 'no named mistakes'}, ${report.durationMs} ms, ${report.processRuns} runs`,
+      );
       // The file on disk is what was checked: remember where the traced functions were in it.
-      const checked = await vscode.workspace.openTextDocument(uri).then((d) => d.getText(), () => '');
+      const checked = await vscode.workspace.openTextDocument(uri).then(
+        (d) => d.getText(),
+        () => '',
+      );
       await this.store.setReport(report, functionAnchors(report, checked, session.language));
       this.finished.fire({ session, report, reason });
       return report;

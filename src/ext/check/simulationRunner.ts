@@ -71,7 +71,11 @@ export class SimulationRunner implements vscode.Disposable {
    */
   async afterCheck(report: CheckReport): Promise<void> {
     const pack = await this.packs.find(report.lesson);
-    const next = scenarioAfterCheck(pack?.manifest.scenarios ?? [], report.status, report.mistakes.map((m) => m.id));
+    const next = scenarioAfterCheck(
+      pack?.manifest.scenarios ?? [],
+      report.status,
+      report.mistakes.map((m) => m.id),
+    );
     if (next) await this.run(next.scenario.id, next.mistake);
   }
 
@@ -92,7 +96,11 @@ export class SimulationRunner implements vscode.Disposable {
     if (!pack) return fail(`The lesson "${session.lessonId}" is not installed any more.`);
     // Template and world scenarios alike: the service runs either.
     const scenarios = pack.manifest.scenarios ?? [];
-    const picked = chooseScenario(scenarios, scenario ?? (mistake ? undefined : this.chosen?.key === key ? this.chosen.scenario : undefined), mistake ? [mistake] : []);
+    const picked = chooseScenario(
+      scenarios,
+      scenario ?? (mistake ? undefined : this.chosen?.key === key ? this.chosen.scenario : undefined),
+      mistake ? [mistake] : [],
+    );
     if (!picked) return fail(`The lesson "${session.lessonId}" has no scenario "${scenario}".`);
     if (scenario && chosenByLearner) this.chosen = { key, scenario };
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());

@@ -16,7 +16,11 @@ export class LessonCodeActions implements vscode.CodeActionProvider {
     private readonly diagnostics: Pick<MistakeDiagnostics, 'mistakeFor'>,
   ) {}
 
-  provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    doc: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     if (!this.store.isMainFile(doc.uri)) return [];
     const report = this.store.progress().lastReport;
     const actions: vscode.CodeAction[] = [];
@@ -25,8 +29,15 @@ export class LessonCodeActions implements vscode.CodeActionProvider {
       const id = this.diagnostics.mistakeFor(diagnostic);
       const mistake = report?.mistakes.find((m) => m.id === id);
       if (!mistake) continue;
-      const show = new vscode.CodeAction(`Lesson: show "${mistakeTitle(mistake)}" in the lesson panel`, vscode.CodeActionKind.QuickFix);
-      show.command = { title: show.title, command: COMMANDS.openPanel, arguments: [{ reveal: { kind: 'mistake', id: mistake.id } }] };
+      const show = new vscode.CodeAction(
+        `Lesson: show "${mistakeTitle(mistake)}" in the lesson panel`,
+        vscode.CodeActionKind.QuickFix,
+      );
+      show.command = {
+        title: show.title,
+        command: COMMANDS.openPanel,
+        arguments: [{ reveal: { kind: 'mistake', id: mistake.id } }],
+      };
       show.diagnostics = [diagnostic];
       actions.push(show);
       if (mistake.step !== undefined) {

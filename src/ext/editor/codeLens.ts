@@ -58,7 +58,13 @@ export class CheckCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
       const range = doc.lineAt(line - 1).range;
       if (!vscode.workspace.isTrusted) {
         // Say why there is no check here, and offer the way to turn it on, instead of a button that refuses.
-        lenses.push(new vscode.CodeLens(range, { title: '$(shield) Check needs a trusted folder', command: 'workbench.trust.manage', tooltip: 'Checking runs your program; Restricted Mode does not allow that.' }));
+        lenses.push(
+          new vscode.CodeLens(range, {
+            title: '$(shield) Check needs a trusted folder',
+            command: 'workbench.trust.manage',
+            tooltip: 'Checking runs your program; Restricted Mode does not allow that.',
+          }),
+        );
         continue;
       }
       lenses.push(

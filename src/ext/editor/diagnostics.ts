@@ -6,7 +6,14 @@
  * above it. No internal ids show: the quick fixes find a diagnostic's mistake through `mistakeFor`.
  */
 import * as vscode from 'vscode';
-import { currentLines, diagnosticMessage, leadingBlock, mistakeFunction, mistakeSeverity, type FunctionAnchors } from '../../core/report/findings';
+import {
+  currentLines,
+  diagnosticMessage,
+  leadingBlock,
+  mistakeFunction,
+  mistakeSeverity,
+  type FunctionAnchors,
+} from '../../core/report/findings';
 import { problemTitle } from '../../core/report/progress';
 import type { CheckReport } from '../../core/report/report';
 import { safeText } from '../../core/text/text';
@@ -75,7 +82,10 @@ export class MistakeDiagnostics implements vscode.Disposable {
     if (generation !== this.generation) return;
     this.mistakeIds = new Map(built.filter((b) => b.mistakeId).map((b) => [diagnosticKey(b.diagnostic), b.mistakeId!]));
     this.collection.clear();
-    this.collection.set(uri, built.map((b) => b.diagnostic));
+    this.collection.set(
+      uri,
+      built.map((b) => b.diagnostic),
+    );
   }
 
   /** The mistake a diagnostic of ours stands for (diagnostics come back to code actions as copies). */
@@ -98,7 +108,12 @@ export interface BuiltDiagnostic {
 }
 
 /** Where a mistake's squiggle goes: its traced lines (the leading block of them), else its function's line. */
-export async function mistakeRange(doc: vscode.TextDocument, mistake: CheckReport['mistakes'][number], language: CheckReport['language'], anchors?: FunctionAnchors): Promise<vscode.Range> {
+export async function mistakeRange(
+  doc: vscode.TextDocument,
+  mistake: CheckReport['mistakes'][number],
+  language: CheckReport['language'],
+  anchors?: FunctionAnchors,
+): Promise<vscode.Range> {
   const block = leadingBlock(currentLines(mistake, doc.getText(), language, anchors));
   if (block) {
     const first = lineRange(doc, block.first - 1);
@@ -108,18 +123,35 @@ export async function mistakeRange(doc: vscode.TextDocument, mistake: CheckRepor
   return lineRange(doc, line);
 }
 
-export async function buildDiagnostics(doc: vscode.TextDocument, report: CheckReport, language: CheckReport['language'], anchors?: FunctionAnchors): Promise<BuiltDiagnostic[]> {
+export async function buildDiagnostics(
+  doc: vscode.TextDocument,
+  report: CheckReport,
+  language: CheckReport['language'],
+  anchors?: FunctionAnchors,
+): Promise<BuiltDiagnostic[]> {
   const out: BuiltDiagnostic[] = [];
   for (const mistake of report.mistakes) {
-    const severity = mistakeSeverity(mistake) === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error;
-    const d = new vscode.Diagnostic(await mistakeRange(doc, mistake, language, anchors), safeText(diagnosticMessage(mistake), { multiline: true }), severity);
+    const severity =
+      mistakeSeverity(mistake) === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error;
+    const d = new vscode.Diagnostic(
+      await mistakeRange(doc, mistake, language, anchors),
+      safeText(diagnosticMessage(mistake), { multiline: true }),
+      severity,
+    );
     d.source = DIAGNOSTIC_SOURCE;
     out.push({ diagnostic: d, mistakeId: mistake.id });
   }
   for (const problem of report.problems) {
     if (typeof problem.line !== 'number' || problem.line < 1) continue;
-    const severity = problem.kind === 'unimplemented' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Error;
-    const d = new vscode.Diagnostic(lineRange(doc, problem.line - 1), safeText(`${problemTitle(problem.kind)}: ${problem.message}${problem.advice ? ` ${problem.advice}` : ''}`, { multiline: true }), severity);
+    const severity =
+      problem.kind === 'unimplemented' ? vscode.DiagnosticSeverity.Information : vscode.DiagnosticSeverity.Error;
+    const d = new vscode.Diagnostic(
+      lineRange(doc, problem.line - 1),
+      safeText(`${problemTitle(problem.kind)}: ${problem.message}${problem.advice ? ` ${problem.advice}` : ''}`, {
+        multiline: true,
+      }),
+      severity,
+    );
     d.source = DIAGNOSTIC_SOURCE;
     out.push({ diagnostic: d });
   }

@@ -52,7 +52,12 @@ export class StepNavigator implements vscode.Disposable {
     // Pack paths are validated relative paths (no "..", no drive), so this stays inside the workspace folder.
     const uri = vscode.Uri.joinPath(this.store.folderUri(session)!, ...(step.file ?? session.mainFile).split('/'));
     // A step with neither symbol nor pattern is about the file as a whole: its top.
-    const located = await this.show(uri, step.symbol ?? (step.pattern ? undefined : '#top'), session.language, step.pattern);
+    const located = await this.show(
+      uri,
+      step.symbol ?? (step.pattern ? undefined : '#top'),
+      session.language,
+      step.pattern,
+    );
     await this.store.markStepRead(index);
     return located;
   }
@@ -80,14 +85,23 @@ export class StepNavigator implements vscode.Disposable {
     }
     const range = await mistakeRange(doc, mistake, session.language, this.store.progress(session).lastAnchors);
     const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
-    const editor = await vscode.window.showTextDocument(doc, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.One, preserveFocus: false, preview: false });
+    const editor = await vscode.window.showTextDocument(doc, {
+      viewColumn: visible?.viewColumn ?? vscode.ViewColumn.One,
+      preserveFocus: false,
+      preview: false,
+    });
     editor.selection = new vscode.Selection(range.start, range.start);
     editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     this.flash(editor, range);
     return range;
   }
 
-  private async show(uri: vscode.Uri, symbol: string | undefined, language: Session['language'], pattern?: string): Promise<Located | undefined> {
+  private async show(
+    uri: vscode.Uri,
+    symbol: string | undefined,
+    language: Session['language'],
+    pattern?: string,
+  ): Promise<Located | undefined> {
     let doc: vscode.TextDocument;
     try {
       doc = await vscode.workspace.openTextDocument(uri);
@@ -103,7 +117,9 @@ export class StepNavigator implements vscode.Disposable {
     });
     let located = await locateSymbol(doc, symbol, language, pattern);
     if (!located) {
-      void vscode.window.showInformationMessage(`Could not find "${symbol ?? pattern}" in ${vscode.workspace.asRelativePath(uri)}; it may have been renamed.`);
+      void vscode.window.showInformationMessage(
+        `Could not find "${symbol ?? pattern}" in ${vscode.workspace.asRelativePath(uri)}; it may have been renamed.`,
+      );
       located = await locateSymbol(doc, '#top', language);
     }
     if (located) {

@@ -51,7 +51,10 @@ function searchTree(symbols: readonly vscode.DocumentSymbol[], name: string): vs
 
 async function fromProvider(doc: vscode.TextDocument, name: string): Promise<Located | undefined> {
   const result = await withTimeout(
-    vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>('vscode.executeDocumentSymbolProvider', doc.uri),
+    vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>(
+      'vscode.executeDocumentSymbolProvider',
+      doc.uri,
+    ),
     PROVIDER_TIMEOUT_MS,
   );
   if (!result || result.length === 0) return undefined;
@@ -68,8 +71,11 @@ function lineLocation(doc: vscode.TextDocument, line: number, how: Located['how'
   const text = doc.lineAt(line);
   const start = new vscode.Position(line, text.firstNonWhitespaceCharacterIndex);
   const range = new vscode.Range(start, text.range.end);
-  const at = name ? new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).exec(text.text)?.index : undefined;
-  const selection = at !== undefined ? new vscode.Range(line, at, line, at + name!.length) : new vscode.Range(start, start);
+  const at = name
+    ? new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).exec(text.text)?.index
+    : undefined;
+  const selection =
+    at !== undefined ? new vscode.Range(line, at, line, at + name!.length) : new vscode.Range(start, start);
   return { range, selection, how };
 }
 
@@ -78,7 +84,12 @@ function lineLocation(doc: vscode.TextDocument, line: number, how: Located['how'
  * freeze the extension host. A broken, slow or unmatched pattern is not the learner's problem; the caller
  * falls through to text search.
  */
-async function fromPattern(doc: vscode.TextDocument, pattern: string, name: string | undefined, language: Language): Promise<Located | undefined> {
+async function fromPattern(
+  doc: vscode.TextDocument,
+  pattern: string,
+  name: string | undefined,
+  language: Language,
+): Promise<Located | undefined> {
   const version = doc.version;
   // Comments blanked (indexes kept): a pattern for `pick(` must not land on a comment that mentions pick().
   const search = await searchPattern(pattern, blankCommentLines(doc.getText(), language));
@@ -92,7 +103,12 @@ async function fromPattern(doc: vscode.TextDocument, pattern: string, name: stri
  * (`def pick(`, `class Balancer`), then `pattern` outside comments. Without a name only the pattern is
  * tried; "#top" is line 1.
  */
-export async function locateSymbol(doc: vscode.TextDocument, name: string | undefined, language: Language, pattern?: string): Promise<Located | undefined> {
+export async function locateSymbol(
+  doc: vscode.TextDocument,
+  name: string | undefined,
+  language: Language,
+  pattern?: string,
+): Promise<Located | undefined> {
   if (name === '#top') return lineLocation(doc, 0, 'top');
   const provided = name ? await fromProvider(doc, name) : undefined;
   if (provided) return provided;
@@ -102,7 +118,11 @@ export async function locateSymbol(doc: vscode.TextDocument, name: string | unde
 }
 
 /** The 0-based line of a function's definition, for diagnostics and test messages. */
-export async function functionLine(doc: vscode.TextDocument, name: string, language: Language): Promise<number | undefined> {
+export async function functionLine(
+  doc: vscode.TextDocument,
+  name: string,
+  language: Language,
+): Promise<number | undefined> {
   const found = await locateSymbol(doc, name, language);
   return found?.selection.start.line;
 }

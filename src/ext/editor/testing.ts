@@ -10,7 +10,14 @@
  * them all, and the run's own time in the header is the one duration.
  */
 import * as vscode from 'vscode';
-import { counterexampleSource, inlineMessage, isLikely, inlineMessageLine, mistakeHeadline, mistakeWhere } from '../../core/report/findings';
+import {
+  counterexampleSource,
+  inlineMessage,
+  isLikely,
+  inlineMessageLine,
+  mistakeHeadline,
+  mistakeWhere,
+} from '../../core/report/findings';
 import { checkSummary, failureFocus, mistakeFocus, verdictSentence } from '../../core/report/progress';
 import type { CheckReport, Counterexample, NamedMistake } from '../../core/report/report';
 import { safeText } from '../../core/text/text';
@@ -32,7 +39,14 @@ export interface TestTreeSnapshot {
   readonly label: string;
   readonly state?: ItemState;
   readonly message?: string;
-  readonly children: readonly { readonly id: string; readonly label: string; readonly state?: ItemState; readonly message?: string; readonly inline?: string; readonly inlineLine?: number }[];
+  readonly children: readonly {
+    readonly id: string;
+    readonly label: string;
+    readonly state?: ItemState;
+    readonly message?: string;
+    readonly inline?: string;
+    readonly inlineLine?: number;
+  }[];
 }
 
 interface ItemResult {
@@ -61,7 +75,12 @@ export class LessonTests implements vscode.Disposable {
     private readonly runner: CheckRunner,
     private readonly log: Log,
   ) {
-    this.controller.createRunProfile('Check', vscode.TestRunProfileKind.Run, (request, token) => this.runTests(request, token), true);
+    this.controller.createRunProfile(
+      'Check',
+      vscode.TestRunProfileKind.Run,
+      (request, token) => this.runTests(request, token),
+      true,
+    );
     this.controller.refreshHandler = async () => this.refresh();
     this.subscriptions.push(
       store.onDidChange(() => void this.refresh()),
@@ -99,7 +118,11 @@ export class LessonTests implements vscode.Disposable {
     }
     // Rebuilding items drops their last results, so only rebuild when the pack itself changed.
     const label = `${pack.manifest.title} (${session.language})`;
-    const signature = [pack.manifest.version, label, ...pack.transcripts.map((t) => `${t.name}\t${t.description}`)].join('\n');
+    const signature = [
+      pack.manifest.version,
+      label,
+      ...pack.transcripts.map((t) => `${t.name}\t${t.description}`),
+    ].join('\n');
     if (this.controller.items.get(rootId) && this.shownSignature === signature) return;
     this.shownSignature = signature;
     const uri = this.store.mainUri(session);
@@ -125,7 +148,10 @@ export class LessonTests implements vscode.Disposable {
     try {
       const report = token.isCancellationRequested ? undefined : await this.runner.run('test');
       if (!report) {
-        const why = this.runner.lastRefusal === 'untrusted' ? 'Not run: this workspace is in Restricted Mode.' : 'Not run: the check could not start.';
+        const why =
+          this.runner.lastRefusal === 'untrusted'
+            ? 'Not run: this workspace is in Restricted Mode.'
+            : 'Not run: the check could not start.';
         run.appendOutput(`${why}\r\n`);
         items.forEach((i) => {
           run.skipped(i);
@@ -180,7 +206,8 @@ export class LessonTests implements vscode.Disposable {
     let line = focus.line ? focus.line - 1 : 0;
     if (focus.function && !focus.line) {
       try {
-        line = (await functionLine(await vscode.workspace.openTextDocument(uri), focus.function, session.language)) ?? line;
+        line =
+          (await functionLine(await vscode.workspace.openTextDocument(uri), focus.function, session.language)) ?? line;
       } catch {
         // The file is gone: line 1 of it is still the best place to point at.
       }
@@ -197,7 +224,10 @@ export class LessonTests implements vscode.Disposable {
       const doc = await vscode.workspace.openTextDocument(uri);
       const line = inlineMessageLine(m, doc.getText(), session.language, this.store.progress(session).lastAnchors);
       if (line) return new vscode.Location(uri, new vscode.Position(line - 1, 0));
-      return new vscode.Location(uri, (await mistakeRange(doc, m, session.language, this.store.progress(session).lastAnchors)).start);
+      return new vscode.Location(
+        uri,
+        (await mistakeRange(doc, m, session.language, this.store.progress(session).lastAnchors)).start,
+      );
     } catch {
       return this.locate(mistakeFocus(m));
     }
@@ -214,7 +244,9 @@ export class LessonTests implements vscode.Disposable {
       const inline = messages.find((m) => m.location);
       this.results.set(item.id, {
         state,
-        ...(messages.length ? { message: messages.map((m) => (typeof m.message === 'string' ? m.message : m.message.value)).join('\n') } : {}),
+        ...(messages.length
+          ? { message: messages.map((m) => (typeof m.message === 'string' ? m.message : m.message.value)).join('\n') }
+          : {}),
         ...(inline ? { inline: String(inline.message), inlineLine: inline.location!.range.start.line } : {}),
       });
       if (state === 'passed') run.passed(item);
@@ -235,14 +267,20 @@ export class LessonTests implements vscode.Disposable {
       }
       const verdict = report.transcripts.find((t) => item.id === `${root.id}/${t.name}`);
       if (report.status === 'error' || !verdict) {
-        const msg = new vscode.TestMessage(problem ? safeText(`${problem.message}${problem.advice ? `\n${problem.advice}` : ''}`, { multiline: true }) : 'The program could not be checked.');
+        const msg = new vscode.TestMessage(
+          problem
+            ? safeText(`${problem.message}${problem.advice ? `\n${problem.advice}` : ''}`, { multiline: true })
+            : 'The program could not be checked.',
+        );
         if (fallback) msg.location = fallback;
         set(item, 'errored', [msg]);
       } else if (verdict.passed) {
         set(item, 'passed');
       } else if (verdict.notRun) {
         // Not evidence either way: an earlier transcript hung and the rest of the batch never ran.
-        const msg = new vscode.TestMessage('Not run: an earlier transcript made the program hang. Fix the timeout first.');
+        const msg = new vscode.TestMessage(
+          'Not run: an earlier transcript made the program hang. Fix the timeout first.',
+        );
         if (fallback) msg.location = fallback;
         set(item, 'errored', [msg]);
       } else {
@@ -251,7 +289,14 @@ export class LessonTests implements vscode.Disposable {
     }
     const failing = report.transcripts.filter((t) => !t.passed).length;
     this.results.set(root.id, {
-      state: report.status === 'pass' ? 'passed' : report.status === 'error' ? 'errored' : failing > 0 || report.status === 'fail' ? 'failed' : 'passed',
+      state:
+        report.status === 'pass'
+          ? 'passed'
+          : report.status === 'error'
+            ? 'errored'
+            : failing > 0 || report.status === 'fail'
+              ? 'failed'
+              : 'passed',
       message: `${checkSummary(report)}. ${verdictSentence(report)}`,
     });
     run.appendOutput(terminalText(this.outputLines(report)));
@@ -261,7 +306,11 @@ export class LessonTests implements vscode.Disposable {
    * A failing transcript's messages: a short one on the line its mistake points at (the editor shows it
    * after that line), the answers side by side, and the smallest trace when it came from this transcript.
    */
-  private failureMessages(report: CheckReport, verdict: CheckReport['transcripts'][number], located: Map<string, vscode.Location | undefined>): vscode.TestMessage[] {
+  private failureMessages(
+    report: CheckReport,
+    verdict: CheckReport['transcripts'][number],
+    located: Map<string, vscode.Location | undefined>,
+  ): vscode.TestMessage[] {
     const mistake = report.mistakes.find((m) => m.revealedBy.includes(verdict.name));
     const at = verdict.divergesAt !== undefined ? ` at command ${verdict.divergesAt + 1}` : '';
     const messages: vscode.TestMessage[] = [];
@@ -271,9 +320,16 @@ export class LessonTests implements vscode.Disposable {
     const where = mistake && !isLikely(mistake) ? located.get(mistake.id) : undefined;
     if (where) short.location = where;
     messages.push(short);
-    messages.push(vscode.TestMessage.diff(`${verdict.description || 'This transcript'}: the answers differ${at}`, (verdict.expected ?? []).join('\n'), (verdict.actual ?? []).join('\n')));
+    messages.push(
+      vscode.TestMessage.diff(
+        `${verdict.description || 'This transcript'}: the answers differ${at}`,
+        (verdict.expected ?? []).join('\n'),
+        (verdict.actual ?? []).join('\n'),
+      ),
+    );
     const example = mistake?.counterexample ?? (report.mistakes.length === 0 ? report.counterexample : null);
-    if (example && example.transcript === verdict.name) messages.push(new vscode.TestMessage(this.traceMessage(report, example, mistake)));
+    if (example && example.transcript === verdict.name)
+      messages.push(new vscode.TestMessage(this.traceMessage(report, example, mistake)));
     return messages;
   }
 
@@ -286,7 +342,10 @@ export class LessonTests implements vscode.Disposable {
     const cells = traceCells(example);
     const lines: string[] = [];
     if (mistake) lines.push(`${mistakeHeadline(mistake)}. ${mistakeWhere(mistake).text}`, '');
-    lines.push(`Smallest transcript that shows it (${traceLength(cells)}, from ${counterexampleSource(example, report)}):`, '');
+    lines.push(
+      `Smallest transcript that shows it (${traceLength(cells)}, from ${counterexampleSource(example, report)}):`,
+      '',
+    );
     lines.push(...traceTextLines(cells), '', countsNote(cells));
     if (example.replay) lines.push('', "Replay it yourself, from your file's folder:", safeText(example.replay.shell));
     return lines.join('\n');
@@ -298,7 +357,9 @@ export class LessonTests implements vscode.Disposable {
     for (const m of report.mistakes) {
       out.push('', `${mistakeHeadline(m)}. ${mistakeWhere(m).text}`);
       if (m.counterexample) {
-        out.push(`Smallest transcript that shows it (${traceLength(traceCells(m.counterexample))}, from ${counterexampleSource(m.counterexample, report)}):`);
+        out.push(
+          `Smallest transcript that shows it (${traceLength(traceCells(m.counterexample))}, from ${counterexampleSource(m.counterexample, report)}):`,
+        );
         out.push(...traceTextLines(traceCells(m.counterexample)));
         if (m.counterexample.replay) out.push(`Replay it yourself: ${safeText(m.counterexample.replay.shell)}`);
       }

@@ -29,7 +29,10 @@ export const PYTHON_DEBUGGER_NAME = 'the Python Debugger extension (ms-python.de
 /** How long a new terminal's shell may take to announce shell integration before the line is simply typed. */
 const SHELL_INTEGRATION_WAIT_MS = 3000;
 
-function shellIntegrationOf(terminal: vscode.Terminal, timeoutMs: number): Promise<vscode.TerminalShellIntegration | undefined> {
+function shellIntegrationOf(
+  terminal: vscode.Terminal,
+  timeoutMs: number,
+): Promise<vscode.TerminalShellIntegration | undefined> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       listener.dispose();
@@ -63,7 +66,9 @@ export interface DebugStarted {
 /** Whether the session's language can be debugged here, and if not, what to install. */
 export function debugSupport(language: Session['language'] | undefined): DebugSupport {
   if (language !== 'python') return { available: true };
-  return PYTHON_DEBUGGERS.some((d) => vscode.extensions.getExtension(d.id)) ? { available: true } : { available: false, install: 'the Python Debugger' };
+  return PYTHON_DEBUGGERS.some((d) => vscode.extensions.getExtension(d.id))
+    ? { available: true }
+    : { available: false, install: 'the Python Debugger' };
 }
 
 export class TraceActions implements vscode.Disposable {
@@ -85,7 +90,10 @@ export class TraceActions implements vscode.Disposable {
   private async terminalLine(shell: string, uri: vscode.Uri): Promise<string> {
     if (!shell.includes('npx lesson-companion ')) return shell;
     const { node } = await resolveInterpreters(uri, this.log);
-    return shell.replace('npx lesson-companion ', `${shellQuote(node)} ${shellQuote(path.join(this.extensionPath, 'dist', 'cli.js'))} `);
+    return shell.replace(
+      'npx lesson-companion ',
+      `${shellQuote(node)} ${shellQuote(path.join(this.extensionPath, 'dist', 'cli.js'))} `,
+    );
   }
 
   /** The counterexample of a mistake (or the report's own when `mistakeId` is null) in the last report. */
@@ -111,7 +119,9 @@ export class TraceActions implements vscode.Disposable {
    * Runs the trace's replay line in a terminal in the learner file's folder. With shell integration (the
    * usual case in bash, zsh, fish, PowerShell) the command runs as a tracked execution; otherwise it is typed.
    */
-  async runInTerminal(mistakeId: string | null): Promise<{ command: string; cwd: string; tracked: boolean } | undefined> {
+  async runInTerminal(
+    mistakeId: string | null,
+  ): Promise<{ command: string; cwd: string; tracked: boolean } | undefined> {
     if (this.refuseUntrusted()) return undefined;
     const target = this.target(mistakeId);
     const shell = target?.example.replay?.shell;
@@ -140,12 +150,15 @@ export class TraceActions implements vscode.Disposable {
     const target = this.target(mistakeId);
     if (!target) return { started: false, line: null, reason: 'no such trace in the last check' };
     const { session, uri, example } = target;
-    const type = session.language === 'python' ? PYTHON_DEBUGGERS.find((d) => vscode.extensions.getExtension(d.id))?.type : 'node';
+    const type =
+      session.language === 'python' ? PYTHON_DEBUGGERS.find((d) => vscode.extensions.getExtension(d.id))?.type : 'node';
     if (!type) {
       const show = 'Show in Extensions';
-      void vscode.window.showInformationMessage(`Debugging Python needs ${PYTHON_DEBUGGER_NAME}. Install it, then try again.`, show).then((picked) => {
-        if (picked) void vscode.commands.executeCommand('workbench.extensions.search', '@id:ms-python.debugpy');
-      });
+      void vscode.window
+        .showInformationMessage(`Debugging Python needs ${PYTHON_DEBUGGER_NAME}. Install it, then try again.`, show)
+        .then((picked) => {
+          if (picked) void vscode.commands.executeCommand('workbench.extensions.search', '@id:ms-python.debugpy');
+        });
       return { started: false, line: null, reason: 'no Python debugger installed' };
     }
     const pack = await this.packs.find(session.lessonId);
@@ -180,10 +193,28 @@ export class TraceActions implements vscode.Disposable {
             console: 'integratedTerminal',
             skipFiles: ['<node_internals>/**'],
             // sucrase's maps carry no names to rename variables by (js-debug would fail looking for them).
-            ...(plan.outFiles ? { outFiles: [...plan.outFiles], sourceMaps: true, resolveSourceMapLocations: [...plan.outFiles], sourceMapRenames: false } : {}),
+            ...(plan.outFiles
+              ? {
+                  outFiles: [...plan.outFiles],
+                  sourceMaps: true,
+                  resolveSourceMapLocations: [...plan.outFiles],
+                  sourceMapRenames: false,
+                }
+              : {}),
             lessonCompanion: marker,
           }
-        : { type, request: 'launch', name, program: plan.program, args: plan.args, cwd: plan.cwd, python: plan.runtime, console: 'integratedTerminal', justMyCode: true, lessonCompanion: marker };
+        : {
+            type,
+            request: 'launch',
+            name,
+            program: plan.program,
+            args: plan.args,
+            cwd: plan.cwd,
+            python: plan.runtime,
+            console: 'integratedTerminal',
+            justMyCode: true,
+            lessonCompanion: marker,
+          };
     const cleanup = (): void => {
       void plan.dispose();
       if (added) vscode.debug.removeBreakpoints([added]);
@@ -230,7 +261,12 @@ export class TraceActions implements vscode.Disposable {
 
   /** Adds a breakpoint unless the learner has one there already; returns the one it added. */
   private addBreakpoint(uri: vscode.Uri, line: number): vscode.SourceBreakpoint | undefined {
-    const exists = vscode.debug.breakpoints.some((b) => b instanceof vscode.SourceBreakpoint && b.location.uri.toString() === uri.toString() && b.location.range.start.line === line);
+    const exists = vscode.debug.breakpoints.some(
+      (b) =>
+        b instanceof vscode.SourceBreakpoint &&
+        b.location.uri.toString() === uri.toString() &&
+        b.location.range.start.line === line,
+    );
     if (exists) return undefined;
     const breakpoint = new vscode.SourceBreakpoint(new vscode.Location(uri, new vscode.Position(line, 0)));
     vscode.debug.addBreakpoints([breakpoint]);

@@ -27,10 +27,15 @@ function childEnv(): NodeJS.ProcessEnv {
 
 function lessons(cli: string): Promise<Lesson[]> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [cli, 'lessons', '--json'], { env: childEnv(), maxBuffer: 4 * 1024 * 1024 }, (error, stdout) => {
-      if (error) return reject(error);
-      resolve((JSON.parse(stdout) as { lessons: Lesson[] }).lessons);
-    });
+    execFile(
+      process.execPath,
+      [cli, 'lessons', '--json'],
+      { env: childEnv(), maxBuffer: 4 * 1024 * 1024 },
+      (error, stdout) => {
+        if (error) return reject(error);
+        resolve((JSON.parse(stdout) as { lessons: Lesson[] }).lessons);
+      },
+    );
   });
 }
 
@@ -40,10 +45,34 @@ interface GradeOutcome {
   readonly cancelled: boolean;
 }
 
-function grade(cli: string, folder: string, lesson: Lesson, sandbox: 'require' | 'off', progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken): Promise<GradeOutcome> {
-  const args = [cli, 'grade', folder, '--lesson', lesson.dir, '--out', path.join(folder, OUT_FOLDER), '--format', 'html,json,csv', '--events', '--sandbox', sandbox];
+function grade(
+  cli: string,
+  folder: string,
+  lesson: Lesson,
+  sandbox: 'require' | 'off',
+  progress: vscode.Progress<{ message?: string; increment?: number }>,
+  token: vscode.CancellationToken,
+): Promise<GradeOutcome> {
+  const args = [
+    cli,
+    'grade',
+    folder,
+    '--lesson',
+    lesson.dir,
+    '--out',
+    path.join(folder, OUT_FOLDER),
+    '--format',
+    'html,json,csv',
+    '--events',
+    '--sandbox',
+    sandbox,
+  ];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(process.execPath, args, {
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
     let stderr = '';
     let buffered = '';
     let cancelled = false;
@@ -59,7 +88,11 @@ function grade(cli: string, folder: string, lesson: Lesson, sandbox: 'require' |
         buffered = buffered.slice(newline + 1);
         try {
           const event = JSON.parse(line) as { type?: string; done?: number; total?: number; student?: string };
-          if (event.type === 'progress' && event.total) progress.report({ message: `${event.done}/${event.total}: ${event.student ?? ''}`, increment: 100 / event.total });
+          if (event.type === 'progress' && event.total)
+            progress.report({
+              message: `${event.done}/${event.total}: ${event.student ?? ''}`,
+              increment: 100 / event.total,
+            });
         } catch {
           // the closing summary lines are not events
         }
@@ -79,16 +112,26 @@ function grade(cli: string, folder: string, lesson: Lesson, sandbox: 'require' |
 
 async function showReport(folder: string, lesson: Lesson): Promise<void> {
   const html = await fs.readFile(path.join(folder, OUT_FOLDER, 'class-report.html'), 'utf8');
-  const panel = vscode.window.createWebviewPanel('lessonCompanion.classReport', `Class report: ${lesson.title}`, vscode.ViewColumn.Active, { enableScripts: false, localResourceRoots: [] });
+  const panel = vscode.window.createWebviewPanel(
+    'lessonCompanion.classReport',
+    `Class report: ${lesson.title}`,
+    vscode.ViewColumn.Active,
+    { enableScripts: false, localResourceRoots: [] },
+  );
   panel.webview.html = reportHtmlForWebview(html, randomBytes(16).toString('base64'));
 }
 
 async function gradeFolderCommand(cli: string): Promise<void> {
   if (!vscode.workspace.isTrusted) {
-    void vscode.window.showWarningMessage('Grading runs every submission\'s program: trust this workspace first.');
+    void vscode.window.showWarningMessage("Grading runs every submission's program: trust this workspace first.");
     return;
   }
-  const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Grade this folder', title: 'Folder of submissions (one file or folder per student)' });
+  const picked = await vscode.window.showOpenDialog({
+    canSelectFolders: true,
+    canSelectFiles: false,
+    openLabel: 'Grade this folder',
+    title: 'Folder of submissions (one file or folder per student)',
+  });
   const folder = picked?.[0]?.fsPath;
   if (!folder) return;
   const choices = (await lessons(cli)).map((l) => ({ label: l.title, description: l.id, lesson: l }));
@@ -101,14 +144,23 @@ async function gradeFolderCommand(cli: string): Promise<void> {
       (progress, token) => grade(cli, folder, chosen.lesson, sandbox, progress, token),
     );
     if (outcome.cancelled) {
-      void vscode.window.showInformationMessage('Grading stopped. What was graded is kept: grade the folder again to go on.');
+      void vscode.window.showInformationMessage(
+        'Grading stopped. What was graded is kept: grade the folder again to go on.',
+      );
       return;
     }
     if (outcome.code === 0) return showReport(folder, chosen.lesson);
     const message = outcome.stderr.trim().split('\n')[0] ?? 'grade failed';
     if (sandbox === 'require' && /--sandbox=off/.test(message)) {
       const off = 'Grade without the sandbox';
-      if ((await vscode.window.showErrorMessage(message.replace(/^lesson-companion grade: /, ''), { modal: true }, off)) !== off) return;
+      if (
+        (await vscode.window.showErrorMessage(
+          message.replace(/^lesson-companion grade: /, ''),
+          { modal: true },
+          off,
+        )) !== off
+      )
+        return;
       sandbox = 'off';
       continue;
     }
@@ -118,5 +170,7 @@ async function gradeFolderCommand(cli: string): Promise<void> {
 }
 
 export function registerGradeFolderCommand(context: vscode.ExtensionContext, cli: string): void {
-  context.subscriptions.push(vscode.commands.registerCommand('lessonCompanion.gradeFolder', () => gradeFolderCommand(cli)));
+  context.subscriptions.push(
+    vscode.commands.registerCommand('lessonCompanion.gradeFolder', () => gradeFolderCommand(cli)),
+  );
 }

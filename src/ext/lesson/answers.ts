@@ -7,7 +7,11 @@ import type { LoadedPack } from '../../node/packs/packs';
 import type { AnswerView } from '../../shared/messages';
 
 /** Asynchronous: a `short` answer's scrypt hash is computed off the extension host's thread. */
-export async function checkAnswer(pack: LoadedPack, questionId: string, answer: string): Promise<AnswerView | undefined> {
+export async function checkAnswer(
+  pack: LoadedPack,
+  questionId: string,
+  answer: string,
+): Promise<AnswerView | undefined> {
   try {
     const result = await answerQuestion(pack, questionId, answer);
     return {
@@ -25,7 +29,11 @@ export async function checkAnswer(pack: LoadedPack, questionId: string, answer: 
 }
 
 /** The worked answer the learner asked to see, as the panel shows it; undefined for a question the pack no longer has. */
-export function revealedAnswer(pack: LoadedPack, questionId: string, lastAnswer: string | undefined): AnswerView | undefined {
+export function revealedAnswer(
+  pack: LoadedPack,
+  questionId: string,
+  lastAnswer: string | undefined,
+): AnswerView | undefined {
   try {
     const shown = showAnswer(pack, questionId);
     return {

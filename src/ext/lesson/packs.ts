@@ -26,11 +26,15 @@ export class PackService implements vscode.Disposable {
   }
 
   all(): Promise<PackListing> {
-    this.listing ??= discoverPacks(packRoots(path.join(this.extensionPath, 'dist'), this.installedDir)).then((listing) => {
-      for (const b of listing.broken) this.log.warn(`lesson pack not loaded: ${b.error}`);
-      this.log.info(`lesson packs: ${listing.packs.map((p) => `${p.manifest.id}@${p.manifest.version} (${p.origin})`).join(', ') || 'none'}`);
-      return listing;
-    });
+    this.listing ??= discoverPacks(packRoots(path.join(this.extensionPath, 'dist'), this.installedDir)).then(
+      (listing) => {
+        for (const b of listing.broken) this.log.warn(`lesson pack not loaded: ${b.error}`);
+        this.log.info(
+          `lesson packs: ${listing.packs.map((p) => `${p.manifest.id}@${p.manifest.version} (${p.origin})`).join(', ') || 'none'}`,
+        );
+        return listing;
+      },
+    );
     return this.listing;
   }
 

@@ -16,15 +16,28 @@ export function registerCommand(ctx: Disposer, id: string, fn: (...args: any[]) 
   own(ctx, vscode.commands.registerCommand(id, fn));
 }
 
-export function registerCodeLensProvider(ctx: Disposer, selector: vscode.DocumentSelector, provider: vscode.CodeLensProvider): void {
+export function registerCodeLensProvider(
+  ctx: Disposer,
+  selector: vscode.DocumentSelector,
+  provider: vscode.CodeLensProvider,
+): void {
   own(ctx, vscode.languages.registerCodeLensProvider(selector, provider));
 }
 
-export function registerCodeActionsProvider(ctx: Disposer, selector: vscode.DocumentSelector, provider: vscode.CodeActionProvider, metadata?: vscode.CodeActionProviderMetadata): void {
+export function registerCodeActionsProvider(
+  ctx: Disposer,
+  selector: vscode.DocumentSelector,
+  provider: vscode.CodeActionProvider,
+  metadata?: vscode.CodeActionProviderMetadata,
+): void {
   own(ctx, vscode.languages.registerCodeActionsProvider(selector, provider, metadata));
 }
 
-export function registerWebviewPanelSerializer(ctx: Disposer, viewType: string, serializer: vscode.WebviewPanelSerializer): void {
+export function registerWebviewPanelSerializer(
+  ctx: Disposer,
+  viewType: string,
+  serializer: vscode.WebviewPanelSerializer,
+): void {
   own(ctx, vscode.window.registerWebviewPanelSerializer(viewType, serializer));
 }
 

@@ -31,14 +31,27 @@ export interface Progress {
 }
 
 const SESSION_KEY = 'lessonCompanion.session';
-const progressKey = (s: Pick<Session, 'lessonId' | 'language'>): string => `lessonCompanion.progress/${s.lessonId}/${s.language}`;
-const EMPTY: Progress = { stepsRead: [], answers: {}, answersShown: [], lastReport: null, lastAnchors: {}, lastCheckAt: null };
+const progressKey = (s: Pick<Session, 'lessonId' | 'language'>): string =>
+  `lessonCompanion.progress/${s.lessonId}/${s.language}`;
+const EMPTY: Progress = {
+  stepsRead: [],
+  answers: {},
+  answersShown: [],
+  lastReport: null,
+  lastAnchors: {},
+  lastCheckAt: null,
+};
 
 function isSession(v: unknown): v is Session {
   if (typeof v !== 'object' || v === null) return false;
   const s = v as Record<string, unknown>;
-  return typeof s.lessonId === 'string' && typeof s.mainFile === 'string' && typeof s.folder === 'string' &&
-    typeof s.language === 'string' && (LANGUAGES as readonly string[]).includes(s.language);
+  return (
+    typeof s.lessonId === 'string' &&
+    typeof s.mainFile === 'string' &&
+    typeof s.folder === 'string' &&
+    typeof s.language === 'string' &&
+    (LANGUAGES as readonly string[]).includes(s.language)
+  );
 }
 
 /** Older or hand-edited state must not break the panel: keep what has the right shape. */
@@ -47,10 +60,16 @@ function asProgress(v: unknown): Progress {
   const p = v as Record<string, unknown>;
   const stepsRead = Array.isArray(p.stepsRead) ? p.stepsRead.filter((n): n is number => Number.isInteger(n)) : [];
   const answers = typeof p.answers === 'object' && p.answers !== null ? (p.answers as Record<string, AnswerView>) : {};
-  const lastReport = typeof p.lastReport === 'object' && p.lastReport !== null && 'status' in p.lastReport ? (p.lastReport as CheckReport) : null;
+  const lastReport =
+    typeof p.lastReport === 'object' && p.lastReport !== null && 'status' in p.lastReport
+      ? (p.lastReport as CheckReport)
+      : null;
   const lastCheckAt = typeof p.lastCheckAt === 'string' ? p.lastCheckAt : null;
-  const answersShown = Array.isArray(p.answersShown) ? p.answersShown.filter((id): id is string => typeof id === 'string') : [];
-  const lastAnchors = typeof p.lastAnchors === 'object' && p.lastAnchors !== null ? (p.lastAnchors as FunctionAnchors) : {};
+  const answersShown = Array.isArray(p.answersShown)
+    ? p.answersShown.filter((id): id is string => typeof id === 'string')
+    : [];
+  const lastAnchors =
+    typeof p.lastAnchors === 'object' && p.lastAnchors !== null ? (p.lastAnchors as FunctionAnchors) : {};
   return { stepsRead, answers, answersShown, lastReport, lastAnchors, lastCheckAt };
 }
 
@@ -103,7 +122,9 @@ export class SessionStore implements vscode.Disposable {
   }
 
   markStepRead(index: number): Promise<void> {
-    return this.updateProgress((p) => (p.stepsRead.includes(index) ? p : { ...p, stepsRead: [...p.stepsRead, index].sort((a, b) => a - b) }));
+    return this.updateProgress((p) =>
+      p.stepsRead.includes(index) ? p : { ...p, stepsRead: [...p.stepsRead, index].sort((a, b) => a - b) },
+    );
   }
 
   recordAnswer(questionId: string, answer: AnswerView): Promise<void> {
@@ -120,7 +141,12 @@ export class SessionStore implements vscode.Disposable {
   }
 
   setReport(report: CheckReport, anchors: FunctionAnchors = {}): Promise<void> {
-    return this.updateProgress((p) => ({ ...p, lastReport: report, lastAnchors: anchors, lastCheckAt: new Date().toISOString() }));
+    return this.updateProgress((p) => ({
+      ...p,
+      lastReport: report,
+      lastAnchors: anchors,
+      lastCheckAt: new Date().toISOString(),
+    }));
   }
 
   dispose(): void {

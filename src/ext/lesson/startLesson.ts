@@ -16,14 +16,20 @@ export interface StartLessonArgs {
   readonly language?: Language;
 }
 
-const LANGUAGE_LABELS: Record<Language, string> = { python: 'Python', javascript: 'JavaScript', typescript: 'TypeScript' };
+const LANGUAGE_LABELS: Record<Language, string> = {
+  python: 'Python',
+  javascript: 'JavaScript',
+  typescript: 'TypeScript',
+};
 
 function parseArgs(raw: unknown): StartLessonArgs {
   if (typeof raw !== 'object' || raw === null) return {};
   const a = raw as Record<string, unknown>;
   return {
     ...(typeof a.lessonId === 'string' ? { lessonId: a.lessonId } : {}),
-    ...(typeof a.language === 'string' && (LANGUAGES as readonly string[]).includes(a.language) ? { language: a.language as Language } : {}),
+    ...(typeof a.language === 'string' && (LANGUAGES as readonly string[]).includes(a.language)
+      ? { language: a.language as Language }
+      : {}),
   };
 }
 
@@ -35,7 +41,9 @@ async function pickLesson(packs: PackService, wanted: string | undefined): Promi
     return found;
   }
   if (all.length === 0) {
-    void vscode.window.showErrorMessage(`No lessons found${broken.length ? ` (${broken.length} could not be loaded; see the Lesson Companion output)` : ''}.`);
+    void vscode.window.showErrorMessage(
+      `No lessons found${broken.length ? ` (${broken.length} could not be loaded; see the Lesson Companion output)` : ''}.`,
+    );
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
@@ -103,7 +111,12 @@ async function copyStarter(pack: LoadedPack, language: Language, folder: vscode.
     if (!(await resolveInside(source, rel))) continue;
     const content = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(sourceUri, ...rel.split('/')));
     const existing = await readOrUndefined(vscode.Uri.joinPath(folder, ...rel.split('/')));
-    plan.push({ rel, content, conflict: existing !== undefined && !sameBytes(existing, content), same: existing !== undefined && sameBytes(existing, content) });
+    plan.push({
+      rel,
+      content,
+      conflict: existing !== undefined && !sameBytes(existing, content),
+      same: existing !== undefined && sameBytes(existing, content),
+    });
   }
   const conflicts = plan.filter((p) => p.conflict);
   let overwrite = false;
@@ -111,7 +124,11 @@ async function copyStarter(pack: LoadedPack, language: Language, folder: vscode.
     const names = conflicts.map((c) => c.rel).join(', ');
     const choice = await vscode.window.showWarningMessage(
       `${names} already exist${conflicts.length === 1 ? 's' : ''} in this folder with other content.`,
-      { modal: true, detail: 'Replace with the lesson\'s starter (your version is lost), or keep your files and continue the lesson with them?' },
+      {
+        modal: true,
+        detail:
+          "Replace with the lesson's starter (your version is lost), or keep your files and continue the lesson with them?",
+      },
       'Replace',
       'Keep Mine',
     );
@@ -134,7 +151,10 @@ export async function startLesson(
   const args = parseArgs(rawArgs);
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) {
-    const open = await vscode.window.showWarningMessage('Open a folder first: the lesson copies its starter files into it.', 'Open Folder…');
+    const open = await vscode.window.showWarningMessage(
+      'Open a folder first: the lesson copies its starter files into it.',
+      'Open Folder…',
+    );
     if (open) await vscode.commands.executeCommand('workbench.action.files.openFolder');
     return undefined;
   }

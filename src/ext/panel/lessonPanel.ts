@@ -13,7 +13,14 @@ import type { SimulationRunner } from '../check/simulationRunner';
 import type { SessionStore } from '../lesson/session';
 import type { StepNavigator } from '../editor/stepNavigator';
 import { debugSupport, type TraceActions } from '../editor/traceActions';
-import { parseFromWebview, PROTOCOL_VERSION, type FromWebview, type PanelState, type RevealTarget, type ToWebview } from '../../shared/messages';
+import {
+  parseFromWebview,
+  PROTOCOL_VERSION,
+  type FromWebview,
+  type PanelState,
+  type RevealTarget,
+  type ToWebview,
+} from '../../shared/messages';
 import { panelHtml, panelOptions } from './panelHtml';
 import { panelState } from './panelState';
 import { safeStrings } from '../../core/text/text';
@@ -45,7 +52,12 @@ export class LessonPanel implements vscode.Disposable {
       LessonPanel.current.panel.reveal(undefined, true);
       return LessonPanel.current;
     }
-    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'Lesson', { viewColumn: column, preserveFocus: true }, panelOptions(deps.extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      PANEL_VIEW_TYPE,
+      'Lesson',
+      { viewColumn: column, preserveFocus: true },
+      panelOptions(deps.extensionUri),
+    );
     LessonPanel.current = new LessonPanel(panel, deps);
     return LessonPanel.current;
   }
@@ -169,7 +181,8 @@ export class LessonPanel implements vscode.Disposable {
     const { navigator, runner, store, packs } = this.deps;
     switch (message.type) {
       case 'ready': {
-        if (message.protocol !== PROTOCOL_VERSION) this.deps.log.warn(`lesson panel speaks protocol ${message.protocol}, the extension ${PROTOCOL_VERSION}`);
+        if (message.protocol !== PROTOCOL_VERSION)
+          this.deps.log.warn(`lesson panel speaks protocol ${message.protocol}, the extension ${PROTOCOL_VERSION}`);
         this.ready = true;
         await this.post({ type: 'init', protocol: PROTOCOL_VERSION, state: await this.state() });
         if (this.pendingReveal) {
@@ -222,7 +235,12 @@ export class LessonPanel implements vscode.Disposable {
         const shown = revealedAnswer(pack, message.questionId, store.progress().answers[message.questionId]?.answer);
         if (!shown) return;
         await store.recordAnswerShown(message.questionId, shown);
-        await this.post({ type: 'answerResult', questionId: message.questionId, result: shown, state: await this.state() });
+        await this.post({
+          type: 'answerResult',
+          questionId: message.questionId,
+          result: shown,
+          state: await this.state(),
+        });
         return;
       }
       case 'startLesson':

@@ -17,7 +17,8 @@ md.validateLink = (url: string): boolean => {
 };
 
 // Open links in a new context so a click never navigates the webview itself away from the panel.
-const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+const defaultLinkOpen =
+  md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   tokens[idx]!.attrSet('target', '_blank');
   tokens[idx]!.attrSet('rel', 'noopener noreferrer');

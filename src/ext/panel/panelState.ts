@@ -3,8 +3,26 @@
  * report. Markdown becomes HTML here (the webview never renders markdown itself); everything else stays
  * plain text for the webview to put in with textContent.
  */
-import { behaviourText, counterexampleSource, evidenceText, mistakeExplanation, mistakeTitle, mistakeWhere, revealedByLabels } from '../../core/report/findings';
-import { checkDetails, checkDetailsTooltip, checkSummary, countsLegend, doneWhenItems, problemTitle, progressLine, stepCommand, verdictSentence } from '../../core/report/progress';
+import {
+  behaviourText,
+  counterexampleSource,
+  evidenceText,
+  mistakeExplanation,
+  mistakeTitle,
+  mistakeWhere,
+  revealedByLabels,
+} from '../../core/report/findings';
+import {
+  checkDetails,
+  checkDetailsTooltip,
+  checkSummary,
+  countsLegend,
+  doneWhenItems,
+  problemTitle,
+  progressLine,
+  stepCommand,
+  verdictSentence,
+} from '../../core/report/progress';
 import type { CheckReport, Counterexample } from '../../core/report/report';
 import { scenarioAfterCheck } from '../../core/world/scenarioChoice';
 import { simulationView } from '../../worlds/templates/simulationView';
@@ -14,7 +32,17 @@ import type { LessonManifest, Question } from '../../core/pack/schema';
 import { safeStrings, safeText } from '../../core/text/text';
 import { countsNote, traceCells, traceLength } from '../../core/report/traceView';
 import type { LoadedPack } from '../../node/packs/packs';
-import type { AnswerView, CheckView, DebugSupport, LessonView, MistakeView, PanelState, QuestionView, TraceView, UnderLoadView } from '../../shared/messages';
+import type {
+  AnswerView,
+  CheckView,
+  DebugSupport,
+  LessonView,
+  MistakeView,
+  PanelState,
+  QuestionView,
+  TraceView,
+  UnderLoadView,
+} from '../../shared/messages';
 import type { SimulationSnapshot } from '../check/simulationRunner';
 import { renderInline, renderMarkdown } from './markdown';
 import type { Progress, Session } from '../lesson/session';
@@ -69,7 +97,9 @@ export function checkView(report: CheckReport, manifest: LessonManifest, at: str
       revealedBy: revealedByLabels(report, m),
       ...(step && m.step !== undefined ? { step: { index: m.step, title: step.title } } : {}),
       ...(question ? { question: { id: question.id, promptText: plain(question.prompt) } } : {}),
-      ...(m.counterexample ? { trace: traceView(m.counterexample, report, m.id, 'Smallest transcript that shows it') } : {}),
+      ...(m.counterexample
+        ? { trace: traceView(m.counterexample, report, m.id, 'Smallest transcript that shows it') }
+        : {}),
     };
   });
   const carried = report.mistakes.some((m) => m.counterexample);
@@ -91,7 +121,9 @@ export function checkView(report: CheckReport, manifest: LessonManifest, at: str
       ...(typeof p.line === 'number' ? { line: p.line } : {}),
       ...(p.details ? { details: safeText(p.details, { multiline: true }) } : {}),
     })),
-    ...(report.counterexample && !carried ? { trace: traceView(report.counterexample, report, null, 'Smallest failing transcript') } : {}),
+    ...(report.counterexample && !carried
+      ? { trace: traceView(report.counterexample, report, null, 'Smallest failing transcript') }
+      : {}),
     durationMs: report.durationMs,
     countsLegend: countsLegend(report),
     at: at ?? new Date().toISOString(),
@@ -101,7 +133,12 @@ export function checkView(report: CheckReport, manifest: LessonManifest, at: str
 /** When a language has no debugger at hand, the panel says what to install. */
 const DEBUG_ALWAYS: DebugSupport = { available: true };
 
-export function lessonView(session: Session, pack: LoadedPack, progress: Progress, debug: DebugSupport = DEBUG_ALWAYS): LessonView {
+export function lessonView(
+  session: Session,
+  pack: LoadedPack,
+  progress: Progress,
+  debug: DebugSupport = DEBUG_ALWAYS,
+): LessonView {
   const m = pack.manifest;
   const questions = [...m.failureQuestions, ...(m.quiz ?? [])];
   const stepsRead = m.readOrder.filter((_, i) => progress.stepsRead.includes(i + 1)).length;
@@ -143,19 +180,35 @@ export function lessonView(session: Session, pack: LoadedPack, progress: Progres
 }
 
 /** The "Under load" section: the lesson's scenarios, which one the Run button runs, the last chart. */
-export function underLoadView(pack: LoadedPack, simulation: SimulationSnapshot, report: CheckReport | null): UnderLoadView | undefined {
+export function underLoadView(
+  pack: LoadedPack,
+  simulation: SimulationSnapshot,
+  report: CheckReport | null,
+): UnderLoadView | undefined {
   // Every scenario is listed and runs, template and world scenarios alike.
   const scenarios = pack.manifest.scenarios ?? [];
   if (scenarios.length === 0) return undefined;
   const last = simulation.result;
-  const suggested = report ? scenarioAfterCheck(scenarios, report.status, report.mistakes.map((m) => m.id))?.scenario.id : undefined;
+  const suggested = report
+    ? scenarioAfterCheck(
+        scenarios,
+        report.status,
+        report.mistakes.map((m) => m.id),
+      )?.scenario.id
+    : undefined;
   const selected = last?.result.scenario.id ?? simulation.chosen ?? suggested ?? scenarios[0]!.id;
-  const view = last ? (isWorldResult(last.result) ? worldChartView(last.result) : simulationView(last.result)) : undefined;
+  const view = last
+    ? isWorldResult(last.result)
+      ? worldChartView(last.result)
+      : simulationView(last.result)
+    : undefined;
   return {
     scenarios: scenarios.map((s) => ({ id: s.id, title: s.title, description: s.description })),
     selected,
     running: simulation.running,
-    result: view ? { ...view, ...(view.explanation ? { explanationHtml: renderMarkdown(view.explanation) } : {}), at: last!.at } : null,
+    result: view
+      ? { ...view, ...(view.explanation ? { explanationHtml: renderMarkdown(view.explanation) } : {}), at: last!.at }
+      : null,
     ...(simulation.error ? { error: simulation.error } : {}),
   };
 }
@@ -178,14 +231,21 @@ function buildPanelState(input: Parameters<typeof panelState>[0]): PanelState {
   if (!session || !pack) {
     return {
       lesson: null,
-      notice: session ? `The lesson "${session.lessonId}" is not installed any more.` : 'No lesson started in this workspace yet.',
+      notice: session
+        ? `The lesson "${session.lessonId}" is not installed any more.`
+        : 'No lesson started in this workspace yet.',
       trusted: input.trusted,
       checking: false,
       check: null,
     };
   }
   // A report from another lesson or language (an old session) must not be shown as this one's.
-  const report = progress.lastReport && progress.lastReport.lesson === session.lessonId && progress.lastReport.language === session.language ? progress.lastReport : null;
+  const report =
+    progress.lastReport &&
+    progress.lastReport.lesson === session.lessonId &&
+    progress.lastReport.language === session.language
+      ? progress.lastReport
+      : null;
   const underLoad = underLoadView(pack, input.simulation ?? { running: false, result: null }, report);
   return {
     lesson: lessonView(session, pack, { ...progress, lastReport: report }, input.debug),

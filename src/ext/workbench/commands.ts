@@ -75,7 +75,9 @@ export function registerCommands(ctx: Disposer, s: Services): void {
     startLesson(args, { packs: s.packs, store: s.store, log: s.log, showPanel: () => showPanel() }),
   );
   registerCommand(ctx, COMMANDS.openPanel, showPanel);
-  registerCommand(ctx, COMMANDS.check, (args?: unknown): Promise<CheckReport | undefined> => s.runner.run(reasonOf(args)));
+  registerCommand(ctx, COMMANDS.check, (args?: unknown): Promise<CheckReport | undefined> =>
+    s.runner.run(reasonOf(args)),
+  );
   registerCommand(ctx, COMMANDS.openStep, async (index?: unknown) => {
     if (typeof index !== 'number' || !Number.isInteger(index)) return undefined;
     const located = await s.navigator.open(index);

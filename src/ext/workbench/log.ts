@@ -12,7 +12,8 @@ export function createLog(): Log & vscode.Disposable {
   return {
     info: (m) => channel.info(m),
     warn: (m) => channel.warn(m),
-    error: (m, e) => channel.error(e === undefined ? m : `${m}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
+    error: (m, e) =>
+      channel.error(e === undefined ? m : `${m}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`),
     dispose: () => channel.dispose(),
   };
 }

@@ -18,23 +18,32 @@ export function sha256Hex(text: string): string {
   return sha256(Buffer.from(text, 'utf8'));
 }
 
-
 /**
  * scrypt(password, salt) as hex, the slow form `short` answers are stored in. Asynchronous: it runs on
  * libuv's thread pool, so the extension host (and the CLI's event loop) goes on while it computes.
  */
 export function scryptHex(password: string, salt: string, cost: ScryptCost): Promise<string> {
   const memory = 128 * cost.N * cost.r;
-  if (memory > SCRYPT_LIMITS.maxMemoryBytes || cost.p > SCRYPT_LIMITS.maxP || cost.keyLength > SCRYPT_LIMITS.maxKeyLength) {
-    return Promise.reject(new Error(`the answer's scrypt cost (N=${cost.N}, r=${cost.r}, p=${cost.p}) is above what a check allows`));
+  if (
+    memory > SCRYPT_LIMITS.maxMemoryBytes ||
+    cost.p > SCRYPT_LIMITS.maxP ||
+    cost.keyLength > SCRYPT_LIMITS.maxKeyLength
+  ) {
+    return Promise.reject(
+      new Error(`the answer's scrypt cost (N=${cost.N}, r=${cost.r}, p=${cost.p}) is above what a check allows`),
+    );
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (see above)
   crypto ??= require('node:crypto') as Crypto;
   const { scrypt } = crypto;
   return new Promise((resolve, reject) => {
     // maxmem: Node's default (32 MiB) is below what the bounds allow; leave room for r·p blocks.
-    scrypt(Buffer.from(password, 'utf8'), Buffer.from(salt, 'utf8'), cost.keyLength, { N: cost.N, r: cost.r, p: cost.p, maxmem: memory + 128 * cost.r * cost.p + 1024 * 1024 }, (error, key) =>
-      error ? reject(error) : resolve(key.toString('hex')),
+    scrypt(
+      Buffer.from(password, 'utf8'),
+      Buffer.from(salt, 'utf8'),
+      cost.keyLength,
+      { N: cost.N, r: cost.r, p: cost.p, maxmem: memory + 128 * cost.r * cost.p + 1024 * 1024 },
+      (error, key) => (error ? reject(error) : resolve(key.toString('hex'))),
     );
   });
 }

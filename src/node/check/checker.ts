@@ -83,7 +83,13 @@ async function locateLines(
   for (const attempt of attempts) {
     runs += 1;
     const trace = await traceCommandLines(
-      { language, spec: { command: program.command, args: program.args, cwd: program.cwd, ...limits }, files: tracedFiles(program, learnerFile), commands: attempt.commands, answers: attempt.answers },
+      {
+        language,
+        spec: { command: program.command, args: program.args, cwd: program.cwd, ...limits },
+        files: tracedFiles(program, learnerFile),
+        commands: attempt.commands,
+        answers: attempt.answers,
+      },
       // The traced command line, contained like every run of the learner's program.
       async (spec, input) => (await containProgram({ ...program, args: spec.args }, contain)).run(input, limits),
     );
@@ -95,13 +101,15 @@ async function locateLines(
       otherFailing: attempt.otherFailing,
       failingAnswer: attempt.answers[attempt.failingIndex] ?? null,
     });
-    if (ranked?.discriminating) return { location: { lines: ranked.lines, function: null, reason: ranked.reason }, runs };
+    if (ranked?.discriminating)
+      return { location: { lines: ranked.lines, function: null, reason: ranked.reason }, runs };
   }
   return { runs };
 }
 
 /** Where the engine worker runs: see engineSandbox.ts. */
-export const engineWrap = (setting: SandboxSetting, packDir: string): ReturnType<typeof engineSandboxWrap> => engineSandboxWrap(setting, packDir);
+export const engineWrap = (setting: SandboxSetting, packDir: string): ReturnType<typeof engineSandboxWrap> =>
+  engineSandboxWrap(setting, packDir);
 
 /** The pack's model files, transpiled here (and cached on disk) so the worker starts without a transpiler. */
 export async function modelTranspiled(pack: LoadedPack): Promise<Record<string, string>> {
@@ -110,14 +118,30 @@ export async function modelTranspiled(pack: LoadedPack): Promise<Record<string, 
 }
 
 /** A check that could not run because the pack's own model failed: the pack's fault, said so. */
-function modelFailure(pack: LoadedPack, file: string, language: Language, message: string, durationMs: number): CheckReport {
+function modelFailure(
+  pack: LoadedPack,
+  file: string,
+  language: Language,
+  message: string,
+  durationMs: number,
+): CheckReport {
   return {
     lesson: pack.manifest.id,
     language,
     file,
     status: 'error',
-    checks: { total: pack.transcripts.length, passed: 0, failed: pack.transcripts.length, notRun: pack.transcripts.length },
-    transcripts: pack.transcripts.map((t) => ({ name: t.name, description: t.description || t.name, passed: false, notRun: true })),
+    checks: {
+      total: pack.transcripts.length,
+      passed: 0,
+      failed: pack.transcripts.length,
+      notRun: pack.transcripts.length,
+    },
+    transcripts: pack.transcripts.map((t) => ({
+      name: t.name,
+      description: t.description || t.name,
+      passed: false,
+      notRun: true,
+    })),
     mistakes: [],
     problems: [
       {
@@ -145,7 +169,12 @@ export function beginFinding(language: Language, interpreters: Partial<Interpret
   if (setting !== 'off') availableSandbox().catch(() => undefined);
 }
 
-export async function checkFile(pack: LoadedPack, file: string, language: Language, options: CheckFileOptions = {}): Promise<CheckReport> {
+export async function checkFile(
+  pack: LoadedPack,
+  file: string,
+  language: Language,
+  options: CheckFileOptions = {},
+): Promise<CheckReport> {
   const checkStarted = performance.now();
   const interpreters: Interpreters = { ...DEFAULT_INTERPRETERS, ...options.interpreters };
   const starter = pack.manifest.starters[language];
@@ -168,15 +197,34 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
     launching.catch(() => undefined); // awaited below; a rejection must not go unhandled while the worker starts
     const runContained = async (input: string, limits?: RunLimits): Promise<ProcessResult> => {
       if (program.prepareError) {
-        return { stdout: '', stderr: '', exitCode: null, signal: null, timedOut: false, outputLimited: false, prepareError: program.prepareError, durationMs: 0 };
+        return {
+          stdout: '',
+          stderr: '',
+          exitCode: null,
+          signal: null,
+          timedOut: false,
+          outputLimited: false,
+          prepareError: program.prepareError,
+          durationMs: 0,
+        };
       }
       // A cancelled check starts no more runs (a stalled run's retry, a run the engine asked for as it was stopped).
       if (options.signal?.aborted) throw new Error('the check was cancelled');
-      return (await launching).run(input, { timeLimitMs: timeLimitFor(input, timeLimitMs), outputLimitBytes: limits?.outputLimitBytes ?? outputLimitBytes, ...(limits?.stallMs !== undefined ? { stallMs: limits.stallMs } : {}) });
+      return (await launching).run(input, {
+        timeLimitMs: timeLimitFor(input, timeLimitMs),
+        outputLimitBytes: limits?.outputLimitBytes ?? outputLimitBytes,
+        ...(limits?.stallMs !== undefined ? { stallMs: limits.stallMs } : {}),
+      });
     };
     // A correct program passes on its first run, without the engine, when the pack's passing batch is known.
     const batches = options.kept?.passingBatches;
-    const key = options.engine && batches ? batchKey(pack, options.engine, { ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.fuzzTranscripts !== undefined ? { fuzzTranscripts: options.fuzzTranscripts } : {}) }) : undefined;
+    const key =
+      options.engine && batches
+        ? batchKey(pack, options.engine, {
+            ...(options.seed !== undefined ? { seed: options.seed } : {}),
+            ...(options.fuzzTranscripts !== undefined ? { fuzzTranscripts: options.fuzzTranscripts } : {}),
+          })
+        : undefined;
     const known = key && !program.prepareError ? batches!.get(key) : undefined;
     const started = performance.now();
     const firstRun = known ? runContained(known.input) : undefined;
@@ -200,29 +248,43 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
         let transpiled: Promise<Record<string, string>> | undefined;
         const transpile = options.kept?.transpiledModel ?? modelTranspiled;
         const job = {
-            kind: 'check',
-            packDir: pack.dir,
-            origin: pack.origin,
-            language,
-            file,
-            absolute,
-            fileName: program.fileName,
-            source,
-            ...(options.seed !== undefined ? { seed: options.seed } : {}),
-            ...(options.fuzzTranscripts !== undefined ? { fuzzTranscripts: options.fuzzTranscripts } : {}),
-            timeLimitMs,
-            outputLimitBytes,
-            interpreter: program.command,
-            concurrency,
-            replay: { interpreters: { python: interpreters.python, node: interpreters.node }, ...(driver ? { driver } : {}) },
-            trace,
-          } as const;
-        const services = { execute, ...(trace ? { locate } : {}), ...(options.onPhase ? { onPhase: options.onPhase } : {}), ...(key ? { onBatch: (batch: PassingBatch) => batches!.set(key, batch) } : {}) };
+          kind: 'check',
+          packDir: pack.dir,
+          origin: pack.origin,
+          language,
+          file,
+          absolute,
+          fileName: program.fileName,
+          source,
+          ...(options.seed !== undefined ? { seed: options.seed } : {}),
+          ...(options.fuzzTranscripts !== undefined ? { fuzzTranscripts: options.fuzzTranscripts } : {}),
+          timeLimitMs,
+          outputLimitBytes,
+          interpreter: program.command,
+          concurrency,
+          replay: {
+            interpreters: { python: interpreters.python, node: interpreters.node },
+            ...(driver ? { driver } : {}),
+          },
+          trace,
+        } as const;
+        const services = {
+          execute,
+          ...(trace ? { locate } : {}),
+          ...(options.onPhase ? { onPhase: options.onPhase } : {}),
+          ...(key ? { onBatch: (batch: PassingBatch) => batches!.set(key, batch) } : {}),
+        };
         const warm = options.kept?.warmEngine?.(pack.dir);
         const run = (permission: boolean): Promise<CheckReport> =>
           warm && permission
             ? transpile(pack).then((files) => warm.run({ ...job, transpiled: files }, services, stop.signal))
-            : runEngineJob(engine, job, services, { signal: stop.signal, ...wrap, permission }, (transpiled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => transpile(pack))));
+            : runEngineJob(
+                engine,
+                job,
+                services,
+                { signal: stop.signal, ...wrap, permission },
+                (transpiled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => transpile(pack))),
+              );
         const wrap = await engineWrap(contain.setting, pack.dir);
         // Cancelled from outside, or no way to run the program (--sandbox=require without one): stop the worker.
         const stop = new AbortController();
@@ -246,7 +308,10 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
           const result = await Promise.race([cannotRun, firstRun]);
           if (passes(result, known)) {
             stop.abort();
-            return { ...passReport(pack, language, file, known, performance.now() - started), containment: (await launching).containment };
+            return {
+              ...passReport(pack, language, file, known, performance.now() - started),
+              containment: (await launching).containment,
+            };
           }
         }
         report = await Promise.race([cannotRun, engineRun]);
@@ -276,8 +341,10 @@ export async function checkFile(pack: LoadedPack, file: string, language: Langua
         });
       }
     } catch (error) {
-      if (error instanceof ModelError || error instanceof ModelLoadError) return modelFailure(pack, file, language, error.message, Math.round(performance.now() - checkStarted));
-      if (error instanceof EngineError && (error.kind === 'model-error' || error.kind === 'stopped')) return modelFailure(pack, file, language, error.message, Math.round(performance.now() - checkStarted));
+      if (error instanceof ModelError || error instanceof ModelLoadError)
+        return modelFailure(pack, file, language, error.message, Math.round(performance.now() - checkStarted));
+      if (error instanceof EngineError && (error.kind === 'model-error' || error.kind === 'stopped'))
+        return modelFailure(pack, file, language, error.message, Math.round(performance.now() - checkStarted));
       throw error;
     }
     return { ...report, containment: (await launching).containment };

@@ -47,14 +47,26 @@ function filesOf(dir: string, limit = 200): string[] {
  * The key of a pack's passing batch: its manifest, transcripts and model files' contents, the engine bundle,
  * and the settings that change the cases (seed, generated tests).
  */
-export function batchKey(pack: LoadedPack, engine: string, settings: { seed?: number; fuzzTranscripts?: number }): string | undefined {
+export function batchKey(
+  pack: LoadedPack,
+  engine: string,
+  settings: { seed?: number; fuzzTranscripts?: number },
+): string | undefined {
   try {
     const hash = createHash('sha256').update(`${FORMAT}\0${JSON.stringify(settings)}\0`);
     const engineStat = fs.statSync(engine);
     hash.update(`${engineStat.size}:${engineStat.mtimeMs}\0`);
     const modelDir = path.dirname(path.resolve(pack.dir, pack.manifest.model));
-    const files = [path.join(pack.dir, 'lesson.json'), ...pack.manifest.transcripts.map((t) => path.resolve(pack.dir, t)), ...filesOf(modelDir)];
-    for (const file of files) hash.update(`${path.relative(pack.dir, file)}\0`).update(fs.readFileSync(file)).update('\0');
+    const files = [
+      path.join(pack.dir, 'lesson.json'),
+      ...pack.manifest.transcripts.map((t) => path.resolve(pack.dir, t)),
+      ...filesOf(modelDir),
+    ];
+    for (const file of files)
+      hash
+        .update(`${path.relative(pack.dir, file)}\0`)
+        .update(fs.readFileSync(file))
+        .update('\0');
     return hash.digest('hex');
   } catch {
     return undefined;
@@ -92,11 +104,24 @@ export class PassingBatchStore {
 
 /** True when the run is exactly a passing one: every answer, nothing else, a clean exit. */
 export function passes(run: ProcessResult, batch: PassingBatch): boolean {
-  return run.exitCode === 0 && !run.timedOut && !run.outputLimited && !run.startError && !run.prepareError && run.stdout === batch.expectedStdout;
+  return (
+    run.exitCode === 0 &&
+    !run.timedOut &&
+    !run.outputLimited &&
+    !run.startError &&
+    !run.prepareError &&
+    run.stdout === batch.expectedStdout
+  );
 }
 
 /** The report the engine would give this passing run. */
-export function passReport(pack: LoadedPack, language: Language, file: string, batch: PassingBatch, durationMs: number): CheckReport {
+export function passReport(
+  pack: LoadedPack,
+  language: Language,
+  file: string,
+  batch: PassingBatch,
+  durationMs: number,
+): CheckReport {
   return {
     lesson: pack.manifest.id,
     language,

@@ -9,7 +9,13 @@ import * as path from 'node:path';
 import type { Language } from '../../core/pack/schema';
 import { templateScenarios, type Scenario } from '../../worlds/templates/scenarioSchema';
 import { totalRequests } from '../../worlds/templates/scenarioRules';
-import { modelSession, protocolBalancer, roundRobin, runScenario, type BalancerRun } from '../../worlds/templates/simulation';
+import {
+  modelSession,
+  protocolBalancer,
+  roundRobin,
+  runScenario,
+  type BalancerRun,
+} from '../../worlds/templates/simulation';
 import { simulationResult, type SimulationResult } from '../../worlds/templates/simulationReport';
 import { chooseScenario } from '../../core/world/scenarioChoice';
 import { safeText } from '../../core/text/text';
@@ -56,9 +62,13 @@ export interface SimulationOutcome {
 /** The scenario to run, or a worded error naming the ones there are. */
 export function pickScenario(pack: LoadedPack, wanted?: string, mistake?: string): Scenario {
   const scenarios = templateScenarios(pack.manifest.scenarios);
-  if (scenarios.length === 0) throw new WordedError(`lesson "${pack.manifest.id}" declares no load scenarios, so there is nothing to simulate`);
+  if (scenarios.length === 0)
+    throw new WordedError(`lesson "${pack.manifest.id}" declares no load scenarios, so there is nothing to simulate`);
   const scenario = chooseScenario(scenarios, wanted, mistake ? [mistake] : []);
-  if (!scenario) throw new WordedError(`lesson "${pack.manifest.id}" has no scenario "${wanted}"; it has ${(pack.manifest.scenarios ?? []).map((s) => s.id).join(', ')}`);
+  if (!scenario)
+    throw new WordedError(
+      `lesson "${pack.manifest.id}" has no scenario "${wanted}"; it has ${(pack.manifest.scenarios ?? []).map((s) => s.id).join(', ')}`,
+    );
   return scenario;
 }
 
@@ -66,19 +76,39 @@ async function referenceRun(pack: LoadedPack, scenario: Scenario, options: Simul
   let run: BalancerRun;
   if (options.engine) {
     const engine = options.engine;
-    const [wrap, transpiled] = await Promise.all([engineWrap(options.sandbox ?? sandboxSettingFromEnv(), pack.dir), modelTranspiled(pack)]);
-    const job = { kind: 'simulate-reference', packDir: pack.dir, origin: pack.origin, scenario: scenario.id, transpiled } as const;
-    const once = (permission: boolean): Promise<BalancerRun> => runReferenceSimulation(engine, job, { ...wrap, permission, ...(options.signal ? { signal: options.signal } : {}) });
+    const [wrap, transpiled] = await Promise.all([
+      engineWrap(options.sandbox ?? sandboxSettingFromEnv(), pack.dir),
+      modelTranspiled(pack),
+    ]);
+    const job = {
+      kind: 'simulate-reference',
+      packDir: pack.dir,
+      origin: pack.origin,
+      scenario: scenario.id,
+      transpiled,
+    } as const;
+    const once = (permission: boolean): Promise<BalancerRun> =>
+      runReferenceSimulation(engine, job, {
+        ...wrap,
+        permission,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
     try {
       run = await once(true).catch((error: unknown) => {
         if (error instanceof EngineError && error.message === 'NO_PERMISSION_MODEL') return once(false);
         throw error;
       });
     } catch (error) {
-      if (error instanceof EngineError && (error.kind === 'model-error' || error.kind === 'stopped' || error.kind === 'pack-error')) {
-        throw new WordedError(`the lesson's reference could not run scenario "${scenario.id}": ${error.message}. This is a fault of the lesson pack "${pack.manifest.id}", not of your program.`);
+      if (
+        error instanceof EngineError &&
+        (error.kind === 'model-error' || error.kind === 'stopped' || error.kind === 'pack-error')
+      ) {
+        throw new WordedError(
+          `the lesson's reference could not run scenario "${scenario.id}": ${error.message}. This is a fault of the lesson pack "${pack.manifest.id}", not of your program.`,
+        );
       }
-      if (error instanceof EngineError && error.kind === 'internal') throw new WordedError(`the reference's series could not be computed: ${error.message}`);
+      if (error instanceof EngineError && error.kind === 'internal')
+        throw new WordedError(`the reference's series could not be computed: ${error.message}`);
       throw error;
     }
   } else {
@@ -90,15 +120,25 @@ async function referenceRun(pack: LoadedPack, scenario: Scenario, options: Simul
     throw new WordedError(`the lesson's engine sent a series that does not fit scenario "${scenario.id}"`);
   }
   if (run.stopped) {
-    throw new WordedError(`the lesson's reference model failed on scenario "${scenario.id}" at tick ${run.stopped.tick}: ${run.stopped.message}. This is a fault of the lesson pack "${pack.manifest.id}", not of your program.`);
+    throw new WordedError(
+      `the lesson's reference model failed on scenario "${scenario.id}" at tick ${run.stopped.tick}: ${run.stopped.message}. This is a fault of the lesson pack "${pack.manifest.id}", not of your program.`,
+    );
   }
   return run;
 }
 
-export async function simulateFile(pack: LoadedPack, file: string, language: Language, options: SimulateFileOptions = {}): Promise<SimulationOutcome> {
-  const mistake = options.mistake === undefined ? undefined : pack.manifest.mistakes.find((m) => m.id === options.mistake);
+export async function simulateFile(
+  pack: LoadedPack,
+  file: string,
+  language: Language,
+  options: SimulateFileOptions = {},
+): Promise<SimulationOutcome> {
+  const mistake =
+    options.mistake === undefined ? undefined : pack.manifest.mistakes.find((m) => m.id === options.mistake);
   if (options.mistake !== undefined && !mistake) {
-    throw new WordedError(`lesson "${pack.manifest.id}" has no mistake "${options.mistake}"; it has ${pack.manifest.mistakes.map((m) => m.id).join(', ')}`);
+    throw new WordedError(
+      `lesson "${pack.manifest.id}" has no mistake "${options.mistake}"; it has ${pack.manifest.mistakes.map((m) => m.id).join(', ')}`,
+    );
   }
   const scenario = pickScenario(pack, options.scenario, mistake?.id);
   const interpreters: Interpreters = { ...DEFAULT_INTERPRETERS, ...options.interpreters };
@@ -113,7 +153,10 @@ export async function simulateFile(pack: LoadedPack, file: string, language: Lan
   };
   const requests = totalRequests(scenario);
   const limits = {
-    timeLimitMs: Math.max(options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS, (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS) + requests * PER_REQUEST_BUDGET_MS),
+    timeLimitMs: Math.max(
+      options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS,
+      (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS) + requests * PER_REQUEST_BUDGET_MS,
+    ),
     answerTimeLimitMs: options.answerTimeLimitMs ?? DEFAULT_ANSWER_TIME_LIMIT_MS,
     outputLimitBytes: options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES,
   };
@@ -127,7 +170,10 @@ export async function simulateFile(pack: LoadedPack, file: string, language: Lan
     let transcript: readonly string[] = [];
     if (program.prepareError) {
       const where = program.prepareError.line ? ` (line ${program.prepareError.line})` : '';
-      yours = { ticks: [], stopped: { tick: 1, message: `your file does not compile${where}: ${safeText(program.prepareError.message)}` } };
+      yours = {
+        ticks: [],
+        stopped: { tick: 1, message: `your file does not compile${where}: ${safeText(program.prepareError.message)}` },
+      };
     } else {
       const launch = await containProgram(program, contain);
       containment = launch.containment;
@@ -144,7 +190,12 @@ export async function simulateFile(pack: LoadedPack, file: string, language: Lan
       transcript = session.transcript;
     }
     const roundRobinRun = await runScenario(scenario, roundRobin());
-    const result = simulationResult(pack.manifest.id, scenario, { yours, roundRobin: roundRobinRun, reference: await reference }, mistake ? { id: mistake.id, title: mistake.title } : undefined);
+    const result = simulationResult(
+      pack.manifest.id,
+      scenario,
+      { yours, roundRobin: roundRobinRun, reference: await reference },
+      mistake ? { id: mistake.id, title: mistake.title } : undefined,
+    );
     return { result, ...(containment ? { containment } : {}), stats, transcript };
   } finally {
     await program.dispose();

@@ -33,8 +33,16 @@ export interface WorldSimulationOutcome {
   readonly transcript: readonly string[];
 }
 
-async function outcomeOf(pack: LoadedPack, scenario: WorldScenario, learner: LineSession, options: SimulateFileOptions): Promise<WorldOutcome> {
-  const fault = (message: string): WordedError => new WordedError(`the lesson's world could not run scenario "${scenario.id}": ${message}. This is a fault of the lesson pack "${pack.manifest.id}", not of your program.`);
+async function outcomeOf(
+  pack: LoadedPack,
+  scenario: WorldScenario,
+  learner: LineSession,
+  options: SimulateFileOptions,
+): Promise<WorldOutcome> {
+  const fault = (message: string): WordedError =>
+    new WordedError(
+      `the lesson's world could not run scenario "${scenario.id}": ${message}. This is a fault of the lesson pack "${pack.manifest.id}", not of your program.`,
+    );
   if (!options.engine) {
     const model = pack.model ?? (await loadPack(pack.dir, pack.origin, { model: true })).model!;
     try {
@@ -45,31 +53,58 @@ async function outcomeOf(pack: LoadedPack, scenario: WorldScenario, learner: Lin
     }
   }
   const engine = options.engine;
-  const [wrap, transpiled] = await Promise.all([engineWrap(options.sandbox ?? sandboxSettingFromEnv(), pack.dir), modelTranspiled(pack)]);
-  const job = { kind: 'simulate-world', packDir: pack.dir, origin: pack.origin, scenario: scenario.id, learner: true, transpiled } as const;
-  const exchange = async (commands: readonly string[]): Promise<{ answers: readonly string[] } | { stopped: { message: string; details?: string } }> => {
+  const [wrap, transpiled] = await Promise.all([
+    engineWrap(options.sandbox ?? sandboxSettingFromEnv(), pack.dir),
+    modelTranspiled(pack),
+  ]);
+  const job = {
+    kind: 'simulate-world',
+    packDir: pack.dir,
+    origin: pack.origin,
+    scenario: scenario.id,
+    learner: true,
+    transpiled,
+  } as const;
+  const exchange = async (
+    commands: readonly string[],
+  ): Promise<{ answers: readonly string[] } | { stopped: { message: string; details?: string } }> => {
     try {
       return { answers: await learner.exchange(commands) };
     } catch (error) {
-      if (error instanceof ProgramStopped) return { stopped: { message: error.message, ...(error.details ? { details: error.details } : {}) } };
+      if (error instanceof ProgramStopped)
+        return { stopped: { message: error.message, ...(error.details ? { details: error.details } : {}) } };
       throw error;
     }
   };
-  const once = (permission: boolean): Promise<WorldOutcome> => runWorldSimulation(engine, job, exchange, { ...wrap, permission, ...(options.signal ? { signal: options.signal } : {}) });
+  const once = (permission: boolean): Promise<WorldOutcome> =>
+    runWorldSimulation(engine, job, exchange, {
+      ...wrap,
+      permission,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   try {
     return await once(true).catch((error: unknown) => {
       if (error instanceof EngineError && error.message === 'NO_PERMISSION_MODEL') return once(false);
       throw error;
     });
   } catch (error) {
-    if (error instanceof EngineError && error.kind !== 'cancelled' && error.kind !== 'internal') throw fault(error.message);
-    if (error instanceof EngineError && error.kind === 'internal') throw new WordedError(`the scenario's runs could not be computed: ${error.message}`);
+    if (error instanceof EngineError && error.kind !== 'cancelled' && error.kind !== 'internal')
+      throw fault(error.message);
+    if (error instanceof EngineError && error.kind === 'internal')
+      throw new WordedError(`the scenario's runs could not be computed: ${error.message}`);
     throw error;
   }
 }
 
-export async function simulateWorldFile(pack: LoadedPack, scenario: WorldScenario, file: string, language: Language, options: SimulateFileOptions = {}): Promise<WorldSimulationOutcome> {
-  const mistake = options.mistake === undefined ? undefined : pack.manifest.mistakes.find((m) => m.id === options.mistake);
+export async function simulateWorldFile(
+  pack: LoadedPack,
+  scenario: WorldScenario,
+  file: string,
+  language: Language,
+  options: SimulateFileOptions = {},
+): Promise<WorldSimulationOutcome> {
+  const mistake =
+    options.mistake === undefined ? undefined : pack.manifest.mistakes.find((m) => m.id === options.mistake);
   const interpreters: Interpreters = { ...DEFAULT_INTERPRETERS, ...options.interpreters };
   const starter = pack.manifest.starters[language];
   const driver = starter?.driver ? await resolveInside(pack.dir, starter.driver) : undefined;
@@ -93,7 +128,12 @@ export async function simulateWorldFile(pack: LoadedPack, scenario: WorldScenari
     if (program.prepareError) {
       const where = program.prepareError.line ? ` (line ${program.prepareError.line})` : '';
       const message = `your file does not compile${where}: ${safeText(program.prepareError.message)}`;
-      outcome = await outcomeOf(pack, scenario, { exchange: async () => Promise.reject(new ProgramStopped(message)) }, options);
+      outcome = await outcomeOf(
+        pack,
+        scenario,
+        { exchange: async () => Promise.reject(new ProgramStopped(message)) },
+        options,
+      );
     } else {
       const launch = await containProgram(program, contain);
       containment = launch.containment;
@@ -121,7 +161,13 @@ export async function simulateWorldFile(pack: LoadedPack, scenario: WorldScenari
       contestants,
       runs: outcome.runs,
       ...(mistake && scenario.shows?.includes(mistake.id) ? { mistake: { id: mistake.id, title: mistake.title } } : {}),
-      sentence: worldSentence(scenario, lanes, outcome.ticks, outcome.runs, mistake && scenario.shows?.includes(mistake.id) ? mistake : undefined),
+      sentence: worldSentence(
+        scenario,
+        lanes,
+        outcome.ticks,
+        outcome.runs,
+        mistake && scenario.shows?.includes(mistake.id) ? mistake : undefined,
+      ),
     };
     return { result, ...(containment ? { containment } : {}), stats, transcript };
   } finally {

@@ -37,7 +37,11 @@ export async function engineWrap(setting: SandboxSetting, packDir: string): Prom
       if (!sandbox) return tiedToParent(command, args);
       // The worker's last argument is its bundle; the libraries it loads lie beside it.
       const bundle = args[args.length - 1] ?? '';
-      const view: SandboxView = { readOnly: withRealPaths([path.dirname(bundle), packDir, command]), packFiles: new Map(), hidden: [] };
+      const view: SandboxView = {
+        readOnly: withRealPaths([path.dirname(bundle), packDir, command]),
+        packFiles: new Map(),
+        hidden: [],
+      };
       if (sandbox.tool === 'bwrap') return { command: sandbox.path, args: bwrapArgs(view, command, args) };
       return tiedToParent(sandbox.path, unshareArgs(view, command, args));
     },

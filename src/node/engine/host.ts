@@ -16,8 +16,17 @@ import type { LocateAttempt, PassingBatch } from '../../core/check/check';
 import type { ProcessResult, RunLimits } from '../../core/check/process';
 import type { CheckReport, Location } from '../../core/report/report';
 import type { BalancerRun } from '../../worlds/templates/simulation';
-import { ENGINE_PROTOCOL, parseWorkerMessage, type CheckJob, type EngineFailureKind, type EngineJob, type HostMessage, type SimulateReferenceJob, type SimulateWorldJob, type WorldOutcome } from './protocol';
-
+import {
+  ENGINE_PROTOCOL,
+  parseWorkerMessage,
+  type CheckJob,
+  type EngineFailureKind,
+  type EngineJob,
+  type HostMessage,
+  type SimulateReferenceJob,
+  type SimulateWorldJob,
+  type WorldOutcome,
+} from './protocol';
 
 export interface EngineServices {
   readonly execute: (input: string, limits?: RunLimits) => Promise<ProcessResult>;
@@ -25,7 +34,9 @@ export interface EngineServices {
   readonly onPhase?: (phase: string) => void;
   readonly onBatch?: (batch: PassingBatch) => void;
   /** A world job's exchange of lines with the learner's program: its answers, or why it stopped. */
-  readonly exchange?: (commands: readonly string[]) => Promise<{ answers: readonly string[] } | { stopped: { message: string; details?: string } }>;
+  readonly exchange?: (
+    commands: readonly string[],
+  ) => Promise<{ answers: readonly string[] } | { stopped: { message: string; details?: string } }>;
 }
 
 export interface EngineOptions {
@@ -69,7 +80,12 @@ function permissionArgs(bundle: string, packDir: string): string[] {
   // Node 20 aborts on the same folder given twice (a radix tree assertion): the real path and the given one once each.
   const folders = [...new Set([fs.realpathSync(packDir), path.resolve(packDir)])];
   // The bundle's folder: the engine and the libraries it loads on first use (dist/vendor-*.js).
-  return ['--experimental-permission', read(path.join(path.dirname(bundle), '*')), ...folders.map((dir) => read(path.join(dir, '*'))), '--no-warnings'];
+  return [
+    '--experimental-permission',
+    read(path.join(path.dirname(bundle), '*')),
+    ...folders.map((dir) => read(path.join(dir, '*'))),
+    '--no-warnings',
+  ];
 }
 
 /**
@@ -77,23 +93,50 @@ function permissionArgs(bundle: string, packDir: string): string[] {
  * switch to run as Node) and nothing of the CLI's: a grader's token stays out of reach of the model.
  */
 function engineEnv(given: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { PATH: '/usr/local/bin:/usr/bin:/bin', NODE_OPTIONS: '', ...(given.ELECTRON_RUN_AS_NODE ? { ELECTRON_RUN_AS_NODE: given.ELECTRON_RUN_AS_NODE } : {}) };
+  return {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    NODE_OPTIONS: '',
+    ...(given.ELECTRON_RUN_AS_NODE ? { ELECTRON_RUN_AS_NODE: given.ELECTRON_RUN_AS_NODE } : {}),
+  };
 }
 
 /** Runs a check in a fresh worker and resolves with its report; rejects with an EngineError. */
-export function runEngineJob(bundle: string, job: CheckJob, services: EngineServices, options?: EngineOptions): Promise<CheckReport>;
+export function runEngineJob(
+  bundle: string,
+  job: CheckJob,
+  services: EngineServices,
+  options?: EngineOptions,
+): Promise<CheckReport>;
 /**
  * The same, with the model's files still being transpiled: the worker starts at once (its start-up is about
  * as long as a first transpile) and gets its job when they are ready. A failure to prepare them is the check's.
  */
-export function runEngineJob(bundle: string, job: Omit<CheckJob, 'transpiled'>, services: EngineServices, options: EngineOptions, transpiled: Promise<CheckJob['transpiled']>): Promise<CheckReport>;
-export function runEngineJob(bundle: string, job: CheckJob | Omit<CheckJob, 'transpiled'>, services: EngineServices, options: EngineOptions = {}, transpiled?: Promise<CheckJob['transpiled']>): Promise<CheckReport> {
-  const ready: Promise<EngineJob> = transpiled ? transpiled.then((files) => ({ ...job, ...(files ? { transpiled: files } : {}) }) as CheckJob) : Promise.resolve(job as CheckJob);
+export function runEngineJob(
+  bundle: string,
+  job: Omit<CheckJob, 'transpiled'>,
+  services: EngineServices,
+  options: EngineOptions,
+  transpiled: Promise<CheckJob['transpiled']>,
+): Promise<CheckReport>;
+export function runEngineJob(
+  bundle: string,
+  job: CheckJob | Omit<CheckJob, 'transpiled'>,
+  services: EngineServices,
+  options: EngineOptions = {},
+  transpiled?: Promise<CheckJob['transpiled']>,
+): Promise<CheckReport> {
+  const ready: Promise<EngineJob> = transpiled
+    ? transpiled.then((files) => ({ ...job, ...(files ? { transpiled: files } : {}) }) as CheckJob)
+    : Promise.resolve(job as CheckJob);
   return runWorker(bundle, job, 'report', ready, services, options) as Promise<CheckReport>;
 }
 
 /** The reference's series on a scenario, computed in a fresh worker (the model never runs here); rejects with an EngineError. */
-export function runReferenceSimulation(bundle: string, job: SimulateReferenceJob, options: EngineOptions = {}): Promise<BalancerRun> {
+export function runReferenceSimulation(
+  bundle: string,
+  job: SimulateReferenceJob,
+  options: EngineOptions = {},
+): Promise<BalancerRun> {
   const refuse = async (): Promise<never> => {
     throw new Error('a simulation runs no learner program in the worker');
   };
@@ -101,11 +144,23 @@ export function runReferenceSimulation(bundle: string, job: SimulateReferenceJob
 }
 
 /** A world scenario's runs, computed in a fresh worker that exchanges the learner's lines through `exchange`; rejects with an EngineError. */
-export function runWorldSimulation(bundle: string, job: SimulateWorldJob, exchange: NonNullable<EngineServices['exchange']>, options: EngineOptions = {}): Promise<WorldOutcome> {
+export function runWorldSimulation(
+  bundle: string,
+  job: SimulateWorldJob,
+  exchange: NonNullable<EngineServices['exchange']>,
+  options: EngineOptions = {},
+): Promise<WorldOutcome> {
   const refuse = async (): Promise<never> => {
     throw new Error('a simulation runs no learner transcript in the worker');
   };
-  return runWorker(bundle, job, 'world', Promise.resolve(job), { execute: refuse, exchange }, options) as Promise<WorldOutcome>;
+  return runWorker(
+    bundle,
+    job,
+    'world',
+    Promise.resolve(job),
+    { execute: refuse, exchange },
+    options,
+  ) as Promise<WorldOutcome>;
 }
 
 /**
@@ -122,7 +177,11 @@ export interface WarmEngine {
   dispose(): void;
 }
 
-export function startWarmEngine(bundle: string, packDir: string, options: Omit<EngineOptions, 'signal'> = {}): WarmEngine {
+export function startWarmEngine(
+  bundle: string,
+  packDir: string,
+  options: Omit<EngineOptions, 'signal'> = {},
+): WarmEngine {
   let assign!: (job: EngineJob) => void;
   let refuse!: (error: Error) => void;
   const ready = new Promise<EngineJob>((resolve, reject) => {
@@ -139,7 +198,10 @@ export function startWarmEngine(bundle: string, packDir: string, options: Omit<E
     onPhase: (phase) => served?.onPhase?.(phase),
     onBatch: (batch) => served?.onBatch?.(batch),
   };
-  const result = runWorker(bundle, { packDir }, 'report', ready, services, { ...options, signal: stop.signal }) as Promise<CheckReport>;
+  const result = runWorker(bundle, { packDir }, 'report', ready, services, {
+    ...options,
+    signal: stop.signal,
+  }) as Promise<CheckReport>;
   result.then(
     () => (state = 'ended'),
     () => (state = 'ended'),
@@ -150,7 +212,8 @@ export function startWarmEngine(bundle: string, packDir: string, options: Omit<E
       return state === 'waiting';
     },
     run(job, jobServices, signal) {
-      if (state !== 'waiting') return Promise.reject(new EngineError('internal', 'this engine worker is no longer waiting for a job'));
+      if (state !== 'waiting')
+        return Promise.reject(new EngineError('internal', 'this engine worker is no longer waiting for a job'));
       state = 'running';
       served = jobServices;
       if (signal?.aborted) stop.abort();
@@ -166,12 +229,24 @@ export function startWarmEngine(bundle: string, packDir: string, options: Omit<E
 }
 
 /** `expected`: what the job is answered with; the other kind of result from this worker is a protocol violation. */
-function runWorker(bundle: string, job: Pick<EngineJob, 'packDir'>, expected: 'report' | 'series' | 'world', ready: Promise<EngineJob>, services: EngineServices, options: EngineOptions): Promise<CheckReport | BalancerRun | WorldOutcome> {
+function runWorker(
+  bundle: string,
+  job: Pick<EngineJob, 'packDir'>,
+  expected: 'report' | 'series' | 'world',
+  ready: Promise<EngineJob>,
+  services: EngineServices,
+  options: EngineOptions,
+): Promise<CheckReport | BalancerRun | WorldOutcome> {
   const node = options.node ?? process.execPath;
-  const args = [...(options.permission === false ? [] : permissionArgs(bundle, job.packDir)), `--max-old-space-size=${options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB}`, bundle];
+  const args = [
+    ...(options.permission === false ? [] : permissionArgs(bundle, job.packDir)),
+    `--max-old-space-size=${options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB}`,
+    bundle,
+  ];
   const command = options.wrap ? options.wrap(node, args) : { command: node, args };
   // LESSON_COMPANION_ENGINE_QUIET_MS: tests of a model that loops need not wait the full default.
-  const quietLimitMs = options.quietLimitMs ?? (Number(process.env.LESSON_COMPANION_ENGINE_QUIET_MS) || DEFAULT_QUIET_LIMIT_MS);
+  const quietLimitMs =
+    options.quietLimitMs ?? (Number(process.env.LESSON_COMPANION_ENGINE_QUIET_MS) || DEFAULT_QUIET_LIMIT_MS);
   return new Promise<CheckReport | BalancerRun | WorldOutcome>((resolve, reject) => {
     let settled = false;
     let stderr = '';
@@ -192,7 +267,16 @@ function runWorker(bundle: string, job: Pick<EngineJob, 'packDir'>, expected: 'r
       clearTimeout(timer);
       // A request served after the end (a cancelled check) must not leave a timer holding the process open.
       if (settled || waitingForUs > 0) return;
-      timer = setTimeout(() => end(new EngineError('stopped', `the lesson's engine computed for more than ${Math.round(quietLimitMs / 1000)} s without a result: its reference model may loop for ever`)), quietLimitMs);
+      timer = setTimeout(
+        () =>
+          end(
+            new EngineError(
+              'stopped',
+              `the lesson's engine computed for more than ${Math.round(quietLimitMs / 1000)} s without a result: its reference model may loop for ever`,
+            ),
+          ),
+        quietLimitMs,
+      );
     };
     const onAbort = (): void => end(new EngineError('cancelled', 'the check was cancelled'));
     try {
@@ -236,19 +320,36 @@ function runWorker(bundle: string, job: Pick<EngineJob, 'packDir'>, expected: 'r
         const message = parseWorkerMessage(line);
         const violation =
           !message ||
-          ((message.type === 'report' || message.type === 'series' || message.type === 'world') && message.type !== expected) ||
-          ((message.type === 'execute' || message.type === 'locate' || message.type === 'batch') && expected !== 'report') ||
+          ((message.type === 'report' || message.type === 'series' || message.type === 'world') &&
+            message.type !== expected) ||
+          ((message.type === 'execute' || message.type === 'locate' || message.type === 'batch') &&
+            expected !== 'report') ||
           (message.type === 'exchange' && (expected !== 'world' || !services.exchange));
-        if (violation) return end(new EngineError('internal', "the lesson's engine said something that is not part of its protocol, so it was stopped"));
+        if (violation)
+          return end(
+            new EngineError(
+              'internal',
+              "the lesson's engine said something that is not part of its protocol, so it was stopped",
+            ),
+          );
         arm();
         switch (message.type) {
           case 'execute':
-            void serve(async () => ({ type: 'executed', id: message.id, result: await services.execute(message.input, message.limits) }));
+            void serve(async () => ({
+              type: 'executed',
+              id: message.id,
+              result: await services.execute(message.input, message.limits),
+            }));
             break;
           case 'locate':
             void serve(async () => {
               const located = services.locate ? await services.locate(message.attempts) : { runs: 0 };
-              return { type: 'located', id: message.id, ...(located.location ? { location: located.location } : {}), runs: located.runs };
+              return {
+                type: 'located',
+                id: message.id,
+                ...(located.location ? { location: located.location } : {}),
+                runs: located.runs,
+              };
             });
             break;
           case 'phase':
@@ -267,7 +368,9 @@ function runWorker(bundle: string, job: Pick<EngineJob, 'packDir'>, expected: 'r
             const exchange = services.exchange!;
             void serve(async () => {
               const answered = await exchange(message.commands);
-              return 'stopped' in answered ? { type: 'exchanged', id: message.id, stopped: answered.stopped } : { type: 'exchanged', id: message.id, answers: answered.answers };
+              return 'stopped' in answered
+                ? { type: 'exchanged', id: message.id, stopped: answered.stopped }
+                : { type: 'exchanged', id: message.id, answers: answered.answers };
             });
             break;
           }
@@ -281,18 +384,33 @@ function runWorker(bundle: string, job: Pick<EngineJob, 'packDir'>, expected: 'r
       if (stderr.length < 16_384) stderr += chunk;
     });
     child.stdin!.on('error', () => undefined);
-    child.on('error', (error) => end(new EngineError('internal', `cannot start the lesson's engine (${command.command}): ${error.message}`)));
+    child.on('error', (error) =>
+      end(new EngineError('internal', `cannot start the lesson's engine (${command.command}): ${error.message}`)),
+    );
     child.on('close', (code, signal) => {
       if (settled) return;
       if (/heap out of memory|Allocation failed/i.test(stderr)) {
-        return end(new EngineError('model-error', `the lesson's engine ran out of memory (${options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB} MiB): its reference model may allocate without end`));
+        return end(
+          new EngineError(
+            'model-error',
+            `the lesson's engine ran out of memory (${options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB} MiB): its reference model may allocate without end`,
+          ),
+        );
       }
-      if (/Maximum call stack size exceeded/.test(stderr)) return end(new EngineError('model-error', "the lesson's reference model recursed without end (stack overflow)"));
+      if (/Maximum call stack size exceeded/.test(stderr))
+        return end(
+          new EngineError('model-error', "the lesson's reference model recursed without end (stack overflow)"),
+        );
       if (/bad option: --experimental-permission|--experimental-permission is not allowed/.test(stderr)) {
         return end(new EngineError('internal', 'NO_PERMISSION_MODEL'));
       }
       const last = process.env.LC_DEBUG_ENGINE ? stderr : (stderr.trim().split('\n').slice(-1)[0] ?? '');
-      end(new EngineError('internal', `the lesson's engine stopped (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`));
+      end(
+        new EngineError(
+          'internal',
+          `the lesson's engine stopped (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`,
+        ),
+      );
     });
     // Until its job is sent, the worker waits for us: that is not its silence.
     waitingForUs += 1;

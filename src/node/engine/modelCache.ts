@@ -20,7 +20,9 @@ const kept = new Map<string, string>();
 const MAX_KEPT = 200;
 
 function transpiled(file: string, source: string): string | undefined {
-  const key = createHash('sha256').update(`${sucraseVersion}\0${path.extname(file)}\0${source}`).digest('hex');
+  const key = createHash('sha256')
+    .update(`${sucraseVersion}\0${path.extname(file)}\0${source}`)
+    .digest('hex');
   const known = kept.get(key);
   if (known !== undefined) return known;
   const result = transformModule(source, file);

@@ -57,11 +57,14 @@ export function checkModelShape(candidate: unknown, file: string): ReferenceMode
   const fail = (message: string): never => {
     throw new ModelLoadError(file, null, message);
   };
-  if (typeof candidate !== 'object' || candidate === null) fail('the module exports no model: export it as `model` or as the default export');
+  if (typeof candidate !== 'object' || candidate === null)
+    fail('the module exports no model: export it as `model` or as the default export');
   const m = candidate as Record<string, unknown>;
   if (typeof m.id !== 'string' || m.id === '') fail('the model has no `id` (a string)');
-  if (typeof m.resetCommand !== 'string' || m.resetCommand.trim() === '') fail('the model has no `resetCommand` (the command that starts a transcript over)');
-  if (!Array.isArray(m.resetAnswer) || !m.resetAnswer.every((l) => typeof l === 'string')) fail('`resetAnswer` must be a list of strings');
+  if (typeof m.resetCommand !== 'string' || m.resetCommand.trim() === '')
+    fail('the model has no `resetCommand` (the command that starts a transcript over)');
+  if (!Array.isArray(m.resetAnswer) || !m.resetAnswer.every((l) => typeof l === 'string'))
+    fail('`resetAnswer` must be a list of strings');
   if (m.observeCommand !== undefined && typeof m.observeCommand !== 'string') fail('`observeCommand` must be a string');
   const grammarProblemText = m.grammar === undefined ? undefined : grammarShapeProblem(m.grammar);
   if (grammarProblemText) fail(grammarProblemText);
@@ -73,8 +76,10 @@ export function checkModelShape(candidate: unknown, file: string): ReferenceMode
     if (ids.has(mu!.id as string)) fail(`mutation "${String(mu!.id)}" is declared twice`);
     ids.add(mu!.id as string);
   }
-  for (const name of REQUIRED_FUNCTIONS) if (typeof m[name] !== 'function') fail(`the model has no \`${name}\` function`);
-  if (m.describeDifference !== undefined && typeof m.describeDifference !== 'function') fail('`describeDifference` must be a function');
+  for (const name of REQUIRED_FUNCTIONS)
+    if (typeof m[name] !== 'function') fail(`the model has no \`${name}\` function`);
+  if (m.describeDifference !== undefined && typeof m.describeDifference !== 'function')
+    fail('`describeDifference` must be a function');
   return candidate as ReferenceModel;
 }
 
@@ -82,9 +87,16 @@ export function checkModelShape(candidate: unknown, file: string): ReferenceMode
  * Evaluates `entry` (absolute path inside `packDir`) and the relative imports it makes, each once. Every
  * path is checked to stay inside the pack after following links.
  */
-export function loadModel(packDir: string, entry: string, transpiled: Readonly<Record<string, string>> = {}): ReferenceModel {
+export function loadModel(
+  packDir: string,
+  entry: string,
+  transpiled: Readonly<Record<string, string>> = {},
+): ReferenceModel {
   const realPack = fs.realpathSync(packDir);
-  const context = vm.createContext(Object.create(null), { name: `lesson model ${path.basename(packDir)}`, codeGeneration: { strings: false, wasm: false } });
+  const context = vm.createContext(Object.create(null), {
+    name: `lesson model ${path.basename(packDir)}`,
+    codeGeneration: { strings: false, wasm: false },
+  });
   const bridge = realmBridge(context);
   const cache = new Map<string, { exports: unknown }>();
   // A failed import, kept whole (file and line) while the model's realm sees only its message.
@@ -97,28 +109,45 @@ export function loadModel(packDir: string, entry: string, transpiled: Readonly<R
     } catch {
       throw new ModelLoadError(file, null, `the model file ${path.relative(packDir, file) || file} does not exist`);
     }
-    if (!shipped && real !== realPack && !real.startsWith(realPack + path.sep)) throw new ModelLoadError(file, null, `the model imports ${file}, which is outside the pack`);
+    if (!shipped && real !== realPack && !real.startsWith(realPack + path.sep))
+      throw new ModelLoadError(file, null, `the model imports ${file}, which is outside the pack`);
     const cached = cache.get(real);
     if (cached) return cached.exports;
     const stat = fs.statSync(real);
     if (!stat.isFile()) throw new ModelLoadError(file, null, `${path.relative(packDir, file)} is not a file`);
-    if (stat.size > MAX_MODEL_BYTES) throw new ModelLoadError(file, null, `${path.relative(packDir, file)} is larger than ${MAX_MODEL_BYTES / 1024} KiB`);
+    if (stat.size > MAX_MODEL_BYTES)
+      throw new ModelLoadError(
+        file,
+        null,
+        `${path.relative(packDir, file)} is larger than ${MAX_MODEL_BYTES / 1024} KiB`,
+      );
     let source: string;
     try {
       source = fs.readFileSync(real, 'utf8');
     } catch (error) {
-      throw new ModelLoadError(file, null, `cannot read ${path.relative(packDir, file)}: ${fsReason(error) ?? (error as Error).message}`);
+      throw new ModelLoadError(
+        file,
+        null,
+        `cannot read ${path.relative(packDir, file)}: ${fsReason(error) ?? (error as Error).message}`,
+      );
     }
     // Transpiled by the host when it could (modelCache.ts); else here.
     const given = transpiled[real];
     const compiled = given !== undefined ? { code: given } : transformModule(source, file);
-    if ('error' in compiled) throw new ModelLoadError(file, compiled.line, `${path.relative(packDir, file)} does not compile: ${compiled.error}`);
+    if ('error' in compiled)
+      throw new ModelLoadError(
+        file,
+        compiled.line,
+        `${path.relative(packDir, file)} does not compile: ${compiled.error}`,
+      );
     const module = bridge.module();
     cache.set(real, module);
     const requireInside = (specifier: string): unknown => {
       if (specifier === SHIPPED_QUEUE_WORLD) return load(shippedQueueWorld(), true);
       if (!specifier.startsWith('./') && !specifier.startsWith('../')) {
-        throw new Error(`a lesson model cannot import "${specifier}": models are self-contained (no Node modules, no packages; only "${SHIPPED_QUEUE_WORLD}", shipped with lesson-companion)`);
+        throw new Error(
+          `a lesson model cannot import "${specifier}": models are self-contained (no Node modules, no packages; only "${SHIPPED_QUEUE_WORLD}", shipped with lesson-companion)`,
+        );
       }
       const base = path.resolve(path.dirname(file), specifier);
       // Said before the file is looked for: the engine's permission model would refuse the look with no reason.
@@ -127,7 +156,11 @@ export function loadModel(packDir: string, entry: string, transpiled: Readonly<R
         return relative.startsWith('..') || path.isAbsolute(relative);
       };
       if (outside(path.resolve(packDir)) && outside(realPack)) {
-        throw new ModelLoadError(file, null, `${path.relative(packDir, file)} imports "${specifier}", which is outside the pack: a model may import only files of its own pack`);
+        throw new ModelLoadError(
+          file,
+          null,
+          `${path.relative(packDir, file)} imports "${specifier}", which is outside the pack: a model may import only files of its own pack`,
+        );
       }
       const candidates = [base, `${base}.ts`, `${base}.js`, path.join(base, 'index.ts'), path.join(base, 'index.js')];
       const found = candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile());
@@ -144,7 +177,11 @@ export function loadModel(packDir: string, entry: string, transpiled: Readonly<R
     });
     const wrapper = `(function (exports, require, module) {${compiled.code}\n})`;
     try {
-      const fn = vm.runInContext(wrapper, context, { filename: file, timeout: LOAD_TIMEOUT_MS }) as (e: unknown, r: unknown, m: unknown) => void;
+      const fn = vm.runInContext(wrapper, context, { filename: file, timeout: LOAD_TIMEOUT_MS }) as (
+        e: unknown,
+        r: unknown,
+        m: unknown,
+      ) => void;
       bridge.call(fn, undefined, module.exports, requireOf, module);
     } catch (error) {
       if (error instanceof ModelLoadError) throw error;
@@ -186,7 +223,8 @@ export function worldOf(model: ReferenceModel): ModelWorld {
 
 /** An error's message, also for an Error made in the model's own realm (not an instance of this realm's Error). */
 function messageOf(reason: unknown): string {
-  if (typeof reason === 'object' && reason !== null && typeof (reason as { message?: unknown }).message === 'string') return (reason as { message: string }).message;
+  if (typeof reason === 'object' && reason !== null && typeof (reason as { message?: unknown }).message === 'string')
+    return (reason as { message: string }).message;
   return String(reason);
 }
 
@@ -218,7 +256,11 @@ export function guardModel(model: ReferenceModel, pack: string, file: string, br
     }
   };
   const shapes = new Map<string, AnswerShape>();
-  const mutations = Array.from(model.mutations, (m) => ({ id: String(m.id), description: String(m.description ?? ''), ...(m.nondeterministic ? { nondeterministic: true } : {}) }));
+  const mutations = Array.from(model.mutations, (m) => ({
+    id: String(m.id),
+    description: String(m.description ?? ''),
+    ...(m.nondeterministic ? { nondeterministic: true } : {}),
+  }));
   return {
     id: String(model.id),
     description: String(model.description ?? ''),
@@ -226,33 +268,80 @@ export function guardModel(model: ReferenceModel, pack: string, file: string, br
     resetCommand: String(model.resetCommand),
     resetAnswer: copyLines(model.resetAnswer),
     ...(model.observeCommand ? { observeCommand: String(model.observeCommand) } : {}),
-    ...(model.grammar ? { grammar: Object.fromEntries(Object.entries(model.grammar).map(([verb, kinds]) => [String(verb), Array.from(kinds as ArrayLike<ArgumentKind>, (kind) => String(kind) as ArgumentKind)])) } : {}),
+    ...(model.grammar
+      ? {
+          grammar: Object.fromEntries(
+            Object.entries(model.grammar).map(([verb, kinds]) => [
+              String(verb),
+              Array.from(kinds as ArrayLike<ArgumentKind>, (kind) => String(kind) as ArgumentKind),
+            ]),
+          ),
+        }
+      : {}),
     initial: () => call('initial()', () => bridge.call(model.initial, model)),
     step(state, command, on, observed) {
       return call(`step("${command}")`, () => {
-        const result = bridge.call(model.step, model, state, String(command), bridge.set(on), observed === undefined ? undefined : bridge.lines(observed)) as ReturnType<ReferenceModel['step']>;
-        const answer = result.answer.kind === 'crash' ? { kind: 'crash' as const, error: String(result.answer.error) } : { kind: 'lines' as const, lines: copyLines(result.answer.lines) };
-        return { state: result.state, answer, ...(result.alternatives ? { alternatives: Array.from(result.alternatives, copyLines) } : {}) };
+        const result = bridge.call(
+          model.step,
+          model,
+          state,
+          String(command),
+          bridge.set(on),
+          observed === undefined ? undefined : bridge.lines(observed),
+        ) as ReturnType<ReferenceModel['step']>;
+        const answer =
+          result.answer.kind === 'crash'
+            ? { kind: 'crash' as const, error: String(result.answer.error) }
+            : { kind: 'lines' as const, lines: copyLines(result.answer.lines) };
+        return {
+          state: result.state,
+          answer,
+          ...(result.alternatives ? { alternatives: Array.from(result.alternatives, copyLines) } : {}),
+        };
       });
     },
-    snapshot: (state) => call('snapshot()', () => ({ ...(bridge.call(model.snapshot, model, state) as ReturnType<ReferenceModel['snapshot']>) })),
+    snapshot: (state) =>
+      call('snapshot()', () => ({
+        ...(bridge.call(model.snapshot, model, state) as ReturnType<ReferenceModel['snapshot']>),
+      })),
     answerShape(command) {
       let shape = shapes.get(command);
       if (!shape) {
         shape = call(`answerShape("${command}")`, () => {
           const own = bridge.call(model.answerShape, model, String(command)) as AnswerShape;
-          return own.kind === 'many' ? { kind: 'many' as const, line: new RegExp(own.line.source, own.line.flags) } : { kind: 'one' as const };
+          return own.kind === 'many'
+            ? { kind: 'many' as const, line: new RegExp(own.line.source, own.line.flags) }
+            : { kind: 'one' as const };
         });
         if (shapes.size < 4096) shapes.set(command, shape);
       }
       return shape;
     },
     isAnswerLine: (line) => call('isAnswerLine()', () => bridge.call(model.isAnswerLine, model, String(line)) === true),
-    generate: (random, length) => call('generate()', () => copyLines(bridge.call(model.generate, model, bridge.random(random), Number(length)) as string[])),
+    generate: (random, length) =>
+      call('generate()', () =>
+        copyLines(bridge.call(model.generate, model, bridge.random(random), Number(length)) as string[]),
+      ),
     ...(model.describeDifference
       ? {
-          describeDifference: (state: unknown, command: string, expected: readonly string[], actual: readonly string[]) =>
-            call('describeDifference()', () => String(bridge.call(model.describeDifference!, model, state, String(command), bridge.lines(expected), bridge.lines(actual)))),
+          describeDifference: (
+            state: unknown,
+            command: string,
+            expected: readonly string[],
+            actual: readonly string[],
+          ) =>
+            call('describeDifference()', () =>
+              String(
+                bridge.call(
+                  model.describeDifference!,
+                  model,
+                  state,
+                  String(command),
+                  bridge.lines(expected),
+                  bridge.lines(actual),
+                ),
+              ),
+            ),
         }
       : {}),
   };

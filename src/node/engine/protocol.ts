@@ -33,7 +33,10 @@ export interface CheckJob {
   readonly interpreter: string;
   readonly concurrency: number;
   /** For the replay line: how the learner would run the program by hand. */
-  readonly replay: { readonly interpreters: { readonly python: string; readonly node: string }; readonly driver?: string };
+  readonly replay: {
+    readonly interpreters: { readonly python: string; readonly node: string };
+    readonly driver?: string;
+  };
   readonly trace: boolean;
   /** The model's files, transpiled by the host (real path → CommonJS code): the worker needs no transpiler. */
   readonly transpiled?: Readonly<Record<string, string>>;
@@ -77,7 +80,12 @@ export type HostMessage =
   | { readonly type: 'start'; readonly protocol: number; readonly job: EngineJob }
   | { readonly type: 'executed'; readonly id: number; readonly result: ProcessResult }
   | { readonly type: 'located'; readonly id: number; readonly location?: Location; readonly runs: number }
-  | { readonly type: 'exchanged'; readonly id: number; readonly answers?: readonly string[]; readonly stopped?: { readonly message: string; readonly details?: string } };
+  | {
+      readonly type: 'exchanged';
+      readonly id: number;
+      readonly answers?: readonly string[];
+      readonly stopped?: { readonly message: string; readonly details?: string };
+    };
 
 export type EngineFailureKind = 'model-error' | 'pack-error' | 'internal';
 
@@ -90,7 +98,13 @@ export type WorkerMessage =
   | { readonly type: 'series'; readonly run: BalancerRun }
   | { readonly type: 'exchange'; readonly id: number; readonly commands: readonly string[] }
   | { readonly type: 'world'; readonly outcome: WorldOutcome }
-  | { readonly type: 'failed'; readonly kind: EngineFailureKind; readonly message: string; readonly file?: string; readonly line?: number | null };
+  | {
+      readonly type: 'failed';
+      readonly kind: EngineFailureKind;
+      readonly message: string;
+      readonly file?: string;
+      readonly line?: number | null;
+    };
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -111,48 +125,90 @@ function isAttempt(v: unknown): v is LocateAttempt {
   );
 }
 
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= Number.MAX_SAFE_INTEGER;
-const isCounts = (v: unknown): v is number[] => Array.isArray(v) && v.length <= SCENARIO_LIMITS.servers && v.every(isCount);
+const isCount = (v: unknown): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= Number.MAX_SAFE_INTEGER;
+const isCounts = (v: unknown): v is number[] =>
+  Array.isArray(v) && v.length <= SCENARIO_LIMITS.servers && v.every(isCount);
 
 function isTick(v: unknown): v is TickRecord {
-  return isObj(v) && isCounts(v.queues) && isCounts(v.sent) && v.queues.length === v.sent.length && isCount(v.failed) && isCount(v.waiting);
+  return (
+    isObj(v) &&
+    isCounts(v.queues) &&
+    isCounts(v.sent) &&
+    v.queues.length === v.sent.length &&
+    isCount(v.failed) &&
+    isCount(v.waiting)
+  );
 }
 
 /** A series as the worker sends it: bounded, whole numbers only, every tick the same width. */
 export function isBalancerRun(v: unknown): v is BalancerRun {
-  if (!isObj(v) || !Array.isArray(v.ticks) || v.ticks.length > SCENARIO_LIMITS.ticks || !v.ticks.every(isTick)) return false;
+  if (!isObj(v) || !Array.isArray(v.ticks) || v.ticks.length > SCENARIO_LIMITS.ticks || !v.ticks.every(isTick))
+    return false;
   const widths = new Set((v.ticks as TickRecord[]).map((t) => t.queues.length));
   if (widths.size > 1) return false;
   if (v.stopped === undefined) return true;
   const s = v.stopped;
-  return isObj(s) && isId(s.tick) && typeof s.message === 'string' && s.message.length <= 4000 && (s.details === undefined || (typeof s.details === 'string' && s.details.length <= 70_000));
+  return (
+    isObj(s) &&
+    isId(s.tick) &&
+    typeof s.message === 'string' &&
+    s.message.length <= 4000 &&
+    (s.details === undefined || (typeof s.details === 'string' && s.details.length <= 70_000))
+  );
 }
 
 const isMeasure = (v: unknown): boolean =>
-  (typeof v === 'number' && Number.isFinite(v)) || (Array.isArray(v) && v.length <= WORLD_LIMITS.lanes && v.every((x) => typeof x === 'number' && Number.isFinite(x)));
+  (typeof v === 'number' && Number.isFinite(v)) ||
+  (Array.isArray(v) && v.length <= WORLD_LIMITS.lanes && v.every((x) => typeof x === 'number' && Number.isFinite(x)));
 
 function isWorldRun(v: unknown): v is WorldRun {
   if (!isObj(v) || !Array.isArray(v.ticks) || v.ticks.length > WORLD_LIMITS.ticks) return false;
-  const ticksOk = v.ticks.every((t) => isObj(t) && isObj(t.measures) && Object.keys(t.measures).length <= WORLD_LIMITS.measures && Object.values(t.measures).every(isMeasure));
+  const ticksOk = v.ticks.every(
+    (t) =>
+      isObj(t) &&
+      isObj(t.measures) &&
+      Object.keys(t.measures).length <= WORLD_LIMITS.measures &&
+      Object.values(t.measures).every(isMeasure),
+  );
   if (!ticksOk) return false;
   const s = v.stopped;
-  return s === undefined || (isObj(s) && isId(s.tick) && typeof s.message === 'string' && s.message.length <= 4000 && (s.details === undefined || (typeof s.details === 'string' && s.details.length <= 70_000)));
+  return (
+    s === undefined ||
+    (isObj(s) &&
+      isId(s.tick) &&
+      typeof s.message === 'string' &&
+      s.message.length <= 4000 &&
+      (s.details === undefined || (typeof s.details === 'string' && s.details.length <= 70_000)))
+  );
 }
 
 /** A world job's outcome as the worker sends it: bounded, numbers only, a title for every run. */
 export function isWorldOutcome(v: unknown): v is WorldOutcome {
-  if (!isObj(v) || !Array.isArray(v.lanes) || v.lanes.length > WORLD_LIMITS.lanes || !v.lanes.every((l) => typeof l === 'string' && l.length <= 80)) return false;
+  if (
+    !isObj(v) ||
+    !Array.isArray(v.lanes) ||
+    v.lanes.length > WORLD_LIMITS.lanes ||
+    !v.lanes.every((l) => typeof l === 'string' && l.length <= 80)
+  )
+    return false;
   if (!isId(v.ticks) || v.ticks > WORLD_LIMITS.ticks || !isObj(v.runs) || !isObj(v.titles)) return false;
   const keys = Object.keys(v.runs);
   const titles = v.titles;
-  return keys.length <= 8 && keys.every((k) => isWorldRun((v.runs as Obj)[k]) && typeof titles[k] === 'string' && (titles[k] as string).length <= 80);
+  return (
+    keys.length <= 8 &&
+    keys.every(
+      (k) => isWorldRun((v.runs as Obj)[k]) && typeof titles[k] === 'string' && (titles[k] as string).length <= 80,
+    )
+  );
 }
 
 /** The worker runs the pack's code: the limits it asks a run for are bounded (a silence of at most 10 s). */
 const isRunLimits = (raw: unknown): boolean =>
   isObj(raw) &&
   (raw.outputLimitBytes === undefined || (typeof raw.outputLimitBytes === 'number' && raw.outputLimitBytes > 0)) &&
-  (raw.stallMs === undefined || (typeof raw.stallMs === 'number' && Number.isInteger(raw.stallMs) && raw.stallMs >= 100 && raw.stallMs <= 10_000));
+  (raw.stallMs === undefined ||
+    (typeof raw.stallMs === 'number' && Number.isInteger(raw.stallMs) && raw.stallMs >= 100 && raw.stallMs <= 10_000));
 /** Only the fields a run reads, not whatever else the message carried. */
 const runLimitsOf = (raw: Record<string, unknown>): RunLimits => ({
   ...(typeof raw.outputLimitBytes === 'number' ? { outputLimitBytes: raw.outputLimitBytes } : {}),
@@ -172,9 +228,16 @@ export function parseWorkerMessage(line: string): WorkerMessage | undefined {
     case 'execute':
       if (!isId(raw.id) || typeof raw.input !== 'string' || raw.input.length > MAX_INPUT_CHARS) return undefined;
       if (raw.limits !== undefined && !isRunLimits(raw.limits)) return undefined;
-      return { type: 'execute', id: raw.id, input: raw.input, ...(isObj(raw.limits) ? { limits: runLimitsOf(raw.limits) } : {}) };
+      return {
+        type: 'execute',
+        id: raw.id,
+        input: raw.input,
+        ...(isObj(raw.limits) ? { limits: runLimitsOf(raw.limits) } : {}),
+      };
     case 'locate':
-      return isId(raw.id) && Array.isArray(raw.attempts) && raw.attempts.length <= 4 && raw.attempts.every(isAttempt) ? { type: 'locate', id: raw.id, attempts: raw.attempts } : undefined;
+      return isId(raw.id) && Array.isArray(raw.attempts) && raw.attempts.length <= 4 && raw.attempts.every(isAttempt)
+        ? { type: 'locate', id: raw.id, attempts: raw.attempts }
+        : undefined;
     case 'phase':
       return typeof raw.phase === 'string' && raw.phase.length < 40 ? { type: 'phase', phase: raw.phase } : undefined;
     case 'batch': {
@@ -192,11 +255,16 @@ export function parseWorkerMessage(line: string): WorkerMessage | undefined {
       return ok ? { type: 'batch', batch: b as unknown as PassingBatch } : undefined;
     }
     case 'report':
-      return isObj(raw.report) && typeof raw.report.status === 'string' && Array.isArray(raw.report.mistakes) ? { type: 'report', report: raw.report as unknown as CheckReport } : undefined;
+      return isObj(raw.report) && typeof raw.report.status === 'string' && Array.isArray(raw.report.mistakes)
+        ? { type: 'report', report: raw.report as unknown as CheckReport }
+        : undefined;
     case 'series':
       return isBalancerRun(raw.run) ? { type: 'series', run: raw.run } : undefined;
     case 'exchange':
-      return isId(raw.id) && Array.isArray(raw.commands) && raw.commands.length <= WORLD_LIMITS.sendPerStep * 4 && raw.commands.every((c) => typeof c === 'string' && c.length <= 4096 && !c.includes('\n'))
+      return isId(raw.id) &&
+        Array.isArray(raw.commands) &&
+        raw.commands.length <= WORLD_LIMITS.sendPerStep * 4 &&
+        raw.commands.every((c) => typeof c === 'string' && c.length <= 4096 && !c.includes('\n'))
         ? { type: 'exchange', id: raw.id, commands: raw.commands as string[] }
         : undefined;
     case 'world':
@@ -225,9 +293,16 @@ export function parseHostMessage(line: string): HostMessage | undefined {
     return undefined;
   }
   if (!isObj(raw)) return undefined;
-  if (raw.type === 'start' && raw.protocol === ENGINE_PROTOCOL && isObj(raw.job) && (raw.job.kind === 'check' || raw.job.kind === 'simulate-reference' || raw.job.kind === 'simulate-world')) return raw as unknown as HostMessage;
+  if (
+    raw.type === 'start' &&
+    raw.protocol === ENGINE_PROTOCOL &&
+    isObj(raw.job) &&
+    (raw.job.kind === 'check' || raw.job.kind === 'simulate-reference' || raw.job.kind === 'simulate-world')
+  )
+    return raw as unknown as HostMessage;
   if (raw.type === 'executed' && isId(raw.id) && isObj(raw.result)) return raw as unknown as HostMessage;
   if (raw.type === 'located' && isId(raw.id) && typeof raw.runs === 'number') return raw as unknown as HostMessage;
-  if (raw.type === 'exchanged' && isId(raw.id) && (Array.isArray(raw.answers) || isObj(raw.stopped))) return raw as unknown as HostMessage;
+  if (raw.type === 'exchanged' && isId(raw.id) && (Array.isArray(raw.answers) || isObj(raw.stopped)))
+    return raw as unknown as HostMessage;
   return undefined;
 }

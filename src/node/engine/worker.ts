@@ -13,7 +13,16 @@ import { ModelError, ModelLoadError } from './modelLoader';
 import { loadPack, PackError } from '../packs/packs';
 import { modelSession, protocolBalancer, runScenario } from '../../worlds/templates/simulation';
 import { templateScenarios } from '../../worlds/templates/scenarioSchema';
-import { ENGINE_PROTOCOL, parseHostMessage, type CheckJob, type EngineJob, type HostMessage, type SimulateReferenceJob, type SimulateWorldJob, type WorkerMessage } from './protocol';
+import {
+  ENGINE_PROTOCOL,
+  parseHostMessage,
+  type CheckJob,
+  type EngineJob,
+  type HostMessage,
+  type SimulateReferenceJob,
+  type SimulateWorldJob,
+  type WorkerMessage,
+} from './protocol';
 import { ProgramStopped, type LineSession } from '../../core/world/lineSession';
 import { WorldError } from '../../core/world/worldRun';
 import { isWorldScenario, type WorldScenario } from '../../core/world/worldScenarioSchema';
@@ -36,10 +45,23 @@ function ask<T extends HostMessage>(message: (id: number) => WorkerMessage): Pro
 
 async function runCheck(job: CheckJob): Promise<void> {
   // Patterns were checked at validate and install; the worker never matches them.
-  const pack = await loadPack(job.packDir, job.origin, { model: true, checkPatterns: false, ...(job.transpiled ? { transpiled: job.transpiled } : {}) });
+  const pack = await loadPack(job.packDir, job.origin, {
+    model: true,
+    checkPatterns: false,
+    ...(job.transpiled ? { transpiled: job.transpiled } : {}),
+  });
   const execute = async (input: string, limits?: RunLimits): Promise<ProcessResult> =>
-    (await ask<Extract<HostMessage, { type: 'executed' }>>((id) => ({ type: 'execute', id, input, ...(limits ? { limits } : {}) }))).result;
-  const locate = async (attempts: Parameters<NonNullable<Parameters<typeof check>[0]['locate']>>[0]): Promise<{ location?: Location; runs: number }> => {
+    (
+      await ask<Extract<HostMessage, { type: 'executed' }>>((id) => ({
+        type: 'execute',
+        id,
+        input,
+        ...(limits ? { limits } : {}),
+      }))
+    ).result;
+  const locate = async (
+    attempts: Parameters<NonNullable<Parameters<typeof check>[0]['locate']>>[0],
+  ): Promise<{ location?: Location; runs: number }> => {
     const reply = await ask<Extract<HostMessage, { type: 'located' }>>((id) => ({ type: 'locate', id, attempts }));
     return { ...(reply.location ? { location: reply.location } : {}), runs: reply.runs };
   };
@@ -62,7 +84,8 @@ async function runCheck(job: CheckJob): Promise<void> {
       concurrency: job.concurrency,
     },
     execute,
-    replay: (stdin) => replayLine(stdin, job.language, job.absolute, replayLesson(pack), job.replay.interpreters, driver),
+    replay: (stdin) =>
+      replayLine(stdin, job.language, job.absolute, replayLesson(pack), job.replay.interpreters, driver),
     ...(job.trace ? { locate } : {}),
     onPhase: (phase) => send({ type: 'phase', phase }),
     onBatch: (batch) => send({ type: 'batch', batch }),
@@ -72,7 +95,11 @@ async function runCheck(job: CheckJob): Promise<void> {
 
 /** The reference's series on a scenario: the model, through the scenario's command templates, drives the cluster. */
 async function simulateReference(job: SimulateReferenceJob): Promise<void> {
-  const pack = await loadPack(job.packDir, job.origin, { model: true, checkPatterns: false, ...(job.transpiled ? { transpiled: job.transpiled } : {}) });
+  const pack = await loadPack(job.packDir, job.origin, {
+    model: true,
+    checkPatterns: false,
+    ...(job.transpiled ? { transpiled: job.transpiled } : {}),
+  });
   const scenario = templateScenarios(pack.manifest.scenarios).find((s) => s.id === job.scenario);
   if (!scenario) throw new Error(`lesson "${pack.manifest.id}" has no scenario "${job.scenario}"`);
   const run = await runScenario(scenario, protocolBalancer(scenario.commands, modelSession(pack.model!)));
@@ -83,7 +110,11 @@ async function simulateReference(job: SimulateReferenceJob): Promise<void> {
 function learnerThroughHost(): LineSession {
   return {
     exchange: async (commands) => {
-      const reply = await ask<Extract<HostMessage, { type: 'exchanged' }>>((id) => ({ type: 'exchange', id, commands }));
+      const reply = await ask<Extract<HostMessage, { type: 'exchanged' }>>((id) => ({
+        type: 'exchange',
+        id,
+        commands,
+      }));
       if (reply.stopped) throw new ProgramStopped(reply.stopped.message, reply.stopped.details);
       return reply.answers ?? [];
     },
@@ -92,10 +123,21 @@ function learnerThroughHost(): LineSession {
 
 /** A world scenario: the pack's world drives the reference, the scenario's baselines, then the learner's program. */
 async function simulateWorld(job: SimulateWorldJob): Promise<void> {
-  const pack = await loadPack(job.packDir, job.origin, { model: true, checkPatterns: false, ...(job.transpiled ? { transpiled: job.transpiled } : {}) });
-  const scenario = (pack.manifest.scenarios ?? []).find((s): s is WorldScenario => s.id === job.scenario && isWorldScenario(s));
+  const pack = await loadPack(job.packDir, job.origin, {
+    model: true,
+    checkPatterns: false,
+    ...(job.transpiled ? { transpiled: job.transpiled } : {}),
+  });
+  const scenario = (pack.manifest.scenarios ?? []).find(
+    (s): s is WorldScenario => s.id === job.scenario && isWorldScenario(s),
+  );
   if (!scenario) throw new WorldError(`lesson "${pack.manifest.id}" has no world scenario "${job.scenario}"`);
-  const outcome = await runWorldContestants(pack.manifest.id, scenario, pack.model!, job.learner ? learnerThroughHost() : undefined);
+  const outcome = await runWorldContestants(
+    pack.manifest.id,
+    scenario,
+    pack.model!,
+    job.learner ? learnerThroughHost() : undefined,
+  );
   send({ type: 'world', outcome });
 }
 
@@ -105,9 +147,12 @@ function runJob(job: EngineJob): Promise<void> {
 }
 
 function fail(error: unknown): void {
-  if (error instanceof ModelError) send({ type: 'failed', kind: 'model-error', message: error.message, file: error.file });
-  else if (error instanceof ModelLoadError) send({ type: 'failed', kind: 'model-error', message: error.message, file: error.file, line: error.line });
-  else if (error instanceof PackError || error instanceof WorldError) send({ type: 'failed', kind: 'pack-error', message: error.message });
+  if (error instanceof ModelError)
+    send({ type: 'failed', kind: 'model-error', message: error.message, file: error.file });
+  else if (error instanceof ModelLoadError)
+    send({ type: 'failed', kind: 'model-error', message: error.message, file: error.file, line: error.line });
+  else if (error instanceof PackError || error instanceof WorldError)
+    send({ type: 'failed', kind: 'pack-error', message: error.message });
   else send({ type: 'failed', kind: 'internal', message: error instanceof Error ? error.message : String(error) });
 }
 

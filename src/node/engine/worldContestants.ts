@@ -10,26 +10,46 @@ import type { WorldScenario } from '../../core/world/worldScenarioSchema';
 import { worldOf } from './modelLoader';
 import type { WorldOutcome } from './protocol';
 
-export async function runWorldContestants(lesson: string, scenario: WorldScenario, model: ReferenceModel, learner?: LineSession, mutations?: ReadonlySet<string>): Promise<WorldOutcome> {
+export async function runWorldContestants(
+  lesson: string,
+  scenario: WorldScenario,
+  model: ReferenceModel,
+  learner?: LineSession,
+  mutations?: ReadonlySet<string>,
+): Promise<WorldOutcome> {
   const { world, baselines } = worldOf(model);
-  if (!world) throw new WorldError(`scenario "${scenario.id}" has "params", so it runs in the model's world, but the model of lesson "${lesson}" exports no \`world\``);
+  if (!world)
+    throw new WorldError(
+      `scenario "${scenario.id}" has "params", so it runs in the model's world, but the model of lesson "${lesson}" exports no \`world\``,
+    );
   let params: unknown;
   try {
     params = world.params(scenario.params);
   } catch (error) {
-    throw new WorldError(`scenario "${scenario.id}": its params do not fit the world: ${(error as Error).message.replace(/^.*failed in world\.params\(\): /, '')}`);
+    throw new WorldError(
+      `scenario "${scenario.id}": its params do not fit the world: ${(error as Error).message.replace(/^.*failed in world\.params\(\): /, '')}`,
+    );
   }
   const lanes = world.lanes(params);
   const ticks = world.ticks(params);
   const runs: Record<string, WorldRun> = {};
   const titles: Record<string, string> = {};
   const reference = await runWorld(world, scenario.params, scenario.seed, referenceSession(model, mutations));
-  if (reference.stopped) throw new WorldError(`the reference stops in scenario "${scenario.id}" at tick ${reference.stopped.tick}: ${reference.stopped.message}`);
+  if (reference.stopped)
+    throw new WorldError(
+      `the reference stops in scenario "${scenario.id}" at tick ${reference.stopped.tick}: ${reference.stopped.message}`,
+    );
   for (const id of scenario.baselines ?? []) {
     const baseline = baselines[id];
-    if (!baseline) throw new WorldError(`scenario "${scenario.id}" names baseline "${id}", which the model does not export (it has ${Object.keys(baselines).join(', ') || 'none'})`);
+    if (!baseline)
+      throw new WorldError(
+        `scenario "${scenario.id}" names baseline "${id}", which the model does not export (it has ${Object.keys(baselines).join(', ') || 'none'})`,
+      );
     const run = await runWorld(world, scenario.params, scenario.seed, baselineSession(baseline));
-    if (run.stopped) throw new WorldError(`baseline "${id}" stops in scenario "${scenario.id}" at tick ${run.stopped.tick}: ${run.stopped.message}`);
+    if (run.stopped)
+      throw new WorldError(
+        `baseline "${id}" stops in scenario "${scenario.id}" at tick ${run.stopped.tick}: ${run.stopped.message}`,
+      );
     runs[`baseline.${id}`] = run;
     titles[`baseline.${id}`] = baseline.title;
   }

@@ -25,7 +25,13 @@ async function reportFiles(dir: string, depth = 0): Promise<string[]> {
 }
 
 export async function collectRows(dir: string, pack: LoadedPack): Promise<GradeRow[]> {
-  if (!(await fs.stat(dir).then((s) => s.isDirectory(), () => false))) throw new WordedError(`${dir} is not a folder of downloaded artifacts`);
+  if (
+    !(await fs.stat(dir).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  )
+    throw new WordedError(`${dir} is not a folder of downloaded artifacts`);
   const rows: GradeRow[] = [];
   const total = pack.transcripts.length;
   for (const file of (await reportFiles(dir)).sort()) {
@@ -33,18 +39,46 @@ export async function collectRows(dir: string, pack: LoadedPack): Promise<GradeR
     let saved: ClassroomReportFile;
     try {
       saved = JSON.parse(await fs.readFile(file, 'utf8')) as ClassroomReportFile;
-      if (saved.format !== CLASSROOM_RESULT_FORMAT) throw new Error(`format ${String(saved.format)}, not ${CLASSROOM_RESULT_FORMAT}`);
+      if (saved.format !== CLASSROOM_RESULT_FORMAT)
+        throw new Error(`format ${String(saved.format)}, not ${CLASSROOM_RESULT_FORMAT}`);
     } catch (error) {
-      rows.push(rowWithoutCheck(fallback, null, 'check-failed', `${path.relative(dir, file)} cannot be read: ${(error as Error).message.split('\n')[0]}`, total, null));
+      rows.push(
+        rowWithoutCheck(
+          fallback,
+          null,
+          'check-failed',
+          `${path.relative(dir, file)} cannot be read: ${(error as Error).message.split('\n')[0]}`,
+          total,
+          null,
+        ),
+      );
       continue;
     }
     const student = saved.repository ? saved.repository.split('/').pop()! : fallback;
     if (saved.report && saved.report.lesson !== pack.manifest.id) {
-      rows.push(rowWithoutCheck(student, saved.report.file, 'check-failed', `the report is for lesson "${saved.report.lesson}", not "${pack.manifest.id}"`, total, null));
+      rows.push(
+        rowWithoutCheck(
+          student,
+          saved.report.file,
+          'check-failed',
+          `the report is for lesson "${saved.report.lesson}", not "${pack.manifest.id}"`,
+          total,
+          null,
+        ),
+      );
     } else if (saved.report) {
       rows.push(rowFromReport(student, saved.report.file, saved.report, null));
     } else {
-      rows.push(rowWithoutCheck(student, null, /^no /.test(saved.reason ?? '') ? 'missing' : 'check-failed', saved.reason ?? 'no report', total, null));
+      rows.push(
+        rowWithoutCheck(
+          student,
+          null,
+          /^no /.test(saved.reason ?? '') ? 'missing' : 'check-failed',
+          saved.reason ?? 'no report',
+          total,
+          null,
+        ),
+      );
     }
   }
   return rows;

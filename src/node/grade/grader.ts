@@ -42,7 +42,12 @@ export interface GradeOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: GradeProgress) => void;
   /** The check itself; checkFile unless a test or a service gives another. */
-  readonly checkOne?: (pack: LoadedPack, file: string, language: Language, options: CheckFileOptions) => Promise<CheckReport>;
+  readonly checkOne?: (
+    pack: LoadedPack,
+    file: string,
+    language: Language,
+    options: CheckFileOptions,
+  ) => Promise<CheckReport>;
 }
 
 export interface GradeRun {
@@ -59,7 +64,9 @@ async function quizOf(submission: Submission, key: AnswerKey | undefined): Promi
   if (!key || !submission.answers) return null;
   const answers = await readStudentAnswers(submission.answers);
   // An unreadable answers file scores nothing, but the row still says how many questions there were.
-  return typeof answers === 'string' ? { right: 0, total: key.size, wrong: [], unanswered: [...key.keys()] } : scoreAnswers(key, answers);
+  return typeof answers === 'string'
+    ? { right: 0, total: key.size, wrong: [], unanswered: [...key.keys()] }
+    : scoreAnswers(key, answers);
 }
 
 function message(error: unknown): string {
@@ -81,7 +88,10 @@ export async function gradeSubmissions(submissions: readonly Submission[], optio
   const checkProgram = async (file: string, language: Language): Promise<GradeRow> => {
     checked += 1;
     try {
-      const report = await checkOne(pack, file, language, { ...options.check, ...(options.signal ? { signal: options.signal } : {}) });
+      const report = await checkOne(pack, file, language, {
+        ...options.check,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
       return rowFromReport('', '', report, null);
     } catch (error) {
       if (options.signal?.aborted) throw error;
@@ -92,16 +102,32 @@ export async function gradeSubmissions(submissions: readonly Submission[], optio
   const gradeOne = async (submission: Submission): Promise<GradeRow> => {
     const quiz = await quizOf(submission, options.answerKey);
     const { student } = submission;
-    if (!submission.file) return rowWithoutCheck(student, null, 'missing', submission.missing ?? 'no file', total, quiz);
+    if (!submission.file)
+      return rowWithoutCheck(student, null, 'missing', submission.missing ?? 'no file', total, quiz);
     const shown = path.relative(options.baseDir, submission.file) || submission.file;
     const refused = await guardFile(submission).catch((error: unknown) => `the file cannot be read: ${message(error)}`);
     if (refused) return rowWithoutCheck(student, shown, 'refused', refused, total, quiz);
     const language = languageOf(submission.file);
     if (!language || !pack.manifest.starters[language]) {
-      return rowWithoutCheck(student, shown, 'refused', `lesson "${pack.manifest.id}" has no version for ${path.basename(submission.file)} (it has ${Object.keys(pack.manifest.starters).join(', ')})`, total, quiz);
+      return rowWithoutCheck(
+        student,
+        shown,
+        'refused',
+        `lesson "${pack.manifest.id}" has no version for ${path.basename(submission.file)} (it has ${Object.keys(pack.manifest.starters).join(', ')})`,
+        total,
+        quiz,
+      );
     }
     const bytes = await fs.readFile(submission.file);
-    if (!isProgramText(bytes)) return rowWithoutCheck(student, shown, 'refused', 'the file is not text (binary bytes, or not UTF-8)', total, quiz);
+    if (!isProgramText(bytes))
+      return rowWithoutCheck(
+        student,
+        shown,
+        'refused',
+        'the file is not text (binary bytes, or not UTF-8)',
+        total,
+        quiz,
+      );
     const key = resultKey(options.runKey, bytes);
     // A kept result is the out folder's file, which whoever runs grade can write, and so can a program
     // graded with --sandbox=off (it runs as them): a kept pass is never believed, the program is checked
@@ -118,7 +144,13 @@ export async function gradeSubmissions(submissions: readonly Submission[], optio
       if (result) return { ...result, student, file: shown, quiz };
     }
     const checking = checkProgram(submission.file, language);
-    inRun.set(key, checking.then((row) => (row.status === 'check-failed' ? undefined : row), () => undefined));
+    inRun.set(
+      key,
+      checking.then(
+        (row) => (row.status === 'check-failed' ? undefined : row),
+        () => undefined,
+      ),
+    );
     const row = await checking;
     if (row.status !== 'check-failed') options.store?.write(key, { ...row, student, file: shown, quiz });
     return { ...row, student, file: shown, quiz };
@@ -132,7 +164,14 @@ export async function gradeSubmissions(submissions: readonly Submission[], optio
         row = await gradeOne(submissions[index]!);
       } catch (error) {
         if (options.signal?.aborted) return;
-        row = rowWithoutCheck(submissions[index]!.student, null, 'check-failed', `the submission could not be graded: ${message(error)}`, total, null);
+        row = rowWithoutCheck(
+          submissions[index]!.student,
+          null,
+          'check-failed',
+          `the submission could not be graded: ${message(error)}`,
+          total,
+          null,
+        );
       }
       rows[index] = row;
       done += 1;

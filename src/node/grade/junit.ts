@@ -9,7 +9,8 @@ import { create } from 'xmlbuilder';
 import type { ClassReport } from '../../core/grade/classReport';
 import type { GradeRow } from '../../core/grade/row';
 
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function xmlSafe(text: string): string {
   return text.replace(NOT_XML, '\uFFFD');
@@ -18,8 +19,15 @@ export function xmlSafe(text: string): string {
 function details(row: GradeRow): string {
   const lines = [`checks passed: ${row.checks.passed}/${row.checks.total}`];
   for (const m of row.mistakes) {
-    lines.push(`mistake: ${m.title} (${m.id})${m.step ? `, read-order step ${m.step}` : ''}${m.question ? `, failure question ${m.question}` : ''}`);
-    if (m.example) lines.push(...m.example.commands.map((c, i) => `  ${i === m.example!.divergesAt ? '>' : ' '} ${c}`), `  expected: ${m.example.expected.join(' / ')}`, `  got: ${m.example.actual.join(' / ')}`);
+    lines.push(
+      `mistake: ${m.title} (${m.id})${m.step ? `, read-order step ${m.step}` : ''}${m.question ? `, failure question ${m.question}` : ''}`,
+    );
+    if (m.example)
+      lines.push(
+        ...m.example.commands.map((c, i) => `  ${i === m.example!.divergesAt ? '>' : ' '} ${c}`),
+        `  expected: ${m.example.expected.join(' / ')}`,
+        `  got: ${m.example.actual.join(' / ')}`,
+      );
   }
   if (row.problems.length) lines.push(`problems: ${row.problems.join(', ')}`);
   if (row.quiz) lines.push(`quiz: ${row.quiz.right}/${row.quiz.total}`);
@@ -28,16 +36,49 @@ function details(row: GradeRow): string {
 
 export function classReportJunit(report: ClassReport): string {
   const failures = report.rows.filter((r) => r.status === 'fail' || r.status === 'missing').length;
-  const errors = report.rows.filter((r) => r.status === 'error' || r.status === 'refused' || r.status === 'check-failed').length;
+  const errors = report.rows.filter(
+    (r) => r.status === 'error' || r.status === 'refused' || r.status === 'check-failed',
+  ).length;
   const seconds = (ms: number): string => (ms / 1000).toFixed(3);
   const time = seconds(report.rows.reduce((t, r) => t + r.durationMs, 0));
-  const root = create('testsuites', { encoding: 'UTF-8' }).att({ name: xmlSafe(report.lesson.id), tests: report.students, failures, errors, time });
-  const suite = root.ele('testsuite', { name: xmlSafe(report.lesson.id), tests: report.students, failures, errors, skipped: 0, time, timestamp: report.generatedAt });
-  suite.ele('properties').ele('property', { name: 'passRate', value: report.passRate.toFixed(4) }).up().ele('property', { name: 'lessonVersion', value: xmlSafe(report.lesson.version) });
+  const root = create('testsuites', { encoding: 'UTF-8' }).att({
+    name: xmlSafe(report.lesson.id),
+    tests: report.students,
+    failures,
+    errors,
+    time,
+  });
+  const suite = root.ele('testsuite', {
+    name: xmlSafe(report.lesson.id),
+    tests: report.students,
+    failures,
+    errors,
+    skipped: 0,
+    time,
+    timestamp: report.generatedAt,
+  });
+  suite
+    .ele('properties')
+    .ele('property', { name: 'passRate', value: report.passRate.toFixed(4) })
+    .up()
+    .ele('property', { name: 'lessonVersion', value: xmlSafe(report.lesson.version) });
   for (const row of report.rows) {
-    const testcase = suite.ele('testcase', { classname: xmlSafe(report.lesson.id), name: xmlSafe(row.student), time: seconds(row.durationMs), ...(row.file ? { file: xmlSafe(row.file) } : {}) });
+    const testcase = suite.ele('testcase', {
+      classname: xmlSafe(report.lesson.id),
+      name: xmlSafe(row.student),
+      time: seconds(row.durationMs),
+      ...(row.file ? { file: xmlSafe(row.file) } : {}),
+    });
     const reason = xmlSafe(row.reason ?? '');
-    if (row.status === 'fail' || row.status === 'missing') testcase.ele('failure', { message: reason, type: row.status === 'missing' ? 'missing' : row.mistakes.map((m) => m.id).join(' ') || 'fail' }, details(row));
+    if (row.status === 'fail' || row.status === 'missing')
+      testcase.ele(
+        'failure',
+        {
+          message: reason,
+          type: row.status === 'missing' ? 'missing' : row.mistakes.map((m) => m.id).join(' ') || 'fail',
+        },
+        details(row),
+      );
     else if (row.status !== 'pass') testcase.ele('error', { message: reason, type: row.status }, details(row));
     else testcase.ele('system-out', {}, details(row));
   }

@@ -34,9 +34,12 @@ export async function loadAnswerKey(pack: LoadedPack, file: string): Promise<Ans
   }
   const plain = data as { lesson?: unknown; questions?: Record<string, { accept?: unknown }> };
   if (typeof plain !== 'object' || plain === null || typeof plain.questions !== 'object' || plain.questions === null) {
-    throw new WordedError(`${file} is not an answers file: it needs "lesson" and "questions" (the authoring/<lesson id>.answers.json format)`);
+    throw new WordedError(
+      `${file} is not an answers file: it needs "lesson" and "questions" (the authoring/<lesson id>.answers.json format)`,
+    );
   }
-  if (plain.lesson !== pack.manifest.id) throw new WordedError(`${file} is for lesson "${String(plain.lesson)}", not "${pack.manifest.id}"`);
+  if (plain.lesson !== pack.manifest.id)
+    throw new WordedError(`${file} is for lesson "${String(plain.lesson)}", not "${pack.manifest.id}"`);
   const questions = questionsOf(pack);
   const needsModel = questions.some((q) => q.kind === 'predict');
   const entry = needsModel ? await resolveInside(pack.dir, pack.manifest.model) : undefined;
@@ -70,10 +73,13 @@ export async function readStudentAnswers(file: string): Promise<Record<string, s
   } catch (error) {
     return `answers.json cannot be read: ${(error as Error).message.split('\n')[0]}`;
   }
-  const inner = typeof data === 'object' && data !== null && 'answers' in data ? (data as { answers: unknown }).answers : data;
-  if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return 'answers.json is not an object of question id → answer';
+  const inner =
+    typeof data === 'object' && data !== null && 'answers' in data ? (data as { answers: unknown }).answers : data;
+  if (typeof inner !== 'object' || inner === null || Array.isArray(inner))
+    return 'answers.json is not an object of question id → answer';
   const out: Record<string, string> = {};
-  for (const [id, value] of Object.entries(inner)) if (typeof value === 'string' || typeof value === 'number') out[id] = String(value);
+  for (const [id, value] of Object.entries(inner))
+    if (typeof value === 'string' || typeof value === 'number') out[id] = String(value);
   return out;
 }
 

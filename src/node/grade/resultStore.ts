@@ -23,9 +23,15 @@ export type StoredResult = Omit<GradeRow, 'student' | 'file' | 'quiz'>;
  * The key of everything but the program: the pack's files, the engine (the bundle that runs the diagnosis,
  * or this module when there is none; the engine is built with the CLI) and the settings that change a verdict.
  */
-export function runKey(pack: LoadedPack, engine: string | undefined, settings: Readonly<Record<string, unknown>>): string {
+export function runKey(
+  pack: LoadedPack,
+  engine: string | undefined,
+  settings: Readonly<Record<string, unknown>>,
+): string {
   const packKey = batchKey(pack, engine ?? __filename, {}) ?? `${pack.manifest.id}@${pack.manifest.version}`;
-  return createHash('sha256').update(`${FORMAT}\0${packKey}\0${JSON.stringify(settings)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${FORMAT}\0${packKey}\0${JSON.stringify(settings)}`)
+    .digest('hex');
 }
 
 export function resultKey(run: string, program: Buffer): string {

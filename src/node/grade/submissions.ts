@@ -54,14 +54,20 @@ export async function findByName(dir: string, names: readonly string[]): Promise
         else if (entry.isDirectory() && !SKIPPED.has(entry.name) && !entry.name.startsWith('.')) next.push(full);
       }
     }
-    if (found.length) return found.sort((a, b) => names.indexOf(path.basename(a)) - names.indexOf(path.basename(b)) || (a < b ? -1 : 1))[0];
+    if (found.length)
+      return found.sort(
+        (a, b) => names.indexOf(path.basename(a)) - names.indexOf(path.basename(b)) || (a < b ? -1 : 1),
+      )[0];
     level = next;
   }
   return undefined;
 }
 
 async function isFile(file: string): Promise<boolean> {
-  return fs.stat(file).then((s) => s.isFile(), () => false);
+  return fs.stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }
 
 async function folderSubmission(dir: string, student: string, names: readonly string[]): Promise<Submission> {
@@ -77,13 +83,21 @@ async function folderSubmission(dir: string, student: string, names: readonly st
  * at its top), or a class folder whose entries are submissions. Sorted by student; two with the same name
  * (alice.py and alice/) get the path's name as well, so that every row is told apart.
  */
-export async function findSubmissions(paths: readonly string[], starterFileNames: readonly string[]): Promise<Submission[]> {
+export async function findSubmissions(
+  paths: readonly string[],
+  starterFileNames: readonly string[],
+): Promise<Submission[]> {
   const out: Submission[] = [];
   for (const given of paths) {
     const stat = await fs.lstat(given).catch(() => undefined);
     if (!stat) throw new Error(`${given}: no such file or folder`);
     if (!stat.isDirectory()) {
-      out.push({ student: path.basename(given).replace(/\.[^.]+$/, ''), kind: 'file', root: path.dirname(given), file: given });
+      out.push({
+        student: path.basename(given).replace(/\.[^.]+$/, ''),
+        kind: 'file',
+        root: path.dirname(given),
+        file: given,
+      });
       continue;
     }
     const entries = await fs.readdir(given, { withFileTypes: true });
@@ -101,7 +115,11 @@ export async function findSubmissions(paths: readonly string[], starterFileNames
   const counts = new Map<string, number>();
   for (const s of out) counts.set(s.student, (counts.get(s.student) ?? 0) + 1);
   return out
-    .map((s) => (counts.get(s.student)! > 1 ? { ...s, student: s.kind === 'file' ? path.basename(s.file!) : `${path.basename(s.root)}/` } : s))
+    .map((s) =>
+      counts.get(s.student)! > 1
+        ? { ...s, student: s.kind === 'file' ? path.basename(s.file!) : `${path.basename(s.root)}/` }
+        : s,
+    )
     .sort((a, b) => (a.student < b.student ? -1 : a.student > b.student ? 1 : 0));
 }
 
@@ -124,11 +142,13 @@ export async function guardFile(submission: Submission): Promise<string | undefi
   const stat = await fs.lstat(file);
   if (stat.isSymbolicLink()) {
     const root = await fs.realpath(submission.root);
-    if (real !== root && !real.startsWith(root + path.sep)) return 'the file is a link to a place outside the student\'s folder';
+    if (real !== root && !real.startsWith(root + path.sep))
+      return "the file is a link to a place outside the student's folder";
   }
   const target = await fs.stat(real);
   if (!target.isFile()) return 'it is not a regular file';
-  if (target.size > MAX_SUBMISSION_BYTES) return `the file is ${(target.size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_SUBMISSION_BYTES / 1024 / 1024} MB a program may have`;
+  if (target.size > MAX_SUBMISSION_BYTES)
+    return `the file is ${(target.size / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_SUBMISSION_BYTES / 1024 / 1024} MB a program may have`;
   return undefined;
 }
 

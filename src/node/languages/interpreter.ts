@@ -20,9 +20,11 @@ export interface ResolvedInterpreter {
   readonly needs: readonly string[];
 }
 
-export type Resolution = { readonly ok: true; readonly interpreter: ResolvedInterpreter } | { readonly ok: false; readonly code: string };
+export type Resolution =
+  { readonly ok: true; readonly interpreter: ResolvedInterpreter } | { readonly ok: false; readonly code: string };
 
-const PYTHON_PROBE = 'import json, sys; print(json.dumps([sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]))';
+const PYTHON_PROBE =
+  'import json, sys; print(json.dumps([sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]))';
 
 const cache = new Map<string, Promise<Resolution>>();
 
@@ -45,7 +47,10 @@ function probe(command: string, args: readonly string[]): Promise<{ stdout: stri
 
 async function resolveNow(command: string, runtime: Runtime): Promise<Resolution> {
   if (runtime === 'node') {
-    const executable = command === process.execPath ? process.execPath : await probe(command, ['-p', 'process.execPath']).then((r) => ('code' in r ? r : r.stdout.trim()));
+    const executable =
+      command === process.execPath
+        ? process.execPath
+        : await probe(command, ['-p', 'process.execPath']).then((r) => ('code' in r ? r : r.stdout.trim()));
     if (typeof executable !== 'string') return { ok: false, code: executable.code };
     // Node is one file; the libraries it links are in /usr.
     const real = realpath(executable);
@@ -62,12 +67,21 @@ async function resolveNow(command: string, runtime: Runtime): Promise<Resolution
   const [executable, ...prefixes] = paths;
   if (!executable) return { ok: false, code: 'ERROR' };
   const real = realpath(executable);
-  return { ok: true, interpreter: { executable, needs: [...prefixes.map(realpath), path.dirname(real), path.dirname(executable)] } };
+  return {
+    ok: true,
+    interpreter: { executable, needs: [...prefixes.map(realpath), path.dirname(real), path.dirname(executable)] },
+  };
 }
 
 /** The file that starting `command` runs first (a shim or the interpreter): found on PATH as the OS would. */
 function onPath(command: string): string | undefined {
-  const candidates = command.includes('/') || command.includes(path.sep) ? [path.resolve(command)] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
+  const candidates =
+    command.includes('/') || command.includes(path.sep)
+      ? [path.resolve(command)]
+      : (process.env.PATH ?? '')
+          .split(path.delimiter)
+          .filter(Boolean)
+          .map((dir) => path.join(dir, command));
   for (const file of candidates) {
     try {
       fs.accessSync(file, fs.constants.X_OK);
@@ -80,8 +94,21 @@ function onPath(command: string): string | undefined {
 }
 
 /** Files by which version managers (pyenv, asdf, nvm, fnm) choose what a shim starts, from here up. */
-const VERSION_FILES: Record<Runtime, readonly string[]> = { python: ['.python-version', '.tool-versions'], node: ['.nvmrc', '.node-version', '.tool-versions'] };
-const SELECTING_ENV = ['PATH', 'PYENV_VERSION', 'PYENV_ROOT', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'PYTHONHOME', 'ASDF_PYTHON_VERSION', 'ASDF_NODEJS_VERSION', 'NVM_BIN'];
+const VERSION_FILES: Record<Runtime, readonly string[]> = {
+  python: ['.python-version', '.tool-versions'],
+  node: ['.nvmrc', '.node-version', '.tool-versions'],
+};
+const SELECTING_ENV = [
+  'PATH',
+  'PYENV_VERSION',
+  'PYENV_ROOT',
+  'VIRTUAL_ENV',
+  'CONDA_PREFIX',
+  'PYTHONHOME',
+  'ASDF_PYTHON_VERSION',
+  'ASDF_NODEJS_VERSION',
+  'NVM_BIN',
+];
 
 /**
  * Everything that decides what `command` resolves to, as a key; undefined when the command is not there
@@ -128,8 +155,16 @@ function remembered(key: string, command: string): Resolution | undefined {
   const dir = cacheDir('interpreters');
   if (!dir) return undefined;
   try {
-    const data = JSON.parse(fs.readFileSync(path.join(dir, `${key}.json`), 'utf8')) as { executable?: unknown; needs?: unknown };
-    if (typeof data.executable !== 'string' || !Array.isArray(data.needs) || !data.needs.every((n): n is string => typeof n === 'string')) return undefined;
+    const data = JSON.parse(fs.readFileSync(path.join(dir, `${key}.json`), 'utf8')) as {
+      executable?: unknown;
+      needs?: unknown;
+    };
+    if (
+      typeof data.executable !== 'string' ||
+      !Array.isArray(data.needs) ||
+      !data.needs.every((n): n is string => typeof n === 'string')
+    )
+      return undefined;
     if (![data.executable, ...data.needs].every((f) => fs.existsSync(f))) return undefined;
     if (!plausibleRecord(command, data.executable, data.needs)) return undefined;
     return { ok: true, interpreter: { executable: data.executable, needs: data.needs } };
@@ -138,7 +173,8 @@ function remembered(key: string, command: string): Resolution | undefined {
   }
 }
 
-const inside = (child: string, parent: string): boolean => child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+const inside = (child: string, parent: string): boolean =>
+  child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
 
 /**
  * The record is the user's file, and a program checked with `--sandbox=off` runs as the user: it could

@@ -19,7 +19,10 @@ export interface Interpreters {
   readonly node: string;
 }
 
-export const DEFAULT_INTERPRETERS: Interpreters = { python: 'python3', node: process.execPath.endsWith('node') ? process.execPath : 'node' };
+export const DEFAULT_INTERPRETERS: Interpreters = {
+  python: 'python3',
+  node: process.execPath.endsWith('node') ? process.execPath : 'node',
+};
 
 export interface PreparedProgram {
   /** Which interpreter `command` is. */
@@ -52,7 +55,10 @@ export interface PreparedProgram {
  * uncaught exception loses answers it had already printed; the crash then seems to come earlier than it did.
  * Blocking writes keep every answer. Passed inline, so nothing has to be readable by a sandboxed program.
  */
-export const NODE_BLOCKING_STDIO = ['--import', 'data:text/javascript,for(const s of[process.stdout,process.stderr])s._handle%3F.setBlocking%3F.(true)'];
+export const NODE_BLOCKING_STDIO = [
+  '--import',
+  'data:text/javascript,for(const s of[process.stdout,process.stderr])s._handle%3F.setBlocking%3F.(true)',
+];
 
 export function languageOf(file: string): Language | undefined {
   const ext = path.extname(file).toLowerCase();
@@ -66,22 +72,39 @@ export function isLanguage(value: string): value is Language {
   return (LANGUAGES as readonly string[]).includes(value);
 }
 
-const transpile = (source: string, file: string): ReturnType<typeof transformModule> => transformModule(source, file.replace(/\.[cm]?js$/, '.ts'));
+const transpile = (source: string, file: string): ReturnType<typeof transformModule> =>
+  transformModule(source, file.replace(/\.[cm]?js$/, '.ts'));
 
 /**
  * Prepares `learnerFile` to run; with a `driver` (a pack program that imports the learner module),
  * runs the driver with the learner file as its argument.
  */
-export async function prepareProgram(language: Language, learnerFile: string, interpreters: Interpreters, driver?: string): Promise<PreparedProgram> {
+export async function prepareProgram(
+  language: Language,
+  learnerFile: string,
+  interpreters: Interpreters,
+  driver?: string,
+): Promise<PreparedProgram> {
   const cwd = path.dirname(learnerFile);
   const none = async (): Promise<void> => undefined;
   const packFiles = driver ? [driver] : [];
   if (language === 'python' || language === 'javascript') {
     const files = driver ? [driver, learnerFile] : [learnerFile];
-    const [runtime, command] = language === 'python' ? (['python', interpreters.python] as const) : (['node', interpreters.node] as const);
+    const [runtime, command] =
+      language === 'python' ? (['python', interpreters.python] as const) : (['node', interpreters.node] as const);
     const args = runtime === 'node' ? [...NODE_BLOCKING_STDIO, ...files] : files;
     const learnerFiles = [{ run: learnerFile, source: learnerFile }];
-    return { runtime, command, args, cwd, readable: learnerView(learnerFile, language), packFiles, fileName: path.basename(learnerFile), learnerFiles, dispose: none };
+    return {
+      runtime,
+      command,
+      args,
+      cwd,
+      readable: learnerView(learnerFile, language),
+      packFiles,
+      fileName: path.basename(learnerFile),
+      learnerFiles,
+      dispose: none,
+    };
   }
   const tmp = await makeTempDir('lesson-companion-ts-');
   // Removed by dispose, or by cleanup.ts when the CLI is stopped before that.
@@ -148,5 +171,9 @@ async function transpileInto(
     }
   }
   const learnerFiles = tree.compiled.map(({ source, out }) => ({ run: out, source }));
-  return program(driverJs ? [driverJs, learnerJs] : [learnerJs], driver && driverJs === driver ? [driver] : [], learnerFiles);
+  return program(
+    driverJs ? [driverJs, learnerJs] : [learnerJs],
+    driver && driverJs === driver ? [driver] : [],
+    learnerFiles,
+  );
 }

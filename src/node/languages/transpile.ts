@@ -20,7 +20,16 @@ export function transformModule(source: string, file: string, options: { sourceM
       transforms: typescript ? ['typescript', 'imports'] : ['imports'],
       filePath: file,
       keepUnusedImports: false,
-      ...(options.sourceMap ? { sourceMapOptions: { compiledFilename: file.replace(/\.[cm]?ts$/, '.js').split(/[\\/]/).pop()! } } : {}),
+      ...(options.sourceMap
+        ? {
+            sourceMapOptions: {
+              compiledFilename: file
+                .replace(/\.[cm]?ts$/, '.js')
+                .split(/[\\/]/)
+                .pop()!,
+            },
+          }
+        : {}),
     });
     if (options.sourceMap && result.sourceMap) {
       const map = Buffer.from(JSON.stringify({ ...result.sourceMap, sourcesContent: [source] })).toString('base64');

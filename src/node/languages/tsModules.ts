@@ -29,7 +29,10 @@ const MAX_FILES = 200;
 const TS = /\.[cm]?ts$/;
 
 async function isFile(file: string): Promise<boolean> {
-  return fs.stat(file).then((s) => s.isFile(), () => false);
+  return fs.stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }
 
 /** Where Node-with-TypeScript would find `specifier` imported from `dir`, preferring .ts like tsc does. */
@@ -71,7 +74,8 @@ export async function transpileTree(entry: string, outDir: string, transpile: Tr
   while (queue.length > 0) {
     const file = queue.shift()!;
     if (compiled.has(file)) continue;
-    if (compiled.size >= MAX_FILES) return { ok: false, file, error: `more than ${MAX_FILES} files are imported`, line: null };
+    if (compiled.size >= MAX_FILES)
+      return { ok: false, file, error: `more than ${MAX_FILES} files are imported`, line: null };
     if (!TS.test(file)) {
       compiled.set(file, null);
       continue;
@@ -98,6 +102,8 @@ export async function transpileTree(entry: string, outDir: string, transpile: Tr
     if (code === null) await fs.copyFile(file, out);
     else await fs.writeFile(out, code);
   }
-  const written = [...compiled].filter(([, code]) => code !== null).map(([file]) => ({ source: file, out: outOf(file) }));
+  const written = [...compiled]
+    .filter(([, code]) => code !== null)
+    .map(([file]) => ({ source: file, out: outOf(file) }));
   return { ok: true, entry: outOf(path.resolve(entry)), files: [...compiled.keys()], compiled: written };
 }

@@ -14,7 +14,14 @@ import type { Transcript } from '../../core/model/transcript';
 import type { LoadedPack } from './loadedPack';
 
 /** One file as it was: its path in the pack, where it really is (null when missing), and its identity. */
-export type FileStamp = readonly [relative: string, real: string | null, size: number, mtimeMs: number, ctimeMs: number, ino: number];
+export type FileStamp = readonly [
+  relative: string,
+  real: string | null,
+  size: number,
+  mtimeMs: number,
+  ctimeMs: number,
+  ino: number,
+];
 
 interface Entry {
   readonly origin: LoadedPack['origin'];
@@ -25,7 +32,11 @@ interface Entry {
 
 /** Every path whose content or existence decides what loading the pack gives. */
 function filesOf(manifest: LessonManifest): string[] {
-  const starters = Object.values(manifest.starters).flatMap((s) => [s.dir, path.posix.join(s.dir, s.main), ...(s.driver ? [s.driver] : [])]);
+  const starters = Object.values(manifest.starters).flatMap((s) => [
+    s.dir,
+    path.posix.join(s.dir, s.main),
+    ...(s.driver ? [s.driver] : []),
+  ]);
   return ['.', 'lesson.json', manifest.model, ...manifest.transcripts, ...starters];
 }
 
@@ -53,7 +64,8 @@ export function cachedPack(dir: string, origin: LoadedPack['origin']): LoadedPac
   if (!entry || entry.origin !== origin) return undefined;
   const files = filesOf(entry.manifest);
   if (files.length !== entry.stamps.length) return undefined;
-  for (const [i, relative] of files.entries()) if (!sameStamp(stampOf(dir, relative), entry.stamps[i]!)) return undefined;
+  for (const [i, relative] of files.entries())
+    if (!sameStamp(stampOf(dir, relative), entry.stamps[i]!)) return undefined;
   return { dir, manifest: entry.manifest, transcripts: entry.transcripts, origin };
 }
 
@@ -65,7 +77,9 @@ export function cachedPack(dir: string, origin: LoadedPack['origin']): LoadedPac
 export const manifestStamp = (dir: string, manifestFile: string): FileStamp => stampOf(dir, manifestFile);
 
 export function packStamps(dir: string, manifest: LessonManifest, manifestBefore: FileStamp): FileStamp[] {
-  return filesOf(manifest).map((relative) => (relative === manifestBefore[0] ? manifestBefore : stampOf(dir, relative)));
+  return filesOf(manifest).map((relative) =>
+    relative === manifestBefore[0] ? manifestBefore : stampOf(dir, relative),
+  );
 }
 
 /** Keeps a pack that loaded, if no file it was loaded from changed while it loaded. */

@@ -31,7 +31,9 @@ export class PackIntegrityError extends WordedError {
     why: string,
   ) {
     const summary = `The installed lesson pack "${id}" was changed after it was installed: ${why}. A check against a changed pack could grade wrongly, so none was run.`;
-    super(`${summary} Reinstall the pack from its .lessonpack file with \`lesson-companion install <file>.lessonpack --force\` (pack folder: ${dir}).`);
+    super(
+      `${summary} Reinstall the pack from its .lessonpack file with \`lesson-companion install <file>.lessonpack --force\` (pack folder: ${dir}).`,
+    );
     this.summary = summary;
     this.name = 'PackIntegrityError';
   }
@@ -65,13 +67,18 @@ export async function verifyInstalledPack(pack: Pick<LoadedPack, 'dir' | 'manife
     throw new PackIntegrityError(dir, id, changed, why);
   };
   const manifestText = await fs.readFile(path.join(dir, ARCHIVE_MANIFEST), 'utf8').catch(() => undefined);
-  if (manifestText === undefined) return fail(ARCHIVE_MANIFEST, `its ${ARCHIVE_MANIFEST}, the list of what was installed, is missing`);
+  if (manifestText === undefined)
+    return fail(ARCHIVE_MANIFEST, `its ${ARCHIVE_MANIFEST}, the list of what was installed, is missing`);
   const parsed = parseArchiveManifest(manifestText);
   if (!parsed.ok) return fail(ARCHIVE_MANIFEST, parsed.reason);
   const manifest = parsed.manifest;
-  if (sha256(integrityInput(manifest.files)) !== manifest.integrity) return fail(ARCHIVE_MANIFEST, `its ${ARCHIVE_MANIFEST} was edited`);
+  if (sha256(integrityInput(manifest.files)) !== manifest.integrity)
+    return fail(ARCHIVE_MANIFEST, `its ${ARCHIVE_MANIFEST} was edited`);
   if (manifest.id !== id || manifest.version !== pack.manifest.version) {
-    return fail(ARCHIVE_MANIFEST, `it was installed as ${manifest.id} ${manifest.version} but now says ${id} ${pack.manifest.version}`);
+    return fail(
+      ARCHIVE_MANIFEST,
+      `it was installed as ${manifest.id} ${manifest.version} but now says ${id} ${pack.manifest.version}`,
+    );
   }
   const listed = new Set(manifest.files.map((f) => f.path));
   for (const f of manifest.files) {

@@ -29,8 +29,12 @@ export class PackError extends Error {
     readonly problems: readonly ManifestProblem[],
   ) {
     // The first reason on the first line: a caller that shows one line (an unexpected error) still says why.
-    const first = problems[0] ? ` ${problems[0].message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}` : '';
-    super(`${dir}: the lesson pack is not valid:${first}\n${problems.map((p) => `  ${p.file}:${p.line}:${p.column} ${p.message}`).join('\n')}`);
+    const first = problems[0]
+      ? ` ${problems[0].message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`
+      : '';
+    super(
+      `${dir}: the lesson pack is not valid:${first}\n${problems.map((p) => `  ${p.file}:${p.line}:${p.column} ${p.message}`).join('\n')}`,
+    );
     this.name = 'PackError';
   }
 }
@@ -93,7 +97,11 @@ export interface LoadOptions {
   readonly allowMissingAnswers?: boolean;
 }
 
-export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'folder', options: LoadOptions = {}): Promise<LoadedPack> {
+export async function loadPack(
+  dir: string,
+  origin: LoadedPack['origin'] = 'folder',
+  options: LoadOptions = {},
+): Promise<LoadedPack> {
   // A plain load (listing, choosing the lesson of a file) may be the last one's, if no file changed since.
   const keep = !options.model && !options.checkPatterns && !options.transpiled && !options.allowMissingAnswers;
   if (keep) {
@@ -104,25 +112,48 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
   const manifestPath = path.join(dir, MANIFEST_FILE);
   const links = await linksIn(dir);
   if (links.length > 0) {
-    const message = (link: string): string => `${link} is a symbolic link, which could point anywhere on this computer: a lesson pack holds no links (replace it with a copy of the file)`;
-    throw new PackError(dir, links.slice(0, 10).map((link) => ({ file: path.join(dir, link), line: 1, column: 1, path: '', message: message(link) })));
+    const message = (link: string): string =>
+      `${link} is a symbolic link, which could point anywhere on this computer: a lesson pack holds no links (replace it with a copy of the file)`;
+    throw new PackError(
+      dir,
+      links
+        .slice(0, 10)
+        .map((link) => ({ file: path.join(dir, link), line: 1, column: 1, path: '', message: message(link) })),
+    );
   }
   let text: string;
   try {
     text = await readPackFile(dir, MANIFEST_FILE);
   } catch (error) {
-    throw new PackError(dir, [{ file: manifestPath, line: 1, column: 1, path: '', message: `cannot read ${MANIFEST_FILE}: ${(error as Error).message}` }]);
+    throw new PackError(dir, [
+      {
+        file: manifestPath,
+        line: 1,
+        column: 1,
+        path: '',
+        message: `cannot read ${MANIFEST_FILE}: ${(error as Error).message}`,
+      },
+    ]);
   }
-  const parsed = parseLessonJson(text, manifestPath, { checkPatterns: options.checkPatterns ?? options.model ?? false });
+  const parsed = parseLessonJson(text, manifestPath, {
+    checkPatterns: options.checkPatterns ?? options.model ?? false,
+  });
   if (!parsed.ok) throw new PackError(dir, parsed.problems);
   const manifest = parsed.manifest;
   const stampsBefore = manifestBefore ? packStamps(dir, manifest, manifestBefore) : undefined;
   const problems: ManifestProblem[] = [];
   let model: ReferenceModel | undefined;
   const modelPath = await resolveInside(dir, manifest.model);
-  if (!modelPath) problems.push(locate(text, manifestPath, '/model', `"${manifest.model}" points outside the pack folder`));
+  if (!modelPath)
+    problems.push(locate(text, manifestPath, '/model', `"${manifest.model}" points outside the pack folder`));
   else if (!options.model) {
-    if (!(await fs.stat(modelPath).then((st) => st.isFile(), () => false))) problems.push(locate(text, manifestPath, '/model', `the model file ${manifest.model} does not exist`));
+    if (
+      !(await fs.stat(modelPath).then(
+        (st) => st.isFile(),
+        () => false,
+      ))
+    )
+      problems.push(locate(text, manifestPath, '/model', `the model file ${manifest.model} does not exist`));
   } else {
     try {
       model = loadModel(dir, modelPath, options.transpiled);
@@ -133,18 +164,34 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
   }
   const transcripts: Transcript[] = [];
   let transcriptChars = 0;
-  const sources = await Promise.all(manifest.transcripts.map((file) => readPackFile(dir, file).then((text) => ({ text }), (error: unknown) => ({ error }))));
+  const sources = await Promise.all(
+    manifest.transcripts.map((file) =>
+      readPackFile(dir, file).then(
+        (text) => ({ text }),
+        (error: unknown) => ({ error }),
+      ),
+    ),
+  );
   for (const [index, file] of manifest.transcripts.entries()) {
     try {
       const read = sources[index]!;
       if ('error' in read) throw read.error;
       const source = read.text;
       transcriptChars += source.length;
-      if (transcriptChars > MAX_TRANSCRIPT_CHARS) throw new Error(`the transcript files add up to more than ${MAX_TRANSCRIPT_CHARS / 1024 / 1024} MiB, more than any check can send`);
+      if (transcriptChars > MAX_TRANSCRIPT_CHARS)
+        throw new Error(
+          `the transcript files add up to more than ${MAX_TRANSCRIPT_CHARS / 1024 / 1024} MiB, more than any check can send`,
+        );
       transcripts.push(...parseTranscripts(source, file));
     } catch (error) {
       if (error instanceof TranscriptSyntaxError) {
-        problems.push({ file: path.join(dir, error.file), line: error.line, column: 1, path: `/transcripts/${index}`, message: error.reason });
+        problems.push({
+          file: path.join(dir, error.file),
+          line: error.line,
+          column: 1,
+          path: `/transcripts/${index}`,
+          message: error.reason,
+        });
       } else {
         problems.push(locate(text, manifestPath, `/transcripts/${index}`, (error as Error).message));
       }
@@ -152,25 +199,54 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
   }
   const names = new Set<string>();
   for (const t of transcripts) {
-    if (names.has(t.name)) problems.push({ file: path.join(dir, t.file), line: t.line, column: 1, path: '', message: `transcript "${t.name}" is defined in more than one file` });
+    if (names.has(t.name))
+      problems.push({
+        file: path.join(dir, t.file),
+        line: t.line,
+        column: 1,
+        path: '',
+        message: `transcript "${t.name}" is defined in more than one file`,
+      });
     names.add(t.name);
   }
   const mutationIds = new Set(model?.mutations.map((m) => m.id) ?? []);
   manifest.mistakes.forEach((mistake, i) => {
     mistake.mutants.forEach((mutant, k) => {
       if (model && !mutationIds.has(mutant)) {
-        problems.push(locate(text, manifestPath, `/mistakes/${i}/mutants/${k}`, `model "${model.id}" has no mutation "${mutant}" (it has ${[...mutationIds].join(', ')})`));
+        problems.push(
+          locate(
+            text,
+            manifestPath,
+            `/mistakes/${i}/mutants/${k}`,
+            `model "${model.id}" has no mutation "${mutant}" (it has ${[...mutationIds].join(', ')})`,
+          ),
+        );
       }
     });
   });
   problems.push(...questionLinkProblems(manifest, model, text, manifestPath, options.allowMissingAnswers ?? false));
   for (const [language, starter] of Object.entries(manifest.starters)) {
-    for (const [key, rel] of [['dir', starter.dir], ['main', path.posix.join(starter.dir, starter.main)], ['driver', starter.driver]] as const) {
+    for (const [key, rel] of [
+      ['dir', starter.dir],
+      ['main', path.posix.join(starter.dir, starter.main)],
+      ['driver', starter.driver],
+    ] as const) {
       if (rel === undefined) continue;
       const resolved = await resolveInside(dir, rel);
-      const exists = resolved ? await fs.stat(resolved).then(() => true, () => false) : false;
-      if (!resolved) problems.push(locate(text, manifestPath, `/starters/${language}/${key}`, `"${rel}" points outside the pack folder`));
-      else if (!exists) problems.push(locate(text, manifestPath, `/starters/${language}/${key}`, `"${rel}" does not exist in the pack`));
+      const exists = resolved
+        ? await fs.stat(resolved).then(
+            () => true,
+            () => false,
+          )
+        : false;
+      if (!resolved)
+        problems.push(
+          locate(text, manifestPath, `/starters/${language}/${key}`, `"${rel}" points outside the pack folder`),
+        );
+      else if (!exists)
+        problems.push(
+          locate(text, manifestPath, `/starters/${language}/${key}`, `"${rel}" does not exist in the pack`),
+        );
     }
   }
   if (problems.length > 0 || (options.model && !model)) throw new PackError(dir, problems);
@@ -183,7 +259,13 @@ export async function loadPack(dir: string, origin: LoadedPack['origin'] = 'fold
  * The links that make diagnosis lead to a question: a mistake's `question` must name a question of this
  * pack, every `step` must be a read-order step, and each question must be answerable as authored.
  */
-function questionLinkProblems(manifest: LessonManifest, model: ReferenceModel | undefined, text: string, file: string, allowMissingAnswers: boolean): ManifestProblem[] {
+function questionLinkProblems(
+  manifest: LessonManifest,
+  model: ReferenceModel | undefined,
+  text: string,
+  file: string,
+  allowMissingAnswers: boolean,
+): ManifestProblem[] {
   const problems: ManifestProblem[] = [];
   const steps = manifest.readOrder.length;
   const sections = [
@@ -194,13 +276,22 @@ function questionLinkProblems(manifest: LessonManifest, model: ReferenceModel | 
   manifest.mistakes.forEach((mistake, i) => {
     if (mistake.question !== undefined && !ids.has(mistake.question)) {
       const known = [...ids].join(', ') || 'none';
-      problems.push(locate(text, file, `/mistakes/${i}/question`, `no question "${mistake.question}" in this pack (questions: ${known})`));
+      problems.push(
+        locate(
+          text,
+          file,
+          `/mistakes/${i}/question`,
+          `no question "${mistake.question}" in this pack (questions: ${known})`,
+        ),
+      );
     }
-    if (mistake.step !== undefined && mistake.step > steps) problems.push(locate(text, file, `/mistakes/${i}/step`, `there are only ${steps} read-order steps`));
+    if (mistake.step !== undefined && mistake.step > steps)
+      problems.push(locate(text, file, `/mistakes/${i}/step`, `there are only ${steps} read-order steps`));
   });
   for (const [section, questions] of sections) {
     questions.forEach((question, i) => {
-      if (question.step !== undefined && question.step > steps) problems.push(locate(text, file, `/${section}/${i}/step`, `there are only ${steps} read-order steps`));
+      if (question.step !== undefined && question.step > steps)
+        problems.push(locate(text, file, `/${section}/${i}/step`, `there are only ${steps} read-order steps`));
       for (const message of questionProblems(question, { sha256: sha256Hex, ...(model ? { model } : {}) })) {
         if (allowMissingAnswers && message === MISSING_ANSWER_HASHES) continue;
         problems.push(locate(text, file, `/${section}/${i}`, `question "${question.id}": ${message}`));
@@ -217,13 +308,18 @@ export interface PackListing {
 }
 
 /** Every pack directly inside each root; a later root's pack replaces an earlier one with the same id. */
-export async function discoverPacks(roots: readonly { dir: string; origin: LoadedPack['origin'] }[]): Promise<PackListing> {
+export async function discoverPacks(
+  roots: readonly { dir: string; origin: LoadedPack['origin'] }[],
+): Promise<PackListing> {
   const byId = new Map<string, LoadedPack>();
   const broken: PackListing['broken'] = [];
   for (const root of roots) {
     let entries: string[];
     try {
-      entries = (await fs.readdir(root.dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+      entries = (await fs.readdir(root.dir, { withFileTypes: true }))
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort();
     } catch {
       continue;
     }
@@ -231,7 +327,13 @@ export async function discoverPacks(roots: readonly { dir: string; origin: Loade
     const loaded = await Promise.all(
       entries.map(async (name) => {
         const dir = path.join(root.dir, name);
-        if (!(await fs.stat(path.join(dir, MANIFEST_FILE)).then(() => true, () => false))) return undefined;
+        if (
+          !(await fs.stat(path.join(dir, MANIFEST_FILE)).then(
+            () => true,
+            () => false,
+          ))
+        )
+          return undefined;
         return loadPack(dir, root.origin).then(
           (pack) => ({ dir, pack }),
           (error: unknown) => ({ dir, error: (error as Error).message }),
@@ -246,5 +348,10 @@ export async function discoverPacks(roots: readonly { dir: string; origin: Loade
   }
   // Ids are lower-case ASCII (the schema's pattern), so code-unit order is their order; localeCompare would
   // start ICU's collator, which costs more than the rest of listing the packs.
-  return { packs: [...byId.values()].sort((a, b) => (a.manifest.id < b.manifest.id ? -1 : a.manifest.id > b.manifest.id ? 1 : 0)), broken };
+  return {
+    packs: [...byId.values()].sort((a, b) =>
+      a.manifest.id < b.manifest.id ? -1 : a.manifest.id > b.manifest.id ? 1 : 0,
+    ),
+    broken,
+  };
 }

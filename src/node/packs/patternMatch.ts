@@ -38,9 +38,14 @@ parentPort.postMessage(result);
 `;
 
 /** The index of the first match of `pattern` (read-order flags) in `text`, searched in a worker thread. */
-export function searchPattern(pattern: string, text: string, options: PatternSearchOptions = {}): Promise<PatternSearch> {
+export function searchPattern(
+  pattern: string,
+  text: string,
+  options: PatternSearchOptions = {},
+): Promise<PatternSearch> {
   const timeLimitMs = options.timeLimitMs ?? PATTERN_TIME_LIMIT_MS;
-  const searched = text.length > (options.maxChars ?? PATTERN_MAX_CHARS) ? text.slice(0, options.maxChars ?? PATTERN_MAX_CHARS) : text;
+  const searched =
+    text.length > (options.maxChars ?? PATTERN_MAX_CHARS) ? text.slice(0, options.maxChars ?? PATTERN_MAX_CHARS) : text;
   return new Promise((resolve) => {
     let settled = false;
     const settle = (result: PatternSearch): void => {

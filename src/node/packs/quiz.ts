@@ -66,7 +66,6 @@ export class UnknownQuestionError extends Error {
   }
 }
 
-
 export function listQuestions(pack: LoadedPack): QuestionInfo[] {
   const { manifest } = pack;
   const tagged = [
@@ -101,8 +100,18 @@ export function findQuestion(pack: LoadedPack, ref: string): QuestionInfo | unde
 export async function answerQuestion(pack: LoadedPack, questionRef: string, answer: string): Promise<AnswerResult> {
   const info = findQuestion(pack, questionRef);
   if (!info) throw new UnknownQuestionError(questionRef, listQuestions(pack));
-  const checked = await checkAnswer(info.question, answer, { sha256: sha256Hex, scrypt: scryptHex, model: pack.model, mistakes: pack.manifest.mistakes });
-  return { questionId: info.id, n: info.n, ...checked, ...(checked.step !== undefined && info.stepTitle ? { stepTitle: info.stepTitle } : {}) };
+  const checked = await checkAnswer(info.question, answer, {
+    sha256: sha256Hex,
+    scrypt: scryptHex,
+    model: pack.model,
+    mistakes: pack.manifest.mistakes,
+  });
+  return {
+    questionId: info.id,
+    n: info.n,
+    ...checked,
+    ...(checked.step !== undefined && info.stepTitle ? { stepTitle: info.stepTitle } : {}),
+  };
 }
 
 export function showAnswer(pack: LoadedPack, questionRef: string): RevealedAnswer & { readonly questionId: string } {

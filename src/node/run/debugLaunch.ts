@@ -40,7 +40,13 @@ export class DebugPrepareError extends Error {}
  * Writes the transcript to a temporary file and, for TypeScript, transpiles the learner's files next to
  * it with source maps. `dispose()` removes them (after the debug session).
  */
-export async function prepareDebug(language: Language, learnerFile: string, interpreters: Interpreters, stdin: string, driver?: string): Promise<DebugPlan> {
+export async function prepareDebug(
+  language: Language,
+  learnerFile: string,
+  interpreters: Interpreters,
+  stdin: string,
+  driver?: string,
+): Promise<DebugPlan> {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'lesson-companion-debug-'));
   const dispose = (): Promise<void> => fs.rm(tmp, { recursive: true, force: true });
   try {
@@ -50,16 +56,35 @@ export async function prepareDebug(language: Language, learnerFile: string, inte
     const redirect = `< ${shellQuote(stdinFile)}`;
     const withArg = (arg: string | undefined): string => (arg ? `${shellQuote(arg)} ${redirect}` : redirect);
     if (language === 'python') {
-      return { language, runtime: interpreters.python, program: driver ?? learnerFile, args: withArg(driver ? learnerFile : undefined), cwd, stdinFile, dispose };
+      return {
+        language,
+        runtime: interpreters.python,
+        program: driver ?? learnerFile,
+        args: withArg(driver ? learnerFile : undefined),
+        cwd,
+        stdinFile,
+        dispose,
+      };
     }
     if (language === 'javascript') {
-      return { language, runtime: interpreters.node, program: driver ?? learnerFile, args: withArg(driver ? learnerFile : undefined), cwd, stdinFile, dispose };
+      return {
+        language,
+        runtime: interpreters.node,
+        program: driver ?? learnerFile,
+        args: withArg(driver ? learnerFile : undefined),
+        cwd,
+        stdinFile,
+        dispose,
+      };
     }
     const out = path.join(tmp, 'js');
     await fs.mkdir(out);
     await fs.writeFile(path.join(out, 'package.json'), '{"type":"commonjs"}');
-    const tree = await transpileTree(learnerFile, out, (source, file) => transformModule(source, file.replace(/\.[cm]?js$/, '.ts'), { sourceMap: true }));
-    if (!tree.ok) throw new DebugPrepareError(`${path.basename(tree.file)}${tree.line ? `:${tree.line}` : ''}: ${tree.error}`);
+    const tree = await transpileTree(learnerFile, out, (source, file) =>
+      transformModule(source, file.replace(/\.[cm]?js$/, '.ts'), { sourceMap: true }),
+    );
+    if (!tree.ok)
+      throw new DebugPrepareError(`${path.basename(tree.file)}${tree.line ? `:${tree.line}` : ''}: ${tree.error}`);
     let driverJs = driver;
     if (driver && /\.[cm]?ts$/.test(driver)) {
       const compiled = transformModule(await fs.readFile(driver, 'utf8'), driver, { sourceMap: true });

@@ -48,12 +48,27 @@ const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 export function startInteractive(spec: InteractiveSpec): InteractiveSession {
   const runId = spec.sweepDescendants ? randomBytes(12).toString('hex') : undefined;
   const env = {
-    ...(spec.inheritEnv === false ? {} : { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONIOENCODING: 'utf-8', PYTHONUNBUFFERED: '1', NODE_OPTIONS: '' }),
+    ...(spec.inheritEnv === false
+      ? {}
+      : {
+          ...process.env,
+          PYTHONDONTWRITEBYTECODE: '1',
+          PYTHONIOENCODING: 'utf-8',
+          PYTHONUNBUFFERED: '1',
+          NODE_OPTIONS: '',
+        }),
     ...spec.env,
     ...(runId ? { LESSON_COMPANION_RUN: runId } : {}),
   };
-  const child = spawn(spec.command, [...spec.args], { cwd: spec.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
-  const tracker = runId && child.pid !== undefined ? new DescendantTracker(child.pid, `LESSON_COMPANION_RUN=${runId}`) : undefined;
+  const child = spawn(spec.command, [...spec.args], {
+    cwd: spec.cwd,
+    env,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  const tracker =
+    runId && child.pid !== undefined ? new DescendantTracker(child.pid, `LESSON_COMPANION_RUN=${runId}`) : undefined;
   const sweeper = tracker ? setInterval(() => tracker.poll(), SWEEP_EVERY_MS) : undefined;
   const stop = (): void => {
     killGroup(child.pid);
@@ -69,11 +84,21 @@ export function startInteractive(spec: InteractiveSpec): InteractiveSession {
   const transcript: string[] = [];
   const stats = { exchanges: 0, commands: 0, waitingMs: 0 };
   let ended: ProgramStopped | undefined;
-  let waiter: { commands: readonly string[]; resolve: (answers: string[]) => void; reject: (error: ProgramStopped) => void; timer: NodeJS.Timeout; since: number } | undefined;
+  let waiter:
+    | {
+        commands: readonly string[];
+        resolve: (answers: string[]) => void;
+        reject: (error: ProgramStopped) => void;
+        timer: NodeJS.Timeout;
+        since: number;
+      }
+    | undefined;
   /** The first command without an answer yet, in words: `"PICK" (command 14)`. */
   const unanswered = (): string => {
     const index = waiter ? Math.min(lines.length, waiter.commands.length - 1) : -1;
-    return index < 0 ? `command ${answered + 1}` : `"${safeText(waiter!.commands[index]!)}" (command ${answered + index + 1})`;
+    return index < 0
+      ? `command ${answered + 1}`
+      : `"${safeText(waiter!.commands[index]!)}" (command ${answered + index + 1})`;
   };
 
   const details = (): string | undefined => {
@@ -102,12 +127,21 @@ export function startInteractive(spec: InteractiveSpec): InteractiveSession {
     waiter.resolve(answers);
     waiter = undefined;
   };
-  const wholeRun = setTimeout(() => end(new ProgramStopped(`it took longer than the ${seconds(spec.timeLimitMs)} a whole run may take`, details())), spec.timeLimitMs);
+  const wholeRun = setTimeout(
+    () =>
+      end(new ProgramStopped(`it took longer than the ${seconds(spec.timeLimitMs)} a whole run may take`, details())),
+    spec.timeLimitMs,
+  );
 
   child.stdout.on('data', (chunk: Buffer) => {
     bytes += chunk.length;
     if (bytes > spec.outputLimitBytes) {
-      end(new ProgramStopped(`it printed more than ${Math.round(spec.outputLimitBytes / 1024)} KiB on stdout, more than the answers need (a print in a loop?)`, details()));
+      end(
+        new ProgramStopped(
+          `it printed more than ${Math.round(spec.outputLimitBytes / 1024)} KiB on stdout, more than the answers need (a print in a loop?)`,
+          details(),
+        ),
+      );
       return;
     }
     const text = partial + decoder.write(chunk);
@@ -119,7 +153,13 @@ export function startInteractive(spec: InteractiveSpec): InteractiveSession {
   child.stderr.on('data', (chunk: Buffer) => stderr.add(chunk));
   child.stdin.on('error', () => undefined);
   child.on('error', (error: NodeJS.ErrnoException) => {
-    end(new ProgramStopped(error.code === 'ENOENT' ? `${spec.command} could not be started: it was not found` : `${spec.command} could not be started: ${error.message}`));
+    end(
+      new ProgramStopped(
+        error.code === 'ENOENT'
+          ? `${spec.command} could not be started: it was not found`
+          : `${spec.command} could not be started: ${error.message}`,
+      ),
+    );
   });
   let exited = false;
   const exitedWith = (code: number | null, signal: NodeJS.Signals | null): void => {
@@ -128,8 +168,20 @@ export function startInteractive(spec: InteractiveSpec): InteractiveSession {
     const memory = spec.memoryLimitMiB !== undefined && OUT_OF_MEMORY.test(stderr.text());
     const at = `at ${unanswered()}`;
     if (memory) end(new ProgramStopped(`it ran out of memory (the limit is ${spec.memoryLimitMiB} MiB) ${at}`, said));
-    else if (code === 0) end(new ProgramStopped(`it ended by itself ${at}, before the run was over: it must keep reading commands until its input ends`, said));
-    else end(new ProgramStopped(`it crashed (${signal ? `signal ${signal}` : `exit code ${code}`}) ${at}${said ? '; its error output is below' : ''}`, said));
+    else if (code === 0)
+      end(
+        new ProgramStopped(
+          `it ended by itself ${at}, before the run was over: it must keep reading commands until its input ends`,
+          said,
+        ),
+      );
+    else
+      end(
+        new ProgramStopped(
+          `it crashed (${signal ? `signal ${signal}` : `exit code ${code}`}) ${at}${said ? '; its error output is below' : ''}`,
+          said,
+        ),
+      );
   };
   child.on('exit', (code, signal) => {
     exited = true;

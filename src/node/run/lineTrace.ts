@@ -11,7 +11,12 @@
  * untouched and its own stderr is given back as it was.
  */
 import { randomBytes } from 'node:crypto';
-import { attributeLines, type Attribution, type TraceRecord, type TraceRecordKind } from '../../core/diagnosis/lineAttribution';
+import {
+  attributeLines,
+  type Attribution,
+  type TraceRecord,
+  type TraceRecordKind,
+} from '../../core/diagnosis/lineAttribution';
 import type { ProcessResult } from '../../core/check/process';
 import { outputLines } from '../../core/model/segment';
 import type { Language } from '../../core/pack/schema';
@@ -58,7 +63,13 @@ function parseRecord(json: string): TraceRecord | undefined {
     const value: unknown = JSON.parse(json);
     if (!Array.isArray(value) || value.length !== 4) return undefined;
     const [kind, at, hits, stdoutLines] = value as [unknown, unknown, unknown, unknown];
-    if (typeof kind !== 'string' || !KINDS.has(kind as TraceRecordKind) || typeof at !== 'number' || typeof stdoutLines !== 'number') return undefined;
+    if (
+      typeof kind !== 'string' ||
+      !KINDS.has(kind as TraceRecordKind) ||
+      typeof at !== 'number' ||
+      typeof stdoutLines !== 'number'
+    )
+      return undefined;
     if (typeof hits !== 'object' || hits === null) return undefined;
     const byFile = new Map<number, number[]>();
     for (const [file, lines] of Object.entries(hits)) {
@@ -72,7 +83,10 @@ function parseRecord(json: string): TraceRecord | undefined {
 }
 
 /** The tracer's records, and stderr without them (a record may follow the program's own unfinished line). */
-export function takeRecords(stderr: string, nonce: string): { records: TraceRecord[]; stderr: string; malformed: boolean } {
+export function takeRecords(
+  stderr: string,
+  nonce: string,
+): { records: TraceRecord[]; stderr: string; malformed: boolean } {
   const records: TraceRecord[] = [];
   let malformed = false;
   const pattern = new RegExp(`\\x1e${nonce} ([^\\n]*)\\n`, 'g');
@@ -91,16 +105,23 @@ export function tracedSpec(request: LineTraceRequest, nonce: string): ProcessSpe
   let total = 0;
   for (const answer of request.answers) ends.push((total += answer.length));
   const config = JSON.stringify({ nonce, files: request.files.map((file) => file.run), ends });
-  if (request.language === 'python') return { ...request.spec, args: ['-c', PYTHON_TRACE_BOOTSTRAP, config, ...request.spec.args] };
+  if (request.language === 'python')
+    return { ...request.spec, args: ['-c', PYTHON_TRACE_BOOTSTRAP, config, ...request.spec.args] };
   // Node's own options (those before the script) stay in front of the bootstrap.
-  const script = request.spec.args.findIndex((arg, i) => !arg.startsWith('-') && !(i > 0 && request.spec.args[i - 1] === '--import'));
+  const script = request.spec.args.findIndex(
+    (arg, i) => !arg.startsWith('-') && !(i > 0 && request.spec.args[i - 1] === '--import'),
+  );
   const options = script < 0 ? [] : request.spec.args.slice(0, script);
   const rest = script < 0 ? request.spec.args : request.spec.args.slice(script);
   return { ...request.spec, args: [...options, '-e', NODE_TRACE_BOOTSTRAP, '--', config, ...rest] };
 }
 
 /** True when the traced run printed the answers the untraced run did, and the tracer saw every line of it. */
-function sameAnswers(run: ProcessResult, answers: readonly (readonly string[])[], records: readonly TraceRecord[]): boolean {
+function sameAnswers(
+  run: ProcessResult,
+  answers: readonly (readonly string[])[],
+  records: readonly TraceRecord[],
+): boolean {
   const printed = outputLines(run.stdout);
   const expected = answers.flat();
   if (printed.length < expected.length || expected.some((line, i) => printed[i] !== line)) return false;

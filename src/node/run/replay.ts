@@ -13,7 +13,11 @@ export function shellWord(word: string): string {
  * folder by that folder (absolute, since the line runs from the learner file's folder: its id would not be
  * found there), a built-in or installed one by its id.
  */
-export function replayLesson(pack: { readonly dir: string; readonly origin: string; readonly manifest: { readonly id: string } }): string {
+export function replayLesson(pack: {
+  readonly dir: string;
+  readonly origin: string;
+  readonly manifest: { readonly id: string };
+}): string {
   return pack.origin === 'folder' ? path.resolve(pack.dir) : pack.manifest.id;
 }
 
@@ -22,7 +26,14 @@ export function replayLesson(pack: { readonly dir: string; readonly origin: stri
  * prints: the commands through printf, piped into the program as the check ran it (through the lesson's
  * driver, if any; TypeScript through `lesson-companion run`).
  */
-export function replayLine(stdin: string, language: Language, learnerFile: string, lesson: string, interpreters: Pick<Interpreters, 'python' | 'node'>, driver: string | undefined): string {
+export function replayLine(
+  stdin: string,
+  language: Language,
+  learnerFile: string,
+  lesson: string,
+  interpreters: Pick<Interpreters, 'python' | 'node'>,
+  driver: string | undefined,
+): string {
   const commands = stdin.split('\n').filter((line) => line !== '');
   const feed = `printf '%s\\n' ${commands.map(shellWord).join(' ')}`;
   const file = shellWord(path.basename(learnerFile));
@@ -32,9 +43,13 @@ export function replayLine(stdin: string, language: Language, learnerFile: strin
     // The interpreter the check used: a chosen one (a virtual environment's python) by its path, the
     // default by its name; the Node that runs this engine is just `node` to the learner.
     const chosen = language === 'python' ? interpreters.python : interpreters.node;
-    const interpreter = language === 'javascript' && chosen === process.execPath ? 'node' : chosen.includes(path.sep) ? shellWord(chosen) : chosen;
+    const interpreter =
+      language === 'javascript' && chosen === process.execPath
+        ? 'node'
+        : chosen.includes(path.sep)
+          ? shellWord(chosen)
+          : chosen;
     program = [interpreter, ...(driver ? [shellWord(driver)] : []), file].join(' ');
   }
   return `${feed} | ${program}`;
 }
-

@@ -44,7 +44,8 @@ export const SWEEP_EVERY_MS = 100;
 const MEMORY_GROWTH_KIB = 16 * 1024;
 
 /** What interpreters print when an allocation fails under a memory limit. */
-export const OUT_OF_MEMORY = /^MemoryError\b|JavaScript heap out of memory|Array buffer allocation failed|std::bad_alloc|Cannot allocate memory|out of memory/im;
+export const OUT_OF_MEMORY =
+  /^MemoryError\b|JavaScript heap out of memory|Array buffer allocation failed|std::bad_alloc|Cannot allocate memory|out of memory/im;
 
 export function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
@@ -65,17 +66,36 @@ export interface SpawnPlan {
 
 /** In its own process group (detached), so that the group can be killed whole. */
 function spawnPlanned(plan: SpawnPlan): ChildProcessWithoutNullStreams {
-  return spawn(plan.command, [...plan.args], { cwd: plan.cwd, env: { ...plan.env }, detached: true, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  return spawn(plan.command, [...plan.args], {
+    cwd: plan.cwd,
+    env: { ...plan.env },
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
 }
 
 /** What running `spec` spawns (and `runId` marks, for the sweep). */
 export function spawnPlan(spec: ProcessSpec, runId?: string): SpawnPlan {
   const env = {
-    ...(spec.inheritEnv === false ? {} : { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONIOENCODING: 'utf-8', PYTHONUNBUFFERED: '1', NODE_OPTIONS: '' }),
+    ...(spec.inheritEnv === false
+      ? {}
+      : {
+          ...process.env,
+          PYTHONDONTWRITEBYTECODE: '1',
+          PYTHONIOENCODING: 'utf-8',
+          PYTHONUNBUFFERED: '1',
+          NODE_OPTIONS: '',
+        }),
     ...spec.env,
     ...(runId ? { LESSON_COMPANION_RUN: runId } : {}),
   };
-  return { command: spec.command, args: spec.args, cwd: spec.cwd, env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)) };
+  return {
+    command: spec.command,
+    args: spec.args,
+    cwd: spec.cwd,
+    env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
+  };
 }
 
 /** Runs `spec` with `input`: a fresh process every time. */
@@ -99,7 +119,8 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
     // Unique to this run, inherited by all it starts: how the sweep recognises its descendants.
     const runId = spec.sweepDescendants ? randomBytes(12).toString('hex') : undefined;
     const child = spawnPlanned(spawnPlan(spec, runId));
-    const tracker = runId && child.pid !== undefined ? new DescendantTracker(child.pid, `LESSON_COMPANION_RUN=${runId}`) : undefined;
+    const tracker =
+      runId && child.pid !== undefined ? new DescendantTracker(child.pid, `LESSON_COMPANION_RUN=${runId}`) : undefined;
     const stop = (): void => {
       killGroup(child.pid);
       tracker?.killAll();
@@ -122,7 +143,8 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
       const out = outputLimited ? text.replace(/[^\n]*$/, '') : text;
       // It failed by itself (not killed by us), saying an allocation failed: that is the whole story, even if
       // a stall or the time limit was being called at the same moment.
-      const failedByItself = result.exitCode !== 0 && result.signal !== 'SIGKILL' && !result.startError && !outputLimited;
+      const failedByItself =
+        result.exitCode !== 0 && result.signal !== 'SIGKILL' && !result.startError && !outputLimited;
       const memoryExceeded = spec.memoryLimitMiB !== undefined && failedByItself && OUT_OF_MEMORY.test(errorText);
       if (memoryExceeded) stalled = timedOut = false;
       resolve({
@@ -137,10 +159,13 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
         durationMs: performance.now() - started,
       });
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, Math.max(0, spec.timeLimitMs - (performance.now() - started)));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        stop();
+      },
+      Math.max(0, spec.timeLimitMs - (performance.now() - started)),
+    );
     // Progress, not only the total limit: once all input is written, silence on stdout means a hang.
     // A silent program that keeps filling its memory is let run into its memory limit, which says more.
     const watchMemory = spec.memoryLimitMiB !== undefined && child.pid !== undefined;

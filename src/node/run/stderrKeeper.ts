@@ -36,7 +36,8 @@ export class StderrKeeper {
     const head = Buffer.concat(this.head).toString('utf8');
     const tailAll = Buffer.concat(this.tail);
     const tailRoom = this.limitBytes - Math.floor(this.limitBytes / 2);
-    if (this.headBytes + tailAll.length === this.total && tailAll.length <= tailRoom) return head + tailAll.toString('utf8');
+    if (this.headBytes + tailAll.length === this.total && tailAll.length <= tailRoom)
+      return head + tailAll.toString('utf8');
     // Start the tail at a line: half a line (or half a character) would only confuse.
     let tail = tailAll.subarray(Math.max(0, tailAll.length - tailRoom));
     const newline = tail.indexOf(10);

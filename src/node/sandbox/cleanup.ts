@@ -51,7 +51,8 @@ export function endEverything(): void {
 function unlock(dir: string): void {
   try {
     fs.chmodSync(dir, 0o700);
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) unlock(`${dir}/${entry.name}`);
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true }))
+      if (entry.isDirectory()) unlock(`${dir}/${entry.name}`);
   } catch {
     // Not ours to change; the removal below says what it can.
   }
@@ -85,7 +86,9 @@ export function endEverythingOnSignals(err: (text: string) => void = (t) => proc
     process.on(signal, () => {
       const { processes } = liveCount();
       endEverything();
-      err(`lesson-companion: stopped by ${signal}${processes > 0 ? '; the learner program it was running was stopped too' : ''}.\n`);
+      err(
+        `lesson-companion: stopped by ${signal}${processes > 0 ? '; the learner program it was running was stopped too' : ''}.\n`,
+      );
       process.exit(code);
     });
   }

@@ -71,13 +71,25 @@ function allowlistEnv(home: string, pathVariable: string): NodeJS.ProcessEnv {
  * a backstop well above it (Node reserves about 0.7 GiB of address space it never uses), and Node's heap
  * stops a little below the limit so it fails with its own "heap out of memory".
  */
-function limited(runtime: PreparedProgram['runtime'], command: string, args: readonly string[], memoryMiB: number, inSandbox: boolean): [string, string[]] {
-  const interpreterArgs = runtime === 'node' ? [`--max-old-space-size=${Math.floor(memoryMiB * 0.75)}`, ...args] : [...args];
+function limited(
+  runtime: PreparedProgram['runtime'],
+  command: string,
+  args: readonly string[],
+  memoryMiB: number,
+  inSandbox: boolean,
+): [string, string[]] {
+  const interpreterArgs =
+    runtime === 'node' ? [`--max-old-space-size=${Math.floor(memoryMiB * 0.75)}`, ...args] : [...args];
   if (process.platform !== 'linux') return [command, interpreterArgs];
   const mib = (n: number): number => n * 1024 * 1024;
   const prlimit = onPath('prlimit');
   if (prlimit) {
-    const limits = [`--data=${mib(memoryMiB)}`, `--as=${mib(memoryMiB + 1536)}`, '--core=0', `--fsize=${mib(MAX_FILE_MIB)}`];
+    const limits = [
+      `--data=${mib(memoryMiB)}`,
+      `--as=${mib(memoryMiB + 1536)}`,
+      '--core=0',
+      `--fsize=${mib(MAX_FILE_MIB)}`,
+    ];
     // Outside a sandbox the process count is the user's own (all their processes), so no limit there.
     if (inSandbox) limits.push(`--nproc=${SANDBOX_MAX_PROCESSES}`);
     return [prlimit, [...limits, '--', command, ...interpreterArgs]];
@@ -89,7 +101,10 @@ function limited(runtime: PreparedProgram['runtime'], command: string, args: rea
 
 export async function containProgram(program: PreparedProgram, options: ContainOptions): Promise<Launch> {
   // Both are asked once per process; the first check asks both at once.
-  const [sandbox, resolved] = await Promise.all([options.setting === 'off' ? null : availableSandbox(), resolveInterpreter(program.command, program.runtime)]);
+  const [sandbox, resolved] = await Promise.all([
+    options.setting === 'off' ? null : availableSandbox(),
+    resolveInterpreter(program.command, program.runtime),
+  ]);
   if (!sandbox && options.setting === 'require') {
     throw new SandboxUnavailableError(
       process.platform === 'linux'
@@ -101,12 +116,23 @@ export async function containProgram(program: PreparedProgram, options: ContainO
   const containment: Containment = sandbox ? 'sandbox' : 'process-group';
   if (!resolved.ok && ['ENOENT', 'EACCES', 'ENOTDIR'].includes(resolved.code)) {
     const startError = { code: resolved.code, command: program.command };
-    const none = { stdout: '', stderr: '', exitCode: null, signal: null, timedOut: false, outputLimited: false, durationMs: 0 };
+    const none = {
+      stdout: '',
+      stderr: '',
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      outputLimited: false,
+      durationMs: 0,
+    };
     return {
       containment,
       startError,
       run: async () => ({ ...none, startError }),
-      open: async () => failedSession(`${program.command} could not be started (${resolved.code}): is it installed, and is the path in the settings right?`),
+      open: async () =>
+        failedSession(
+          `${program.command} could not be started (${resolved.code}): is it installed, and is the path in the settings right?`,
+        ),
     };
   }
   const executable = resolved.ok ? resolved.interpreter.executable : program.command;
@@ -115,9 +141,16 @@ export async function containProgram(program: PreparedProgram, options: ContainO
     const packFiles = packFilesView(program.packFiles);
     const [command, args] = limited(program.runtime, executable, insideArgs(packFiles, program.args), memoryMiB, true);
     // The limit's wrapper (prlimit) is run inside too: it must be visible there, wherever it is installed.
-    const view: SandboxView = { readOnly: [...program.readable, ...needs, command], packFiles, hidden: [...options.hidden, ...privateFolders()] };
+    const view: SandboxView = {
+      readOnly: [...program.readable, ...needs, command],
+      packFiles,
+      hidden: [...options.hidden, ...privateFolders()],
+    };
     // bubblewrap dies with the CLI by itself (--die-with-parent); unshare is tied to it by setpriv.
-    const tool = sandbox.tool === 'bwrap' ? { command: sandbox.path, args: bwrapArgs(view, command, args) } : tiedToParent(sandbox.path, unshareArgs(view, command, args));
+    const tool =
+      sandbox.tool === 'bwrap'
+        ? { command: sandbox.path, args: bwrapArgs(view, command, args) }
+        : tiedToParent(sandbox.path, unshareArgs(view, command, args));
     const pathVariable = [...new Set([path.dirname(executable), '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
     const spec: RunSpec = {
       command: tool.command,

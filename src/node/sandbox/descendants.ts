@@ -67,7 +67,8 @@ function childrenOf(pid: number): number[] {
   }
   for (const task of tasks) {
     try {
-      for (const word of fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ')) if (word) children.push(Number(word));
+      for (const word of fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' '))
+        if (word) children.push(Number(word));
     } catch {
       // The thread ended.
     }
@@ -216,7 +217,9 @@ export class DescendantTracker {
     const live = processes.filter((p) => this.known.get(p.pid) === p.start);
     // A session or group id stays reserved while the session or group exists, so a member of the session of
     // a known pid is the run's, unless that pid now names another process (the run's one ended long ago).
-    const reused = new Set(processes.filter((p) => this.known.has(p.pid) && this.known.get(p.pid) !== p.start).map((p) => p.pid));
+    const reused = new Set(
+      processes.filter((p) => this.known.has(p.pid) && this.known.get(p.pid) !== p.start).map((p) => p.pid),
+    );
     const groups = new Set([...this.known.keys()].filter((pid) => !reused.has(pid)));
     const found = new Map(live.map((p) => [p.pid, p]));
     const add = (p: ProcEntry): void => {
@@ -231,7 +234,8 @@ export class DescendantTracker {
       for (const p of processes) {
         if (found.has(p.pid)) continue;
         // A child of a process of the run, or a member of a session or group one of them leads.
-        if (found.has(p.ppid) || (groups.has(p.session) && p.session !== 0) || (groups.has(p.pgrp) && p.pgrp !== 0)) add(p);
+        if (found.has(p.ppid) || (groups.has(p.session) && p.session !== 0) || (groups.has(p.pgrp) && p.pgrp !== 0))
+          add(p);
       }
     }
     if (withMarker) {

@@ -27,7 +27,11 @@ function started(): ChildProcess | null {
   if (reaper !== undefined) return reaper;
   if (process.platform === 'win32') return (reaper = null);
   try {
-    const child = spawn('/bin/sh', ['-c', SCRIPT], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: { PATH: '/usr/bin:/bin' } });
+    const child = spawn('/bin/sh', ['-c', SCRIPT], {
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+      env: { PATH: '/usr/bin:/bin' },
+    });
     child.on('error', () => {
       reaper = null;
     });

@@ -83,7 +83,9 @@ export function learnerView(learnerFile: string, language: string, env: NodeJS.P
   }
   if (!tooWide.includes(folder) && !tooWide.includes(safeRealpath(folder))) return [folder];
   const extensions = SOURCE_EXTENSIONS[language] ?? [];
-  const siblings = fs.readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isFile() && extensions.includes(path.extname(entry.name).toLowerCase()));
+  const siblings = fs
+    .readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && extensions.includes(path.extname(entry.name).toLowerCase()));
   return [...new Set([path.resolve(learnerFile), ...siblings.map((entry) => path.join(folder, entry.name))])];
 }
 

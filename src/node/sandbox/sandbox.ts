@@ -11,7 +11,16 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ETC_FILES, SANDBOX_UID, SANDBOX_WORK_DIR, WORK_DIR_BYTES, extraBinds, hiddenInside, topLevelSystem, type SandboxView } from './sandboxView';
+import {
+  ETC_FILES,
+  SANDBOX_UID,
+  SANDBOX_WORK_DIR,
+  WORK_DIR_BYTES,
+  extraBinds,
+  hiddenInside,
+  topLevelSystem,
+  type SandboxView,
+} from './sandboxView';
 import { unshareArgs } from './unshareSandbox';
 
 export type SandboxSetting = 'auto' | 'require' | 'off';
@@ -69,11 +78,25 @@ export function bwrapArgs(view: SandboxView, command: string, args: readonly str
   ];
 }
 
-function run(command: string, args: readonly string[], timeoutMs = 10_000): Promise<{ ok: boolean; stdout: string; stderr: string; code?: string }> {
+function run(
+  command: string,
+  args: readonly string[],
+  timeoutMs = 10_000,
+): Promise<{ ok: boolean; stdout: string; stderr: string; code?: string }> {
   return new Promise((resolve) => {
-    execFile(command, [...args], { timeout: timeoutMs, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' } }, (error, stdout, stderr) => {
-      resolve({ ok: !error, stdout, stderr, ...(error && typeof error.code === 'string' ? { code: error.code } : {}) });
-    });
+    execFile(
+      command,
+      [...args],
+      { timeout: timeoutMs, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' } },
+      (error, stdout, stderr) => {
+        resolve({
+          ok: !error,
+          stdout,
+          stderr,
+          ...(error && typeof error.code === 'string' ? { code: error.code } : {}),
+        });
+      },
+    );
   });
 }
 
@@ -111,7 +134,9 @@ let detected: Promise<{ tool: SandboxTool; path: string } | null> | undefined;
  * For tests, `LESSON_COMPANION_SANDBOX_TOOL` picks one: `unshare` skips bubblewrap (to test the unshare
  * sandbox where both exist), `bwrap` skips unshare, `none` plays a machine that has neither.
  */
-export function availableSandbox(env: NodeJS.ProcessEnv = process.env): Promise<{ tool: SandboxTool; path: string } | null> {
+export function availableSandbox(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ tool: SandboxTool; path: string } | null> {
   detected ??= (async () => {
     const only = env.LESSON_COMPANION_SANDBOX_TOOL;
     if (process.platform !== 'linux' || only === 'none') return null;

@@ -26,7 +26,16 @@ export const SANDBOX_WORK_DIR = '/tmp';
 export const WORK_DIR_BYTES = 64 * 1024 * 1024;
 
 /** Parts of /etc that interpreters read: the dynamic linker's cache, time zone, user names. Nothing else. */
-export const ETC_FILES = ['/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/localtime', '/etc/alternatives', '/etc/passwd', '/etc/group', '/etc/nsswitch.conf'];
+export const ETC_FILES = [
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/localtime',
+  '/etc/alternatives',
+  '/etc/passwd',
+  '/etc/group',
+  '/etc/nsswitch.conf',
+];
 const TOP_LEVEL_SYSTEM = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 /** Device files a program may open; /dev holds nothing else inside. */
 export const DEVICES = ['/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom'];
@@ -38,7 +47,9 @@ export function isInside(child: string, parent: string): boolean {
 
 /** Paths not already visible through /usr, that exist, without duplicates or paths inside others. */
 export function extraBinds(paths: readonly string[]): string[] {
-  const wanted = [...new Set(paths.map((p) => path.resolve(p)))].filter((p) => p !== '/usr' && !isInside(p, '/usr') && fs.existsSync(p));
+  const wanted = [...new Set(paths.map((p) => path.resolve(p)))].filter(
+    (p) => p !== '/usr' && !isInside(p, '/usr') && fs.existsSync(p),
+  );
   return wanted.filter((p) => !wanted.some((other) => other !== p && isInside(p, other))).sort();
 }
 
@@ -48,7 +59,9 @@ export function extraBinds(paths: readonly string[]): string[] {
  * already covered, and its mount point is gone).
  */
 export function hiddenInside(view: SandboxView, binds: readonly string[]): string[] {
-  const shown = [...new Set(view.hidden.map((h) => path.resolve(h)))].filter((h) => binds.some((bind) => isInside(h, bind)) && fs.statSync(h, { throwIfNoEntry: false })?.isDirectory());
+  const shown = [...new Set(view.hidden.map((h) => path.resolve(h)))].filter(
+    (h) => binds.some((bind) => isInside(h, bind)) && fs.statSync(h, { throwIfNoEntry: false })?.isDirectory(),
+  );
   return shown.filter((h) => !shown.some((other) => isInside(h, other))).sort();
 }
 

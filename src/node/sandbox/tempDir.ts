@@ -13,7 +13,9 @@ export async function makeTempDir(prefix: string): Promise<string> {
     return await fs.mkdtemp(path.join(base, prefix));
   } catch (error) {
     const fromEnv = process.env.TMPDIR || process.env.TMP || process.env.TEMP;
-    const advice = fromEnv ? 'Set TMPDIR to a folder that exists and that you can write to, or unset it.' : 'Check that the temporary folder exists and that you can write to it.';
+    const advice = fromEnv
+      ? 'Set TMPDIR to a folder that exists and that you can write to, or unset it.'
+      : 'Check that the temporary folder exists and that you can write to it.';
     throw fsError(error, 'create a temporary folder in', base, advice);
   }
 }

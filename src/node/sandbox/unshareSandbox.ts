@@ -14,7 +14,17 @@
  * reach, and when it ends, the kernel ends everything else in the namespace.
  */
 import * as fs from 'node:fs';
-import { DEVICES, ETC_FILES, SANDBOX_UID, SANDBOX_WORK_DIR, WORK_DIR_BYTES, extraBinds, hiddenInside, topLevelSystem, type SandboxView } from './sandboxView';
+import {
+  DEVICES,
+  ETC_FILES,
+  SANDBOX_UID,
+  SANDBOX_WORK_DIR,
+  WORK_DIR_BYTES,
+  extraBinds,
+  hiddenInside,
+  topLevelSystem,
+  type SandboxView,
+} from './sandboxView';
 
 /** POSIX shell quoting of one word. */
 function quote(word: string): string {
@@ -50,7 +60,10 @@ function setupScript(view: SandboxView, root: string): string {
     'mkdir -p "$R/proc" && mount -t proc proc "$R/proc"',
     'mkdir -p "$R/dev" && ln -s /proc/self/fd "$R/dev/fd" && ln -s /proc/self/fd/0 "$R/dev/stdin"',
     'ln -s /proc/self/fd/1 "$R/dev/stdout" && ln -s /proc/self/fd/2 "$R/dev/stderr"',
-    ...DEVICES.filter((device) => fs.existsSync(device)).flatMap((device) => [`: > "$R"${quote(device)}`, `mount --bind ${quote(device)} "$R"${quote(device)}`]),
+    ...DEVICES.filter((device) => fs.existsSync(device)).flatMap((device) => [
+      `: > "$R"${quote(device)}`,
+      `mount --bind ${quote(device)} "$R"${quote(device)}`,
+    ]),
     `mkdir -p "$R"${quote(SANDBOX_WORK_DIR)} && mount -t tmpfs -o size=${WORK_DIR_BYTES},mode=1777 tmpfs "$R"${quote(SANDBOX_WORK_DIR)}`,
     ...binds.flatMap((bind) => bindReadOnly(bind)),
     ...hiddenInside(view, binds).map((hidden) => `mount -t tmpfs -o ro,size=4k tmpfs "$R"${quote(hidden)}`),

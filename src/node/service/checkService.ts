@@ -47,7 +47,9 @@ export class CheckService {
     const pack = await loadPack(path.resolve(target.packDir), target.origin);
     this.packsSeen.add(pack.dir);
     if (!pack.manifest.starters[target.language]) {
-      throw new WordedError(`lesson "${pack.manifest.id}" has no ${target.language} version (it has ${Object.keys(pack.manifest.starters).join(', ')})`);
+      throw new WordedError(
+        `lesson "${pack.manifest.id}" has no ${target.language} version (it has ${Object.keys(pack.manifest.starters).join(', ')})`,
+      );
     }
     return pack;
   }
@@ -71,7 +73,12 @@ export class CheckService {
     this.warm = undefined;
     const wrap = await engineWrap(setting, pack.dir);
     this.warm = {
-      engine: startWarmEngine(this.options.engine, pack.dir, { ...wrap, permission: true, ...(this.options.node ? { node: this.options.node } : {}), env: quietNodeEnv(process.env) }),
+      engine: startWarmEngine(this.options.engine, pack.dir, {
+        ...wrap,
+        permission: true,
+        ...(this.options.node ? { node: this.options.node } : {}),
+        env: quietNodeEnv(process.env),
+      }),
       setting,
       manifest: pack.manifest,
     };
@@ -85,7 +92,13 @@ export class CheckService {
     const warm = this.warm;
     if (!warm) return undefined;
     this.warm = undefined;
-    if (warm.engine.waiting && warm.manifest === pack.manifest && warm.setting === setting && warm.engine.packDir === pack.dir) return warm.engine;
+    if (
+      warm.engine.waiting &&
+      warm.manifest === pack.manifest &&
+      warm.setting === setting &&
+      warm.engine.packDir === pack.dir
+    )
+      return warm.engine;
     warm.engine.dispose();
     return undefined;
   }
@@ -105,7 +118,11 @@ export class CheckService {
         engine: this.options.engine,
         onPhase,
         signal,
-        kept: { passingBatches: this.batches, warmEngine: () => this.takeWarm(pack, setting), transpiledModel: modelTranspiled },
+        kept: {
+          passingBatches: this.batches,
+          warmEngine: () => this.takeWarm(pack, setting),
+          transpiledModel: modelTranspiled,
+        },
       });
     } finally {
       // The next check of this lesson finds a worker waiting; started after this one, so it takes no CPU from it.
@@ -115,7 +132,9 @@ export class CheckService {
 
   async simulate(params: SimulateParams, signal: AbortSignal): Promise<UnderLoadResult> {
     const pack = await this.pack(params);
-    const world = (pack.manifest.scenarios ?? []).find((s): s is WorldScenario => s.id === params.scenario && isWorldScenario(s));
+    const world = (pack.manifest.scenarios ?? []).find(
+      (s): s is WorldScenario => s.id === params.scenario && isWorldScenario(s),
+    );
     if (world) {
       const worldOutcome = await simulateWorldFile(pack, world, params.file, params.language, {
         interpreters: params.interpreters ?? {},

@@ -13,7 +13,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as os from 'node:os';
-import { createMessageConnection, CancellationTokenSource, ResponseError, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import {
+  createMessageConnection,
+  CancellationTokenSource,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
 import type { CheckReport } from '../../core/report/report';
 import { quietNodeEnv } from '../run/nodeEnv';
 import {
@@ -99,7 +106,9 @@ export class CheckServiceClient {
     if (this.stopping) throw new ServiceError('the check service is shutting down with the window');
     const recent = this.crashes.filter((at) => Date.now() - at < CRASH_WINDOW_MS);
     if (recent.length >= MAX_CRASHES) {
-      throw new ServiceError(`the check service stopped ${recent.length} times in the last 3 minutes, so it is not started again; see the Lesson Companion log, then run "Developer: Reload Window"`);
+      throw new ServiceError(
+        `the check service stopped ${recent.length} times in the last 3 minutes, so it is not started again; see the Lesson Companion log, then run "Developer: Reload Window"`,
+      );
     }
     const child = spawn(this.options.node, [this.options.script], {
       env: { ...quietNodeEnv(this.options.env ?? process.env), ELECTRON_RUN_AS_NODE: '1', NO_COLOR: '1' },
@@ -112,7 +121,10 @@ export class CheckServiceClient {
     } catch {
       // Not allowed here: it runs at the editor's priority.
     }
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const connection = createMessageConnection(
+      new StreamMessageReader(child.stdout!),
+      new StreamMessageWriter(child.stdin!),
+    );
     const running: Running = { child, connection, ready: Promise.resolve(), inFlight: new Set() };
     let stderrLine = '';
     child.stderr!.setEncoding('utf8');
@@ -135,10 +147,14 @@ export class CheckServiceClient {
     };
     child.on('error', (error) => ended(`cannot start ${this.options.node}: ${error.message}`));
     child.on('exit', (code, signal) => ended(signal ? `stopped by ${signal}` : `exit code ${code}`));
-    connection.onNotification(phaseNotification, (params) => this.phaseListeners.get(params.progressToken)?.(params.phase));
+    connection.onNotification(phaseNotification, (params) =>
+      this.phaseListeners.get(params.progressToken)?.(params.phase),
+    );
     connection.onError(([error]) => this.log(`check service connection: ${error.message}`));
     connection.listen();
-    (running as { ready: Promise<void> }).ready = this.send(running, (token) => connection.sendRequest(initializeRequest, { protocol: SERVICE_PROTOCOL, clientPid: process.pid }, token)).then((result) => {
+    (running as { ready: Promise<void> }).ready = this.send(running, (token) =>
+      connection.sendRequest(initializeRequest, { protocol: SERVICE_PROTOCOL, clientPid: process.pid }, token),
+    ).then((result) => {
       this.log(`check service ${result.pid} started (protocol ${result.protocol})`);
     });
     running.ready.catch(() => undefined);
@@ -151,12 +167,21 @@ export class CheckServiceClient {
   }
 
   /** One request, told in words if the service dies under it, cancelled by `signal`. */
-  private send<T>(running: Running, request: (token: CancellationTokenSource['token']) => Promise<T>, signal?: AbortSignal, what = 'request'): Promise<T> {
+  private send<T>(
+    running: Running,
+    request: (token: CancellationTokenSource['token']) => Promise<T>,
+    signal?: AbortSignal,
+    what = 'request',
+  ): Promise<T> {
     if (running.ended) return Promise.reject(new ServiceError(`the check service is not running (${running.ended})`));
     const source = new CancellationTokenSource();
     return new Promise<T>((resolve, reject) => {
       const died = (why: string): void => {
-        reject(new ServiceError(`the check service stopped (${why}) during the ${what}; nothing of your work is lost, and the next ${what} starts a new service`));
+        reject(
+          new ServiceError(
+            `the check service stopped (${why}) during the ${what}; nothing of your work is lost, and the next ${what} starts a new service`,
+          ),
+        );
       };
       const onAbort = (): void => {
         source.cancel();
@@ -165,39 +190,63 @@ export class CheckServiceClient {
       running.inFlight.add(died);
       if (signal?.aborted) onAbort();
       signal?.addEventListener('abort', onAbort);
-      request(source.token).then(resolve, (error: unknown) => {
-        if (error instanceof ResponseError && error.code === SERVICE_ERRORS.refused) reject(new ServiceError(error.message, false, true));
-        else if (error instanceof ResponseError && error.code === SERVICE_ERRORS.cancelled) reject(new ServiceError(`the ${what} was cancelled`, true));
-        else reject(new ServiceError(error instanceof Error ? error.message : String(error)));
-      }).finally(() => {
-        running.inFlight.delete(died);
-        signal?.removeEventListener('abort', onAbort);
-        source.dispose();
-      });
+      request(source.token)
+        .then(resolve, (error: unknown) => {
+          if (error instanceof ResponseError && error.code === SERVICE_ERRORS.refused)
+            reject(new ServiceError(error.message, false, true));
+          else if (error instanceof ResponseError && error.code === SERVICE_ERRORS.cancelled)
+            reject(new ServiceError(`the ${what} was cancelled`, true));
+          else reject(new ServiceError(error instanceof Error ? error.message : String(error)));
+        })
+        .finally(() => {
+          running.inFlight.delete(died);
+          signal?.removeEventListener('abort', onAbort);
+          source.dispose();
+        });
     });
   }
 
-  private async call<T>(what: string, request: (connection: MessageConnection, token: CancellationTokenSource['token']) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  private async call<T>(
+    what: string,
+    request: (connection: MessageConnection, token: CancellationTokenSource['token']) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const running = this.service();
     await running.ready.catch((error: unknown) => {
-      throw error instanceof ServiceError ? error : new ServiceError(`the check service did not start: ${(error as Error).message}`);
+      throw error instanceof ServiceError
+        ? error
+        : new ServiceError(`the check service did not start: ${(error as Error).message}`);
     });
     return this.send(running, (token) => request(running.connection, token), signal, what);
   }
 
   /** A lesson session opened: its pack, model, interpreter and an engine worker are made ready. */
   warm(target: LessonTarget): Promise<void> {
-    return this.call('warm-up', (connection, token) => connection.sendRequest(warmRequest, target, token)).then(() => undefined);
+    return this.call('warm-up', (connection, token) => connection.sendRequest(warmRequest, target, token)).then(
+      () => undefined,
+    );
   }
 
-  check(params: Omit<CheckParams, 'progressToken'>, onPhase?: (phase: string) => void, signal?: AbortSignal): Promise<CheckReport> {
+  check(
+    params: Omit<CheckParams, 'progressToken'>,
+    onPhase?: (phase: string) => void,
+    signal?: AbortSignal,
+  ): Promise<CheckReport> {
     const progressToken = `check-${++this.nextToken}`;
     if (onPhase) this.phaseListeners.set(progressToken, onPhase);
-    return this.call('check', (connection, token) => connection.sendRequest(checkRequest, { ...params, progressToken }, token), signal).finally(() => this.phaseListeners.delete(progressToken));
+    return this.call(
+      'check',
+      (connection, token) => connection.sendRequest(checkRequest, { ...params, progressToken }, token),
+      signal,
+    ).finally(() => this.phaseListeners.delete(progressToken));
   }
 
   simulate(params: SimulateParams, signal?: AbortSignal): Promise<UnderLoadResult> {
-    return this.call('simulation', (connection, token) => connection.sendRequest(simulateRequest, params, token), signal);
+    return this.call(
+      'simulation',
+      (connection, token) => connection.sendRequest(simulateRequest, params, token),
+      signal,
+    );
   }
 
   status(): Promise<ServiceStatus> {
@@ -221,7 +270,14 @@ export class CheckServiceClient {
     const { child, connection } = running;
     const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const within = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
-    await Promise.race([connection.sendRequest(shutdownRequest).then(() => undefined, () => undefined), gone, within(1000)]);
+    await Promise.race([
+      connection.sendRequest(shutdownRequest).then(
+        () => undefined,
+        () => undefined,
+      ),
+      gone,
+      within(1000),
+    ]);
     if (!running.ended) {
       await Promise.race([connection.sendNotification(exitNotification).catch(() => undefined), within(200)]);
       child.stdin?.end();

@@ -8,7 +8,13 @@
  */
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import { CancellationToken, createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import {
+  CancellationToken,
+  createMessageConnection,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-jsonrpc/node';
 import { SandboxUnavailableError } from '../sandbox/contain';
 import { endEverything, endEverythingOnSignals } from '../sandbox/cleanup';
 import { PackError } from '../packs/packs';
@@ -53,8 +59,10 @@ function abortOn(token: CancellationToken): AbortController {
 
 /** Errors the learner or author can act on keep their words; anything else is said as the service's own failure. */
 function asResponse(error: unknown): ResponseError<void> | Error {
-  if (error instanceof SandboxUnavailableError) return new ResponseError(SERVICE_ERRORS.refused, `${error.message}. Nothing was run.`);
-  if (error instanceof PackError || error instanceof WordedError) return new ResponseError(SERVICE_ERRORS.refused, error.message);
+  if (error instanceof SandboxUnavailableError)
+    return new ResponseError(SERVICE_ERRORS.refused, `${error.message}. Nothing was run.`);
+  if (error instanceof PackError || error instanceof WordedError)
+    return new ResponseError(SERVICE_ERRORS.refused, error.message);
   return error instanceof Error ? error : new Error(String(error));
 }
 
@@ -75,11 +83,16 @@ export function serve(): void {
   endEverythingOnSignals();
   const engine = engineBundle(__dirname);
   if (!engine) {
-    process.stderr.write('lesson-companion service: dist/engine.js is missing beside dist/service.js; rebuild with `npm run build`.\n');
+    process.stderr.write(
+      'lesson-companion service: dist/engine.js is missing beside dist/service.js; rebuild with `npm run build`.\n',
+    );
     process.exit(2);
   }
   const service = new CheckService({ engine });
-  const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
+  const connection = createMessageConnection(
+    new StreamMessageReader(process.stdin),
+    new StreamMessageWriter(process.stdout),
+  );
   const exit = (code: number): never => {
     service.dispose();
     endEverything();
@@ -89,7 +102,10 @@ export function serve(): void {
 
   connection.onRequest(initializeRequest, (params) => {
     if (params.protocol !== SERVICE_PROTOCOL) {
-      throw new ResponseError(SERVICE_ERRORS.refused, `the editor speaks check-service protocol ${params.protocol}, this service ${SERVICE_PROTOCOL}: reload the window`);
+      throw new ResponseError(
+        SERVICE_ERRORS.refused,
+        `the editor speaks check-service protocol ${params.protocol}, this service ${SERVICE_PROTOCOL}: reload the window`,
+      );
     }
     if (Number.isInteger(params.clientPid) && params.clientPid > 0) watchParent(params.clientPid, () => exit(0));
     return { protocol: SERVICE_PROTOCOL, pid: process.pid };
@@ -107,7 +123,8 @@ export function serve(): void {
     abort.signal.addEventListener('abort', endEverything);
     try {
       const onPhase = (phase: string): void => {
-        if (params.progressToken) void connection.sendNotification(phaseNotification, { progressToken: params.progressToken, phase });
+        if (params.progressToken)
+          void connection.sendNotification(phaseNotification, { progressToken: params.progressToken, phase });
       };
       return await service.check(params, onPhase, abort.signal);
     } catch (error) {

@@ -5,7 +5,13 @@
  * the JSON Schema authors get in the editor is built here, so it shows the template format in full.
  */
 import { Value } from '@sinclair/typebox/value';
-import { locate, parseManifest, type ManifestProblem, type ManifestResult, type ParseOptions } from '../../core/pack/manifest';
+import {
+  locate,
+  parseManifest,
+  type ManifestProblem,
+  type ManifestResult,
+  type ParseOptions,
+} from '../../core/pack/manifest';
 import { LessonManifestSchema } from '../../core/pack/schema';
 import { isWorldScenario } from '../../core/world/worldScenarioSchema';
 import { templateScenarioProblems } from './scenarioRules';
@@ -31,7 +37,8 @@ export function parseLessonJson(raw: string, file: string, options: ParseOptions
     }
   });
   // The rules read the fields the schema guarantees: only once every template scenario matches it.
-  if (problems.length === 0) templateScenarioProblems(parsed.manifest, (pointer, message) => problems.push(locate(raw, file, pointer, message)));
+  if (problems.length === 0)
+    templateScenarioProblems(parsed.manifest, (pointer, message) => problems.push(locate(raw, file, pointer, message)));
   return problems.length === 0 ? parsed : { ok: false, problems };
 }
 
@@ -44,11 +51,14 @@ export const LESSON_SCHEMA_FILE = 'media/lesson.schema.json';
  * worldScenarioSchema.ts). scripts/write-schema.mjs writes this text to media/lesson.schema.json on every build.
  */
 export function lessonJsonSchema(): Record<string, unknown> {
-  const body = JSON.parse(JSON.stringify(LessonManifestSchema)) as { properties: { scenarios: { items: { anyOf: unknown[] } } } };
+  const body = JSON.parse(JSON.stringify(LessonManifestSchema)) as {
+    properties: { scenarios: { items: { anyOf: unknown[] } } };
+  };
   body.properties.scenarios.items.anyOf[0] = JSON.parse(JSON.stringify(ScenarioSchema));
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
-    $comment: 'Generated from src/core/pack/schema.ts and src/worlds/templates/scenarioSchema.ts by scripts/write-schema.mjs (npm run build). Do not edit by hand.',
+    $comment:
+      'Generated from src/core/pack/schema.ts and src/worlds/templates/scenarioSchema.ts by scripts/write-schema.mjs (npm run build). Do not edit by hand.',
     title: 'Lesson Companion lesson pack (lesson.json)',
     ...body,
   };

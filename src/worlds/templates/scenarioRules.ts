@@ -29,7 +29,9 @@ function checkTemplates(scenario: Scenario, at: string, problem: ProblemAt): voi
   const templates: { key: string; text: string; needs?: string; allows: readonly string[] }[] = [
     ...commands.start.map((text, i) => ({ key: `start/${i}`, text, allows: ['servers'] })),
     { key: 'pick', text: commands.pick, allows: [] },
-    ...(commands.afterPick ? [{ key: 'afterPick', text: commands.afterPick, needs: 'server', allows: ['server'] }] : []),
+    ...(commands.afterPick
+      ? [{ key: 'afterPick', text: commands.afterPick, needs: 'server', allows: ['server'] }]
+      : []),
     { key: 'done', text: commands.done, needs: 'server', allows: ['server'] },
     ...(commands.down ? [{ key: 'down', text: commands.down, needs: 'server', allows: ['server'] }] : []),
     ...(commands.up ? [{ key: 'up', text: commands.up, needs: 'server', allows: ['server'] }] : []),
@@ -38,10 +40,13 @@ function checkTemplates(scenario: Scenario, at: string, problem: ProblemAt): voi
     const names = [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!);
     const unknown = names.find((n) => !allows.includes(n));
     if (unknown !== undefined) {
-      const offer = allows.length ? `it may use ${allows.map((a) => `{${a}}`).join(' and ')}` : 'it takes no placeholder';
+      const offer = allows.length
+        ? `it may use ${allows.map((a) => `{${a}}`).join(' and ')}`
+        : 'it takes no placeholder';
       problem(`${at}/commands/${key}`, `"{${unknown}}" is not a placeholder of this command: ${offer}`);
     }
-    if (needs && !names.includes(needs)) problem(`${at}/commands/${key}`, `the command must name the server: put {${needs}} where the server's name goes`);
+    if (needs && !names.includes(needs))
+      problem(`${at}/commands/${key}`, `the command must name the server: put {${needs}} where the server's name goes`);
   }
 }
 
@@ -49,33 +54,55 @@ function checkScenario(scenario: Scenario, at: string, mistakeIds: ReadonlySet<s
   const names = scenario.servers.map((s) => s.name);
   const seen = new Set<string>();
   scenario.servers.forEach((server, i) => {
-    if (seen.has(server.name)) problem(`${at}/servers/${i}/name`, `server "${server.name}" is listed twice; each server of the pool needs its own name`);
+    if (seen.has(server.name))
+      problem(
+        `${at}/servers/${i}/name`,
+        `server "${server.name}" is listed twice; each server of the pool needs its own name`,
+      );
     seen.add(server.name);
   });
   const overrideTicks = new Set<number>();
   scenario.arrivals.at?.forEach((a, i) => {
-    if (a.tick > scenario.ticks) problem(`${at}/arrivals/at/${i}/tick`, `tick ${a.tick} is after the last tick of the run (${scenario.ticks})`);
-    if (overrideTicks.has(a.tick)) problem(`${at}/arrivals/at/${i}/tick`, `tick ${a.tick} is given twice; give each tick its arrivals once`);
+    if (a.tick > scenario.ticks)
+      problem(`${at}/arrivals/at/${i}/tick`, `tick ${a.tick} is after the last tick of the run (${scenario.ticks})`);
+    if (overrideTicks.has(a.tick))
+      problem(`${at}/arrivals/at/${i}/tick`, `tick ${a.tick} is given twice; give each tick its arrivals once`);
     overrideTicks.add(a.tick);
   });
   scenario.events?.forEach((event, i) => {
-    if (!names.includes(event.server)) problem(`${at}/events/${i}/server`, `"${event.server}" is not a server of this scenario (${names.join(', ')})`);
-    if (event.tick > scenario.ticks) problem(`${at}/events/${i}/tick`, `tick ${event.tick} is after the last tick of the run (${scenario.ticks})`);
-    if (event.health === undefined && event.capacity === undefined) problem(`${at}/events/${i}`, 'the event changes nothing: give the server a "health" (down or up) or a new "capacity"');
-    if (event.health && !scenario.commands[event.health]) problem(`${at}/events/${i}`, `a server goes ${event.health} here, but commands.${event.health} is not given: add the command that tells the balancer`);
+    if (!names.includes(event.server))
+      problem(`${at}/events/${i}/server`, `"${event.server}" is not a server of this scenario (${names.join(', ')})`);
+    if (event.tick > scenario.ticks)
+      problem(`${at}/events/${i}/tick`, `tick ${event.tick} is after the last tick of the run (${scenario.ticks})`);
+    if (event.health === undefined && event.capacity === undefined)
+      problem(
+        `${at}/events/${i}`,
+        'the event changes nothing: give the server a "health" (down or up) or a new "capacity"',
+      );
+    if (event.health && !scenario.commands[event.health])
+      problem(
+        `${at}/events/${i}`,
+        `a server goes ${event.health} here, but commands.${event.health} is not given: add the command that tells the balancer`,
+      );
   });
   const total = totalRequests(scenario);
   if (total > SCENARIO_LIMITS.totalRequests) {
-    problem(`${at}/arrivals`, `the run sends ${total} requests; a scenario may send at most ${SCENARIO_LIMITS.totalRequests} (each one waits for an answer from the learner's program)`);
+    problem(
+      `${at}/arrivals`,
+      `the run sends ${total} requests; a scenario may send at most ${SCENARIO_LIMITS.totalRequests} (each one waits for an answer from the learner's program)`,
+    );
   }
-  if (total === 0) problem(`${at}/arrivals`, 'no request ever arrives: give perTick or an arrival in "at" more than 0 requests');
+  if (total === 0)
+    problem(`${at}/arrivals`, 'no request ever arrives: give perTick or an arrival in "at" more than 0 requests');
   for (const key of ['wait', 'refuse'] as const) {
     scenario.commands[key]?.forEach((word, i) => {
-      if (names.includes(word)) problem(`${at}/commands/${key}/${i}`, `"${word}" is also the name of a server, so an answer could mean either`);
+      if (names.includes(word))
+        problem(`${at}/commands/${key}/${i}`, `"${word}" is also the name of a server, so an answer could mean either`);
     });
   }
   scenario.shows?.forEach((id, i) => {
-    if (!mistakeIds.has(id)) problem(`${at}/shows/${i}`, `"${id}" is not a mistake of this lesson (mistakes: ${[...mistakeIds].join(', ')})`);
+    if (!mistakeIds.has(id))
+      problem(`${at}/shows/${i}`, `"${id}" is not a mistake of this lesson (mistakes: ${[...mistakeIds].join(', ')})`);
   });
   checkTemplates(scenario, at, problem);
 }
@@ -84,6 +111,7 @@ function checkScenario(scenario: Scenario, at: string, mistakeIds: ReadonlySet<s
 export function templateScenarioProblems(manifest: LessonManifest, problem: ProblemAt): void {
   const mistakeIds = new Set(manifest.mistakes.map((m) => m.id));
   (manifest.scenarios ?? []).forEach((scenario, i) => {
-    if (!isWorldScenario(scenario)) checkScenario(scenario as unknown as Scenario, `/scenarios/${i}`, mistakeIds, problem);
+    if (!isWorldScenario(scenario))
+      checkScenario(scenario as unknown as Scenario, `/scenarios/${i}`, mistakeIds, problem);
   });
 }

@@ -16,7 +16,8 @@ import { ProgramStopped as BalancerStopped, type LineSession } from '../../core/
 
 export { ProgramStopped as BalancerStopped, type LineSession } from '../../core/world/lineSession';
 
-export type PickAnswer = { readonly kind: 'server'; readonly server: string } | { readonly kind: 'wait' } | { readonly kind: 'refused' };
+export type PickAnswer =
+  { readonly kind: 'server'; readonly server: string } | { readonly kind: 'wait' } | { readonly kind: 'refused' };
 export type Health = 'down' | 'up';
 
 export interface Balancer {
@@ -47,12 +48,17 @@ export interface BalancerRun {
 }
 
 /** Each finished request once, and a seeded share of them twice (a retry reported after a timeout). */
-function reports(finished: readonly string[], duplicate: Scenario['duplicateDone'], random: ReturnType<typeof seededRandom>): string[] {
+function reports(
+  finished: readonly string[],
+  duplicate: Scenario['duplicateDone'],
+  random: ReturnType<typeof seededRandom>,
+): string[] {
   if (!duplicate) return [...finished];
   const out: string[] = [];
   for (const server of finished) {
     out.push(server);
-    if ((!duplicate.servers || duplicate.servers.includes(server)) && random.int(100) < duplicate.percent) out.push(server);
+    if ((!duplicate.servers || duplicate.servers.includes(server)) && random.int(100) < duplicate.percent)
+      out.push(server);
   }
   return out;
 }
@@ -109,7 +115,10 @@ export async function runScenario(scenario: Scenario, balancer: Balancer): Promi
   } catch (error) {
     if (!(error instanceof BalancerStopped)) throw error;
     const at = Math.max(1, Math.min(tick, scenario.ticks));
-    return { ticks, stopped: { tick: at, message: error.message, ...(error.details ? { details: error.details } : {}) } };
+    return {
+      ticks,
+      stopped: { tick: at, message: error.message, ...(error.details ? { details: error.details } : {}) },
+    };
   }
   return { ticks };
 }

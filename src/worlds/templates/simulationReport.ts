@@ -8,7 +8,11 @@ import type { Scenario } from './scenarioSchema';
 
 export const BALANCERS = ['yours', 'roundRobin', 'reference'] as const;
 export type BalancerKey = (typeof BALANCERS)[number];
-export const BALANCER_NAMES: Record<BalancerKey, string> = { yours: 'your balancer', roundRobin: 'round robin', reference: 'the reference' };
+export const BALANCER_NAMES: Record<BalancerKey, string> = {
+  yours: 'your balancer',
+  roundRobin: 'round robin',
+  reference: 'the reference',
+};
 
 export interface SimulationResult {
   readonly lesson: string;
@@ -51,7 +55,14 @@ export function summarize(scenario: Scenario, run: BalancerRun, fromTick = 1): R
     });
     const last = ticks[ticks.length - 1]?.queues[i] ?? 0;
     const before = ticks[ticks.length - 2]?.queues[i] ?? 0;
-    return { name: server.name, peak, peakTick, final: last, growing: ticks.length > 1 && last > before, sent: ticks.reduce((sum, t) => sum + t.sent[i]!, 0) };
+    return {
+      name: server.name,
+      peak,
+      peakTick,
+      final: last,
+      growing: ticks.length > 1 && last > before,
+      sent: ticks.reduce((sum, t) => sum + t.sent[i]!, 0),
+    };
   });
   return {
     servers,
@@ -79,7 +90,10 @@ export function focusServer(scenario: Scenario, summaries: Record<BalancerKey, R
   let best = 0;
   let bestKey: [number, number] = [-1, -1];
   scenario.servers.forEach((_, i) => {
-    const key: [number, number] = [summaries.yours.servers[i]!.peak, Math.max(...BALANCERS.map((b) => summaries[b].servers[i]!.peak))];
+    const key: [number, number] = [
+      summaries.yours.servers[i]!.peak,
+      Math.max(...BALANCERS.map((b) => summaries[b].servers[i]!.peak)),
+    ];
     if (key[0] > bestKey[0] || (key[0] === bestKey[0] && key[1] > bestKey[1])) {
       best = i;
       bestKey = key;
@@ -93,7 +107,10 @@ function queueSentence(scenario: Scenario, summaries: Record<BalancerKey, RunSum
   const server = scenario.servers[i]!;
   const speeds = new Set(scenario.servers.map((s) => s.capacity));
   const slowest = Math.min(...speeds);
-  const label = speeds.size > 1 ? `the queue on ${server.name} (${server.capacity} per tick${server.capacity === slowest ? ', the slowest' : ''})` : `the queue on ${server.name}`;
+  const label =
+    speeds.size > 1
+      ? `the queue on ${server.name} (${server.capacity} per tick${server.capacity === slowest ? ', the slowest' : ''})`
+      : `the queue on ${server.name}`;
   const [yours, rr, ref] = BALANCERS.map((b) => summaries[b].servers[i]!);
   return `With your balancer ${label} ${queueWords(yours!)}; round robin's ${queueWords(rr!)}; the reference's ${queueWords(ref!)}.`;
 }
@@ -105,7 +122,12 @@ function downServers(scenario: Scenario): string[] {
 function failureSentence(scenario: Scenario, summaries: Record<BalancerKey, RunSummary>): string {
   const total = totalRequests(scenario);
   const down = downServers(scenario);
-  const where = down.length === 1 ? ` (sent to ${down[0]} while it was down)` : down.length > 1 ? ' (sent to servers that were down)' : '';
+  const where =
+    down.length === 1
+      ? ` (sent to ${down[0]} while it was down)`
+      : down.length > 1
+        ? ' (sent to servers that were down)'
+        : '';
   const [yours, rr, ref] = BALANCERS.map((b) => summaries[b].failed);
   return `With your balancer ${yours} of ${total} requests failed; with round robin ${rr}${rr! > 0 ? where : ''}; with the reference ${ref}.`;
 }
@@ -116,7 +138,11 @@ function comeback(scenario: Scenario): { index: number; tick: number } | undefin
   return up ? { index: scenario.servers.findIndex((s) => s.name === up.server), tick: up.tick } : undefined;
 }
 
-function herdSentence(scenario: Scenario, runs: Record<BalancerKey, BalancerRun>, back: { index: number; tick: number }): string {
+function herdSentence(
+  scenario: Scenario,
+  runs: Record<BalancerKey, BalancerRun>,
+  back: { index: number; tick: number },
+): string {
   const name = scenario.servers[back.index]!.name;
   const part = (b: BalancerKey): { sent: number; peak: number } => {
     const after = summarize(scenario, runs[b], back.tick).servers[back.index]!;
@@ -130,15 +156,23 @@ function herdSentence(scenario: Scenario, runs: Record<BalancerKey, BalancerRun>
 }
 
 /** Some balancer let a queue grow on the server that came back: else "its queue reached 0" says nothing. */
-function herdShows(scenario: Scenario, runs: Record<BalancerKey, BalancerRun>, back: { index: number; tick: number }): boolean {
+function herdShows(
+  scenario: Scenario,
+  runs: Record<BalancerKey, BalancerRun>,
+  back: { index: number; tick: number },
+): boolean {
   return BALANCERS.some((b) => summarize(scenario, runs[b], back.tick).servers[back.index]!.peak > 0);
 }
 
 /** The sentence above the chart: the result in numbers. */
 export function headline(scenario: Scenario, runs: Record<BalancerKey, BalancerRun>): string {
   const stopped = runs.yours.stopped;
-  if (stopped) return `Your program stopped at tick ${stopped.tick} of ${scenario.ticks}, so its part of the chart ends there: ${stopped.message}.`;
-  const summaries = Object.fromEntries(BALANCERS.map((b) => [b, summarize(scenario, runs[b])])) as Record<BalancerKey, RunSummary>;
+  if (stopped)
+    return `Your program stopped at tick ${stopped.tick} of ${scenario.ticks}, so its part of the chart ends there: ${stopped.message}.`;
+  const summaries = Object.fromEntries(BALANCERS.map((b) => [b, summarize(scenario, runs[b])])) as Record<
+    BalancerKey,
+    RunSummary
+  >;
   const back = comeback(scenario);
   if (back && back.index >= 0 && herdShows(scenario, runs, back)) return herdSentence(scenario, runs, back);
   if (BALANCERS.some((b) => summaries[b].failed > 0)) return failureSentence(scenario, summaries);
@@ -155,7 +189,8 @@ export function consequence(scenario: Scenario, runs: Record<BalancerKey, Balanc
   const yours = summarize(scenario, runs.yours);
   const ref = summarize(scenario, runs.reference);
   const total = totalRequests(scenario);
-  if (yours.failed > ref.failed) return `${found} Under load that means ${yours.failed} of ${total} requests failed; with the reference ${ref.failed}.`;
+  if (yours.failed > ref.failed)
+    return `${found} Under load that means ${yours.failed} of ${total} requests failed; with the reference ${ref.failed}.`;
   const back = comeback(scenario);
   if (back && back.index >= 0 && herdShows(scenario, runs, back)) {
     const herd = herdSentence(scenario, runs, back);
@@ -170,7 +205,12 @@ export function consequence(scenario: Scenario, runs: Record<BalancerKey, Balanc
   return `${found} Under load that means ${mine.name} got ${mine.sent} of ${total} requests and its queue ${queueWords(mine)}; with the reference ${mine.name} got ${theirs.sent} and its queue ${queueWords(theirs)}.`;
 }
 
-export function simulationResult(lesson: string, scenario: Scenario, runs: Record<BalancerKey, BalancerRun>, mistake?: { id: string; title: string }): SimulationResult {
+export function simulationResult(
+  lesson: string,
+  scenario: Scenario,
+  runs: Record<BalancerKey, BalancerRun>,
+  mistake?: { id: string; title: string },
+): SimulationResult {
   const shown = mistake && scenario.shows?.includes(mistake.id) ? mistake : undefined;
   return {
     lesson,

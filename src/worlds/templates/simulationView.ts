@@ -43,15 +43,27 @@ export interface SimulationView {
   readonly ticks: number;
   /** The top of the shared scale: the largest value in any server row. */
   readonly scaleMax: number;
-  readonly columns: readonly { readonly balancer: BalancerKey | ColumnSlot; readonly label: string; readonly note?: string }[];
+  readonly columns: readonly {
+    readonly balancer: BalancerKey | ColumnSlot;
+    readonly label: string;
+    readonly note?: string;
+  }[];
   /** What the charts are and their scale, for a world scenario (a template scenario's are fixed words). */
   readonly intro?: string;
   readonly scaleNote?: string;
   readonly rows: readonly ChartRow[];
   /** Peak and final queue per server and balancer. */
-  readonly summary: { readonly caption: string; readonly head: readonly string[]; readonly rows: readonly (readonly string[])[] };
+  readonly summary: {
+    readonly caption: string;
+    readonly head: readonly string[];
+    readonly rows: readonly (readonly string[])[];
+  };
   /** Every number of the chart, tick by tick. */
-  readonly perTick: { readonly caption: string; readonly head: readonly string[]; readonly rows: readonly (readonly string[])[] };
+  readonly perTick: {
+    readonly caption: string;
+    readonly head: readonly string[];
+    readonly rows: readonly (readonly string[])[];
+  };
   /** The learner's program stopped: why, and its error output. */
   readonly stopped?: { readonly tick: number; readonly message: string; readonly details?: string };
 }
@@ -59,7 +71,11 @@ export interface SimulationView {
 /** A world scenario's columns: the learner's program, the reference, then its baselines in order. */
 export type ColumnSlot = 'yours' | 'reference' | 'baseline1' | 'baseline2' | 'baseline3' | 'baseline4';
 
-const COLUMN_LABELS: Record<BalancerKey, string> = { yours: 'Your balancer', roundRobin: 'Round robin', reference: 'Reference' };
+const COLUMN_LABELS: Record<BalancerKey, string> = {
+  yours: 'Your balancer',
+  roundRobin: 'Round robin',
+  reference: 'Reference',
+};
 
 function downRanges(scenario: Scenario, server: string): [number, number][] {
   const ranges: [number, number][] = [];
@@ -84,7 +100,11 @@ function extraRow(kind: 'failed' | 'waiting', runs: Readonly<Record<BalancerKey,
   const cells = BALANCERS.map((b) => {
     const v = values(b);
     const total = v.reduce((n, x) => n + x, 0);
-    return { balancer: b, values: v, label: kind === 'failed' ? `${total} failed` : `up to ${Math.max(0, ...v)} waiting` };
+    return {
+      balancer: b,
+      values: v,
+      label: kind === 'failed' ? `${total} failed` : `up to ${Math.max(0, ...v)} waiting`,
+    };
   });
   return kind === 'failed'
     ? { key: 'failed', title: 'Failed', subtitle: 'requests per tick', kind, down: [], cells }
@@ -93,7 +113,10 @@ function extraRow(kind: 'failed' | 'waiting', runs: Readonly<Record<BalancerKey,
 
 export function simulationView(result: SimulationResult): SimulationView {
   const { scenario, runs } = result;
-  const summaries = Object.fromEntries(BALANCERS.map((b) => [b, summarize(scenario, runs[b])])) as Record<BalancerKey, ReturnType<typeof summarize>>;
+  const summaries = Object.fromEntries(BALANCERS.map((b) => [b, summarize(scenario, runs[b])])) as Record<
+    BalancerKey,
+    ReturnType<typeof summarize>
+  >;
   const serverRows: ChartRow[] = scenario.servers.map((server, i) => ({
     key: server.name,
     title: server.name,
@@ -102,11 +125,19 @@ export function simulationView(result: SimulationResult): SimulationView {
     down: downRanges(scenario, server.name),
     cells: BALANCERS.map((b) => {
       const s = summaries[b].servers[i]!;
-      const words = s.peak === 0 ? 'never queued' : s.growing && s.final === s.peak ? `reached ${s.peak}, growing` : `peaked at ${s.peak}`;
+      const words =
+        s.peak === 0
+          ? 'never queued'
+          : s.growing && s.final === s.peak
+            ? `reached ${s.peak}, growing`
+            : `peaked at ${s.peak}`;
       return { balancer: b, values: runs[b].ticks.map((t) => t.queues[i]!), label: words };
     }),
   }));
-  const rows = [...serverRows, ...[extraRow('failed', runs), extraRow('waiting', runs)].filter((r): r is ChartRow => r !== undefined)];
+  const rows = [
+    ...serverRows,
+    ...[extraRow('failed', runs), extraRow('waiting', runs)].filter((r): r is ChartRow => r !== undefined),
+  ];
   const scaleMax = Math.max(1, ...serverRows.flatMap((r) => r.cells.flatMap((c) => c.values)));
   const stopped = runs.yours.stopped;
   const columns = BALANCERS.map((b) => ({
@@ -117,7 +148,11 @@ export function simulationView(result: SimulationResult): SimulationView {
   const extras = rows.filter((r) => r.kind !== 'server');
   const summary = {
     caption: 'Queue per server: peak / at the end (↑ still growing)',
-    head: ['', ...scenario.servers.map((s) => `${s.name} (${s.capacity} per tick)`), ...extras.map((r) => r.kind === 'failed' ? 'failed' : 'waiting at the end')],
+    head: [
+      '',
+      ...scenario.servers.map((s) => `${s.name} (${s.capacity} per tick)`),
+      ...extras.map((r) => (r.kind === 'failed' ? 'failed' : 'waiting at the end')),
+    ],
     rows: BALANCERS.map((b) => [
       COLUMN_LABELS[b],
       ...summaries[b].servers.map((s) => `${s.peak} / ${s.final}${s.growing ? ' ↑' : ''}`),
@@ -125,9 +160,12 @@ export function simulationView(result: SimulationResult): SimulationView {
     ]),
   };
   const perTick = {
-    caption: 'Every tick: requests on each server after the tick\'s work, for each balancer',
+    caption: "Every tick: requests on each server after the tick's work, for each balancer",
     head: ['tick', ...rows.flatMap((r) => BALANCERS.map((b) => `${r.title}, ${BALANCER_NAMES[b]}`))],
-    rows: Array.from({ length: scenario.ticks }, (_, t) => [String(t + 1), ...rows.flatMap((r) => r.cells.map((c) => (t < c.values.length ? String(c.values[t]) : '–')))]),
+    rows: Array.from({ length: scenario.ticks }, (_, t) => [
+      String(t + 1),
+      ...rows.flatMap((r) => r.cells.map((c) => (t < c.values.length ? String(c.values[t]) : '–'))),
+    ]),
   };
   return {
     lesson: result.lesson,
@@ -143,7 +181,13 @@ export function simulationView(result: SimulationResult): SimulationView {
     summary,
     perTick,
     ...(stopped
-      ? { stopped: { tick: stopped.tick, message: safeText(stopped.message), ...(stopped.details ? { details: safeText(stopped.details, { multiline: true }) } : {}) } }
+      ? {
+          stopped: {
+            tick: stopped.tick,
+            message: safeText(stopped.message),
+            ...(stopped.details ? { details: safeText(stopped.details, { multiline: true }) } : {}),
+          },
+        }
       : {}),
   };
 }
@@ -153,14 +197,37 @@ const isRun = (v: unknown, width: number, ticks: number): v is BalancerRun =>
   isObj(v) &&
   Array.isArray(v.ticks) &&
   v.ticks.length <= ticks &&
-  v.ticks.every((t) => isObj(t) && Array.isArray(t.queues) && t.queues.length === width && t.queues.every((q) => Number.isInteger(q) && q >= 0) && Array.isArray(t.sent) && typeof t.failed === 'number' && typeof t.waiting === 'number') &&
-  (v.stopped === undefined || (isObj(v.stopped) && typeof v.stopped.message === 'string' && typeof v.stopped.tick === 'number'));
+  v.ticks.every(
+    (t) =>
+      isObj(t) &&
+      Array.isArray(t.queues) &&
+      t.queues.length === width &&
+      t.queues.every((q) => Number.isInteger(q) && q >= 0) &&
+      Array.isArray(t.sent) &&
+      typeof t.failed === 'number' &&
+      typeof t.waiting === 'number',
+  ) &&
+  (v.stopped === undefined ||
+    (isObj(v.stopped) && typeof v.stopped.message === 'string' && typeof v.stopped.tick === 'number'));
 
 /** A result read back from `simulate --json`, checked in outline (the fields the view reads), or undefined. */
 export function parseSimulationResult(raw: unknown): SimulationResult | undefined {
-  if (!isObj(raw) || typeof raw.lesson !== 'string' || typeof raw.sentence !== 'string' || !isObj(raw.scenario) || !isObj(raw.runs)) return undefined;
+  if (
+    !isObj(raw) ||
+    typeof raw.lesson !== 'string' ||
+    typeof raw.sentence !== 'string' ||
+    !isObj(raw.scenario) ||
+    !isObj(raw.runs)
+  )
+    return undefined;
   const scenario = raw.scenario;
-  if (typeof scenario.id !== 'string' || typeof scenario.title !== 'string' || typeof scenario.ticks !== 'number' || !Array.isArray(scenario.servers)) return undefined;
+  if (
+    typeof scenario.id !== 'string' ||
+    typeof scenario.title !== 'string' ||
+    typeof scenario.ticks !== 'number' ||
+    !Array.isArray(scenario.servers)
+  )
+    return undefined;
   const width = scenario.servers.length;
   const runs = raw.runs;
   if (!BALANCERS.every((b) => isRun(runs[b], width, scenario.ticks as number))) return undefined;

@@ -9,7 +9,10 @@ import { evidenceMutants, sameRun, showsFinding, type ScenarioFinding } from '..
 import { templateScenarios } from './scenarioSchema';
 import { modelSession, protocolBalancer, runScenario } from './simulation';
 
-export async function checkTemplateScenarios(manifest: LessonManifest, model: ReferenceModel): Promise<ScenarioFinding[]> {
+export async function checkTemplateScenarios(
+  manifest: LessonManifest,
+  model: ReferenceModel,
+): Promise<ScenarioFinding[]> {
   const findings: ScenarioFinding[] = [];
   for (const [i, entry] of (manifest.scenarios ?? []).entries()) {
     // World scenarios are checked with the world, in the engine (src/node/authoring/worldChecks.ts).
@@ -22,7 +25,8 @@ export async function checkTemplateScenarios(manifest: LessonManifest, model: Re
         severity: 'error',
         pointer: `${at}/commands`,
         message: `scenario "${scenario.id}": the reference stops at tick ${reference.stopped.tick}: ${reference.stopped.message}`,
-        advice: 'Check the command templates against the protocol: the pick command must be answered with a name of the pool, or with a word listed in "wait" or "refuse".',
+        advice:
+          'Check the command templates against the protocol: the pick command must be answered with a name of the pool, or with a word listed in "wait" or "refuse".',
       });
       continue;
     }
@@ -33,7 +37,10 @@ export async function checkTemplateScenarios(manifest: LessonManifest, model: Re
       if (mutants.length === 0) continue;
       const perfect: string[] = [];
       for (const mutant of mutants) {
-        const run = await runScenario(scenario, protocolBalancer(scenario.commands, modelSession(model, new Set([mutant]))));
+        const run = await runScenario(
+          scenario,
+          protocolBalancer(scenario.commands, modelSession(model, new Set([mutant]))),
+        );
         if (!run.stopped && sameRun(run, reference)) perfect.push(mutant);
       }
       const finding = showsFinding(scenario.id, id, mutants, perfect, `${at}/shows/${k}`);

@@ -36,7 +36,11 @@ export async function activate(): Promise<void> {
 }
 
 /** Polls until `probe` returns a truthy value (VS Code updates tabs, diagnostics and files asynchronously). */
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 10000,
+): Promise<T> {
   const started = Date.now();
   let last: unknown;
   while (Date.now() - started < timeoutMs) {
@@ -73,7 +77,9 @@ export async function setLearnerText(uri: vscode.Uri, text: string): Promise<vsc
     // A save the workbench refuses (CI once saw one for a starter written a moment before, in code-server: a
     // file it thinks changed on disk since it was read) is not what the tests are about: read the file again
     // from disk (revert) and type the text once more, saying so if it never takes.
-    tried.push(`attempt ${attempt}: dirty=${doc.isDirty}, text ${doc.getText() === text ? 'as typed' : 'other'}, on disk ${fs.readFileSync(uri.fsPath, 'utf8') === text ? 'as typed' : 'other'}`);
+    tried.push(
+      `attempt ${attempt}: dirty=${doc.isDirty}, text ${doc.getText() === text ? 'as typed' : 'other'}, on disk ${fs.readFileSync(uri.fsPath, 'utf8') === text ? 'as typed' : 'other'}`,
+    );
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('workbench.action.files.revert');
     await new Promise((resolve) => setTimeout(resolve, 300 * attempt));
@@ -102,7 +108,13 @@ export interface InternalState {
   service: { pid: number | null; starts: number };
   lastInstallRefusal: string | null;
   panelOpen: boolean;
-  tests: { id: string; label: string; state?: string; message?: string; children: { id: string; label: string; state?: string; message?: string; inline?: string; inlineLine?: number }[] }[];
+  tests: {
+    id: string;
+    label: string;
+    state?: string;
+    message?: string;
+    children: { id: string; label: string; state?: string; message?: string; inline?: string; inlineLine?: number }[];
+  }[];
 }
 
 export async function internalState(): Promise<InternalState> {
@@ -127,6 +139,9 @@ export function writeMarkingInterpreter(dir: string): { script: string; marker: 
  */
 export async function lessonCompanionCli(...args: string[]): Promise<string> {
   const bin = path.join(extensionPath(), 'bin', 'lesson-companion.js');
-  const { stdout } = await promisify(execFile)(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+  const { stdout } = await promisify(execFile)(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+  });
   return stdout;
 }

@@ -7,7 +7,16 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CheckReport } from '../../../src/core/report/report';
-import { activate, extensionPath, fixture, internalState, LESSON, setLearnerText, waitFor, workspaceDir } from '../lib/helpers';
+import {
+  activate,
+  extensionPath,
+  fixture,
+  internalState,
+  LESSON,
+  setLearnerText,
+  waitFor,
+  workspaceDir,
+} from '../lib/helpers';
 
 const alive = (pid: number): boolean => {
   try {
@@ -31,7 +40,8 @@ function parentOf(pid: number): number | undefined {
 
 /** Whether `pid` runs under `ancestor` (its child, grandchild, …). */
 function under(pid: number, ancestor: number): boolean {
-  for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parentOf(p), hops++) if (p === ancestor) return true;
+  for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parentOf(p), hops++)
+    if (p === ancestor) return true;
   return false;
 }
 
@@ -43,7 +53,12 @@ function runningPrograms(marker: string, file: string, ancestor?: number): boole
   for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if ((cmdline.includes(marker) || cmdline.includes(file)) && /python/.test(cmdline) && (ancestor === undefined || under(Number(pid), ancestor))) return true;
+      if (
+        (cmdline.includes(marker) || cmdline.includes(file)) &&
+        /python/.test(cmdline) &&
+        (ancestor === undefined || under(Number(pid), ancestor))
+      )
+        return true;
     } catch {
       // Gone meanwhile.
     }
@@ -60,13 +75,20 @@ suite('the check service (trusted workspace)', () => {
     // Earlier suites leave their own balancer.py and editors: close them, and give the file this lesson's starter
     // text on disk, so starting neither asks nor rewrites the file under an open editor.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    fs.writeFileSync(main.fsPath, fs.readFileSync(path.join(extensionPath(), 'lessons', LESSON, 'starter', 'python', 'balancer.py'), 'utf8'));
+    fs.writeFileSync(
+      main.fsPath,
+      fs.readFileSync(path.join(extensionPath(), 'lessons', LESSON, 'starter', 'python', 'balancer.py'), 'utf8'),
+    );
     await vscode.commands.executeCommand('lessonCompanion.startLesson', { lessonId: LESSON, language: 'python' });
     await waitFor('the starter in the workspace', () => (fs.existsSync(main.fsPath) ? true : undefined));
   });
 
   test('is running once a lesson session is open, before any check', async () => {
-    const pid = await waitFor('the service to start', async () => (await internalState()).service.pid ?? undefined, 20000);
+    const pid = await waitFor(
+      'the service to start',
+      async () => (await internalState()).service.pid ?? undefined,
+      20000,
+    );
     assert.ok(alive(pid), `service ${pid} is alive`);
   });
 
@@ -94,7 +116,11 @@ suite('the check service (trusted workspace)', () => {
     // The service is busy with the check once the learner's program runs under it (it answers slowly, for
     // seconds). Under it: in a full `npm test` a program of the same name left by an earlier suite was taken for
     // it, the service was killed before the check reached it, and the check was served by the next one.
-    await waitFor('the learner program to run under the service', () => (runningPrograms('slow-to-answer', 'balancer.py', service.pid!) ? true : undefined), 20000);
+    await waitFor(
+      'the learner program to run under the service',
+      () => (runningPrograms('slow-to-answer', 'balancer.py', service.pid!) ? true : undefined),
+      20000,
+    );
     process.kill(service.pid, 'SIGKILL');
     const report = await checking;
     assert.strictEqual(report, undefined, 'no report from a service that died');
@@ -104,7 +130,10 @@ suite('the check service (trusted workspace)', () => {
     assert.match(state.lastRefusalMessage ?? '', /the next check starts a new service/);
     await setLearnerText(main, fixture(LESSON, 'python', 'tiebreak-by-name.py'));
     const next = (await vscode.commands.executeCommand('lessonCompanion.check')) as CheckReport | undefined;
-    assert.deepStrictEqual(next?.mistakes.map((m) => m.id), ['tiebreak']);
+    assert.deepStrictEqual(
+      next?.mistakes.map((m) => m.id),
+      ['tiebreak'],
+    );
     const restarted = await internalState();
     assert.ok(restarted.service.pid && restarted.service.pid !== service.pid, 'a new service');
     assert.strictEqual(restarted.service.starts, service.starts + 1);

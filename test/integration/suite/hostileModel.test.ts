@@ -10,11 +10,19 @@ import * as path from 'path';
 import { monitorEventLoopDelay } from 'perf_hooks';
 import * as vscode from 'vscode';
 import type { CheckReport } from '../../../src/core/report/report';
-import { activate, extensionPath, internalState, lessonCompanionCli, setLearnerText, workspaceDir } from '../lib/helpers';
+import {
+  activate,
+  extensionPath,
+  internalState,
+  lessonCompanionCli,
+  setLearnerText,
+  workspaceDir,
+} from '../lib/helpers';
 
 const ID = 'loops-on-zzz';
 const PICK_LINE = "    if (verb === 'PICK') return pick(state, on, observed);";
-const LOOPING_PICK = "    if (verb === 'PICK') { if (observed && observed[0] === 'zzz') { for (;;) { /* the pack's bug */ } } return pick(state, on, observed); }";
+const LOOPING_PICK =
+  "    if (verb === 'PICK') { if (observed && observed[0] === 'zzz') { for (;;) { /* the pack's bug */ } } return pick(state, on, observed); }";
 
 suite('a pack whose model loops (trusted workspace)', () => {
   let tmp: string;
@@ -56,15 +64,26 @@ suite('a pack whose model loops (trusted workspace)', () => {
     const file = path.join(tmp, `${ID}.lessonpack`);
     await lessonCompanionCli('bundle', dir, '-o', file); // validate passes: nothing it runs answers "zzz"
 
-    const installed = await vscode.commands.executeCommand<{ id: string; dir: string } | undefined>('lessonCompanion.installPack', vscode.Uri.file(file), { trustCode: true });
+    const installed = await vscode.commands.executeCommand<{ id: string; dir: string } | undefined>(
+      'lessonCompanion.installPack',
+      vscode.Uri.file(file),
+      { trustCode: true },
+    );
     assert.strictEqual(installed?.id, ID, (await internalState()).lastInstallRefusal ?? 'no refusal recorded');
     installedDir = installed?.dir;
     // Earlier suites leave their own balancer.py: give it the starter's text so starting does not ask.
-    if (fs.existsSync(main.fsPath)) await setLearnerText(main, fs.readFileSync(path.join(dir, 'starter', 'python', 'balancer.py'), 'utf8'));
-    const session = await vscode.commands.executeCommand<{ lessonId: string } | undefined>('lessonCompanion.startLesson', { lessonId: ID, language: 'python' });
+    if (fs.existsSync(main.fsPath))
+      await setLearnerText(main, fs.readFileSync(path.join(dir, 'starter', 'python', 'balancer.py'), 'utf8'));
+    const session = await vscode.commands.executeCommand<{ lessonId: string } | undefined>(
+      'lessonCompanion.startLesson',
+      { lessonId: ID, language: 'python' },
+    );
     assert.strictEqual(session?.lessonId, ID);
 
-    const solution = fs.readFileSync(path.join(extensionPath(), 'test', 'fixtures', 'packs', 'solutions', 'balancer.py'), 'utf8');
+    const solution = fs.readFileSync(
+      path.join(extensionPath(), 'test', 'fixtures', 'packs', 'solutions', 'balancer.py'),
+      'utf8',
+    );
     const answersZzz = solution.replace('print("EMPTY" if chosen is None else chosen)', 'print("zzz")');
     assert.notStrictEqual(answersZzz, solution);
     await setLearnerText(main, answersZzz);
@@ -83,7 +102,9 @@ suite('a pack whose model loops (trusted workspace)', () => {
     assert.match(problem.advice ?? '', new RegExp(`lesson pack "${ID}".*not of your program`));
     assert.deepStrictEqual(report?.mistakes, []);
     const maxBlockMs = loop.max / 1e6;
-    console.log(`    the check reached the looping model and ended after ${checkMs} ms; the extension host's event loop was blocked at most ${Math.round(maxBlockMs)} ms`);
+    console.log(
+      `    the check reached the looping model and ended after ${checkMs} ms; the extension host's event loop was blocked at most ${Math.round(maxBlockMs)} ms`,
+    );
     assert.ok(loop.count > 0, 'the event loop was sampled while the check ran');
     // Responsive: no single block of the host's loop as long as the engine's own limit.
     assert.ok(maxBlockMs < 3000, `the extension host was blocked for ${Math.round(maxBlockMs)} ms`);

@@ -18,9 +18,14 @@ type InstallResult = { id: string; version: string; dir: string };
 type Manifest = { id: string; version: string; title: string; readOrder: Record<string, unknown>[] };
 
 const install = (file: string, args?: { replace?: boolean; shadow?: boolean }): Thenable<InstallResult | undefined> =>
-  vscode.commands.executeCommand<InstallResult | undefined>('lessonCompanion.installPack', vscode.Uri.file(file), { trustCode: true, ...args });
-const start = (lessonId: string): Thenable<{ lessonId: string } | undefined> => vscode.commands.executeCommand('lessonCompanion.startLesson', { lessonId, language: 'python' });
-const check = (): Thenable<CheckReport | undefined> => vscode.commands.executeCommand<CheckReport | undefined>('lessonCompanion.check');
+  vscode.commands.executeCommand<InstallResult | undefined>('lessonCompanion.installPack', vscode.Uri.file(file), {
+    trustCode: true,
+    ...args,
+  });
+const start = (lessonId: string): Thenable<{ lessonId: string } | undefined> =>
+  vscode.commands.executeCommand('lessonCompanion.startLesson', { lessonId, language: 'python' });
+const check = (): Thenable<CheckReport | undefined> =>
+  vscode.commands.executeCommand<CheckReport | undefined>('lessonCompanion.check');
 const sha = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
 
 suite('hostile lesson packs (trusted workspace)', () => {
@@ -50,7 +55,10 @@ suite('hostile lesson packs (trusted workspace)', () => {
     files.set('lesson.json', Buffer.from(JSON.stringify(manifest, null, 2)));
     const listed = [...files].map(([p, data]) => ({ path: p, sha256: sha(data), size: data.length }));
     const zip = new yazl.ZipFile();
-    zip.addBuffer(Buffer.from(JSON.stringify({ format: 1, id, version, files: listed, integrity: sha(integrityInput(listed)) })), ARCHIVE_MANIFEST);
+    zip.addBuffer(
+      Buffer.from(JSON.stringify({ format: 1, id, version, files: listed, integrity: sha(integrityInput(listed)) })),
+      ARCHIVE_MANIFEST,
+    );
     for (const [p, data] of files) zip.addBuffer(data, p);
     zip.end();
     const chunks: Buffer[] = [];
@@ -80,16 +88,22 @@ suite('hostile lesson packs (trusted workspace)', () => {
     assert.strictEqual(await install(file), undefined, 'not installed');
     const refusal = (await internalState()).lastInstallRefusal ?? '';
     assert.match(refusal, /refused lc-catastrophic-1\.0\.0\.lessonpack: the lesson pack inside is not valid/);
-    assert.match(refusal, /lesson\.json:\d+:\d+: readOrder\.1\.pattern: step 2: "pattern" \/\(a\+\)\+\$\/ can take exponential time/);
+    assert.match(
+      refusal,
+      /lesson\.json:\d+:\d+: readOrder\.1\.pattern: step 2: "pattern" \/\(a\+\)\+\$\/ can take exponential time/,
+    );
     assert.strictEqual(await start('lc-catastrophic'), undefined, 'no such lesson');
   });
-
 
   test('opening a step whose pattern is slow leaves the extension host responsive, and the match is stopped', async function () {
     this.timeout(60000);
     // scslre does not flag overlapping alternatives like (a|aa)+: on a run of 40 a's that ends in "!",
     // V8 tries every way to split the run (minutes of work; a sixth of a second on a run of 20).
-    slowPack = await packArchive('lc-slow-pattern', '1.0.0', (m) => void (m.readOrder[1] = { title: 'A slow anchor', pattern: '(a|aa)+$' }));
+    slowPack = await packArchive(
+      'lc-slow-pattern',
+      '1.0.0',
+      (m) => void (m.readOrder[1] = { title: 'A slow anchor', pattern: '(a|aa)+$' }),
+    );
     const result = await install(slowPack);
     assert.ok(result, (await internalState()).lastInstallRefusal ?? 'installed');
     installedDir = result.dir;
@@ -98,11 +112,16 @@ suite('hostile lesson packs (trusted workspace)', () => {
     // On a line of code, not a comment: read-order patterns skip comment lines.
     const text = `PADDING = "${'a'.repeat(40)}!"\n${fixture(LESSON, 'python', 'correct.py')}`;
     fs.writeFileSync(main.fsPath, text);
-    await waitFor('the editor to show the learner text', async () => (await vscode.workspace.openTextDocument(main)).getText() === text);
+    await waitFor(
+      'the editor to show the learner text',
+      async () => (await vscode.workspace.openTextDocument(main)).getText() === text,
+    );
 
     const began = Date.now();
     let openedAt = 0;
-    const opening = Promise.resolve(vscode.commands.executeCommand<{ line: number; how: string } | undefined>('lessonCompanion.openStep', 2)).then((r) => {
+    const opening = Promise.resolve(
+      vscode.commands.executeCommand<{ line: number; how: string } | undefined>('lessonCompanion.openStep', 2),
+    ).then((r) => {
       openedAt = Date.now();
       return r;
     });
@@ -111,8 +130,15 @@ suite('hostile lesson packs (trusted workspace)', () => {
     const answeredAt = Date.now();
     assert.ok(state.session, 'the round trip answered');
     const located = await opening;
-    assert.ok(openedAt > 0 && answeredAt < openedAt, `a command answered (after ${answeredAt - began} ms) while the match still ran (it ended after ${openedAt - began} ms)`);
-    assert.deepStrictEqual(located && { line: located.line, how: located.how }, { line: 1, how: 'top' }, 'the match was stopped, and the step fell back to the top of the file');
+    assert.ok(
+      openedAt > 0 && answeredAt < openedAt,
+      `a command answered (after ${answeredAt - began} ms) while the match still ran (it ended after ${openedAt - began} ms)`,
+    );
+    assert.deepStrictEqual(
+      located && { line: located.line, how: located.how },
+      { line: 1, how: 'top' },
+      'the match was stopped, and the step fell back to the top of the file',
+    );
     assert.ok((await internalState()).stepsRead.includes(2), 'the step is ticked all the same');
   });
 
@@ -120,7 +146,10 @@ suite('hostile lesson packs (trusted workspace)', () => {
     this.timeout(90000);
     const first = await check();
     assert.strictEqual(first?.status, 'pass', 'the untouched pack checks the correct solution');
-    fs.appendFileSync(path.join(installedDir!, 'transcripts', 'basics.txt'), '\n=== easy: always passes\n> POOL a\nOK\n');
+    fs.appendFileSync(
+      path.join(installedDir!, 'transcripts', 'basics.txt'),
+      '\n=== easy: always passes\n> POOL a\nOK\n',
+    );
     assert.strictEqual(await check(), undefined, 'no check against a changed pack');
     assert.strictEqual((await internalState()).lastRefusal, 'changed-pack');
     const reinstalled = await install(slowPack, { replace: true });
@@ -134,7 +163,10 @@ suite('hostile lesson packs (trusted workspace)', () => {
     this.timeout(30000);
     const file = await packArchive(LESSON, '0.0.1', (m) => void (m.title = 'An old copy'));
     assert.strictEqual(await install(file, { shadow: false }), undefined);
-    assert.match((await internalState()).lastInstallRefusal ?? '', new RegExp(`kept the built-in lesson ${LESSON} \\d+\\.\\d+\\.\\d+, which is newer than this pack's 0\\.0\\.1`));
+    assert.match(
+      (await internalState()).lastInstallRefusal ?? '',
+      new RegExp(`kept the built-in lesson ${LESSON} \\d+\\.\\d+\\.\\d+, which is newer than this pack's 0\\.0\\.1`),
+    );
     const packsRoot = path.dirname(installedDir!);
     assert.ok(!fs.existsSync(path.join(packsRoot, LESSON)), 'nothing installed over the built-in lesson');
   });

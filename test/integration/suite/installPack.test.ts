@@ -9,19 +9,35 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import yazl from 'yazl';
 import type { CheckReport } from '../../../src/core/report/report';
-import { activate, extensionPath, fixture, internalState, LESSON, lessonCompanionCli, setLearnerText, waitFor, workspaceDir } from '../lib/helpers';
+import {
+  activate,
+  extensionPath,
+  fixture,
+  internalState,
+  LESSON,
+  lessonCompanionCli,
+  setLearnerText,
+  waitFor,
+  workspaceDir,
+} from '../lib/helpers';
 
 const ID = 'lc-installed-test';
 const EXTRA = 'added-in-1-1'; // a transcript only version 1.1.0 has
 type InstallResult = { id: string; version: string; dir: string; replaced?: string };
 
 const install = (file: string, args?: { replace: boolean }): Thenable<InstallResult | undefined> =>
-  vscode.commands.executeCommand<InstallResult | undefined>('lessonCompanion.installPack', vscode.Uri.file(file), { trustCode: true, ...args });
+  vscode.commands.executeCommand<InstallResult | undefined>('lessonCompanion.installPack', vscode.Uri.file(file), {
+    trustCode: true,
+    ...args,
+  });
 const start = (lessonId: string): Thenable<{ lessonId: string; mainFile: string } | undefined> =>
   vscode.commands.executeCommand('lessonCompanion.startLesson', { lessonId, language: 'python' });
 const check = async (): Promise<CheckReport> => {
   const report = await vscode.commands.executeCommand<CheckReport | undefined>('lessonCompanion.check');
-  assert.ok(report, `the check runs in a trusted workspace: ${(await internalState()).lastRefusalMessage ?? 'no refusal recorded'}`);
+  assert.ok(
+    report,
+    `the check runs in a trusted workspace: ${(await internalState()).lastRefusalMessage ?? 'no refusal recorded'}`,
+  );
   return report;
 };
 const versionIn = (dir: string): string => JSON.parse(fs.readFileSync(path.join(dir, 'lesson.json'), 'utf8')).version;
@@ -40,7 +56,11 @@ suite('install lesson pack (trusted workspace)', () => {
     delete manifest.$schema;
     Object.assign(manifest, { id: ID, version, title });
     fs.writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
-    if (extraTranscript) fs.appendFileSync(path.join(dir, 'transcripts', 'done.txt'), `\n=== ${EXTRA}: a transcript new in 1.1.0\n> POOL solo\nOK\n> PICK\nsolo\n`);
+    if (extraTranscript)
+      fs.appendFileSync(
+        path.join(dir, 'transcripts', 'done.txt'),
+        `\n=== ${EXTRA}: a transcript new in 1.1.0\n> POOL solo\nOK\n> PICK\nsolo\n`,
+      );
     const file = path.join(tmp, `${ID}-${version}.lessonpack`);
     await lessonCompanionCli('bundle', dir, '-o', file);
     assert.ok(fs.statSync(file).size > 0, `bundled ${file}`);
@@ -65,15 +85,27 @@ suite('install lesson pack (trusted workspace)', () => {
     assert.strictEqual(await start(ID), undefined, 'not a lesson before it is installed');
     const result = await install(file);
     assert.ok(result, 'the install command returns what it installed');
-    assert.deepStrictEqual({ id: result.id, version: result.version, replaced: result.replaced }, { id: ID, version: '1.0.0', replaced: undefined });
+    assert.deepStrictEqual(
+      { id: result.id, version: result.version, replaced: result.replaced },
+      { id: ID, version: '1.0.0', replaced: undefined },
+    );
     installedDir = result.dir;
     assert.strictEqual(path.basename(path.dirname(installedDir)), 'packs');
-    assert.ok(!installedDir.startsWith(extensionPath() + path.sep), `installed in global storage, not in the extension: ${installedDir}`);
+    assert.ok(
+      !installedDir.startsWith(extensionPath() + path.sep),
+      `installed in global storage, not in the extension: ${installedDir}`,
+    );
     assert.strictEqual(versionIn(installedDir), '1.0.0');
 
     const session = await start(ID);
-    assert.deepStrictEqual(session && { lessonId: session.lessonId, mainFile: session.mainFile }, { lessonId: ID, mainFile: 'balancer.py' });
-    const starter = fs.readFileSync(path.join(extensionPath(), 'lessons', LESSON, 'starter', 'python', 'balancer.py'), 'utf8');
+    assert.deepStrictEqual(session && { lessonId: session.lessonId, mainFile: session.mainFile }, {
+      lessonId: ID,
+      mainFile: 'balancer.py',
+    });
+    const starter = fs.readFileSync(
+      path.join(extensionPath(), 'lessons', LESSON, 'starter', 'python', 'balancer.py'),
+      'utf8',
+    );
     assert.strictEqual(fs.readFileSync(main.fsPath, 'utf8'), starter, 'the installed starter is in the workspace');
     // The built-in lesson is still offered (same starter bytes, so no replace dialog), then back to ours.
     assert.strictEqual((await start(LESSON))?.lessonId, LESSON);
@@ -103,7 +135,11 @@ suite('install lesson pack (trusted workspace)', () => {
     assert.strictEqual(versionIn(installedDir), '1.0.0', 'declining keeps 1.0.0');
 
     const result = await install(file, { replace: true });
-    assert.deepStrictEqual(result && { version: result.version, replaced: result.replaced, dir: result.dir }, { version: '1.1.0', replaced: '1.0.0', dir: installedDir });
+    assert.deepStrictEqual(result && { version: result.version, replaced: result.replaced, dir: result.dir }, {
+      version: '1.1.0',
+      replaced: '1.0.0',
+      dir: installedDir,
+    });
     assert.strictEqual(versionIn(installedDir), '1.1.0');
     const tree = await waitFor('the Test Explorer to show 1.1.0', async () => {
       const t = (await internalState()).tests;
@@ -112,8 +148,15 @@ suite('install lesson pack (trusted workspace)', () => {
     assert.strictEqual(tree[0]!.label, 'Installed Test v1.1 (python)');
     const report = await check();
     assert.strictEqual(report.status, 'pass', JSON.stringify(report.problems));
-    assert.ok(report.transcripts.some((t) => t.name === EXTRA && t.passed), 'the check runs the 1.1.0 transcripts');
-    assert.strictEqual(await install(file, { replace: false }), undefined, 'the same version is not reinstalled without a yes');
+    assert.ok(
+      report.transcripts.some((t) => t.name === EXTRA && t.passed),
+      'the check runs the 1.1.0 transcripts',
+    );
+    assert.strictEqual(
+      await install(file, { replace: false }),
+      undefined,
+      'the same version is not reinstalled without a yes',
+    );
   });
 
   test('an archive with a ../evil entry is refused and the installed pack stays', async function () {
@@ -126,7 +169,11 @@ suite('install lesson pack (trusted workspace)', () => {
     const chunks: Buffer[] = [];
     for await (const c of zip.outputStream as AsyncIterable<Buffer>) chunks.push(c);
     const bytes = Buffer.from(Buffer.concat(chunks).toString('latin1').split('xx/evil').join('../evil'), 'latin1');
-    assert.strictEqual(bytes.toString('latin1').split('../evil').length - 1, 2, 'local header and central directory both say ../evil');
+    assert.strictEqual(
+      bytes.toString('latin1').split('../evil').length - 1,
+      2,
+      'local header and central directory both say ../evil',
+    );
     const evil = path.join(tmp, 'sub', 'evil.lessonpack');
     fs.mkdirSync(path.dirname(evil));
     fs.writeFileSync(evil, bytes);
@@ -139,7 +186,10 @@ suite('install lesson pack (trusted workspace)', () => {
       assert.ok(!fs.existsSync(path.join(dir, 'evil')), `nothing written to ${dir}/evil`);
     }
     const report = await check(); // the open lesson still checks against the installed 1.1.0
-    assert.deepStrictEqual([report.lesson, report.status, report.transcripts.some((t) => t.name === EXTRA)], [ID, 'pass', true]);
+    assert.deepStrictEqual(
+      [report.lesson, report.status, report.transcripts.some((t) => t.name === EXTRA)],
+      [ID, 'pass', true],
+    );
     // The same refusal (src/node/packs/installPack.ts) in the words an instructor reads, via the CLI.
     const refusal = await lessonCompanionCli('install', evil, '--yes', '--packs-dir', path.join(tmp, 'cli-packs')).then(
       () => assert.fail('the CLI should refuse it too'),

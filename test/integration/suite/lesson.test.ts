@@ -9,7 +9,18 @@ import { monitorEventLoopDelay, performance } from 'perf_hooks';
 import * as vscode from 'vscode';
 import type { CheckReport } from '../../../src/core/report/report';
 import {
-  activate, extensionPath, fixture, internalState, LESSON, lessonPanelTab, lineOf, ourDiagnostics, setLearnerText, waitFor, workspaceDir, writeMarkingInterpreter,
+  activate,
+  extensionPath,
+  fixture,
+  internalState,
+  LESSON,
+  lessonPanelTab,
+  lineOf,
+  ourDiagnostics,
+  setLearnerText,
+  waitFor,
+  workspaceDir,
+  writeMarkingInterpreter,
 } from '../lib/helpers';
 
 const check = async (): Promise<CheckReport> => {
@@ -28,25 +39,42 @@ suite('lesson session (trusted workspace)', () => {
 
   test('activates and registers its commands', async () => {
     const commands = await vscode.commands.getCommands(true);
-    for (const id of ['lessonCompanion.startLesson', 'lessonCompanion.openPanel', 'lessonCompanion.check', 'lessonCompanion.openStep']) {
+    for (const id of [
+      'lessonCompanion.startLesson',
+      'lessonCompanion.openPanel',
+      'lessonCompanion.check',
+      'lessonCompanion.openStep',
+    ]) {
       assert.ok(commands.includes(id), `${id} is registered`);
     }
   });
 
   test('Start Lesson copies the starter into the empty workspace and opens the file and the panel', async () => {
     assert.ok(!fs.existsSync(main.fsPath), 'the workspace starts without balancer.py');
-    const session = await vscode.commands.executeCommand<{ lessonId: string; language: string; mainFile: string } | undefined>('lessonCompanion.startLesson', {
+    const session = await vscode.commands.executeCommand<
+      { lessonId: string; language: string; mainFile: string } | undefined
+    >('lessonCompanion.startLesson', {
       lessonId: LESSON,
       language: 'python',
     });
-    assert.deepStrictEqual(session && { lessonId: session.lessonId, language: session.language, mainFile: session.mainFile }, {
-      lessonId: LESSON,
-      language: 'python',
-      mainFile: 'balancer.py',
-    });
-    const starter = fs.readFileSync(path.join(extensionPath(), 'lessons', LESSON, 'starter', 'python', 'balancer.py'), 'utf8');
+    assert.deepStrictEqual(
+      session && { lessonId: session.lessonId, language: session.language, mainFile: session.mainFile },
+      {
+        lessonId: LESSON,
+        language: 'python',
+        mainFile: 'balancer.py',
+      },
+    );
+    const starter = fs.readFileSync(
+      path.join(extensionPath(), 'lessons', LESSON, 'starter', 'python', 'balancer.py'),
+      'utf8',
+    );
     assert.strictEqual(fs.readFileSync(main.fsPath, 'utf8'), starter, 'the starter is copied byte for byte');
-    assert.strictEqual(vscode.window.activeTextEditor?.document.uri.fsPath, main.fsPath, 'the learner file is the active editor');
+    assert.strictEqual(
+      vscode.window.activeTextEditor?.document.uri.fsPath,
+      main.fsPath,
+      'the learner file is the active editor',
+    );
     const tab = await waitFor('the lesson panel tab, titled with the lesson', () => {
       const t = lessonPanelTab();
       return t?.label.startsWith('Lesson: Least Connections') ? t : undefined;
@@ -60,13 +88,20 @@ suite('lesson session (trusted workspace)', () => {
     const before = fs.statSync(main.fsPath).mtimeMs;
     await vscode.commands.executeCommand('lessonCompanion.startLesson', { lessonId: LESSON, language: 'python' });
     assert.strictEqual(fs.statSync(main.fsPath).mtimeMs, before, 'an identical file is not rewritten');
-    const panels = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('lessonCompanion.lessonPanel'));
+    const panels = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter(
+        (t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('lessonCompanion.lessonPanel'),
+      );
     assert.strictEqual(panels.length, 1);
   });
 
   test('a read-order step reveals its symbol in the learner file and is ticked', async () => {
     const text = fs.readFileSync(main.fsPath, 'utf8');
-    const result = await vscode.commands.executeCommand<{ line: number; how: string } | undefined>('lessonCompanion.openStep', 3);
+    const result = await vscode.commands.executeCommand<{ line: number; how: string } | undefined>(
+      'lessonCompanion.openStep',
+      3,
+    );
     const expected = lineOf(text, /^\s*def pick\(/);
     assert.ok(result, 'step 3 (pick) is found');
     assert.strictEqual(result.line, expected + 1);
@@ -93,20 +128,36 @@ suite('lesson session (trusted workspace)', () => {
     const first = await timed();
     const repeated = await timed();
     loop.disable();
-    for (const { report } of [first, repeated]) assert.deepStrictEqual(report.mistakes.map((m) => m.id), ['tiebreak']);
+    for (const { report } of [first, repeated])
+      assert.deepStrictEqual(
+        report.mistakes.map((m) => m.id),
+        ['tiebreak'],
+      );
     const longestBlockMs = loop.max / 1e6;
-    console.log(`    first check of a mistaken program ${first.ms.toFixed(0)} ms, repeated ${repeated.ms.toFixed(0)} ms (${(first.ms / repeated.ms).toFixed(2)}x); extension host event loop blocked at most ${longestBlockMs.toFixed(0)} ms meanwhile`);
+    console.log(
+      `    first check of a mistaken program ${first.ms.toFixed(0)} ms, repeated ${repeated.ms.toFixed(0)} ms (${(first.ms / repeated.ms).toFixed(2)}x); extension host event loop blocked at most ${longestBlockMs.toFixed(0)} ms meanwhile`,
+    );
     assert.ok(loop.count > 0, 'the event loop was sampled while the checks ran');
     // The next test checks the unchanged starter.
-    await setLearnerText(main, fs.readFileSync(path.join(extensionPath(), 'lessons', LESSON, 'starter', 'python', 'balancer.py'), 'utf8'));
+    await setLearnerText(
+      main,
+      fs.readFileSync(path.join(extensionPath(), 'lessons', LESSON, 'starter', 'python', 'balancer.py'), 'utf8'),
+    );
   });
 
   test('checking the unchanged starter says it is not written yet', async function () {
     this.timeout(60000);
     const report = await check();
-    assert.strictEqual(report.processRuns, 1, 'a placeholder is seen on the first run: nothing is gained by running it again');
+    assert.strictEqual(
+      report.processRuns,
+      1,
+      'a placeholder is seen on the first run: nothing is gained by running it again',
+    );
     assert.notStrictEqual(report.status, 'pass');
-    assert.ok(report.problems.some((p) => p.kind === 'unimplemented'), `problems: ${report.problems.map((p) => p.kind).join(', ')}`);
+    assert.ok(
+      report.problems.some((p) => p.kind === 'unimplemented'),
+      `problems: ${report.problems.map((p) => p.kind).join(', ')}`,
+    );
   });
 
   test('a correct solution passes every hidden transcript: no diagnostics, all test items passed', async () => {
@@ -122,7 +173,11 @@ suite('lesson session (trusted workspace)', () => {
     });
     assert.strictEqual(tree.length, 1, 'one item per lesson session');
     assert.strictEqual(tree[0]!.id, `${LESSON}/python`);
-    assert.deepStrictEqual(tree[0]!.children.map((c) => c.label).sort(), report.transcripts.map((t) => t.description).sort(), 'one child per hidden transcript, labelled with its description');
+    assert.deepStrictEqual(
+      tree[0]!.children.map((c) => c.label).sort(),
+      report.transcripts.map((t) => t.description).sort(),
+      'one child per hidden transcript, labelled with its description',
+    );
     assert.ok(tree[0]!.children.every((c) => c.state === 'passed'));
   });
 
@@ -131,12 +186,20 @@ suite('lesson session (trusted workspace)', () => {
     await setLearnerText(main, text);
     const report = await check();
     assert.strictEqual(report.status, 'fail');
-    assert.deepStrictEqual(report.mistakes.map((m) => m.id), ['tiebreak']);
+    assert.deepStrictEqual(
+      report.mistakes.map((m) => m.id),
+      ['tiebreak'],
+    );
     const pickLine = lineOf(text, /^\s*def pick\(/);
     const doneLine = lineOf(text, /^\s*def done\(/);
-    const diagnostic = await waitFor('the tiebreak diagnostic', () => ourDiagnostics(main).find((d) => d.message.startsWith('Wrong tiebreak')));
+    const diagnostic = await waitFor('the tiebreak diagnostic', () =>
+      ourDiagnostics(main).find((d) => d.message.startsWith('Wrong tiebreak')),
+    );
     // On the lines that ran when the program went wrong (or def pick when they are not known): inside pick().
-    assert.ok(diagnostic.range.start.line >= pickLine && diagnostic.range.start.line < doneLine, `the diagnostic (line ${diagnostic.range.start.line + 1}) is in pick() (lines ${pickLine + 1}–${doneLine})`);
+    assert.ok(
+      diagnostic.range.start.line >= pickLine && diagnostic.range.start.line < doneLine,
+      `the diagnostic (line ${diagnostic.range.start.line + 1}) is in pick() (lines ${pickLine + 1}–${doneLine})`,
+    );
     assert.strictEqual(diagnostic.severity, vscode.DiagnosticSeverity.Error, 'a certain finding is an error');
     assert.ok(diagnostic.message.startsWith('Wrong tiebreak: '), diagnostic.message);
     assert.ok(diagnostic.message.includes(report.mistakes[0]!.hint), 'the message carries the hint');
@@ -144,11 +207,19 @@ suite('lesson session (trusted workspace)', () => {
     assert.strictEqual(ourDiagnostics(main).length, 1, 'nothing else is flagged');
 
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', main);
-    const pickLens = lenses.find((l) => l.range.start.line === pickLine && l.command?.command === 'lessonCompanion.check');
-    assert.ok(pickLens, `a Check lens above def pick (lenses: ${lenses.map((l) => `${l.range.start.line}:${l.command?.title}`).join(' | ')})`);
+    const pickLens = lenses.find(
+      (l) => l.range.start.line === pickLine && l.command?.command === 'lessonCompanion.check',
+    );
+    assert.ok(
+      pickLens,
+      `a Check lens above def pick (lenses: ${lenses.map((l) => `${l.range.start.line}:${l.command?.title}`).join(' | ')})`,
+    );
     assert.ok(pickLens.command!.title.includes('✗ Wrong tiebreak'), pickLens.command!.title);
     const doneLens = lenses.find((l) => l.range.start.line === doneLine);
-    assert.ok(doneLens && !doneLens.command!.title.includes('✗'), `done() has no named mistake: ${doneLens?.command?.title}`);
+    assert.ok(
+      doneLens && !doneLens.command!.title.includes('✗'),
+      `done() has no named mistake: ${doneLens?.command?.title}`,
+    );
 
     const tree = await waitFor('Test Explorer failures', async () => {
       const t = (await internalState()).tests;
@@ -161,22 +232,34 @@ suite('lesson session (trusted workspace)', () => {
     }
     // One count: the Test Explorer's passed/total is the panel's "N of M hidden transcripts pass".
     const passed = tree[0]!.children.filter((c) => c.state === 'passed').length;
-    assert.ok(tree[0]!.message?.startsWith(`${passed} of ${tree[0]!.children.length} hidden transcripts pass`), tree[0]!.message);
+    assert.ok(
+      tree[0]!.message?.startsWith(`${passed} of ${tree[0]!.children.length} hidden transcripts pass`),
+      tree[0]!.message,
+    );
     const failed = tree[0]!.children.find((c) => c.label === 'ties follow pool order, STATUS follows name order')!;
     assert.ok(failed.message?.includes('differ'), failed.message);
     // The message beside the code is short and sits in pick(): on its squiggled lines, or on `def pick` itself
     // when no lines were traced.
     assert.strictEqual(failed.inline, '✗ Wrong tiebreak');
-    assert.ok(failed.inlineLine! >= pickLine && failed.inlineLine! < doneLine, `inline message on line ${failed.inlineLine! + 1}`);
+    assert.ok(
+      failed.inlineLine! >= pickLine && failed.inlineLine! < doneLine,
+      `inline message on line ${failed.inlineLine! + 1}`,
+    );
   });
 
   test('the diagnostic follows its code when lines are added above it', async () => {
     const text = fixture(LESSON, 'python', 'tiebreak-by-name.py');
-    const before = (await waitFor('the tiebreak diagnostic', () => ourDiagnostics(main).find((d) => d.message.startsWith('Wrong tiebreak')))).range.start.line;
+    const before = (
+      await waitFor('the tiebreak diagnostic', () =>
+        ourDiagnostics(main).find((d) => d.message.startsWith('Wrong tiebreak')),
+      )
+    ).range.start.line;
     const edit = new vscode.WorkspaceEdit();
     edit.insert(main, new vscode.Position(1, 0), '# one\n# two\n# three\n');
     assert.ok(await vscode.workspace.applyEdit(edit));
-    const moved = await waitFor('the diagnostic to move 3 lines down', () => ourDiagnostics(main).find((d) => d.message.startsWith('Wrong tiebreak') && d.range.start.line === before + 3));
+    const moved = await waitFor('the diagnostic to move 3 lines down', () =>
+      ourDiagnostics(main).find((d) => d.message.startsWith('Wrong tiebreak') && d.range.start.line === before + 3),
+    );
     assert.ok(moved);
     await setLearnerText(main, text);
   });
@@ -184,8 +267,14 @@ suite('lesson session (trusted workspace)', () => {
   test('quick fixes on the diagnostic lead back to the lesson step and panel', async () => {
     const text = fixture(LESSON, 'python', 'tiebreak-by-name.py');
     const pickLine = lineOf(text, /^\s*def pick\(/);
-    const diagnostic = await waitFor('the tiebreak diagnostic', () => ourDiagnostics(main).find((d) => d.message.startsWith('Wrong tiebreak')));
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', main, diagnostic.range);
+    const diagnostic = await waitFor('the tiebreak diagnostic', () =>
+      ourDiagnostics(main).find((d) => d.message.startsWith('Wrong tiebreak')),
+    );
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      main,
+      diagnostic.range,
+    );
     const read = actions.find((a) => a.title.startsWith('Lesson: read step'));
     const show = actions.find((a) => a.title.startsWith('Lesson: show "Wrong tiebreak"'));
     assert.ok(read?.command && show?.command, `actions: ${actions.map((a) => a.title).join(' | ')}`);
@@ -206,9 +295,13 @@ suite('lesson session (trusted workspace)', () => {
     const problem = report.problems.find((p) => p.kind === 'syntax');
     const expectedLine = lineOf(text, /self\.in_flight\[backend\] > 0$/);
     assert.strictEqual(problem?.line, expectedLine + 1);
-    const diagnostic = await waitFor('the syntax diagnostic', () => ourDiagnostics(main).find((d) => d.message.startsWith('Your program does not start')));
+    const diagnostic = await waitFor('the syntax diagnostic', () =>
+      ourDiagnostics(main).find((d) => d.message.startsWith('Your program does not start')),
+    );
     assert.strictEqual(diagnostic.range.start.line, expectedLine);
-    await waitFor('errored test items', async () => (await internalState()).tests[0]?.children.every((c) => c.state === 'errored'));
+    await waitFor('errored test items', async () =>
+      (await internalState()).tests[0]?.children.every((c) => c.state === 'errored'),
+    );
   });
 
   test('the Test Explorer run profile runs the check', async () => {
@@ -256,7 +349,9 @@ suite('lesson session (trusted workspace)', () => {
     try {
       await setLearnerText(main, `${mistaken}\n# saved again\n`);
       await waitFor('a check after the save', async () => (await internalState()).lastStatus === 'fail', 20000);
-      await waitFor('the tiebreak diagnostic', () => ourDiagnostics(main).find((d) => d.message.startsWith('Wrong tiebreak')));
+      await waitFor('the tiebreak diagnostic', () =>
+        ourDiagnostics(main).find((d) => d.message.startsWith('Wrong tiebreak')),
+      );
     } finally {
       await config.update('checkOnSave', undefined, vscode.ConfigurationTarget.Global);
     }

@@ -8,7 +8,14 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CheckReport } from '../../../src/core/report/report';
-import { activate, extensionPath, internalState, lessonCompanionCli, setLearnerText, workspaceDir } from '../lib/helpers';
+import {
+  activate,
+  extensionPath,
+  internalState,
+  lessonCompanionCli,
+  setLearnerText,
+  workspaceDir,
+} from '../lib/helpers';
 
 const ID = 'health-checks-installed';
 const SOURCE = 'health-checks';
@@ -44,13 +51,21 @@ suite('a pack with its own model (trusted workspace)', () => {
     const file = path.join(tmp, `${ID}.lessonpack`);
     await lessonCompanionCli('bundle', dir, '-o', file);
 
-    const installed = await vscode.commands.executeCommand<{ id: string; dir: string } | undefined>('lessonCompanion.installPack', vscode.Uri.file(file), { trustCode: true });
+    const installed = await vscode.commands.executeCommand<{ id: string; dir: string } | undefined>(
+      'lessonCompanion.installPack',
+      vscode.Uri.file(file),
+      { trustCode: true },
+    );
     assert.strictEqual(installed?.id, ID, (await internalState()).lastInstallRefusal ?? 'no refusal recorded');
     installedDir = installed?.dir;
     // Earlier suites leave their own balancer.py; starting over other content would ask (a modal, which tests
     // cannot answer), so the file is first given the starter's own text, as a learner who kept it would have.
-    if (fs.existsSync(main.fsPath)) await setLearnerText(main, fs.readFileSync(path.join(dir, manifest.starters.python.dir, 'balancer.py'), 'utf8'));
-    const session = await vscode.commands.executeCommand<{ lessonId: string } | undefined>('lessonCompanion.startLesson', { lessonId: ID, language: 'python' });
+    if (fs.existsSync(main.fsPath))
+      await setLearnerText(main, fs.readFileSync(path.join(dir, manifest.starters.python.dir, 'balancer.py'), 'utf8'));
+    const session = await vscode.commands.executeCommand<{ lessonId: string } | undefined>(
+      'lessonCompanion.startLesson',
+      { lessonId: ID, language: 'python' },
+    );
     assert.strictEqual(session?.lessonId, ID);
 
     const fixtures = path.join(extensionPath(), 'test', 'fixtures', 'real-style', SOURCE, 'python');
@@ -62,7 +77,10 @@ suite('a pack with its own model (trusted workspace)', () => {
     await setLearnerText(main, fs.readFileSync(path.join(fixtures, 'counter_skip_down.py'), 'utf8'));
     const fail = await vscode.commands.executeCommand<CheckReport | undefined>('lessonCompanion.check');
     assert.strictEqual(fail?.status, 'fail');
-    assert.deepStrictEqual(fail?.mistakes.map((m) => m.id), ['done-skips-down']);
+    assert.deepStrictEqual(
+      fail?.mistakes.map((m) => m.id),
+      ['done-skips-down'],
+    );
     console.log(`    named ${fail?.mistakes[0]?.title} in ${fail?.durationMs} ms, ${fail?.processRuns} runs`);
   });
 });

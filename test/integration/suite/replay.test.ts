@@ -35,15 +35,19 @@ function nextStop(timeoutMs: number): Promise<Stop> {
           clearTimeout(timer);
           tracker.dispose();
           const reason = m.body?.reason ?? '';
-          void Promise.resolve(session.customRequest('stackTrace', { threadId: m.body?.threadId ?? 0, startFrame: 0, levels: 1 })).then(
-            (trace: { stackFrames: { line: number; source?: { path?: string } }[] }) => {
-              const top = trace.stackFrames[0]!;
-              // In a remote window (code-server) the adapter's path is a vscode-remote:// URI.
-              const where = top.source?.path;
-              resolve({ session, path: where && where.includes('://') ? vscode.Uri.parse(where).fsPath : where, line: top.line, reason });
-            },
-            reject,
-          );
+          void Promise.resolve(
+            session.customRequest('stackTrace', { threadId: m.body?.threadId ?? 0, startFrame: 0, levels: 1 }),
+          ).then((trace: { stackFrames: { line: number; source?: { path?: string } }[] }) => {
+            const top = trace.stackFrames[0]!;
+            // In a remote window (code-server) the adapter's path is a vscode-remote:// URI.
+            const where = top.source?.path;
+            resolve({
+              session,
+              path: where && where.includes('://') ? vscode.Uri.parse(where).fsPath : where,
+              line: top.line,
+              reason,
+            });
+          }, reject);
         },
       }),
     });
@@ -56,7 +60,11 @@ async function startLesson(language: string, file: string): Promise<vscode.Uri> 
   const main = vscode.Uri.file(path.join(workspaceDir(), file));
   await waitFor(`the ${language} starter in the editor`, async () => {
     const doc = vscode.window.activeTextEditor?.document;
-    return doc?.uri.fsPath === main.fsPath && !doc.isDirty && doc.getText() === new TextDecoder().decode(await vscode.workspace.fs.readFile(main));
+    return (
+      doc?.uri.fsPath === main.fsPath &&
+      !doc.isDirty &&
+      doc.getText() === new TextDecoder().decode(await vscode.workspace.fs.readFile(main))
+    );
   });
   return main;
 }
@@ -72,7 +80,10 @@ suite('run it yourself: a trace in the terminal and under the debugger', () => {
   suiteSetup(async function () {
     this.timeout(120000);
     await activate();
-    await setLearnerText(await startLesson('javascript', 'balancer.js'), fixture(LESSON, 'javascript', 'tiebreak-by-name.js'));
+    await setLearnerText(
+      await startLesson('javascript', 'balancer.js'),
+      fixture(LESSON, 'javascript', 'tiebreak-by-name.js'),
+    );
     report = await check();
   });
 
@@ -80,10 +91,13 @@ suite('run it yourself: a trace in the terminal and under the debugger', () => {
     if (vscode.debug.activeDebugSession) await endDebugging();
   });
 
-  test('Run in terminal runs the transcript\'s commands through the learner\'s program in a terminal', async function () {
+  test("Run in terminal runs the transcript's commands through the learner's program in a terminal", async function () {
     this.timeout(60000);
     const mistake = report.mistakes.find((m) => m.id === 'tiebreak');
-    assert.ok(mistake?.counterexample?.replay, `a tiebreak mistake with a replay line: ${JSON.stringify(report.mistakes.map((m) => m.id))}`);
+    assert.ok(
+      mistake?.counterexample?.replay,
+      `a tiebreak mistake with a replay line: ${JSON.stringify(report.mistakes.map((m) => m.id))}`,
+    );
     const example = mistake.counterexample;
 
     // What the terminal's shell ran, and what it printed, as shell integration reports it.
@@ -103,22 +117,43 @@ suite('run it yourself: a trace in the terminal and under the debugger', () => {
         resolve({ commandLine: e.execution.commandLine.value, output, exitCode: await ended });
       });
     });
-    const result = await vscode.commands.executeCommand<{ command: string; cwd: string; tracked: boolean } | undefined>('lessonCompanion.runTrace', { mistakeId: 'tiebreak' });
+    const result = await vscode.commands.executeCommand<{ command: string; cwd: string; tracked: boolean } | undefined>(
+      'lessonCompanion.runTrace',
+      { mistakeId: 'tiebreak' },
+    );
     assert.ok(result, 'the replay was sent to a terminal');
-    assert.strictEqual(result.cwd, workspaceDir(), 'from the learner file\'s folder');
+    assert.strictEqual(result.cwd, workspaceDir(), "from the learner file's folder");
     assert.strictEqual(result.command, example.replay!.shell);
     // Typed or run through shell integration, the shell reports the execution once its integration is up.
     const run = await Promise.race([
       ran,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no shell execution reported in 45 s (shell ${vscode.env.shell}, sent ${result.tracked ? 'through shell integration' : 'as typed text'})`)), 45000)),
+      new Promise<never>((_, reject) =>
+        setTimeout(
+          () =>
+            reject(
+              new Error(
+                `no shell execution reported in 45 s (shell ${vscode.env.shell}, sent ${result.tracked ? 'through shell integration' : 'as typed text'})`,
+              ),
+            ),
+          45000,
+        ),
+      ),
     ]);
     assert.ok(run.commandLine.includes(example.replay!.shell), run.commandLine);
     // The program answered the transcript's commands: its own wrong answer is in the terminal.
-    const printed = run.output.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07/g, '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+    const printed = run.output
+      .replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07/g, '')
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean);
     const answers = example.actual.filter((l) => l.trim() !== '');
     let at = 0;
     for (const line of printed) if (line === answers[at]) at += 1;
-    assert.strictEqual(at, answers.length, `the program's answers ${JSON.stringify(answers)} in order in the terminal output ${JSON.stringify(printed)}`);
+    assert.strictEqual(
+      at,
+      answers.length,
+      `the program's answers ${JSON.stringify(answers)} in order in the terminal output ${JSON.stringify(printed)}`,
+    );
     assert.strictEqual(run.exitCode, 0);
   });
 
@@ -130,17 +165,32 @@ suite('run it yourself: a trace in the terminal and under the debugger', () => {
     const doneLine = text.split('\n').findIndex((l) => /^\s*done\(backend\)\s*\{/.test(l)) + 1;
     assert.ok(pickLine > 0 && doneLine > pickLine);
     const stopped = nextStop(60000);
-    const result = await vscode.commands.executeCommand<{ started: boolean; line: number | null; type?: string; reason?: string }>('lessonCompanion.debugTrace', { mistakeId: 'tiebreak' });
+    const result = await vscode.commands.executeCommand<{
+      started: boolean;
+      line: number | null;
+      type?: string;
+      reason?: string;
+    }>('lessonCompanion.debugTrace', { mistakeId: 'tiebreak' });
     assert.ok(result.started, `the debugger started: ${result.reason ?? ''}`);
     assert.strictEqual(result.type, 'node');
-    assert.ok(result.line !== null && result.line > pickLine && result.line < doneLine, `the breakpoint (line ${result.line}) is inside pick() (lines ${pickLine}–${doneLine})`);
+    assert.ok(
+      result.line !== null && result.line > pickLine && result.line < doneLine,
+      `the breakpoint (line ${result.line}) is inside pick() (lines ${pickLine}–${doneLine})`,
+    );
     const stop = await stopped;
     assert.strictEqual(stop.reason, 'breakpoint');
-    assert.strictEqual(stop.path && path.resolve(stop.path), main.fsPath, 'stopped in the learner\'s own file');
+    assert.strictEqual(stop.path && path.resolve(stop.path), main.fsPath, "stopped in the learner's own file");
     assert.strictEqual(stop.line, result.line, 'stopped on the breakpoint the finding points at');
     await endDebugging();
-    await waitFor('the breakpoint it added to be removed', () =>
-      !vscode.debug.breakpoints.some((b) => b instanceof vscode.SourceBreakpoint && b.location.uri.fsPath === main.fsPath && b.location.range.start.line === result.line! - 1),
+    await waitFor(
+      'the breakpoint it added to be removed',
+      () =>
+        !vscode.debug.breakpoints.some(
+          (b) =>
+            b instanceof vscode.SourceBreakpoint &&
+            b.location.uri.fsPath === main.fsPath &&
+            b.location.range.start.line === result.line! - 1,
+        ),
     );
   });
 
@@ -150,13 +200,23 @@ suite('run it yourself: a trace in the terminal and under the debugger', () => {
     const text = fixture(LESSON, 'typescript', 'tiebreak-by-name.ts');
     await setLearnerText(main, text);
     const report = await check();
-    assert.ok(report.mistakes.some((m) => m.id === 'tiebreak'), `mistakes: ${report.mistakes.map((m) => m.id).join(', ')}`);
+    assert.ok(
+      report.mistakes.some((m) => m.id === 'tiebreak'),
+      `mistakes: ${report.mistakes.map((m) => m.id).join(', ')}`,
+    );
     const stopped = nextStop(60000);
-    const result = await vscode.commands.executeCommand<{ started: boolean; line: number | null; reason?: string }>('lessonCompanion.debugTrace', { mistakeId: 'tiebreak' });
+    const result = await vscode.commands.executeCommand<{ started: boolean; line: number | null; reason?: string }>(
+      'lessonCompanion.debugTrace',
+      { mistakeId: 'tiebreak' },
+    );
     assert.ok(result.started, `the debugger started: ${result.reason ?? ''}`);
     const stop = await stopped;
     assert.strictEqual(stop.reason, 'breakpoint');
-    assert.strictEqual(stop.path && path.resolve(stop.path), main.fsPath, 'the source map leads back to the learner\'s .ts file');
+    assert.strictEqual(
+      stop.path && path.resolve(stop.path),
+      main.fsPath,
+      "the source map leads back to the learner's .ts file",
+    );
     assert.strictEqual(stop.line, result.line);
     await endDebugging();
   });

@@ -8,7 +8,9 @@ const EXT_ID = 'lesson-companion.lesson-companion'; // <publisher>.<name> from p
 suite('smoke: real extension host', () => {
   test('runs in VS Code 1.100.x', () => {
     assert.ok(vscode.version.startsWith('1.100'), `vscode.version is ${vscode.version}`);
-    console.log(`    vscode ${vscode.version}, appName=${vscode.env.appName}, uiKind=${vscode.UIKind[vscode.env.uiKind]}, remoteName=${vscode.env.remoteName}`);
+    console.log(
+      `    vscode ${vscode.version}, appName=${vscode.env.appName}, uiKind=${vscode.UIKind[vscode.env.uiKind]}, remoteName=${vscode.env.remoteName}`,
+    );
   });
 
   test(`extension ${EXT_ID} is present and activates`, async () => {
@@ -20,8 +22,13 @@ suite('smoke: real extension host', () => {
 
   test('activation is logged with its duration (the README figure comes from this run)', async () => {
     await vscode.extensions.getExtension(EXT_ID)?.activate();
-    const state = await vscode.commands.executeCommand<{ activationMs: number | null }>('lessonCompanion.internal.state');
-    assert.ok(state && typeof state.activationMs === 'number' && state.activationMs > 0, JSON.stringify(state?.activationMs));
+    const state = await vscode.commands.executeCommand<{ activationMs: number | null }>(
+      'lessonCompanion.internal.state',
+    );
+    assert.ok(
+      state && typeof state.activationMs === 'number' && state.activationMs > 0,
+      JSON.stringify(state?.activationMs),
+    );
     console.log(`    activation took ${state.activationMs.toFixed(1)} ms`);
   });
 

@@ -10,7 +10,12 @@ export async function run(): Promise<void> {
   // The extension host inherits code-server's environment; the harness sets NO_COLOR=1 when its own
   // stdout is not a terminal.
   // LC_TEST_GREP (a regular expression over "suite title test title") runs a subset, e.g. 'smoke'.
-  const mocha = new Mocha({ ui: 'tdd', color: !process.env.NO_COLOR, timeout: 30000, grep: process.env.LC_TEST_GREP || undefined });
+  const mocha = new Mocha({
+    ui: 'tdd',
+    color: !process.env.NO_COLOR,
+    timeout: 30000,
+    grep: process.env.LC_TEST_GREP || undefined,
+  });
   // Only this folder's tests: each folder under test/integration is its own suite with its own workspace.
   const testsRoot = __dirname;
   const files = await glob('**/*.test.js', { cwd: testsRoot });

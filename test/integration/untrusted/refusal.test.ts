@@ -6,7 +6,15 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { activate, fixture, internalState, LESSON, setLearnerText, workspaceDir, writeMarkingInterpreter } from '../lib/helpers';
+import {
+  activate,
+  fixture,
+  internalState,
+  LESSON,
+  setLearnerText,
+  workspaceDir,
+  writeMarkingInterpreter,
+} from '../lib/helpers';
 
 suite('lesson companion in Restricted Mode', () => {
   let marker: string;
@@ -26,7 +34,10 @@ suite('lesson companion in Restricted Mode', () => {
   });
 
   test('starting a lesson (reading) works without trust', async () => {
-    const session = await vscode.commands.executeCommand<{ mainFile: string } | undefined>('lessonCompanion.startLesson', { lessonId: LESSON, language: 'python' });
+    const session = await vscode.commands.executeCommand<{ mainFile: string } | undefined>(
+      'lessonCompanion.startLesson',
+      { lessonId: LESSON, language: 'python' },
+    );
     assert.strictEqual(session?.mainFile, 'balancer.py');
     assert.ok(fs.existsSync(path.join(workspaceDir(), 'balancer.py')));
     const located = await vscode.commands.executeCommand<{ line: number } | undefined>('lessonCompanion.openStep', 3);
@@ -35,7 +46,11 @@ suite('lesson companion in Restricted Mode', () => {
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', main);
     assert.ok(lenses.length > 0, 'lenses above the lesson functions');
     for (const lens of lenses) {
-      assert.strictEqual(lens.command?.command, 'workbench.trust.manage', `${lens.command?.title} leads to trust, not to a check`);
+      assert.strictEqual(
+        lens.command?.command,
+        'workbench.trust.manage',
+        `${lens.command?.title} leads to trust, not to a check`,
+      );
       assert.match(lens.command.title, /trusted folder/);
     }
   });
@@ -69,7 +84,10 @@ suite('lesson companion in Restricted Mode', () => {
     const ran = await vscode.commands.executeCommand('lessonCompanion.runTrace', { mistakeId: null });
     assert.strictEqual(ran, undefined, 'nothing was sent to a terminal');
     assert.strictEqual(vscode.window.terminals.length, terminals, 'no terminal was opened');
-    const debug = await vscode.commands.executeCommand<{ started: boolean; reason?: string }>('lessonCompanion.debugTrace', { mistakeId: null });
+    const debug = await vscode.commands.executeCommand<{ started: boolean; reason?: string }>(
+      'lessonCompanion.debugTrace',
+      { mistakeId: null },
+    );
     assert.deepStrictEqual([debug.started, debug.reason], [false, 'untrusted']);
     assert.strictEqual(vscode.debug.activeDebugSession, undefined);
     assert.ok(!fs.existsSync(marker), 'the interpreter was never started');

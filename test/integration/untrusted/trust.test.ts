@@ -22,7 +22,9 @@ suite('untrusted workspace (Restricted Mode)', () => {
     // with --vsix to see what users get: without "capabilities.untrustedWorkspaces" in package.json an
     // installed extension is disabled here and getExtension() returns undefined.
     const ext = vscode.extensions.getExtension(EXT_ID);
-    console.log(`    ${EXT_ID}: ${ext ? `loaded (active=${ext.isActive})` : 'not loaded (disabled by workspace trust)'}`);
+    console.log(
+      `    ${EXT_ID}: ${ext ? `loaded (active=${ext.isActive})` : 'not loaded (disabled by workspace trust)'}`,
+    );
   });
 });
 
