@@ -1,6 +1,9 @@
 // Two bundles: the extension (Node, CommonJS, `vscode` external) and the webview (browser, IIFE).
 // The CLI is a third Node bundle so that `npx lesson-companion` needs no TypeScript at run time.
 import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
 import { writeSchema } from './scripts/write-schema.mjs';
 
 const watch = process.argv.includes('--watch');
@@ -113,6 +116,21 @@ const builds = [
     target: 'es2022',
   },
 ];
+
+/**
+ * The repair search's parser (src/node/repair/parser.ts): the tree-sitter runtime VS Code ships and only the
+ * three grammars lessons are written in, copied as they are (loaded on the first "Show a fix", never bundled).
+ */
+const TREE_SITTER = [
+  'tree-sitter.js',
+  'tree-sitter.wasm',
+  'tree-sitter-python.wasm',
+  'tree-sitter-javascript.wasm',
+  'tree-sitter-typescript.wasm',
+];
+const treeSitterDir = path.dirname(createRequire(import.meta.url).resolve('@vscode/tree-sitter-wasm'));
+fs.mkdirSync('dist/tree-sitter', { recursive: true });
+for (const file of TREE_SITTER) fs.copyFileSync(path.join(treeSitterDir, file), path.join('dist/tree-sitter', file));
 
 // media/lesson.schema.json is generated from the TypeBox schema so that it never drifts from the validator.
 await writeSchema();

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CheckReport } from '../core/report/report';
 import type { Language } from '../core/pack/schema';
-import { beginFinding, checkFile } from '../node/check/checker';
+import { beginFinding, checkFile, type CheckFileOptions } from '../node/check/checker';
 import { engineBundle } from '../node/engine/host';
 import { SandboxUnavailableError } from '../node/sandbox/contain';
 import { fsReason } from '../node/errors/errors';
@@ -11,6 +11,11 @@ import { isSandboxSetting, SANDBOX_SETTINGS, sandboxSettingFromEnv } from '../no
 import { isLanguage, languageOf } from '../node/languages/languages';
 import { EXIT, UsageError, type CliCommand } from './command';
 import { formatReport } from './format';
+import { formatRepair } from './repairFormat';
+import { PassingBatchStore } from '../node/check/fastPass';
+import { repairFile } from '../node/repair/repair';
+import type { RepairResult } from '../core/repair/result';
+import type { LoadedPack } from '../node/packs/packs';
 import { selectPack } from './packSelection';
 
 /** Bounds of the numeric options: a limit far outside them is a typo, and would fail or hang a check. */
@@ -37,7 +42,7 @@ export function bounded(
 export const checkCommand: CliCommand = {
   name: 'check',
   usage:
-    'check <file> [--lesson <id|dir>] [--json | --events] [--language python|javascript|typescript] [--python <path>] [--node <path>] [--timeout <ms>] [--seed <n>] [--fuzz <n>] [--sandbox auto|require|off]',
+    'check <file> [--lesson <id|dir>] [--json | --events] [--language python|javascript|typescript] [--python <path>] [--node <path>] [--timeout <ms>] [--seed <n>] [--fuzz <n>] [--sandbox auto|require|off] [--repair]',
   summary: "run a learner program against the lesson's hidden transcripts and name its mistakes",
   async run(args, io) {
     const { values, positionals } = parseArgs({
@@ -54,6 +59,7 @@ export const checkCommand: CliCommand = {
         fuzz: { type: 'string' },
         sandbox: { type: 'string' },
         events: { type: 'boolean' },
+        repair: { type: 'boolean' },
       },
     });
     if (positionals.length !== 1) throw new UsageError('check takes exactly one file');
@@ -95,15 +101,22 @@ export const checkCommand: CliCommand = {
       );
     }
     let report: CheckReport;
+    const engine = engineBundle(io.bundleDir);
+    // --repair keeps the check's first batch: the search runs its candidates on it.
+    const batches = values.repair ? new PassingBatchStore(1) : undefined;
+    const checkOptions = {
+      interpreters,
+      ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+      ...(fuzzTranscripts !== undefined ? { fuzzTranscripts } : {}),
+      sandbox,
+    };
     try {
       report = await checkFile(pack, file, language as Language, {
-        interpreters,
-        ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
-        ...(seed !== undefined ? { seed } : {}),
-        ...(fuzzTranscripts !== undefined ? { fuzzTranscripts } : {}),
-        sandbox,
+        ...checkOptions,
+        ...(batches ? { kept: { passingBatches: batches } } : {}),
         // The pack's model runs in the engine worker next to this bundle, never in this process.
-        ...(engineBundle(io.bundleDir) ? { engine: engineBundle(io.bundleDir)! } : {}),
+        ...(engine ? { engine } : {}),
         ...(values.events
           ? { onPhase: (phase: string) => io.out(`${JSON.stringify({ type: 'phase', phase })}\n`) }
           : {}),
@@ -114,11 +127,56 @@ export const checkCommand: CliCommand = {
       return EXIT.usage;
     }
     const shown = { ...report, file: path.relative(io.cwd, file) || file };
+    const repair =
+      values.repair && report.status !== 'pass'
+        ? await repairOrSay(pack, file, language as Language, report, shown.file, engine, batches!, checkOptions)
+        : undefined;
     // --events: one JSON object per line (phases as the check goes, then the report), for the editor.
     if (values.events) io.out(`${JSON.stringify({ type: 'report', report: { ...report, file } })}\n`);
-    else if (values.json) io.out(JSON.stringify(shown, null, 2) + '\n');
-    else io.out(formatReport(shown, io.isTTY && !io.env.NO_COLOR));
+    else if (values.json) io.out(JSON.stringify(repair ? { ...shown, repair } : shown, null, 2) + '\n');
+    else {
+      io.out(formatReport(shown, io.isTTY && !io.env.NO_COLOR));
+      if (repair) io.out(formatRepair(repair, io.isTTY && !io.env.NO_COLOR));
+    }
     // A program that cannot run (syntax error, missing interpreter) is a failed check, not a usage error.
     return shown.status === 'pass' ? EXIT.ok : EXIT.failed;
   },
 };
+
+/** Rung 4 asked for directly: a verified fix, or a plain sentence why there is none (the pack's cap included). */
+async function repairOrSay(
+  pack: LoadedPack,
+  file: string,
+  language: Language,
+  report: CheckReport,
+  shownFile: string,
+  engine: string | undefined,
+  batches: PassingBatchStore,
+  checkOptions: Omit<CheckFileOptions, 'engine'>,
+): Promise<RepairResult> {
+  const mistake = report.mistakes.map((m) => m.id).join(', ');
+  const maxRung = pack.manifest.hints?.maxRung;
+  if (maxRung !== undefined && maxRung < 4)
+    return {
+      mistake,
+      patch: null,
+      reason: `this lesson shows hints up to rung ${maxRung} (hints.maxRung), not fixes.`,
+      searchMs: 0,
+      candidates: 0,
+    };
+  if (!engine)
+    return {
+      mistake,
+      patch: null,
+      reason: 'the engine bundle (dist/engine.js) is missing, and fixes are verified by it.',
+      searchMs: 0,
+      candidates: 0,
+    };
+  const batch = batches.all()[0];
+  return repairFile(pack, file, language, report, {
+    check: { ...checkOptions, engine },
+    ...(batch ? { batch } : {}),
+    // The patch names the file as the check was given it, so `patch -p0` applies it from here.
+    patchName: shownFile.startsWith('..') || path.isAbsolute(shownFile) ? path.basename(file) : shownFile,
+  });
+}

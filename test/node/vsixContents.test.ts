@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import * as zlib from 'node:zlib';
 import type { CheckReport } from '../../src/core/report/report';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -62,6 +63,19 @@ describe('the VSIX contents (vsce ls) are enough to check and simulate', functio
       [],
     );
     assert.ok(files.includes('lessons/least-connections/lesson.json'));
+  });
+
+  it('carries the tree-sitter runtime and only the Python, JavaScript and TypeScript grammars, in under 3 MiB', () => {
+    assert.deepEqual(files.filter((f) => f.includes('tree-sitter')).sort(), [
+      'dist/tree-sitter/tree-sitter-javascript.wasm',
+      'dist/tree-sitter/tree-sitter-python.wasm',
+      'dist/tree-sitter/tree-sitter-typescript.wasm',
+      'dist/tree-sitter/tree-sitter.js',
+      'dist/tree-sitter/tree-sitter.wasm',
+    ]);
+    // The VSIX is a zip: each file deflated, as vsce stores it (a few bytes of headers per file besides).
+    const deflated = files.reduce((sum, f) => sum + zlib.deflateRawSync(fs.readFileSync(path.join(ROOT, f))).length, 0);
+    assert.ok(deflated < 3 * 1024 * 1024, `the VSIX's files deflate to ${(deflated / 1048576).toFixed(2)} MiB`);
   });
 
   it('a mistaken program is checked and named from the unpacked copy, with its engine worker', async () => {

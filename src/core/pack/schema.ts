@@ -328,6 +328,19 @@ export const LessonManifestSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    hints: Type.Optional(
+      Type.Object(
+        {
+          maxRung: Type.Integer({
+            minimum: 1,
+            maximum: 4,
+            description:
+              'The last rung of the hint ladder a learner may reach: 1 the question and the step, 2 the lines, 3 the smallest failing transcript, 4 a verified fix to their own file (the default).',
+          }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,0 +1,131 @@
+/**
+ * The search plan: which edits to try, cheapest first. Edits at the lines the report located come first,
+ * by the operators that invert the named mistake; then the other operators there; then the same near the
+ * lines, in the function, and in the whole file. The node side runs them in that order within its bounds.
+ */
+import { propose, type OperatorName, type Proposal } from './operators';
+import type { ParsedFile, SyntaxNode, TextEdit } from './tree';
+
+/** A mistake the report named, and where it pointed. */
+export interface RepairTarget {
+  readonly mistake: string;
+  /** 1-based lines, most suspicious first; empty when the report could not locate the mistake. */
+  readonly lines: readonly number[];
+}
+
+export interface Candidate {
+  readonly edits: readonly TextEdit[];
+  readonly operators: readonly OperatorName[];
+  readonly description: string;
+  readonly cost: number;
+}
+
+/**
+ * Which operators invert which mistake, by words in the mistake's id (lessons name their own mistakes, so
+ * core knows only the kinds: ties, negative counts, increments, empty pools, resets, caps).
+ */
+const INVERTS: readonly { readonly words: RegExp; readonly operators: readonly OperatorName[] }[] = [
+  {
+    words: /tie|order|first|rotat|random/,
+    operators: ['unwrap-call', 'keep-part', 'swap-min-max', 'flip-comparison', 'constant-condition'],
+  },
+  {
+    words: /negative|floor|below|wrap|unsigned|close|done/,
+    operators: ['floor', 'constant-condition', 'flip-comparison'],
+  },
+  { words: /increment|late|count-on|writes/, operators: ['move-statement', 'delete-statement'] },
+  { words: /empty|none|no-healthy|crash/, operators: ['guard-empty', 'constant-condition', 'negate-condition'] },
+  {
+    words: /stale|reset|shared|fresh|keeps|carry/,
+    operators: ['rebuild-state', 'delete-statement', 'constant-condition'],
+  },
+  { words: /cap|off-by-one|limit|max/, operators: ['flip-comparison', 'nudge-number'] },
+  {
+    words: /down|health|skip|unknown|unseen|fallback|picks/,
+    operators: ['constant-condition', 'negate-condition', 'flip-comparison', 'delete-statement'],
+  },
+];
+
+/** Operators cheap and likely everywhere, before the rest. */
+const OPERATOR_COST: Record<OperatorName, number> = {
+  'flip-comparison': 2,
+  'swap-min-max': 2,
+  'swap-logic': 3,
+  'unwrap-call': 2,
+  'keep-part': 3,
+  floor: 2,
+  'move-statement': 3,
+  'delete-statement': 4,
+  'constant-condition': 3,
+  'negate-condition': 4,
+  'guard-empty': 2,
+  'rebuild-state': 2,
+  'nudge-number': 5,
+};
+
+/** The operators that invert the mistake, most likely first. */
+export function invertingOperators(mistake: string): OperatorName[] {
+  const out: OperatorName[] = [];
+  for (const rule of INVERTS)
+    if (rule.words.test(mistake)) for (const op of rule.operators) if (!out.includes(op)) out.push(op);
+  return out;
+}
+
+/** How far a node is from the located lines: 0 on them, the distance in lines near them, more outside. */
+function distance(node: SyntaxNode, lines: readonly number[]): number {
+  if (lines.length === 0) return 4;
+  let best = Infinity;
+  for (const line of lines) {
+    if (line >= node.startLine && line <= node.endLine) return node.endLine - node.startLine > 3 ? 1 : 0;
+    best = Math.min(best, Math.abs(line - node.startLine), Math.abs(line - node.endLine));
+  }
+  return best <= 3 ? best : best <= 12 ? 4 + best / 4 : 8 + best / 20;
+}
+
+function costOf(proposal: Proposal, targets: readonly RepairTarget[]): number {
+  let best = Infinity;
+  for (const target of targets) {
+    const rank = invertingOperators(target.mistake).indexOf(proposal.operator);
+    const bonus = rank < 0 ? 0 : 2.5 - rank * 0.1;
+    const cost = OPERATOR_COST[proposal.operator] - bonus + distance(proposal.at, target.lines) * 1.5;
+    best = Math.min(best, cost);
+  }
+  return best + proposal.weight * 0.5;
+}
+
+/** Every single edit the operators propose over the file, cheapest first, the same edit once. */
+export function singleEdits(file: ParsedFile, targets: readonly RepairTarget[]): Candidate[] {
+  const all = targets.length ? targets : [{ mistake: '', lines: [] }];
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  for (const proposal of propose(file, () => true)) {
+    const key = JSON.stringify(proposal.edits);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({
+      edits: proposal.edits,
+      operators: [proposal.operator],
+      description: proposal.description,
+      cost: costOf(proposal, all),
+    });
+  }
+  // Stable: equal costs keep the file's order.
+  return out
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => a.c.cost - b.c.cost || a.i - b.i)
+    .map(({ c }) => c);
+}
+
+/** A candidate on top of another (a compound mistake): both edits, or undefined when they overlap. */
+export function combine(base: Candidate, next: Candidate): Candidate | undefined {
+  for (const a of base.edits)
+    for (const b of next.edits)
+      if (a.start < b.end && b.start < a.end) return undefined;
+      else if (a.start === a.end && b.start === b.end && a.start === b.start) return undefined;
+  return {
+    edits: [...base.edits, ...next.edits],
+    operators: [...base.operators, ...next.operators],
+    description: `${base.description}; ${next.description}`,
+    cost: base.cost + next.cost,
+  };
+}

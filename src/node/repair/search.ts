@@ -1,0 +1,108 @@
+/**
+ * The bounded search: single edits cheapest first, run two at a time; when none passes, edits on top of the
+ * ones that brought the answers closest (a compound mistake: a tie and a floor); then the rest. Stops at the
+ * first candidate that passes the batch and that the verifier accepts, or at the time or candidate bound.
+ */
+import type { Language } from '../../core/pack/schema';
+import { combine, singleEdits, type Candidate, type RepairTarget } from '../../core/repair/plan';
+import { applyEdits, type ParsedFile } from '../../core/repair/tree';
+import type { CandidateRun, CandidateRunner } from './candidateRunner';
+import { parsesCleanly } from './parser';
+
+export interface SearchBounds {
+  readonly timeMs: number;
+  readonly candidates: number;
+  /** Candidates run at once (the machine's cores, at most 2). */
+  readonly concurrency: number;
+}
+
+export const DEFAULT_BOUNDS: SearchBounds = { timeMs: 30_000, candidates: 240, concurrency: 2 };
+
+/** How many of the cheapest singles are tried before edits on top of the closest ones. */
+const FIRST_SINGLES = 60;
+const BASES = 3;
+const PAIRS_PER_BASE = 50;
+
+export interface Searched {
+  readonly found?: { readonly candidate: Candidate; readonly source: string };
+  readonly runs: number;
+  readonly stoppedBy?: 'time' | 'candidates';
+}
+
+interface Tried {
+  readonly candidate: Candidate;
+  readonly run: CandidateRun;
+}
+
+export async function searchFix(
+  file: ParsedFile,
+  targets: readonly RepairTarget[],
+  runner: CandidateRunner,
+  baselineWrong: number,
+  verify: (source: string, run: CandidateRun) => Promise<boolean>,
+  bounds: SearchBounds,
+  clock: () => number = () => performance.now(),
+): Promise<Searched> {
+  const started = clock();
+  const singles = singleEdits(file, targets);
+  const seen = new Set<string>([file.source]);
+  const tried: Tried[] = [];
+  let runs = 0;
+  let stoppedBy: Searched['stoppedBy'];
+
+  const runAll = async (candidates: readonly Candidate[]): Promise<Searched['found']> => {
+    const queue = [...candidates];
+    while (queue.length) {
+      if (runs >= bounds.candidates) return void (stoppedBy = 'candidates');
+      if (clock() - started > bounds.timeMs) return void (stoppedBy = 'time');
+      const chunk = await nextChunk(queue, file.language, file.source, seen, bounds.concurrency);
+      const results = await Promise.all(chunk.map(async (c) => ({ ...c, run: await runner.run(c.source) })));
+      runs += results.length;
+      for (const result of results) {
+        tried.push(result);
+        if (result.run.passes && (await verify(result.source, result.run)))
+          return { candidate: result.candidate, source: result.source };
+      }
+    }
+    return undefined;
+  };
+
+  const first = await runAll(singles.slice(0, FIRST_SINGLES));
+  if (first || stoppedBy) return { ...(first ? { found: first } : {}), runs, ...(stoppedBy ? { stoppedBy } : {}) };
+  const pairs = closest(tried, baselineWrong)
+    .flatMap((base) => singles.slice(0, PAIRS_PER_BASE * 2).flatMap((next) => combine(base, next) ?? []))
+    .sort((a, b) => a.cost - b.cost);
+  const paired = await runAll(pairs);
+  if (paired || stoppedBy) return { ...(paired ? { found: paired } : {}), runs, ...(stoppedBy ? { stoppedBy } : {}) };
+  const rest = await runAll(singles.slice(FIRST_SINGLES));
+  return { ...(rest ? { found: rest } : {}), runs, ...(stoppedBy ? { stoppedBy } : {}) };
+}
+
+/** The candidates that brought the answers closest to a passing run's, best first. */
+function closest(tried: readonly Tried[], baselineWrong: number): Candidate[] {
+  return tried
+    .filter((t) => t.run.wrongLines < baselineWrong)
+    .sort((a, b) => a.run.wrongLines - b.run.wrongLines || a.candidate.cost - b.candidate.cost)
+    .slice(0, BASES)
+    .map((t) => t.candidate);
+}
+
+/** The next candidates to run: each edit applied, new, and parsing cleanly (a candidate that does not is never run). */
+async function nextChunk(
+  queue: Candidate[],
+  language: Language,
+  source: string,
+  seen: Set<string>,
+  size: number,
+): Promise<{ candidate: Candidate; source: string }[]> {
+  const chunk: { candidate: Candidate; source: string }[] = [];
+  while (queue.length && chunk.length < size) {
+    const candidate = queue.shift()!;
+    const edited = applyEdits(source, candidate.edits);
+    if (edited === undefined || seen.has(edited)) continue;
+    seen.add(edited);
+    if (!(await parsesCleanly(language, edited))) continue;
+    chunk.push({ candidate, source: edited });
+  }
+  return chunk;
+}
