@@ -1,0 +1,179 @@
+/**
+ * What every phase of a check shares (check.ts): the cases, the counted and stall-retried `execute`, the line
+ * endings seen so far, and the one place a phase's result becomes the report.
+ */
+import type { BatchResult } from './batch';
+import { DEFAULT_FUZZ_LENGTH, DEFAULT_FUZZ_TRANSCRIPTS, generatedCases, hiddenCases, type Case } from './cases';
+import type { CheckInput } from './checkInput';
+import { LineEndingFilter, lineEndingsProblem, type LineEndings } from './lineEndings';
+import type { Execute } from './process';
+import type { ProblemContext } from '../report/problems';
+import type { CheckReport, TranscriptVerdict } from '../report/report';
+import { segmentAnswers } from '../model/segment';
+import { sameOutcome, type Outcome } from '../model/simulate';
+import type { ReferenceModel } from '../model/model';
+
+/** Stalled runs tried again per check: a real hang costs a second more each time. */
+const MAX_STALL_RETRIES = 2;
+/**
+ * The silence a retry allows a run that printed nothing before it stalled: an interpreter slow to start on a
+ * loaded machine (a crashing program was once told it stopped answering while two test suites and a mutation
+ * run shared the machine). A run that answered and then fell silent is retried with the usual second.
+ */
+const SLOW_START_STALL_MS = 3000;
+
+export interface CheckSession {
+  readonly input: CheckInput;
+  readonly concurrency: number;
+  readonly problemContext: ProblemContext;
+  readonly lineEndings: LineEndingFilter;
+  /** The program run for a phase: counted, a stall run once more before it is believed, line endings cleaned. */
+  readonly execute: Execute;
+  readonly hidden: readonly Case[];
+  readonly generated: readonly Case[];
+  /**
+   * The hidden cases, then the generated ones: a list's index in every batch and stream. More random tests
+   * are appended for a program that chooses at random (settle.ts).
+   */
+  readonly cases: Case[];
+  readonly fuzzLength: number;
+  readonly started: number;
+  /** Every process run so far, stall retries and tracing included. */
+  processRuns: number;
+}
+
+/** What the first run left: every case's outcome, and which failed. */
+export interface RunState {
+  readonly main: BatchResult;
+  readonly outcomes: readonly Outcome[];
+  readonly verdicts: readonly TranscriptVerdict[];
+  /** Indexes into the session's cases. */
+  readonly failing: readonly number[];
+}
+
+/** A phase that ends the check hands back its report instead of the next phase's state. */
+export interface Finished {
+  readonly finished: CheckReport;
+}
+
+export function isFinished<T extends object>(state: T | Finished): state is Finished {
+  return 'finished' in state;
+}
+
+export function openSession(input: CheckInput): CheckSession {
+  const { model, manifest } = input;
+  const hidden = hiddenCases(input.transcripts);
+  const fuzzLength = input.options.fuzzLength ?? manifest.fuzz?.length ?? DEFAULT_FUZZ_LENGTH;
+  const generated = generatedCases(
+    model,
+    input.options.seed,
+    input.options.fuzzTranscripts ?? manifest.fuzz?.transcripts ?? DEFAULT_FUZZ_TRANSCRIPTS,
+    fuzzLength,
+  );
+  const lineEndings = new LineEndingFilter();
+  let stallRetries = 0;
+  const session: CheckSession = {
+    input,
+    concurrency: Math.max(1, input.options.concurrency ?? 2),
+    problemContext: {
+      language: input.language,
+      fileName: input.fileName,
+      interpreter: input.options.interpreter,
+      timeLimitMs: input.options.timeLimitMs,
+      outputLimitBytes: input.options.outputLimitBytes,
+    },
+    lineEndings,
+    execute: async (stdin, limits) => {
+      session.processRuns += 1;
+      let result = await input.execute(stdin, limits);
+      // A second of silence can be a loaded machine rather than the program: a stall is run once more before it
+      // is believed, so a deterministic program gets the same verdict whatever else the machine is doing.
+      if (result.stalled && stallRetries < MAX_STALL_RETRIES) {
+        stallRetries += 1;
+        session.processRuns += 1;
+        const again = await input.execute(
+          stdin,
+          result.stdout === '' ? { ...limits, stallMs: SLOW_START_STALL_MS } : limits,
+        );
+        if (!again.stalled) result = again;
+      }
+      return lineEndings.clean(result);
+    },
+    hidden,
+    generated,
+    cases: [...hidden, ...generated],
+    fuzzLength,
+    started: input.clock(),
+    processRuns: 0,
+  };
+  return session;
+}
+
+export type ReportParts = Partial<CheckReport> & Pick<CheckReport, 'status'>;
+
+/** The report of a check that ran its cases, from what its last phase found. */
+export function reportOf(s: CheckSession, ran: RunState, given: ReportParts): CheckReport {
+  const seen = s.lineEndings.seen();
+  const partial = withLineEndings(given, seen);
+  // When every answer had the byte, no hidden transcript passed as the program printed it.
+  const transcripts = (partial.transcripts ?? ran.verdicts).map((t) =>
+    seen && seen.endedOdd === seen.lines && partial.status !== 'error' ? { ...t, passed: false } : t,
+  );
+  const passed = transcripts.filter((t) => t.passed).length;
+  const { hidden, generated, cases } = s;
+  const failingGenerated = generated.filter(
+    (_, k) => !sameOutcome(ran.outcomes[hidden.length + k]!, generated[k]!.expected),
+  );
+  return {
+    lesson: s.input.manifest.id,
+    language: s.input.language,
+    file: s.input.file,
+    status: partial.status,
+    checks: {
+      total: hidden.length,
+      passed,
+      failed: hidden.length - passed,
+      notRun: transcripts.filter((t) => t.notRun).length,
+    },
+    transcripts,
+    mistakes: partial.mistakes ?? [],
+    problems: partial.problems ?? [],
+    counterexample: partial.counterexample ?? null,
+    fuzz: {
+      seed: s.input.options.seed,
+      transcripts: generated.length,
+      failed: failingGenerated.filter((c) => ran.outcomes[cases.indexOf(c)]!.ending !== 'not-run').length,
+      notRun: failingGenerated.filter((c) => ran.outcomes[cases.indexOf(c)]!.ending === 'not-run').length,
+    },
+    ...(partial.determinism ? { determinism: partial.determinism } : {}),
+    durationMs: Math.round(s.input.clock() - s.started),
+    processRuns: s.processRuns,
+  };
+}
+
+export function verdictOf(model: ReferenceModel, c: Case, outcome: Outcome): TranscriptVerdict {
+  if (sameOutcome(outcome, c.expected)) return { name: c.name, description: c.label, passed: true };
+  if (outcome.ending === 'not-run') return { name: c.name, description: c.label, passed: false, notRun: true };
+  const expectedAnswers = segmentAnswers(model, c.commands, c.expected.lines);
+  const actualAnswers = segmentAnswers(model, c.commands, outcome.lines, outcome.ending === 'finished');
+  let divergesAt = expectedAnswers.findIndex((answer, i) => {
+    const actual = actualAnswers[i];
+    return !actual || actual.length !== answer.length || actual.some((line, k) => line !== answer[k]);
+  });
+  if (divergesAt < 0) divergesAt = Math.min(actualAnswers.length, c.commands.length - 1);
+  return {
+    name: c.name,
+    description: c.label,
+    passed: false,
+    divergesAt,
+    expected: c.expected.lines,
+    actual: outcome.lines,
+  };
+}
+
+/** Answers with a trailing byte fail, whatever else is right: the problem comes first. */
+function withLineEndings(partial: ReportParts, seen: LineEndings | undefined): ReportParts {
+  if (!seen || partial.status === 'error') return partial;
+  const restRight = (partial.mistakes ?? []).length === 0 && (partial.problems ?? []).length === 0;
+  return { ...partial, status: 'fail', problems: [lineEndingsProblem(seen, restRight), ...(partial.problems ?? [])] };
+}

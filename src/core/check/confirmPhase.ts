@@ -1,0 +1,159 @@
+/**
+ * The check's confirm phase: the smallest transcript that shows each finding, run for real in a fresh process
+ * (confirm.ts), each finding vetted by the evidence its own trace shows (evidence.ts), and the counterexample the
+ * report leads with.
+ */
+import { resetCarriesOver } from './batch';
+import type { Case } from './cases';
+import type { CheckInput } from './checkInput';
+import type { CheckSession } from './checkSession';
+import { counterexampleForDifference, counterexamplesFor, type ConfirmContext } from './confirm';
+import type { Probed } from './probePhase';
+import type { Probe } from './probe';
+import { stoppedCounterexample } from './runPhase';
+import { vetFindings, type Vetted } from '../diagnosis/evidence';
+import type { Finding } from '../diagnosis/diagnose';
+import { cardText } from '../report/contradiction';
+import type { Counterexample, NamedMistake } from '../report/report';
+import { locateFunction } from '../text/source';
+
+/** Process runs the fallback shrinking may spend per finding, when the program does not follow its mutant. */
+const MAX_SHRINK_ROUNDS = 8;
+
+export interface Confirmed extends Probed {
+  readonly ctx: ConfirmContext;
+  readonly mistakes: readonly NamedMistake[];
+  /** Findings their own trace contradicts: not named, the first is said as a contradiction. */
+  readonly contradicted: readonly Extract<Vetted<Finding>, { kind: 'dropped' }>[];
+  readonly counterexample: Counterexample | null;
+  /** A case that hung or flooded, if any. */
+  readonly stoppedCase: number | undefined;
+}
+
+export async function confirmPhase(s: CheckSession, p: Probed): Promise<Confirmed> {
+  s.input.onPhase?.('confirm');
+  const { model, manifest } = s.input;
+  const ctx: ConfirmContext = {
+    model,
+    execute: s.execute,
+    cases: s.cases,
+    streams: p.streams,
+    random: p.random,
+    leaky: p.probe?.determinism.afterReset === 'different',
+    // The pack's own reset keeps a setting, so even a right program answers a list otherwise after another.
+    carriesOver: resetCarriesOver(
+      model,
+      s.cases.map((c) => c.commands),
+    ),
+    concurrency: s.concurrency,
+    ...(s.input.replay ? { replay: s.input.replay } : {}),
+    maxShrinkRounds: MAX_SHRINK_ROUNDS,
+  };
+  const examples = await counterexamplesFor(ctx, p.diagnosis.findings);
+  // Every finding goes through the evidence its own trace shows before it is named (evidence.ts).
+  const vetted = vetFindings({
+    model,
+    catalogue: manifest.mistakes,
+    findings: p.diagnosis.findings,
+    examples,
+    random: p.random,
+    unexplained: p.diagnosis.unexplained.length > 0,
+    cardText: (id, mutation) => cardText(manifest, id, mutation),
+  });
+  const kept = vetted.filter((v) => v.kind === 'kept');
+  const contradicted = vetted.filter((v) => v.kind === 'dropped');
+  const diagnosis = { ...p.diagnosis, findings: kept.map((v) => v.finding) };
+  const mistakes = kept.map((v) => namedMistake(s.input, s.cases, v.finding, v.example, p.probe));
+  const { failing, outcomes } = p.ran;
+  const stoppedCase = failing.find(
+    (i) => outcomes[i]!.ending === 'timed-out' || outcomes[i]!.ending === 'output-limit',
+  );
+  const confirmed = { ...p, diagnosis, ctx, mistakes, contradicted, stoppedCase };
+  return { ...confirmed, counterexample: await leadingCounterexample(s, confirmed) };
+}
+
+/** A named mistake's, else a contradicted finding's, else a difference shrunk for itself, else where it stopped. */
+async function leadingCounterexample(
+  s: CheckSession,
+  c: Omit<Confirmed, 'counterexample'>,
+): Promise<Counterexample | null> {
+  const { diagnosis, answeredFailure } = c;
+  const { failing, outcomes } = c.ran;
+  let counterexample: Counterexample | null =
+    c.mistakes.find((m) => m.counterexample)?.counterexample ?? c.contradicted[0]?.example ?? null;
+  if (
+    !counterexample &&
+    (diagnosis.unexplained.length > 0 || diagnosis.findings.length === 0) &&
+    answeredFailure !== undefined
+  ) {
+    const lists = new Set(diagnosis.unexplained.map((u) => u.step.list));
+    const around = failing.filter(
+      (i) => lists.has(i) && (outcomes[i]!.ending === 'finished' || outcomes[i]!.ending === 'crashed'),
+    );
+    const pool = (around.length > 0 ? around : [answeredFailure]).map((i) => s.cases[i]!);
+    counterexample = await counterexampleForDifference(
+      c.ctx,
+      pool,
+      new Map(pool.map((k) => [k, outcomes[s.cases.indexOf(k)]!])),
+    );
+  }
+  if (!counterexample && c.stoppedCase !== undefined)
+    counterexample = stoppedCounterexample(s.input.model, s.cases[c.stoppedCase]!, outcomes[c.stoppedCase]!);
+  return counterexample;
+}
+
+function namedMistake(
+  input: CheckInput,
+  cases: readonly Case[],
+  finding: Finding,
+  counterexample: Counterexample | null,
+  probe: Probe | undefined,
+): NamedMistake {
+  const spec = input.manifest.mistakes.find((m) => m.id === finding.mistake)!;
+  const variant = spec.variants?.find((v) => v.mutant === finding.mutation);
+  const lists = [...new Set(finding.steps.map((s) => s.list))];
+  const first = finding.steps[0];
+  const firstCase = first ? cases[first.list] : undefined;
+  const behaviour = !finding.nondeterministic
+    ? undefined
+    : probe?.determinism.fresh === 'different'
+      ? 'random'
+      : probe?.determinism.afterReset === 'different'
+        ? 'rotating'
+        : undefined;
+  return {
+    id: spec.id,
+    title: variant?.title ?? spec.title,
+    function: spec.function,
+    line: locateFunction(input.source, input.language, spec.function),
+    confidence: finding.confidence,
+    explanation: spec.explanation,
+    hint: variant?.hint ?? spec.hint,
+    mutants: [finding.mutation],
+    ...(variant
+      ? {
+          variant: {
+            mutant: variant.mutant,
+            ...(variant.title ? { title: variant.title } : {}),
+            explanation: variant.explanation,
+          },
+        }
+      : {}),
+    ...(behaviour ? { behaviour } : {}),
+    evidence: {
+      steps: finding.stepCount,
+      transcripts: lists.length,
+      first:
+        first && firstCase
+          ? { transcript: firstCase.name, label: firstCase.label, index: first.listIndex, command: first.command }
+          : null,
+    },
+    revealedBy: lists
+      .map((l) => cases[l])
+      .filter((c): c is Case => c !== undefined && c.hidden)
+      .map((c) => c.name),
+    ...(spec.question ? { question: spec.question } : {}),
+    ...(spec.step ? { step: spec.step } : {}),
+    counterexample,
+  };
+}

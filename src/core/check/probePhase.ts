@@ -1,0 +1,157 @@
+/**
+ * The check's diagnose and probe phases: every process's commands and answers against the reference and its
+ * mutants (diagnose.ts), then one failing transcript again, alone and twice, to tell randomness and
+ * carried-over state (probe.ts), and the diagnosis again with what the probe saw.
+ */
+import type { Stream } from './batch';
+import type { Case } from './cases';
+import { reportOf, type CheckSession, type Finished, type RunState } from './checkSession';
+import { buildCounterexample } from './counterexample';
+import { probeDeterminism, probeMoreFresh, type Probe } from './probe';
+import { settleRandomVerdict } from './settle';
+import { unaskedProblem } from '../report/checkProblems';
+import type { CheckReport } from '../report/report';
+import type { UnaskedLines } from './unasked';
+import { diagnose, type Diagnosis } from '../diagnosis/diagnose';
+import type { ReferenceModel } from '../model/model';
+import { simulate } from '../model/simulate';
+
+/** The diagnosis of the first run, and the failing transcript a probe would run again. */
+export interface FirstLook {
+  readonly ran: RunState;
+  readonly diagnosis: Diagnosis;
+  /** The failing case to probe: the shortest answered to the end with enough free choices (see probeCase). */
+  readonly answeredFailure: number | undefined;
+}
+
+/** What the diagnosis stands on once the probe (if any) and more random runs (if random) are in. */
+export interface Probed {
+  readonly ran: RunState;
+  readonly streams: readonly Stream[];
+  readonly diagnosis: Diagnosis;
+  readonly probe: Probe | undefined;
+  readonly answeredFailure: number | undefined;
+  readonly random: boolean;
+}
+
+export function diagnosePhase(s: CheckSession, ran: RunState): FirstLook {
+  s.input.onPhase?.('diagnose');
+  const { model, manifest } = s.input;
+  const diagnosis = diagnose(model, manifest.mistakes, [...ran.main.streams]);
+  // Probe: the shortest failing transcript that the program answered to the end (a hang or a flood says
+  // enough), unless a mutant already answers every command of every transcript exactly as the program did:
+  // that leaves no room for randomness, nor for state that survives the reset.
+  const answeredFailure = probeCase(
+    model,
+    ran.failing.filter((i) => ran.outcomes[i]!.ending === 'finished' || ran.outcomes[i]!.ending === 'crashed'),
+    s.cases,
+    diagnosis.findings.map((f) => f.mutation),
+  );
+  return { ran, diagnosis, answeredFailure };
+}
+
+export async function probePhase(s: CheckSession, look: FirstLook): Promise<Probed | Finished> {
+  const { ran, answeredFailure } = look;
+  const settled =
+    look.diagnosis.findings.length > 0 &&
+    look.diagnosis.findings.every((f) => f.confidence === 'exact') &&
+    look.diagnosis.unexplained.length === 0;
+  const probed =
+    answeredFailure !== undefined && !settled
+      ? await probeAndDiagnose(s, look, answeredFailure)
+      : { streams: [...ran.main.streams], diagnosis: look.diagnosis, probe: undefined };
+  const { probe } = probed;
+  if (probe?.unasked) return { finished: unaskedReport(s, ran, probe, probe.unasked) };
+  const random = probe?.determinism.fresh === 'different';
+  if (!random) return { ran, ...probed, answeredFailure, random };
+  // What one batch of random draws shows is chance; what the verdict names must hold over more of them.
+  const more = await settleRandomVerdict({
+    model: s.input.model,
+    mistakes: s.input.manifest.mistakes,
+    execute: s.execute,
+    cases: s.cases,
+    streams: [...probed.streams],
+    diagnosis: probed.diagnosis,
+    seed: s.input.options.seed,
+    count: s.generated.length,
+    length: s.fuzzLength,
+  });
+  return { ran, streams: more.streams, diagnosis: more.diagnosis, probe, answeredFailure, random };
+}
+
+async function probeAndDiagnose(
+  s: CheckSession,
+  look: FirstLook,
+  probed: number,
+): Promise<{ streams: readonly Stream[]; diagnosis: Diagnosis; probe: Probe }> {
+  s.input.onPhase?.('probe');
+  const { model, manifest } = s.input;
+  const { main, outcomes } = look.ran;
+  // The lists its main process ran before it, for a replay of a difference seen there.
+  const home = main.streams.find((st) => st.segments.some((seg) => seg.list === probed));
+  const before = home?.segments
+    .slice(
+      0,
+      home.segments.findIndex((seg) => seg.list === probed),
+    )
+    .map((seg) => s.cases[seg.list]!.commands);
+  let probe = await probeDeterminism(model, s.execute, s.cases[probed]!, outcomes[probed], before);
+  const probeStreams = (p: Probe): Stream[] =>
+    p.streams.map((st) => ({ ...st, segments: st.segments.map((seg) => ({ ...seg, list: probed })) }));
+  let diagnosis = diagnose(model, manifest.mistakes, [...main.streams, ...probeStreams(probe)], {
+    random: probe.determinism.fresh === 'different',
+  });
+  // A free choice found with no sign of randomness, or a finding that holds only for a program that never
+  // draws at random: more fresh runs before the verdict says which it is.
+  const needsMoreFresh = diagnosis.findings.some((f) => f.nondeterministic) || diagnosis.restsOnDeterminism === true;
+  if (needsMoreFresh && probe.determinism.fresh === 'same' && probe.determinism.afterReset !== 'different') {
+    probe = await probeMoreFresh(model, s.execute, probe);
+    if (probe.determinism.fresh === 'different')
+      diagnosis = diagnose(model, manifest.mistakes, [...main.streams, ...probeStreams(probe)], { random: true });
+  }
+  return { streams: [...main.streams, ...probeStreams(probe)], diagnosis, probe };
+}
+
+/** Its answers do not follow the commands: whatever a mutant explains in them is timing, so no mistake is named. */
+function unaskedReport(s: CheckSession, ran: RunState, probe: Probe, unasked: UnaskedLines): CheckReport {
+  const shown = buildCounterexample(
+    s.input.model,
+    {
+      transcript: probe.probed.name,
+      label: probe.probed.label,
+      shrunkFrom: probe.probed.commands.length,
+      reproduced: false,
+    },
+    probe.probed.commands,
+    probe.unaskedShown ?? probe.alone,
+  );
+  return reportOf(s, ran, {
+    status: 'fail',
+    problems: [unaskedProblem(unasked, probe.probed.label)],
+    counterexample: shown,
+    determinism: probe.determinism,
+  });
+}
+
+/**
+ * The failing transcript to probe with. Two runs of a program that chooses at random may still agree when
+ * it has few choices to make, so the shortest transcript with enough free choices (ties, under the
+ * model's nondeterministic mutations) to make agreement by chance unlikely; else the one with most choices.
+ */
+function probeCase(
+  model: ReferenceModel,
+  indexes: readonly number[],
+  cases: readonly Case[],
+  suspected: readonly string[],
+): number | undefined {
+  const free = new Set(model.mutations.filter((m) => m.nondeterministic).map((m) => m.id));
+  // Choices counted under the mistakes already suspected: a count that goes negative, say, breaks ties the reference would have.
+  const on = new Set([...free, ...suspected]);
+  const ranked = indexes.map((i) => {
+    let ways = 1;
+    if (free.size > 0) for (const step of simulate(model, cases[i]!.commands, on).steps) ways *= 1 + step.alternatives;
+    return { i, ways: Math.min(ways, 1e6), length: cases[i]!.commands.length };
+  });
+  const enough = ranked.filter((r) => r.ways >= 256).sort((a, b) => a.length - b.length)[0];
+  return enough?.i ?? [...ranked].sort((a, b) => b.ways - a.ways || a.length - b.length)[0]?.i;
+}

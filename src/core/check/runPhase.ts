@@ -1,0 +1,158 @@
+/**
+ * The check's first phase: every hidden and generated transcript through as few processes as possible
+ * (batch.ts), and the verdicts that need nothing more (an interpreter missing, a syntax error, a placeholder,
+ * a pass, answers right but for their line endings).
+ */
+import { runBatch, type AfterCrash, type Stream } from './batch';
+import type { Case } from './cases';
+import { reportOf, verdictOf, type CheckSession, type Finished, type RunState } from './checkSession';
+import { buildCounterexample } from './counterexample';
+import { assembleProblems } from '../report/checkProblems';
+import { runProblems } from '../report/problems';
+import type { CheckReport, Counterexample } from '../report/report';
+import type { MistakeMutants } from '../diagnosis/diagnose';
+import { walkEvidence } from '../diagnosis/stepwise';
+import type { ReferenceModel } from '../model/model';
+import { segmentAnswers } from '../model/segment';
+import { sameOutcome, simulate, type Outcome } from '../model/simulate';
+
+/** Restarts allowed for the main batch; a program that crashes on every list would otherwise cost one each. */
+const MAX_MAIN_RUNS = 10;
+
+export async function runPhase(s: CheckSession): Promise<RunState | Finished> {
+  const { model, manifest } = s.input;
+  const { cases, hidden, generated } = s;
+  // What a passing run of every case looks like, so a host can pass a correct program without the model next time.
+  s.input.onBatch?.({
+    input: cases.map((c) => [model.resetCommand, ...c.commands].join('\n')).join('\n') + '\n',
+    expectedStdout: cases
+      .map((c) => [...model.resetAnswer, ...c.expected.lines].map((line) => `${line}\n`).join(''))
+      .join(''),
+    transcripts: hidden.map((h) => ({ name: h.name, description: h.label })),
+    fuzz: { seed: s.input.options.seed, transcripts: generated.length },
+  });
+  s.input.onPhase?.('run');
+  const isStub = (problems: ReturnType<typeof runProblems>): boolean =>
+    problems.some((p) => p.kind === 'unimplemented');
+  const main = await runBatch(
+    model,
+    s.execute,
+    cases.map((c) => c.commands),
+    {
+      maxRuns: MAX_MAIN_RUNS,
+      hopeless: (run) => isStub(runProblems(run, s.problemContext)),
+      afterCrash: (crashed, pending) => crashesLikeThis(model, manifest.mistakes, crashed, pending, cases),
+    },
+  );
+  const outcomes = main.outcomes;
+  const ran: RunState = {
+    main,
+    outcomes,
+    verdicts: hidden.map((h, i) => verdictOf(model, h, outcomes[i]!)),
+    failing: cases.map((_, i) => i).filter((i) => !sameOutcome(outcomes[i]!, cases[i]!.expected)),
+  };
+  const finished = await finishedByRun(s, ran);
+  return finished ? { finished } : ran;
+}
+
+/** The verdicts the first run gives alone, at no or one more process run; undefined when there is more to find. */
+async function finishedByRun(s: CheckSession, ran: RunState): Promise<CheckReport | undefined> {
+  const { model } = s.input;
+  const { cases, hidden } = s;
+  const { main, outcomes, failing } = ran;
+  const firstRunProblems = runProblems(main.runs[0]!, s.problemContext);
+  const fatal = firstRunProblems.find((p) => p.kind === 'interpreter-missing' || p.kind === 'syntax');
+  if (fatal)
+    return reportOf(s, ran, {
+      status: 'error',
+      problems: [fatal],
+      transcripts: hidden.map((h) => ({ name: h.name, description: h.label, passed: false })),
+    });
+  const stub = firstRunProblems.find((p) => p.kind === 'unimplemented');
+  if (stub) {
+    // Nothing to diagnose in a placeholder: show where it stopped, at no further cost.
+    const first = failing[0];
+    const counterexample = first === undefined ? null : stoppedCounterexample(model, cases[first]!, outcomes[first]!);
+    return reportOf(s, ran, { status: 'fail', problems: [stub], counterexample });
+  }
+  if (failing.length === 0 && s.lineEndings.seen())
+    return reportOf(s, ran, { status: 'fail', counterexample: await rightButForLineEndings(s) });
+  if (failing.length === 0) {
+    const problems = assembleProblems({
+      model,
+      main,
+      runProblems: (r) => runProblems(r, s.problemContext),
+      findings: [],
+      diagnosis: undefined,
+      probe: undefined,
+      cases,
+      counterexample: null,
+    });
+    return reportOf(s, ran, { status: problems.length === 0 ? 'pass' : 'fail', problems });
+  }
+  return undefined;
+}
+
+/** Right once the trailing bytes are off: the shortest hidden transcript as the program printed it. */
+async function rightButForLineEndings(s: CheckSession): Promise<Counterexample | null> {
+  const { model } = s.input;
+  const shortest = [...s.hidden].sort((a, b) => a.commands.length - b.commands.length)[0];
+  const raw = shortest ? (await runBatch(model, s.input.execute, [shortest.commands])).outcomes[0] : undefined;
+  s.processRuns += raw ? 1 : 0;
+  if (!shortest || !raw) return null;
+  const stdin = [model.resetCommand, ...shortest.commands].join('\n') + '\n';
+  return buildCounterexample(
+    model,
+    {
+      transcript: shortest.name,
+      label: shortest.label,
+      shrunkFrom: shortest.commands.length,
+      reproduced: true,
+      ...(s.input.replay ? { replay: { stdin, shell: s.input.replay(stdin) } } : {}),
+    },
+    shortest.commands,
+    raw,
+  );
+}
+
+/**
+ * After a crash: the lists where a mutant that crashes where the program did (and that the program's answers
+ * before the crash do not contradict) would crash too. They go last, and generated ones are not run at all:
+ * a program that crashes on every stranger would otherwise cost a process per transcript with a stranger.
+ */
+function crashesLikeThis(
+  model: ReferenceModel,
+  mistakes: readonly MistakeMutants[],
+  crashed: Stream,
+  pending: readonly number[],
+  cases: readonly Case[],
+): AfterCrash {
+  const mutations = [...new Set(mistakes.flatMap((m) => m.mutants))].filter(
+    (id) => !model.mutations.find((m) => m.id === id)?.nondeterministic,
+  );
+  const walk = walkEvidence(
+    model,
+    [crashed],
+    mutations.map((m) => ({ mutations: [m], nondeterministic: false })),
+  );
+  const last = walk.differing[walk.differing.length - 1];
+  const crashers = walk.tallies
+    .filter((t) => t.against === 0 && last !== undefined && t.support.some((s) => s.index === last.index))
+    .map((t) => new Set(t.candidate.mutations));
+  const defer = new Set(
+    pending.filter((i) => crashers.some((on) => simulate(model, cases[i]!.commands, on).outcome.ending === 'crashed')),
+  );
+  return { defer, skip: new Set([...defer].filter((i) => !cases[i]!.hidden)) };
+}
+
+/** A hang, a flood or a placeholder: cut after the command it stopped at. Running it again would only wait. */
+export function stoppedCounterexample(model: ReferenceModel, c: Case, outcome: Outcome): Counterexample {
+  const answered = segmentAnswers(model, c.commands, outcome.lines, false).length;
+  const commands = c.commands.slice(0, Math.min(answered + 1, c.commands.length));
+  return buildCounterexample(
+    model,
+    { transcript: c.name, label: c.label, shrunkFrom: c.commands.length, reproduced: false },
+    commands,
+    outcome,
+  );
+}
