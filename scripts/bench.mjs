@@ -169,6 +169,10 @@ async function buildInProcessEngine() {
     mainFields: ['module', 'main'],
     logLevel: 'warning',
   });
+  // The model loader resolves the shipped queue world (lesson-companion/worlds/queues) as worlds/queues.js beside the
+  // bundle that loads models (src/node/engine/modelLoader.ts): put the built one there, as dist/ has it.
+  fs.mkdirSync(path.join(dir, 'worlds'));
+  fs.copyFileSync(path.join(ROOT, 'dist', 'worlds', 'queues.js'), path.join(dir, 'worlds', 'queues.js'));
   return { dir, engine: createRequire(import.meta.url)(outfile) };
 }
 
