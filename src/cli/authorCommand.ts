@@ -34,11 +34,13 @@ import { Value } from '@sinclair/typebox/value';
 import { applyEdits, modify } from 'jsonc-parser';
 import { parseLessonJson } from '../worlds/templates/lessonJson';
 import { answerHash, expectedPrediction, normaliseAnswer, SHORT_ANSWER_SCRYPT } from '../core/quiz/quiz';
-import type { Question } from '../core/pack/schema';
+import type { LessonManifest, Question } from '../core/pack/schema';
+import type { ReferenceModel } from '../core/model/model';
+import { predictCommandProblems } from '../core/validation/questionChecks';
 import { loadModel } from '../node/engine/modelLoader';
 import { loadPack, MANIFEST_FILE, resolveInside } from '../node/packs/packs';
 import { scryptHex, sha256Hex } from '../node/cache/hash';
-import { EXIT, UsageError, type CliCommand } from './command';
+import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 
 const AnswersFileSchema = Type.Object(
   {
@@ -69,7 +71,7 @@ interface Authored {
 async function author(
   question: Question,
   entry: Entry | undefined,
-  expected: string | undefined,
+  model: ReferenceModel | undefined,
 ): Promise<Authored | string> {
   const salt = question.answer?.salt ?? randomBytes(8).toString('hex');
   const normal = (text: string): string | { error: string } => {
@@ -79,8 +81,11 @@ async function author(
   let accepted: string[];
   if (question.kind === 'predict') {
     if (entry?.accept) return 'a predict question takes no "accept": its answer is what the reference model prints';
-    if (expected === undefined) return 'the model is unknown, so the prediction cannot be computed';
-    accepted = [expected];
+    if (!model) return 'the model is unknown, so the prediction cannot be computed';
+    // The same check validate makes: a command the model cannot answer would hash its ERROR as the answer.
+    const [bad] = predictCommandProblems(model, question.commands ?? []);
+    if (bad) return `not hashed: ${bad.problem} (commands[${bad.index}] in lesson.json); fix the question first`;
+    accepted = [expectedPrediction(question, model)];
   } else {
     if (!entry?.accept) return 'no "accept" answers in the answers file';
     const normalised = entry.accept.map(normal);
@@ -156,6 +161,68 @@ function missingAnswersMessage(packDir: string, id: string, cwd: string, given: 
   );
 }
 
+/** The answers file, checked against its schema and the pack's id; says which file it read. */
+async function readAnswers(
+  io: CliIO,
+  dir: string,
+  id: string,
+  given: string | undefined,
+): Promise<{ answers: AnswersFile; shown: string }> {
+  const answersPath = given !== undefined ? path.resolve(io.cwd, given) : await defaultAnswersFile(dir, id, io.cwd);
+  let answers: AnswersFile;
+  try {
+    const data: unknown = JSON.parse(await fs.readFile(answersPath, 'utf8'));
+    if (!Value.Check(AnswersFileSchema, data)) {
+      const first = [...Value.Errors(AnswersFileSchema, data)][0];
+      throw new Error(`${first?.path || '/'}: ${first?.message ?? 'not an answers file'}`);
+    }
+    answers = data;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new UsageError(missingAnswersMessage(dir, id, io.cwd, given !== undefined ? answersPath : undefined));
+    throw new UsageError(`cannot use the answers file ${answersPath}: ${(error as Error).message}`);
+  }
+  const shown = path.relative(io.cwd, answersPath) || answersPath;
+  io.out(`reading answers from ${shown}\n`);
+  if (answers.lesson !== id) throw new UsageError(`${answersPath} is for lesson "${answers.lesson}", not "${id}"`);
+  return { answers, shown };
+}
+
+/** lesson.json's text with every question's hashes written in; the questions that changed; what could not be. */
+async function authorAll(
+  text: string,
+  manifest: LessonManifest,
+  answers: AnswersFile,
+  model: ReferenceModel | undefined,
+): Promise<{ updated: string; stale: string[]; errors: string[] }> {
+  const sections = [
+    ['failureQuestions', manifest.failureQuestions],
+    ['quiz', manifest.quiz ?? []],
+  ] as const;
+  const known = new Set(sections.flatMap(([, qs]) => qs.map((q) => q.id)));
+  const errors = Object.keys(answers.questions)
+    .filter((id) => !known.has(id))
+    .map((id) => `answers for "${id}", which is not a question of this pack`);
+  let updated = text;
+  const stale: string[] = [];
+  const options = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+  for (const [section, questions] of sections) {
+    for (const [index, question] of questions.entries()) {
+      const authored = await author(question, answers.questions[question.id], model);
+      if (typeof authored === 'string') {
+        errors.push(`question "${question.id}": ${authored}`);
+        continue;
+      }
+      if (same(question, authored)) continue;
+      stale.push(question.id);
+      const feedback = authored.feedback.length ? authored.feedback : undefined;
+      updated = applyEdits(updated, modify(updated, [section, index, 'answer'], authored.answer, options));
+      updated = applyEdits(updated, modify(updated, [section, index, 'feedback'], feedback, options));
+    }
+  }
+  return { updated, stale, errors };
+}
+
 export const authorCommand: CliCommand = {
   name: 'author-answers',
   usage: 'author-answers <pack-dir> [--answers <file>] [--check]',
@@ -177,67 +244,12 @@ export const authorCommand: CliCommand = {
     if (!parsed.ok)
       throw new UsageError(parsed.problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.message}`).join('\n'));
     const manifest = parsed.manifest;
-    const answersPath =
-      values.answers !== undefined
-        ? path.resolve(io.cwd, values.answers)
-        : await defaultAnswersFile(dir, manifest.id, io.cwd);
-    const shownPath = path.relative(io.cwd, answersPath) || answersPath;
-    let answers: AnswersFile;
-    try {
-      const data: unknown = JSON.parse(await fs.readFile(answersPath, 'utf8'));
-      if (!Value.Check(AnswersFileSchema, data)) {
-        const first = [...Value.Errors(AnswersFileSchema, data)][0];
-        throw new Error(`${first?.path || '/'}: ${first?.message ?? 'not an answers file'}`);
-      }
-      answers = data;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-        throw new UsageError(
-          missingAnswersMessage(dir, manifest.id, io.cwd, values.answers !== undefined ? answersPath : undefined),
-        );
-      throw new UsageError(`cannot use the answers file ${answersPath}: ${(error as Error).message}`);
-    }
-    io.out(`reading answers from ${shownPath}\n`);
-    if (answers.lesson !== manifest.id)
-      throw new UsageError(`${answersPath} is for lesson "${answers.lesson}", not "${manifest.id}"`);
-
+    const { answers, shown } = await readAnswers(io, dir, manifest.id, values.answers);
     const modelPath = await resolveInside(dir, manifest.model);
     const model = modelPath ? loadModel(dir, modelPath) : undefined;
-    const sections = [
-      ['failureQuestions', manifest.failureQuestions],
-      ['quiz', manifest.quiz ?? []],
-    ] as const;
-    const known = new Set(sections.flatMap(([, qs]) => qs.map((q) => q.id)));
-    const errors = Object.keys(answers.questions)
-      .filter((id) => !known.has(id))
-      .map((id) => `answers for "${id}", which is not a question of this pack`);
-    let updated = text;
-    const stale: string[] = [];
-    for (const [section, questions] of sections) {
-      for (const [index, question] of questions.entries()) {
-        const expected = question.kind === 'predict' && model ? expectedPrediction(question, model) : undefined;
-        const authored = await author(question, answers.questions[question.id], expected);
-        if (typeof authored === 'string') {
-          errors.push(`question "${question.id}": ${authored}`);
-          continue;
-        }
-        if (same(question, authored)) continue;
-        stale.push(question.id);
-        const options = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
-        updated = applyEdits(updated, modify(updated, [section, index, 'answer'], authored.answer, options));
-        updated = applyEdits(
-          updated,
-          modify(
-            updated,
-            [section, index, 'feedback'],
-            authored.feedback.length ? authored.feedback : undefined,
-            options,
-          ),
-        );
-      }
-    }
+    const { updated, stale, errors } = await authorAll(text, manifest, answers, model);
     if (errors.length > 0) {
-      io.err(errors.map((e) => `${path.relative(io.cwd, answersPath) || answersPath}: ${e}\n`).join(''));
+      io.err(errors.map((e) => `${shown}: ${e}\n`).join(''));
       return EXIT.usage;
     }
     if (values.check) {

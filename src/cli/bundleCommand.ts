@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { BundleError, bundlePack } from '../node/authoring/bundlePack';
+import { BundleError, bundlePack, type LeftOut } from '../node/authoring/bundlePack';
+import { shippedTypesDir } from '../node/authoring/modelTypes';
 import { loadPack } from '../node/packs/packs';
 import { EXIT, UsageError, type CliCommand } from './command';
 import { packDirArgument } from './validateCommand';
@@ -14,6 +15,13 @@ async function defaultName(dir: string): Promise<string> {
   } catch {
     return `${path.basename(dir)}.lessonpack`;
   }
+}
+
+/** What the folder held that the bundle does not: one line per reason. */
+function leftOutLines(leftOut: readonly LeftOut[]): string {
+  const byWhy = new Map<string, string[]>();
+  for (const item of leftOut) byWhy.set(item.why, [...(byWhy.get(item.why) ?? []), item.path]);
+  return [...byWhy].map(([why, paths]) => `Left out: ${paths.join(', ')} (${why})\n`).join('');
 }
 
 export const bundleCommand: CliCommand = {
@@ -37,13 +45,16 @@ export const bundleCommand: CliCommand = {
     };
     try {
       const file = values.output ? path.resolve(io.cwd, values.output) : path.join(io.cwd, await defaultName(dir));
-      const result = await bundlePack(dir, file, { validation: { interpreters } });
+      const result = await bundlePack(dir, file, {
+        validation: { interpreters, typesDir: shippedTypesDir(io.bundleDir), env: io.env },
+      });
       const warnings = result.validation.problems.length;
       io.out(
         `Bundled ${result.manifest.id} ${result.manifest.version}: ${result.manifest.files.length} files, ${(result.bytes / 1024).toFixed(1)} KiB → ${path.relative(io.cwd, file) || file}\n` +
           (warnings
             ? `(${warnings} validation warning${warnings === 1 ? '' : 's'}: run \`lesson-companion validate ${path.relative(io.cwd, dir) || '.'}\` to see them)\n`
             : '') +
+          leftOutLines(result.leftOut) +
           `Learners install it with: lesson-companion install ${path.relative(io.cwd, file) || file}   (or, in VS Code: "Lesson Companion: Install Lesson Pack…")\n`,
       );
       return EXIT.ok;

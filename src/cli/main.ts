@@ -17,6 +17,7 @@ const LAZY: Record<string, () => CliCommand> = {
   bundle: () => (require('./bundleCommand') as typeof import('./bundleCommand')).bundleCommand,
   install: () => (require('./installCommand') as typeof import('./installCommand')).installCommand,
   new: () => (require('./newCommand') as typeof import('./newCommand')).newCommand,
+  types: () => (require('./typesCommand') as typeof import('./typesCommand')).typesCommand,
   grade: () => (require('./gradeCommand') as typeof import('./gradeCommand')).gradeCommand,
   classroom: () => (require('./classroomCommand') as typeof import('./classroomCommand')).classroomCommand,
 };

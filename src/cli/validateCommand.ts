@@ -6,6 +6,7 @@ import { loadPack, MANIFEST_FILE } from '../node/packs/packs';
 import { validatePack, type PackValidation } from '../node/authoring/validatePack';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 import { formatValidation } from './validateFormat';
+import { shippedTypesDir } from '../node/authoring/modelTypes';
 
 /** The pack folder named on the command line, refusing early (exit 2) when it is not one. */
 export async function packDirArgument(io: CliIO, given: string | undefined, command: string): Promise<string> {
@@ -76,6 +77,8 @@ export const validateCommand: CliCommand = {
     const result = await validatePack(dir, {
       interpreters,
       ...(values.seed !== undefined ? { seed: Number(values.seed) } : {}),
+      typesDir: shippedTypesDir(io.bundleDir),
+      env: io.env,
     });
     // The sample programs are checked only against a valid pack: an invalid one's verdicts say nothing.
     const programs: ProgramResult[] | undefined =

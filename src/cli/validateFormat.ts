@@ -134,6 +134,15 @@ export function formatPairs(adequacy: Adequacy, c: Colors): string[] {
   return out;
 }
 
+/** One line on the model's type check: done with which TypeScript, or why not. */
+export function typeCheckLine(result: PackValidation): string | undefined {
+  const check = result.typeCheck;
+  if (!check) return undefined;
+  if (check.status === 'not-installed')
+    return `types: ${result.model} was not type-checked: TypeScript is not installed in or above the pack's folder, nor globally (npm install -g typescript)`;
+  return `types: ${result.model} type-checked with TypeScript ${check.version}: ${check.errors === 0 ? 'no type errors' : plural(check.errors, 'type error')}`;
+}
+
 export function formatValidation(result: PackValidation, cwd: string, color: boolean): string {
   const c = createColors(color);
   const shownDir = path.relative(cwd, result.dir) || '.';
@@ -153,6 +162,8 @@ export function formatValidation(result: PackValidation, cwd: string, color: boo
     else if (loaded) out.push(`  ${c.green('✓')} ${title}: ${goodNews(result, area)}`);
     else out.push(`  ${c.dim('-')} ${title}: not checked until lesson.json loads`);
   }
+  const types = typeCheckLine(result);
+  if (types) out.push(`  ${c.dim('·')} ${types}`);
   if (errors.length > 0)
     out.push('', c.bold(c.red(`Errors (${errors.length}):`)), ...errors.flatMap((p) => problemLines(p, shownDir, c)));
   if (warnings.length > 0)

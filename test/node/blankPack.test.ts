@@ -29,32 +29,14 @@ function fakeIo(cwd: string, env: NodeJS.ProcessEnv = {}): CliIO & { stdout: str
   return io;
 }
 
-/** tsc on the pack's model, the package installed as node_modules/lesson-companion (a link to this checkout). */
-async function typeCheck(
-  pack: string,
-  moduleResolution: 'node16' | 'node10',
-): Promise<{ ok: boolean; output: string }> {
-  const config = {
-    compilerOptions: {
-      strict: true,
-      noEmit: true,
-      target: 'ES2022',
-      module: moduleResolution === 'node16' ? 'node16' : 'commonjs',
-      moduleResolution,
-      types: [],
-    },
-    include: ['model/**/*.ts'],
-  };
-  await fs.writeFile(path.join(pack, 'tsconfig.json'), JSON.stringify(config));
+/** `tsc -p <pack>/authoring`: the tsconfig.json and types `new --blank` (and `types`) write there. */
+async function typeCheck(pack: string): Promise<{ ok: boolean; output: string }> {
   try {
-    const { stdout } = await run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', pack], {
-      cwd: pack,
-    });
+    const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+    const { stdout } = await run(process.execPath, [tsc, '-p', path.join(pack, 'authoring')], { cwd: pack });
     return { ok: true, output: stdout };
   } catch (error) {
     return { ok: false, output: String((error as { stdout?: string }).stdout ?? error) };
-  } finally {
-    await fs.rm(path.join(pack, 'tsconfig.json'));
   }
 }
 
@@ -75,26 +57,42 @@ describe('new --blank: a pack made outside this repository', function () {
     const pack = path.join(tmp, 'adder');
     assert.match(await fs.readFile(path.join(pack, 'model/model.ts'), 'utf8'), /from 'lesson-companion\/model'/);
 
-    // The types: with the package installed, under both module resolutions authors use.
-    await fs.mkdir(path.join(tmp, 'node_modules'));
-    await fs.symlink(root, path.join(tmp, 'node_modules', 'lesson-companion'), 'dir');
-    for (const resolution of ['node16', 'node10'] as const) {
-      const checked = await typeCheck(pack, resolution);
-      assert.ok(checked.ok, `${resolution}: ${checked.output}`);
-    }
-    // The check can fail: a model that breaks the interface is refused by the same types.
+    // The types: written into authoring/ (never bundled), nothing installed into the pack.
+    for (const file of ['model.d.ts', 'worlds/queues.d.ts', 'tsconfig.json'])
+      assert.ok((await fs.stat(path.join(pack, 'authoring', file))).isFile(), file);
+    const checkedTypes = await typeCheck(pack);
+    assert.ok(checkedTypes.ok, checkedTypes.output);
+    // The check can fail: a model that breaks the interface is refused by the same types, by tsc and by validate.
     const modelFile = path.join(pack, 'model/model.ts');
     const model = await fs.readFile(modelFile, 'utf8');
     await fs.writeFile(modelFile, model.replace("resetAnswer: ['OK'],", "resetAnswer: 'OK',"));
-    const broken = await typeCheck(pack, 'node16');
+    const broken = await typeCheck(pack);
     assert.ok(!broken.ok && /model\.ts\(\d+,\d+\): error TS2322/.test(broken.output), broken.output);
+    const withTs = fakeIo(tmp, { NODE_PATH: path.join(root, 'node_modules') });
+    assert.equal(await main(['validate', 'adder'], withTs), 1, withTs.stdout + withTs.stderr);
+    assert.match(withTs.stdout, /type-checked with TypeScript [\d.]+: 1 type error/);
+    const line = model.split('\n').findIndex((l) => l.includes("resetAnswer: ['OK'],")) + 1;
+    assert.match(withTs.stdout, new RegExp(`adder/model/model\\.ts:${line}:\\d+: type error \\(TS2322\\)`));
     await fs.writeFile(modelFile, model);
-    await fs.rm(path.join(tmp, 'node_modules'), { recursive: true });
+    await fs.rm(path.join(pack, 'authoring/worlds'), { recursive: true });
+    const rewritten = fakeIo(tmp);
+    assert.equal(await main(['types', 'adder'], rewritten), 0, rewritten.stderr);
+    assert.match(rewritten.stdout, /adder\/authoring\/worlds\/queues\.d\.ts/);
+    assert.ok((await fs.stat(path.join(pack, 'authoring/worlds/queues.d.ts'))).isFile());
 
     const validated = fakeIo(tmp);
     assert.equal(await main(['validate', 'adder', '--json'], validated), 0, validated.stdout + validated.stderr);
-    const report = JSON.parse(validated.stdout) as { problems: unknown[]; starters: { result: string }[] };
+    const report = JSON.parse(validated.stdout) as {
+      problems: unknown[];
+      starters: { result: string }[];
+      typeCheck: unknown;
+    };
     assert.deepEqual(report.problems, []);
+    // No TypeScript in or above the temp folder, nor in the (empty) environment's global folders: said, not failed.
+    assert.deepEqual(report.typeCheck, { status: 'not-installed' });
+    const said = fakeIo(tmp);
+    await main(['validate', 'adder'], said);
+    assert.match(said.stdout, /model\/model\.ts was not type-checked: TypeScript is not installed/);
     assert.deepEqual(
       report.starters.map((s) => s.result),
       ['fails', 'fails', 'fails'],

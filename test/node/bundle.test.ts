@@ -122,6 +122,52 @@ describe('bundle', function () {
     assert.equal(first.manifest.files.length, 6);
   });
 
+  it('takes only what lesson.json names: package.json, lock files, tsconfig.json and node_modules stay out, each said', async () => {
+    const { dir } = await createPack(tmp, 'demo');
+    for (const [file, text] of [
+      ['package.json', '{"devDependencies": {"lesson-companion": "file:/home/me/lesson-companion"}}'],
+      ['package-lock.json', '{"packages": {"node_modules/lesson-companion": {"resolved": "/home/me"}}}'],
+      ['tsconfig.json', '{}'],
+      ['node_modules/lesson-companion/index.js', 'x'],
+      ['notes/plan.md', 'x'],
+      ['model/helpers.js', 'module.exports = {};'],
+      ['starter/javascript/package-lock.json', '{}'],
+    ]) {
+      await fs.mkdir(path.dirname(path.join(dir, file!)), { recursive: true });
+      await fs.writeFile(path.join(dir, file!), text!);
+    }
+    const result = await bundlePack(dir, path.join(tmp, 'a.lessonpack'), quick);
+    assert.deepEqual(
+      [...(await readZip(result.file)).keys()],
+      [
+        ARCHIVE_MANIFEST,
+        'lesson.json',
+        'model/helpers.js',
+        'model/model.js',
+        'starter/javascript/balancer.js',
+        'starter/python/balancer.py',
+        'starter/typescript/balancer.ts',
+        'transcripts/hidden.txt',
+      ],
+    );
+    assert.deepEqual(
+      result.leftOut.map((l) => l.path),
+      [
+        'node_modules/',
+        'notes/',
+        'package-lock.json',
+        'package.json',
+        'starter/javascript/package-lock.json',
+        'tsconfig.json',
+      ],
+    );
+    const io = fakeIo(tmp);
+    assert.equal(await main(['bundle', dir, '-o', path.join(tmp, 'b.lessonpack')], io), 0, io.stderr);
+    assert.match(io.stdout, /Left out: node_modules\/ \(installed packages are never bundled\)/);
+    assert.match(io.stdout, /Left out: notes\/, package\.json, tsconfig\.json \(not named by lesson\.json\)/);
+    assert.match(io.stdout, /Left out: package-lock\.json, starter\/javascript\/package-lock\.json \(a lock file/);
+  });
+
   it('refuses an invalid pack, with the validation problems, and writes nothing', async () => {
     const { dir } = await createPack(tmp, 'demo');
     await fs.writeFile(path.join(dir, 'transcripts/hidden.txt'), '=== t: x\n> POOL a\nOK\n> PICK\nb\n');

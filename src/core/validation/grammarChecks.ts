@@ -9,6 +9,7 @@ import { seededRandom } from '../model/random';
 import type { Transcript } from '../model/transcript';
 import type { LessonManifest } from '../pack/schema';
 import type { ValidationProblem } from './problem';
+import { locate } from '../pack/manifest';
 
 const GENERATED = 100;
 const LENGTH = 24;
@@ -18,6 +19,8 @@ export function checkGrammar(input: {
   readonly transcripts: readonly Transcript[];
   readonly manifest: Pick<LessonManifest, 'failureQuestions' | 'quiz'>;
   readonly manifestFile: string;
+  /** lesson.json's text: with it, a predict question's command outside the grammar is reported at its line. */
+  readonly manifestText?: string;
   readonly modelFile?: string | undefined;
   readonly seed: number;
 }): ValidationProblem[] {
@@ -49,16 +52,29 @@ export function checkGrammar(input: {
     if (problem)
       problems.push({ severity: 'error', area: 'model', ...model, message: `the model's ${what}: ${problem}`, advice });
   }
-  for (const question of [...input.manifest.failureQuestions, ...(input.manifest.quiz ?? [])]) {
-    const bad = (question.commands ?? []).map((c) => grammarProblem(grammar, c)).find((p) => p !== undefined);
-    if (bad)
+  const lists = [
+    ['failureQuestions', input.manifest.failureQuestions],
+    ['quiz', input.manifest.quiz ?? []],
+  ] as const;
+  for (const [list, questions] of lists) {
+    for (const [i, question] of questions.entries()) {
+      const commands = question.commands ?? [];
+      const k = commands.findIndex((c) => grammarProblem(grammar, c) !== undefined);
+      if (k < 0) continue;
+      const message = `predict question "${question.id}": ${grammarProblem(grammar, commands[k]!)!}`;
+      const where =
+        input.manifestText === undefined
+          ? undefined
+          : locate(input.manifestText, input.manifestFile, `/${list}/${i}/commands/${k}`, message);
       problems.push({
         severity: 'error',
         area: 'questions',
         file: input.manifestFile,
-        message: `predict question "${question.id}": ${bad}`,
+        ...(where ? { line: where.line, column: where.column } : {}),
+        message,
         advice,
       });
+    }
   }
   const random = seededRandom(input.seed);
   for (let i = 0; i < GENERATED; i++) {

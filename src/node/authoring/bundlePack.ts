@@ -26,6 +26,8 @@ import { fsReason } from '../errors/errors';
 import { sha256 } from '../cache/hash';
 import { InstallError, readVerifiedArchive } from '../packs/installPack';
 import { loadPack } from '../packs/packs';
+import { folderLeftOutReason, leftOutReason } from '../../core/pack/bundleSelection';
+import type { LessonManifest } from '../../core/pack/schema';
 import { validatePack, type PackValidation, type ValidatePackOptions } from './validatePack';
 
 /** DOS timestamps are local time: a Date built from local fields encodes the same in every time zone. */
@@ -50,15 +52,36 @@ export interface PackFile {
 }
 
 
-/** The files that go into a bundle, sorted; refuses symbolic links and anything install would refuse. */
-export async function listPackFiles(dir: string): Promise<PackFile[]> {
+/** A file or folder (ending in "/") of the pack folder that the bundle leaves out, and why. */
+export interface LeftOut {
+  readonly path: string;
+  readonly why: string;
+}
+
+/**
+ * The files that go into a bundle, sorted; refuses symbolic links and anything install would refuse. With
+ * `manifest`, only what it names (bundleSelection.ts); what else the folder holds is added to `leftOut`.
+ */
+export async function listPackFiles(
+  dir: string,
+  manifest?: Pick<LessonManifest, 'model' | 'transcripts' | 'starters'>,
+  leftOut: LeftOut[] = [],
+): Promise<PackFile[]> {
   const files: PackFile[] = [];
   const keys = new Set<string>();
   const walk = async (relative: string): Promise<void> => {
     const entries = await fs.readdir(path.join(dir, relative), { withFileTypes: true });
     for (const entry of entries) {
       const rel = relative ? `${relative}/${entry.name}` : entry.name;
-      if (!isBundledPath(rel)) continue;
+      if (!isBundledPath(rel)) {
+        if (entry.name === 'node_modules') leftOut.push({ path: `${rel}/`, why: 'installed packages are never bundled' });
+        continue;
+      }
+      const why = !manifest ? undefined : entry.isDirectory() ? folderLeftOutReason(manifest, rel) : leftOutReason(manifest, rel);
+      if (why) {
+        leftOut.push({ path: entry.isDirectory() ? `${rel}/` : rel, why });
+        continue;
+      }
       if (entry.isSymbolicLink()) throw new BundleError(`${rel} is a symbolic link; packs are installed without links, so replace it with a copy of the file`);
       if (entry.isDirectory()) {
         await walk(rel);
@@ -90,6 +113,8 @@ export interface BundleResult {
   readonly manifest: ArchiveManifest;
   readonly bytes: number;
   readonly validation: PackValidation;
+  /** What the pack folder holds that lesson.json does not name: not in the bundle. */
+  readonly leftOut: readonly LeftOut[];
 }
 
 export async function bundlePack(dir: string, outFile: string, options: BundleOptions = {}): Promise<BundleResult> {
@@ -98,7 +123,8 @@ export async function bundlePack(dir: string, outFile: string, options: BundleOp
   const unhashed = validation.problems.find((p) => p.code === 'missing-answers');
   if (unhashed) throw new BundleError(`${dir} was not bundled: ${unhashed.message.replace(/, and bundle refuses.*$/, '')}. ${unhashed.advice ?? ''}`.trim());
   const pack = await loadPack(dir, 'folder', { checkPatterns: true });
-  const listed = await listPackFiles(dir);
+  const leftOut: LeftOut[] = [];
+  const listed = await listPackFiles(dir, pack.manifest, leftOut);
   const out = path.resolve(outFile);
   const contents = new Map<string, Buffer>();
   const files: ArchiveFile[] = [];
@@ -149,5 +175,5 @@ export async function bundlePack(dir: string, outFile: string, options: BundleOp
     await fs.rm(partial, { force: true });
   }
   const { size } = await fs.stat(out);
-  return { file: out, manifest, bytes: size, validation };
+  return { file: out, manifest, bytes: size, validation, leftOut: leftOut.sort((a, b) => (a.path < b.path ? -1 : 1)) };
 }

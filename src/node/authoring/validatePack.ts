@@ -20,12 +20,19 @@ import type { Interpreters } from '../languages/languages';
 import { loadPack, MANIFEST_FILE, PackError, readPackFile, resolveInside, type LoadedPack } from '../packs/packs';
 import { searchPattern } from '../packs/patternMatch';
 import { makeTempDir } from '../sandbox/tempDir';
+import { ModelError } from '../engine/modelLoader';
+import { modelThrewProblem } from './modelFailure';
+import { typeCheckModel, type TypeCheck } from './typeCheck';
 
 export interface ValidatePackOptions {
   readonly interpreters?: Partial<Interpreters>;
   /** Running the starters takes seconds; tests of the pure checks turn it off. */
   readonly runStarters?: boolean;
   readonly seed?: number;
+  /** The folder with the model's declaration files (media/): with it, a TypeScript model is type-checked. */
+  readonly typesDir?: string;
+  /** Where a global TypeScript is looked for (NODE_PATH, npm_config_prefix). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 export interface StarterRun {
@@ -43,6 +50,8 @@ export interface PackValidation {
   readonly problems: readonly ValidationProblem[];
   readonly adequacy?: Adequacy;
   readonly starters: readonly StarterRun[];
+  /** Whether a TypeScript model was type-checked (absent for a JavaScript model, or without `typesDir`). */
+  readonly typeCheck?: TypeCheck;
   readonly counts?: {
     readonly transcripts: number;
     readonly mistakes: number;
@@ -171,19 +180,14 @@ async function runStarter(pack: LoadedPack, language: Language, options: Validat
   }
 }
 
-export async function validatePack(dir: string, options: ValidatePackOptions = {}): Promise<PackValidation> {
-  const manifestText = await readPackFile(dir, MANIFEST_FILE).catch(() => '');
-  let pack: LoadedPack;
-  try {
-    pack = await loadPack(dir, 'folder', { model: true, allowMissingAnswers: true });
-  } catch (error) {
-    if (!(error instanceof PackError)) throw error;
-    return { valid: false, dir, problems: fromPackError(dir, error, manifestText), starters: [] };
-  }
-  const { manifest } = pack;
-  const languages = Object.keys(manifest.starters) as Language[];
-  const files: Partial<Record<Language, Map<string, string>>> = {};
-  for (const language of languages) files[language] = await starterFiles(pack, manifest.starters[language]!.dir);
+/** The pure checks (core/validation) and the scenario checks; throws ModelError when the model throws. */
+async function packChecks(
+  pack: LoadedPack,
+  manifestText: string,
+  files: Partial<Record<Language, Map<string, string>>>,
+  options: ValidatePackOptions,
+): Promise<{ problems: ValidationProblem[]; adequacy: Adequacy }> {
+  const { manifest, dir } = pack;
   const lesson = await validateLesson({
     manifest,
     manifestText,
@@ -205,8 +209,47 @@ export async function validatePack(dir: string, options: ValidatePackOptions = {
     const where = locate(manifestText, MANIFEST_FILE, finding.pointer, finding.message);
     problems.push({ severity: finding.severity, area: 'scenarios', file: MANIFEST_FILE, line: where.line, column: where.column, message: finding.message, ...(finding.advice ? { advice: finding.advice } : {}) });
   }
+  return { problems, adequacy: lesson.adequacy };
+}
+
+/** A TypeScript model checked by the instructor's TypeScript compiler, when validate knows the types' folder. */
+async function modelTypeCheck(pack: LoadedPack, options: ValidatePackOptions): Promise<{ check?: TypeCheck; problems: ValidationProblem[] }> {
+  if (!options.typesDir || !/\.[cm]?ts$/.test(pack.manifest.model)) return { problems: [] };
+  const modelFile = await resolveInside(pack.dir, pack.manifest.model);
+  if (!modelFile) return { problems: [] };
+  return typeCheckModel(pack.dir, modelFile, options.typesDir, options.env ?? process.env);
+}
+
+export async function validatePack(dir: string, options: ValidatePackOptions = {}): Promise<PackValidation> {
+  const manifestText = await readPackFile(dir, MANIFEST_FILE).catch(() => '');
+  let pack: LoadedPack;
+  try {
+    pack = await loadPack(dir, 'folder', { model: true, allowMissingAnswers: true });
+  } catch (error) {
+    if (!(error instanceof PackError)) throw error;
+    return { valid: false, dir, problems: fromPackError(dir, error, manifestText), starters: [] };
+  }
+  const { manifest } = pack;
+  const languages = Object.keys(manifest.starters) as Language[];
+  const files: Partial<Record<Language, Map<string, string>>> = {};
+  for (const language of languages) files[language] = await starterFiles(pack, manifest.starters[language]!.dir);
+  const problems: ValidationProblem[] = [];
+  let adequacy: Adequacy | undefined;
+  let threw = false;
+  try {
+    const checked = await packChecks(pack, manifestText, files, options);
+    problems.push(...checked.problems);
+    adequacy = checked.adequacy;
+  } catch (error) {
+    if (!(error instanceof ModelError)) throw error;
+    problems.push(modelThrewProblem(dir, error, pack.model, pack.transcripts));
+    threw = true;
+  }
+  const typed = await modelTypeCheck(pack, options);
+  problems.push(...typed.problems);
   const starters: StarterRun[] = [];
-  if (options.runStarters !== false) {
+  // A starter's check would only end in the model's exception again, said above once.
+  if (options.runStarters !== false && !threw) {
     // Concurrently: each run mostly waits for short-lived learner processes.
     const runs = await Promise.all(languages.map((language) => runStarter(pack, language, options)));
     for (const { run, problem } of runs) {
@@ -221,8 +264,9 @@ export async function validatePack(dir: string, options: ValidatePackOptions = {
     version: manifest.version,
     model: manifest.model,
     problems,
-    adequacy: lesson.adequacy,
+    ...(adequacy ? { adequacy } : {}),
     starters,
+    ...(typed.check ? { typeCheck: typed.check } : {}),
     counts: {
       transcripts: pack.transcripts.length,
       mistakes: manifest.mistakes.length,
