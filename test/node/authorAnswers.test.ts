@@ -64,3 +64,39 @@ describe('author-answers: where the answers file is', () => {
     assert.match(given.stderr, /no answers file at nope\.json: check the path given with --answers/);
   });
 });
+
+describe('author-answers: never hashes an answer the model cannot produce', () => {
+  let tmp: string;
+  beforeEach(async () => {
+    tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'lc-author-predict-'));
+  });
+  afterEach(async () => {
+    await fs.rm(tmp, { recursive: true, force: true });
+  });
+
+  it("refuses a predict question whose command is outside the grammar, once, with the grammar's words", async () => {
+    assert.equal(await main(['new', 'adder', '--blank'], fakeIo(tmp)), 0);
+    const manifestFile = path.join(tmp, 'adder', 'lesson.json');
+    const manifest = JSON.parse(await fs.readFile(manifestFile, 'utf8')) as Record<string, unknown>;
+    manifest.quiz = [{ id: 'quiz-p', kind: 'predict', prompt: 'Predict.', commands: ['ADD 2', 'MUL 3'] }];
+    await fs.writeFile(manifestFile, JSON.stringify(manifest, null, 2));
+    const before = await fs.readFile(manifestFile, 'utf8');
+    await fs.writeFile(
+      path.join(tmp, 'adder', 'authoring', 'adder.answers.json'),
+      JSON.stringify({ lesson: 'adder', questions: { 'quiz-p': {} } }),
+    );
+    const io = fakeIo(tmp);
+    assert.equal(await main(['author-answers', 'adder'], io), 2, io.stdout + io.stderr);
+    assert.match(io.stderr, /question "quiz-p": not hashed: `MUL 3` is not a command of the protocol/);
+    assert.equal(io.stderr.match(/MUL 3/g)?.length, 1, io.stderr);
+    assert.equal(await fs.readFile(manifestFile, 'utf8'), before, 'nothing was hashed');
+
+    // validate says the same once, at the command's line in lesson.json.
+    const validated = fakeIo(tmp);
+    assert.equal(await main(['validate', 'adder', '--json'], validated), 1);
+    const problems = (JSON.parse(validated.stdout) as { problems: { message: string; line?: number }[] }).problems;
+    const about = problems.filter((p) => p.message.includes('MUL 3'));
+    assert.equal(about.length, 1, JSON.stringify(problems));
+    assert.ok(about[0]!.line! > 0);
+  });
+});
