@@ -54,9 +54,7 @@ export function folderLeftOutReason(
   if (folder.split('/').includes('node_modules')) return 'installed packages are never bundled';
   const { folders, files } = named(manifest);
   const holds = (p: string): boolean => p === folder || p.startsWith(folder + '/') || folder.startsWith(p + '/');
-  return folders.some(holds) || files.some((f) => f.startsWith(folder + '/'))
-    ? undefined
-    : 'not named by lesson.json';
+  return folders.some(holds) || files.some((f) => f.startsWith(folder + '/')) ? undefined : 'not named by lesson.json';
 }
 
 /** Why `relative` (a pack file, `/`-separated) stays out of the bundle, or undefined when it goes in. */
