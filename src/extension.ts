@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { activation } from './ext/workbench/activation';
 import { LessonCodeActions } from './ext/editor/codeActions';
+import { FixActions, registerFixActions } from './ext/editor/fixActions';
 import { CheckCodeLensProvider } from './ext/editor/codeLens';
 import { CheckOnSave } from './ext/check/checkOnSave';
 import { CheckRunner } from './ext/check/checkRunner';
@@ -48,8 +49,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const diagnostics = own(context, new MistakeDiagnostics(store, runner));
   own(context, new CheckOnSave(store, runner));
   const traces = own(context, new TraceActions(store, packs, log, context.extensionPath));
+  const fixes = new FixActions(store, packs, service, runner, log);
   const services = {
     extensionUri: context.extensionUri,
+    fixes,
     store,
     packs,
     runner,
@@ -71,6 +74,8 @@ export function activate(context: vscode.ExtensionContext): void {
   registerCodeActionsProvider(context, learnerFiles, new LessonCodeActions(store, diagnostics), {
     providedCodeActionKinds: LessonCodeActions.kinds,
   });
+  // Rung 4: "Show a fix" (a diff of the learner's file beside a verified fix) and the Quick Fix that applies it.
+  registerFixActions(context, fixes, learnerFiles);
   registerWebviewPanelSerializer(context, PANEL_VIEW_TYPE, {
     deserializeWebviewPanel: async (panel) => {
       LessonPanel.revive(panel, services);

@@ -155,15 +155,6 @@ async function repairOrSay(
   checkOptions: Omit<CheckFileOptions, 'engine'>,
 ): Promise<RepairResult> {
   const mistake = report.mistakes.map((m) => m.id).join(', ');
-  const maxRung = pack.manifest.hints?.maxRung;
-  if (maxRung !== undefined && maxRung < 4)
-    return {
-      mistake,
-      patch: null,
-      reason: `this lesson shows hints up to rung ${maxRung} (hints.maxRung), not fixes.`,
-      searchMs: 0,
-      candidates: 0,
-    };
   if (!engine)
     return {
       mistake,

@@ -136,6 +136,8 @@ export interface MistakeView {
   readonly step?: { readonly index: number; readonly title: string };
   readonly question?: { readonly id: string; readonly promptText: string };
   readonly trace?: TraceView;
+  /** Rung 4 is offered: the smallest transcript was shown in an earlier check (src/core/repair/ladder.ts). */
+  readonly fix?: boolean;
 }
 
 export interface ProblemView {
@@ -260,6 +262,7 @@ export type FromWebview =
   /** Run / debug a trace: the extension looks the transcript up in its own report, the webview only names it. */
   | { readonly type: 'runTrace'; readonly mistakeId: string | null }
   | { readonly type: 'debugTrace'; readonly mistakeId: string | null }
+  | { readonly type: 'showFix'; readonly mistakeId: string }
   | { readonly type: 'showAnswer'; readonly questionId: string }
   | { readonly type: 'startLesson' }
   | { readonly type: 'manageTrust' }
@@ -301,6 +304,8 @@ export function parseFromWebview(raw: unknown): FromWebview | undefined {
       return raw.mistakeId === null || isId(raw.mistakeId) ? { type: raw.type, mistakeId: raw.mistakeId } : undefined;
     case 'showAnswer':
       return isId(raw.questionId) ? { type: 'showAnswer', questionId: raw.questionId } : undefined;
+    case 'showFix':
+      return isId(raw.mistakeId) ? { type: 'showFix', mistakeId: raw.mistakeId } : undefined;
     case 'runSimulation':
       return isId(raw.scenario) ? { type: 'runSimulation', scenario: raw.scenario } : undefined;
     default:
@@ -452,7 +457,8 @@ function isMistakeView(v: unknown): boolean {
     isObj(v.where) &&
     isStr(v.where.text) &&
     Array.isArray(v.revealedBy) &&
-    (v.trace === undefined || isTraceView(v.trace))
+    (v.trace === undefined || isTraceView(v.trace)) &&
+    (v.fix === undefined || typeof v.fix === 'boolean')
   );
 }
 
@@ -467,7 +473,8 @@ function isCheckView(v: unknown): v is CheckView {
     Array.isArray(v.mistakes) &&
     v.mistakes.every(isMistakeView) &&
     Array.isArray(v.problems) &&
-    (v.trace === undefined || isTraceView(v.trace))
+    (v.trace === undefined || isTraceView(v.trace)) &&
+    (v.fix === undefined || typeof v.fix === 'boolean')
   );
 }
 

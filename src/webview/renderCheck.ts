@@ -218,6 +218,18 @@ function mistakeCard(m: MistakeView, state: PanelState, ui: Ui): HTMLElement {
       : null,
     loop.length ? h('ul', { class: 'loop' }, ...loop) : null,
     m.trace ? renderTrace(m.trace, state, state.lesson, ui) : null,
+    // Rung 4: a diff of the learner's own file beside a verified fix, opened in the editor.
+    m.fix
+      ? h(
+          'p',
+          { class: 'fix' },
+          button('Show a fix', () => ui.post({ type: 'showFix', mistakeId: m.id }), {
+            class: 'secondary show-fix',
+            disabled: !state.trusted,
+            title: 'A small edit of your file that passes every hidden transcript and random test, shown as a diff',
+          }),
+        )
+      : null,
   );
 }
 

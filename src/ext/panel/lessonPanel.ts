@@ -4,6 +4,7 @@
  * state in `init`; later changes arrive as `state`/`checkStarted`/`checkResult`/`answerResult`.
  */
 import * as vscode from 'vscode';
+import { SHOW_FIX_COMMAND, type FixActions } from '../editor/fixActions';
 import type { CheckRunner } from '../check/checkRunner';
 import { checkAnswer, revealedAnswer } from '../lesson/answers';
 import { markCardRead } from '../workbench/contextKeys';
@@ -36,6 +37,8 @@ export interface PanelDeps {
   readonly navigator: StepNavigator;
   readonly traces: TraceActions;
   readonly log: Log;
+  /** Rung 4 of the hint ladder: "Show a fix" (absent in tests that build a panel without it). */
+  readonly fixes?: Pick<FixActions, 'offersFor'>;
 }
 
 export class LessonPanel implements vscode.Disposable {
@@ -136,6 +139,9 @@ export class LessonPanel implements vscode.Disposable {
       checking: runner.running,
       debug: debugSupport(session?.language),
       ...(session ? { simulation: this.deps.simulations.snapshot(session.lessonId, session.language) } : {}),
+      ...(this.deps.fixes
+        ? { fixOffered: (id: string) => this.deps.fixes!.offersFor(store.progress(session).lastReport, id) }
+        : {}),
     });
     this.panel.title = state.lesson ? `Lesson: ${state.lesson.title}` : 'Lesson';
     return state;
@@ -227,6 +233,9 @@ export class LessonPanel implements vscode.Disposable {
         return;
       case 'debugTrace':
         await this.deps.traces.debug(message.mistakeId);
+        return;
+      case 'showFix':
+        await vscode.commands.executeCommand(SHOW_FIX_COMMAND, message.mistakeId);
         return;
       case 'showAnswer': {
         const session = store.session;

@@ -79,7 +79,12 @@ function traceView(example: Counterexample, report: CheckReport, mistakeId: stri
   };
 }
 
-export function checkView(report: CheckReport, manifest: LessonManifest, at: string | null): CheckView {
+export function checkView(
+  report: CheckReport,
+  manifest: LessonManifest,
+  at: string | null,
+  fixOffered?: (mistakeId: string) => boolean,
+): CheckView {
   const questions = [...manifest.failureQuestions, ...(manifest.quiz ?? [])];
   const mistakes: MistakeView[] = report.mistakes.map((m) => {
     const step = m.step !== undefined ? manifest.readOrder[m.step - 1] : undefined;
@@ -100,6 +105,7 @@ export function checkView(report: CheckReport, manifest: LessonManifest, at: str
       ...(m.counterexample
         ? { trace: traceView(m.counterexample, report, m.id, 'Smallest transcript that shows it') }
         : {}),
+      ...(fixOffered?.(m.id) ? { fix: true } : {}),
     };
   });
   const carried = report.mistakes.some((m) => m.counterexample);
@@ -221,6 +227,8 @@ export function panelState(input: {
   checking: boolean;
   debug?: DebugSupport;
   simulation?: SimulationSnapshot;
+  /** Rung 4: whether the card offers "Show a fix" for a mistake (src/ext/editor/fixActions.ts). */
+  fixOffered?: (mistakeId: string) => boolean;
 }): PanelState {
   // Every string the panel gets, pack text above all, with its control and bidi characters written out.
   return safeStrings(buildPanelState(input));
@@ -251,7 +259,7 @@ function buildPanelState(input: Parameters<typeof panelState>[0]): PanelState {
     lesson: lessonView(session, pack, { ...progress, lastReport: report }, input.debug),
     trusted: input.trusted,
     checking: input.checking,
-    check: report ? checkView(report, pack.manifest, progress.lastCheckAt) : null,
+    check: report ? checkView(report, pack.manifest, progress.lastCheckAt, input.fixOffered) : null,
     ...(underLoad ? { underLoad } : {}),
   };
 }

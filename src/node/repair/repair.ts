@@ -93,6 +93,9 @@ export async function repairFile(
   const targets = repairTargets(report);
   const mistake = targets.map((t) => t.mistake).join(', ');
   if (report.status === 'pass') return notFound(mistake, 'the check passed; there is nothing to fix.', started);
+  const maxRung = pack.manifest.hints?.maxRung;
+  if (maxRung !== undefined && maxRung < 4)
+    return notFound(mistake, `this lesson shows hints up to rung ${maxRung} (hints.maxRung), not fixes.`, started);
   if (targets.length === 0)
     return notFound(mistake, 'the check named no mistake from the lesson, so there is no mistake to undo.', started);
   const absolute = path.resolve(file);

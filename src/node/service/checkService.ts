@@ -13,7 +13,7 @@
 import * as path from 'node:path';
 import type { CheckReport } from '../../core/report/report';
 import { beginFinding, checkFile, engineWrap, modelTranspiled } from '../check/checker';
-import { PassingBatchStore } from '../check/fastPass';
+import { batchKey, PassingBatchStore } from '../check/fastPass';
 import { simulateFile } from '../check/simulator';
 import { simulateWorldFile } from '../check/worldSimulator';
 import { isWorldScenario, type WorldScenario } from '../../core/world/worldScenarioSchema';
@@ -22,7 +22,16 @@ import { WordedError } from '../errors/errors';
 import { loadPack, type LoadedPack } from '../packs/packs';
 import { quietNodeEnv } from '../run/nodeEnv';
 import { sandboxSettingFromEnv, type SandboxSetting } from '../sandbox/sandbox';
-import type { CheckParams, LessonTarget, ServiceStatus, SimulateParams, UnderLoadResult } from './protocol';
+import type {
+  CheckParams,
+  LessonTarget,
+  RepairParams,
+  ServiceStatus,
+  SimulateParams,
+  UnderLoadResult,
+} from './protocol';
+import { repairFile } from '../repair/repair';
+import type { RepairResult } from '../../core/repair/result';
 
 export interface CheckServiceOptions {
   /** dist/engine.js: the worker that runs the pack's model. */
@@ -128,6 +137,28 @@ export class CheckService {
       // The next check of this lesson finds a worker waiting; started after this one, so it takes no CPU from it.
       if (!signal.aborted) this.startWarm(pack, setting).catch(() => undefined);
     }
+  }
+
+  /** A verified fix for the report's mistakes, run on the batch the check kept (src/node/repair). */
+  async repair(params: RepairParams, signal: AbortSignal): Promise<RepairResult> {
+    const pack = await this.pack(params);
+    const settings = {
+      ...(params.seed !== undefined ? { seed: params.seed } : {}),
+      ...(params.fuzzTranscripts !== undefined ? { fuzzTranscripts: params.fuzzTranscripts } : {}),
+    };
+    const key = batchKey(pack, this.options.engine, settings);
+    const batch = key ? this.batches.get(key) : undefined;
+    return repairFile(pack, params.file, params.language, params.report, {
+      check: {
+        interpreters: params.interpreters ?? {},
+        ...(params.timeLimitMs !== undefined ? { timeLimitMs: params.timeLimitMs } : {}),
+        ...settings,
+        sandbox: this.setting(params),
+        engine: this.options.engine,
+        signal,
+      },
+      ...(batch ? { batch } : {}),
+    });
   }
 
   async simulate(params: SimulateParams, signal: AbortSignal): Promise<UnderLoadResult> {

@@ -22,12 +22,14 @@ import {
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
 import type { CheckReport } from '../../core/report/report';
+import type { RepairResult } from '../../core/repair/result';
 import { quietNodeEnv } from '../run/nodeEnv';
 import {
   checkRequest,
   exitNotification,
   initializeRequest,
   phaseNotification,
+  repairRequest,
   SERVICE_ERRORS,
   SERVICE_PROTOCOL,
   shutdownRequest,
@@ -36,6 +38,7 @@ import {
   warmRequest,
   type CheckParams,
   type LessonTarget,
+  type RepairParams,
   type ServiceStatus,
   type SimulateParams,
   type UnderLoadResult,
@@ -239,6 +242,15 @@ export class CheckServiceClient {
       (connection, token) => connection.sendRequest(checkRequest, { ...params, progressToken }, token),
       signal,
     ).finally(() => this.phaseListeners.delete(progressToken));
+  }
+
+  /** Rung 4: a fix for the report's mistakes, verified by the service before it answers. */
+  repair(params: RepairParams, signal?: AbortSignal): Promise<RepairResult> {
+    return this.call(
+      'search for a fix',
+      (connection, token) => connection.sendRequest(repairRequest, params, token),
+      signal,
+    );
   }
 
   simulate(params: SimulateParams, signal?: AbortSignal): Promise<UnderLoadResult> {

@@ -9,6 +9,7 @@
 import { NotificationType, NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc/node';
 import type { Language } from '../../core/pack/schema';
 import type { CheckReport } from '../../core/report/report';
+import type { RepairResult } from '../../core/repair/result';
 import type { SimulationResult } from '../../worlds/templates/simulationReport';
 import type { WorldResult } from '../../core/world/worldReport';
 
@@ -46,6 +47,11 @@ export interface CheckParams extends LessonTarget {
   readonly progressToken?: string;
 }
 
+/** A fix for the mistakes of a check the editor has (rung 4 of the hint ladder, src/node/repair). */
+export interface RepairParams extends Omit<CheckParams, 'progressToken'> {
+  readonly report: CheckReport;
+}
+
 export interface SimulateParams extends LessonTarget {
   readonly file: string;
   readonly scenario?: string;
@@ -73,6 +79,7 @@ export const initializeRequest = new RequestType<InitializeParams, InitializeRes
 /** A lesson session opened: load its pack, transpile its model, find the interpreter and sandbox, start an engine worker. */
 export const warmRequest = new RequestType<LessonTarget, null, void>('lessonCompanion/warm');
 export const checkRequest = new RequestType<CheckParams, CheckReport, void>('lessonCompanion/check');
+export const repairRequest = new RequestType<RepairParams, RepairResult, void>('lessonCompanion/repair');
 export const simulateRequest = new RequestType<SimulateParams, UnderLoadResult, void>('lessonCompanion/simulate');
 export const statusRequest = new RequestType0<ServiceStatus, void>('lessonCompanion/status');
 export const phaseNotification = new NotificationType<PhaseParams>('lessonCompanion/phase');

@@ -29,6 +29,7 @@ import {
   SERVICE_ERRORS,
   SERVICE_PROTOCOL,
   shutdownRequest,
+  repairRequest,
   simulateRequest,
   statusRequest,
   warmRequest,
@@ -127,6 +128,15 @@ export function serve(): void {
           void connection.sendNotification(phaseNotification, { progressToken: params.progressToken, phase });
       };
       return await service.check(params, onPhase, abort.signal);
+    } catch (error) {
+      throw asResponse(error);
+    }
+  });
+  connection.onRequest(repairRequest, async (params, token) => {
+    const abort = abortOn(token);
+    abort.signal.addEventListener('abort', endEverything);
+    try {
+      return await service.repair(params, abort.signal);
     } catch (error) {
       throw asResponse(error);
     }
