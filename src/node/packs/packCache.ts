@@ -12,16 +12,8 @@ import * as path from 'node:path';
 import type { LessonManifest } from '../../core/pack/schema';
 import type { Transcript } from '../../core/model/transcript';
 import type { LoadedPack } from './loadedPack';
-
-/** One file as it was: its path in the pack, where it really is (null when missing), and its identity. */
-export type FileStamp = readonly [
-  relative: string,
-  real: string | null,
-  size: number,
-  mtimeMs: number,
-  ctimeMs: number,
-  ino: number,
-];
+import type { FileStamp, ReadPack } from './packFiles';
+import { lookUp } from '../../core/pack/packSnapshot';
 
 interface Entry {
   readonly origin: LoadedPack['origin'];
@@ -70,16 +62,16 @@ export function cachedPack(dir: string, origin: LoadedPack['origin']): LoadedPac
 }
 
 /**
- * Before loading: the manifest's stamp, taken before it is read. With it, the stamps of everything the
- * manifest names, taken before those are read (packStamps). A file that changes while the pack loads makes
- * the stamps after disagree with these, and then nothing is kept: what was read may be the old file.
+ * The stamps of everything the manifest names, as the snapshot took them before reading each (a path the
+ * snapshot has no entry for was missing). A file that changes while the pack loads makes the stamps after
+ * disagree with these, and then nothing is kept: what was read may be the old file.
  */
-export const manifestStamp = (dir: string, manifestFile: string): FileStamp => stampOf(dir, manifestFile);
-
-export function packStamps(dir: string, manifest: LessonManifest, manifestBefore: FileStamp): FileStamp[] {
-  return filesOf(manifest).map((relative) =>
-    relative === manifestBefore[0] ? manifestBefore : stampOf(dir, relative),
-  );
+export function packStamps(read: ReadPack, manifest: LessonManifest): FileStamp[] {
+  return filesOf(manifest).map((relative) => {
+    const found = lookUp(read.snapshot, relative);
+    const stamp = found.inside ? read.stamps.get(found.relative) : undefined;
+    return stamp ? ([relative, ...stamp.slice(1)] as unknown as FileStamp) : [relative, null, 0, 0, 0, 0];
+  });
 }
 
 /** Keeps a pack that loaded, if no file it was loaded from changed while it loaded. */
