@@ -11,7 +11,7 @@
  */
 import { mapLimit } from './cases';
 import type { CheckInput } from './checkInput';
-import { isFinished, openSession, reportOf, type CheckSession } from './checkSession';
+import { enterPhase, isFinished, openSession, reportOf, type CheckSession } from './checkSession';
 import { confirmPhase, type Confirmed } from './confirmPhase';
 import { locateAttempts } from './locateAttempts';
 import { diagnosePhase, probePhase } from './probePhase';
@@ -43,7 +43,7 @@ export async function check(input: CheckInput): Promise<CheckReport> {
 async function locatePhase(s: CheckSession, c: Confirmed): Promise<readonly NamedMistake[]> {
   const { input } = s;
   if (!input.locate) return c.mistakes;
-  input.onPhase?.('locate');
+  enterPhase(s, 'locate');
   return mapLimit(c.mistakes, s.concurrency, async (mistake, i) => {
     const attempts = locateAttempts(input.model, mistake.counterexample, c.diagnosis.findings[i], c.streams, s.cases);
     if (attempts.length === 0) return mistake;

@@ -4,7 +4,7 @@
  */
 import type { BatchResult } from './batch';
 import { DEFAULT_FUZZ_LENGTH, DEFAULT_FUZZ_TRANSCRIPTS, generatedCases, hiddenCases, type Case } from './cases';
-import type { CheckInput } from './checkInput';
+import type { CheckInput, CheckPhase } from './checkInput';
 import { LineEndingFilter, lineEndingsProblem, type LineEndings } from './lineEndings';
 import type { Execute } from './process';
 import type { ProblemContext } from '../report/problems';
@@ -40,6 +40,23 @@ export interface CheckSession {
   readonly started: number;
   /** Every process run so far, stall retries and tracing included. */
   processRuns: number;
+  /** Time spent in each phase so far, and the phase under way (see enterPhase). */
+  readonly timings: Partial<Record<CheckPhase, number>>;
+  phase: { readonly name: CheckPhase; readonly since: number } | undefined;
+}
+
+/** The check moves on to `phase`: the one before it is timed, the host told. */
+export function enterPhase(s: CheckSession, phase: CheckPhase): void {
+  closePhase(s);
+  s.phase = { name: phase, since: s.input.clock() };
+  s.input.onPhase?.(phase);
+}
+
+function closePhase(s: CheckSession): void {
+  if (!s.phase) return;
+  const { name, since } = s.phase;
+  s.timings[name] = (s.timings[name] ?? 0) + s.input.clock() - since;
+  s.phase = undefined;
 }
 
 /** What the first run left: every case's outcome, and which failed. */
@@ -105,6 +122,8 @@ export function openSession(input: CheckInput): CheckSession {
     fuzzLength,
     started: input.clock(),
     processRuns: 0,
+    timings: {},
+    phase: undefined,
   };
   return session;
 }
@@ -113,6 +132,7 @@ export type ReportParts = Partial<CheckReport> & Pick<CheckReport, 'status'>;
 
 /** The report of a check that ran its cases, from what its last phase found. */
 export function reportOf(s: CheckSession, ran: RunState, given: ReportParts): CheckReport {
+  closePhase(s);
   const seen = s.lineEndings.seen();
   const partial = withLineEndings(given, seen);
   // When every answer had the byte, no hidden transcript passed as the program printed it.
@@ -147,6 +167,7 @@ export function reportOf(s: CheckSession, ran: RunState, given: ReportParts): Ch
     },
     ...(partial.determinism ? { determinism: partial.determinism } : {}),
     durationMs: Math.round(s.input.clock() - s.started),
+    timings: Object.fromEntries(Object.entries(s.timings).map(([phase, ms]) => [phase, Math.round(ms)])),
     processRuns: s.processRuns,
   };
 }

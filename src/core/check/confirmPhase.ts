@@ -6,7 +6,7 @@
 import { resetCarriesOver } from './batch';
 import type { Case } from './cases';
 import type { CheckInput } from './checkInput';
-import type { CheckSession } from './checkSession';
+import { enterPhase, type CheckSession } from './checkSession';
 import { counterexampleForDifference, counterexamplesFor, type ConfirmContext } from './confirm';
 import type { Probed } from './probePhase';
 import type { Probe } from './probe';
@@ -31,7 +31,7 @@ export interface Confirmed extends Probed {
 }
 
 export async function confirmPhase(s: CheckSession, p: Probed): Promise<Confirmed> {
-  s.input.onPhase?.('confirm');
+  enterPhase(s, 'confirm');
   const { model, manifest } = s.input;
   const ctx: ConfirmContext = {
     model,

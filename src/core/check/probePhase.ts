@@ -5,7 +5,7 @@
  */
 import type { Stream } from './batch';
 import type { Case } from './cases';
-import { reportOf, type CheckSession, type Finished, type RunState } from './checkSession';
+import { enterPhase, reportOf, type CheckSession, type Finished, type RunState } from './checkSession';
 import { buildCounterexample } from './counterexample';
 import { probeDeterminism, probeMoreFresh, type Probe } from './probe';
 import { settleRandomVerdict } from './settle';
@@ -35,7 +35,7 @@ export interface Probed {
 }
 
 export function diagnosePhase(s: CheckSession, ran: RunState): FirstLook {
-  s.input.onPhase?.('diagnose');
+  enterPhase(s, 'diagnose');
   const { model, manifest } = s.input;
   const diagnosis = diagnose(model, manifest.mistakes, [...ran.main.streams]);
   // Probe: the shortest failing transcript that the program answered to the end (a hang or a flood says
@@ -84,7 +84,7 @@ async function probeAndDiagnose(
   look: FirstLook,
   probed: number,
 ): Promise<{ streams: readonly Stream[]; diagnosis: Diagnosis; probe: Probe }> {
-  s.input.onPhase?.('probe');
+  enterPhase(s, 'probe');
   const { model, manifest } = s.input;
   const { main, outcomes } = look.ran;
   // The lists its main process ran before it, for a replay of a difference seen there.

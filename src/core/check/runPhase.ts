@@ -5,7 +5,7 @@
  */
 import { runBatch, type AfterCrash, type Stream } from './batch';
 import type { Case } from './cases';
-import { reportOf, verdictOf, type CheckSession, type Finished, type RunState } from './checkSession';
+import { enterPhase, reportOf, verdictOf, type CheckSession, type Finished, type RunState } from './checkSession';
 import { buildCounterexample } from './counterexample';
 import { assembleProblems } from '../report/checkProblems';
 import { runProblems } from '../report/problems';
@@ -31,7 +31,7 @@ export async function runPhase(s: CheckSession): Promise<RunState | Finished> {
     transcripts: hidden.map((h) => ({ name: h.name, description: h.label })),
     fuzz: { seed: s.input.options.seed, transcripts: generated.length },
   });
-  s.input.onPhase?.('run');
+  enterPhase(s, 'run');
   const isStub = (problems: ReturnType<typeof runProblems>): boolean =>
     problems.some((p) => p.kind === 'unimplemented');
   const main = await runBatch(

@@ -196,5 +196,7 @@ export interface CheckReport {
   /** How the learner's program was contained: a sandbox (own PID namespace, no view of the pack) or its own process group. */
   readonly containment?: 'sandbox' | 'process-group';
   readonly durationMs: number;
+  /** Where the check's time went, in ms by phase (src/core/check/check.ts); a phase it did not need is absent. */
+  readonly timings?: Readonly<Partial<Record<'run' | 'diagnose' | 'probe' | 'confirm' | 'locate', number>>>;
   readonly processRuns: number;
 }
