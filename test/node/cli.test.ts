@@ -35,9 +35,9 @@ describe('lesson-companion CLI (built bundle, real processes)', function () {
       });
     });
   const json = (result: CliResult): CheckReport => JSON.parse(result.stdout) as CheckReport;
-  /** A report without its timing, the one field that may differ between two runs of the same check. */
-  const timeless = (report: CheckReport): Omit<CheckReport, 'durationMs'> => {
-    const { durationMs: _ignored, ...rest } = report;
+  /** A report without its timing and timings, the fields that may differ between two runs of the same check. */
+  const timeless = (report: CheckReport): Omit<CheckReport, 'durationMs' | 'timings'> => {
+    const { durationMs: _ignored, timings: _byPhase, ...rest } = report;
     return rest;
   };
 
