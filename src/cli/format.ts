@@ -1,19 +1,10 @@
 /** Human-readable check reports for a terminal: the same words and numbers as the editor, in colour. */
 import { createColors } from 'picocolors';
-import {
-  behaviourText,
-  counterexampleSource,
-  evidenceText,
-  isLikely,
-  mistakeExplanation,
-  mistakeHeadline,
-  mistakeWhere,
-  revealedByLabels,
-} from '../core/report/findings';
+import { cardTable, FAILING_TABLE, mistakeCard, type CardTable } from '../core/report/card';
 import { checkDetails, checkSummary, problemTitle, verdictSentence } from '../core/report/progress';
-import type { CheckReport, Counterexample } from '../core/report/report';
+import type { CheckReport } from '../core/report/report';
 import { safeText } from '../core/text/text';
-import { countsNote, traceCells, traceLength, traceTextLines, type TracePaint } from '../core/report/traceView';
+import { traceTextLines, type TracePaint } from '../core/report/traceView';
 
 type Colors = ReturnType<typeof createColors>;
 
@@ -22,16 +13,11 @@ function paint(c: Colors): TracePaint {
 }
 
 /** The trace table, its note on the count columns, and the shell line that replays it. */
-export function formatTrace(example: Counterexample, c: Colors): string[] {
-  const cells = traceCells(example);
-  const out = traceTextLines(cells, paint(c));
-  out.push(c.dim(countsNote(cells)));
-  if (example.replay) out.push(`${c.cyan('Replay it yourself:')} ${safeText(example.replay.shell)}`);
+export function formatTrace(table: CardTable, c: Colors): string[] {
+  const out = traceTextLines(table.cells, paint(c));
+  out.push(c.dim(table.note));
+  if (table.replay) out.push(`${c.cyan('Replay it yourself:')} ${table.replay}`);
   return out;
-}
-
-function traceCaption(example: Counterexample, report: CheckReport, what: string): string {
-  return `${what} (${traceLength(traceCells(example))}, from ${counterexampleSource(example, report)}):`;
 }
 
 export function formatReport(report: CheckReport, colour: boolean): string {
@@ -45,33 +31,26 @@ export function formatReport(report: CheckReport, colour: boolean): string {
   if (details) out.push(c.dim(details));
   for (const mistake of report.mistakes) {
     out.push('');
-    const where = mistakeWhere(mistake);
-    const headline = `Mistake: ${mistakeHeadline(mistake)}`;
-    out.push(isLikely(mistake) ? c.yellow(c.bold(headline)) : c.red(c.bold(headline)));
-    out.push(`  ${where.text}${where.reason ? `: ${where.reason}` : ''}`);
-    out.push(`  ${safeText(mistakeExplanation(mistake), { multiline: true })}`);
-    out.push(`  ${c.cyan('Hint:')} ${safeText(mistake.hint, { multiline: true })}`);
-    const behaviour = behaviourText(mistake);
-    if (behaviour) out.push(`  ${behaviour}`);
-    const evidence = evidenceText(mistake, report);
-    if (evidence) out.push(c.dim(`  ${evidence}`));
-    if (mistake.revealedBy.length)
-      out.push(
-        c.dim(
-          `  Shown by: ${revealedByLabels(report, mistake)
-            .map((l) => `“${l}”`)
-            .join(', ')}`,
-        ),
-      );
-    if (mistake.counterexample) {
-      out.push(`  ${traceCaption(mistake.counterexample, report, 'Smallest transcript that shows it')}`);
-      out.push(...formatTrace(mistake.counterexample, c).map((l) => `  ${l}`));
+    // The same view model as the panel's card (src/core/report/card.ts): its sentences point into its table.
+    const card = mistakeCard(mistake, report);
+    const headline = `Mistake: ${card.headline}`;
+    out.push(card.likely ? c.yellow(c.bold(headline)) : c.red(c.bold(headline)));
+    out.push(`  ${card.where.text}${card.where.reason ? `: ${card.where.reason}` : ''}`);
+    out.push(`  ${safeText(card.explanation, { multiline: true })}`);
+    out.push(`  ${c.cyan('Hint:')} ${safeText(card.hint, { multiline: true })}`);
+    if (card.behaviour) out.push(`  ${card.behaviour}`);
+    if (card.evidence) out.push(c.dim(`  ${card.evidence}`));
+    if (card.revealedBy.length) out.push(c.dim(`  Shown by: ${card.revealedBy.map((l) => `“${l}”`).join(', ')}`));
+    if (card.table) {
+      out.push(`  ${card.table.caption}:`);
+      out.push(...formatTrace(card.table, c).map((l) => `  ${l}`));
     }
   }
   if (report.mistakes.length === 0 && report.counterexample) {
+    const table = cardTable(report.counterexample, report, FAILING_TABLE);
     out.push('');
-    out.push(traceCaption(report.counterexample, report, 'Smallest failing transcript'));
-    out.push(...formatTrace(report.counterexample, c));
+    out.push(`${table.caption}:`);
+    out.push(...formatTrace(table, c));
   }
   if (report.problems.length) {
     out.push('');

@@ -115,7 +115,7 @@ export interface DebugSupport {
 export interface WhereView {
   readonly function: string;
   readonly lines: readonly number[];
-  /** "Lines 74–75 of select()" / "In pick(), line 25". */
+  /** "Lines 74–75 of select()" / "In pick()". */
   readonly text: string;
   readonly reason?: string;
 }

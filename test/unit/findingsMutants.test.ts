@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { CheckReport } from '../../src/core/report/report';
-import { namedMistake as mistake } from './namedMistake';
+import { namedMistake as mistake, tableOf } from './namedMistake';
 import {
   behaviourText,
   counterexampleLabel,
@@ -50,22 +50,31 @@ describe('findings: where and why, in the learner’s words', () => {
 
   describe('mistakeWhere', () => {
     it('names the traced lines, their function and the row of the table the reason is about', () => {
-      const where = mistakeWhere(
-        mistake({
-          location: {
-            lines: [75, 74],
-            function: 'select',
-            reason: 'these lines ran when PICK answered b',
-            at: { table: true, row: 3 },
-          },
-        }),
-      );
-      assert.deepEqual(where, {
+      const traced = mistake({
+        location: {
+          lines: [75, 74],
+          function: 'select',
+          reason: 'these lines ran when PICK answered b',
+          at: { table: true, row: 3 },
+        },
+        counterexample: tableOf(['PICK', 'DONE a', 'PICK']),
+      });
+      assert.deepEqual(mistakeWhere(traced), {
         function: 'select',
         lines: [75, 74],
         text: 'Lines 74–75 of select()',
-        reason: 'these lines ran when PICK answered b (command 3 in the table below)',
+        reason: 'at command 3 (PICK) in the table below, these lines ran when PICK answered b',
       });
+      assert.equal(
+        mistakeWhere(traced, 'panel').reason,
+        "at command 3 (PICK) in the lesson panel's table, these lines ran when PICK answered b",
+      );
+      // A row the table does not have gets no number at all.
+      const past = { ...traced, location: { ...traced.location!, at: { table: true as const, row: 4 } } };
+      assert.equal(mistakeWhere(past).reason, 'these lines ran when PICK answered b');
+      const zero = { ...traced, location: { ...traced.location!, at: { table: true as const, row: 0 } } };
+      assert.equal(mistakeWhere(zero).reason, 'these lines ran when PICK answered b');
+      assert.equal(mistakeWhere({ ...traced, counterexample: null }).reason, 'these lines ran when PICK answered b');
     });
     it('says when the reason is about another transcript than the table', () => {
       const hidden = mistakeWhere(
@@ -80,7 +89,7 @@ describe('findings: where and why, in the learner’s words', () => {
       );
       assert.equal(hidden.text, 'Line 4');
       assert.equal(hidden.function, 'pick');
-      assert.equal(hidden.reason, 'ran (in “ties follow pool order”, not the table below)');
+      assert.equal(hidden.reason, 'in “ties follow pool order”, not the table below, ran');
       const random = mistakeWhere(
         mistake({
           location: {
@@ -91,15 +100,15 @@ describe('findings: where and why, in the learner’s words', () => {
           },
         }),
       );
-      assert.equal(random.reason, 'ran (in a random test (#8), not the table below)');
+      assert.equal(random.reason, 'in a random test (#8), not the table below, ran');
       const nowhere = mistakeWhere(mistake({ location: { lines: [4], function: null, reason: 'ran' } }));
       assert.equal(nowhere.reason, 'ran');
     });
-    it('falls back to the function and its line without traced lines', () => {
+    it('falls back to the function, with no line number, without traced lines', () => {
       assert.deepEqual(mistakeWhere(mistake({ location: { lines: [], function: 'x', reason: 'r' } })), {
         function: 'pick',
         lines: [],
-        text: 'In pick(), line 12',
+        text: 'In pick()',
       });
       assert.deepEqual(mistakeWhere(mistake({ line: null })), {
         function: 'pick',
@@ -142,16 +151,16 @@ describe('findings: where and why, in the learner’s words', () => {
           location: { lines: [4], function: null, reason: 'ran', at: { table: false, transcript, label: 'L' } },
         }),
       ).reason;
-    assert.equal(where('generated-3'), 'ran (in L, not the table below)');
-    assert.equal(where('xgenerated-3'), 'ran (in “L”, not the table below)');
-    assert.equal(where('generated-3-b'), 'ran (in “L”, not the table below)');
+    assert.equal(where('generated-3'), 'in L, not the table below, ran');
+    assert.equal(where('xgenerated-3'), 'in “L”, not the table below, ran');
+    assert.equal(where('generated-3-b'), 'in “L”, not the table below, ran');
   });
 
   describe('evidenceText', () => {
     it('is empty when no command showed it', () => {
       assert.equal(evidenceText(mistake()), '');
     });
-    it('counts commands and transcripts, and names the first command', () => {
+    it('counts commands and transcripts, and names the transcript of the first command with no row number', () => {
       const evidence = {
         steps: 7,
         transcripts: 3,
@@ -159,7 +168,7 @@ describe('findings: where and why, in the learner’s words', () => {
       };
       assert.equal(
         evidenceText(mistake({ evidence })),
-        'Seen at 7 commands in 3 transcripts, first at command 4 (PICK) of “ties follow pool order”.',
+        'Seen at 7 commands in 3 transcripts, first at PICK in “ties follow pool order”.',
       );
       const one = {
         steps: 1,
@@ -168,8 +177,33 @@ describe('findings: where and why, in the learner’s words', () => {
       };
       assert.equal(
         evidenceText(mistake({ evidence: one })),
-        'Seen at 1 command in 1 transcript, first at command 1 (DONE a) of a random test (#3).',
+        'Seen at 1 command in 1 transcript, first at DONE a in a random test (#3).',
       );
+    });
+    it('gives the row number only when the first command is that row of the card’s own table', () => {
+      const evidence = {
+        steps: 2,
+        transcripts: 1,
+        first: { transcript: 'ties-pool', label: 'ties follow pool order', index: 2, command: 'PICK' },
+      };
+      const whole = tableOf(['PICK', 'DONE a', 'PICK']);
+      assert.equal(
+        evidenceText(mistake({ evidence, counterexample: whole })),
+        'Seen at 2 commands in 1 transcript, first at command 3 (PICK) in the table below.',
+      );
+      const other = 'Seen at 2 commands in 1 transcript, first at PICK in “ties follow pool order”.';
+      // Shrunk: its rows are not the transcript's commands.
+      assert.equal(
+        evidenceText(mistake({ evidence, counterexample: tableOf(['DONE a', 'PICK', 'PICK'], 'ties-pool', 6) })),
+        other,
+      );
+      // Another transcript.
+      assert.equal(
+        evidenceText(mistake({ evidence, counterexample: tableOf(['PICK', 'DONE a', 'PICK'], 'h2') })),
+        other,
+      );
+      // The row holds another command.
+      assert.equal(evidenceText(mistake({ evidence, counterexample: tableOf(['PICK', 'DONE a', 'DONE b']) })), other);
     });
     it('says where the transcripts were counted, from the report’s totals', () => {
       const m = mistake({ evidence: { steps: 7, transcripts: 3, first: null }, revealedBy: ['h1', 'h2', 'h1'] });
@@ -214,12 +248,22 @@ describe('findings: where and why, in the learner’s words', () => {
     const traced = mistake({
       confidence: 'likely',
       location: { lines: [4, 5], function: 'pick', reason: 'these ran', at: { table: true, row: 2 } },
+      counterexample: tableOf(['PICK', 'PICK']),
     });
+    // A hover has no table below it: the row is the lesson panel's.
     assert.equal(
       diagnosticMessage(traced),
-      'Ties go to the last backend (likely): Keep the first of equal counts (Lines 4–5 of pick(): these ran (command 2 in the table below).)',
+      "Ties go to the last backend (likely): Keep the first of equal counts (Lines 4–5 of pick(): at command 2 (PICK) in the lesson panel's table, these ran.)",
     );
-    assert.equal(diagnosticMessage(mistake()), 'Ties go to the last backend: Keep the first of equal counts');
+    // No line found: the hover says why only the function's name is underlined.
+    assert.equal(
+      diagnosticMessage(mistake()),
+      'Ties go to the last backend: Keep the first of equal counts (Only the name pick is underlined: the check found no line of pick() that ran only where your program went wrong, so read all of it, with the table in the lesson panel.)',
+    );
+    assert.equal(
+      diagnosticMessage(mistake({ line: null })),
+      'Ties go to the last backend: Keep the first of equal counts',
+    );
   });
 
   describe('shorten and inlineMessage', () => {

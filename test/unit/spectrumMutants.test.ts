@@ -101,12 +101,12 @@ describe('ranking suspicious lines: the surviving mutants', () => {
     assert.equal(ranked?.score, 1);
   });
 
-  it('shows a many-line answer joined with commas, and an answer of exactly 40 characters whole', () => {
+  it('shows a many-line answer joined as the table does (" / "), and an answer of exactly 40 characters whole', () => {
     const input = oneWrongChoose();
     const many = ['a', 'b', 'c'];
     assert.ok(
       rankSuspiciousLines({ ...input, failingAnswer: many })!.reason.startsWith(
-        `this line ran when CHOOSE answered ${many.join(', ')}, and`,
+        `this line ran when CHOOSE answered ${many.join(' / ')}, and`,
       ),
     );
     const forty = 'b'.repeat(40);

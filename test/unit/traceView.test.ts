@@ -73,7 +73,7 @@ describe("core/traceView: the trace with the learner's own counts", () => {
     assert.equal(cells.divergesAt, 2);
     assert.match(
       countsNote(cells),
-      /answer to STATUS after each command\. Your counts go wrong at command 2, before the first wrong answer\./,
+      /answer to STATUS after each command\. Your counts go wrong at command 2 \(DONE web2\), before the first wrong answer\./,
     );
   });
 

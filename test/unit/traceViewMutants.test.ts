@@ -219,7 +219,7 @@ describe('traceView: the table a learner reads', () => {
     const observed = traceCells(example());
     assert.equal(
       countsNote(observed),
-      "Your counts are your program's answer to STATUS after each command. Your counts go wrong at command 2, before the first wrong answer. Row 0, `RESET`, is sent before every transcript, to start from scratch.",
+      "Your counts are your program's answer to STATUS after each command. Your counts go wrong at command 2 (ADD b), before the first wrong answer. Row 0, `RESET`, is sent before every transcript, to start from scratch.",
     );
     const reference = traceCells(withoutObserved(example({ preamble: [] })));
     assert.equal(countsNote(reference), 'Reference counts: what a correct program has counted after each command.');
@@ -245,7 +245,7 @@ describe('traceView: the table a learner reads', () => {
       countsNote({ ...cells, countsDivergeAt, divergesAt, observeCommand } as TraceCells);
     assert.equal(
       note(0, 2, 'STATUS'),
-      "Your counts are your program's answer to STATUS after each command. Your counts go wrong at command 1, before the first wrong answer.",
+      "Your counts are your program's answer to STATUS after each command. Your counts go wrong at command 1 (ADD a), before the first wrong answer.",
     );
     assert.equal(note(2, 2, 'STATUS'), "Your counts are your program's answer to STATUS after each command.");
     assert.equal(note(3, 2, 'STATUS'), "Your counts are your program's answer to STATUS after each command.");

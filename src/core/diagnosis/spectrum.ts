@@ -47,8 +47,9 @@ const DEFAULT_LIMIT = 5;
 
 const firstWord = (command: string): string => command.trim().split(/\s+/)[0] ?? '';
 
+/** An answer as the trace table's cell shows it (lines joined by " / "), so a note and its row read the same. */
 function shownAnswer(answer: readonly string[]): string {
-  const text = answer.join(', ');
+  const text = answer.join(' / ');
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 

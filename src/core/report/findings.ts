@@ -7,7 +7,7 @@
 import type { CheckReport, Counterexample, Location, NamedMistake } from './report';
 import type { Language } from '../pack/schema';
 import { locateFunction } from '../text/source';
-import { safeText } from '../text/text';
+import { safeText, showInvisibles } from '../text/text';
 
 /** The title, in the wording of the variant the program shows when the lesson words it apart. */
 export function mistakeTitle(m: Pick<NamedMistake, 'title' | 'variant'>): string {
@@ -58,21 +58,50 @@ export interface Where {
   readonly function: string;
   /** 1-based, most suspicious first; empty when only the function is known. */
   readonly lines: readonly number[];
-  /** "Lines 74–75 of select()" / "In pick(), line 25". */
+  /** "Lines 74–75 of select()" / "In pick()". */
   readonly text: string;
   /** Why these lines, when the program was traced. */
   readonly reason?: string;
 }
 
-/** Which run a location's reason is about: " (command 3 in the table below)", " (in “…”, not the table below)". */
-function locationRun(at: Location['at']): string {
-  if (!at) return '';
-  return at.table
-    ? ` (command ${at.row} in the table below)`
-    : ` (in ${quotedTranscript(at.transcript, at.label)}, not the table below)`;
+/** Which table a sentence's "command N" points into: the one under it (a card), or the panel's (a hover). */
+export type TablePlace = 'below' | 'panel';
+
+const TABLE_WORDS: Record<TablePlace, string> = { below: 'the table below', panel: "the lesson panel's table" };
+
+/**
+ * "command 3 (PICK)": row `row` (1-based) of a counterexample's table, with the command that row holds, so
+ * the number and the command cannot disagree; undefined when the table has no such row.
+ */
+export function commandRef(example: Pick<Counterexample, 'trace'> | null | undefined, row: number): string | undefined {
+  const command = example?.trace[row - 1]?.command;
+  return command === undefined || row < 1 ? undefined : `command ${row} (${showInvisibles(command)})`;
 }
 
-export function mistakeWhere(m: Pick<NamedMistake, 'function' | 'line' | 'location'>): Where {
+/**
+ * Which run a location's reason is about, put before the reason: "at command 3 (PICK) in the table below, "
+ * or "in “…”, not the table below, ". A row number is given only for a row of the card's own table.
+ */
+function locationRun(
+  at: Location['at'],
+  example: Pick<Counterexample, 'trace' | 'transcript' | 'shrunkFrom'> | null | undefined,
+  place: TablePlace,
+): string {
+  if (!at) return '';
+  if (at.table) {
+    const ref = commandRef(example, at.row);
+    return ref ? `at ${ref} in ${TABLE_WORDS[place]}, ` : '';
+  }
+  // The table may be a shortened copy of the same transcript: its rows are not the ones the note counts.
+  const same = example?.transcript === at.transcript;
+  const shortened = same && example.shrunkFrom > example.trace.length && place === 'below';
+  return `in ${same ? 'the whole of ' : ''}${quotedTranscript(at.transcript, at.label)}, not ${shortened ? 'the shortened table below' : TABLE_WORDS[place]}, `;
+}
+
+export function mistakeWhere(
+  m: Pick<NamedMistake, 'function' | 'line' | 'location'> & Partial<Pick<NamedMistake, 'counterexample'>>,
+  place: TablePlace = 'below',
+): Where {
   const loc = m.location;
   if (loc && loc.lines.length > 0) {
     // The function's name comes from the learner's file and the reason quotes the program's answers.
@@ -82,7 +111,7 @@ export function mistakeWhere(m: Pick<NamedMistake, 'function' | 'line' | 'locati
       function: fn,
       lines: loc.lines,
       text: `${lines.charAt(0).toUpperCase()}${lines.slice(1)}${loc.function ? ` of ${fn}()` : ''}`,
-      reason: `${safeText(loc.reason)}${locationRun(loc.at)}`,
+      reason: `${locationRun(loc.at, m.counterexample, place)}${safeText(loc.reason)}`,
     };
   }
   // No line: the program has no function of that name (it does the job elsewhere), so say so rather than "In take()".
@@ -92,7 +121,8 @@ export function mistakeWhere(m: Pick<NamedMistake, 'function' | 'line' | 'locati
       lines: [],
       text: `Your program has no function named ${m.function}(): look for the code that does its job`,
     };
-  return { function: m.function, lines: [], text: `In ${m.function}(), line ${m.line}` };
+  // The def's own line is not where the mistake is: no line number that reads as if it were.
+  return { function: m.function, lines: [], text: `In ${m.function}()` };
 }
 
 /** A transcript by its description: hidden ones as the lesson describes them, generated ones as "a random test (#24)". */
@@ -158,18 +188,37 @@ function quotedTranscript(name: string, label: string): string {
 }
 
 /**
- * "Seen at 7 commands in 2 of 15 hidden transcripts and 1 of 40 random tests, first at command 4 (<command>) of
- * “ties follow pool order”." With the report, the counts say where they come from.
+ * ", first at command 4 (PICK) in the table below" when the first sighting is a row of the card's own table
+ * (the same transcript, not shrunk, the same command at that row); else ", first at PICK in “ties follow pool
+ * order”": another transcript's fact names the transcript, never a row number the table does not share.
+ */
+function firstSeen(
+  first: NonNullable<NamedMistake['evidence']['first']>,
+  example: Counterexample | null | undefined,
+  place: TablePlace,
+): string {
+  const sameTable =
+    example &&
+    example.transcript === first.transcript &&
+    example.shrunkFrom <= example.commands.length &&
+    example.commands[first.index] === first.command;
+  const ref = sameTable ? commandRef(example, first.index + 1) : undefined;
+  if (ref) return `, first at ${ref} in ${TABLE_WORDS[place]}`;
+  return `, first at ${safeText(first.command)} in ${quotedTranscript(first.transcript, first.label)}`;
+}
+
+/**
+ * "Seen at 7 commands in 2 of 15 hidden transcripts and 1 of 40 random tests, first at PICK in “ties follow
+ * pool order”." With the report, the counts say where they come from.
  */
 export function evidenceText(
-  m: Pick<NamedMistake, 'evidence'> & Partial<Pick<NamedMistake, 'revealedBy'>>,
+  m: Pick<NamedMistake, 'evidence'> & Partial<Pick<NamedMistake, 'revealedBy' | 'counterexample'>>,
   report?: Pick<CheckReport, 'transcripts' | 'fuzz'>,
+  place: TablePlace = 'below',
 ): string {
   const e = m.evidence;
   if (!e || e.steps === 0) return '';
-  const first = e.first
-    ? `, first at command ${e.first.index + 1} (${safeText(e.first.command)}) of ${quotedTranscript(e.first.transcript, e.first.label)}`
-    : '';
+  const first = e.first ? firstSeen(e.first, m.counterexample, place) : '';
   const scope = report && m.revealedBy ? evidenceScope({ evidence: e, revealedBy: m.revealedBy }, report) : undefined;
   return `Seen at ${plural(e.steps, 'command', 'commands')} in ${scope ?? plural(e.transcripts, 'transcript', 'transcripts')}${first}.`;
 }
@@ -186,10 +235,16 @@ export function behaviourText(m: Pick<NamedMistake, 'behaviour'>): string | unde
   }
 }
 
-/** The diagnostic's message (Problems, hover): the headline, the hint and, when traced, why these lines. */
+/**
+ * The diagnostic's message (Problems, hover): the headline, the hint and, when traced, why these lines;
+ * when no line was found, why only the function's name is underlined.
+ */
 export function diagnosticMessage(m: NamedMistake): string {
-  const where = mistakeWhere(m);
-  return `${mistakeHeadline(m)}: ${m.hint}${where.reason ? ` (${where.text}: ${where.reason}.)` : ''}`;
+  const where = mistakeWhere(m, 'panel');
+  if (where.reason) return `${mistakeHeadline(m)}: ${m.hint} (${where.text}: ${where.reason}.)`;
+  if (!m.line && !m.location?.function) return `${mistakeHeadline(m)}: ${m.hint}`;
+  const fn = mistakeFunction(m);
+  return `${mistakeHeadline(m)}: ${m.hint} (Only the name ${fn} is underlined: the check found no line of ${fn}() that ran only where your program went wrong, so read all of it, with the table in the lesson panel.)`;
 }
 
 /** At most `max` characters, cut at a word. */

@@ -154,7 +154,7 @@ export function countsNote(cells: TraceCells): string {
   const at = cells.countsDivergeAt;
   const first =
     at >= 0 && at < cells.divergesAt
-      ? ` Your counts go wrong at command ${at + 1}, before the first wrong answer.`
+      ? ` Your counts go wrong at command ${at + 1} (${cells.rows[at]!.command}), before the first wrong answer.`
       : '';
   return `Your counts are your program's answer to ${cells.observeCommand ?? 'the observe command'} after each command.${first}${zero}`;
 }

@@ -3,15 +3,7 @@
  * report. Markdown becomes HTML here (the webview never renders markdown itself); everything else stays
  * plain text for the webview to put in with textContent.
  */
-import {
-  behaviourText,
-  counterexampleSource,
-  evidenceText,
-  mistakeExplanation,
-  mistakeTitle,
-  mistakeWhere,
-  revealedByLabels,
-} from '../../core/report/findings';
+import { cardTable, FAILING_TABLE, mistakeCard, type CardTable } from '../../core/report/card';
 import {
   checkDetails,
   checkDetailsTooltip,
@@ -23,14 +15,13 @@ import {
   stepCommand,
   verdictSentence,
 } from '../../core/report/progress';
-import type { CheckReport, Counterexample } from '../../core/report/report';
+import type { CheckReport } from '../../core/report/report';
 import { scenarioAfterCheck } from '../../core/world/scenarioChoice';
 import { simulationView } from '../../worlds/templates/simulationView';
 import { isWorldResult } from '../../core/world/worldReport';
 import { worldChartView } from '../../shared/worldChart';
 import type { LessonManifest, Question } from '../../core/pack/schema';
 import { safeStrings, safeText } from '../../core/text/text';
-import { countsNote, traceCells, traceLength } from '../../core/report/traceView';
 import type { LoadedPack } from '../../node/packs/packs';
 import type {
   AnswerView,
@@ -65,17 +56,16 @@ function plain(markdown: string): string {
   return markdown.replace(/[`*_]/g, '').replace(/\s+/g, ' ').trim();
 }
 
-function traceView(example: Counterexample, report: CheckReport, mistakeId: string | null, what: string): TraceView {
-  const cells = traceCells(example);
+function traceView(table: CardTable, mistakeId: string | null): TraceView {
   return {
     mistakeId,
-    caption: `${what} (${traceLength(cells)}, from ${counterexampleSource(example, report)})`,
-    columns: cells.columns,
-    note: countsNote(cells),
-    divergesAt: cells.divergesAt,
-    rows: cells.rows,
-    preamble: cells.preamble,
-    ...(example.replay ? { replay: safeText(example.replay.shell) } : {}),
+    caption: table.caption,
+    columns: table.cells.columns,
+    note: table.note,
+    divergesAt: table.cells.divergesAt,
+    rows: table.cells.rows,
+    preamble: table.cells.preamble,
+    ...(table.replay ? { replay: table.replay } : {}),
   };
 }
 
@@ -89,22 +79,21 @@ export function checkView(
   const mistakes: MistakeView[] = report.mistakes.map((m) => {
     const step = m.step !== undefined ? manifest.readOrder[m.step - 1] : undefined;
     const question = m.question !== undefined ? questions.find((q) => q.id === m.question) : undefined;
-    const behaviour = behaviourText(m);
+    // One view model for the card's sentences and its table (src/core/report/card.ts), shared with the CLI.
+    const card = mistakeCard(m, report);
     return {
-      id: m.id,
-      title: mistakeTitle(m),
-      explanationHtml: renderMarkdown(mistakeExplanation(m)),
-      hintHtml: renderInline(m.hint),
-      where: mistakeWhere(m),
+      id: card.id,
+      title: card.title,
+      explanationHtml: renderMarkdown(card.explanation),
+      hintHtml: renderInline(card.hint),
+      where: card.where,
       confidence: m.confidence,
-      evidence: evidenceText(m, report),
-      ...(behaviour ? { behaviour } : {}),
-      revealedBy: revealedByLabels(report, m),
+      evidence: card.evidence,
+      ...(card.behaviour ? { behaviour: card.behaviour } : {}),
+      revealedBy: card.revealedBy,
       ...(step && m.step !== undefined ? { step: { index: m.step, title: step.title } } : {}),
       ...(question ? { question: { id: question.id, promptText: plain(question.prompt) } } : {}),
-      ...(m.counterexample
-        ? { trace: traceView(m.counterexample, report, m.id, 'Smallest transcript that shows it') }
-        : {}),
+      ...(card.table ? { trace: traceView(card.table, m.id) } : {}),
       ...(fixOffered?.(m.id) ? { fix: true } : {}),
     };
   });
@@ -128,7 +117,7 @@ export function checkView(
       ...(p.details ? { details: safeText(p.details, { multiline: true }) } : {}),
     })),
     ...(report.counterexample && !carried
-      ? { trace: traceView(report.counterexample, report, null, 'Smallest failing transcript') }
+      ? { trace: traceView(cardTable(report.counterexample, report, FAILING_TABLE), null) }
       : {}),
     durationMs: report.durationMs,
     countsLegend: countsLegend(report),
