@@ -47,7 +47,10 @@ async function locatePhase(s: CheckSession, c: Confirmed): Promise<readonly Name
   return mapLimit(c.mistakes, s.concurrency, async (mistake, i) => {
     const attempts = locateAttempts(input.model, mistake.counterexample, c.diagnosis.findings[i], c.streams, s.cases);
     if (attempts.length === 0) return mistake;
-    // One attempt at a time, so the location knows which run its reason is about.
+    // One attempt at a time, so the location knows which run its reason is about. Lines that ran only where
+    // the program went wrong win over a later attempt's; lines that tell nothing apart are kept in case no
+    // attempt does better.
+    let fallback: NamedMistake | undefined;
     for (const attempt of attempts) {
       const { location, runs } = await input.locate!([attempt]).catch(() => ({ location: undefined, runs: 1 }));
       s.processRuns += runs;
@@ -55,12 +58,19 @@ async function locatePhase(s: CheckSession, c: Confirmed): Promise<readonly Name
       const fn =
         location.function ??
         (location.lines[0] ? enclosingFunction(input.source, input.language, location.lines[0]) : null);
-      return {
+      // Lines that tell nothing apart are kept to the first one's function: the command loop's branch is not it.
+      const lines =
+        location.telling === false && fn
+          ? location.lines.filter((l) => enclosingFunction(input.source, input.language, l) === fn)
+          : location.lines;
+      const located = {
         ...mistake,
-        location: { ...location, function: fn, ...(attempt.origin ? { at: attempt.origin } : {}) },
+        location: { ...location, lines, function: fn, ...(attempt.origin ? { at: attempt.origin } : {}) },
       };
+      if (location.telling !== false) return located;
+      fallback ??= located;
     }
-    return mistake;
+    return fallback ?? mistake;
   });
 }
 

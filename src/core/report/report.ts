@@ -97,6 +97,12 @@ export interface Location {
   /** Why these lines, in words: "these lines ran when CHOOSE answered alpha, and not at the other CHOOSE commands, which were right". */
   readonly reason: string;
   /**
+   * false when no line told the failing command from the right ones: `lines` are then the lines that ran
+   * at that kind of command and at the fewest others (its method's body, say), and `reason` says so.
+   * Absent (the usual case) when the lines ran where the program went wrong and not where it was right.
+   */
+  readonly telling?: false;
+  /**
    * Which run the reason's command is from: a row of the mistake's own table (1-based), or another
    * transcript (by name and description), so the note never seems to quote the table when it does not.
    */

@@ -119,8 +119,20 @@ export async function mistakeRange(
     const first = lineRange(doc, block.first - 1);
     return new vscode.Range(first.start, lineRange(doc, block.last - 1).end);
   }
-  const line = (await functionLine(doc, mistakeFunction(mistake), language)) ?? (mistake.line ? mistake.line - 1 : 0);
-  return lineRange(doc, line);
+  const name = mistakeFunction(mistake);
+  const line = (await functionLine(doc, name, language)) ?? (mistake.line ? mistake.line - 1 : 0);
+  return nameRange(doc, line, name);
+}
+
+/**
+ * The function's name on its `def` line, not the whole line: the def is not where the mistake is, and a
+ * squiggle under all of it would say it is. The whole line when the name is not on it.
+ */
+function nameRange(doc: vscode.TextDocument, line: number, name: string): vscode.Range {
+  const whole = lineRange(doc, line);
+  const text = doc.lineAt(whole.start.line).text;
+  const at = new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$&')}(?![\\w$])`).exec(text);
+  return at ? new vscode.Range(whole.start.line, at.index, whole.start.line, at.index + name.length) : whole;
 }
 
 export async function buildDiagnostics(

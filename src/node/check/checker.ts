@@ -80,6 +80,7 @@ async function locateLines(
   limits: { timeLimitMs: number; outputLimitBytes: number },
 ): Promise<{ location?: Location; runs: number }> {
   let runs = 0;
+  let fallback: Location | undefined;
   for (const attempt of attempts) {
     runs += 1;
     const trace = await traceCommandLines(
@@ -103,8 +104,11 @@ async function locateLines(
     });
     if (ranked?.discriminating)
       return { location: { lines: ranked.lines, function: null, reason: ranked.reason }, runs };
+    // The same lines ran where it went right (a wrong value, not a wrong branch: a sort key, a `-= 1` with
+    // no floor): the lines of that command's own code are still where to look, said as such.
+    if (ranked) fallback ??= { lines: ranked.lines, function: null, reason: ranked.reason, telling: false };
   }
-  return { runs };
+  return fallback ? { location: fallback, runs } : { runs };
 }
 
 /** Where the engine worker runs: see engineSandbox.ts. */
