@@ -68,11 +68,15 @@ describe('new --blank: a pack made outside this repository', function () {
     await fs.writeFile(modelFile, model.replace("resetAnswer: ['OK'],", "resetAnswer: 'OK',"));
     const broken = await typeCheck(pack);
     assert.ok(!broken.ok && /model\.ts\(\d+,\d+\): error TS2322/.test(broken.output), broken.output);
+    // validate: a type error the model still runs with is an error at its line, with the TypeScript it found.
+    const typo = 'const NUMBER = /^-?\\d+$/;';
+    assert.ok(model.includes(typo));
+    await fs.writeFile(modelFile, model.replace(typo, `const typed: number = 'one';\n${typo}`));
     const withTs = fakeIo(tmp, { NODE_PATH: path.join(root, 'node_modules') });
     assert.equal(await main(['validate', 'adder'], withTs), 1, withTs.stdout + withTs.stderr);
     assert.match(withTs.stdout, /type-checked with TypeScript [\d.]+: 1 type error/);
-    const line = model.split('\n').findIndex((l) => l.includes("resetAnswer: ['OK'],")) + 1;
-    assert.match(withTs.stdout, new RegExp(`adder/model/model\\.ts:${line}:\\d+: type error \\(TS2322\\)`));
+    const line = model.split('\n').findIndex((l) => l.includes(typo)) + 1;
+    assert.match(withTs.stdout, new RegExp(`adder/model/model\\.ts:${line}:7: type error \\(TS2322\\)`));
     await fs.writeFile(modelFile, model);
     await fs.rm(path.join(pack, 'authoring/worlds'), { recursive: true });
     const rewritten = fakeIo(tmp);
