@@ -58,7 +58,7 @@ describe('courses on the command line', function () {
     );
     assert.match(
       listed.stdout,
-      /my-course .*\n.*\n {2}1\. alpha .*\n {2}2\. beta .*\n {2}3\. gamma {2}gamma {2}\(not installed\)\n/,
+      /my-course .*\n.*\n {2}1\. alpha .*\n {2}2\. beta .*\n {2}3\. gamma {2}gamma {2}\(needs alpha; not installed\)\n/,
     );
 
     const json = fakeIo(tmp, packs);
