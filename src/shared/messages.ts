@@ -9,6 +9,7 @@
  * it into the DOM with `textContent` only.
  */
 
+import { isCourseView, type CourseView } from './courseView';
 import type { ChartCell, ChartRow, SimulationView } from '../worlds/templates/simulationView';
 
 export type { ChartCell, ChartRow };
@@ -225,6 +226,8 @@ export interface PanelState {
   readonly check: CheckView | null;
   /** Absent when the lesson declares no load scenarios. */
   readonly underLoad?: UnderLoadView;
+  /** The course the current lesson belongs to (courseView.ts); absent outside a course. */
+  readonly course?: CourseView;
 }
 
 export type RevealTarget =
@@ -267,7 +270,9 @@ export type FromWebview =
   | { readonly type: 'startLesson' }
   | { readonly type: 'manageTrust' }
   /** Run the learner's program through one of the lesson's load scenarios. */
-  | { readonly type: 'runSimulation'; readonly scenario: string };
+  | { readonly type: 'runSimulation'; readonly scenario: string }
+  /** Start the course's next lesson (the extension checks it is the one its outline offers). */
+  | { readonly type: 'nextLesson'; readonly lesson: string };
 
 // ---- runtime guards: everything that crosses the boundary is checked before use ----
 
@@ -289,6 +294,8 @@ export function parseFromWebview(raw: unknown): FromWebview | undefined {
     case 'openStep':
     case 'runStep':
       return isInt(raw.index, 1, 1000) ? { type: raw.type, index: raw.index } : undefined;
+    case 'nextLesson':
+      return isId(raw.lesson) ? { type: 'nextLesson', lesson: raw.lesson } : undefined;
     case 'runCheck':
     case 'startLesson':
     case 'manageTrust':
@@ -350,6 +357,7 @@ export function isPanelState(v: unknown): v is PanelState {
   if (v.notice !== undefined && !isStr(v.notice)) return false;
   if (v.lesson !== null && !isLessonView(v.lesson)) return false;
   if (v.underLoad !== undefined && !isUnderLoadView(v.underLoad)) return false;
+  if (v.course !== undefined && !isCourseView(v.course)) return false;
   return v.check === null || isCheckView(v.check);
 }
 

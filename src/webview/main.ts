@@ -10,6 +10,7 @@ import {
   type RevealTarget,
 } from '../shared/messages';
 import { renderEmpty, renderLesson } from './renderLesson';
+import { renderCourse } from './renderCourse';
 import { elementId, type Ui } from './ui';
 
 interface VsCodeApi {
@@ -78,6 +79,8 @@ function render(state: PanelState): void {
   const focusedId = document.activeElement instanceof HTMLElement ? document.activeElement.id : '';
   const scroll = window.scrollY;
   const parts = state.lesson ? renderLesson(state.lesson, state, ui) : renderEmpty(state, ui);
+  // The course outline goes under the lesson's header (top bar, title), as its own section.
+  if (state.course) parts.splice(Math.min(2, parts.length), 0, renderCourse(state.course, ui));
   app.replaceChildren(...parts);
   app.setAttribute('aria-busy', 'false');
   window.scrollTo(0, scroll);

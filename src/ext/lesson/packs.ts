@@ -8,9 +8,11 @@ import * as vscode from 'vscode';
 import { packRoots } from '../../node/packs/locations';
 import { discoverPacks, type LoadedPack, type PackListing } from '../../node/packs/packs';
 import type { Log } from '../workbench/log';
+import { discoverCourses, type LoadedCourse } from '../../node/course/courses';
 
 export class PackService implements vscode.Disposable {
   private listing: Promise<PackListing> | undefined;
+  private courseListing: Promise<LoadedCourse[]> | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
@@ -38,12 +40,24 @@ export class PackService implements vscode.Disposable {
     return this.listing;
   }
 
+  /** The courses beside the packs (a folder with course.json), built in and installed. */
+  courses(): Promise<LoadedCourse[]> {
+    this.courseListing ??= discoverCourses(packRoots(path.join(this.extensionPath, 'dist'), this.installedDir)).then(
+      ({ courses, broken }) => {
+        for (const b of broken) this.log.warn(`course not loaded: ${b.dir}: ${b.error}`);
+        return courses;
+      },
+    );
+    return this.courseListing;
+  }
+
   async find(id: string): Promise<LoadedPack | undefined> {
     return (await this.all()).packs.find((p) => p.manifest.id === id);
   }
 
   refresh(): void {
     this.listing = undefined;
+    this.courseListing = undefined;
     this.changed.fire();
   }
 

@@ -114,6 +114,14 @@ export class SessionStore implements vscode.Disposable {
     return session ? asProgress(this.memento.get<unknown>(progressKey(session))) : EMPTY;
   }
 
+  /** A lesson is done by its own evidence: its last check, in any language, passed. */
+  passed(lessonId: string): boolean {
+    return LANGUAGES.some((language) => {
+      const report = asProgress(this.memento.get<unknown>(progressKey({ lessonId, language }))).lastReport;
+      return report?.status === 'pass' && report.lesson === lessonId;
+    });
+  }
+
   private async updateProgress(change: (p: Progress) => Progress): Promise<void> {
     const session = this.session;
     if (!session) return;

@@ -24,6 +24,7 @@ import {
 } from '../../shared/messages';
 import { panelHtml, panelOptions } from './panelHtml';
 import { panelState } from './panelState';
+import { courseView } from './courseState';
 import { safeStrings } from '../../core/text/text';
 
 export const PANEL_VIEW_TYPE = 'lessonCompanion.lessonPanel';
@@ -144,7 +145,32 @@ export class LessonPanel implements vscode.Disposable {
         : {}),
     });
     this.panel.title = state.lesson ? `Lesson: ${state.lesson.title}` : 'Lesson';
-    return state;
+    const course = courseView(
+      await packs.courses(),
+      (await packs.all()).packs,
+      (id) => store.passed(id),
+      state.lesson ? session?.lessonId : undefined,
+    );
+    // Made safe as the rest of the state is: a course's title and its lessons' titles are pack text.
+    return course ? { ...state, course: safeStrings(course) } : state;
+  }
+
+  /** "Next lesson": only the one the outline offers, in the learner's language, opened at its first step. */
+  private async startNextLesson(lesson: string): Promise<void> {
+    const state = await this.state();
+    if (!state.course?.currentDone || state.course.next?.lesson !== lesson) {
+      this.deps.log.warn(`lesson panel: "Next lesson" asked for ${lesson}, which the course does not offer now`);
+      return;
+    }
+    const language = this.deps.store.session?.language;
+    const started = await vscode.commands.executeCommand<unknown>('lessonCompanion.startLesson', {
+      lessonId: lesson,
+      ...(language ? { language } : {}),
+    });
+    if (started && this.deps.store.session?.lessonId === lesson) {
+      await this.deps.navigator.open(1);
+      await this.postState();
+    }
   }
 
   private async post(message: ToWebview): Promise<void> {
@@ -252,6 +278,9 @@ export class LessonPanel implements vscode.Disposable {
         });
         return;
       }
+      case 'nextLesson':
+        await this.startNextLesson(message.lesson);
+        return;
       case 'startLesson':
         await vscode.commands.executeCommand('lessonCompanion.startLesson');
         return;
