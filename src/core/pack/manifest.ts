@@ -1,5 +1,5 @@
 import { Value } from '@sinclair/typebox/value';
-import { parseTree, findNodeAtLocation, type Node, type ParseError, printParseErrorCode } from 'jsonc-parser';
+import { parseTree, findNodeAtLocation, visit, type Node, type ParseError, printParseErrorCode } from 'jsonc-parser';
 import { checkPattern } from './patternSafety';
 import { isWorldScenario } from '../world/worldScenarioSchema';
 import { checkWorldScenario } from '../world/worldRules';
@@ -137,6 +137,9 @@ export function parseManifest(raw: string, file: string, options: ParseOptions =
         : [{ file, line: 1, column: 1, path: '', message: 'the file is empty' }],
     };
   }
+  // JSON.parse keeps the last of two equal keys: the author's first value would be lost without a word.
+  const twice = duplicateKeys(text, file);
+  if (twice.length > 0) return { ok: false, problems: twice };
   if (Value.Check(LessonManifestSchema, data)) {
     const problems = ruleProblems(data, text, file, options.checkPatterns !== false);
     return problems.length === 0 ? { ok: true, manifest: data } : { ok: false, problems };
@@ -158,6 +161,30 @@ export function parseManifest(raw: string, file: string, options: ParseOptions =
     });
   }
   return { ok: false, problems };
+}
+
+const pointerOf = (path: readonly (string | number)[]): string =>
+  path.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+
+/** Every key that appears twice in one object, at its second place. */
+function duplicateKeys(text: string, file: string): ManifestProblem[] {
+  const problems: ManifestProblem[] = [];
+  const open: Map<string, number>[] = [];
+  visit(text, {
+    onObjectBegin: () => void open.push(new Map()),
+    onObjectEnd: () => void open.pop(),
+    onObjectProperty: (key, offset, _length, startLine, startCharacter, pathSupplier) => {
+      const keys = open[open.length - 1];
+      if (!keys || problems.length >= 50) return;
+      const first = keys.get(key);
+      if (first === undefined) return void keys.set(key, startLine + 1);
+      const pointer = pointerOf([...pathSupplier(), key]);
+      const where = { file, line: startLine + 1, column: startCharacter + 1, path: pointer };
+      const message = `the key "${key}" is written twice in the same object (first at line ${first}); JSON keeps only the last one, so remove the one you do not mean`;
+      problems.push({ ...where, message: describe(pointer, message) });
+    },
+  });
+  return problems;
 }
 
 function describe(path: string, message: string): string {

@@ -13,6 +13,8 @@ import type { Language } from '../../core/pack/schema';
 import { rankSuspiciousLines } from '../../core/diagnosis/spectrum';
 import { containProgram, type ContainOptions } from '../sandbox/contain';
 import { EngineError, runEngineJob, type WarmEngine } from '../engine/host';
+import { WordedError } from '../errors/errors';
+import { safeText } from '../../core/text/text';
 import { engineWrap as engineSandboxWrap } from '../engine/engineSandbox';
 import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters, type PreparedProgram } from '../languages/languages';
 import { linesIn, traceCommandLines, tracedFiles } from '../run/lineTrace';
@@ -150,7 +152,8 @@ function modelFailure(
     problems: [
       {
         kind: 'model-error',
-        message: `The lesson could not check your program: ${message}.`,
+        // The model's own words may hold a line break: written out, they cannot pass for a line of the report.
+        message: `The lesson could not check your program: ${safeText(message)}.`,
         advice: `This is a fault of the lesson pack "${pack.manifest.id}" (its reference model, ${pack.manifest.model}), not of your program, which is untouched. Tell the lesson's author; a newer version of the pack may fix it.`,
       },
     ],
@@ -349,6 +352,8 @@ export async function checkFile(
         return modelFailure(pack, file, language, error.message, Math.round(performance.now() - checkStarted));
       if (error instanceof EngineError && (error.kind === 'model-error' || error.kind === 'stopped'))
         return modelFailure(pack, file, language, error.message, Math.round(performance.now() - checkStarted));
+      // The worker found the pack broken (a model that imports outside it): the pack's words, not a crash.
+      if (error instanceof EngineError && error.kind === 'pack-error') throw new WordedError(error.message);
       throw error;
     }
     return { ...report, containment: (await launching).containment };

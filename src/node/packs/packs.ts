@@ -6,6 +6,8 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ManifestProblem } from '../../core/pack/manifest';
+import { friendlyManifestMessage } from '../../core/pack/manifestMessages';
+import { safeText } from '../../core/text/text';
 import { folderProblems, MANIFEST_FILE, manifestText, modelPlace, packProblems } from '../../core/pack/packRules';
 import { PACK_FILE_MAX_BYTES } from '../../core/pack/packSnapshot';
 import { parseLessonJson } from '../../worlds/templates/lessonJson';
@@ -23,17 +25,20 @@ export type { LoadedPack } from './loadedPack';
 import type { LoadedPack } from './loadedPack';
 
 export class PackError extends Error {
+  readonly problems: readonly ManifestProblem[];
+
   constructor(
     readonly dir: string,
-    readonly problems: readonly ManifestProblem[],
+    problems: readonly ManifestProblem[],
   ) {
+    // Pack text (a path, a model's error) may hold a line break or a control character: written out, so that
+    // it never starts a line of its own in what a command prints ("FAKE: ✓ All hidden transcripts pass.").
+    const shown = problems.map((p) => ({ ...p, file: safeText(p.file), message: safeText(p.message) }));
     // The first reason on the first line: a caller that shows one line (an unexpected error) still says why.
-    const first = problems[0]
-      ? ` ${problems[0].message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`
-      : '';
-    super(
-      `${dir}: the lesson pack is not valid:${first}\n${problems.map((p) => `  ${p.file}:${p.line}:${p.column} ${p.message}`).join('\n')}`,
-    );
+    const first = shown[0] ? ` ${shown[0].message}${shown.length > 1 ? ` (and ${shown.length - 1} more)` : ''}` : '';
+    const lines = shown.map((p) => `  ${p.file}:${p.line}:${p.column} ${p.message}`);
+    super(`${safeText(dir)}: the lesson pack is not valid:${first}\n${lines.join('\n')}`);
+    this.problems = shown;
     this.name = 'PackError';
   }
 }
@@ -97,7 +102,10 @@ export async function loadPack(
   if ('problem' in manifestRead) throw new PackError(dir, [manifestRead.problem]);
   const { text, file } = manifestRead;
   const parsed = parseLessonJson(text, file, { checkPatterns: options.checkPatterns ?? options.model ?? false });
-  if (!parsed.ok) throw new PackError(dir, parsed.problems);
+  if (!parsed.ok) {
+    const worded = parsed.problems.map((p) => ({ ...p, message: friendlyManifestMessage(p.message, p.path, text) }));
+    throw new PackError(dir, worded);
+  }
   const manifest = parsed.manifest;
   const model = options.model ? modelOf(read, manifest, options.transpiled) : undefined;
   const { problems, transcripts } = packProblems({
