@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { InstallError, installPack, type InstallResult } from '../../node/packs/installPack';
+import { InstallError, installPack, type InstallOptions, type InstallResult } from '../../node/packs/installPack';
 import { builtInLessonsDir } from '../../node/packs/locations';
 import { registerCommand } from './registry';
 
@@ -34,6 +34,78 @@ async function chooseFile(): Promise<vscode.Uri | undefined> {
   return picked?.[0];
 }
 
+/** The install's questions, each a modal dialog unless `args` answers it. */
+function installQuestions(
+  args: InstallArgs | undefined,
+): Pick<InstallOptions, 'confirmReplace' | 'confirmCode' | 'confirmShadow'> {
+  const ask = async (message: string, detail: string, yes: string): Promise<boolean> =>
+    (await vscode.window.showWarningMessage(message, { modal: true, detail }, yes)) === yes;
+  return {
+    confirmReplace: async (existing, next) =>
+      args?.replace ??
+      ask(
+        `Version ${existing} of this lesson is installed. Replace it with ${next}?`,
+        `This pack contains code: version ${next}'s reference model runs on this computer every time you check a program in this lesson. Install lesson packs only from people you trust. Your own files in your workspace are not touched; only the lesson pack is replaced.`,
+        `Replace with ${next}`,
+      ),
+    confirmCode: async (id, version, model) =>
+      args?.trustCode ??
+      ask(
+        `Install lesson ${id} ${version}? This pack contains code that runs when you check.`,
+        `Its reference model (${model}) runs on this computer every time you check a program in this lesson (in a separate process that may not write files or start programs). Install lesson packs only from people you trust.`,
+        'Install',
+      ),
+    confirmShadow: async (builtIn, next) =>
+      args?.shadow ??
+      ask(
+        `This pack (version ${next}) has the id of a lesson built into Lesson Companion (version ${builtIn}). Install it in place of the built-in lesson?`,
+        'While it is installed, starting this lesson starts the installed pack, not the built-in one.',
+        'Install Anyway',
+      ),
+  };
+}
+
+/**
+ * Installs, and if the same or an older version is installed, installs again only on an explicit
+ * "Reinstall" (e.g. to repair a damaged copy). Undefined when that was not chosen.
+ */
+async function installOrReinstall(
+  install: (force: boolean) => Promise<InstallResult>,
+  args: InstallArgs | undefined,
+): Promise<InstallResult | undefined> {
+  try {
+    return await install(false);
+  } catch (error) {
+    if (!(error instanceof InstallError && error.reason === 'not-newer')) throw error;
+    const reinstall = 'Reinstall';
+    const choice =
+      args?.replace !== undefined
+        ? args.replace
+          ? reinstall
+          : undefined
+        : await vscode.window.showWarningMessage(
+            error.message.replace(/ Install it anyway with --force\.$/, ''),
+            { modal: true },
+            reinstall,
+          );
+    return choice === reinstall ? install(true) : undefined;
+  }
+}
+
+/** Says why nothing was installed, and keeps it for lessonCompanion.internal.state. */
+function showRefusal(error: unknown): undefined {
+  if (error instanceof InstallError) {
+    lastRefusal = error.message;
+    if (error.reason === 'declined')
+      void vscode.window.showInformationMessage(`Nothing was installed: ${error.message}.`);
+    else void vscode.window.showErrorMessage(`The lesson pack was not installed. ${error.message}`);
+    return undefined;
+  }
+  lastRefusal = (error as Error).message;
+  void vscode.window.showErrorMessage(`The lesson pack was not installed: ${(error as Error).message}`);
+  return undefined;
+}
+
 export function registerInstallPackCommand(context: vscode.ExtensionContext, onInstalled: () => void): void {
   const packsRoot = vscode.Uri.joinPath(context.globalStorageUri, 'packs').fsPath;
   registerCommand(
@@ -48,86 +120,21 @@ export function registerInstallPackCommand(context: vscode.ExtensionContext, onI
         );
         return undefined;
       }
-      const confirmReplace = async (existing: string, next: string): Promise<boolean> => {
-        if (args?.replace !== undefined) return args.replace;
-        const replace = `Replace with ${next}`;
-        const answer = await vscode.window.showWarningMessage(
-          `Version ${existing} of this lesson is installed. Replace it with ${next}?`,
-          {
-            modal: true,
-            detail: `This pack contains code: version ${next}'s reference model runs on this computer every time you check a program in this lesson. Install lesson packs only from people you trust. Your own files in your workspace are not touched; only the lesson pack is replaced.`,
-          },
-          replace,
-        );
-        return answer === replace;
-      };
-      const confirmCode = async (id: string, version: string, model: string): Promise<boolean> => {
-        if (args?.trustCode !== undefined) return args.trustCode;
-        const install = 'Install';
-        const answer = await vscode.window.showWarningMessage(
-          `Install lesson ${id} ${version}? This pack contains code that runs when you check.`,
-          {
-            modal: true,
-            detail: `Its reference model (${model}) runs on this computer every time you check a program in this lesson (in a separate process that may not write files or start programs). Install lesson packs only from people you trust.`,
-          },
-          install,
-        );
-        return answer === install;
-      };
-      const confirmShadow = async (builtIn: string, next: string): Promise<boolean> => {
-        if (args?.shadow !== undefined) return args.shadow;
-        const install = 'Install Anyway';
-        const answer = await vscode.window.showWarningMessage(
-          `This pack (version ${next}) has the id of a lesson built into Lesson Companion (version ${builtIn}). Install it in place of the built-in lesson?`,
-          {
-            modal: true,
-            detail: 'While it is installed, starting this lesson starts the installed pack, not the built-in one.',
-          },
-          install,
-        );
-        return answer === install;
-      };
       const builtInDir = builtInLessonsDir(path.join(context.extensionPath, 'dist'));
+      const questions = installQuestions(args);
       const install = (force: boolean): Promise<InstallResult> =>
-        installPack(file.fsPath, { packsRoot, confirmReplace, force, builtInDir, confirmShadow, confirmCode });
+        installPack(file.fsPath, { packsRoot, force, builtInDir, ...questions });
       lastRefusal = undefined;
       try {
-        let result: InstallResult;
-        try {
-          result = await install(false);
-        } catch (error) {
-          if (!(error instanceof InstallError && error.reason === 'not-newer')) throw error;
-          // The same or an older version: only on an explicit "Reinstall", e.g. to repair a damaged copy.
-          const reinstall = 'Reinstall';
-          const choice =
-            args?.replace !== undefined
-              ? args.replace
-                ? reinstall
-                : undefined
-              : await vscode.window.showWarningMessage(
-                  error.message.replace(/ Install it anyway with --force\.$/, ''),
-                  { modal: true },
-                  reinstall,
-                );
-          if (choice !== reinstall) return undefined;
-          result = await install(true);
-        }
+        const result = await installOrReinstall(install, args);
+        if (!result) return undefined;
         onInstalled();
         void vscode.window.showInformationMessage(
           `Installed lesson ${result.id} ${result.version}${result.replaced ? ` (replacing ${result.replaced})` : ''}. Start it with "Lesson Companion: Start Lesson".`,
         );
         return result;
       } catch (error) {
-        if (error instanceof InstallError) {
-          lastRefusal = error.message;
-          if (error.reason === 'declined')
-            void vscode.window.showInformationMessage(`Nothing was installed: ${error.message}.`);
-          else void vscode.window.showErrorMessage(`The lesson pack was not installed. ${error.message}`);
-          return undefined;
-        }
-        lastRefusal = (error as Error).message;
-        void vscode.window.showErrorMessage(`The lesson pack was not installed: ${(error as Error).message}`);
-        return undefined;
+        return showRefusal(error);
       }
     },
   );
