@@ -78,6 +78,24 @@ describe('repair edits', function () {
     for (const fixed of fixes) assert.notEqual(fixed, py);
   });
 
+  it('reads a missing entry as 0 and breaks ties by the name (Python), and never makes a loop run forever', async () => {
+    const py = 'def pick(c, bs):\n    return min(bs, key=lambda b: c[b])\n\ndef opened(c, b):\n    c[b] += 1\n';
+    const fixes = await edits('python', py, 'unseen-backend', [2, 5]);
+    assert.ok(fixes.includes(py.replace('key=lambda b: c[b]', 'key=lambda b: c.get(b, 0)')));
+    assert.ok(fixes.includes(py.replace('c[b] += 1', 'c[b] = c.get(b, 0) + 1')));
+    assert.ok(
+      (await edits('python', py, 'tiebreak', [2])).includes(py.replace('lambda b: c[b]', 'lambda b: (c[b], b)')),
+    );
+    const chooser = 'import random\ndef pick(ts):\n    return random.choice(ts)\n';
+    assert.ok(
+      (await edits('python', chooser, 'tiebreak', [3])).includes(chooser.replace('random.choice(ts)', 'min(ts)')),
+    );
+    const js = 'function closed(m, k) {\n  while (m.get(k) > 5) m.set(k, m.get(k) - 1);\n}\n';
+    const jsFixes = await edits('javascript', js, 'unseen-close', [2]);
+    assert.ok(jsFixes.includes(js.replace('while (m.get(k) > 5)', 'while ((m.get(k) ?? 0) > 5)')));
+    assert.ok(!jsFixes.some((f) => f.includes('while (true)')));
+  });
+
   it('every proposal on a real-style program applies and almost all parse', async () => {
     const source = [
       'class Pool {',

@@ -29,7 +29,9 @@ export type OperatorName =
   | 'negate-condition'
   | 'guard-empty'
   | 'rebuild-state'
-  | 'nudge-number';
+  | 'nudge-number'
+  | 'default-entry'
+  | 'tie-key';
 
 export interface Proposal {
   readonly operator: OperatorName;
@@ -288,20 +290,22 @@ function conditions(node: SyntaxNode, ctx: Context): Proposal[] {
   const [yes, no] = ctx.python ? ['True', 'False'] : ['true', 'false'];
   const text = ctx.text(condition);
   const negated = ctx.python ? `not (${text})` : `!(${text})`;
+  // A loop whose condition is made always true would only hang: not proposed.
+  const always = node.type === 'while_statement' ? [] : [yes];
   return [
+    ...always.map((value) => ({
+      operator: 'constant-condition' as const,
+      edits: [replace(condition!, value)],
+      description: `\`${text}\` made \`${value}\``,
+      at: condition!,
+      weight: 1,
+    })),
     {
       operator: 'constant-condition',
       edits: [replace(condition, no)],
       description: `\`${text}\` made \`${no}\``,
       at: condition,
       weight: 0,
-    },
-    {
-      operator: 'constant-condition',
-      edits: [replace(condition, yes)],
-      description: `\`${text}\` made \`${yes}\``,
-      at: condition,
-      weight: 1,
     },
     {
       operator: 'negate-condition',
@@ -376,6 +380,84 @@ function rebuildState(node: SyntaxNode, ctx: Context): Proposal[] {
   ];
 }
 
+/**
+ * A missing entry read as 0 instead of failing or being stored: `d[k]` → `d.get(k, 0)`, `d[k] += 1` →
+ * `d[k] = d.get(k, 0) + 1` (Python); `m.get(k)` → `(m.get(k) ?? 0)` (JavaScript).
+ */
+function defaultEntry(node: SyntaxNode, ctx: Context, parent: SyntaxNode | null): Proposal[] {
+  const proposal = (edit: TextEdit, weight = 0): Proposal => ({
+    operator: 'default-entry',
+    edits: [edit],
+    description: `a missing entry of \`${ctx.text(node)}\` read as 0`,
+    at: node,
+    weight,
+  });
+  if (ctx.python && node.type === 'subscript') {
+    const value = childByField(node, 'value');
+    const key = childByField(node, 'subscript');
+    if (!value || !key) return [];
+    const read = `${ctx.text(value)}.get(${ctx.text(key)}, 0)`;
+    const isTarget =
+      parent && ['assignment', 'augmented_assignment'].includes(parent.type) && childByField(parent, 'left') === node;
+    if (!isTarget) return [proposal(replace(node, read))];
+    const op = parent.type === 'augmented_assignment' ? childByField(parent, 'operator') : undefined;
+    const right = childByField(parent, 'right');
+    if (!op || !right) return [];
+    return [
+      proposal(replace(parent, `${ctx.text(node)} = ${read} ${ctx.text(op).replace('=', '')} ${ctx.text(right)}`)),
+    ];
+  }
+  if (!ctx.python && node.type === 'call_expression') {
+    const fn = childByField(node, 'function');
+    if (!fn || fn.type !== 'member_expression' || ctx.text(childByField(fn, 'property') ?? fn) !== 'get') return [];
+    if (callArguments(node).length !== 1) return [];
+    if (
+      parent?.type === 'binary_expression' &&
+      ['??', '||'].includes(ctx.text(childByField(parent, 'operator') ?? parent))
+    )
+      return [];
+    return [proposal(replace(node, `(${ctx.text(node)} ?? 0)`))];
+  }
+  return [];
+}
+
+/**
+ * Ties broken by the name, then (Python): `min(xs, key=f)` → `min(xs, key=lambda x: (f(x), x))`, the lambda's
+ * own body made `(body, x)`; and a random pick among the tied, `random.choice(ts)`, made `min(ts)`.
+ */
+function tieKey(node: SyntaxNode, ctx: Context): Proposal[] {
+  if (!ctx.python || node.type !== 'call') return [];
+  const fn = childByField(node, 'function');
+  const args = callArguments(node);
+  if (!fn) return [];
+  const name = ctx.text(fn);
+  const proposal = (edit: TextEdit, what: string): Proposal[] => [
+    { operator: 'tie-key', edits: [edit], description: what, at: node, weight: 0 },
+  ];
+  if (/(^|\.)choice$/.test(name) && args.length === 1)
+    return proposal(
+      replace(node, `min(${ctx.text(args[0]!)})`),
+      `\`${name}(…)\` made \`min(…)\`: ties to the first name`,
+    );
+  if (!['min', 'max', 'sorted'].includes(name)) return [];
+  const key = args.find((a) => a.type === 'keyword_argument' && ctx.text(childByField(a, 'name') ?? a) === 'key');
+  const value = key && childByField(key, 'value');
+  if (!value) return [];
+  if (value.type === 'lambda') {
+    const params = childByField(value, 'parameters');
+    const body = childByField(value, 'body');
+    if (!params || !body || body.type === 'tuple') return [];
+    return proposal(
+      replace(body, `(${ctx.text(body)}, ${ctx.text(params)})`),
+      `ties in \`${name}\` broken by the name`,
+    );
+  }
+  return proposal(
+    replace(value, `lambda item: (${ctx.text(value)}(item), item)`),
+    `ties in \`${name}\` broken by the name`,
+  );
+}
+
 function nudgeNumber(node: SyntaxNode, ctx: Context): Proposal[] {
   if (node.type !== 'integer' && node.type !== 'number') return [];
   const value = Number(ctx.text(node));
@@ -389,7 +471,10 @@ function nudgeNumber(node: SyntaxNode, ctx: Context): Proposal[] {
   }));
 }
 
-const NODE_OPERATORS = [
+const NODE_OPERATORS: ((node: SyntaxNode, ctx: Context, parent: SyntaxNode | null) => Proposal[])[] = [
+  defaultEntry,
+  tieKey,
+
   flipComparison,
   swapMinMax,
   unwrapCall,
@@ -407,12 +492,12 @@ const NODE_OPERATORS = [
 export function propose(file: ParsedFile, inScope: (node: SyntaxNode) => boolean): Proposal[] {
   const ctx = context(file);
   const out: Proposal[] = [];
-  for (const { node } of walkWithParent(file.root)) {
+  for (const { node, parent } of walkWithParent(file.root)) {
     const isBlock = STATEMENT_PARENTS.has(node.type);
     // A block is in scope through its statements; any other node by its own lines.
     if (!isBlock && !inScope(node)) continue;
     for (const operator of NODE_OPERATORS) {
-      const proposals = operator(node, ctx);
+      const proposals = operator(node, ctx, parent);
       out.push(...(isBlock ? proposals.filter((p) => inScope(p.at)) : proposals));
     }
   }

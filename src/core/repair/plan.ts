@@ -27,13 +27,17 @@ export interface Candidate {
 const INVERTS: readonly { readonly words: RegExp; readonly operators: readonly OperatorName[] }[] = [
   {
     words: /tie|order|first|rotat|random/,
-    operators: ['unwrap-call', 'keep-part', 'swap-min-max', 'flip-comparison', 'constant-condition'],
+    operators: ['unwrap-call', 'tie-key', 'keep-part', 'swap-min-max', 'flip-comparison', 'constant-condition'],
   },
   {
     words: /negative|floor|below|wrap|unsigned|close|done/,
     operators: ['floor', 'constant-condition', 'flip-comparison'],
   },
   { words: /increment|late|count-on|writes/, operators: ['move-statement', 'delete-statement'] },
+  {
+    words: /unseen|unknown|missing|writes|stranger/,
+    operators: ['default-entry', 'delete-statement', 'constant-condition'],
+  },
   { words: /empty|none|no-healthy|crash/, operators: ['guard-empty', 'constant-condition', 'negate-condition'] },
   {
     words: /stale|reset|shared|fresh|keeps|carry/,
@@ -61,6 +65,8 @@ const OPERATOR_COST: Record<OperatorName, number> = {
   'guard-empty': 2,
   'rebuild-state': 2,
   'nudge-number': 5,
+  'default-entry': 3,
+  'tie-key': 2,
 };
 
 /** The operators that invert the mistake, most likely first. */
@@ -114,6 +120,18 @@ export function singleEdits(file: ParsedFile, targets: readonly RepairTarget[]):
     .map((c, i) => ({ c, i }))
     .sort((a, b) => a.c.cost - b.c.cost || a.i - b.i)
     .map(({ c }) => c);
+}
+
+/** Pairs of the cheapest edits (a compound mistake whose halves each change nothing alone), cheapest first. */
+export function localPairs(singles: readonly Candidate[], count: number): Candidate[] {
+  const top = singles.slice(0, count);
+  const out: Candidate[] = [];
+  for (let i = 0; i < top.length; i++)
+    for (let j = i + 1; j < top.length; j++) {
+      const pair = combine(top[i]!, top[j]!);
+      if (pair) out.push(pair);
+    }
+  return out.sort((a, b) => a.cost - b.cost);
 }
 
 /** A candidate on top of another (a compound mistake): both edits, or undefined when they overlap. */

@@ -4,7 +4,7 @@
  * first candidate that passes the batch and that the verifier accepts, or at the time or candidate bound.
  */
 import type { Language } from '../../core/pack/schema';
-import { combine, singleEdits, type Candidate, type RepairTarget } from '../../core/repair/plan';
+import { combine, localPairs, singleEdits, type Candidate, type RepairTarget } from '../../core/repair/plan';
 import { applyEdits, type ParsedFile } from '../../core/repair/tree';
 import type { CandidateRun, CandidateRunner } from './candidateRunner';
 import { parsesCleanly } from './parser';
@@ -16,12 +16,13 @@ export interface SearchBounds {
   readonly concurrency: number;
 }
 
-export const DEFAULT_BOUNDS: SearchBounds = { timeMs: 30_000, candidates: 240, concurrency: 2 };
+export const DEFAULT_BOUNDS: SearchBounds = { timeMs: 20_000, candidates: 200, concurrency: 2 };
 
 /** How many of the cheapest singles are tried before edits on top of the closest ones. */
 const FIRST_SINGLES = 60;
 const BASES = 3;
 const PAIRS_PER_BASE = 50;
+const LOCAL_PAIRS = 10;
 
 export interface Searched {
   readonly found?: { readonly candidate: Candidate; readonly source: string };
@@ -70,9 +71,10 @@ export async function searchFix(
   const first = await runAll(singles.slice(0, FIRST_SINGLES));
   if (first || stoppedBy) return { ...(first ? { found: first } : {}), runs, ...(stoppedBy ? { stoppedBy } : {}) };
   const pairs = closest(tried, baselineWrong)
-    .flatMap((base) => singles.slice(0, PAIRS_PER_BASE * 2).flatMap((next) => combine(base, next) ?? []))
+    .flatMap((base) => singles.slice(0, PAIRS_PER_BASE).flatMap((next) => combine(base, next) ?? []))
     .sort((a, b) => a.cost - b.cost);
-  const paired = await runAll(pairs);
+  // Then pairs of the cheapest edits, whose halves may each change nothing alone.
+  const paired = await runAll([...pairs, ...localPairs(singles, LOCAL_PAIRS)].sort((a, b) => a.cost - b.cost));
   if (paired || stoppedBy) return { ...(paired ? { found: paired } : {}), runs, ...(stoppedBy ? { stoppedBy } : {}) };
   const rest = await runAll(singles.slice(FIRST_SINGLES));
   return { ...(rest ? { found: rest } : {}), runs, ...(stoppedBy ? { stoppedBy } : {}) };
