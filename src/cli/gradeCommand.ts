@@ -10,7 +10,7 @@ import { engineBundle } from '../node/engine/host';
 import { gradeSubmissions, type GradeProgress } from '../node/grade/grader';
 import { classReportJunit } from '../node/grade/junit';
 import { loadAnswerKey } from '../node/grade/quizGrade';
-import { ResultStore, runKey } from '../node/grade/resultStore';
+import { forgetKey, graderStoreDir, ResultStore, runKey } from '../node/grade/resultStore';
 import { findSubmissions, starterNames } from '../node/grade/submissions';
 import { collectRows } from '../node/grade/collect';
 import { availableSandbox, isSandboxSetting, SANDBOX_SETTINGS } from '../node/sandbox/sandbox';
@@ -181,7 +181,10 @@ export const gradeCommand: CliCommand = {
     };
     const engine = engineBundle(io.bundleDir);
     const settings = { sandbox, timeLimitMs, seed, fuzzTranscripts, interpreters };
-    const store = new ResultStore(outDir);
+    // Kept results are believed only from runs whose programs could not reach the store (resultStore.ts).
+    const contained = sandbox === 'require' || (sandbox === 'auto' && (await availableSandbox(io.env)) !== null);
+    const storeDir = graderStoreDir();
+    const store = contained && storeDir ? new ResultStore(storeDir) : undefined;
 
     const showProgress = io.isTTY && !io.env.CI;
     const times: number[] = [performance.now()];
@@ -199,7 +202,7 @@ export const gradeCommand: CliCommand = {
     // Ctrl-C: the stored results stay (each written whole); the signal handler then ends the checks' processes.
     const onSignal = (): void =>
       io.err(
-        `${showProgress ? '\n' : ''}lesson-companion grade: stopped after ${lastDone} of ${submissions.length}; their results are kept in ${path.relative(io.cwd, outDir) || outDir}. Run the same command again to go on.\n`,
+        `${showProgress ? '\n' : ''}lesson-companion grade: stopped after ${lastDone} of ${submissions.length}; ${store ? 'their results are kept. Run the same command again to go on.' : 'nothing was kept.'}\n`,
       );
     process.prependOnceListener('SIGINT', onSignal);
     process.prependOnceListener('SIGTERM', onSignal);
@@ -216,7 +219,7 @@ export const gradeCommand: CliCommand = {
           ...(fuzzTranscripts !== undefined ? { fuzzTranscripts } : {}),
           ...(engine ? { engine } : {}),
         },
-        store,
+        ...(store ? { store } : {}),
         runKey: runKey(pack, engine, settings),
         ...(answerKey ? { answerKey } : {}),
         // Paths in rows are relative to the class folder when one was given, else to where grade was run.
@@ -226,12 +229,19 @@ export const gradeCommand: CliCommand = {
     } finally {
       process.removeListener('SIGINT', onSignal);
       process.removeListener('SIGTERM', onSignal);
+      if (!contained && storeDir) forgetKey(storeDir);
     }
     if (showProgress) io.err('\r\x1b[K');
     const report = buildClassReport(lessonInfo(pack), run.rows, new Date().toISOString());
     const files = await writeClassReport(report, outDir, formats);
     io.out(summaryLine(report, io, files));
     if (run.resumed > 0) io.out(`(${run.resumed} results from an earlier run; ${run.checked} checked now)\n`);
+    if (store && store.rejected > 0) io.out(`(${store.rejected} kept results did not verify and were checked again)\n`);
+    if (!contained)
+      io.out(
+        'No result was kept or resumed: without a sandbox each program ran as you and could have rewritten them.\n',
+      );
+    else if (!store) io.out('No result was kept: there is no private folder to keep them in.\n');
     const withAnswers = submissions.filter((s) => s.answers).length;
     if (withAnswers > 0 && !answerKey)
       io.out(

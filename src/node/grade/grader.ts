@@ -4,8 +4,8 @@
  * file that is not a program's text, too large or a link out of the folder is a row with the reason, and a
  * check that throws is a `check-failed` row; nothing stops the run but a stop from outside.
  *
- * Each check's row is stored (resultStore.ts) as soon as it is known, so a stopped run resumes without
- * checking anything twice.
+ * Each check's row is stored (resultStore.ts, the grader's private store) as soon as it is known, so a
+ * stopped run resumes without checking anything twice; without a store (--sandbox=off) nothing is kept.
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
@@ -129,11 +129,10 @@ export async function gradeSubmissions(submissions: readonly Submission[], optio
         quiz,
       );
     const key = resultKey(options.runKey, bytes);
-    // A kept result is the out folder's file, which whoever runs grade can write, and so can a program
-    // graded with --sandbox=off (it runs as them): a kept pass is never believed, the program is checked
-    // again (a passing check is quick, one run). A kept failure is reused: it can only cost its student.
+    // A kept result verified (resultStore.ts: signed under the grader's private key, bound to these bytes,
+    // the pack, the engine and the settings) is believed; one that does not verify is checked again.
     const stored = options.store?.read(key);
-    if (stored && stored.status !== 'pass') {
+    if (stored) {
       resumed += 1;
       return { ...stored, student, file: shown, quiz };
     }
