@@ -105,7 +105,7 @@ describe('class report', () => {
     assert.equal(report.statuses.fail, 5);
     assert.equal(report.statuses.missing, 1);
     assert.equal(report.passRate, 1 / 7);
-    assert.deepEqual(report.quiz, { graded: 1, meanScore: 0.5 });
+    assert.deepEqual(report.quiz, { graded: 1, meanScore: 0.5, questions: [] });
     assert.deepEqual(
       report.rows.map((r) => r.student),
       ['amy', 'bob', 'cat', 'dan', 'eve', 'fay', 'gus'],
@@ -117,7 +117,7 @@ describe('class report', () => {
     assert.equal(csvCell('a,b'), '"a,b"');
     const lines = classReportCsv(report).trimEnd().split('\r\n');
     assert.equal(lines.length, 1 + rows.length);
-    assert.match(lines[2]!, /^bob,bob\/balancer.py,fail,why,2,5,tiebreak negative,,,,10$/);
+    assert.match(lines[2]!, /^bob,bob\/balancer.py,fail,why,2,5,tiebreak negative,,,,10,,$/);
   });
 
   it('writes HTML that loads nothing and escapes what students wrote', () => {

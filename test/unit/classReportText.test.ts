@@ -77,7 +77,7 @@ describe('class report: the numbers and their edge cases', () => {
     assert.equal(r.students, 0);
     assert.equal(r.passRate, 0);
     assert.deepEqual(r.statuses, { pass: 0, fail: 0, error: 0, missing: 0, refused: 0, 'check-failed': 0 });
-    assert.deepEqual(r.quiz, { graded: 0, meanScore: null });
+    assert.deepEqual(r.quiz, { graded: 0, meanScore: null, questions: [] });
     assert.deepEqual([r.mistakes, r.unrecognised, r.rows], [[], [], []]);
   });
 
@@ -169,7 +169,7 @@ describe('class report: the numbers and their edge cases', () => {
       ],
       't',
     );
-    assert.deepEqual(r.quiz, { graded: 2, meanScore: (0.25 + 1) / 2 });
+    assert.deepEqual(r.quiz, { graded: 2, meanScore: (0.25 + 1) / 2, questions: [] });
     assert.equal(r.passRate, 1);
   });
 });

@@ -137,6 +137,8 @@ describe('class report: the CSV a gradebook imports', () => {
       'quiz_right',
       'quiz_total',
       'duration_ms',
+      'reported_by_workflow',
+      'commit',
     ]);
     assert.equal(
       lines.length,

@@ -3,6 +3,8 @@
  * form is the `grade --format json` output (schema in docs/grading.md).
  */
 import type { GradeRow, RowExample, RowStatus } from './row';
+import { quizByQuestion, type QuestionTally } from './classQuiz';
+import type { Shard } from './shard';
 
 export const CLASS_REPORT_FORMAT = 1;
 
@@ -16,10 +18,17 @@ export interface LessonInfo {
   readonly questions: Readonly<Record<string, string>>;
 }
 
+/**
+ * One bar per mistake and variant: a mistake the lesson words apart by variant (an unsigned counter's
+ * wrap-around, ...) gets a bar per variant its students made, titled in that variant's words, beside that
+ * variant's own counterexample.
+ */
 export interface MistakeBar {
   readonly id: string;
+  /** The variant (its mutant's name), when the lesson words this one apart. */
+  readonly variant?: string;
   readonly title: string;
-  /** Students whose check names this mistake. */
+  /** Students whose check names this mistake (in this variant). */
   readonly count: number;
   /** count / students in the class (0..1). */
   readonly share: number;
@@ -38,10 +47,27 @@ export interface DifferenceGroup {
   readonly students: readonly string[];
 }
 
+/** A row that took long, named in the grade's summary. */
+export interface SlowRow {
+  readonly student: string;
+  readonly seconds: number;
+  readonly why: string;
+}
+
+/** Which grade made the report: the run id the teacher's workflow passed, the grader's version, the shard. */
+export interface ReportRun {
+  readonly id: string | null;
+  readonly grader: string;
+  readonly shard: Shard | null;
+  /** The grade's wall time, start to report (a merged report: its slowest shard's). */
+  readonly wallMs: number;
+}
+
 export interface ClassReport {
   readonly format: typeof CLASS_REPORT_FORMAT;
   readonly lesson: LessonInfo;
   readonly generatedAt: string;
+  readonly run: ReportRun;
   readonly students: number;
   readonly statuses: Readonly<Record<RowStatus, number>>;
   /** Students whose check passed / students (0..1; 0 for an empty class). */
@@ -52,7 +78,13 @@ export interface ClassReport {
   readonly random: { readonly count: number; readonly students: readonly string[] };
   /** Programs that stopped answering (hung, or ran past the time limit). */
   readonly stoppedAnswering: { readonly count: number; readonly students: readonly string[] };
-  readonly quiz: { readonly graded: number; readonly meanScore: number | null };
+  readonly quiz: {
+    readonly graded: number;
+    readonly meanScore: number | null;
+    readonly questions: readonly QuestionTally[];
+  };
+  /** The slowest rows (at most 3, of more than a second), slowest first. */
+  readonly slowest: readonly SlowRow[];
   readonly rows: readonly GradeRow[];
 }
 
@@ -87,47 +119,84 @@ function share(count: number, of: number): number {
   return of === 0 ? 0 : count / of;
 }
 
-export function buildClassReport(lesson: LessonInfo, rows: readonly GradeRow[], generatedAt: string): ClassReport {
-  const sorted = [...rows].sort((a, b) => (a.student < b.student ? -1 : a.student > b.student ? 1 : 0));
-  const statuses = Object.fromEntries(STATUSES.map((s) => [s, sorted.filter((r) => r.status === s).length])) as Record<
-    RowStatus,
-    number
-  >;
-  const byMistake = new Map<
-    string,
-    { id: string; title: string; step?: number; question?: string; students: string[]; examples: RowExample[] }
-  >();
+interface MistakeEntry {
+  id: string;
+  variant?: string;
+  title: string;
+  step?: number;
+  question?: string;
+  students: string[];
+  examples: RowExample[];
+}
+
+function mistakeBars(lesson: LessonInfo, sorted: readonly GradeRow[]): MistakeBar[] {
+  const byMistake = new Map<string, MistakeEntry>();
   for (const row of sorted) {
     for (const mistake of row.mistakes) {
-      let entry = byMistake.get(mistake.id);
+      const key = JSON.stringify([mistake.id, mistake.variant ?? null]);
+      let entry = byMistake.get(key);
       if (!entry) {
         entry = {
           id: mistake.id,
+          ...(mistake.variant !== undefined ? { variant: mistake.variant } : {}),
           title: mistake.title,
           ...(mistake.step !== undefined ? { step: mistake.step } : {}),
           ...(mistake.question !== undefined ? { question: mistake.question } : {}),
           students: [],
           examples: [],
         };
-        byMistake.set(mistake.id, entry);
+        byMistake.set(key, entry);
       }
       entry.students.push(row.student);
       if (mistake.example) entry.examples.push(mistake.example);
     }
   }
-  const mistakes: MistakeBar[] = [...byMistake.values()]
-    .map((m) => ({
-      id: m.id,
-      title: m.title,
-      count: m.students.length,
-      share: share(m.students.length, sorted.length),
-      step: m.step !== undefined ? { number: m.step, title: lesson.steps[m.step - 1] ?? `step ${m.step}` } : null,
-      question:
-        m.question !== undefined ? { id: m.question, prompt: lesson.questions[m.question] ?? m.question } : null,
-      commonExample: commonExample(m.examples),
-      students: m.students,
+  return [...byMistake.values()]
+    .map(({ examples, students, step, question, ...m }) => ({
+      ...m,
+      count: students.length,
+      share: share(students.length, sorted.length),
+      step: step !== undefined ? { number: step, title: lesson.steps[step - 1] ?? `step ${step}` } : null,
+      question: question !== undefined ? { id: question, prompt: lesson.questions[question] ?? question } : null,
+      commonExample: commonExample(examples),
+      students,
     }))
-    .sort((a, b) => b.count - a.count || (a.id < b.id ? -1 : 1));
+    .sort(
+      (a, b) =>
+        b.count - a.count || (a.id < b.id ? -1 : a.id > b.id ? 1 : (a.variant ?? '') < (b.variant ?? '') ? -1 : 1),
+    );
+}
+
+/** Why a row took long, in a few words. */
+function slowness(row: GradeRow): string {
+  if (row.stoppedAnswering) return 'stopped answering (time limit)';
+  if (row.random) return 'answers differ between runs (checked again)';
+  if (row.problems.length) return row.problems.join(', ');
+  return row.status === 'pass' ? 'passed' : (row.reason ?? row.status);
+}
+
+function slowestRows(rows: readonly GradeRow[]): SlowRow[] {
+  return [...rows]
+    .filter((r) => r.durationMs >= 1000)
+    .sort((a, b) => b.durationMs - a.durationMs || (a.student < b.student ? -1 : 1))
+    .slice(0, 3)
+    .map((r) => ({ student: r.student, seconds: Math.round(r.durationMs / 100) / 10, why: slowness(r) }));
+}
+
+export const NO_RUN: ReportRun = { id: null, grader: '', shard: null, wallMs: 0 };
+
+export function buildClassReport(
+  lesson: LessonInfo,
+  rows: readonly GradeRow[],
+  generatedAt: string,
+  run: ReportRun = NO_RUN,
+): ClassReport {
+  const sorted = [...rows].sort((a, b) => (a.student < b.student ? -1 : a.student > b.student ? 1 : 0));
+  const statuses = Object.fromEntries(STATUSES.map((s) => [s, sorted.filter((r) => r.status === s).length])) as Record<
+    RowStatus,
+    number
+  >;
+  const mistakes = mistakeBars(lesson, sorted);
   const groups = new Map<string, { command: string; expected: readonly string[]; students: string[] }>();
   for (const row of sorted) {
     const example = row.unrecognised;
@@ -149,6 +218,7 @@ export function buildClassReport(lesson: LessonInfo, rows: readonly GradeRow[], 
     format: CLASS_REPORT_FORMAT,
     lesson,
     generatedAt,
+    run,
     students: sorted.length,
     statuses,
     passRate: share(statuses.pass, sorted.length),
@@ -159,7 +229,9 @@ export function buildClassReport(lesson: LessonInfo, rows: readonly GradeRow[], 
     quiz: {
       graded: quizzes.length,
       meanScore: quizzes.length ? quizzes.reduce((a, b) => a + b, 0) / quizzes.length : null,
+      questions: quizByQuestion(lesson, sorted),
     },
+    slowest: slowestRows(sorted),
     rows: sorted,
   };
 }

@@ -13,6 +13,8 @@ export const CSV_COLUMNS = [
   'quiz_right',
   'quiz_total',
   'duration_ms',
+  'reported_by_workflow',
+  'commit',
 ] as const;
 
 /**
@@ -42,6 +44,9 @@ export function classReportCsv(report: ClassReport): string {
         row.quiz ? row.quiz.right : null,
         row.quiz ? row.quiz.total : null,
         Math.round(row.durationMs),
+        // What the student's own workflow claimed (grade --collect): shown, never the verdict.
+        row.reported ? `${row.reported.status} ${row.reported.passed}/${row.reported.total}` : null,
+        row.commit ?? null,
       ]
         .map(csvCell)
         .join(','),

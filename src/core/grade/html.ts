@@ -4,8 +4,16 @@
  * from a student (folder names, program output) is escaped. No style attributes, only the one <style>
  * element: the editor shows the page under a CSP that admits that element by its nonce and nothing else.
  */
+import MarkdownIt from 'markdown-it';
 import { percent, type ClassReport, type MistakeBar } from './classReport';
-import type { RowExample, RowStatus } from './row';
+import type { GradeRow, RowExample, RowStatus } from './row';
+
+/** A pack's prompts are Markdown (`code`, *emphasis*): rendered inline, raw HTML escaped, no links or images. */
+const md = new MarkdownIt({ html: false, linkify: false, typographer: false }).disable(['link', 'image', 'autolink']);
+
+export function promptHtml(text: string): string {
+  return md.renderInline(text);
+}
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -92,26 +100,59 @@ function mistakeTable(report: ClassReport): string {
   const rows = report.mistakes.map((m) => {
     const teach = [
       m.step ? `step ${m.step.number}: ${escapeHtml(m.step.title)}` : '',
-      m.question ? `failure question <code>${escapeHtml(m.question.id)}</code>: ${escapeHtml(m.question.prompt)}` : '',
+      m.question ? `failure question <code>${escapeHtml(m.question.id)}</code>: ${promptHtml(m.question.prompt)}` : '',
     ]
       .filter(Boolean)
       .join('<br>');
     const example = m.commonExample
       ? `${exampleHtml(m.commonExample)}<div class="muted">shown to ${m.commonExample.students} of ${m.count}</div>`
       : '<span class="muted">none</span>';
-    return `<tr><td><strong>${escapeHtml(m.title)}</strong><br><code class="muted">${escapeHtml(m.id)}</code></td><td>${m.count}</td><td>${percent(m.share)}</td><td>${teach || '<span class="muted">—</span>'}</td><td>${example}</td></tr>`;
+    return `<tr><td><strong>${escapeHtml(m.title)}</strong><br><code class="muted">${escapeHtml(m.id)}${m.variant ? ` · ${escapeHtml(m.variant)}` : ''}</code></td><td>${m.count}</td><td>${percent(m.share)}</td><td>${teach || '<span class="muted">—</span>'}</td><td>${example}</td></tr>`;
   });
   return `<table><thead><tr><th>Mistake</th><th>Students</th><th>Share</th><th>Teach again</th><th>Most common smallest counterexample</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+/**
+ * A row's checks as marks. A row that did not pass never shows full marks: when every transcript's answers
+ * were right yet the check failed (stray output, ...), the cell says what failed instead.
+ */
+export function checksCell(row: GradeRow): string {
+  const { passed, total } = row.checks;
+  if (row.status !== 'pass' && total > 0 && passed >= total)
+    return `<span class="muted">failed: ${escapeHtml(row.problems.join(', ') || row.status)}</span>`;
+  return `${passed}/${total}`;
+}
+
+function reportedCell(row: GradeRow): string {
+  if (!row.reported) return '';
+  return `<br><span class="muted">reported by the student's workflow (not counted): ${escapeHtml(row.reported.status)} ${row.reported.passed}/${row.reported.total}</span>`;
 }
 
 function studentTable(report: ClassReport): string {
   const rows = report.rows.map(
     (r) =>
-      `<tr><td>${escapeHtml(r.student)}</td><td class="s-${r.status}">${STATUS_WORDS[r.status]}</td><td>${r.checks.passed}/${r.checks.total}</td>` +
+      `<tr><td>${escapeHtml(r.student)}</td><td class="s-${r.status}">${STATUS_WORDS[r.status]}${reportedCell(r)}</td><td>${checksCell(r)}</td>` +
       `<td>${r.mistakes.map((m) => escapeHtml(m.title)).join('<br>') || '<span class="muted">—</span>'}</td>` +
       `<td>${r.quiz ? `${r.quiz.right}/${r.quiz.total}` : '<span class="muted">—</span>'}</td><td class="muted">${escapeHtml(r.reason ?? '')}</td></tr>`,
   );
   return `<table><thead><tr><th>Student</th><th>Status</th><th>Checks</th><th>Mistakes</th><th>Quiz</th><th>Reason</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+/** The quiz per question: how many answered, how many right, the most common wrong answer. */
+function quizTable(report: ClassReport): string {
+  if (report.quiz.questions.length === 0) return '';
+  const rows = report.quiz.questions.map(
+    (q) =>
+      `<tr><td>${promptHtml(q.prompt)}<br><code class="muted">${escapeHtml(q.id)}</code></td><td>${q.answered}</td><td>${q.right}</td>` +
+      `<td>${q.commonWrong ? `<code>${escapeHtml(q.commonWrong.answer)}</code> (${q.commonWrong.count})` : '<span class="muted">—</span>'}</td></tr>`,
+  );
+  return `<h2>The quiz, question by question</h2><table><thead><tr><th>Question</th><th>Answered</th><th>Right</th><th>Most common wrong answer</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function slowestList(report: ClassReport): string {
+  if (report.slowest.length === 0) return '';
+  const items = report.slowest.map((s) => `${escapeHtml(s.student)} ${s.seconds} s (${escapeHtml(s.why)})`);
+  return `<div class="muted">Slowest: ${items.join(', ')}</div>`;
 }
 
 export function classReportHtml(report: ClassReport): string {
@@ -140,9 +181,11 @@ export function classReportHtml(report: ClassReport): string {
 <div class="card"><div class="muted">Quiz, mean score</div><div class="big">${quiz}</div><div class="muted">${report.quiz.graded} graded</div></div>
 </div>
 ${statusBar(report)}
+${slowestList(report)}
 <h2>What the class gets wrong</h2>
 ${report.mistakes.length ? mistakeChart(report.mistakes) : ''}
 ${mistakeTable(report)}
+${quizTable(report)}
 <h2>Differences no mistake explains, by where they first differ</h2>
 ${unrecognised}
 <h2>Students</h2>

@@ -35,8 +35,19 @@ export interface QuizScore {
   readonly total: number;
   /** Question ids answered wrong (or not readable as an answer). */
   readonly wrong: readonly string[];
+  /** Every question graded, in the lesson's order. */
+  readonly questions?: readonly string[];
+  /** Question id → the wrong answer given, in its normal form (for the class's most common wrong answer). */
+  readonly wrongAnswers?: Readonly<Record<string, string>>;
   /** Question ids the student left unanswered. */
   readonly unanswered: readonly string[];
+}
+
+/** The verdict a student's own workflow wrote into its artifact: shown beside the grade, never counted. */
+export interface ReportedVerdict {
+  readonly status: string;
+  readonly passed: number;
+  readonly total: number;
 }
 
 export interface GradeRow {
@@ -59,6 +70,9 @@ export interface GradeRow {
   readonly stoppedAnswering: boolean;
   readonly quiz: QuizScore | null;
   readonly durationMs: number;
+  /** `grade --collect`: what the student's workflow reported (not counted), and the commit it names. */
+  readonly reported?: ReportedVerdict | null;
+  readonly commit?: string | null;
 }
 
 export function exampleOf(counterexample: Counterexample | null | undefined): RowExample | null {
@@ -75,8 +89,12 @@ export function exampleOf(counterexample: Counterexample | null | undefined): Ro
 function reasonOf(report: CheckReport): string | null {
   if (report.status === 'pass') return null;
   const problem = report.problems[0];
-  if (problem && (report.status === 'error' || report.mistakes.length === 0))
-    return `${problem.kind}: ${problem.message.split('\n')[0]}`;
+  if (problem && (report.status === 'error' || report.mistakes.length === 0)) {
+    // The check's own sentence points at the checks below it; a row has none below.
+    const sentence = problem.message.split('\n')[0]!.replace(/\s*They were ignored for the checks below\.?/, '');
+    const allRight = report.checks.total > 0 && report.checks.failed === 0;
+    return `${problem.kind}: ${sentence}${allRight ? ' (every answer was right, but the check fails on this)' : ''}`;
+  }
   if (report.mistakes.length > 0) return report.mistakes.map((m) => m.title).join('; ');
   return `${report.checks.failed} of ${report.checks.total} checks failed`;
 }

@@ -17,7 +17,13 @@ export function xmlSafe(text: string): string {
 }
 
 function details(row: GradeRow): string {
-  const lines = [`checks passed: ${row.checks.passed}/${row.checks.total}`];
+  // A row that did not pass never reads as full marks (stray output fails a program whose answers are right).
+  const allRight = row.status !== 'pass' && row.checks.total > 0 && row.checks.passed >= row.checks.total;
+  const lines = [
+    allRight
+      ? `checks: every answer right, but failed on ${row.problems.join(', ') || row.status}`
+      : `checks passed: ${row.checks.passed}/${row.checks.total}`,
+  ];
   for (const m of row.mistakes) {
     lines.push(
       `mistake: ${m.title} (${m.id})${m.step ? `, read-order step ${m.step}` : ''}${m.question ? `, failure question ${m.question}` : ''}`,
@@ -40,7 +46,8 @@ export function classReportJunit(report: ClassReport): string {
     (r) => r.status === 'error' || r.status === 'refused' || r.status === 'check-failed',
   ).length;
   const seconds = (ms: number): string => (ms / 1000).toFixed(3);
-  const time = seconds(report.rows.reduce((t, r) => t + r.durationMs, 0));
+  // The grade's wall time: its rows ran side by side, so their sum is not how long the grade took.
+  const time = seconds(report.run.wallMs);
   const root = create('testsuites', { encoding: 'UTF-8' }).att({
     name: xmlSafe(report.lesson.id),
     tests: report.students,

@@ -86,6 +86,7 @@ export async function readStudentAnswers(file: string): Promise<Record<string, s
 export function scoreAnswers(key: AnswerKey, answers: Readonly<Record<string, string>>): QuizScore {
   let right = 0;
   const wrong: string[] = [];
+  const wrongAnswers: Record<string, string> = {};
   const unanswered: string[] = [];
   for (const [id, { question, accepted }] of key) {
     const given = Object.prototype.hasOwnProperty.call(answers, id) ? answers[id] : undefined;
@@ -95,7 +96,10 @@ export function scoreAnswers(key: AnswerKey, answers: Readonly<Record<string, st
     }
     const normal = normaliseAnswer(question, given);
     if (normal.ok && accepted.has(normal.text)) right += 1;
-    else wrong.push(id);
+    else {
+      wrong.push(id);
+      wrongAnswers[id] = (normal.ok ? normal.text : given.trim()).slice(0, 200);
+    }
   }
-  return { right, total: key.size, wrong, unanswered };
+  return { right, total: key.size, wrong, unanswered, questions: [...key.keys()], wrongAnswers };
 }
