@@ -65,12 +65,28 @@ async function quizOf(submission: Submission, key: AnswerKey | undefined): Promi
   const answers = await readStudentAnswers(submission.answers);
   // An unreadable answers file scores nothing, but the row still says how many questions there were.
   return typeof answers === 'string'
-    ? { right: 0, total: key.size, wrong: [], unanswered: [...key.keys()] }
+    ? { right: 0, total: key.size, wrong: [], unanswered: [...key.keys()], questions: [...key.keys()] }
     : scoreAnswers(key, answers);
 }
 
 function message(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+}
+
+/** The file's language and bytes when it may be checked; why it may not, as a sentence. */
+async function checkable(
+  file: string,
+  submission: Submission,
+  pack: LoadedPack,
+): Promise<{ language: Language; bytes: Buffer } | string> {
+  const refused = await guardFile(submission).catch((error: unknown) => `the file cannot be read: ${message(error)}`);
+  if (refused) return refused;
+  const language = languageOf(file);
+  if (!language || !pack.manifest.starters[language])
+    return `lesson "${pack.manifest.id}" has no version for ${path.basename(file)} (it has ${Object.keys(pack.manifest.starters).join(', ')})`;
+  const bytes = await fs.readFile(file);
+  if (!isProgramText(bytes)) return 'the file is not text (binary bytes, or not UTF-8)';
+  return { language, bytes };
 }
 
 export async function gradeSubmissions(submissions: readonly Submission[], options: GradeOptions): Promise<GradeRun> {
@@ -105,29 +121,9 @@ export async function gradeSubmissions(submissions: readonly Submission[], optio
     if (!submission.file)
       return rowWithoutCheck(student, null, 'missing', submission.missing ?? 'no file', total, quiz);
     const shown = path.relative(options.baseDir, submission.file) || submission.file;
-    const refused = await guardFile(submission).catch((error: unknown) => `the file cannot be read: ${message(error)}`);
-    if (refused) return rowWithoutCheck(student, shown, 'refused', refused, total, quiz);
-    const language = languageOf(submission.file);
-    if (!language || !pack.manifest.starters[language]) {
-      return rowWithoutCheck(
-        student,
-        shown,
-        'refused',
-        `lesson "${pack.manifest.id}" has no version for ${path.basename(submission.file)} (it has ${Object.keys(pack.manifest.starters).join(', ')})`,
-        total,
-        quiz,
-      );
-    }
-    const bytes = await fs.readFile(submission.file);
-    if (!isProgramText(bytes))
-      return rowWithoutCheck(
-        student,
-        shown,
-        'refused',
-        'the file is not text (binary bytes, or not UTF-8)',
-        total,
-        quiz,
-      );
+    const readable = await checkable(submission.file, submission, pack);
+    if (typeof readable === 'string') return rowWithoutCheck(student, shown, 'refused', readable, total, quiz);
+    const { language, bytes } = readable;
     const key = resultKey(options.runKey, bytes);
     // A kept result verified (resultStore.ts: signed under the grader's private key, bound to these bytes,
     // the pack, the engine and the settings) is believed; one that does not verify is checked again.
