@@ -114,6 +114,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
     format: CLASSROOM_RESULT_FORMAT,
     repository: io.env.GITHUB_REPOSITORY ?? null,
     commit: io.env.GITHUB_SHA ?? null,
+    // The code itself, for `grade --collect` to check again (issue 28): the verdict below is only the student's word.
+    source: report && file ? { file: report.file, text: await fs.readFile(file, 'utf8') } : null,
     report,
     reason,
     points,

@@ -180,8 +180,8 @@ describe('GitHub Classroom workflow (built CLI, real processes)', function () {
 
     const artifacts = path.join(tmp, 'artifacts');
     for (const [repo, name] of [
-      [alice, 'alice-run'],
-      [bob, 'bob-run'],
+      [alice, 'lc-alice'], // one folder per repository, named as the teacher's download names it
+      [bob, 'lc-bob'],
     ] as const) {
       fs.mkdirSync(path.join(artifacts, name), { recursive: true });
       fs.copyFileSync(path.join(repo, REPORT_FILE), path.join(artifacts, name, REPORT_FILE));

@@ -197,6 +197,11 @@ export interface ClassroomReportFile {
   /** `owner/assignment-student`, from GITHUB_REPOSITORY; the student's name for the class report. */
   readonly repository: string | null;
   readonly commit: string | null;
+  /**
+   * The file that was checked, path and text: what `grade --collect` checks again itself (the report beside
+   * it is the student's workflow's word, never counted). Null when no file could be checked.
+   */
+  readonly source: { readonly file: string; readonly text: string } | null;
   readonly report: CheckReport | null;
   /** Why there is no report (no file, no sandbox). */
   readonly reason: string | null;
