@@ -115,10 +115,69 @@ export function predictCommandProblems(
   return problems;
 }
 
+type At = (pointer: string, message: string, advice: string, severity?: 'error' | 'warning') => void;
+
+/** One question's own fields: its step, its choices, and a predict question's commands. */
+function checkQuestion(
+  q: Question,
+  base: string,
+  steps: number,
+  input: QuestionInput,
+  verbs: Set<string>,
+  at: At,
+): void {
+  if (q.step !== undefined && q.step > steps)
+    at(
+      `${base}/step`,
+      `question "${q.id}" points at read-order step ${q.step}, but there are only ${steps} steps`,
+      'Steps count from 1 in readOrder order.',
+    );
+  const choiceKind = q.kind === 'single' || q.kind === 'multiple';
+  if (choiceKind && !q.choices)
+    at(
+      base,
+      `question "${q.id}" is a ${q.kind}-choice question without "choices"`,
+      'Add "choices": a list of at least two answers to pick from.',
+    );
+  if (!choiceKind && q.choices)
+    at(
+      `${base}/choices`,
+      `question "${q.id}" is a ${q.kind} question, so its "choices" are never shown`,
+      'Remove "choices", or make the kind "single" or "multiple".',
+      'warning',
+    );
+  if (q.kind !== 'predict') {
+    if (q.commands)
+      at(
+        `${base}/commands`,
+        `question "${q.id}" is a ${q.kind} question, so its "commands" are never run`,
+        'Remove "commands", or make the kind "predict".',
+        'warning',
+      );
+    return;
+  }
+  if (!q.commands) {
+    at(
+      base,
+      `predict question "${q.id}" has no "commands" for the learner to predict`,
+      'Add "commands": the transcript whose output the learner predicts; the reference answers it.',
+    );
+    return;
+  }
+  for (const bad of predictCommandProblems(input.model, q.commands, verbs, false))
+    at(
+      `${base}/commands/${bad.index}`,
+      `predict question "${q.id}": ${bad.problem}`,
+      bad.crashed
+        ? 'Fix or remove this command.'
+        : 'Fix the command; the reference model computes the answer the learner must predict.',
+    );
+}
+
 export function checkQuestions(input: QuestionInput): ValidationProblem[] {
   const { manifest, manifestText: text, manifestFile: file, model } = input;
   const problems: ValidationProblem[] = [];
-  const at = (pointer: string, message: string, advice: string, severity: 'error' | 'warning' = 'error'): void => {
+  const at: At = (pointer, message, advice, severity = 'error') => {
     const where = locate(text, file, pointer, message);
     problems.push({
       severity,
@@ -136,57 +195,8 @@ export function checkQuestions(input: QuestionInput): ValidationProblem[] {
     ['failureQuestions', manifest.failureQuestions],
     ['quiz', manifest.quiz ?? []],
   ];
-  for (const [list, questions] of lists) {
-    questions.forEach((q, i) => {
-      const base = `/${list}/${i}`;
-      if (q.step !== undefined && q.step > steps)
-        at(
-          `${base}/step`,
-          `question "${q.id}" points at read-order step ${q.step}, but there are only ${steps} steps`,
-          'Steps count from 1 in readOrder order.',
-        );
-      const choiceKind = q.kind === 'single' || q.kind === 'multiple';
-      if (choiceKind && !q.choices)
-        at(
-          base,
-          `question "${q.id}" is a ${q.kind}-choice question without "choices"`,
-          'Add "choices": a list of at least two answers to pick from.',
-        );
-      if (!choiceKind && q.choices)
-        at(
-          `${base}/choices`,
-          `question "${q.id}" is a ${q.kind} question, so its "choices" are never shown`,
-          'Remove "choices", or make the kind "single" or "multiple".',
-          'warning',
-        );
-      if (q.kind !== 'predict') {
-        if (q.commands)
-          at(
-            `${base}/commands`,
-            `question "${q.id}" is a ${q.kind} question, so its "commands" are never run`,
-            'Remove "commands", or make the kind "predict".',
-            'warning',
-          );
-        return;
-      }
-      if (!q.commands) {
-        at(
-          base,
-          `predict question "${q.id}" has no "commands" for the learner to predict`,
-          'Add "commands": the transcript whose output the learner predicts; the reference answers it.',
-        );
-        return;
-      }
-      for (const bad of predictCommandProblems(model, q.commands, verbs, false))
-        at(
-          `${base}/commands/${bad.index}`,
-          `predict question "${q.id}": ${bad.problem}`,
-          bad.crashed
-            ? 'Fix or remove this command.'
-            : 'Fix the command; the reference model computes the answer the learner must predict.',
-        );
-    });
-  }
+  for (const [list, questions] of lists)
+    questions.forEach((q, i) => checkQuestion(q, `/${list}/${i}`, steps, input, verbs, at));
   const ids = new Set([...manifest.failureQuestions, ...(manifest.quiz ?? [])].map((q) => q.id));
   manifest.mistakes.forEach((m, i) => {
     if (m.question !== undefined && !ids.has(m.question)) {
