@@ -26,8 +26,12 @@ run_step typecheck npx tsc --noEmit -p .
 run_step lint npx eslint src test
 run_step format npx prettier --check .
 run_step build node esbuild.mjs
-run_step unit npx mocha
-# The hostile corpus again, without the sandbox (the unit step ran it with the sandbox where there is one):
+# Two at a time (the machine this must hold on has 2 cores): each test file runs in its own worker process, so
+# files share no module state. Unit tests are pure; the real-process suites find their own processes by markers
+# of their own (a temporary folder or a random token on the command line), so two files never see each other's.
+run_step unit npx mocha --parallel --jobs 2 'test/unit/**/*.test.ts'
+run_step node npx mocha --parallel --jobs 2 'test/node/**/*.test.ts'
+# The hostile corpus again, without the sandbox (the node step ran it with the sandbox where there is one):
 # the process-group fallback must hold what it promises too.
 run_step hostile-nosandbox env LESSON_COMPANION_SANDBOX=off npx mocha --no-config --require tsx/cjs --timeout 20000 test/node/hostile.test.ts
 if [ -z "${SKIP_VSCODE_TESTS:-}" ]; then

@@ -191,6 +191,10 @@ export async function runCommand(page, title, { retries = 8, rowTimeout = 5000 }
       return;
     } catch (e) {
       await page.keyboard.press('Escape');
+      // Said every time: a retry that hides a flake is a flake never mended (the log shows how often it happens).
+      console.error(
+        `[ui-driver] RETRY command "${title}", try ${attempt} of ${retries}: ${String(e.message).split('\n')[0]}`,
+      );
       if (attempt >= retries)
         throw new Error(
           `command "${title}" could not be run from the palette (${attempt} tries; a contributed command shows up a few seconds after the workbench, and the palette closes if something takes focus): ${e.message}`,
@@ -350,6 +354,7 @@ export async function setColorTheme(session, theme, { timeout = 15000 } = {}) {
       await input.fill(label, { timeout: 5000 });
       break;
     } catch (error) {
+      console.error(`[ui-driver] RETRY the theme picker, try ${attempt} of 3: ${String(error.message).split('\n')[0]}`);
       if (attempt >= 3) throw error;
     }
   }
