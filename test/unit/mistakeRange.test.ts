@@ -23,7 +23,15 @@ class Range {
     readonly end: Position,
   ) {}
 }
-const vscodeStandIn = { Position, Range, DiagnosticSeverity: { Error: 0, Warning: 1 } };
+class Diagnostic {
+  source?: string;
+  constructor(
+    readonly range: Range,
+    readonly message: string,
+    readonly severity: number,
+  ) {}
+}
+const vscodeStandIn = { Position, Range, Diagnostic, DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2 } };
 
 /** Loads diagnostics.ts with the stand-in answering `require('vscode')`. */
 function loadDiagnostics(): typeof import('../../src/ext/editor/diagnostics') {
@@ -63,7 +71,7 @@ const SOURCE = [
   '',
 ].join('\n');
 
-describe('mistakeRange: the squiggle of a located mistake', () => {
+describe('mistakeRange and buildDiagnostics: the squiggle of a located mistake', () => {
   const { mistakeRange } = loadDiagnostics();
   const mistake = (lines: number[]): CheckReport['mistakes'][number] =>
     ({ id: 'tiebreak', function: 'pick', location: { lines } }) as unknown as CheckReport['mistakes'][number];
@@ -79,5 +87,27 @@ describe('mistakeRange: the squiggle of a located mistake', () => {
   it('stops at a gap: lines apart from the most suspicious one get no squiggle of theirs', async () => {
     const range = await mistakeRange(documentOf(SOURCE), mistake([4, 6]), 'python');
     assert.deepEqual([range.start.line, range.end.line], [3, 3]);
+  });
+
+  it('gives an exact mistake an error, a likely one a warning (Problems sorts and filters by it)', async () => {
+    const { buildDiagnostics } = loadDiagnostics();
+    const named = (id: string, confidence: string): CheckReport['mistakes'][number] =>
+      ({
+        id,
+        title: `Mistake ${id}`,
+        hint: 'Look at the tiebreak.',
+        confidence,
+        function: 'pick',
+        location: { function: 'pick', lines: [4], reason: 'this line ran only where the program went wrong' },
+      }) as unknown as CheckReport['mistakes'][number];
+    const report = { mistakes: [named('exact-one', 'exact'), named('likely-one', 'likely')], problems: [] };
+    const built = await buildDiagnostics(documentOf(SOURCE), report as unknown as CheckReport, 'python');
+    assert.deepEqual(
+      built.map((b) => [b.mistakeId, b.diagnostic.severity]),
+      [
+        ['exact-one', vscodeStandIn.DiagnosticSeverity.Error],
+        ['likely-one', vscodeStandIn.DiagnosticSeverity.Warning],
+      ],
+    );
   });
 });
