@@ -227,6 +227,29 @@ describe('batch runner (fake execute)', () => {
     }
   });
 
+  it('keeps an answer that holds NaN as the answer, never a stray line, in a STATUS of rows or of none', async () => {
+    // A JavaScript program's `counts[name] -= 1` for a name outside the pool lists `zz:NaN`: a wrong STATUS
+    // row. Taken for a debug print, it was dropped and every hidden transcript "passed"; taken for the next
+    // command's answer, it shifted the rest and looked like state carried over.
+    const withNaN = (command: string, lines: readonly string[]): readonly string[] =>
+      command === 'STATUS' ? [...lines, 'zz:NaN'] : command === 'PICK' && lines[0] === 'EMPTY' ? ['undefined'] : lines;
+    for (const lists of [
+      LISTS,
+      [
+        ['POOL', 'STATUS', 'PICK'],
+        ['POOL a', 'STATUS', 'PICK'],
+      ],
+    ]) {
+      const batch = await runBatch(model, fakeProgram({ answer: withNaN }), lists);
+      const expected = lists.map((l) => {
+        const sim = simulate(model, l);
+        return { lines: sim.steps.flatMap((step) => withNaN(step.command, step.answer)), ending: sim.outcome.ending };
+      });
+      assert.deepEqual(batch.outcomes, expected);
+      assert.deepEqual(batch.strayLines, []);
+    }
+  });
+
   it('sets debug prints aside without shifting the answers', async () => {
     const program = fakeProgram({ stray: (c) => (c === 'PICK' ? ['debug: picking now', 'counts = {a: 1}'] : []) });
     const batch = await runBatch(model, program, LISTS);

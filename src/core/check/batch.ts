@@ -1,6 +1,6 @@
 import type { ReferenceModel } from '../model/model';
 import type { Execute, ProcessResult, RunLimits } from './process';
-import { outputLines } from '../model/segment';
+import { answerForm, manyAnswerEnd, outputLines } from '../model/segment';
 import { simulate, type Outcome } from '../model/simulate';
 
 export interface BatchOptions {
@@ -129,7 +129,9 @@ export async function runBatch(
         } else {
           // A many-line answer at the very end of a dead process cannot be told from "never answered".
           if (at >= lines.length && endingOf(run) !== 'finished') break;
-          while (at < lines.length && shape.line.test(lines[at]!)) taken.push(lines[at++]!);
+          const end = manyAnswerEnd(model, shape.line, lines, at);
+          taken.push(...lines.slice(at, end));
+          at = end;
         }
         answered += 1;
       }
@@ -174,9 +176,14 @@ function answerLinesOf(
   strayLines: string[],
 ): string[] {
   const all = outputLines(run.stdout);
-  const answers = all.filter((line) => model.isAnswerLine(line));
-  if (answers.length === all.length) return all;
+  const isAnswer = (line: string): boolean => model.isAnswerLine(line);
+  if (all.every(isAnswer)) return all;
   const expected = pending.flatMap((commands) => [...model.resetAnswer, ...simulate(model, commands).outcome.lines]);
+  // An answer is an answer whatever it holds: `a:NaN` or `undefined` where the reference says `a:0` or `b` is a
+  // wrong answer in the answers' form, never a debug print to drop (it would hide the mistake it shows).
+  const forms = new Set(expected.map(answerForm));
+  const answers = all.filter((line) => isAnswer(line) || forms.has(answerForm(line)));
+  if (answers.length === all.length) return all;
   // A run cut short (crash, hang, flood) printed only part of its answers, so there the counts say nothing;
   // which reading lines up with the reference's answers does. A tie (e.g. a flood after the last answer) is prints.
   const agreement = (lines: readonly string[]): number =>
@@ -186,7 +193,8 @@ function answerLinesOf(
       ? Math.abs(answers.length - expected.length) < Math.abs(all.length - expected.length)
       : agreement(answers) >= agreement(all);
   if (!dropStrays) return all;
-  for (const line of all) if (!model.isAnswerLine(line) && strayLines.length < 20) strayLines.push(line);
+  for (const line of all)
+    if (!isAnswer(line) && !forms.has(answerForm(line)) && strayLines.length < 20) strayLines.push(line);
   return answers;
 }
 

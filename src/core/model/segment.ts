@@ -19,8 +19,7 @@ export function cutAnswer(
   const shape = model.answerShape(commands[index]!);
   if (shape.kind === 'one') return at < lines.length ? [lines[at]!] : undefined;
   if (at >= lines.length && !finished) return undefined;
-  let end = at;
-  while (end < lines.length && shape.line.test(lines[end]!)) end++;
+  let end = manyAnswerEnd(model, shape.line, lines, at);
   const next = commands[index + 1];
   if (next === undefined || model.answerShape(next).kind !== 'many') return lines.slice(at, end);
   // The same read-only command several times in a row answers the same lines each time: split the run evenly.
@@ -65,6 +64,51 @@ export function segmentAnswers(
     at += answer.length;
   }
   return answers;
+}
+
+/**
+ * Where a many-line answer starting at `at` ends: past every line of its shape, and past a line of the answer's
+ * form beside one of them or seen fitting it before, whatever it holds (`zz:NaN` among `a:0` lines). That is a
+ * wrong value, not the next command's answer: taken for one, a wrong count looked like state carried over.
+ */
+export function manyAnswerEnd(model: ReferenceModel, shape: RegExp, lines: readonly string[], at: number): number {
+  const forms = formsOf(model, shape);
+  const fits = (k: number): boolean => {
+    if (k < at || k >= lines.length || !shape.test(lines[k]!)) return false;
+    if (forms.size < MAX_FORMS) forms.add(answerForm(lines[k]!));
+    return true;
+  };
+  // Only a form with punctuation (`w:w`, not a bare word): a bare word could as well be the next command's answer.
+  const beside = (k: number): boolean =>
+    /[^w]/.test(answerForm(lines[k]!)) &&
+    (forms.has(answerForm(lines[k]!)) ||
+      (fits(k - 1) && answerForm(lines[k]!) === answerForm(lines[k - 1]!)) ||
+      (fits(k + 1) && answerForm(lines[k]!) === answerForm(lines[k + 1]!)));
+  let end = at;
+  while (end < lines.length && (fits(end) || beside(end))) end++;
+  return end;
+}
+
+/** Forms kept per answer shape: a protocol's many-line answer has one or two. */
+const MAX_FORMS = 8;
+const seenForms = new WeakMap<ReferenceModel, Map<string, Set<string>>>();
+
+/**
+ * The forms (answerForm) of the lines seen fitting a many-line answer's shape, by model and shape: what lets a
+ * line of that form count as part of such an answer when no line beside it fits (`zz:NaN` alone where the
+ * reference lists nothing). Only lines the shape accepts are kept, so which ones were seen first changes nothing.
+ */
+function formsOf(model: ReferenceModel, line: RegExp): Set<string> {
+  let byShape = seenForms.get(model);
+  if (!byShape) seenForms.set(model, (byShape = new Map()));
+  let forms = byShape.get(line.source);
+  if (!forms) byShape.set(line.source, (forms = new Set()));
+  return forms;
+}
+
+/** A line's punctuation with every word or number in it as one `w`: `a:0` and `Alpha:NaN` are both `w:w`. */
+export function answerForm(line: string): string {
+  return line.replace(/[\p{L}\p{N}_.+-]+/gu, 'w');
 }
 
 /** Splits stdout into lines, dropping only the final newline's empty tail. */
