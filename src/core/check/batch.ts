@@ -115,41 +115,13 @@ export async function runBatch(
       segments,
     };
     streams.push(stream);
-    let at = 0;
-    let consumed = 0;
-    for (const i of pending) {
-      const full = [model.resetCommand, ...lists[i]!];
-      const taken: string[] = [];
-      let answered = 0;
-      for (const command of full) {
-        const shape = model.answerShape(command);
-        if (shape.kind === 'one') {
-          if (at >= lines.length) break;
-          taken.push(lines[at++]!);
-        } else {
-          // A many-line answer at the very end of a dead process cannot be told from "never answered".
-          if (at >= lines.length && endingOf(run) !== 'finished') break;
-          const end = manyAnswerEnd(model, shape.line, lines, at);
-          taken.push(...lines.slice(at, end));
-          at = end;
-        }
-        answered += 1;
-      }
-      const answerLines = taken.slice(model.resetAnswer.length);
-      consumed += 1;
-      if (answered < full.length) {
-        const ending = endingOf(run);
-        outcomes[i] = { lines: answerLines, ending: ending === 'finished' ? 'crashed' : ending };
-        if (answered === 0 && consumed === 1) {
-          // A fresh process did not even answer the reset command: the program fails before answering
-          // anything (a syntax error, an import error, a main() that is never called, even with exit code 0),
-          // and every further process would fail the same way.
-          abandon(waiting, 'not-run');
-          waiting = [];
-        }
-        break;
-      }
-      outcomes[i] = { lines: answerLines, ending: 'finished' };
+    const { consumed, answeredNothing } = readOutcomes(model, lists, pending, lines, endingOf(run), outcomes);
+    if (answeredNothing) {
+      // A fresh process did not even answer the reset command: the program fails before answering
+      // anything (a syntax error, an import error, a main() that is never called, even with exit code 0),
+      // and every further process would fail the same way.
+      abandon(waiting, 'not-run');
+      waiting = [];
     }
     waiting = waiting.slice(consumed);
     if (waiting.length > 0 && stream.ending === 'crashed' && options.afterCrash) {
@@ -162,6 +134,50 @@ export async function runBatch(
     }
   }
   return { outcomes: outcomes.map((o) => o ?? { lines: [], ending: 'not-run' }), runs, strayLines, streams };
+}
+
+/**
+ * Each pending list's outcome from one process's answer lines, in order, until the first it did not answer to
+ * the end (that one gets what it answered and how the process ended). `consumed` counts the lists read;
+ * `answeredNothing`: the process did not answer even the first reset command.
+ */
+function readOutcomes(
+  model: ReferenceModel,
+  lists: readonly (readonly string[])[],
+  pending: readonly number[],
+  lines: readonly string[],
+  ending: Outcome['ending'],
+  outcomes: (Outcome | undefined)[],
+): { consumed: number; answeredNothing: boolean } {
+  let at = 0;
+  let consumed = 0;
+  for (const i of pending) {
+    const full = [model.resetCommand, ...lists[i]!];
+    const taken: string[] = [];
+    let answered = 0;
+    for (const command of full) {
+      const shape = model.answerShape(command);
+      if (shape.kind === 'one') {
+        if (at >= lines.length) break;
+        taken.push(lines[at++]!);
+      } else {
+        // A many-line answer at the very end of a dead process cannot be told from "never answered".
+        if (at >= lines.length && ending !== 'finished') break;
+        const end = manyAnswerEnd(model, shape.line, lines, at);
+        taken.push(...lines.slice(at, end));
+        at = end;
+      }
+      answered += 1;
+    }
+    const answerLines = taken.slice(model.resetAnswer.length);
+    consumed += 1;
+    if (answered < full.length) {
+      outcomes[i] = { lines: answerLines, ending: ending === 'finished' ? 'crashed' : ending };
+      return { consumed, answeredNothing: answered === 0 && consumed === 1 };
+    }
+    outcomes[i] = { lines: answerLines, ending: 'finished' };
+  }
+  return { consumed, answeredNothing: false };
 }
 
 /**
