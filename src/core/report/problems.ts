@@ -63,110 +63,112 @@ export interface ProblemContext {
  * parse, is a stub, crashed, hung or flooded. Returns [] for a run that ended normally.
  */
 export function runProblems(run: ProcessResult, ctx: ProblemContext): Problem[] {
+  const problem = startProblem(run, ctx) ?? stopProblem(run, ctx) ?? exitProblem(run, ctx);
+  return problem ? [problem] : [];
+}
+
+/** It could not start, or does not compile or parse. */
+function startProblem(run: ProcessResult, ctx: ProblemContext): Problem | undefined {
   if (run.startError) {
-    return [
-      {
-        kind: 'interpreter-missing',
-        message: `Could not start \`${run.startError.command}\` (${run.startError.code}).`,
-        advice:
-          ctx.language === 'python'
-            ? 'Install Python 3, or point the Python path setting (--python on the command line) at your interpreter.'
-            : 'Install Node.js 18 or newer, or point the Node path setting (--node on the command line) at it.',
-      },
-    ];
+    return {
+      kind: 'interpreter-missing',
+      message: `Could not start \`${run.startError.command}\` (${run.startError.code}).`,
+      advice:
+        ctx.language === 'python'
+          ? 'Install Python 3, or point the Python path setting (--python on the command line) at your interpreter.'
+          : 'Install Node.js 18 or newer, or point the Node path setting (--node on the command line) at it.',
+    };
   }
   if (run.prepareError) {
     const where = /\s*\((\d+):(\d+)\)\s*$/.exec(run.prepareError.message);
     const message = where
       ? `${run.prepareError.message.slice(0, where.index)} (line ${where[1]}, column ${where[2]})`
       : run.prepareError.message;
-    return [
-      {
-        kind: 'syntax',
-        message: `Your file does not compile: ${message}`,
-        line: run.prepareError.line,
-        advice: 'Fix the syntax error at that line; a half-written function still needs to be valid code.',
-      },
-    ];
+    return {
+      kind: 'syntax',
+      message: `Your file does not compile: ${message}`,
+      line: run.prepareError.line,
+      advice: 'Fix the syntax error at that line; a half-written function still needs to be valid code.',
+    };
   }
   const summary = errorSummary(run.stderr, ctx.language);
   const line = crashLine(run.stderr, ctx.language, ctx.fileName);
   const syntax = ctx.language === 'python' ? PYTHON_SYNTAX : NODE_SYNTAX;
   if (run.stdout === '' && syntax.test(run.stderr) && run.exitCode !== 0) {
-    return [
-      {
-        kind: 'syntax',
-        message: `Your program does not start: ${summary}${line ? ` (line ${line})` : ''}`,
-        line,
-        advice: 'Fix the syntax error at that line; a half-written function still needs to be valid code.',
-        details: trimDetails(run.stderr),
-      },
-    ];
+    return {
+      kind: 'syntax',
+      message: `Your program does not start: ${summary}${line ? ` (line ${line})` : ''}`,
+      line,
+      advice: 'Fix the syntax error at that line; a half-written function still needs to be valid code.',
+      details: trimDetails(run.stderr),
+    };
   }
+  return undefined;
+}
+
+/** We stopped it: it hung, ran past its time, flooded, or ran out of memory. */
+function stopProblem(run: ProcessResult, ctx: ProblemContext): Problem | undefined {
+  const line = crashLine(run.stderr, ctx.language, ctx.fileName);
   if (run.stalled) {
-    return [
-      {
-        kind: 'timeout',
-        message: `Your program stopped answering${ctx.stalledAt ? ` at ${ctx.stalledAt}` : ''}: it had been given all the commands but printed nothing for ${silenceText(run.silentMs)}, so it was stopped.`,
-        advice: 'Look for a loop that never ends, or code that waits for more input than one line per command.',
-      },
-    ];
+    return {
+      kind: 'timeout',
+      message: `Your program stopped answering${ctx.stalledAt ? ` at ${ctx.stalledAt}` : ''}: it had been given all the commands but printed nothing for ${silenceText(run.silentMs)}, so it was stopped.`,
+      advice: 'Look for a loop that never ends, or code that waits for more input than one line per command.',
+    };
   }
   if (run.timedOut) {
-    return [
-      {
-        kind: 'timeout',
-        message: `Your program stopped answering: no result within ${((run.timeLimitMs ?? ctx.timeLimitMs) / 1000).toFixed(1)} s, so it was stopped.`,
-        advice: 'Look for a loop that never ends, or code that waits for more input than one line per command.',
-      },
-    ];
+    return {
+      kind: 'timeout',
+      message: `Your program stopped answering: no result within ${((run.timeLimitMs ?? ctx.timeLimitMs) / 1000).toFixed(1)} s, so it was stopped.`,
+      advice: 'Look for a loop that never ends, or code that waits for more input than one line per command.',
+    };
   }
   if (run.outputLimited) {
-    return [
-      {
-        kind: 'output-limit',
-        message: `Your program printed more than ${Math.round(ctx.outputLimitBytes / 1024)} KiB, so it was stopped.`,
-        advice: 'Look for a print inside a loop that never ends.',
-      },
-    ];
+    return {
+      kind: 'output-limit',
+      message: `Your program printed more than ${Math.round(ctx.outputLimitBytes / 1024)} KiB, so it was stopped.`,
+      advice: 'Look for a print inside a loop that never ends.',
+    };
   }
   if (run.memoryExceeded) {
-    return [
-      {
-        // The report has no kind of its own for it yet: the program failed, and the message says why.
-        kind: 'crash',
-        message: `Your program ran out of memory${run.memoryLimitMiB ? ` (limit ${run.memoryLimitMiB} MiB)` : ''}, so it was stopped.`,
-        line,
-        advice: 'Look for a list, dict or string that grows on every pass of a loop that never ends.',
-        details: trimDetails(run.stderr),
-      },
-    ];
+    return {
+      // The report has no kind of its own for it yet: the program failed, and the message says why.
+      kind: 'crash',
+      message: `Your program ran out of memory${run.memoryLimitMiB ? ` (limit ${run.memoryLimitMiB} MiB)` : ''}, so it was stopped.`,
+      line,
+      advice: 'Look for a list, dict or string that grows on every pass of a loop that never ends.',
+      details: trimDetails(run.stderr),
+    };
   }
+  return undefined;
+}
+
+/** It failed by itself: at a placeholder, or in a crash. */
+function exitProblem(run: ProcessResult, ctx: ProblemContext): Problem | undefined {
+  const summary = errorSummary(run.stderr, ctx.language);
+  const line = crashLine(run.stderr, ctx.language, ctx.fileName);
   if (run.exitCode !== 0 && UNIMPLEMENTED.test(run.stderr)) {
-    return [
-      {
-        kind: 'unimplemented',
-        message: `Your program stopped at a placeholder: ${summary}`,
-        line,
-        advice: 'Replace the placeholder with your own code, then check again.',
-      },
-    ];
+    return {
+      kind: 'unimplemented',
+      message: `Your program stopped at a placeholder: ${summary}`,
+      line,
+      advice: 'Replace the placeholder with your own code, then check again.',
+    };
   }
   if (run.exitCode !== 0) {
-    return [
-      {
-        kind: 'crash',
-        message: `Your program crashed${line ? ` at line ${line}` : ''}: ${summary || `exit code ${run.exitCode ?? run.signal}`}`,
-        line,
-        advice:
-          ctx.language === 'python'
-            ? 'Read the traceback below from the bottom up: the last line is the error, the lines above it say where.'
-            : 'Read the error below from the top: the first lines show the line of your file and the error, then the calls that led there.',
-        details: trimDetails(run.stderr),
-      },
-    ];
+    return {
+      kind: 'crash',
+      message: `Your program crashed${line ? ` at line ${line}` : ''}: ${summary || `exit code ${run.exitCode ?? run.signal}`}`,
+      line,
+      advice:
+        ctx.language === 'python'
+          ? 'Read the traceback below from the bottom up: the last line is the error, the lines above it say where.'
+          : 'Read the error below from the top: the first lines show the line of your file and the error, then the calls that led there.',
+      details: trimDetails(run.stderr),
+    };
   }
-  return [];
+
+  return undefined;
 }
 
 /** "1 s", "3.4 s": how long a stalled run was silent (about a second when the runner did not say). */
