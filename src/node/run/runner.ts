@@ -9,6 +9,7 @@ import type { ProcessResult } from '../../core/check/process';
 import { trackProcess } from '../sandbox/cleanup';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { DescendantTracker, treeDataKiB } from '../sandbox/descendants';
+import { ProgramClock } from './programClock';
 import { StderrKeeper } from './stderrKeeper';
 
 export interface ProcessSpec {
@@ -25,8 +26,9 @@ export interface ProcessSpec {
   /** Cap on the stderr kept (its head and its tail); stderr alone never stops the program. */
   readonly stderrLimitBytes?: number;
   /**
-   * Once all input is written, a program that prints nothing on stdout for this long is stopped as
-   * stalled (a hang, whether it spins or sleeps). 0 turns it off.
+   * Once all input is written, a program that prints nothing on stdout for this long of its own time (CPU
+   * time while it runs, the clock while it sleeps: programClock.ts) is stopped as stalled (a hang, whether it
+   * spins or sleeps). 0 turns it off.
    */
   readonly stallMs?: number;
   /** Without a sandbox: follow the program's descendants through /proc and kill them with it. */
@@ -40,6 +42,8 @@ export const DEFAULT_STALL_MS = 1000;
 /** A program that has printed nothing yet also gets this long to start (an interpreter on a loaded machine). */
 const START_GRACE_MS = 2000;
 export const SWEEP_EVERY_MS = 100;
+/** How often a silent program's CPU time is read once the clock says it stalled but its CPU time does not yet. */
+const RECHECK_MS = 200;
 /** A silent program whose memory grew this much since the last look is filling it, not stopped. */
 const MEMORY_GROWTH_KIB = 16 * 1024;
 
@@ -174,6 +178,7 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
     let memoryBefore: number | undefined;
     let busyFrom: number | undefined;
     let stallTimer: NodeJS.Timeout | undefined;
+    const clock = new ProgramClock(child.pid);
     const watchForStall = (): void => {
       clearTimeout(stallTimer);
       if (settled || stallMs <= 0 || inputWritten === undefined) return;
@@ -191,6 +196,12 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
         if (settled || timedOut || outputLimited) return;
         if ((lastStdout ?? 0) > since) {
           watchForStall();
+          return;
+        }
+        // Silent this long by the clock, but was it the program's time? Waiting for a core is not a stall.
+        const charged = clock.chargedSince(since);
+        if (charged < allowed - 5) {
+          stallTimer = setTimeout(watchForStall, Math.min(allowed - charged, RECHECK_MS)).unref();
           return;
         }
         const memory = memoryNow();
@@ -249,6 +260,7 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
     };
     const written = (at: number): void => {
       inputWritten = at;
+      clock.mark();
       watchForStall();
     };
     child.stdout.on('data', onStdout);

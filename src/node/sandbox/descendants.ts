@@ -57,7 +57,7 @@ function allProcesses(): ProcEntry[] {
 }
 
 /** The children of every thread of `pid` (a child belongs to the thread that started it). */
-function childrenOf(pid: number): number[] {
+export function childrenOf(pid: number): number[] {
   const children: number[] = [];
   let tasks: string[];
   try {

@@ -1,0 +1,87 @@
+/**
+ * The silence a program is charged for (src/node/run/programClock.ts), with /proc's samples given by hand: a
+ * real program cannot be made to sleep, spin or wait for a core at chosen moments (test/node/stallUnderLoad.test.ts
+ * runs real ones on a loaded machine).
+ */
+import * as assert from 'node:assert/strict';
+import { ProgramClock, sampleTree, type TreeSample } from '../../src/node/run/programClock';
+
+/** A clock whose samples are read from `script` in order, at the times given with them. */
+function scripted(script: readonly (TreeSample & { at: number })[]): { clock: ProgramClock; next: () => void } {
+  let i = 0;
+  const clock = new ProgramClock(
+    1,
+    () => script[i]!,
+    () => script[i]!.at,
+  );
+  return { clock, next: () => (i += 1) };
+}
+
+describe('the program clock: silence in the program’s own time', () => {
+  it('charges a runnable program only the CPU time it had: waiting for a core is not silence', () => {
+    const { clock, next } = scripted([
+      { at: 0, cpuMs: 100, sleeping: false },
+      { at: 1000, cpuMs: 400, sleeping: false },
+      { at: 2000, cpuMs: 700, sleeping: false },
+    ]);
+    clock.mark();
+    next();
+    assert.equal(clock.chargedSince(0), 300);
+    next();
+    assert.equal(clock.chargedSince(0), 600);
+  });
+
+  it('charges a sleeping program the wall clock: a sleep for ever is a stall on any machine', () => {
+    const { clock, next } = scripted([
+      { at: 0, cpuMs: 100, sleeping: true },
+      { at: 1000, cpuMs: 100, sleeping: true },
+    ]);
+    clock.mark();
+    next();
+    assert.equal(clock.chargedSince(0), 1000);
+  });
+
+  it('charges a spinning program on a quiet machine the whole time, and never more than the clock', () => {
+    const { clock, next } = scripted([
+      { at: 0, cpuMs: 0, sleeping: false },
+      { at: 1000, cpuMs: 2000, sleeping: false },
+    ]);
+    clock.mark();
+    next();
+    assert.equal(clock.chargedSince(0), 1000);
+  });
+
+  it('starts again from nothing when the silence starts again (an answer came)', () => {
+    const { clock, next } = scripted([
+      { at: 0, cpuMs: 0, sleeping: false },
+      { at: 1000, cpuMs: 500, sleeping: false },
+      { at: 2000, cpuMs: 1000, sleeping: false },
+    ]);
+    clock.mark();
+    next();
+    assert.equal(clock.chargedSince(0), 500);
+    next();
+    // The last answer came at 1500: only the half of the interval after it is silence.
+    assert.equal(clock.chargedSince(1500), 250);
+  });
+
+  it('falls back to the wall clock where /proc cannot tell', () => {
+    const { clock, next } = scripted([
+      { at: 0, cpuMs: undefined, sleeping: false },
+      { at: 700, cpuMs: undefined, sleeping: false },
+    ]);
+    clock.mark();
+    next();
+    assert.equal(clock.chargedSince(0), 700);
+  });
+
+  it('reads this process from /proc: its CPU time grows as it works', () => {
+    const before = sampleTree(process.pid);
+    const until = performance.now() + 100;
+    while (performance.now() < until) Math.sqrt(Math.random());
+    const after = sampleTree(process.pid);
+    assert.ok(before.cpuMs !== undefined && after.cpuMs !== undefined, 'no /proc here');
+    assert.ok(after.cpuMs > before.cpuMs, `${before.cpuMs} ms then ${after.cpuMs} ms`);
+    assert.equal(after.sleeping, false, 'a process reading its own stat is running');
+  });
+});
