@@ -130,6 +130,34 @@ describe('check problems: the runs and the differences', () => {
     assert.match(problem!.message, /e\.g\. "debug: 1"\./);
   });
 
+  it('a flood makes no claim of state carried over (what it printed around the flood is no evidence of it)', () => {
+    const run = processRun();
+    const found: Problem[] = [{ kind: 'output-limit', message: 'flood' }];
+    const leak = assembleProblems(
+      inputs({
+        main: { ...main, runs: [run] },
+        runProblems: () => found,
+        probe: {
+          probed: {
+            name: 't',
+            label: 'T',
+            commands: ['PICK'],
+            expected: { lines: ['a'], ending: 'finished' },
+            hidden: true,
+          },
+          determinism: { fresh: 'same', afterReset: 'different', runs: 3 },
+          streams: [],
+          alone: { lines: ['a'], ending: 'finished' },
+          resetDifference: { index: 0, command: 'PICK', first: ['a'], second: ['b'], seen: 'twice' },
+        },
+      }),
+    );
+    assert.deepEqual(
+      leak.map((p) => p.kind),
+      ['output-limit'],
+    );
+  });
+
   it('stray prints: the line printed most, and an empty line said in words', () => {
     const said = (strayLines: string[]): string =>
       assembleProblems(inputs({ main: { ...main, strayLines } }))[0]!.message;
@@ -138,7 +166,7 @@ describe('check problems: the runs and the differences', () => {
     assert.doesNotMatch(said(['']), /""/);
   });
 
-  it("each kind of a run's own problem once, crash before timeout before output limit", () => {
+  it("each kind of a run's own problem once, an output flood first, then crash before timeout", () => {
     const run = processRun();
     const found: Problem[] = [
       { kind: 'output-limit', message: 'flood' },
@@ -148,7 +176,7 @@ describe('check problems: the runs and the differences', () => {
     const problems = assembleProblems(inputs({ main: { ...main, runs: [run, run] }, runProblems: () => found }));
     assert.deepEqual(
       problems.map((p) => p.message),
-      ['boom', 'hang', 'flood'],
+      ['flood', 'boom', 'hang'],
     );
   });
 

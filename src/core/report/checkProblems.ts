@@ -119,7 +119,18 @@ export function assembleProblems(p: ProblemInputs): Problem[] {
         'Walk through the trace below by hand, keeping the counts on paper, and compare each answer with the rules.',
     });
   }
-  return problems;
+  return floodFirst(problems);
+}
+
+/**
+ * A flood is the whole story of the run it stopped: said first, and what the runs printed around it is no
+ * evidence of state carried over (a flood told first 'state leaks between transcripts', with advice about
+ * module-level state, and its real cause last).
+ */
+function floodFirst(problems: Problem[]): Problem[] {
+  const flood = problems.find((x) => x.kind === 'output-limit');
+  if (!flood) return problems;
+  return [flood, ...problems.filter((x) => x !== flood && x.kind !== 'stale-state')];
 }
 
 /** The hang or flood problem, said at the command where the program stopped answering. */
