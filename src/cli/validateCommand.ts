@@ -6,6 +6,8 @@ import { loadPack, MANIFEST_FILE } from '../node/packs/packs';
 import { validatePack, type PackValidation } from '../node/authoring/validatePack';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 import { formatValidation } from './validateFormat';
+import { COURSE_FILE } from '../core/course/course';
+import { validateCourse } from './courseValidate';
 import { shippedTypesDir } from '../node/authoring/modelTypes';
 
 /** The pack folder named on the command line, refusing early (exit 2) when it is not one. */
@@ -27,6 +29,12 @@ export async function packDirArgument(io: CliIO, given: string | undefined, comm
   return dir;
 }
 
+const isFile = (file: string): Promise<boolean> =>
+  fs.stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+
 export function validationJson(result: PackValidation): unknown {
   const { adequacy, ...rest } = result;
   if (!adequacy) return rest;
@@ -42,7 +50,8 @@ export function validationJson(result: PackValidation): unknown {
 
 export const validateCommand: CliCommand = {
   name: 'validate',
-  usage: 'validate <pack-dir> [--json] [--python <path>] [--node <path>] [--seed <n>] [--programs <folder>]',
+  usage:
+    'validate <pack-dir | course-dir> [--json] [--python <path>] [--node <path>] [--seed <n>] [--programs <folder>]',
   summary:
     'check a lesson pack before you publish it: schema, transcripts, starters, mistakes, read order, questions, scenarios; --programs: sample learner programs, each with its expected verdict in an "expect-mistakes:" header line, reported as matched or not',
   async run(args, io) {
@@ -60,6 +69,10 @@ export const validateCommand: CliCommand = {
     if (positionals.length > 1) throw new UsageError('validate takes one pack folder');
     if (values.seed !== undefined && !/^\d+$/.test(values.seed))
       throw new UsageError(`--seed takes a whole number, not "${values.seed}"`);
+    // A course folder (course.json, no lesson.json) is validated as a course.
+    const given = positionals[0] === undefined ? undefined : path.resolve(io.cwd, positionals[0]);
+    if (given && (await isFile(path.join(given, COURSE_FILE))) && !(await isFile(path.join(given, MANIFEST_FILE))))
+      return validateCourse(io, given, values.json ?? false);
     const dir = await packDirArgument(io, positionals[0], 'validate');
     const programsDir = values.programs !== undefined ? path.resolve(io.cwd, values.programs) : undefined;
     if (

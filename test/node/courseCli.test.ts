@@ -74,6 +74,28 @@ describe('courses on the command line', function () {
     );
   });
 
+  it('validate <course-folder>: each lesson found beside it, built in or installed; a missing one is an error', async () => {
+    const authoring = path.join(tmp, 'work');
+    await fs.mkdir(authoring);
+    assert.equal(await main(['new', 'alpha', '--blank'], fakeIo(authoring, path.join(tmp, 'none'))), 0);
+    const io = () => fakeIo(authoring, path.join(tmp, 'none'));
+    assert.equal(await main(['new', 'c1', '--course', '--lessons', 'alpha,least-connections'], io()), 0);
+    const good = io();
+    assert.equal(await main(['validate', 'c1'], good), 0, good.stdout + good.stderr);
+    assert.match(good.stdout, /✓ alpha .*\n {2}✓ least-connections .*\n\nValid: 2 lessons, each found\./);
+    assert.equal(await main(['new', 'c2', '--course', '--lessons', 'alpha,nope'], io()), 0);
+    const bad = io();
+    assert.equal(await main(['validate', 'c2', '--json'], bad), 1);
+    const report = JSON.parse(bad.stdout) as { valid: boolean; problems: string[] };
+    assert.equal(report.valid, false);
+    assert.deepEqual(
+      report.problems.map((p) => p.replace(/\(.*\)$/, '')),
+      [
+        'lesson "nope" is not found: no lesson pack with that id is built in, installed, or in a folder beside the course ',
+      ],
+    );
+  });
+
   it('a broken course.json is named, in words, and the others still list', async () => {
     const packs = path.join(tmp, 'packs');
     await fs.mkdir(path.join(packs, 'bad'), { recursive: true });
