@@ -79,7 +79,7 @@ describe('check --repair (built CLI, real processes, real patch and git apply)',
 
   for (const [rel, tool] of [
     ['python/least_loaded_by_name.py', 'patch'],
-    ['typescript/sort_copy.ts', 'git'],
+    ['javascript/nginx_least_conn.js', 'git'],
   ] as const) {
     it(`prints a verified fix for ${rel} that ${tool === 'patch' ? 'patch -p0' : 'git apply -p0'} applies and that passes`, async function () {
       if (!fs.existsSync(path.join(CORPUS, rel))) this.skip();
