@@ -110,6 +110,13 @@ describe('check --repair (built CLI, real processes, real patch and git apply)',
     assert.match(text.stdout, /^\+/m);
   });
 
+  it('grade never searches for a fix: it has no --repair', async () => {
+    const { dir } = copy('python/least_loaded_by_name.py');
+    const graded = await run(['grade', dir, '--lesson', LESSON, '--repair'], tmp);
+    assert.equal(graded.code, 2, graded.stdout + graded.stderr);
+    assert.match(graded.stderr, /repair/);
+  });
+
   it('says plainly that a pack capped below rung 4 shows no fix', async () => {
     const pack = path.join(tmp, 'capped');
     fs.cpSync(LESSON, pack, { recursive: true });
