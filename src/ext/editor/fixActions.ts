@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { applyPatch } from 'diff';
 import type { CheckReport } from '../../core/report/report';
-import { isFound, repairSentence, type RepairFound } from '../../core/repair/result';
+import { isFound, repairSentence, verifiedText, type RepairFound, type RepairResult } from '../../core/repair/result';
 import { fixOffered, rungThreeSeen } from '../../core/repair/ladder';
 import type { CheckRunner } from '../check/checkRunner';
 import type { ServiceHost } from '../check/serviceHost';
@@ -103,10 +103,17 @@ export class FixActions implements vscode.CodeActionProvider, vscode.TextDocumen
     const target = await this.service.target();
     if (!target) return undefined;
     const before = (await vscode.workspace.openTextDocument(file)).getText();
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Looking for a fix that passes every test…' },
-      () => this.service.client.repair({ ...target, file: file.fsPath, report }),
-    );
+    let result: RepairResult;
+    try {
+      result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Looking for a fix that passes every test…' },
+        () => this.service.client.repair({ ...target, file: file.fsPath, report }),
+      );
+    } catch (error) {
+      this.log.error('repair failed', error);
+      void vscode.window.showWarningMessage(`No fix could be looked for: ${(error as Error).message ?? String(error)}`);
+      return undefined;
+    }
     this.log.info(
       `repair: ${isFound(result) ? result.edit : result.reason} (${result.candidates} tried, ${result.searchMs} ms)`,
     );
@@ -123,9 +130,7 @@ export class FixActions implements vscode.CodeActionProvider, vscode.TextDocumen
       'vscode.diff',
       file,
       fixed,
-      `Your file ↔ a fix that ${repairSentence(result)
-        .replace(/^A fix to your file \([^)]*\) that /, '')
-        .replace(/:$/, '')}`,
+      `Your file ↔ a fix that ${verifiedText(result.verified)}`,
     );
     return result;
   }
