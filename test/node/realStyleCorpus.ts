@@ -30,6 +30,8 @@ export interface Expectation {
    */
   readonly unreproduced?: string;
   readonly style: string;
+  /** mistake id → the 1-based line that is wrong (`expect-lines: tiebreak=15, negative-count=22`), where stated. */
+  readonly lines: Readonly<Record<string, number>>;
 }
 
 export interface Fixture {
@@ -45,7 +47,8 @@ export class HeaderError extends Error {}
 
 /**
  * Reads the header: `lesson-companion`, `expect-mistakes` and `style` lines are required; `expect-behaviour`,
- * `expect-unrecognised`, `expect-variant` and `expect-problems` are optional. Comment markers are `#` or `//`.
+ * `expect-unrecognised`, `expect-variant`, `expect-problems` and `expect-lines` (the line each mistake is
+ * on, for the where-in-the-code measure) are optional. Comment markers are `#` or `//`.
  */
 export function parseHeader(source: string, where: string): Expectation {
   const fields = new Map<string, string>();
@@ -105,10 +108,21 @@ export function parseHeader(source: string, where: string): Expectation {
     .map((p) => p.trim())
     .filter(Boolean)
     .sort();
+  const lines: Record<string, number> = {};
+  for (const pair of (fields.get('expect-lines') ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const [mistake, line] = pair.split('=').map((s) => s.trim());
+    if (!mistake || !mistakes.includes(mistake) || !/^[1-9]\d*$/.test(line ?? ''))
+      throw new HeaderError(`${where}: expect-lines "${pair}" is not <listed mistake>=<line>`);
+    lines[mistake] = Number(line);
+  }
   return {
     lesson,
     mistakes,
     problems,
+    lines,
     correct,
     ...(behaviour ? { behaviour } : {}),
     unrecognised: unrecognised === 'yes',

@@ -7,6 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { cardSentences, commandNumbersIn, commandRefsIn, mistakeCard } from '../../src/core/report/card';
+import { squiggleBlock } from '../../src/core/report/findings';
 import type { CheckReport, NamedMistake } from '../../src/core/report/report';
 import { namedMistake, tableOf } from './namedMistake';
 
@@ -101,5 +102,26 @@ describe('core/card: one numbering per card', () => {
       location: { lines: [9], function: 'pick', reason: 'ran', at: { table: true, row: 2 } },
     });
     for (const sentence of assertRefsAreRows(m)) assert.deepEqual(commandNumbersIn(sentence), [], sentence);
+  });
+});
+
+describe('core/findings: what one squiggle covers', () => {
+  const source = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n');
+  const at = (lines: number[], telling?: false) =>
+    squiggleBlock(
+      namedMistake({ location: { lines, function: 'done', reason: 'r', ...(telling === false ? { telling } : {}) } }),
+      source,
+      'python',
+      undefined,
+    );
+  it('covers the run of lines around the most suspicious one when lines tell the commands apart', () => {
+    assert.deepEqual(at([21, 20, 24]), { first: 20, last: 21 });
+  });
+  it('covers a function body that tells nothing apart over short gaps, not the command loop far below', () => {
+    // The issue's class: done() is lines 21–22 with a comment at 20; the command loop's DONE branch is at 38.
+    assert.deepEqual(at([18, 19, 22, 38, 39], false), { first: 18, last: 22 });
+    assert.deepEqual(at([22, 25, 28], false), { first: 22, last: 28 });
+    assert.deepEqual(at([22, 27], false), { first: 22, last: 22 });
+    assert.equal(at([]), null);
   });
 });

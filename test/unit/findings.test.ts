@@ -9,6 +9,7 @@ import {
   evidenceText,
   functionAnchors,
   inlineMessage,
+  INLINE_MESSAGE_MAX,
   inlineMessageLine,
   leadingBlock,
   linesText,
@@ -155,9 +156,10 @@ describe("core/findings: a mistake in the learner's words", () => {
       title: 'The count of a backend that is done is taken down twice when the same DONE arrives again',
       confidence: 'likely',
     });
-    assert.ok(inlineMessage(long).length <= 40, inlineMessage(long));
+    assert.ok(inlineMessage(long).length <= INLINE_MESSAGE_MAX, inlineMessage(long));
     assert.match(inlineMessage(long), /…$/);
-    assert.equal(inlineMessage(mistake()), '✗ Ties are not broken by pool order');
+    assert.equal(inlineMessage(mistake()), '✗ Ties are not broken by…');
+    assert.equal(inlineMessage(mistake({ title: 'A count goes below zero' })), '✗ A count goes below zero');
   });
 
   it('moves traced lines with their function when lines are added above it', () => {

@@ -278,12 +278,12 @@ describe('findings: where and why, in the learner’s words', () => {
     it('drops punctuation left at the cut', () => {
       assert.equal(shorten('alpha beta:; gamma', 14), 'alpha beta…');
     });
-    it('marks a certain and a likely finding, within 40 characters', () => {
-      assert.equal(inlineMessage(mistake()), '✗ Ties go to the last backend');
-      assert.equal(inlineMessage(mistake({ confidence: 'likely' })), '⚠ Ties go to the last backend (likely)');
+    it('marks a certain and a likely finding, within 26 characters', () => {
+      assert.equal(inlineMessage(mistake({ title: 'Ties go last' })), '✗ Ties go last');
+      assert.equal(inlineMessage(mistake({ title: 'Ties go last', confidence: 'likely' })), '⚠ Ties go last (likely)');
       const long = inlineMessage(mistake({ title: 'Counts drop below zero when a backend finishes twice' }));
-      assert.equal(long, '✗ Counts drop below zero when a…');
-      assert.ok(long.length <= 40);
+      assert.equal(long, '✗ Counts drop below zero…');
+      assert.ok(long.length <= 26);
     });
   });
 

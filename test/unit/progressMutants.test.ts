@@ -10,6 +10,8 @@ import {
   doneWhenItems,
   failureFocus,
   lensTitle,
+  lensTooltip,
+  LENS_TITLE_MAX,
   mistakesIn,
   pointedFunctions,
   progressLine,
@@ -73,7 +75,21 @@ describe('progress: the verdict, the lens and the done list', () => {
           mistake({ id: 'd', function: 'other' }),
         ],
       });
-      assert.equal(lensTitle(two, 'pick'), '⚠ Ties go to the last backend (likely) (+2 more) · Check again');
+      assert.equal(lensTitle(two, 'pick'), '⚠ Ties go to the last backend… +2 · Check again');
+    });
+    it('fits an 80-column editor: a long headline is shortened, whole in the tooltip', () => {
+      const title = 'A count goes below zero when a backend finishes the same request twice';
+      const long = report({ mistakes: [mistake({ title }), mistake({ id: 'b' })] });
+      assert.equal(lensTitle(long, 'pick'), '✗ A count goes below zero… +1 · Check again');
+      assert.ok(lensTitle(long, 'pick').length <= LENS_TITLE_MAX);
+      assert.equal(
+        lensTooltip(long, 'pick', 'main.py'),
+        `${title}\nTies go to the last backend\n\nClick to run the lesson's hidden transcripts against main.py`,
+      );
+      assert.equal(
+        lensTooltip(null, 'pick', 'main.py'),
+        "Click to run the lesson's hidden transcripts against main.py",
+      );
     });
     it('falls back to the whole result elsewhere', () => {
       assert.equal(lensTitle(report({ mistakes: [mistake()] }), 'done'), '3 of 5 pass · Check again');

@@ -108,7 +108,9 @@ describe('ranking suspicious lines (Ochiai)', () => {
     const ranked = rankSuspiciousLines({ ...base, lines: same });
     assert.equal(ranked?.discriminating, false);
     // Not the command loop (it ran at every command), the PICK code first in line order.
-    assert.deepEqual(ranked?.lines, [10, 11, 20, 21, 22]);
+    // Up to 10 of them: a function's body that tells nothing apart is not cut at its top five lines.
+    assert.deepEqual(ranked?.lines, [10, 11, 20, 21, 22, 23, 24, 27, 43]);
+    assert.deepEqual(rankSuspiciousLines({ ...base, lines: same, limit: 5 })?.lines, [10, 11, 20, 21, 22]);
     assert.equal(
       ranked?.reason,
       'every line that ran when PICK answered c also ran at the other 3 PICK commands, which were right, so what went wrong lies in the values these lines work with, not in which lines ran',

@@ -44,6 +44,8 @@ export interface SuspiciousLines {
 }
 
 const DEFAULT_LIMIT = 5;
+/** Lines that tell nothing apart are a function's body: up to this many of them, so a longer body is not cut at its top. */
+const FALLBACK_LIMIT = 10;
 
 const firstWord = (command: string): string => command.trim().split(/\s+/)[0] ?? '';
 
@@ -139,7 +141,7 @@ export function rankSuspiciousLines(input: SpectrumInput): SuspiciousLines | und
     .map((line) => ({ line, score: -others.filter((set) => set.has(line)).length }))
     .filter((entry) => -entry.score < others.length)
     .sort(byScoreThenLine)
-    .slice(0, limit);
+    .slice(0, Math.max(limit, input.limit === undefined ? FALLBACK_LIMIT : limit));
   if (least.length === 0) return undefined;
   const alsoAtRight = ranked.every((entry) => entry.ep === passing.length);
   const same = alsoAtRight

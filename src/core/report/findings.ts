@@ -256,11 +256,14 @@ export function shorten(text: string, max: number): string {
 }
 
 /**
- * The one-line message the editor shows after the failing line (Test Explorer's inline message): short
- * enough to read beside code at 1440×900 with the Explorer open (about 60 characters).
+ * Room for the one-line message the editor shows after the failing line (Test Explorer's inline message): an
+ * 80-column editor with the minimap on leaves about this much after a short line of code (the line is the
+ * shortest of the squiggled ones); the whole message is in its hover and in Problems.
  */
+export const INLINE_MESSAGE_MAX = 26;
+
 export function inlineMessage(m: Pick<NamedMistake, 'title' | 'variant' | 'confidence'>): string {
-  return shorten(`${isLikely(m) ? '⚠' : '✗'} ${mistakeHeadline(m)}`, 40);
+  return shorten(`${isLikely(m) ? '⚠' : '✗'} ${mistakeHeadline(m)}`, INLINE_MESSAGE_MAX);
 }
 
 const NOT_CODE = /^(#|\/\/|\/\*|\*|"""|''')/;
@@ -278,7 +281,7 @@ export function inlineMessageLine(
   anchors: FunctionAnchors | undefined,
 ): number | null {
   const text = source.split(/\r?\n/);
-  const block = leadingBlock(currentLines(m, source, language, anchors));
+  const block = squiggleBlock(m, source, language, anchors);
   const def = locateFunction(source, language, mistakeFunction(m));
   if (!block) return def;
   const candidates = Array.from({ length: block.last - block.first + 1 }, (_, k) => block.first + k);
@@ -321,6 +324,32 @@ export function currentLines(
   const count = source.split(/\r?\n/).length;
   return lines.map((l) => l + delta).filter((l) => l >= 1 && l <= count);
 }
+
+/**
+ * What a mistake's one squiggle covers (1-based, in the current source), or null with no traced lines:
+ * the run of consecutive lines that holds the most suspicious one; lines that tell nothing apart (its
+ * function's lines that ran at that kind of command, `telling: false`) are all equally suspect, so the block around the
+ * first of them, over short gaps (a blank line, a comment).
+ */
+export function squiggleBlock(
+  m: Pick<NamedMistake, 'id' | 'function' | 'location'>,
+  source: string,
+  language: Language,
+  anchors: FunctionAnchors | undefined,
+): { first: number; last: number } | null {
+  const lines = currentLines(m, source, language, anchors);
+  if (lines.length === 0 || m.location?.telling !== false) return leadingBlock(lines);
+  // A blank line or a comment between two of them does not split the block; a jump to other code does.
+  const sorted = [...new Set(lines)].sort((a, b) => a - b);
+  let first = lines[0]!;
+  let last = lines[0]!;
+  for (const l of sorted.filter((l) => l < lines[0]!).reverse()) if (first - l <= TELLING_NOTHING_GAP) first = l;
+  for (const l of sorted.filter((l) => l > lines[0]!)) if (l - last <= TELLING_NOTHING_GAP) last = l;
+  return { first, last };
+}
+
+/** Lines apart that still make one block of lines that tell nothing apart (a blank line and a comment between). */
+const TELLING_NOTHING_GAP = 3;
 
 /** The run of consecutive lines that holds the most suspicious one: what one squiggle covers. */
 export function leadingBlock(lines: readonly number[]): { first: number; last: number } | null {

@@ -4,7 +4,7 @@
  * at, the progress line. The extension only lays these out; the CLI and the editor say the same thing
  * because they ask the same functions (mistakes in words: findings.ts; traces: traceView.ts).
  */
-import { isLikely, mistakeFunction, mistakeHeadline, mistakeTitle } from './findings';
+import { isLikely, mistakeFunction, mistakeHeadline, mistakeTitle, shorten } from './findings';
 import type { CheckReport, NamedMistake, ProblemKind } from './report';
 import type { Language, ReadStep } from '../pack/schema';
 
@@ -57,17 +57,32 @@ export function pointedFunctions(report: Pick<CheckReport, 'mistakes'> | null | 
  * The label above a function the lesson's mistakes can live in: the last result as it concerns this
  * function, so a learner sees "✗ <the mistake's title>" right where the fix goes.
  */
+/**
+ * A CodeLens title's room: the lens sits above an indented line of an 80-column editor with the minimap on,
+ * so the mistake's headline is shortened to fit and the whole of it is in the tooltip (lensTooltip).
+ */
+export const LENS_TITLE_MAX = 48;
+
 export function lensTitle(report: CheckReport | null | undefined, fn: string, running = false): string {
   if (running) return '$(sync~spin) Checking…';
   if (!report) return '$(beaker) Check';
   const here = mistakesIn(report, fn);
   if (here.length > 0) {
-    const more = here.length > 1 ? ` (+${here.length - 1} more)` : '';
-    return `${isLikely(here[0]!) ? '⚠' : '✗'} ${mistakeHeadline(here[0]!)}${more} · Check again`;
+    const more = here.length > 1 ? ` +${here.length - 1}` : '';
+    const tail = `${more} · Check again`;
+    const icon = isLikely(here[0]!) ? '⚠' : '✗';
+    return `${shorten(`${icon} ${mistakeHeadline(here[0]!)}`, LENS_TITLE_MAX - tail.length)}${tail}`;
   }
   if (report.status === 'pass') return `✓ ${checkSummary(report)} · Check again`;
   if (report.status === 'error') return '✗ Could not run · Check again';
   return `${report.checks.passed} of ${report.checks.total} pass · Check again`;
+}
+
+/** The lens's tooltip: every mistake of the function in full, then what a click does. */
+export function lensTooltip(report: CheckReport | null | undefined, fn: string, file: string): string {
+  const here = report ? mistakesIn(report, fn) : [];
+  const run = `Click to run the lesson's hidden transcripts against ${file}`;
+  return here.length > 0 ? `${here.map((m) => mistakeHeadline(m)).join('\n')}\n\n${run}` : run;
 }
 
 /** Where a failing report points the learner: its first named mistake's lines or function, else a problem's line. */

@@ -4,8 +4,8 @@
  * lines when the check traced them, else above the function. One lens per line.
  */
 import * as vscode from 'vscode';
-import { currentLines, leadingBlock } from '../../core/report/findings';
-import { lensTitle, mistakesIn, pointedFunctions } from '../../core/report/progress';
+import { squiggleBlock } from '../../core/report/findings';
+import { lensTitle, lensTooltip, mistakesIn, pointedFunctions } from '../../core/report/progress';
 import { locateFunction } from '../../core/text/source';
 import type { CheckRunner } from '../check/checkRunner';
 import type { PackService } from '../lesson/packs';
@@ -51,7 +51,7 @@ export class CheckCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
       // A function whose mistake was traced gets its lens right above the squiggled lines, the lines that ran
       // at the failing command: the verdict reads where the fix goes, on its own row, never past the edge.
       const traced = vscode.workspace.isTrusted ? mistakesIn(report, fn)[0] : undefined;
-      const block = traced ? leadingBlock(currentLines(traced, text, session.language, anchors)) : null;
+      const block = traced ? squiggleBlock(traced, text, session.language, anchors) : null;
       const line = block?.first ?? locateFunction(text, session.language, fn);
       if (!line || lensLines.has(line)) continue;
       lensLines.add(line);
@@ -70,7 +70,7 @@ export class CheckCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
       lenses.push(
         new vscode.CodeLens(range, {
           title: lensTitle(report, fn, this.runner.running),
-          tooltip: `Run the lesson's hidden transcripts against ${session.mainFile}`,
+          tooltip: lensTooltip(report, fn, session.mainFile),
           command: CHECK_COMMAND,
           arguments: [{ reason: 'lens' }],
         }),

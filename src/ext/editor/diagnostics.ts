@@ -7,11 +7,10 @@
  */
 import * as vscode from 'vscode';
 import {
-  currentLines,
   diagnosticMessage,
-  leadingBlock,
   mistakeFunction,
   mistakeSeverity,
+  squiggleBlock,
   type FunctionAnchors,
 } from '../../core/report/findings';
 import { problemTitle } from '../../core/report/progress';
@@ -114,7 +113,7 @@ export async function mistakeRange(
   language: CheckReport['language'],
   anchors?: FunctionAnchors,
 ): Promise<vscode.Range> {
-  const block = leadingBlock(currentLines(mistake, doc.getText(), language, anchors));
+  const block = squiggleBlock(mistake, doc.getText(), language, anchors);
   if (block) {
     const first = lineRange(doc, block.first - 1);
     return new vscode.Range(first.start, lineRange(doc, block.last - 1).end);
