@@ -112,9 +112,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return;
     case 'checkResult':
       render(message.state);
-      // A failing check lands on the verdict: "what is wrong" (the verdict and its sentence) with the first
-      // card's title, "where", right under it.
-      if (message.check && message.check.status !== 'pass') ui.reveal({ kind: 'results' });
+      // Every check lands on its verdict: a failing one on "what is wrong" (the verdict and its sentence) with
+      // the first card's title, "where", right under it; a passing one on its ✓ and "You are done", which
+      // would otherwise stay below the fold with only the small verdict in the top bar to show.
+      if (message.check) ui.reveal({ kind: 'results' });
       return;
     case 'answerResult':
       render(message.state);

@@ -61,7 +61,8 @@ function topBar(lesson: LessonView, state: PanelState, ui: Ui): HTMLElement {
   const verdict = state.check
     ? linkButton('', () => ui.reveal({ kind: 'results' }), {
         class: `link last-verdict verdict-${state.check.status}`,
-        title: 'Show the results',
+        // The bar may cut the verdict with an ellipsis: the whole of it is here.
+        title: `${state.check.summary}. Show the results`,
       })
     : h('span', { class: 'last-verdict muted' }, state.checking ? '' : 'Not checked yet');
   if (state.check) verdict.append(...verdictLine(state.check));

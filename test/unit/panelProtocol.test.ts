@@ -111,7 +111,7 @@ describe("core/progress: a report on the learner's screen", () => {
     assert.match(tooltip, /Run in terminal/);
     assert.equal(
       countsLegend(report()),
-      'The Testing view counts the 2 failing hidden transcripts; Problems lists the mistake found.',
+      'The Testing view marks the 2 hidden transcripts that did not pass; Problems lists the mistake found.',
     );
     assert.match(
       checkDetailsTooltip(

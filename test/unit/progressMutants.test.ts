@@ -208,11 +208,16 @@ describe('progress: the verdict, the lens and the done list', () => {
     it('tells the Testing view count from the Problems count', () => {
       assert.equal(
         countsLegend(report({ checks: { total: 5, passed: 4, failed: 1, notRun: 0 }, mistakes: [mistake()] })),
-        'The Testing view counts the 1 failing hidden transcript; Problems lists the mistake found.',
+        'The Testing view marks the 1 hidden transcript that did not pass; Problems lists the mistake found.',
       );
       assert.equal(
         countsLegend(report({ mistakes: [mistake(), mistake({ id: 'b' }), mistake({ id: 'c' })] })),
-        'The Testing view counts the 2 failing hidden transcripts; Problems lists the 3 mistakes found.',
+        'The Testing view marks the 2 hidden transcripts that did not pass; Problems lists the 3 mistakes found.',
+      );
+      // The untouched starter: 1 failed, 15 never run. Not "16 failing" beside "(15 not run)".
+      assert.equal(
+        countsLegend(report({ checks: { total: 16, passed: 0, failed: 16, notRun: 15 }, mistakes: [] })),
+        'The Testing view marks the 16 hidden transcripts that did not pass (1 failed, 15 not run).',
       );
       assert.equal(
         countsLegend(

@@ -142,10 +142,13 @@ export function checkDetails(report: Pick<CheckReport, 'status' | 'fuzz'>): stri
 export function countsLegend(report: Pick<CheckReport, 'status' | 'checks' | 'mistakes'>): string {
   if (report.status !== 'fail') return '';
   const failing = report.checks.total - report.checks.passed;
+  // The same split as the verdict's "(15 not run: …)": a transcript never run is not said to fail.
+  const notRun = Math.min(report.checks.notRun ?? 0, failing);
+  const split = notRun > 0 ? ` (${failing - notRun} failed, ${notRun} not run)` : '';
   const mistakes = report.mistakes.length;
   const parts = [
     ...(failing > 0
-      ? [`the Testing view counts the ${failing} failing hidden transcript${failing === 1 ? '' : 's'}`]
+      ? [`the Testing view marks the ${failing} hidden transcript${failing === 1 ? '' : 's'} that did not pass${split}`]
       : []),
     ...(mistakes > 0 ? [`Problems lists the ${mistakes === 1 ? 'mistake' : `${mistakes} mistakes`} found`] : []),
   ];
