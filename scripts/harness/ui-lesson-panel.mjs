@@ -24,7 +24,15 @@ import {
   webviewFrame,
   withWorkbench,
 } from './ui-driver.mjs';
-import { axeAudit, axeReport, axeSource, contrastRatio, firstScreen, focusRings } from './ui-panel-checks.mjs';
+import {
+  axeAudit,
+  axeReport,
+  axeSource,
+  cardsAgree,
+  contrastRatio,
+  firstScreen,
+  focusRings,
+} from './ui-panel-checks.mjs';
 
 const LESSON_TITLE = 'Least Connections Is a Counter';
 const PANEL_TITLE = `Lesson: ${LESSON_TITLE}`;
@@ -231,6 +239,9 @@ async function trustedRun() {
       wide.progressShown.length > 0 && !wide.progressCut,
       `the bar shows whole progress parts, none cut: ${JSON.stringify(wide)}`,
     );
+    const agreeWide = await cardsAgree(wv);
+    say(`cards at 1440×900: ${agreeWide.cards} cards, ${agreeWide.refs} "command N (X)" checked`);
+    assert.deepEqual(agreeWide.problems, [], 'every card says only what it shows, the bar clips nothing');
     await screenshot(page, path.join(SHOTS, 'first-screen-1440-dark.png'), {
       locator: webviewElement(page, PANEL_TITLE),
     });
@@ -250,6 +261,9 @@ async function trustedRun() {
       `at a ${narrow.width} px panel the verdict and the first card's title are in view: ${JSON.stringify(narrow)}`,
     );
     assert.ok(narrow.oneRow, `the sticky bar holds one row at ${narrow.width} px: ${JSON.stringify(narrow)}`);
+    const agreeNarrow = await cardsAgree(wv);
+    say(`cards at a ${agreeNarrow.width} px panel: ${agreeNarrow.refs} "command N (X)" checked`);
+    assert.deepEqual(agreeNarrow.problems, [], `at a ${agreeNarrow.width} px panel too`);
     await screenshot(page, path.join(SHOTS, 'first-screen-500-dark.png'), {
       locator: webviewElement(page, PANEL_TITLE),
     });

@@ -81,6 +81,11 @@ describe('worlds/templates/simulationView: the chart as data', () => {
       ['a', 'b', 'c', 'failed', 'waiting'],
     );
     assert.deepEqual(back.rows[2]!.down, [[3, 10]]);
+    const waiting = back.rows[4]!.cells.map((c) => c.label);
+    assert.ok(
+      waiting.every((l) => /^(none waiting|up to [1-9]\d* waiting)$/.test(l)),
+      `no "up to 0": ${waiting.join(', ')}`,
+    );
   });
 
   it("says where the learner's program stopped, its text made safe, and leaves the rest of its cells empty", async () => {

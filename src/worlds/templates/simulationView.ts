@@ -103,7 +103,13 @@ function extraRow(kind: 'failed' | 'waiting', runs: Readonly<Record<BalancerKey,
     return {
       balancer: b,
       values: v,
-      label: kind === 'failed' ? `${total} failed` : `up to ${Math.max(0, ...v)} waiting`,
+      // A balancer whose row is all zeros says so, not "up to 0 waiting".
+      label:
+        kind === 'failed'
+          ? `${total} failed`
+          : Math.max(0, ...v) === 0
+            ? 'none waiting'
+            : `up to ${Math.max(0, ...v)} waiting`,
     };
   });
   return kind === 'failed'
