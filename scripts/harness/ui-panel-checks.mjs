@@ -141,10 +141,6 @@ export async function focusRings(page, wv, stops) {
 export async function cardsAgree(wv) {
   return wv.locator('body').evaluate(() => {
     const problems = [];
-    const visible = (el) => {
-      const r = el.getBoundingClientRect();
-      return r.width > 0 && r.height > 0 && !el.closest('details:not([open])');
-    };
     const cards = [...document.querySelectorAll('#results .card.mistake')];
     let refs = 0;
     for (const card of cards) {
@@ -153,8 +149,8 @@ export async function cardsAgree(wv) {
         (tr) => tr.querySelector('td.command')?.textContent ?? '',
       );
       const sentences = [...card.querySelectorAll('p.where, p.evidence, p.trace-note')].map((p) => p.textContent ?? '');
-      const shown = [...card.querySelectorAll('*')].filter((el) => el.children.length === 0 && visible(el));
-      const shownText = shown.map((el) => el.textContent ?? '').join(' ');
+      // What a reader sees of the card: innerText leaves out folded details and hidden elements.
+      const shownText = card.innerText;
       for (const sentence of sentences) {
         const numbers = [...sentence.matchAll(/\bcommand (\d+)\b/g)].map((m) => Number(m[1]));
         const named = [...sentence.matchAll(/\bcommand (\d+) \(((?:[^()]|\([^()]*\))*)\)/g)];
@@ -178,7 +174,8 @@ export async function cardsAgree(wv) {
       if (el.scrollWidth <= el.clientWidth + 1) continue;
       const ellipsis = getComputedStyle(el).textOverflow === 'ellipsis';
       const tip = el.getAttribute('title') ?? '';
-      if (el === bar || !ellipsis || !tip.includes((el.textContent ?? '').trim().slice(0, 20)))
+      const text = (el.querySelector('.summary') ?? el).textContent ?? '';
+      if (el === bar || !ellipsis || !tip.includes(text.trim()))
         problems.push(`the top bar's ${el.className || 'bar'} is clipped (${el.scrollWidth} > ${el.clientWidth})`);
     }
     return { cards: cards.length, refs, problems, width: window.innerWidth };
