@@ -39,6 +39,14 @@ async function result(lesson: string, id: string, model: ReferenceModel, yours?:
   });
 }
 
+/** Every number the sentence beside the chart cites is in the table under it (its caption, head or cells). */
+function assertSentenceShown(view: ReturnType<typeof simulationView>): void {
+  const table = [view.summary.caption, ...view.summary.head, ...view.summary.rows.flat()].join(' ');
+  const shown = new Set([...table.matchAll(/\d+/g)].map((m) => m[0]));
+  for (const n of view.sentence.match(/\d+/g) ?? [])
+    assert.ok(shown.has(n), `${n} of "${view.sentence}" is not in the table beside it`);
+}
+
 describe('worlds/templates/simulationView: the chart as data', () => {
   it('puts every server chart on one scale, with a row per server and a column per balancer', async () => {
     const view = simulationView(await result('least-connections', 'slow-server', leastConnections));
@@ -59,9 +67,35 @@ describe('worlds/templates/simulationView: the chart as data', () => {
       view.rows[0]!.cells.map((c) => c.label),
       ['peaked at 3', 'reached 40, growing', 'peaked at 3'],
     );
-    assert.deepEqual(view.summary.rows[1], ['Round robin', '40 / 40 ↑', '0 / 0', '0 / 0']);
+    const sent = view.summary.rows[1]!.slice(1).map((cell) => cell.replace(/ sent · .*/, ''));
+    assert.deepEqual(
+      view.summary.rows[1]!.map((cell) => cell.replace(/^\d+ sent · /, '')),
+      ['Round robin', '40 / 40 ↑', '0 / 0', '0 / 0'],
+    );
+    // Every number the sentence beside the chart cites is in the table under it, which is on screen.
+    assertSentenceShown(view);
+    assert.equal(sent.reduce((a, b) => a + Number(b), 0) > 0, true);
     assert.equal(view.perTick.rows.length, 20);
     assert.equal(view.perTick.head.length, 1 + 9);
+  });
+
+  it("cites, after a check, only numbers of the table beside the chart (a mistake's consequence)", async () => {
+    const s = scenarios('least-connections').find((x) => x.id === 'duplicate-done')!;
+    const reference = await runScenario(s, protocolBalancer(s.commands, modelSession(leastConnections)));
+    const rr = await runScenario(s, roundRobin());
+    const view = simulationView(
+      simulationResult(
+        'least-connections',
+        s,
+        { yours: rr, roundRobin: rr, reference },
+        {
+          id: 'negative-count',
+          title: 'A count goes below zero',
+        },
+      ),
+    );
+    assert.match(view.sentence, /^Your check found “A count goes below zero”\./);
+    assertSentenceShown(view);
   });
 
   it('adds rows for failed and waiting requests only when there are some, and marks when a server was down', async () => {

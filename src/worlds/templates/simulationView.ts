@@ -7,6 +7,7 @@
 import type { BalancerRun } from './simulation';
 import { BALANCER_NAMES, BALANCERS, summarize, type BalancerKey, type SimulationResult } from './simulationReport';
 import type { Scenario } from './scenarioSchema';
+import { totalRequests } from './scenarioRules';
 import { safeText } from '../../core/text/text';
 
 export interface ChartCell {
@@ -153,7 +154,8 @@ export function simulationView(result: SimulationResult): SimulationView {
   }));
   const extras = rows.filter((r) => r.kind !== 'server');
   const summary = {
-    caption: 'Queue per server: peak / at the end (↑ still growing)',
+    // Requests sent per server too: the sentence beside the chart ("b got 139 of 240 requests") cites them.
+    caption: `Per server: requests sent (of ${totalRequests(scenario)}) · queue peak / at the end (↑ still growing)`,
     head: [
       '',
       ...scenario.servers.map((s) => `${s.name} (${s.capacity} per tick)`),
@@ -161,7 +163,7 @@ export function simulationView(result: SimulationResult): SimulationView {
     ],
     rows: BALANCERS.map((b) => [
       COLUMN_LABELS[b],
-      ...summaries[b].servers.map((s) => `${s.peak} / ${s.final}${s.growing ? ' ↑' : ''}`),
+      ...summaries[b].servers.map((s) => `${s.sent} sent · ${s.peak} / ${s.final}${s.growing ? ' ↑' : ''}`),
       ...extras.map((r) => (r.kind === 'failed' ? String(summaries[b].failed) : String(summaries[b].waiting))),
     ]),
   };
