@@ -1,6 +1,6 @@
 /**
- * The sandbox's view is an allowlist (issue 19, item 1): a learner file kept in the home folder does not
- * bring the home folder into view, and whatever folder is bound, Lesson Companion's cache (the passing
+ * The sandbox's view is an allowlist (issue 19, item 1; issue 29): the learner's own files, each alone, so a
+ * learner file kept in the home folder does not bring the home folder into view, nor a sibling no starter declares, and whatever folder is bound, Lesson Companion's cache (the passing
  * batches), its installed packs and VS Code's folders are covered. Real Python processes look, with each
  * sandbox tool this machine has.
  */
@@ -94,7 +94,7 @@ describe('the sandbox view is an allowlist (real processes)', function () {
   }
 
   for (const tool of ['bwrap', 'unshare'] as SandboxTool[]) {
-    it(`${tool}: a learner file in the home folder sees its sibling sources, not the cache, the packs, VS Code's folders or other files`, async function () {
+    it(`${tool}: a learner file in the home folder sees its own file alone (no starter declares the sibling), not the cache, the packs, VS Code's folders or other files`, async function () {
       const seen = await look(tool, this, (home) => home);
       assert.deepEqual(seen, {
         cache: null,
@@ -102,7 +102,7 @@ describe('the sandbox view is an allowlist (real processes)', function () {
         vscode: null,
         extensions: null,
         other_file: null,
-        sibling: 'HELPER',
+        sibling: null,
         override: null,
       });
     });
@@ -117,7 +117,7 @@ describe('the sandbox view is an allowlist (real processes)', function () {
         vscode: null,
         extensions: null,
         other_file: null,
-        sibling: 'HELPER',
+        sibling: null,
         override: null,
       });
     });

@@ -17,6 +17,7 @@ import { WordedError } from '../errors/errors';
 import { safeText } from '../../core/text/text';
 import { engineWrap as engineSandboxWrap } from '../engine/engineSandbox';
 import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters, type PreparedProgram } from '../languages/languages';
+import { starterLayout } from './starterLayout';
 import { linesIn, traceCommandLines, tracedFiles } from '../run/lineTrace';
 import { ModelError, ModelLoadError } from '../engine/modelLoader';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIME_LIMIT_MS } from '../run/limits';
@@ -189,7 +190,7 @@ export async function checkFile(
   if (starter?.driver && !driver) throw new Error(`the pack's ${language} driver points outside the pack`);
   const absolute = path.resolve(file);
   const source = await fs.readFile(absolute, 'utf8');
-  const program = await prepareProgram(language, absolute, interpreters, driver);
+  const program = await prepareProgram(language, absolute, interpreters, driver, await starterLayout(pack, language));
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   const outputLimitBytes = options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES;
   const contain: ContainOptions = {

@@ -25,6 +25,7 @@ import { EngineError, runReferenceSimulation } from '../engine/host';
 import { WordedError } from '../errors/errors';
 import type { SessionStats } from '../run/interactive';
 import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters } from '../languages/languages';
+import { starterLayout } from './starterLayout';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIME_LIMIT_MS } from '../run/limits';
 import { loadPack, resolveInside, type LoadedPack } from '../packs/packs';
 import { sandboxSettingFromEnv, type SandboxSetting } from '../sandbox/sandbox';
@@ -145,7 +146,13 @@ export async function simulateFile(
   const starter = pack.manifest.starters[language];
   const driver = starter?.driver ? await resolveInside(pack.dir, starter.driver) : undefined;
   if (starter?.driver && !driver) throw new WordedError(`the pack's ${language} driver points outside the pack`);
-  const program = await prepareProgram(language, path.resolve(file), interpreters, driver);
+  const program = await prepareProgram(
+    language,
+    path.resolve(file),
+    interpreters,
+    driver,
+    await starterLayout(pack, language),
+  );
   const contain: ContainOptions = {
     setting: options.sandbox ?? sandboxSettingFromEnv(),
     hidden: [pack.dir],

@@ -18,6 +18,7 @@ import { runWorldContestants } from '../engine/worldContestants';
 import { WordedError } from '../errors/errors';
 import type { SessionStats } from '../run/interactive';
 import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters } from '../languages/languages';
+import { starterLayout } from './starterLayout';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIME_LIMIT_MS } from '../run/limits';
 import { loadPack, resolveInside, type LoadedPack } from '../packs/packs';
 import { sandboxSettingFromEnv } from '../sandbox/sandbox';
@@ -109,7 +110,13 @@ export async function simulateWorldFile(
   const starter = pack.manifest.starters[language];
   const driver = starter?.driver ? await resolveInside(pack.dir, starter.driver) : undefined;
   if (starter?.driver && !driver) throw new WordedError(`the pack's ${language} driver points outside the pack`);
-  const program = await prepareProgram(language, path.resolve(file), interpreters, driver);
+  const program = await prepareProgram(
+    language,
+    path.resolve(file),
+    interpreters,
+    driver,
+    await starterLayout(pack, language),
+  );
   const contain: ContainOptions = {
     setting: options.sandbox ?? sandboxSettingFromEnv(),
     hidden: [pack.dir],

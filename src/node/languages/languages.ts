@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Language } from '../../core/pack/schema';
 import { LANGUAGES } from '../../core/pack/schema';
 import { trackTempDir } from '../sandbox/cleanup';
-import { learnerView } from '../sandbox/privateFolders';
+import { learnerView, type StarterLayout } from '../sandbox/learnerView';
 import { makeTempDir } from '../sandbox/tempDir';
 import type { Runtime } from './interpreter';
 import { transformModule } from './transpile';
@@ -32,8 +32,8 @@ export interface PreparedProgram {
   /** The learner's folder: where the program runs by hand (`run`). */
   readonly cwd: string;
   /**
-   * What a sandbox shows of the learner's work: the learner's folder (only the file and its sibling sources
-   * when that folder is the home folder), or the folder TypeScript was transpiled into.
+   * What a sandbox shows of the learner's work: the learner's own sources, each file alone (learnerView.ts),
+   * or the folder TypeScript was transpiled into (which holds only those).
    */
   readonly readable: readonly string[];
   /** Files of the lesson pack in `args` (a driver used as it is): a sandbox shows these files alone. */
@@ -77,13 +77,15 @@ const transpile = (source: string, file: string): ReturnType<typeof transformMod
 
 /**
  * Prepares `learnerFile` to run; with a `driver` (a pack program that imports the learner module),
- * runs the driver with the learner file as its argument.
+ * runs the driver with the learner file as its argument. `layout` (the lesson's starter) says which files
+ * besides the learner file are the learner's own: a sandbox shows those alone.
  */
 export async function prepareProgram(
   language: Language,
   learnerFile: string,
   interpreters: Interpreters,
   driver?: string,
+  layout?: StarterLayout,
 ): Promise<PreparedProgram> {
   const cwd = path.dirname(learnerFile);
   const none = async (): Promise<void> => undefined;
@@ -99,7 +101,7 @@ export async function prepareProgram(
       command,
       args,
       cwd,
-      readable: learnerView(learnerFile, language),
+      readable: learnerView(learnerFile, language, layout),
       packFiles,
       fileName: path.basename(learnerFile),
       learnerFiles,
@@ -126,17 +128,24 @@ export async function prepareProgram(
     dispose,
   });
   try {
-    return await transpileInto(tmp, learnerFile, driver, fail, (args, packFiles, learnerFiles) => ({
-      runtime: 'node',
-      command: interpreters.node,
-      args: [...NODE_BLOCKING_STDIO, ...args],
-      cwd,
-      readable: [tmp],
-      packFiles,
-      fileName: outName,
-      learnerFiles,
-      dispose,
-    }));
+    return await transpileInto(
+      tmp,
+      learnerFile,
+      driver,
+      new Set(learnerView(learnerFile, language, layout)),
+      fail,
+      (args, packFiles, learnerFiles) => ({
+        runtime: 'node',
+        command: interpreters.node,
+        args: [...NODE_BLOCKING_STDIO, ...args],
+        cwd,
+        readable: [tmp],
+        packFiles,
+        fileName: outName,
+        learnerFiles,
+        dispose,
+      }),
+    );
   } catch (error) {
     await dispose();
     throw error;
@@ -147,13 +156,14 @@ async function transpileInto(
   tmp: string,
   learnerFile: string,
   driver: string | undefined,
+  own: ReadonlySet<string>,
   fail: (message: string, line: number | null) => PreparedProgram,
   program: (args: string[], packFiles: string[], learnerFiles: { run: string; source: string }[]) => PreparedProgram,
 ): Promise<PreparedProgram> {
   // CommonJS output must not be taken for ESM by a "type": "module" package.json near the learner.
   await fs.writeFile(path.join(tmp, 'package.json'), '{"type":"commonjs"}');
   // The learner file and the TypeScript files it imports relatively, laid out as in the workspace.
-  const tree = await transpileTree(learnerFile, tmp, transpile);
+  const tree = await transpileTree(learnerFile, tmp, transpile, own);
   if (!tree.ok) {
     const elsewhere = path.resolve(tree.file) !== path.resolve(learnerFile);
     return fail(elsewhere ? `${path.basename(tree.file)}: ${tree.error}` : tree.error, elsewhere ? null : tree.line);

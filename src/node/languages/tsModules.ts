@@ -8,6 +8,7 @@
  * Nothing is written next to the learner's files, and no require hook is needed in the child process,
  * so this works from the bundled extension, where sucrase is inside the bundle and not in node_modules.
  */
+import { realpathSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { fsReason } from '../errors/errors';
@@ -27,6 +28,14 @@ export type TreeResult =
 /** A runaway import graph is a mistake; a lesson has a handful of files. */
 const MAX_FILES = 200;
 const TS = /\.[cm]?ts$/;
+
+function realpathOr(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
 
 async function isFile(file: string): Promise<boolean> {
   return fs.stat(file).then(
@@ -68,9 +77,19 @@ function commonDir(files: readonly string[]): string {
   return dir;
 }
 
-export async function transpileTree(entry: string, outDir: string, transpile: Transpile): Promise<TreeResult> {
+/**
+ * `own` (when given) is the learner's own files (learnerView.ts): an import of any other file is not
+ * followed, so a classmate's module beside the learner's in a shared folder never reaches the program.
+ */
+export async function transpileTree(
+  entry: string,
+  outDir: string,
+  transpile: Transpile,
+  own?: ReadonlySet<string>,
+): Promise<TreeResult> {
   const compiled = new Map<string, string | null>(); // null: copied as is
   const queue = [path.resolve(entry)];
+  const followed = (file: string): boolean => !own || own.has(file) || own.has(realpathOr(file));
   while (queue.length > 0) {
     const file = queue.shift()!;
     if (compiled.has(file)) continue;
@@ -91,7 +110,7 @@ export async function transpileTree(entry: string, outDir: string, transpile: Tr
     compiled.set(file, result.code);
     for (const specifier of relativeRequires(result.code)) {
       const resolved = await resolveRelative(path.dirname(file), specifier);
-      if (resolved && !compiled.has(resolved)) queue.push(resolved);
+      if (resolved && !compiled.has(resolved) && followed(resolved)) queue.push(resolved);
     }
   }
   const root = commonDir([...compiled.keys()]);

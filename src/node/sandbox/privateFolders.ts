@@ -2,17 +2,10 @@
  * What a learner's program must never see, wherever the folder that holds it is bound into the sandbox:
  * Lesson Companion's own cache, data and config folders (the passing batches, the installed packs with their
  * hidden transcripts), and VS Code's user data and extensions (the extension's storage, built-in lessons).
- * And what of the learner's folder a sandbox binds: the folder, unless that is the home folder or `/`.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-
-const SOURCE_EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
-  python: ['.py'],
-  javascript: ['.js', '.cjs', '.mjs', '.json'],
-  typescript: ['.ts', '.cts', '.mts', '.js', '.json'],
-};
 
 function homeOf(env: NodeJS.ProcessEnv): string {
   return path.resolve(env.HOME || os.homedir());
@@ -65,34 +58,4 @@ export function privateFolders(env: NodeJS.ProcessEnv = process.env): string[] {
     }
   }
   return [...out];
-}
-
-/**
- * What of the learner's folder a sandbox shows: the folder itself, unless it is the home folder or `/`
- * (which hold everything of the user's); then the learner's file and the sibling files its language may
- * import, and nothing else.
- */
-export function learnerView(learnerFile: string, language: string, env: NodeJS.ProcessEnv = process.env): string[] {
-  const folder = path.dirname(path.resolve(learnerFile));
-  const home = homeOf(env);
-  const tooWide = [home, '/', path.parse(folder).root];
-  try {
-    tooWide.push(fs.realpathSync(home));
-  } catch {
-    // No home folder: only `/` is too wide.
-  }
-  if (!tooWide.includes(folder) && !tooWide.includes(safeRealpath(folder))) return [folder];
-  const extensions = SOURCE_EXTENSIONS[language] ?? [];
-  const siblings = fs
-    .readdirSync(folder, { withFileTypes: true })
-    .filter((entry) => entry.isFile() && extensions.includes(path.extname(entry.name).toLowerCase()));
-  return [...new Set([path.resolve(learnerFile), ...siblings.map((entry) => path.join(folder, entry.name))])];
-}
-
-function safeRealpath(p: string): string {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return p;
-  }
 }
