@@ -144,6 +144,28 @@ describe('the check service (dist/service.js, real processes)', function () {
     }
   });
 
+  it('starts a new engine when the pack folder is replaced behind the same path (no stale transcripts)', async () => {
+    // A sandboxed worker binds the pack folder it was started for: after a rename it still sees the old one.
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-service-replaced-'));
+    try {
+      const pack = path.join(parent, 'lesson');
+      fs.cpSync(lesson.packDir, pack, { recursive: true });
+      const target: LessonTarget = { ...lesson, packDir: pack, origin: 'folder' };
+      const file = path.join(FIXTURES, 'correct.py');
+      assert.equal((await client.check({ ...target, file })).status, 'pass');
+      const waiting = async (): Promise<boolean> => (await client.status()).warmEngine === pack;
+      const end = Date.now() + 20000;
+      while (!(await waiting()) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.ok(await waiting(), 'a worker waits for the old pack');
+      fs.renameSync(pack, path.join(parent, 'old'));
+      fs.cpSync(path.join(ROOT, 'lessons', 'health-checks'), pack, { recursive: true });
+      const after = await client.check({ ...target, file });
+      assert.notEqual(after.status, 'pass', 'checked against the pack now at that path, not the one the worker saw');
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
   it('ends the learner program when a check is cancelled, and runs it below the editor', async () => {
     const file = path.join(FIXTURES, 'hang.py');
     const abort = new AbortController();

@@ -28,3 +28,24 @@ describe('a pack model reaches nothing of the host realm', () => {
     assert.deepEqual(model.generate(seededRandom(1), 3), []);
   });
 });
+
+describe('no error the loader throws behind a model’s require is of the host realm (issue 29)', function () {
+  this.timeout(60_000);
+  const fixture = path.join(__dirname, '..', 'fixtures', 'hostile', 'models', 'realm-errors');
+  let model: ReturnType<typeof loadModel>;
+  before(() => {
+    model = loadModel(fixture, path.join(fixture, 'model.js'));
+  });
+  const routes: [string, string][] = [
+    ['a stack overflow inside the loader', 'overflow'],
+    ['a specifier too long for the loader to join to a path (out of memory for a string)', 'outOfMemory'],
+    ['an import that throws an object whose getter throws what cannot be made text', 'throwingGetter'],
+    ['an import that throws a Proxy whose traps throw', 'proxy'],
+  ];
+  for (const [title, route] of routes) {
+    it(`${title}: the model gets no \`process\``, () => {
+      const stepped = model.step(model.initial(), route, new Set(), undefined);
+      assert.deepEqual(stepped.answer, { kind: 'lines', lines: [] });
+    });
+  }
+});

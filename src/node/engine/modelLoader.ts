@@ -45,8 +45,35 @@ const LOAD_TIMEOUT_MS = 2000;
 
 const REQUIRED_FUNCTIONS = ['initial', 'step', 'snapshot', 'answerShape', 'isAnswerLine', 'generate'] as const;
 
+/**
+ * Whether `error` is ours. A model's thrown value may be a Proxy whose traps throw, or an object whose
+ * conversion to text throws: every look at one is guarded, so nothing it throws escapes our catch blocks.
+ */
+function isLoadError(error: unknown): error is ModelLoadError {
+  try {
+    return error instanceof ModelLoadError;
+  } catch {
+    return false;
+  }
+}
+
+/** The message of `error` as text, or `otherwise` when it has none that can be read. */
+function textOf(error: unknown, otherwise: string): string {
+  try {
+    const text = error instanceof Error ? error.message : String(error);
+    return typeof text === 'string' ? text : otherwise;
+  } catch {
+    return otherwise;
+  }
+}
+
 function lineOf(error: unknown, file: string): number | null {
-  const stack = error instanceof Error ? (error.stack ?? '') : '';
+  let stack = '';
+  try {
+    stack = error instanceof Error ? String(error.stack ?? '') : '';
+  } catch {
+    return null;
+  }
   const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const match = new RegExp(`${escaped}:(\\d+)`).exec(stack);
   return match ? Number(match[1]) : null;
@@ -171,8 +198,8 @@ export function loadModel(
       try {
         return { value: requireInside(specifier) };
       } catch (error) {
-        if (error instanceof ModelLoadError) importFailure ??= error;
-        return { error: error instanceof Error ? error.message : String(error) };
+        if (isLoadError(error)) importFailure ??= error;
+        return { error: textOf(error, 'the import failed') };
       }
     });
     const wrapper = `(function (exports, require, module) {${compiled.code}\n})`;
@@ -184,9 +211,9 @@ export function loadModel(
       ) => void;
       bridge.call(fn, undefined, module.exports, requireOf, module);
     } catch (error) {
-      if (error instanceof ModelLoadError) throw error;
+      if (isLoadError(error)) throw error;
       if (importFailure) throw importFailure;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = textOf(error, 'it threw something that is not an error');
       throw new ModelLoadError(file, lineOf(error, file), `${path.relative(packDir, file)} failed to load: ${message}`);
     }
     return module.exports;

@@ -5,7 +5,9 @@
  * source) are held in closures of functions made in its realm, and they hand back only primitives or
  * values of its realm. The model's functions are called through a strict function of its realm, so
  * `fn.caller` shows nothing of ours; and its realm's `Error.prepareStackTrace` is fixed, so no stack frame
- * of ours reaches it as an object.
+ * of ours reaches it as an object. The realm's functions that call ours (`require`, the random source) catch
+ * whatever ours throw without ever binding it (a stack overflow or a too-long string in our code throws an
+ * error of our realm), and throw an error of the model's realm instead.
  */
 import * as vm from 'node:vm';
 import type { Random } from '../../core/model/model';
@@ -33,7 +35,15 @@ Object.defineProperty(Error, 'prepareStackTrace', { value: undefined, writable: 
   module: () => ({ exports: {} }),
   box: () => Object.create(null),
   require: (load) => function require(specifier) {
-    const answer = load(String(specifier));
+    const text = String(specifier);
+    let answer;
+    // Whatever the loader throws (a stack overflow in it, a string too long for it) is an object of the
+    // host's realm: it is never bound here, and the model gets an error of its own realm instead.
+    try {
+      answer = load(text);
+    } catch {
+      throw new Error('the import of "' + text.slice(0, 200) + '" failed inside the model loader');
+    }
     const error = answer.error;
     if (typeof error === 'string') throw new Error(error);
     return answer.value;
@@ -41,7 +51,19 @@ Object.defineProperty(Error, 'prepareStackTrace', { value: undefined, writable: 
   call: (fn, self, ...args) => Reflect.apply(fn, self, args),
   set: (json) => new Set(JSON.parse(json)),
   lines: (json) => JSON.parse(json),
-  random: (int) => Object.freeze({ int: (n) => int(+n), pick: (items) => items[int(items.length)] }),
+  random: (int) => {
+    const draw = (n) => {
+      const bound = +n;
+      let drawn;
+      try {
+        drawn = int(bound);
+      } catch {
+        throw new Error('the random source failed');
+      }
+      return +drawn;
+    };
+    return Object.freeze({ int: draw, pick: (items) => items[draw(items.length)] });
+  },
 })`;
 
 interface RealmSide {

@@ -1,0 +1,74 @@
+/**
+ * Tests that notice two mutations a hand audit found surviving (issue 29, docs/mutation.md): the sandbox
+ * binding all of /etc instead of the files interpreters read, and resolveInside taking a sibling folder
+ * whose name starts with the pack's (`demo-evil` for `demo`). Real processes and real folders.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { containProgram } from '../../src/node/sandbox/contain';
+import { DEFAULT_INTERPRETERS, prepareProgram } from '../../src/node/languages/languages';
+import { resolveInside } from '../../src/node/packs/packs';
+import { availableSandbox, forgetDetectedSandbox, type SandboxTool } from '../../src/node/sandbox/sandbox';
+import { ETC_FILES } from '../../src/node/sandbox/sandboxView';
+
+const LISTS_ETC = `
+import json, os
+print(json.dumps(sorted(os.listdir("/etc"))))
+`;
+
+describe('the sandbox shows only the listed files of /etc (real processes)', function () {
+  this.timeout(30_000);
+  let tmp: string;
+  const saved = process.env.LESSON_COMPANION_SANDBOX_TOOL;
+  beforeEach(() => {
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lc-etc-')));
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.LESSON_COMPANION_SANDBOX_TOOL;
+    else process.env.LESSON_COMPANION_SANDBOX_TOOL = saved;
+    forgetDetectedSandbox();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  for (const tool of ['bwrap', 'unshare'] as SandboxTool[]) {
+    it(`${tool}: /etc inside holds the listed files that exist, and nothing else of the host's /etc`, async function () {
+      process.env.LESSON_COMPANION_SANDBOX_TOOL = tool;
+      forgetDetectedSandbox();
+      if ((await availableSandbox())?.tool !== tool) this.skip();
+      const learner = path.join(tmp, 'lists.py');
+      fs.writeFileSync(learner, LISTS_ETC);
+      const program = await prepareProgram('python', learner, DEFAULT_INTERPRETERS);
+      const launch = await containProgram(program, { setting: 'require', hidden: [] });
+      const result = await launch.run('', { timeLimitMs: 20_000, outputLimitBytes: 64 * 1024 });
+      assert.equal(result.exitCode, 0, result.stderr);
+      const listed = ETC_FILES.filter((file) => fs.existsSync(file)).map((file) => path.basename(file));
+      assert.deepEqual(JSON.parse(result.stdout), [...listed].sort());
+      assert.ok(fs.readdirSync('/etc').length > listed.length, 'the host /etc holds more (so the test can fail)');
+    });
+  }
+});
+
+describe('resolveInside keeps to the pack folder, not a sibling that shares its name as a prefix', () => {
+  let tmp: string;
+  beforeEach(() => {
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lc-inside-')));
+    fs.mkdirSync(path.join(tmp, 'demo'));
+    fs.mkdirSync(path.join(tmp, 'demo-evil'));
+    fs.writeFileSync(path.join(tmp, 'demo-evil', 'driver.py'), 'print("outside")');
+    fs.writeFileSync(path.join(tmp, 'demo', 'driver.py'), 'print("inside")');
+  });
+  afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('refuses a link into demo-evil, and takes a file of demo', async () => {
+    fs.symlinkSync(path.join(tmp, 'demo-evil', 'driver.py'), path.join(tmp, 'demo', 'link.py'));
+    assert.equal(await resolveInside(path.join(tmp, 'demo'), 'link.py'), undefined);
+    assert.equal(await resolveInside(path.join(tmp, 'demo'), 'driver.py'), path.join(tmp, 'demo', 'driver.py'));
+  });
+
+  it('refuses a linked folder that leads into demo-evil', async () => {
+    fs.symlinkSync(path.join(tmp, 'demo-evil'), path.join(tmp, 'demo', 'sub'));
+    assert.equal(await resolveInside(path.join(tmp, 'demo'), 'sub/driver.py'), undefined);
+  });
+});
