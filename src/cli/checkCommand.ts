@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -39,10 +40,30 @@ export function bounded(
   return number;
 }
 
+/** Said once, on stderr, by a check with --sandbox=off. */
+export const SANDBOX_OFF_LINE =
+  "lesson-companion check: --sandbox=off: the program, and a lesson pack's model that is not built in, run as you, with your files and network; a program can also write into this command's output (use --output <file> for a report it cannot touch).";
+
+/**
+ * The report written to `file` after the check has ended, every process of it with it: written whole under
+ * a fresh name (O_EXCL, so no link planted there is followed), then renamed over `file`. What a program
+ * wrote to `file` or to this command's own output meanwhile is not in it.
+ */
+async function writeReportFile(file: string, text: string): Promise<void> {
+  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await fs.writeFile(temporary, text, { flag: 'wx', mode: 0o644 });
+    await fs.rename(temporary, file);
+  } catch (error) {
+    await fs.rm(temporary, { force: true });
+    throw new UsageError(`cannot write the report to ${file}: ${fsReason(error) ?? (error as Error).message}`);
+  }
+}
+
 export const checkCommand: CliCommand = {
   name: 'check',
   usage:
-    'check <file> [--lesson <id|dir>] [--json | --events] [--language python|javascript|typescript] [--python <path>] [--node <path>] [--timeout <ms>] [--seed <n>] [--fuzz <n>] [--sandbox auto|require|off] [--repair]',
+    'check <file> [--lesson <id|dir>] [--json | --events] [--language python|javascript|typescript] [--python <path>] [--node <path>] [--timeout <ms>] [--seed <n>] [--fuzz <n>] [--sandbox auto|require|off] [--trust-model <lesson id>] [--output <file>] [--repair]',
   summary: "run a learner program against the lesson's hidden transcripts and name its mistakes",
   async run(args, io) {
     const { values, positionals } = parseArgs({
@@ -60,6 +81,8 @@ export const checkCommand: CliCommand = {
         sandbox: { type: 'string' },
         events: { type: 'boolean' },
         repair: { type: 'boolean' },
+        output: { type: 'string' },
+        'trust-model': { type: 'string' },
       },
     });
     if (positionals.length !== 1) throw new UsageError('check takes exactly one file');
@@ -86,6 +109,8 @@ export const checkCommand: CliCommand = {
       ...(values.python ? { python: values.python } : {}),
       ...(values.node ? { node: values.node } : {}),
     };
+    if (values.output !== undefined && values.events) throw new UsageError('--output and --events do not go together');
+    if (sandbox === 'off') io.err(`${SANDBOX_OFF_LINE}\n`);
     beginFinding(language as Language, interpreters, sandbox);
     const source = await fs.readFile(file, 'utf8').catch((error: unknown) => {
       // "is a folder", "permission denied": said as they are; a missing file in the words tests and users know.
@@ -110,6 +135,7 @@ export const checkCommand: CliCommand = {
       ...(seed !== undefined ? { seed } : {}),
       ...(fuzzTranscripts !== undefined ? { fuzzTranscripts } : {}),
       sandbox,
+      ...(values['trust-model'] !== undefined ? { trustModel: values['trust-model'] } : {}),
     };
     try {
       report = await checkFile(pack, file, language as Language, {
@@ -133,7 +159,12 @@ export const checkCommand: CliCommand = {
         : undefined;
     // --events: one JSON object per line (phases as the check goes, then the report), for the editor.
     if (values.events) io.out(`${JSON.stringify({ type: 'report', report: { ...report, file } })}\n`);
-    else if (values.json) io.out(JSON.stringify(repair ? { ...shown, repair } : shown, null, 2) + '\n');
+    else if (values.output !== undefined) {
+      const text = values.json
+        ? JSON.stringify(repair ? { ...shown, repair } : shown, null, 2) + '\n'
+        : formatReport(shown, false) + (repair ? formatRepair(repair, false) : '');
+      await writeReportFile(path.resolve(io.cwd, values.output), text);
+    } else if (values.json) io.out(JSON.stringify(repair ? { ...shown, repair } : shown, null, 2) + '\n');
     else {
       io.out(formatReport(shown, io.isTTY && !io.env.NO_COLOR));
       if (repair) io.out(formatRepair(repair, io.isTTY && !io.env.NO_COLOR));

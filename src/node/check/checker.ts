@@ -15,7 +15,7 @@ import { containProgram, type ContainOptions } from '../sandbox/contain';
 import { EngineError, runEngineJob, type WarmEngine } from '../engine/host';
 import { WordedError } from '../errors/errors';
 import { safeText } from '../../core/text/text';
-import { engineWrap as engineSandboxWrap } from '../engine/engineSandbox';
+import { engineWrap as engineSandboxWrap, type ModelPack } from '../engine/engineSandbox';
 import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters, type PreparedProgram } from '../languages/languages';
 import { starterLayout } from './starterLayout';
 import { linesIn, traceCommandLines, tracedFiles } from '../run/lineTrace';
@@ -36,6 +36,8 @@ export interface CheckFileOptions {
   readonly fuzzTranscripts?: number;
   /** `require` fails (SandboxUnavailableError) where there is no sandbox; default: LESSON_COMPANION_SANDBOX, else auto. */
   readonly sandbox?: SandboxSetting;
+  /** The id of the one pack whose model may run without a sandbox where there is none (engineSandbox.ts). */
+  readonly trustModel?: string;
   readonly memoryLimitMiB?: number;
   /** The engine worker bundle (dist/engine.js) to run the diagnosis in; without it the diagnosis runs in this process. */
   readonly engine?: string;
@@ -115,8 +117,11 @@ async function locateLines(
 }
 
 /** Where the engine worker runs: see engineSandbox.ts. */
-export const engineWrap = (setting: SandboxSetting, packDir: string): ReturnType<typeof engineSandboxWrap> =>
-  engineSandboxWrap(setting, packDir);
+export const engineWrap = (
+  setting: SandboxSetting,
+  pack: ModelPack,
+  trustModel?: string,
+): ReturnType<typeof engineSandboxWrap> => engineSandboxWrap(setting, pack, trustModel);
 
 /** The pack's model files, transpiled here (and cached on disk) so the worker starts without a transpiler. */
 export async function modelTranspiled(pack: LoadedPack): Promise<Record<string, string>> {
@@ -293,7 +298,7 @@ export async function checkFile(
                 { signal: stop.signal, ...wrap, permission },
                 (transpiled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => transpile(pack))),
               );
-        const wrap = await engineWrap(contain.setting, pack.dir);
+        const wrap = await engineWrap(contain.setting, pack, options.trustModel);
         // Cancelled from outside, or no way to run the program (--sandbox=require without one): stop the worker.
         const stop = new AbortController();
         options.signal?.addEventListener('abort', () => stop.abort());

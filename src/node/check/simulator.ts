@@ -45,6 +45,8 @@ export interface SimulateFileOptions {
   readonly answerTimeLimitMs?: number;
   readonly outputLimitBytes?: number;
   readonly sandbox?: SandboxSetting;
+  /** The id of the one pack whose model may run without a sandbox where there is none (engineSandbox.ts). */
+  readonly trustModel?: string;
   readonly memoryLimitMiB?: number;
   /** The engine worker bundle (dist/engine.js) that computes the reference's series; without it, this process does. */
   readonly engine?: string;
@@ -78,7 +80,7 @@ async function referenceRun(pack: LoadedPack, scenario: Scenario, options: Simul
   if (options.engine) {
     const engine = options.engine;
     const [wrap, transpiled] = await Promise.all([
-      engineWrap(options.sandbox ?? sandboxSettingFromEnv(), pack.dir),
+      engineWrap(options.sandbox ?? sandboxSettingFromEnv(), pack, options.trustModel),
       modelTranspiled(pack),
     ]);
     const job = {

@@ -55,7 +55,7 @@ async function outcomeOf(
   }
   const engine = options.engine;
   const [wrap, transpiled] = await Promise.all([
-    engineWrap(options.sandbox ?? sandboxSettingFromEnv(), pack.dir),
+    engineWrap(options.sandbox ?? sandboxSettingFromEnv(), pack, options.trustModel),
     modelTranspiled(pack),
   ]);
   const job = {

@@ -6,9 +6,15 @@
  *
  * Not in VS Code's own runtime (Electron run as Node): it needs its application folder and more, so there
  * the worker has the permission model, an empty environment and the realm bridge, not the sandbox.
+ *
+ * A vm realm and Node's permission model are not a security boundary; only the OS sandbox is (issue 29). So a
+ * model that is not built in runs without one only where the user said so: with --sandbox=off (which says in
+ * a line that the model then runs as the user), or for that one pack (`--trust-model <lesson id>`, or the
+ * editor's question that names the pack). Else the check is refused in words (ModelNotHeldError).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { SandboxUnavailableError } from '../sandbox/contain';
 import { tiedToParent } from '../sandbox/parentDeath';
 import { availableSandbox, bwrapArgs, type SandboxSetting } from '../sandbox/sandbox';
 import type { SandboxView } from '../sandbox/sandboxView';
@@ -29,9 +35,36 @@ function withRealPaths(paths: readonly string[]): string[] {
   return [...out];
 }
 
-/** The wrap for the engine worker of a check or simulation of the pack at `packDir`. */
-export async function engineWrap(setting: SandboxSetting, packDir: string): Promise<{ wrap: EngineWrap }> {
+/** The pack whose model the worker runs: where it comes from decides whether it may run without a sandbox. */
+export interface ModelPack {
+  readonly dir: string;
+  readonly origin: 'built-in' | 'installed' | 'folder';
+  readonly manifest: { readonly id: string };
+}
+
+/** A pack's model that is not built in, where no sandbox can hold it and the user did not allow it for that pack. */
+export class ModelNotHeldError extends SandboxUnavailableError {
+  constructor(readonly packId: string) {
+    super(
+      `the model of lesson "${packId}" is code of the pack, not built in, and no sandbox can hold it here (it needs Linux with bubblewrap, or unshare with user namespaces${process.versions.electron ? ', and a Node outside the editor' : ''}): it would run as you. Install bubblewrap, or, if you trust this pack, allow it for this pack alone (--trust-model ${packId})`,
+    );
+    this.name = 'ModelNotHeldError';
+  }
+}
+
+/**
+ * The wrap for the engine worker of a check or simulation of `pack`. `trustModel` is the id of the one pack
+ * whose model the user lets run without a sandbox.
+ */
+export async function engineWrap(
+  setting: SandboxSetting,
+  pack: ModelPack,
+  trustModel?: string,
+): Promise<{ wrap: EngineWrap }> {
+  const packDir = pack.dir;
   const sandbox = setting === 'off' || process.versions.electron ? null : await availableSandbox();
+  if (!sandbox && setting !== 'off' && pack.origin !== 'built-in' && trustModel !== pack.manifest.id)
+    throw new ModelNotHeldError(pack.manifest.id);
   return {
     wrap: (command, args) => {
       if (!sandbox) return tiedToParent(command, args);

@@ -17,6 +17,7 @@ import { batchKey, PassingBatchStore } from '../check/fastPass';
 import { simulateFile } from '../check/simulator';
 import { simulateWorldFile } from '../check/worldSimulator';
 import { isWorldScenario, type WorldScenario } from '../../core/world/worldScenarioSchema';
+import { ModelNotHeldError } from '../engine/engineSandbox';
 import { startWarmEngine, type WarmEngine } from '../engine/host';
 import { WordedError } from '../errors/errors';
 import { loadPack, type LoadedPack } from '../packs/packs';
@@ -73,14 +74,17 @@ export class CheckService {
     beginFinding(target.language, target.interpreters ?? {}, setting);
     const pack = await this.pack(target);
     await modelTranspiled(pack);
-    await this.startWarm(pack, setting);
+    await this.startWarm(pack, setting, target.trustModel).catch((error: unknown) => {
+      // A model no sandbox can hold gets no worker in advance; its check says why.
+      if (!(error instanceof ModelNotHeldError)) throw error;
+    });
   }
 
-  private async startWarm(pack: LoadedPack, setting: SandboxSetting): Promise<void> {
+  private async startWarm(pack: LoadedPack, setting: SandboxSetting, trustModel?: string): Promise<void> {
     if (this.warm?.engine.waiting && this.warm.manifest === pack.manifest && this.warm.setting === setting) return;
     this.warm?.engine.dispose();
     this.warm = undefined;
-    const wrap = await engineWrap(setting, pack.dir);
+    const wrap = await engineWrap(setting, pack, trustModel);
     this.warm = {
       engine: startWarmEngine(this.options.engine, pack.dir, {
         ...wrap,
@@ -124,6 +128,7 @@ export class CheckService {
         ...(params.seed !== undefined ? { seed: params.seed } : {}),
         ...(params.fuzzTranscripts !== undefined ? { fuzzTranscripts: params.fuzzTranscripts } : {}),
         sandbox: setting,
+        ...(params.trustModel !== undefined ? { trustModel: params.trustModel } : {}),
         engine: this.options.engine,
         onPhase,
         signal,
@@ -135,7 +140,7 @@ export class CheckService {
       });
     } finally {
       // The next check of this lesson finds a worker waiting; started after this one, so it takes no CPU from it.
-      if (!signal.aborted) this.startWarm(pack, setting).catch(() => undefined);
+      if (!signal.aborted) this.startWarm(pack, setting, params.trustModel).catch(() => undefined);
     }
   }
 
@@ -172,6 +177,7 @@ export class CheckService {
         ...(params.mistake !== undefined ? { mistake: params.mistake } : {}),
         ...(params.timeLimitMs !== undefined ? { timeLimitMs: params.timeLimitMs } : {}),
         sandbox: this.setting(params),
+        ...(params.trustModel !== undefined ? { trustModel: params.trustModel } : {}),
         engine: this.options.engine,
         signal,
       });

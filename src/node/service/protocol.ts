@@ -36,6 +36,8 @@ export interface LessonTarget {
   readonly language: Language;
   readonly interpreters?: { readonly python?: string; readonly node?: string };
   readonly sandbox?: SandboxSetting;
+  /** The id of the one pack whose model the user lets run where no sandbox can hold it (engineSandbox.ts). */
+  readonly trustModel?: string;
 }
 
 export interface CheckParams extends LessonTarget {
@@ -90,6 +92,8 @@ export const exitNotification = new NotificationType0('exit');
 export const SERVICE_ERRORS = {
   /** The check could not start: a usage, pack or sandbox problem, said in words in the message. */
   refused: 1001,
+  /** Refused because no sandbox can hold the pack's model; `data` is the lesson id the editor may ask about. */
+  modelNotHeld: 1002,
   /** The request was cancelled. */
   cancelled: -32800,
 } as const;

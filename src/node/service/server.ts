@@ -19,6 +19,7 @@ import { SandboxUnavailableError } from '../sandbox/contain';
 import { endEverything, endEverythingOnSignals } from '../sandbox/cleanup';
 import { PackError } from '../packs/packs';
 import { WordedError } from '../errors/errors';
+import { ModelNotHeldError } from '../engine/engineSandbox';
 import { engineBundle } from '../engine/host';
 import { CheckService } from './checkService';
 import {
@@ -59,7 +60,9 @@ function abortOn(token: CancellationToken): AbortController {
 }
 
 /** Errors the learner or author can act on keep their words; anything else is said as the service's own failure. */
-function asResponse(error: unknown): ResponseError<void> | Error {
+function asResponse(error: unknown): ResponseError<string | void> | Error {
+  if (error instanceof ModelNotHeldError)
+    return new ResponseError(SERVICE_ERRORS.modelNotHeld, `${error.message}. Nothing was run.`, error.packId);
   if (error instanceof SandboxUnavailableError)
     return new ResponseError(SERVICE_ERRORS.refused, `${error.message}. Nothing was run.`);
   if (error instanceof PackError || error instanceof WordedError)
