@@ -8,7 +8,14 @@ import { beginFinding, checkFile, type CheckFileOptions } from '../node/check/ch
 import { engineBundle } from '../node/engine/host';
 import { SandboxUnavailableError } from '../node/sandbox/contain';
 import { fsReason } from '../node/errors/errors';
-import { isSandboxSetting, SANDBOX_SETTINGS, sandboxSettingFromEnv } from '../node/sandbox/sandbox';
+import { cgroupUnavailable } from '../node/sandbox/checkCgroup';
+import {
+  availableSandbox,
+  isSandboxSetting,
+  SANDBOX_SETTINGS,
+  sandboxSettingFromEnv,
+  type SandboxSetting,
+} from '../node/sandbox/sandbox';
 import { isLanguage, languageOf } from '../node/languages/languages';
 import { EXIT, UsageError, type CliCommand } from './command';
 import { formatReport } from './format';
@@ -58,6 +65,12 @@ async function writeReportFile(file: string, text: string): Promise<void> {
     await fs.rm(temporary, { force: true });
     throw new UsageError(`cannot write the report to ${file}: ${fsReason(error) ?? (error as Error).message}`);
   }
+}
+
+/** What a check without a sandbox cannot hold, in one line (checkCgroup.ts), or undefined. */
+async function unheldLine(sandbox: SandboxSetting, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  if (sandbox !== 'off' && (await availableSandbox(env))) return undefined;
+  return cgroupUnavailable();
 }
 
 export const checkCommand: CliCommand = {
@@ -112,6 +125,8 @@ export const checkCommand: CliCommand = {
     if (values.output !== undefined && values.events) throw new UsageError('--output and --events do not go together');
     if (sandbox === 'off') io.err(`${SANDBOX_OFF_LINE}\n`);
     beginFinding(language as Language, interpreters, sandbox);
+    const unheld = sandbox === 'require' ? undefined : await unheldLine(sandbox, io.env);
+    if (unheld) io.err(`lesson-companion check: ${unheld}.\n`);
     const source = await fs.readFile(file, 'utf8').catch((error: unknown) => {
       // "is a folder", "permission denied": said as they are; a missing file in the words tests and users know.
       const why = fsReason(error);

@@ -16,7 +16,7 @@ const CORRECT = path.join(ROOT, 'test', 'fixtures', 'least-connections', 'python
 
 function cli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const env = { ...process.env, LESSON_COMPANION_SANDBOX_TOOL: 'none' };
+    const env: NodeJS.ProcessEnv = { ...process.env, LESSON_COMPANION_SANDBOX_TOOL: 'none' };
     delete env.LESSON_COMPANION_SANDBOX;
     const child = execFile(process.execPath, [CLI, ...args], { cwd, env, encoding: 'utf8' }, (_e, stdout, stderr) =>
       resolve({ code: child.exitCode, stdout, stderr }),

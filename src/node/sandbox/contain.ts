@@ -7,6 +7,7 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { runCgroup, type RunCgroup } from './checkCgroup';
 import { removeTree, trackTempDir } from './cleanup';
 import { failedSession, startInteractive, type InteractiveSession, type InteractiveSpec } from '../run/interactive';
 import { resolveInterpreter } from '../languages/interpreter';
@@ -169,21 +170,25 @@ export async function containProgram(program: PreparedProgram, options: ContainO
   // Tied to the CLI's life: what it forks is not (only the sweep finds that, while the CLI lives).
   const { command, args } = tiedToParent(...limited(program.runtime, executable, program.args, memoryMiB, false));
   const posix = process.platform !== 'win32';
-  const specIn = (workDir: string): RunSpec => ({
-    command,
-    args,
+  const specIn = (workDir: string, cgroup: RunCgroup | undefined): RunSpec => ({
+    ...(cgroup ? cgroup.wrap(command, args) : { command, args }),
     cwd: workDir,
     // Windows programs need much of the environment (SYSTEMROOT and more): there it stays as it was.
     ...(posix ? { env: allowlistEnv(workDir, process.env.PATH ?? '/usr/bin:/bin'), inheritEnv: false } : {}),
     sweepDescendants: process.platform === 'linux',
     ...(process.platform === 'linux' ? { memoryLimitMiB: memoryMiB } : {}),
   });
-  const privateFolder = async (): Promise<{ dir: string; remove: () => void }> => {
+  // Each run in a private folder of its own, and in a cgroup of its own where one can be made (checkCgroup.ts):
+  // when the run ends, whatever it started ends too, in a new session or not.
+  const privateFolder = async (): Promise<{ dir: string; cgroup: RunCgroup | undefined; remove: () => void }> => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lesson-companion-run-'));
     const untrack = trackTempDir(dir);
+    const cgroup = runCgroup();
     return {
       dir,
+      cgroup,
       remove: () => {
+        cgroup?.end();
         removeTree(dir);
         untrack();
       },
@@ -195,14 +200,14 @@ export async function containProgram(program: PreparedProgram, options: ContainO
     run: async (input, limits) => {
       const folder = await privateFolder();
       try {
-        return await runProcess({ ...specIn(folder.dir), ...limits }, input);
+        return await runProcess({ ...specIn(folder.dir, folder.cgroup), ...limits }, input);
       } finally {
         folder.remove();
       }
     },
     open: async (limits) => {
       const folder = await privateFolder();
-      const session = startInteractive({ ...specIn(folder.dir), ...limits });
+      const session = startInteractive({ ...specIn(folder.dir, folder.cgroup), ...limits });
       return {
         ...session,
         close: async () => {
