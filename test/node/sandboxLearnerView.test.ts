@@ -52,6 +52,18 @@ describe('learnerView: the learner’s own files, each alone', () => {
     assert.deepEqual([...view].sort(), [main, init, helper, walk].sort());
   });
 
+  it('a main file at the workspace root: the root is not a package folder (a classmate there stays out)', () => {
+    const starter = path.join(tmp, 'pack', 'starter', 'python');
+    plant(path.join(starter, 'balancer.py'));
+    plant(path.join(starter, 'lib', 'helpers.py'));
+    const ws = path.join(tmp, 'class');
+    const main = plant(path.join(ws, 'balancer.py'));
+    const helpers = plant(path.join(ws, 'lib', 'helpers.py'));
+    plant(path.join(ws, 'alice.py'));
+    const view = learnerView(main, 'python', { dir: starter, main: 'balancer.py' });
+    assert.deepEqual([...view].sort(), [main, helpers].sort());
+  });
+
   it('a package folder that holds a lesson pack shows none of its files', () => {
     const starter = path.join(tmp, 'pack', 'starter', 'python');
     plant(path.join(starter, 'lb', 'least_conn.py'));
