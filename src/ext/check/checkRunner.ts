@@ -106,6 +106,22 @@ export class CheckRunner implements vscode.Disposable {
     return undefined;
   }
 
+  /** Lessons whose model the learner let run without a sandbox, for this window's life only (issue 29). */
+  private readonly trustedModels = new Set<string>();
+
+  /** The modal question that names the pack; yes lets its model run as the learner until the window closes. */
+  private async askToRunModel(lessonId: string): Promise<boolean> {
+    const run = 'Run It as Me';
+    const picked = await vscode.window.showWarningMessage(
+      `The model of lesson "${lessonId}" is code of the lesson pack, not built into Lesson Companion, and no sandbox can hold it on this machine (it needs Linux with bubblewrap). It would run as you, with your files and network. Run it anyway, for this lesson only?`,
+      { modal: true },
+      run,
+    );
+    if (picked !== run) return false;
+    this.trustedModels.add(lessonId);
+    return true;
+  }
+
   private async runOnce(reason: CheckReason): Promise<CheckReport | undefined> {
     // Trust first: nothing below may run, or even prepare, learner code in Restricted Mode.
     if (!vscode.workspace.isTrusted) {
@@ -161,8 +177,9 @@ export class CheckRunner implements vscode.Disposable {
         `check (${reason}) ${session.lessonId}/${session.language} ${uri.fsPath} with ${target.interpreters?.python ?? target.interpreters?.node}`,
       );
       this.abort = new AbortController();
+      const trusted = this.trustedModels.has(session.lessonId) ? { trustModel: session.lessonId } : {};
       const report = await this.service.client.check(
-        { ...target, file: uri.fsPath, timeLimitMs: settings.timeLimitMs },
+        { ...target, ...trusted, file: uri.fsPath, timeLimitMs: settings.timeLimitMs },
         (phase) => this.log.info(`check: ${phase}`),
         this.abort.signal,
       );
@@ -181,6 +198,11 @@ export class CheckRunner implements vscode.Disposable {
       if (error instanceof ServiceError && error.cancelled) {
         this.log.info(`check (${reason}) cancelled`);
         return undefined;
+      }
+      if (error instanceof ServiceError && error.modelNotHeld !== undefined) {
+        const lessonId = error.modelNotHeld || session.lessonId;
+        if (!this.trustedModels.has(lessonId) && (await this.askToRunModel(lessonId))) return this.runOnce(reason);
+        return this.refuse('failed', error.message);
       }
       this.log.error('check failed', error);
       return this.refuse('failed', `The check could not run: ${(error as Error).message ?? String(error)}`);

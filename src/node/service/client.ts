@@ -61,6 +61,8 @@ export class ServiceError extends Error {
     readonly cancelled = false,
     /** The service refused the request for a reason the learner or author can act on (a pack, the sandbox). */
     readonly refused = false,
+    /** Refused because no sandbox can hold the model of this lesson (its id): the editor may ask to run it anyway. */
+    readonly modelNotHeld?: string,
   ) {
     super(message);
     this.name = 'ServiceError';
@@ -195,7 +197,9 @@ export class CheckServiceClient {
       signal?.addEventListener('abort', onAbort);
       request(source.token)
         .then(resolve, (error: unknown) => {
-          if (error instanceof ResponseError && error.code === SERVICE_ERRORS.refused)
+          if (error instanceof ResponseError && error.code === SERVICE_ERRORS.modelNotHeld)
+            reject(new ServiceError(error.message, false, true, typeof error.data === 'string' ? error.data : ''));
+          else if (error instanceof ResponseError && error.code === SERVICE_ERRORS.refused)
             reject(new ServiceError(error.message, false, true));
           else if (error instanceof ResponseError && error.code === SERVICE_ERRORS.cancelled)
             reject(new ServiceError(`the ${what} was cancelled`, true));
