@@ -136,7 +136,9 @@ describe('conn-counts: checking learner programs through the pack drivers', func
   }
 
   it('typescript: a learner module that imports a sibling module is transpiled with it', async () => {
-    const report = await checkFile(connCounts, path.join(FIXTURES, 'typescript-split', 'least_conn.ts'), 'typescript');
+    // Laid out as the starter (src/lb/): its package folder is the learner's own, so the sibling is in view.
+    const split = path.join(FIXTURES, 'typescript-split', 'src', 'lb', 'least_conn.ts');
+    const report = await checkFile(connCounts, split, 'typescript');
     assert.equal(report.status, 'pass', summary(report));
   });
 
