@@ -39,10 +39,17 @@ def intrude():
 intrude()
 `;
 
+/**
+ * The CLI with its stdout a pipe made by a shell (`| cat`), as in a terminal or a CI step: the pipes Node makes
+ * for a child are sockets, which /proc/<pid>/fd/1 cannot open. The exit code is the CLI's own (pipefail).
+ */
 function cli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' }, (error, stdout, stderr) =>
-      resolve({ code: child.exitCode, stdout, stderr }),
+    const child = execFile(
+      '/bin/bash',
+      ['-c', 'set -o pipefail; "$@" | cat', 'bash', process.execPath, CLI, ...args],
+      { cwd, encoding: 'utf8' },
+      (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
     );
   });
 }

@@ -19,13 +19,27 @@ import { loadPack } from '../../src/node/packs/packs';
 const ROOT = path.join(__dirname, '..', '..');
 const LESSON = path.join(ROOT, 'lessons', 'least-connections');
 
-/** Walks the whole file system it sees and lists every transcript and lesson.json it can read. */
+/**
+ * Walks the file system it sees (not the system's own folders, which are the host's, read-only) and lists
+ * every transcript and lesson.json it can read; and tries the installed package's paths by name.
+ */
 const SEARCHER = `
-import json, os
+import json, os, sys
 found = []
+SYSTEM = ("/proc", "/sys", "/dev", "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+here = os.path.dirname(os.path.abspath(__file__))
+package = os.path.join(here, "node_modules", "lesson-companion", "lessons")
+for name in ("least-connections", "conn-counts", "health-checks"):
+    for p in (os.path.join(package, name, "lesson.json"), os.path.join(package, name, "transcripts", "basics.txt")):
+        try:
+            with open(p, "rb") as f:
+                f.read(1)
+            found.append(p)
+        except OSError:
+            pass
 for top in ["/"]:
     for dirpath, dirnames, filenames in os.walk(top):
-        dirnames[:] = [d for d in dirnames if os.path.join(dirpath, d) not in ("/proc", "/sys", "/dev")]
+        dirnames[:] = [d for d in dirnames if os.path.join(dirpath, d) not in SYSTEM]
         for name in filenames:
             p = os.path.join(dirpath, name)
             if "transcripts" in p.split(os.sep) or name == "lesson.json":

@@ -36,9 +36,10 @@ describe('a setsid grandchild with no output ends with a --sandbox=off check (re
     tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lc-stray-')));
     marker = `lc-stray-${process.pid}-${Date.now()}`;
     const [header, rest] = fs.readFileSync(CORRECT, 'utf8').split(/\n(.*)/s) as [string, string];
+    // Started as the program exits, so that no poll of the sweep sees it while its parent lives.
     const start = [
-      'import subprocess',
-      `subprocess.Popen(["setsid", "nohup", "env", "-i", "bash", "-c", "sleep 300; : ${marker}"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)`,
+      'import atexit, subprocess',
+      `atexit.register(lambda: subprocess.Popen(["setsid", "nohup", "env", "-i", "bash", "-c", "sleep 300; : ${marker}"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))`,
     ].join('\n');
     fs.writeFileSync(path.join(tmp, 'balancer.py'), `${header}\n${start}\n${rest}`);
   });

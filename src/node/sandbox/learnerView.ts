@@ -61,12 +61,17 @@ function starterFiles(dir: string): string[] {
   return out;
 }
 
-/** The workspace root when `realFile` sits where the starter puts its main file there. */
-function workspaceRoot(realFile: string, layout: StarterLayout): string | undefined {
-  const main = path.normalize(layout.main);
-  if (path.isAbsolute(main) || main.split(path.sep).includes('..')) return undefined;
-  if (!realFile.endsWith(path.sep + main)) return undefined;
-  return realFile.slice(0, realFile.length - main.length - 1) || path.sep;
+/**
+ * The workspace root when `realFile` sits where the starter puts its main file, or another of its files (a
+ * walkthrough under examples/ that imports the main module), the main file first.
+ */
+function workspaceRoot(realFile: string, layout: StarterLayout, declared: readonly string[]): string | undefined {
+  for (const relative of [layout.main, ...declared]) {
+    const normal = path.normalize(relative);
+    if (path.isAbsolute(normal) || normal.split(path.sep).includes('..')) continue;
+    if (realFile.endsWith(path.sep + normal)) return realFile.slice(0, realFile.length - normal.length - 1) || path.sep;
+  }
+  return undefined;
 }
 
 /** Whether `file` (under `root`) may be shown: a regular file at its real path, outside everything hidden. */
@@ -84,11 +89,12 @@ function showable(file: string, root: string, hidden: readonly string[]): boolea
 /** The files of the learner's view: real paths of regular files, the learner file first. */
 export function learnerView(learnerFile: string, language: string, layout?: StarterLayout): string[] {
   const real = realpathOr(path.resolve(learnerFile)) ?? path.resolve(learnerFile);
-  const root = layout ? workspaceRoot(real, layout) : undefined;
-  if (!layout || !root) return [real];
+  if (!layout) return [real];
+  const declared = starterFiles(layout.dir);
+  const root = workspaceRoot(real, layout, declared);
+  if (!root) return [real];
   const hidden = privateFolders();
   const extensions = SOURCE_EXTENSIONS[language] ?? [];
-  const declared = starterFiles(layout.dir);
   const files = new Set<string>([real]);
   for (const relative of declared) {
     const file = path.join(root, relative);

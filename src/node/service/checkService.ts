@@ -49,6 +49,8 @@ export class CheckService {
    */
   private warm: { engine: WarmEngine; setting: SandboxSetting; manifest: LoadedPack['manifest'] } | undefined;
   private checks = 0;
+  /** Set once the service ends: no worker is started after that. */
+  private disposed = false;
   private packsSeen = new Set<string>();
 
   constructor(private readonly options: CheckServiceOptions) {}
@@ -81,10 +83,13 @@ export class CheckService {
   }
 
   private async startWarm(pack: LoadedPack, setting: SandboxSetting, trustModel?: string): Promise<void> {
+    if (this.disposed) return;
     if (this.warm?.engine.waiting && this.warm.manifest === pack.manifest && this.warm.setting === setting) return;
     this.warm?.engine.dispose();
     this.warm = undefined;
     const wrap = await engineWrap(setting, pack, trustModel);
+    // Ended meanwhile (the service is shutting down): a worker started now would outlive it.
+    if (this.disposed) return;
     this.warm = {
       engine: startWarmEngine(this.options.engine, pack.dir, {
         ...wrap,
@@ -209,6 +214,7 @@ export class CheckService {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.warm?.engine.dispose();
     this.warm = undefined;
   }
