@@ -12,12 +12,21 @@ import { parseArgs } from 'node:util';
 import {
   classroomResult,
   classroomSummary,
-  classroomWorkflow,
   CLASSROOM_RESULT_FORMAT,
   REPORT_FILE,
   type ClassroomReportFile,
 } from '../core/grade/classroom';
+import {
+  classroomWorkflow,
+  PACK_HOME,
+  PACKAGE_NAME,
+  PLAIN_URL,
+  plainLineProblem,
+  tarballName,
+  type Install,
+} from '../core/grade/classroomWorkflow';
 import type { CheckReport } from '../core/report/report';
+import { copyPack, npmPack, ownVersion } from '../node/classroom/templateRepository';
 import { checkFile } from '../node/check/checker';
 import { engineBundle } from '../node/engine/host';
 import { findByName, guardFile, isProgramText, starterNames } from '../node/grade/submissions';
@@ -29,7 +38,65 @@ import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 import { selectPack } from './packSelection';
 
 export const WORKFLOW_FILE = path.join('.github', 'workflows', 'classroom.yml');
-const DEFAULT_INSTALL = 'npm install --global lesson-companion';
+
+const exists = (file: string): Promise<boolean> =>
+  fs.stat(file).then(
+    () => true,
+    () => false,
+  );
+
+/** A value that goes into the workflow as it is: refused unless it is one plain line. */
+function plainLine(flag: string, value: string | undefined): string | undefined {
+  const problem = value === undefined ? undefined : plainLineProblem(value);
+  if (problem) throw new UsageError(`--${flag} is refused: ${problem}. Give it as one line of plain text.`);
+  return value;
+}
+
+interface InstallChoice {
+  readonly install?: string;
+  readonly tarball?: string;
+  readonly vendor?: boolean;
+  readonly registry?: string;
+}
+
+/**
+ * What the workflow installs: the teacher's own command (nothing pinned), else lesson-companion at an exact
+ * version with the sha512 npm gives for its tarball: this CLI's own version from the registry, or the tarball
+ * given with --tarball; --vendor writes that tarball into the template repository for the workflow to use.
+ */
+async function chooseInstall(choice: InstallChoice, repo: string, io: CliIO): Promise<Install> {
+  if (choice.install !== undefined) {
+    if (choice.tarball || choice.vendor || choice.registry)
+      throw new UsageError(
+        '--install replaces the pinned install: give it alone, without --tarball, --vendor or --registry',
+      );
+    return { kind: 'command', command: choice.install };
+  }
+  if (choice.registry !== undefined && !PLAIN_URL.test(choice.registry))
+    throw new UsageError(`--registry takes an http(s) URL of plain characters, not "${choice.registry}"`);
+  const version = await ownVersion(io.bundleDir);
+  if (!choice.tarball && !version)
+    throw new UsageError(
+      'cannot tell which version of lesson-companion this is (no package.json of it beside its dist/ folder): give the tarball to install with --tarball <file>, or your own --install "<command>"',
+    );
+  const spec = choice.tarball ? path.resolve(io.cwd, choice.tarball) : `${PACKAGE_NAME}@${version}`;
+  const registry = choice.registry ? { registry: choice.registry } : {};
+  if (!choice.vendor) {
+    const { version: pinned, integrity } = await npmPack(spec, { ...registry, cwd: io.cwd });
+    return { kind: 'registry', version: pinned, integrity, ...registry };
+  }
+  const destination = path.join(repo, PACK_HOME);
+  await fs.mkdir(destination, { recursive: true });
+  const packed = await npmPack(spec, { ...registry, destination, cwd: io.cwd });
+  if (packed.file !== path.join(destination, tarballName(packed.version)))
+    throw new UsageError(`npm wrote ${packed.file ?? 'no tarball'}, not ${tarballName(packed.version)}`);
+  return { kind: 'vendored', version: packed.version, integrity: packed.integrity };
+}
+
+const describeInstall = (install: Install): string =>
+  install.kind === 'command'
+    ? `installs with your command (nothing pinned): ${install.command}`
+    : `installs ${PACKAGE_NAME} ${install.version} (${install.integrity}) ${install.kind === 'vendored' ? `from ${PACK_HOME}/${tarballName(install.version)}, with no registry` : `from ${install.registry ?? "npm's registry"}, checked against that sha512`}`;
 
 async function init(args: string[], io: CliIO): Promise<number> {
   const { values } = parseArgs({
@@ -41,32 +108,33 @@ async function init(args: string[], io: CliIO): Promise<number> {
       dir: { type: 'string' },
       force: { type: 'boolean' },
       node: { type: 'string' },
+      tarball: { type: 'string' },
+      vendor: { type: 'boolean' },
+      registry: { type: 'string' },
     },
   });
   if (!values.lesson) throw new UsageError('classroom init needs --lesson <id>');
+  const install = plainLine('install', values.install);
+  const nodeVersion = plainLine('node', values.node) ?? '20';
   const pack = await selectPack(io, values.lesson);
   const points = bounded('points', values.points, { min: 1, max: 100 }, 'points per transcript') ?? 1;
-  const file = path.resolve(io.cwd, values.dir ?? '.', WORKFLOW_FILE);
-  if (
-    !values.force &&
-    (await fs.stat(file).then(
-      () => true,
-      () => false,
-    ))
-  )
+  const repo = path.resolve(io.cwd, values.dir ?? '.');
+  const file = path.join(repo, WORKFLOW_FILE);
+  if (!values.force && (await exists(file)))
     throw new UsageError(`${path.relative(io.cwd, file)} already exists (--force replaces it)`);
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(
-    file,
-    classroomWorkflow({
-      lesson: pack.manifest.id,
-      points,
-      install: values.install ?? DEFAULT_INSTALL,
-      nodeVersion: values.node ?? '20',
-    }),
+  const chosen = await chooseInstall(
+    { ...values, ...(install !== undefined ? { install } : {}) } as InstallChoice,
+    repo,
+    io,
   );
+  const copied = await copyPack(pack, path.join(repo, PACK_HOME, pack.manifest.id));
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, classroomWorkflow({ lesson: pack.manifest.id, points, install: chosen, nodeVersion }));
+  const shown = (p: string): string => path.relative(io.cwd, p) || p;
   io.out(
-    `Wrote ${path.relative(io.cwd, file) || file}: ${pack.transcripts.length} hidden transcripts, ${points} point(s) each (${pack.transcripts.length * points} in all).\n`,
+    `Wrote ${shown(file)}: ${pack.transcripts.length} hidden transcripts, ${points} point(s) each (${pack.transcripts.length * points} in all); it ${describeInstall(chosen)}.
+` +
+      `Copied the lesson pack "${pack.manifest.id}" (${copied} files) to ${shown(path.join(repo, PACK_HOME, pack.manifest.id))}: commit it with the workflow. Students can read it in their repositories (the workflow moves it out of the folder their program sees); the points are feedback, the grade of record is \`lesson-companion grade\` on their code.\n`,
   );
   return EXIT.ok;
 }
@@ -134,9 +202,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
 export const classroomCommand: CliCommand = {
   name: 'classroom',
   usage:
-    'classroom init --lesson <id> [--points <n>] [--install "<command>"] [--dir <repo>] [--force] | classroom run --lesson <id> [--points <n>] [--sandbox require|auto|off] [--file <path>]',
+    'classroom init --lesson <id> [--points <n>] [--dir <repo>] [--force] [--node <version>] [--tarball <file>] [--vendor] [--registry <url>] [--install "<command>"] | classroom run --lesson <id> [--points <n>] [--sandbox require|auto|off] [--file <path>]',
   summary:
-    "GitHub Classroom: `init` writes .github/workflows/classroom.yml for an assignment's template repository (one test per hidden transcript, --points each); `run` is its check step (result for Classroom's grading reporter, Markdown summary, report artifact)",
+    "GitHub Classroom: `init` writes .github/workflows/classroom.yml for an assignment's template repository (one test per hidden transcript, --points each) and copies the lesson pack into it; the workflow installs lesson-companion at this exact version, checked by its sha512 (--tarball: that tarball's; --vendor: the tarball goes into the repository, no registry needed); `run` is its check step (result for Classroom's grading reporter, Markdown summary, report artifact)",
   async run(args, io) {
     const [sub, ...rest] = args;
     if (sub === 'init') return init(rest, io);

@@ -1,12 +1,11 @@
 /**
- * GitHub Classroom: the workflow `classroom init` writes is valid for GitHub's own parser
- * (@actions/workflow-parser) and has what Classroom needs; its check step, run here by bash as the runner
- * runs it (GITHUB_OUTPUT and GITHUB_STEP_SUMMARY set, `lesson-companion` on the PATH as the built CLI),
- * writes the grader result the reporter decodes, the Markdown summary and the report artifact; and
- * `grade --collect` builds the class report from those artifacts.
- *
- * The parser is an ES module that imports JSON without import attributes, so it is loaded in a child Node
- * with tsx's loader. WORKFLOW_PARSER_DIR may point at an installed copy when node_modules has none yet.
+ * [heavy] GitHub Classroom: the workflow `classroom init` writes (here with the package's own tarball,
+ * vendored) is valid for GitHub's own parser (@actions/workflow-parser) and has what Classroom needs; its
+ * steps, run here by bash in order as the runner runs them (all but the sandbox's apt-get, which needs root),
+ * take the pack out of the checkout, check the vendored tarball's sha512 and install it offline into an empty
+ * prefix, and run the check step with GITHUB_OUTPUT and GITHUB_STEP_SUMMARY set: the grader result the
+ * reporter decodes, the Markdown summary and the report artifact; `grade --collect` builds the class report
+ * from those artifacts. `init` itself refuses what would change the workflow's shape.
  */
 import * as assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
@@ -15,48 +14,22 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ClassReport } from '../../src/core/grade/classReport';
 import { REPORT_FILE, RUNNER_ID, type ClassroomReportFile, type ClassroomResult } from '../../src/core/grade/classroom';
+import { PACK_HOME } from '../../src/core/grade/classroomWorkflow';
 import { buildCliBundle } from './cliBundle';
+import { npmEnv, npmPack, type Packed } from './publishedPackage';
+import { parseWithGitHubsParser, runJobSteps, type JobRun, type Parsed } from './workflowRun';
 
 const ROOT = path.join(__dirname, '..', '..');
 const REAL = path.join(ROOT, 'test', 'fixtures', 'real-style', 'least-connections', 'python');
 
-interface Step {
-  readonly id: string;
-  readonly name?: string;
-  readonly run?: string;
-  readonly uses?: string;
-  readonly env?: { map: { Key: string; Value: { expr?: string } }[] };
-}
-interface Parsed {
-  readonly errors: string[];
-  readonly template: { jobs: { id: string; steps: Step[] }[]; events: Record<string, unknown> };
-}
-
-/** The workflow through @actions/workflow-parser: its errors, and the template it converts to. */
-function parseWithGitHubsParser(file: string): Parsed {
-  const script = `
-    import * as fs from 'node:fs';
-    const where = process.env.WORKFLOW_PARSER_DIR ? process.env.WORKFLOW_PARSER_DIR + '/dist/index.js' : '@actions/workflow-parser';
-    const { parseWorkflow, convertWorkflowTemplate } = await import(where);
-    const errors = [];
-    const trace = { info() {}, verbose() {}, error(m) { errors.push(String(m)); } };
-    const parsed = parseWorkflow({ name: 'classroom.yml', content: fs.readFileSync(${JSON.stringify(file)}, 'utf8') }, trace);
-    errors.push(...parsed.context.errors.getErrors().map((e) => e.message));
-    const template = await convertWorkflowTemplate(parsed.context, parsed.value);
-    process.stdout.write(JSON.stringify({ errors, template }));`;
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  return JSON.parse(out) as Parsed;
-}
-
-describe('GitHub Classroom workflow (built CLI, real processes)', function () {
-  this.timeout(120_000);
+describe('GitHub Classroom workflow (built CLI, the packed package, real processes) [heavy]', function () {
+  this.timeout(180_000);
   let tmp: string;
   let bin: string;
   let template: Parsed['template'];
   let workflowText: string;
+  let packed: Packed;
+  const templateRepo = (): string => path.join(tmp, 'template');
 
   const cli = (args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> =>
     new Promise((resolve) => {
@@ -69,40 +42,21 @@ describe('GitHub Classroom workflow (built CLI, real processes)', function () {
       );
     });
 
-  /** The check step's shell, run by bash in a student's repository as the runner runs it. */
-  function runCheckStep(repo: string, repository: string): { output: string; summary: string } {
-    const step = template.jobs[0]!.steps.find((s) => s.id === RUNNER_ID)!;
-    const output = path.join(repo, '..', `${path.basename(repo)}.output`);
-    const summary = path.join(repo, '..', `${path.basename(repo)}.summary`);
-    fs.writeFileSync(output, '');
-    fs.writeFileSync(summary, '');
-    execFileSync('bash', ['-e', '-c', step.run!], {
-      cwd: repo,
-      env: {
-        ...process.env,
-        PATH: `${bin}:${process.env.PATH}`,
-        LESSON_COMPANION_PACKS: path.join(tmp, 'installed'),
-        GITHUB_OUTPUT: output,
-        GITHUB_STEP_SUMMARY: summary,
-        GITHUB_REPOSITORY: repository,
-        GITHUB_SHA: 'abc123',
-        CI: 'true',
-      },
-      encoding: 'utf8',
-    });
-    return { output: fs.readFileSync(output, 'utf8'), summary: fs.readFileSync(summary, 'utf8') };
-  }
+  const runJob = (repo: string, repository: string): JobRun => runJobSteps(template.jobs[0]!.steps, repo, repository);
 
+  /** A student's repository as Classroom makes it: a copy of the template, with the student's program. */
   function studentRepo(name: string, program: string): string {
     const repo = path.join(tmp, 'repos', name);
+    fs.cpSync(templateRepo(), repo, { recursive: true });
     fs.mkdirSync(path.join(repo, 'src'), { recursive: true });
     fs.copyFileSync(path.join(REAL, program), path.join(repo, 'src', 'balancer.py'));
     return repo;
   }
 
   before(async function () {
-    this.timeout(120_000);
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-classroom-'));
+    this.timeout(180_000);
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lc-classroom-')));
+    packed = npmPack(tmp);
     fs.mkdirSync(path.join(tmp, 'installed'));
     fs.symlinkSync(path.join(ROOT, 'lessons'), path.join(tmp, 'lessons'));
     await buildCliBundle(path.join(tmp, 'dist', 'cli.js'));
@@ -113,9 +67,12 @@ describe('GitHub Classroom workflow (built CLI, real processes)', function () {
       `#!/bin/sh\nexec "${process.execPath}" "${path.join(tmp, 'dist', 'cli.js')}" "$@"\n`,
       { mode: 0o755 },
     );
-    const template_ = path.join(tmp, 'template');
+    const template_ = templateRepo();
     fs.mkdirSync(template_);
-    const init = await cli(['classroom', 'init', '--lesson', 'least-connections', '--points', '2'], template_);
+    const init = await cli(
+      ['classroom', 'init', '--lesson', 'least-connections', '--points', '2', '--tarball', packed.tarball, '--vendor'],
+      template_,
+    );
     assert.equal(init.code, 0, init.stderr);
     workflowText = fs.readFileSync(path.join(template_, '.github', 'workflows', 'classroom.yml'), 'utf8');
     const parsed = parseWithGitHubsParser(path.join(template_, '.github', 'workflows', 'classroom.yml'));
@@ -135,8 +92,10 @@ describe('GitHub Classroom workflow (built CLI, real processes)', function () {
     const check = steps.find((s) => s.id === RUNNER_ID)!;
     assert.match(
       check.run!,
-      /lesson-companion classroom run --lesson "least-connections" --points 2 --sandbox=require/,
+      /lesson-companion classroom run --lesson "\$RUNNER_TEMP\/lesson-companion\/least-connections" --points 2 --sandbox=require/,
     );
+    const install = steps.find((s) => s.name === 'Install Lesson Companion')!;
+    assert.ok(install.run!.includes(`if [ "$actual" != "${packed.integrity}" ]; then`), install.run);
     const reporter = steps.find((s) => s.uses?.startsWith('classroom-resources/autograding-grading-reporter@'))!;
     assert.deepEqual(
       reporter.env!.map.map((e) => [e.Key, e.Value.expr]),
@@ -150,11 +109,62 @@ describe('GitHub Classroom workflow (built CLI, real processes)', function () {
     );
   });
 
+  it('put the pack and the pinned tarball into the template repository, beside the workflow', () => {
+    const home = path.join(templateRepo(), PACK_HOME);
+    assert.ok(fs.existsSync(path.join(home, 'least-connections', 'lesson.json')));
+    assert.equal(fs.existsSync(path.join(home, 'least-connections', 'authoring')), false, 'no authoring notes');
+    const vendored = path.join(home, path.basename(packed.tarball));
+    assert.deepEqual(fs.readFileSync(vendored), fs.readFileSync(packed.tarball));
+  });
+
+  it('refuses an --install or --node that is not one plain line, and writes nothing', async () => {
+    const repo = path.join(tmp, 'refused');
+    fs.mkdirSync(repo);
+    for (const [flag, value] of [
+      ['--install', 'npm i x\n  evil: 1'],
+      ['--node', '20\n      - run: curl evil'],
+      ['--install', 'npm i x\u2028evil: 1'],
+    ] as const) {
+      const ran = await cli(['classroom', 'init', '--lesson', 'least-connections', flag, value], repo);
+      assert.equal(ran.code, 2, ran.stdout + ran.stderr);
+      assert.match(ran.stderr, new RegExp(`${flag} is refused: it holds a (line break|control character)`));
+    }
+    assert.deepEqual(fs.readdirSync(repo), []);
+  });
+
+  it('refuses a tarball that is not lesson-companion, with a sentence, and writes nothing', async () => {
+    const repo = path.join(tmp, 'not-ours');
+    fs.mkdirSync(repo);
+    const other = path.join(tmp, 'other');
+    fs.mkdirSync(other);
+    fs.writeFileSync(
+      path.join(other, 'package.json'),
+      JSON.stringify({ name: 'lesson-companion-evil', version: '1.0.0' }),
+    );
+    const tgz = execFileSync('npm', ['pack', '--silent', '--pack-destination', tmp], {
+      cwd: other,
+      encoding: 'utf8',
+      env: npmEnv(tmp),
+    }).trim();
+    const ran = await cli(
+      ['classroom', 'init', '--lesson', 'least-connections', '--tarball', path.join(tmp, tgz)],
+      repo,
+    );
+    assert.equal(ran.code, 2, ran.stdout + ran.stderr);
+    assert.match(ran.stderr, /is not a lesson-companion package: it is lesson-companion-evil, not lesson-companion/);
+    assert.deepEqual(fs.readdirSync(repo), []);
+  });
+
   it('runs its check step: points per hidden transcript for the reporter, a summary, the report artifact; then grade --collect', async () => {
     const alice = studentRepo('lc-alice', 'least_loaded_by_name.py');
     const bob = studentRepo('lc-bob', 'min_first_index.py');
-    const ran = runCheckStep(alice, 'class/lc-alice');
-    runCheckStep(bob, 'class/lc-bob');
+    const ran = runJob(alice, 'class/lc-alice');
+    runJob(bob, 'class/lc-bob');
+    assert.ok(
+      fs.existsSync(path.join(ran.prefix, 'bin', 'lesson-companion')),
+      'the job installed the vendored tarball',
+    );
+    assert.equal(fs.existsSync(path.join(alice, PACK_HOME)), false, 'the pack is out of the checkout');
 
     // The reporter reads `${runner.toUpperCase()}_RESULTS` as base64 JSON, adds up the tests' scores.
     const line = ran.output.split('\n').find((l) => l.startsWith('result='))!;

@@ -1,17 +1,11 @@
 /**
  * GitHub Classroom's side of a check, pure (core `classroom`): the grader result the reporter adds up (points
- * per hidden transcript, why each one failed), the step summary, and the workflow's text. GitHub's own parser
+ * per hidden transcript, why each one failed) and the step summary (the workflow's text: classroomWorkflow.test.ts). GitHub's own parser
  * and a real run of the check step are in test/node/classroom.test.ts.
  */
 import * as assert from 'node:assert/strict';
-import {
-  classroomResult,
-  classroomSummary,
-  classroomWorkflow,
-  RUNNER_ID,
-  REPORT_FILE,
-  ARTIFACT_NAME,
-} from '../../src/core/grade/classroom';
+import MarkdownIt from 'markdown-it';
+import { classroomResult, classroomSummary, codeSpan, markdownText } from '../../src/core/grade/classroom';
 import type { CheckReport, NamedMistake } from '../../src/core/report/report';
 import { checkReportOf as report } from './gradeClass';
 
@@ -187,7 +181,7 @@ describe('classroom: step summary', () => {
       '',
     ]);
     const problems = lines.indexOf('### Problems');
-    assert.deepEqual(lines.slice(problems, problems + 4), ['### Problems', '', '- timeout: stopped', '']);
+    assert.deepEqual(lines.slice(problems, problems + 4), ['### Problems', '', '- timeout: `stopped`', '']);
     const table = lines.indexOf('| Transcript | Result | Points |');
     assert.deepEqual(lines.slice(table + 1, table + 5), [
       '|---|---|---|',
@@ -213,42 +207,80 @@ describe('classroom: step summary', () => {
     const none = classroomResult(null, TRANSCRIPTS, 1);
     assert.equal(
       classroomSummary(null, none, 'LC', 'no sandbox\nhere'),
-      '## LC: 0/3 points\n\nThe check did not run: no sandbox here.\n\n',
+      '## LC: 0/3 points\n\nThe check did not run: `no sandbox here`.\n\n',
     );
     assert.equal(classroomSummary(null, none, 'LC'), '## LC: 0/3 points\n\nThe check did not run: unknown reason.\n\n');
   });
 });
 
-describe('classroom: workflow', () => {
-  const text = classroomWorkflow({
-    lesson: 'least-connections',
-    points: 2,
-    install: 'npm install -g lesson-companion',
-    nodeVersion: '20',
+/**
+ * The summary as GitHub shows it, read by markdown-it (CommonMark with GitHub's tables, raw HTML allowed as
+ * GitHub allows it before sanitising, links found in bare URLs): what a student wrote must come out as text.
+ */
+describe('classroom: step summary, with what a student wrote in it', () => {
+  const markdown = new MarkdownIt({ html: true, linkify: true });
+  const FORGED =
+    '<img src="https://evil.example/beacon.png"> ![seen](https://evil.example/b.png)\n## Least Connections: 16/16 points | ✅ pass | 16 | `x` **bold** [link](https://evil.example) https://evil.example &amp;';
+  const attacked = (over: Partial<CheckReport>): string => {
+    const r = { ...failing, ...over } as CheckReport;
+    return markdown.render(classroomSummary(r, classroomResult(r, TRANSCRIPTS, 3), 'LC'));
+  };
+  const tags = (html: string, tag: string): number => (html.match(new RegExp(`<${tag}[ >]`, 'g')) ?? []).length;
+  const text = (html: string): string =>
+    html
+      .replace(/<[^>]+>/g, '')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, '&');
+
+  /** Nothing of the forged text became markup: no image, link, heading, emphasis or extra table cell. */
+  function assertInert(html: string): void {
+    assert.equal(tags(html, 'img'), 0, html);
+    assert.equal(tags(html, 'a'), 0, html);
+    assert.equal(tags(html, 'h2'), 1, 'only the real points heading');
+    assert.match(html, /<h2>LC: 3\/9 points<\/h2>/);
+    assert.equal(tags(html, 'strong'), 0, html);
+    assert.equal(tags(html, 'tr'), 1 + TRANSCRIPTS.length, 'one row per transcript and the header');
+    for (const row of html.match(/<tr>[\s\S]*?<\/tr>/g)!) assert.equal(tags(row, 't[dh]'), 3, row);
+    assert.ok(text(html).includes(FORGED.replace('\n', ' ')), 'the forged text is shown as it was written');
+  }
+
+  it("a problem's message (the program's own words) shows as text", () => {
+    assertInert(
+      attacked({ problems: [{ kind: 'crash', message: FORGED.replace('\n', ' ') }] as CheckReport['problems'] }),
+    );
   });
 
-  it('is named and shaped as Classroom records points from', () => {
-    assert.match(text, /^name: Autograding Tests$/m);
-    assert.match(text, /^ {2}run-autograding-tests:$/m);
-    assert.match(text, /^ {2}push:$/m);
-    assert.match(text, /^ {2}repository_dispatch:$/m);
+  it('a file name shows as text, whatever backticks it holds', () => {
+    assertInert(attacked({ file: FORGED.replace('\n', ' ') }));
+    assertInert(attacked({ file: '``' + FORGED.replace('\n', ' ') + '`' }));
   });
 
-  it('runs the check in the sandbox with the points per transcript, and hands its result to the reporter', () => {
-    assert.match(
-      text,
-      new RegExp(
-        `id: ${RUNNER_ID}\\n +run: \\|\\n +lesson-companion classroom run --lesson "least-connections" --points 2 --sandbox=require`,
-      ),
+  it('the reason a check did not run shows as text', () => {
+    const none = classroomResult(null, TRANSCRIPTS, 3);
+    const html = markdown.render(classroomSummary(null, none, 'LC', FORGED));
+    assert.equal(tags(html, 'img') + tags(html, 'a') + tags(html, 'strong'), 0, html);
+    assert.equal(tags(html, 'h2'), 1);
+    assert.ok(text(html).includes(FORGED.replace('\n', ' ')), html);
+  });
+
+  it("the pack's own text (title, mistakes, transcript names) is escaped the same way", () => {
+    const forgedName = { name: 'ties', description: FORGED.replace('\n', ' ') };
+    const r = { ...failing, mistakes: [mistake(FORGED)] } as CheckReport;
+    const html = markdown.render(
+      classroomSummary(r, classroomResult(r, [forgedName, ...TRANSCRIPTS.slice(1)], 3), `LC ${FORGED}`),
     );
-    assert.match(
-      text,
-      new RegExp(`${RUNNER_ID.toUpperCase()}_RESULTS: "\\$\\{\\{ steps\\.${RUNNER_ID}\\.outputs\\.result \\}\\}"`),
-    );
-    assert.match(text, new RegExp(`runners: ${RUNNER_ID}$`, 'm'));
-    assert.match(text, /^ {10}npm install -g lesson-companion$/m);
-    assert.match(text, /node-version: "20"/);
-    assert.match(text, new RegExp(`name: ${ARTIFACT_NAME}\\n +path: ${REPORT_FILE.replace(/\./g, '\\.')}`));
-    assert.match(text, /one test worth 2 point\(s\)/);
+    assert.equal(tags(html, 'img') + tags(html, 'a'), 0, html);
+    assert.equal(tags(html, 'h2'), 1);
+    assert.equal(tags(html, 'strong'), 1, 'only the mistake title is bold');
+    for (const row of html.match(/<tr>[\s\S]*?<\/tr>/g)!) assert.equal(tags(row, 't[dh]'), 3, row);
+    assert.ok(text(html).includes(`LC ${FORGED.replace('\n', ' ')}: 3/9 points`), html);
+  });
+
+  it('markdownText escapes every ASCII punctuation mark and keeps one line; codeSpan keeps one line too', () => {
+    assert.equal(markdownText('a|b\n#c <d>'), 'a\\|b \\#c \\<d\\>');
+    assert.equal(codeSpan('a\r\nb'), '`a b`');
+    assert.equal(codeSpan(' x '), '`  x  `', 'CommonMark strips one space each side when both are there');
   });
 });

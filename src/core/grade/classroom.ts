@@ -1,6 +1,6 @@
 /**
- * GitHub Classroom: the workflow an assignment's template repository runs on every push, and what its check
- * step hands to Classroom. Pure: text in, text out; src/cli/classroomCommand.ts writes the files.
+ * GitHub Classroom: what the check step of the workflow an assignment's template repository runs
+ * (classroomWorkflow.ts) hands to Classroom. Pure: text in, text out; src/cli/classroomCommand.ts writes the files.
  *
  * Classroom's grading reporter (classroom-resources/autograding-grading-reporter) reads, for each runner id
  * in its `runners` input, the environment variable `<ID>_RESULTS`: base64 of the JSON the autograding
@@ -18,71 +18,6 @@ export const RUNNER_ID = 'lessoncompanion';
 export const REPORT_FILE = 'lesson-companion-report.json';
 export const ARTIFACT_NAME = 'lesson-companion-report';
 export const CLASSROOM_RESULT_FORMAT = 1;
-
-export interface WorkflowOptions {
-  readonly lesson: string;
-  /** Points for each hidden transcript passed. */
-  readonly points: number;
-  /** The shell command that installs the CLI on the runner. */
-  readonly install: string;
-  readonly nodeVersion: string;
-}
-
-/** A YAML double-quoted scalar (JSON's string syntax is YAML's). */
-const quoted = (text: string): string => JSON.stringify(text);
-
-export function classroomWorkflow(options: WorkflowOptions): string {
-  return `# Written by \`lesson-companion classroom init --lesson ${options.lesson}\`.
-# GitHub Classroom records points only for a workflow named "Autograding Tests" whose one job is
-# run-autograding-tests. Each hidden transcript of the lesson is one test worth ${options.points} point(s).
-name: Autograding Tests
-'on':
-  push:
-  workflow_dispatch:
-  # Classroom starts a run this way when it grades again.
-  repository_dispatch:
-permissions:
-  checks: write
-  actions: read
-  contents: read
-jobs:
-  run-autograding-tests:
-    runs-on: ubuntu-latest
-    if: github.actor != 'github-classroom[bot]'
-    timeout-minutes: 15
-    steps:
-      - name: Checkout code
-        uses: actions/checkout@v4
-      - name: Set up Node
-        uses: actions/setup-node@v4
-        with:
-          node-version: ${quoted(options.nodeVersion)}
-      - name: Install the sandbox and Lesson Companion
-        run: |
-          sudo apt-get update -qq && sudo apt-get install -y -qq bubblewrap
-          # Ubuntu 24.04 keeps unprivileged user namespaces (which the sandbox needs) behind AppArmor.
-          sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 || true
-          ${options.install}
-      - name: Check against the hidden transcripts
-        id: ${RUNNER_ID}
-        run: |
-          lesson-companion classroom run --lesson ${quoted(options.lesson)} --points ${options.points} --sandbox=require
-      - name: Autograding Reporter
-        if: always()
-        uses: classroom-resources/autograding-grading-reporter@v1
-        env:
-          ${RUNNER_ID.toUpperCase()}_RESULTS: "\${{ steps.${RUNNER_ID}.outputs.result }}"
-        with:
-          runners: ${RUNNER_ID}
-      - name: Upload the check report
-        if: always()
-        uses: actions/upload-artifact@v4
-        with:
-          name: ${ARTIFACT_NAME}
-          path: ${REPORT_FILE}
-          if-no-files-found: warn
-`;
-}
 
 export interface ClassroomTest {
   readonly name: string;
@@ -142,20 +77,36 @@ export function classroomResult(
   return { version: 1, status, max_score: points * transcripts.length, tests };
 }
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+/** Line breaks (and the characters a reader may take for one) become spaces: one line of text stays one. */
+const oneLine = (text: string): string => text.replace(/[\r\n\u0085\u2028\u2029]+/g, ' ');
+
+/**
+ * Text as Markdown that shows it as written: every ASCII punctuation mark is backslash-escaped (CommonMark lets
+ * any be), so no `#`, `!`, `[`, `<`, `&`, `*`, backtick or `|` starts a heading, an image, a link, HTML, an
+ * entity, emphasis, code or a table cell; GitHub's tables read `\|` as a pipe in the cell. For the pack's text.
+ */
+export function markdownText(text: string): string {
+  return oneLine(text).replace(/[!-/:-@[-`{-~]/g, '\\$&');
+}
 
 /**
  * Text as a Markdown code span: fenced by one backtick more than its longest run of them, with a space inside
  * when it starts or ends with one (CommonMark), so a file name holding a backtick cannot end the span early.
+ * Inside a code span nothing is read: no HTML, image, link, autolink or emphasis. For what a student wrote.
  */
-function codeSpan(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+export function codeSpan(text: string): string {
+  const line = oneLine(text);
+  const longest = Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
+  const pad = line.startsWith('`') || line.endsWith('`') || /^ .* $/.test(line) ? ' ' : '';
+  return `${fence}${pad}${line}${pad}${fence}`;
 }
 
-/** The Markdown the check step appends to $GITHUB_STEP_SUMMARY: points, then each mistake and transcript. */
+/**
+ * The Markdown the check step appends to $GITHUB_STEP_SUMMARY: points, then each mistake and transcript.
+ * What the student's program or repository wrote (the file's name, problems, the reason a check did not run)
+ * is shown in code spans; the pack's own text is escaped: neither can add a heading, an image or a table row.
+ */
 export function classroomSummary(
   report: CheckReport | null,
   result: ClassroomResult,
@@ -163,30 +114,32 @@ export function classroomSummary(
   why?: string,
 ): string {
   const points = result.tests.reduce((n, t) => n + t.score, 0);
-  const lines = [`## ${cell(lessonTitle)}: ${points}/${result.max_score} points`, ''];
+  const lines = [`## ${markdownText(lessonTitle)}: ${points}/${result.max_score} points`, ''];
   if (!report) {
-    lines.push(`The check did not run: ${cell(why ?? 'unknown reason')}.`, '');
+    lines.push(`The check did not run: ${why === undefined ? 'unknown reason' : codeSpan(why)}.`, '');
     return lines.join('\n') + '\n';
   }
   lines.push(
-    `${codeSpan(cell(report.file))} · ${report.checks.passed} of ${report.checks.total} hidden transcripts pass (${percent(report.checks.total ? report.checks.passed / report.checks.total : 0)})`,
+    `${codeSpan(report.file)} · ${report.checks.passed} of ${report.checks.total} hidden transcripts pass (${percent(report.checks.total ? report.checks.passed / report.checks.total : 0)})`,
     '',
   );
   if (report.mistakes.length) {
     lines.push('### Mistakes', '');
     for (const m of report.mistakes)
-      lines.push(`- **${cell(m.title)}**${m.step ? ` (read-order step ${m.step})` : ''}: ${cell(m.hint)}`);
+      lines.push(
+        `- **${markdownText(m.title)}**${m.step ? ` (read-order step ${m.step})` : ''}: ${markdownText(m.hint)}`,
+      );
     lines.push('');
   }
   if (report.problems.length) {
     lines.push('### Problems', '');
-    for (const p of report.problems) lines.push(`- ${cell(p.kind)}: ${cell(p.message.split('\n')[0]!)}`);
+    for (const p of report.problems) lines.push(`- ${markdownText(p.kind)}: ${codeSpan(p.message.split('\n')[0]!)}`);
     lines.push('');
   }
   lines.push('| Transcript | Result | Points |', '|---|---|---|');
   for (const t of result.tests)
     lines.push(
-      `| ${cell(t.name)} | ${t.status === 'pass' ? '✅ pass' : t.status === 'error' ? '⚠️ error' : '❌ fail'} | ${t.score} |`,
+      `| ${markdownText(t.name)} | ${t.status === 'pass' ? '✅ pass' : t.status === 'error' ? '⚠️ error' : '❌ fail'} | ${t.score} |`,
     );
   return lines.join('\n') + '\n';
 }
