@@ -16,17 +16,9 @@ import {
   REPORT_FILE,
   type ClassroomReportFile,
 } from '../core/grade/classroom';
-import {
-  classroomWorkflow,
-  PACK_HOME,
-  PACKAGE_NAME,
-  PLAIN_URL,
-  plainLineProblem,
-  tarballName,
-  type Install,
-} from '../core/grade/classroomWorkflow';
+import { classroomWorkflow, PACK_HOME } from '../core/grade/classroomWorkflow';
 import type { CheckReport } from '../core/report/report';
-import { copyPack, npmPack, ownVersion } from '../node/classroom/templateRepository';
+import { copyPack } from '../node/classroom/templateRepository';
 import { checkFile } from '../node/check/checker';
 import { engineBundle } from '../node/engine/host';
 import { findByName, guardFile, isProgramText, starterNames } from '../node/grade/submissions';
@@ -34,69 +26,12 @@ import { languageOf } from '../node/languages/languages';
 import { SandboxUnavailableError } from '../node/sandbox/contain';
 import { isSandboxSetting, SANDBOX_SETTINGS } from '../node/sandbox/sandbox';
 import { bounded } from './checkCommand';
+import { cloneCommand, gradeWorkflowCommand } from './classroomTeacher';
+import { chooseInstall, describeInstall, exists, plainLine, type InstallChoice } from './classroomInstall';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 import { selectPack } from './packSelection';
 
 export const WORKFLOW_FILE = path.join('.github', 'workflows', 'classroom.yml');
-
-const exists = (file: string): Promise<boolean> =>
-  fs.stat(file).then(
-    () => true,
-    () => false,
-  );
-
-/** A value that goes into the workflow as it is: refused unless it is one plain line. */
-function plainLine(flag: string, value: string | undefined): string | undefined {
-  const problem = value === undefined ? undefined : plainLineProblem(value);
-  if (problem) throw new UsageError(`--${flag} is refused: ${problem}. Give it as one line of plain text.`);
-  return value;
-}
-
-interface InstallChoice {
-  readonly install?: string;
-  readonly tarball?: string;
-  readonly vendor?: boolean;
-  readonly registry?: string;
-}
-
-/**
- * What the workflow installs: the teacher's own command (nothing pinned), else lesson-companion at an exact
- * version with the sha512 npm gives for its tarball: this CLI's own version from the registry, or the tarball
- * given with --tarball; --vendor writes that tarball into the template repository for the workflow to use.
- */
-async function chooseInstall(choice: InstallChoice, repo: string, io: CliIO): Promise<Install> {
-  if (choice.install !== undefined) {
-    if (choice.tarball || choice.vendor || choice.registry)
-      throw new UsageError(
-        '--install replaces the pinned install: give it alone, without --tarball, --vendor or --registry',
-      );
-    return { kind: 'command', command: choice.install };
-  }
-  if (choice.registry !== undefined && !PLAIN_URL.test(choice.registry))
-    throw new UsageError(`--registry takes an http(s) URL of plain characters, not "${choice.registry}"`);
-  const version = await ownVersion(io.bundleDir);
-  if (!choice.tarball && !version)
-    throw new UsageError(
-      'cannot tell which version of lesson-companion this is (no package.json of it beside its dist/ folder): give the tarball to install with --tarball <file>, or your own --install "<command>"',
-    );
-  const spec = choice.tarball ? path.resolve(io.cwd, choice.tarball) : `${PACKAGE_NAME}@${version}`;
-  const registry = choice.registry ? { registry: choice.registry } : {};
-  if (!choice.vendor) {
-    const { version: pinned, integrity } = await npmPack(spec, { ...registry, cwd: io.cwd });
-    return { kind: 'registry', version: pinned, integrity, ...registry };
-  }
-  const destination = path.join(repo, PACK_HOME);
-  await fs.mkdir(destination, { recursive: true });
-  const packed = await npmPack(spec, { ...registry, destination, cwd: io.cwd });
-  if (packed.file !== path.join(destination, tarballName(packed.version)))
-    throw new UsageError(`npm wrote ${packed.file ?? 'no tarball'}, not ${tarballName(packed.version)}`);
-  return { kind: 'vendored', version: packed.version, integrity: packed.integrity };
-}
-
-const describeInstall = (install: Install): string =>
-  install.kind === 'command'
-    ? `installs with your command (nothing pinned): ${install.command}`
-    : `installs ${PACKAGE_NAME} ${install.version} (${install.integrity}) ${install.kind === 'vendored' ? `from ${PACK_HOME}/${tarballName(install.version)}, with no registry` : `from ${install.registry ?? "npm's registry"}, checked against that sha512`}`;
 
 async function init(args: string[], io: CliIO): Promise<number> {
   const { values } = parseArgs({
@@ -202,13 +137,15 @@ async function run(args: string[], io: CliIO): Promise<number> {
 export const classroomCommand: CliCommand = {
   name: 'classroom',
   usage:
-    'classroom init --lesson <id> [--points <n>] [--dir <repo>] [--force] [--node <version>] [--tarball <file>] [--vendor] [--registry <url>] [--install "<command>"] | classroom run --lesson <id> [--points <n>] [--sandbox require|auto|off] [--file <path>]',
+    'classroom init --lesson <id> [--points <n>] [--dir <repo>] [--force] [--node <version>] [--tarball <file>] [--vendor] [--registry <url>] [--install "<command>"] | classroom run --lesson <id> [--points <n>] [--sandbox require|auto|off] [--file <path>] | classroom grade-workflow --lesson <id> [--shards <n>] [--roster <file>] [--token-secret <name>] [--dir <repo>] [--force] [--tarball <file>] [--vendor] [--registry <url>] | classroom clone --roster <file> --into <folder> [--shard i/N]',
   summary:
-    "GitHub Classroom: `init` writes .github/workflows/classroom.yml for an assignment's template repository (one test per hidden transcript, --points each) and copies the lesson pack into it; the workflow installs lesson-companion at this exact version, checked by its sha512 (--tarball: that tarball's; --vendor: the tarball goes into the repository, no registry needed); `run` is its check step (result for Classroom's grading reporter, Markdown summary, report artifact)",
+    "GitHub Classroom: `init` writes .github/workflows/classroom.yml for an assignment's template repository (one test per hidden transcript, --points each) and copies the lesson pack into it; the workflow installs lesson-companion at this exact version, checked by its sha512 (--tarball: that tarball's; --vendor: the tarball goes into the repository, no registry needed); `run` is its check step (result for Classroom's grading reporter, Markdown summary, report artifact). Those points are feedback for the student; the grade of record is `grade` on the code: `grade-workflow` writes .github/workflows/grade.yml for the teacher's own repository (N jobs each clone their shard of the roster and `grade --shard i/N`, then `grade --merge`), and `clone` is its clone step (a folder per student)",
   async run(args, io) {
     const [sub, ...rest] = args;
     if (sub === 'init') return init(rest, io);
     if (sub === 'run') return run(rest, io);
-    throw new UsageError('classroom takes init or run');
+    if (sub === 'grade-workflow') return gradeWorkflowCommand(rest, io);
+    if (sub === 'clone') return cloneCommand(rest, io);
+    throw new UsageError('classroom takes init, run, grade-workflow or clone');
   },
 };

@@ -54,6 +54,8 @@ describe('the npm package, installed from its tarball into an empty prefix [heav
     ])
       assert.ok(packed.files.includes(needed), `${needed} is in the tarball`);
     assert.ok(packed.files.includes('dist/worlds/queues.js'), 'the queue world pack models import');
+    for (const wasm of ['tree-sitter.js', 'tree-sitter.wasm', 'tree-sitter-python.wasm'])
+      assert.ok(packed.files.includes(`dist/tree-sitter/${wasm}`), `the repair search's parser: ${wasm}`);
     assert.ok(
       packed.files.some((f) => f.startsWith('lessons/least-connections/')),
       'the built-in lessons',
@@ -100,6 +102,9 @@ describe('the npm package, installed from its tarball into an empty prefix [heav
     const wrong = await cli(['check', 'wrong.py', '--lesson', 'least-connections'], work);
     assert.equal(wrong.code, 1, wrong.stdout + wrong.stderr);
     assert.match(wrong.stdout, /Wrong tiebreak/);
+    // The repair search loads tree-sitter's runtime and grammar from the installed dist/tree-sitter.
+    const repaired = await cli(['check', 'wrong.py', '--lesson', 'least-connections', '--repair'], work);
+    assert.match(repaired.stdout, /^\+\+\+ wrong\.py$/m, repaired.stdout + repaired.stderr);
   });
 
   it('grades a class folder and writes the class report', async () => {

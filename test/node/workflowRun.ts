@@ -21,7 +21,10 @@ export interface Step {
 }
 export interface Parsed {
   readonly errors: string[];
-  readonly template: { jobs: { id: string; steps: Step[] }[]; events: Record<string, unknown> };
+  readonly template: {
+    jobs: { id: string; steps: Step[]; needs?: string[]; strategy?: { map: { Key: string; Value: unknown }[] } }[];
+    events: Record<string, unknown>;
+  };
 }
 
 /** The workflow through @actions/workflow-parser: its errors, and the template it converts to. */

@@ -63,10 +63,13 @@ export const PLAIN_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::\d+)?(?:\/[A-Za-z0-9._~%
 const LESSON_ID = /^[a-z0-9][a-z0-9-]*$/;
 
 /** A YAML double-quoted scalar (JSON's string syntax is YAML's). */
-const quoted = (text: string): string => JSON.stringify(text);
+export const quoted = (text: string): string => JSON.stringify(text);
 
-/** The install step's script: fetch or find the tarball, check its sha512, install it. */
-function installScript(install: Install): string[] {
+/**
+ * The install step's script: fetch or find the tarball (in "$RUNNER_TEMP/lesson-companion", where the step
+ * before put the repository's PACK_HOME), check its sha512, install it.
+ */
+export function installScript(install: Install): string[] {
   if (install.kind === 'command')
     return ['# The install command given to `classroom init --install`:', install.command];
   if (!EXACT_VERSION.test(install.version) || !SHA512_INTEGRITY.test(install.integrity))
@@ -92,11 +95,23 @@ function installScript(install: Install): string[] {
   ];
 }
 
+/** Lines of a step's `run: |` block, indented under it. */
+export const runBlock = (lines: readonly string[]): string => lines.map((line) => `          ${line}`).join('\n');
+
+/** bubblewrap for the sandbox, on GitHub's Ubuntu runners. */
+export const SANDBOX_STEP = `      - name: Install the sandbox
+        run: |
+          sudo apt-get update -qq && sudo apt-get install -y -qq bubblewrap
+          # Ubuntu 24.04 keeps unprivileged user namespaces (which the sandbox needs) behind AppArmor.
+          sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 || true`;
+
+export function checkLessonId(lesson: string): void {
+  if (!LESSON_ID.test(lesson)) throw new Error(`not a lesson id: ${lesson}`);
+}
+
 export function classroomWorkflow(options: WorkflowOptions): string {
-  if (!LESSON_ID.test(options.lesson)) throw new Error(`not a lesson id: ${options.lesson}`);
-  const install = installScript(options.install)
-    .map((line) => `          ${line}`)
-    .join('\n');
+  checkLessonId(options.lesson);
+  const install = runBlock(installScript(options.install));
   return `# Written by \`lesson-companion classroom init --lesson ${options.lesson}\`.
 # GitHub Classroom records points only for a workflow named "Autograding Tests" whose one job is
 # run-autograding-tests. Each hidden transcript of the lesson is one test worth ${options.points} point(s).
@@ -123,11 +138,7 @@ jobs:
         uses: actions/setup-node@v4
         with:
           node-version: ${quoted(options.nodeVersion)}
-      - name: Install the sandbox
-        run: |
-          sudo apt-get update -qq && sudo apt-get install -y -qq bubblewrap
-          # Ubuntu 24.04 keeps unprivileged user namespaces (which the sandbox needs) behind AppArmor.
-          sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 || true
+${SANDBOX_STEP}
       - name: Take the lesson out of the student's folder
         run: |
           # The pack (with its hidden transcripts) is kept beside the checkout, not in the folder the check shows.
