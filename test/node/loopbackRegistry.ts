@@ -11,6 +11,15 @@ import * as path from 'node:path';
 const ROOT = path.join(__dirname, '..', '..');
 const VERDACCIO = path.join(ROOT, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
 
+/**
+ * Verdaccio's command line, run by a script that also ends it when this test process is gone (its parent
+ * changes): a test run killed outright (SIGKILL, a CI timeout) leaves no registry behind.
+ */
+const ORPHAN_GUARD = `
+  const parent = process.ppid;
+  setInterval(() => { if (process.ppid !== parent) process.exit(0); }, 500).unref();
+  require(process.argv[1]);`;
+
 export interface LoopbackRegistry {
   readonly url: string;
   /** An npm user config that lets npm publish to it (Verdaccio takes any token from anonymous publishers). */
@@ -70,10 +79,14 @@ export async function startLoopbackRegistry(dir: string): Promise<LoopbackRegist
   const npmrc = path.join(dir, 'publish.npmrc');
   fs.writeFileSync(npmrc, `//127.0.0.1:${port}/:_authToken=anonymous\n`);
   let output = '';
-  const child = spawn(process.execPath, [VERDACCIO, '--config', config, '--listen', `127.0.0.1:${port}`], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['-e', ORPHAN_GUARD, VERDACCIO, '--config', config, '--listen', `127.0.0.1:${port}`],
+    {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const kill = (): void => {
