@@ -24,6 +24,8 @@ import { loadPack, type LoadedPack } from '../../src/node/packs/packs';
 import { discoverFixtures, type Fixture } from './realStyleCorpus';
 import { unsupportedCounts } from '../../src/core/diagnosis/evidence';
 import { mistakeExplanation, mistakeHeadline } from '../../src/core/report/findings';
+import { formatReport } from '../../src/cli/format';
+import { checkView } from '../../src/ext/panel/panelState';
 
 const ROOT = path.join(__dirname, '..', '..');
 /** The interpreter `python3` runs, by its real path: a version manager's shim would double each process start. */
@@ -81,6 +83,20 @@ function reportWithLookahead(index: number): Promise<CheckReport> {
   const report = reportOf(fixtures[index]!);
   for (const next of fixtures.slice(index + 1, index + CONCURRENCY)) void reportOf(next);
   return report;
+}
+
+/**
+ * A failing check never says every transcript passes, on any surface the learner reads: the CLI's text, the
+ * JSON, the panel's view model (issue 31: 'All 16 hidden transcripts pass' beside a failing STATUS).
+ */
+function assertNoSurfaceSaysAllPass(r: CheckReport, manifest: LessonManifest, said: string): void {
+  const surfaces = {
+    text: formatReport(r, false),
+    json: JSON.stringify(r),
+    panel: JSON.stringify(checkView(r, manifest, null)),
+  };
+  for (const [surface, text] of Object.entries(surfaces))
+    assert.doesNotMatch(text, /\bAll \d+ hidden transcripts pass|every transcript passes/i, `${said}: its ${surface}`);
 }
 
 /**
@@ -183,6 +199,7 @@ describe('real-style corpus: the diagnosis holds on programs written the way peo
       // Not "<x>: expected …": mocha would cut such a message down to <x>.
       const said = `${f.id} should get ${expected(f)} and got ${verdict(r)}`;
       assertCardsShowWhatTheyState(r, said);
+      if (r.status !== 'pass') assertNoSurfaceSaysAllPass(r, packs.get(f.lesson)!.manifest, said);
       // Every counterexample shown reproduces: run again on its own, the program answered it the same way
       // (issue 17). A program that answers differently on each run, or whose own writer interleaves with its
       // answers, cannot promise that, and is told so instead.

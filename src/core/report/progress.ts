@@ -10,14 +10,18 @@ import type { Language, ReadStep } from '../pack/schema';
 
 /** "12 of 14 hidden transcripts pass", or why nothing could be checked. */
 export function checkSummary(
-  report: Pick<CheckReport, 'status' | 'checks'> & Partial<Pick<CheckReport, 'problems'>>,
+  report: Pick<CheckReport, 'status' | 'checks'> & Partial<Pick<CheckReport, 'problems' | 'fuzz'>>,
 ): string {
   const { total, passed } = report.checks;
   // Reports stored by an older version have no notRun.
   const notRun = report.checks.notRun ?? 0;
   if (report.status === 'error') return 'Could not check: the program did not run';
   if (report.status === 'pass') return `All ${total} hidden transcripts pass`;
-  if (passed === total) return `All ${total} hidden transcripts pass, but not everything is right`;
+  // A failing check never leads with everything passing: the failure first, what passed after.
+  if (passed === total) {
+    const random = report.fuzz?.failed ? `: ${report.fuzz.failed} of ${report.fuzz.transcripts} random tests fail` : '';
+    return `Not everything is right, though the ${total} hidden transcripts pass${random}`;
+  }
   const why = report.problems?.some((p) => p.kind === 'unimplemented')
     ? 'the code is not written yet'
     : 'the program stopped answering';
