@@ -13,6 +13,7 @@ import { safeText } from '../../core/text/text';
 import { trackProcess } from '../sandbox/cleanup';
 import { DescendantTracker } from '../sandbox/descendants';
 import { DEFAULT_STDERR_LIMIT_BYTES, killGroup, OUT_OF_MEMORY, SWEEP_EVERY_MS, type ProcessSpec } from './runner';
+import { ProgramClock } from './programClock';
 import { StderrKeeper } from './stderrKeeper';
 
 export interface InteractiveSpec extends Omit<ProcessSpec, 'stallMs' | 'timeLimitMs'> {
@@ -40,6 +41,8 @@ export interface InteractiveSession extends LineSession {
 
 /** An interpreter starting on a loaded machine gets this much more for its first answer. */
 const START_GRACE_MS = 3000;
+/** How often a silent program's CPU time is read once the clock says its answer is late but its CPU time does not. */
+const RECHECK_MS = 200;
 /** After the program exits, how long its pipes may stay open (a grandchild holding them) before we stop waiting. */
 const PIPE_GRACE_MS = 500;
 
@@ -75,6 +78,7 @@ export function startInteractive(spec: InteractiveSpec): InteractiveSession {
     tracker?.killAll();
   };
   const untrack = trackProcess(stop);
+  const clock = new ProgramClock(child.pid);
   const stderr = new StderrKeeper(spec.stderrLimitBytes ?? DEFAULT_STDERR_LIMIT_BYTES);
   const decoder = new StringDecoder('utf8');
   const lines: string[] = [];
@@ -197,15 +201,24 @@ export function startInteractive(spec: InteractiveSpec): InteractiveSession {
       if (ended) return Promise.reject(ended);
       return new Promise<string[]>((resolve, reject) => {
         const allowed = spec.answerTimeLimitMs + (answered === 0 ? START_GRACE_MS : 0);
-        const timer = setTimeout(() => {
+        const since = performance.now();
+        clock.mark();
+        // The limit is on the program's own time (programClock.ts): waiting for a core is not being slow to answer.
+        const judge = (): void => {
+          const charged = clock.chargedSince(since);
+          if (waiter && charged < allowed - 5) {
+            waiter.timer = setTimeout(judge, Math.min(allowed - charged, RECHECK_MS));
+            return;
+          }
           end(
             new ProgramStopped(
               `it stopped answering: no answer to ${unanswered()} within ${seconds(allowed)} (it may loop for ever, or wait to read all its input first: it must answer each command as soon as it reads it)`,
               details(),
             ),
           );
-        }, allowed);
-        waiter = { commands, resolve, reject, timer, since: performance.now() };
+        };
+        const timer = setTimeout(judge, allowed);
+        waiter = { commands, resolve, reject, timer, since };
         stats.exchanges++;
         stats.commands += commands.length;
         transcript.push(...commands);
