@@ -9,7 +9,9 @@ import * as path from 'node:path';
  * PassingBatchStore, CheckServiceClient); `t`: bench.mjs's helpers (rounds, row, report, cliCheck, …).
  */
 export async function serviceRows(lib, t) {
-  const { ROOT, LESSON, PYTHON, PROGRAMS, RUNS, rounds, row, report, cliCheck, timedProcess, s, x } = t;
+  const { ROOT, LESSON, PYTHON, PROGRAMS, RUNS, rounds, row, report, cliCheck, timedProcess, s, x, sample } = t;
+  // --sample: a few checks for the memory row, only to see it runs.
+  const MEMORY_CHECKS = sample ? 12 : 200;
   const SCRIPT = path.join(ROOT, 'dist', 'service.js');
   const ENGINE = path.join(ROOT, 'dist', 'engine.js');
   const target = { packDir: LESSON, origin: 'built-in', language: 'python', interpreters: { python: PYTHON } };
@@ -111,11 +113,11 @@ export async function serviceRows(lib, t) {
       return warmClient.status();
     };
     const at10 = await upTo(10);
-    const at200 = await upTo(200);
+    const at200 = await upTo(MEMORY_CHECKS);
     const growth = at200.rssBytes / at10.rssBytes;
     const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
     report(
-      "the service's memory (RSS) after 200 checks / after 10",
+      `the service's memory (RSS) after ${MEMORY_CHECKS} checks / after 10`,
       `${x(growth)} (${mb(at200.rssBytes)} / ${mb(at10.rssBytes)}; heap ${mb(at200.heapUsedBytes)} / ${mb(at10.heapUsedBytes)})`,
       '≤ 1.1×',
       growth <= 1.1,
