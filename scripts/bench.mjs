@@ -141,8 +141,15 @@ function corpusPrograms() {
     if (!fs.statSync(dir).isDirectory()) continue;
     for (const language of fs.readdirSync(dir).sort())
       for (const name of fs.readdirSync(path.join(dir, language)).sort()) {
-        const file = path.join(dir, language, name);
-        if (!fs.statSync(file).isFile()) continue;
+        // A folder holds a program of several files (conn-counts): the module with the header is the one checked.
+        const entry = path.join(dir, language, name);
+        const file = fs.statSync(entry).isDirectory()
+          ? fs
+              .readdirSync(entry)
+              .map((inner) => path.join(entry, inner))
+              .find((inner) => fs.statSync(inner).isFile() && /lesson-companion:/.test(fs.readFileSync(inner, 'utf8')))
+          : entry;
+        if (!file) continue;
         if (/^\s*(?:#|\/\/)\s*lesson-companion:/m.test(fs.readFileSync(file, 'utf8').slice(0, 2000)))
           found.push({ lesson, file, id: `${lesson}/${language}/${name}` });
       }
