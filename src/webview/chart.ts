@@ -122,6 +122,10 @@ export function smallMultiples(view: SimulationChartView): HTMLElement {
         { class: `row-head row-${row.kind}` },
         h('span', { class: 'row-title' }, row.title),
         h('span', { class: 'row-subtitle muted small' }, row.subtitle),
+        // The note under the chart is the server charts' scale; a row on its own scale says its own.
+        max !== view.scaleMax || row.kind !== 'server'
+          ? h('span', { class: 'row-scale muted small' }, `its own scale: 0 to ${max}`)
+          : null,
         row.down.length
           ? h(
               'span',
