@@ -4,10 +4,12 @@
  * with the pack copied beside it; and `classroom clone --shard i/N`, run with real git against a class of
  * 12 repositories (file:// URLs of scratch git repositories), clones each student exactly once over the 3
  * shards, a folder per student with the program and no .git, and an empty folder for a repository that
- * cannot be cloned. Sharding and merging the grades themselves are `grade`'s (tested with it).
+ * cannot be cloned; then the workflow's own clone, grade and merge commands (its run blocks, with the matrix
+ * value and the run id put in as Actions would) grade the class in 3 shards and merge them into the same rows
+ * as one `grade` of the whole class.
  */
 import * as assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -110,6 +112,81 @@ describe('classroom grade-workflow and clone (built CLI, real git) [heavy]', fun
     }
     assert.deepEqual([...where.keys()].sort(), [...STUDENTS, 'ghost'].sort());
     assert.ok(new Set(where.values()).size > 1, 'the class is spread over more than one shard');
+  });
+
+  it("the workflow's clone, grade and merge commands, run for 3 shards, give the rows one grade of the class gives", async function () {
+    this.timeout(600_000);
+    const repo = path.join(tmp, 'teacher-3');
+    fs.mkdirSync(repo);
+    fs.copyFileSync(path.join(tmp, 'roster.txt'), path.join(repo, 'roster.txt'));
+    const init = await cli(['classroom', 'grade-workflow', '--lesson', 'least-connections', '--install', 'true'], repo);
+    assert.equal(init.code, 0, init.stdout + init.stderr);
+    const text = fs.readFileSync(path.join(repo, '.github', 'workflows', 'grade.yml'), 'utf8');
+    const shim = path.join(tmp, 'shim');
+    fs.mkdirSync(shim, { recursive: true });
+    fs.writeFileSync(
+      path.join(shim, 'lesson-companion'),
+      `#!/bin/sh\nexec "${process.execPath}" "${path.join(tmp, 'dist', 'cli.js')}" "$@"\n`,
+      { mode: 0o755 },
+    );
+    /** A step's run block, with what Actions would put in for `${{ matrix.shard }}` and `${{ github.run_id }}`. */
+    const step = (job: string, name: string, shard = 0): void => {
+      const from = text.indexOf(`\n  ${job}:\n`);
+      const at = text.indexOf(`      - name: ${name}\n        `, from);
+      const lines = text.slice(at).split('\n').slice(1);
+      const body = lines.slice(lines.findIndex((l) => l.endsWith('run: |')) + 1);
+      const script = body
+        .slice(
+          0,
+          body.findIndex((l) => !l.startsWith('          ')),
+        )
+        .map((l) =>
+          l.slice(10).replaceAll('${{ matrix.shard }}', String(shard)).replaceAll('${{ github.run_id }}', '4242'),
+        )
+        .join('\n');
+      execFileSync('bash', ['-e', '-c', script], {
+        cwd: repo,
+        env: {
+          ...process.env,
+          PATH: `${shim}:${process.env.PATH}`,
+          RUNNER_TEMP: path.join(tmp, `runner-${job}-${shard}`),
+          LESSON_COMPANION_PACKS: path.join(tmp, 'no-packs'),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    };
+    const whole = path.join(tmp, 'whole-class');
+    for (const shard of [1, 2, 3]) {
+      fs.mkdirSync(path.join(tmp, `runner-grade-shard-${shard}`));
+      for (const name of ['Copy the lesson beside the checkout', "Clone this shard's repositories", 'Grade this shard'])
+        step('grade-shard', name, shard);
+      const runner = path.join(tmp, `runner-grade-shard-${shard}`);
+      fs.mkdirSync(path.join(tmp, 'runner-merge-0', 'shards', `shard-${shard}`), { recursive: true });
+      fs.copyFileSync(
+        path.join(runner, 'shard', 'class-report.json'),
+        path.join(tmp, 'runner-merge-0', 'shards', `shard-${shard}`, 'class-report.json'),
+      );
+      fs.cpSync(path.join(runner, 'submissions'), whole, { recursive: true });
+    }
+    step('merge', 'Copy the lesson beside the checkout');
+    step('merge', 'Merge the shard reports of this run');
+    const single = await cli(['grade', whole, '--lesson', 'least-connections', '--out', 'single', '--format', 'json']);
+    assert.equal(single.code, 0, single.stdout + single.stderr);
+    type Rows = { rows: { student: string; status: string; mistakes: { id: string }[] }[] };
+    const rows = (file: string): string[][] =>
+      (JSON.parse(fs.readFileSync(file, 'utf8')) as Rows).rows
+        .map((r) => [
+          r.student,
+          r.status,
+          r.mistakes
+            .map((m) => m.id)
+            .sort()
+            .join(','),
+        ])
+        .sort((a, b) => a[0]!.localeCompare(b[0]!));
+    const merged = rows(path.join(repo, 'class-report', 'class-report.json'));
+    assert.equal(merged.length, STUDENTS.length + 1, 'every student of the roster, the ghost too');
+    assert.deepEqual(merged, rows(path.join(tmp, 'single', 'class-report.json')));
   });
 
   it('refuses a roster with a line it cannot take, and clones nothing', async () => {
