@@ -255,7 +255,7 @@ describe('classroom: the step summary', () => {
     assert.equal(text.split('\n')[0], '## Least Connections: 1/1 points');
     assert.equal(
       classroomSummary(null, classroomResult(null, HIDDEN, 1), 'LC', 'no\r\n\r\nsandbox').split('\n')[2],
-      'The check did not run: no sandbox.',
+      'The check did not run: `no sandbox`.',
     );
   });
 

@@ -95,7 +95,7 @@ export function cardSentences(card: MistakeCard): string[] {
 /** Every "command N (X)" a text says, in order: N and the command X it names. */
 export function commandRefsIn(text: string): { row: number; command: string }[] {
   const out: { row: number; command: string }[] = [];
-  // The command may itself hold parentheses ("PICK (a)") only as far as one level; commands rarely do.
+  // The command may itself hold parentheses ("GET (a)") only as far as one level; commands rarely do.
   for (const match of text.matchAll(/\bcommand (\d+) \(((?:[^()]|\([^()]*\))*)\)/g))
     out.push({ row: Number(match[1]), command: match[2]! });
   return out;

@@ -70,7 +70,7 @@ export type TablePlace = 'below' | 'panel';
 const TABLE_WORDS: Record<TablePlace, string> = { below: 'the table below', panel: "the lesson panel's table" };
 
 /**
- * "command 3 (PICK)": row `row` (1-based) of a counterexample's table, with the command that row holds, so
+ * "command 3 (GET)": row `row` (1-based) of a counterexample's table, with the command that row holds, so
  * the number and the command cannot disagree; undefined when the table has no such row.
  */
 export function commandRef(example: Pick<Counterexample, 'trace'> | null | undefined, row: number): string | undefined {
@@ -79,7 +79,7 @@ export function commandRef(example: Pick<Counterexample, 'trace'> | null | undef
 }
 
 /**
- * Which run a location's reason is about, put before the reason: "at command 3 (PICK) in the table below, "
+ * Which run a location's reason is about, put before the reason: "at command 3 (GET) in the table below, "
  * or "in “…”, not the table below, ". A row number is given only for a row of the card's own table.
  */
 function locationRun(
@@ -188,8 +188,8 @@ function quotedTranscript(name: string, label: string): string {
 }
 
 /**
- * ", first at command 4 (PICK) in the table below" when the first sighting is a row of the card's own table
- * (the same transcript, not shrunk, the same command at that row); else ", first at PICK in “ties follow pool
+ * ", first at command 4 (GET) in the table below" when the first sighting is a row of the card's own table
+ * (the same transcript, not shrunk, the same command at that row); else ", first at GET in “ties follow pool
  * order”": another transcript's fact names the transcript, never a row number the table does not share.
  */
 function firstSeen(
@@ -208,7 +208,7 @@ function firstSeen(
 }
 
 /**
- * "Seen at 7 commands in 2 of 15 hidden transcripts and 1 of 40 random tests, first at PICK in “ties follow
+ * "Seen at 7 commands in 2 of 15 hidden transcripts and 1 of 40 random tests, first at GET in “ties follow
  * pool order”." With the report, the counts say where they come from.
  */
 export function evidenceText(
