@@ -132,7 +132,7 @@ export async function prepareProgram(
       tmp,
       learnerFile,
       driver,
-      new Set(learnerView(learnerFile, language, layout)),
+      layout ? new Set(learnerView(learnerFile, language, layout)) : undefined,
       fail,
       (args, packFiles, learnerFiles) => ({
         runtime: 'node',
@@ -156,7 +156,8 @@ async function transpileInto(
   tmp: string,
   learnerFile: string,
   driver: string | undefined,
-  own: ReadonlySet<string>,
+  // The learner's own files (a check, with the starter's layout); undefined for `run`, which is not contained.
+  own: ReadonlySet<string> | undefined,
   fail: (message: string, line: number | null) => PreparedProgram,
   program: (args: string[], packFiles: string[], learnerFiles: { run: string; source: string }[]) => PreparedProgram,
 ): Promise<PreparedProgram> {
