@@ -51,7 +51,6 @@ export interface PackFile {
   readonly absolute: string;
 }
 
-
 /** A file or folder (ending in "/") of the pack folder that the bundle leaves out, and why. */
 export interface LeftOut {
   readonly path: string;
@@ -74,15 +73,23 @@ export async function listPackFiles(
     for (const entry of entries) {
       const rel = relative ? `${relative}/${entry.name}` : entry.name;
       if (!isBundledPath(rel)) {
-        if (entry.name === 'node_modules') leftOut.push({ path: `${rel}/`, why: 'installed packages are never bundled' });
+        if (entry.name === 'node_modules')
+          leftOut.push({ path: `${rel}/`, why: 'installed packages are never bundled' });
         continue;
       }
-      const why = !manifest ? undefined : entry.isDirectory() ? folderLeftOutReason(manifest, rel) : leftOutReason(manifest, rel);
+      const why = !manifest
+        ? undefined
+        : entry.isDirectory()
+          ? folderLeftOutReason(manifest, rel)
+          : leftOutReason(manifest, rel);
       if (why) {
         leftOut.push({ path: entry.isDirectory() ? `${rel}/` : rel, why });
         continue;
       }
-      if (entry.isSymbolicLink()) throw new BundleError(`${rel} is a symbolic link; packs are installed without links, so replace it with a copy of the file`);
+      if (entry.isSymbolicLink())
+        throw new BundleError(
+          `${rel} is a symbolic link; packs are installed without links, so replace it with a copy of the file`,
+        );
       if (entry.isDirectory()) {
         await walk(rel);
         continue;
@@ -90,11 +97,20 @@ export async function listPackFiles(
       if (!entry.isFile()) throw new BundleError(`${rel} is not a regular file; remove it from the pack folder`);
       const problem = archivePathProblem(rel);
       if (problem) throw new BundleError(`cannot bundle ${rel}: ${problem}; rename it`);
-      if (keys.has(collisionKey(rel))) throw new BundleError(`${rel} differs from another file only in upper/lower case, which Windows and macOS cannot tell apart; rename one`);
+      if (keys.has(collisionKey(rel)))
+        throw new BundleError(
+          `${rel} differs from another file only in upper/lower case, which Windows and macOS cannot tell apart; rename one`,
+        );
       keys.add(collisionKey(rel));
-      if (rel === ARCHIVE_MANIFEST) throw new BundleError(`the pack folder has a file named ${ARCHIVE_MANIFEST}; that name is reserved for the bundle's own manifest, so rename it`);
+      if (rel === ARCHIVE_MANIFEST)
+        throw new BundleError(
+          `the pack folder has a file named ${ARCHIVE_MANIFEST}; that name is reserved for the bundle's own manifest, so rename it`,
+        );
       files.push({ path: rel, absolute: path.join(dir, relative, entry.name) });
-      if (files.length >= ARCHIVE_LIMITS.entries) throw new BundleError(`the pack has more than ${ARCHIVE_LIMITS.entries} files; packs are installed only up to that many`);
+      if (files.length >= ARCHIVE_LIMITS.entries)
+        throw new BundleError(
+          `the pack has more than ${ARCHIVE_LIMITS.entries} files; packs are installed only up to that many`,
+        );
     }
   };
   await walk('');
@@ -121,7 +137,10 @@ export async function bundlePack(dir: string, outFile: string, options: BundleOp
   const validation = await validatePack(dir, options.validation);
   if (!validation.valid) throw new BundleError(`${dir} is not a valid lesson pack, so it was not bundled`, validation);
   const unhashed = validation.problems.find((p) => p.code === 'missing-answers');
-  if (unhashed) throw new BundleError(`${dir} was not bundled: ${unhashed.message.replace(/, and bundle refuses.*$/, '')}. ${unhashed.advice ?? ''}`.trim());
+  if (unhashed)
+    throw new BundleError(
+      `${dir} was not bundled: ${unhashed.message.replace(/, and bundle refuses.*$/, '')}. ${unhashed.advice ?? ''}`.trim(),
+    );
   const pack = await loadPack(dir, 'folder', { checkPatterns: true });
   const leftOut: LeftOut[] = [];
   const listed = await listPackFiles(dir, pack.manifest, leftOut);
@@ -132,9 +151,15 @@ export async function bundlePack(dir: string, outFile: string, options: BundleOp
   for (const file of listed) {
     if (path.resolve(file.absolute) === out) continue;
     const data = await fs.readFile(file.absolute);
-    if (data.length > ARCHIVE_LIMITS.entryBytes) throw new BundleError(`${file.path} is ${(data.length / 1024 / 1024).toFixed(1)} MiB; a pack file may be at most ${ARCHIVE_LIMITS.entryBytes / 1024 / 1024} MiB`);
+    if (data.length > ARCHIVE_LIMITS.entryBytes)
+      throw new BundleError(
+        `${file.path} is ${(data.length / 1024 / 1024).toFixed(1)} MiB; a pack file may be at most ${ARCHIVE_LIMITS.entryBytes / 1024 / 1024} MiB`,
+      );
     total += data.length;
-    if (total > ARCHIVE_LIMITS.totalBytes) throw new BundleError(`the pack's files add up to more than ${ARCHIVE_LIMITS.totalBytes / 1024 / 1024} MiB, the most a pack may hold`);
+    if (total > ARCHIVE_LIMITS.totalBytes)
+      throw new BundleError(
+        `the pack's files add up to more than ${ARCHIVE_LIMITS.totalBytes / 1024 / 1024} MiB, the most a pack may hold`,
+      );
     contents.set(file.path, data);
     files.push({ path: file.path, sha256: sha256(data), size: data.length });
   }
@@ -153,7 +178,11 @@ export async function bundlePack(dir: string, outFile: string, options: BundleOp
     // Install takes a large entry compressed beyond its ratio for a zip bomb; a long, repetitive transcript
     // legitimately is one, so such a file is stored as it is (the pack's size limits still bound it).
     const storeAsIs = bombRatio(data.length, deflateRawSync(data, { level: 9 }).length) !== undefined;
-    zip.addBuffer(data, file.path, storeAsIs ? { mtime: FIXED_MTIME, mode: FILE_MODE, compress: false, forceDosTimestamp: true } : entry);
+    zip.addBuffer(
+      data,
+      file.path,
+      storeAsIs ? { mtime: FIXED_MTIME, mode: FILE_MODE, compress: false, forceDosTimestamp: true } : entry,
+    );
   }
   zip.end();
   // Written beside the target and renamed, so a failed bundle never leaves half a file under its name.
@@ -163,7 +192,10 @@ export async function bundlePack(dir: string, outFile: string, options: BundleOp
     await pipeline(zip.outputStream, createWriteStream(partial));
     // The same rules install applies, on the very bytes written: a bundle install would refuse is no bundle.
     await readVerifiedArchive(partial).catch((error: unknown) => {
-      if (error instanceof InstallError) throw new BundleError(`the bundle was not written, because install would refuse it: ${error.message.replace(/^refused [^:]*: /, '')}`);
+      if (error instanceof InstallError)
+        throw new BundleError(
+          `the bundle was not written, because install would refuse it: ${error.message.replace(/^refused [^:]*: /, '')}`,
+        );
       throw error;
     });
     await fs.rename(partial, out);

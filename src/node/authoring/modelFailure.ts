@@ -67,7 +67,11 @@ interface Trigger {
 }
 
 /** Replays one transcript from a fresh initial(); the ModelError it throws, at which command, if any. */
-function replay(model: ReferenceModel, transcript: Transcript, on: ReadonlySet<string>): Omit<Trigger, 'transcript'> | undefined {
+function replay(
+  model: ReferenceModel,
+  transcript: Transcript,
+  on: ReadonlySet<string>,
+): Omit<Trigger, 'transcript'> | undefined {
   let state: unknown;
   let index = -1;
   try {

@@ -33,7 +33,11 @@ export function expectedVerdict(source: string): string | undefined {
     if (!match) continue;
     const listed = match[1]!;
     if (listed === 'none' || listed === '(unnamed)') return listed;
-    const ids = listed.split(',').map((id) => id.trim()).filter(Boolean).sort();
+    const ids = listed
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean)
+      .sort();
     return ids.length > 0 ? ids.join(', ') : undefined;
   }
   return undefined;
@@ -42,9 +46,17 @@ export function expectedVerdict(source: string): string | undefined {
 async function programFiles(root: string): Promise<string[]> {
   const out: string[] = [];
   const walk = async (dir: string): Promise<void> => {
-    const entries = (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
     for (const entry of entries) {
-      if (out.length >= MAX_PROGRAMS || entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === '__pycache__') continue;
+      if (
+        out.length >= MAX_PROGRAMS ||
+        entry.name.startsWith('.') ||
+        entry.name === 'node_modules' ||
+        entry.name === '__pycache__'
+      )
+        continue;
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) await walk(full);
       else if (entry.isFile() && languageOf(full) !== undefined) out.push(full);
@@ -55,25 +67,46 @@ async function programFiles(root: string): Promise<string[]> {
 }
 
 /** Checks every program of `folder` (one at a time: each check runs its own processes) against `pack`. */
-export async function checkPrograms(pack: LoadedPack, folder: string, options: { interpreters?: Partial<Interpreters> } = {}): Promise<ProgramResult[]> {
+export async function checkPrograms(
+  pack: LoadedPack,
+  folder: string,
+  options: { interpreters?: Partial<Interpreters> } = {},
+): Promise<ProgramResult[]> {
   const results: ProgramResult[] = [];
   for (const file of await programFiles(folder)) {
     const shown = path.relative(folder, file);
     const language = languageOf(file)!;
     const expected = expectedVerdict(await fs.readFile(file, 'utf8'));
     if (expected === undefined) {
-      results.push({ file: shown, language, matched: false, note: 'no "expect-mistakes:" line in its first 12 lines, so it was not checked' });
+      results.push({
+        file: shown,
+        language,
+        matched: false,
+        note: 'no "expect-mistakes:" line in its first 12 lines, so it was not checked',
+      });
       continue;
     }
     if (!pack.manifest.starters[language]) {
       results.push({ file: shown, language, expected, matched: false, note: `the pack has no ${language} starter` });
       continue;
     }
-    const report = await checkFile(pack, file, language, options.interpreters ? { interpreters: options.interpreters } : {});
+    const report = await checkFile(
+      pack,
+      file,
+      language,
+      options.interpreters ? { interpreters: options.interpreters } : {},
+    );
     const named = report.mistakes.map((m) => m.id).sort();
     const got = report.status === 'pass' ? 'none' : named.length > 0 ? named.join(', ') : '(unnamed)';
     const problem = report.problems[0];
-    results.push({ file: shown, language, expected, got, matched: got === expected, ...(got !== expected && problem ? { note: problem.message } : {}) });
+    results.push({
+      file: shown,
+      language,
+      expected,
+      got,
+      matched: got === expected,
+      ...(got !== expected && problem ? { note: problem.message } : {}),
+    });
   }
   return results;
 }

@@ -202,6 +202,9 @@ export function blankScaffoldFiles(id: string): Map<string, string> {
     ['starter/javascript/counter.js', jsLike(false).replace('__ID__', id)],
     ['starter/typescript/counter.ts', jsLike(true).replace('__ID__', id)],
     [`authoring/${id}.answers.json`, JSON.stringify({ lesson: id, questions: {} }, null, 2) + '\n'],
-    ['authoring/README.md', `# Authoring notes for ${id}\n\nThis folder is for you, not for learners: \`lesson-companion bundle\` leaves it out.\nKeep your reference solutions, notes and the plain answers to your questions (${id}.answers.json) here.\n`],
+    [
+      'authoring/README.md',
+      `# Authoring notes for ${id}\n\nThis folder is for you, not for learners: \`lesson-companion bundle\` leaves it out.\nKeep your reference solutions, notes and the plain answers to your questions (${id}.answers.json) here.\n`,
+    ],
   ]);
 }

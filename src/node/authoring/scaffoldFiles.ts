@@ -162,7 +162,8 @@ function manifest(id: string): string {
     version: '0.1.0',
     title: `TODO: the title of ${id}`,
     summary: 'TODO: one sentence on what the learner builds.',
-    coreQuestion: 'TODO: the one question this lesson answers. Example: what single number per backend lets a balancer send work to whoever is least busy right now?',
+    coreQuestion:
+      'TODO: the one question this lesson answers. Example: what single number per backend lets a balancer send work to whoever is least busy right now?',
     outcomes: ['TODO: what the learner can do or explain afterwards'],
     model: 'model/model.js',
     protocol:
@@ -175,7 +176,11 @@ function manifest(id: string): string {
     transcripts: ['transcripts/hidden.txt'],
     readOrder: [
       { title: "The file's opening comment", symbol: '#top' },
-      { title: 'The Balancer class: the pool and one counter per backend', symbol: 'Balancer', pattern: 'class\\s+Balancer' },
+      {
+        title: 'The Balancer class: the pool and one counter per backend',
+        symbol: 'Balancer',
+        pattern: 'class\\s+Balancer',
+      },
       { title: 'pick(): fewest in flight wins; count it at once', symbol: 'pick' },
       { title: 'done(): never below zero; strangers ignored', symbol: 'done' },
       { title: 'main(): the command loop', symbol: 'main' },
@@ -187,7 +192,8 @@ function manifest(id: string): string {
       {
         id: 'tiebreak',
         title: 'Wrong tiebreak',
-        explanation: 'A tie must go to the backend listed first in the pool; yours goes by name, to the last one, or rotates.',
+        explanation:
+          'A tie must go to the backend listed first in the pool; yours goes by name, to the last one, or rotates.',
         function: 'pick',
         hint: 'Keep the first backend with the smallest count; replace it only on a strictly smaller count.',
         mutants: ['tiebreak-name', 'tiebreak-last', 'tiebreak-rotate'],
@@ -244,6 +250,9 @@ export function scaffoldFiles(id: string): Map<string, string> {
     ['starter/python/balancer.py', PY.replace('__ID__', id)],
     ['starter/javascript/balancer.js', jsLike(false).replace('__ID__', id)],
     ['starter/typescript/balancer.ts', jsLike(true).replace('__ID__', id)],
-    ['authoring/README.md', `# Authoring notes for ${id}\n\nThis folder is for you, not for learners: \`lesson-companion bundle\` leaves it out.\nKeep your reference solutions and notes here.\n`],
+    [
+      'authoring/README.md',
+      `# Authoring notes for ${id}\n\nThis folder is for you, not for learners: \`lesson-companion bundle\` leaves it out.\nKeep your reference solutions and notes here.\n`,
+    ],
   ]);
 }

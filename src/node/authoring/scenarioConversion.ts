@@ -11,7 +11,14 @@ import type { Scenario } from '../../worlds/templates/scenarioSchema';
 import { DEFAULT_QUEUE_COMMANDS, type QueueCommands, type QueueParams } from '../../worlds/queues';
 
 const sameCommands = (a: QueueCommands, b: QueueCommands): boolean =>
-  JSON.stringify(a.start) === JSON.stringify(b.start) && a.pick === b.pick && a.done === b.done && !a.afterPick && !a.down && !a.up && !a.wait?.length && !a.refuse?.length;
+  JSON.stringify(a.start) === JSON.stringify(b.start) &&
+  a.pick === b.pick &&
+  a.done === b.done &&
+  !a.afterPick &&
+  !a.down &&
+  !a.up &&
+  !a.wait?.length &&
+  !a.refuse?.length;
 
 /** The queue world's params for a template scenario: the same pool, ticks, arrivals, events and commands. */
 export function queueParamsOf(scenario: Scenario): QueueParams {
@@ -32,11 +39,15 @@ export function worldScenarioFromTemplate(scenario: Scenario): WorldScenario {
   const series: SeriesSpec[] = [
     { measure: 'queue', per: 'lane', title: 'Requests held by each server', unit: 'requests' },
     ...(fails ? [{ measure: 'failed', per: 'total' as const, title: 'Failed requests', unit: 'failed per tick' }] : []),
-    ...(waits ? [{ measure: 'waiting', per: 'total' as const, title: 'Waiting at the balancer', unit: 'requests' }] : []),
+    ...(waits
+      ? [{ measure: 'waiting', per: 'total' as const, title: 'Waiting at the balancer', unit: 'requests' }]
+      : []),
   ];
   const sentence =
     "Your balancer's longest queue was {yours.peak.queue.worst} requests, on {worst.queue}; there the reference's peaked at {reference.peak.queue.worst} and round robin's at {baseline.round-robin.peak.queue.worst}." +
-    (fails ? ' Failed requests: yours {yours.total.failed}, the reference {reference.total.failed}, round robin {baseline.round-robin.total.failed}.' : '');
+    (fails
+      ? ' Failed requests: yours {yours.total.failed}, the reference {reference.total.failed}, round robin {baseline.round-robin.total.failed}.'
+      : '');
   return {
     id: scenario.id,
     title: scenario.title,
@@ -53,7 +64,8 @@ export function worldScenarioFromTemplate(scenario: Scenario): WorldScenario {
 
 /** The lines the model module needs for the converted scenarios to run: the queue world, and baselines that speak its commands. */
 export function modelLinesFor(scenario: Scenario): string {
-  if (sameCommands(scenario.commands, DEFAULT_QUEUE_COMMANDS)) return "export { queueWorld as world, queueBaselines as baselines } from 'lesson-companion/worlds/queues';";
+  if (sameCommands(scenario.commands, DEFAULT_QUEUE_COMMANDS))
+    return "export { queueWorld as world, queueBaselines as baselines } from 'lesson-companion/worlds/queues';";
   return [
     "import { queueWorld, queueBaselinesFor } from 'lesson-companion/worlds/queues';",
     'export const world = queueWorld;',
@@ -65,13 +77,20 @@ export function modelLinesFor(scenario: Scenario): string {
  * One warning per template scenario: it still runs, and here is how it becomes a world scenario (the model's
  * line, unless the model already exports the queue world, and the JSON that replaces the scenario).
  */
-export function conversionFindings(scenarios: readonly object[] | undefined, modelHasQueueWorld: boolean): ScenarioFinding[] {
+export function conversionFindings(
+  scenarios: readonly object[] | undefined,
+  modelHasQueueWorld: boolean,
+): ScenarioFinding[] {
   let first: string | undefined;
   return (scenarios ?? []).flatMap((raw, i) => {
     if ('params' in raw) return [];
     const scenario = raw as Scenario;
     // The model's line once, with the first of them: the others point back to it.
-    const line = modelHasQueueWorld ? '' : first === undefined ? `Add to the model: ${modelLinesFor(scenario)} Then ` : `With the model line given for scenario "${first}", `;
+    const line = modelHasQueueWorld
+      ? ''
+      : first === undefined
+        ? `Add to the model: ${modelLinesFor(scenario)} Then `
+        : `With the model line given for scenario "${first}", `;
     first ??= scenario.id;
     return [
       {

@@ -14,7 +14,14 @@ import { conversionFindings } from './scenarioConversion';
 import { SHIPPED_QUEUE_WORLD } from '../engine/modelLoader';
 import type { Language } from '../../core/pack/schema';
 import { checkPattern } from '../../core/pack/patternSafety';
-import { patternKey, readOrderTargets, validateLesson, type ValidateLessonInput, type ValidationArea, type ValidationProblem } from '../../core/validation/validate';
+import {
+  patternKey,
+  readOrderTargets,
+  validateLesson,
+  type ValidateLessonInput,
+  type ValidationArea,
+  type ValidationProblem,
+} from '../../core/validation/validate';
 import { checkFile, DEFAULT_OUTPUT_LIMIT_BYTES } from '../check/checker';
 import type { Interpreters } from '../languages/languages';
 import { loadPack, MANIFEST_FILE, PackError, readPackFile, resolveInside, type LoadedPack } from '../packs/packs';
@@ -112,7 +119,9 @@ async function starterFiles(pack: LoadedPack, dir: string): Promise<Map<string, 
  * Each read-order pattern matched against the starter file its step opens, in a worker with a time bound,
  * as the editor will match it: a pattern the analyser let through can still be slow on some text.
  */
-async function matchPatterns(input: Pick<ValidateLessonInput, 'manifest' | 'starterFiles'>): Promise<Map<string, boolean | 'timed-out'>> {
+async function matchPatterns(
+  input: Pick<ValidateLessonInput, 'manifest' | 'starterFiles'>,
+): Promise<Map<string, boolean | 'timed-out'>> {
   const matches = new Map<string, boolean | 'timed-out'>();
   const queue = readOrderTargets(input).filter(({ stepIndex, source }) => {
     const pattern = input.manifest.readOrder[stepIndex]!.pattern;
@@ -122,7 +131,10 @@ async function matchPatterns(input: Pick<ValidateLessonInput, 'manifest' | 'star
   const searchers = Array.from({ length: Math.min(4, queue.length) }, async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const search = await searchPattern(input.manifest.readOrder[next.stepIndex]!.pattern!, next.source!);
-      matches.set(patternKey(next.stepIndex, next.language), search.found || (search.why === 'timed-out' ? 'timed-out' : false));
+      matches.set(
+        patternKey(next.stepIndex, next.language),
+        search.found || (search.why === 'timed-out' ? 'timed-out' : false),
+      );
     }
   });
   await Promise.all(searchers);
@@ -130,7 +142,11 @@ async function matchPatterns(input: Pick<ValidateLessonInput, 'manifest' | 'star
 }
 
 /** Runs the starter the way a learner would first check it: copied into a fresh workspace. */
-async function runStarter(pack: LoadedPack, language: Language, options: ValidatePackOptions): Promise<{ run: StarterRun; problem?: ValidationProblem }> {
+async function runStarter(
+  pack: LoadedPack,
+  language: Language,
+  options: ValidatePackOptions,
+): Promise<{ run: StarterRun; problem?: ValidationProblem }> {
   const starter = pack.manifest.starters[language]!;
   const source = await resolveInside(pack.dir, starter.dir);
   const workspace = await makeTempDir('lesson-companion-validate-');
@@ -145,7 +161,13 @@ async function runStarter(pack: LoadedPack, language: Language, options: Validat
     if (missing) {
       return {
         run: { language, result: 'not-run' },
-        problem: { severity: 'warning', area: 'starters', file, message: `the ${language} starter was not run: ${missing.message}`, advice: `${missing.advice ?? ''} Until it runs, nothing shows that the starter is unsolved.`.trim() },
+        problem: {
+          severity: 'warning',
+          area: 'starters',
+          file,
+          message: `the ${language} starter was not run: ${missing.message}`,
+          advice: `${missing.advice ?? ''} Until it runs, nothing shows that the starter is unsolved.`.trim(),
+        },
       };
     }
     const syntax = report.problems.find((p) => p.kind === 'syntax');
@@ -158,7 +180,8 @@ async function runStarter(pack: LoadedPack, language: Language, options: Validat
           file,
           ...(syntax.line ? { line: syntax.line } : {}),
           message: `the ${language} starter does not compile: ${syntax.message.replace(/^Your file does not compile: /, '')}`,
-          advice: 'Learners must start from a file that runs: leave the functions to write as stubs that raise (Python: NotImplementedError; JavaScript/TypeScript: throw new Error("TODO")).',
+          advice:
+            'Learners must start from a file that runs: leave the functions to write as stubs that raise (Python: NotImplementedError; JavaScript/TypeScript: throw new Error("TODO")).',
         },
       };
     }
@@ -170,7 +193,8 @@ async function runStarter(pack: LoadedPack, language: Language, options: Validat
           area: 'starters',
           file,
           message: `the ${language} starter already passes every hidden transcript, so learners have nothing to do`,
-          advice: 'Replace the bodies of the functions learners write with stubs that raise (Python: NotImplementedError; JavaScript/TypeScript: throw new Error("TODO")).',
+          advice:
+            'Replace the bodies of the functions learners write with stubs that raise (Python: NotImplementedError; JavaScript/TypeScript: throw new Error("TODO")).',
         },
       };
     }
@@ -204,16 +228,34 @@ async function packChecks(
   const problems: ValidationProblem[] = [...lesson.problems];
   // The model's own text says whether it already exports the shipped queue world the conversion runs in.
   const modelSource = await readPackFile(dir, manifest.model).catch(() => '');
-  const conversions = conversionFindings(manifest.scenarios, modelSource.includes(`'${SHIPPED_QUEUE_WORLD}'`) || modelSource.includes(`"${SHIPPED_QUEUE_WORLD}"`));
-  for (const finding of [...(await checkTemplateScenarios(manifest, pack.model!)), ...(await checkWorldScenarios(manifest, pack.model!)), ...conversions]) {
+  const conversions = conversionFindings(
+    manifest.scenarios,
+    modelSource.includes(`'${SHIPPED_QUEUE_WORLD}'`) || modelSource.includes(`"${SHIPPED_QUEUE_WORLD}"`),
+  );
+  for (const finding of [
+    ...(await checkTemplateScenarios(manifest, pack.model!)),
+    ...(await checkWorldScenarios(manifest, pack.model!)),
+    ...conversions,
+  ]) {
     const where = locate(manifestText, MANIFEST_FILE, finding.pointer, finding.message);
-    problems.push({ severity: finding.severity, area: 'scenarios', file: MANIFEST_FILE, line: where.line, column: where.column, message: finding.message, ...(finding.advice ? { advice: finding.advice } : {}) });
+    problems.push({
+      severity: finding.severity,
+      area: 'scenarios',
+      file: MANIFEST_FILE,
+      line: where.line,
+      column: where.column,
+      message: finding.message,
+      ...(finding.advice ? { advice: finding.advice } : {}),
+    });
   }
   return { problems, adequacy: lesson.adequacy };
 }
 
 /** A TypeScript model checked by the instructor's TypeScript compiler, when validate knows the types' folder. */
-async function modelTypeCheck(pack: LoadedPack, options: ValidatePackOptions): Promise<{ check?: TypeCheck; problems: ValidationProblem[] }> {
+async function modelTypeCheck(
+  pack: LoadedPack,
+  options: ValidatePackOptions,
+): Promise<{ check?: TypeCheck; problems: ValidationProblem[] }> {
   if (!options.typesDir || !/\.[cm]?ts$/.test(pack.manifest.model)) return { problems: [] };
   const modelFile = await resolveInside(pack.dir, pack.manifest.model);
   if (!modelFile) return { problems: [] };

@@ -23,13 +23,30 @@ export async function checkWorldScenarios(manifest: LessonManifest, model: Refer
     try {
       lanes = (await runWorldContestants(manifest.id, scenario, model)).lanes;
     } catch (error) {
-      findings.push({ severity: 'error', pointer: at, message: (error as Error).message, advice: 'The params are read by the model\'s `world`; its baselines are the model module\'s `baselines` export (docs/authoring.md, "Scenarios").' });
+      findings.push({
+        severity: 'error',
+        pointer: at,
+        message: (error as Error).message,
+        advice:
+          'The params are read by the model\'s `world`; its baselines are the model module\'s `baselines` export (docs/authoring.md, "Scenarios").',
+      });
       continue;
     }
     for (const match of scenario.sentence.matchAll(PLACEHOLDER)) {
       const parsed = parsePlaceholder(match[1]!, scenario.series, scenario.baselines ?? []);
-      if ('error' in parsed || parsed.kind !== 'number' || parsed.lane === undefined || parsed.lane === 'worst' || lanes.includes(parsed.lane)) continue;
-      findings.push({ severity: 'error', pointer: `${at}/sentence`, message: `scenario "${scenario.id}": {${match[1]}} names lane "${parsed.lane}", which the world does not have (${lanes.join(', ')})` });
+      if (
+        'error' in parsed ||
+        parsed.kind !== 'number' ||
+        parsed.lane === undefined ||
+        parsed.lane === 'worst' ||
+        lanes.includes(parsed.lane)
+      )
+        continue;
+      findings.push({
+        severity: 'error',
+        pointer: `${at}/sentence`,
+        message: `scenario "${scenario.id}": {${match[1]}} names lane "${parsed.lane}", which the world does not have (${lanes.join(', ')})`,
+      });
     }
     const { world } = worldOf(model);
     const reference = await runWorld(world!, scenario.params, scenario.seed, referenceSession(model));
