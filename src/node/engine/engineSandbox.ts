@@ -75,7 +75,8 @@ export async function engineWrap(
         packFiles: new Map(),
         hidden: [],
       };
-      if (sandbox.tool === 'bwrap') return { command: sandbox.path, args: bwrapArgs(view, command, args) };
+      // bwrap too is tied by setpriv: --die-with-parent holds its child, not the outer bwrap (contain.ts says why).
+      if (sandbox.tool === 'bwrap') return tiedToParent(sandbox.path, bwrapArgs(view, command, args));
       return tiedToParent(sandbox.path, unshareArgs(view, command, args));
     },
   };

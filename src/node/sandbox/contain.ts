@@ -147,10 +147,12 @@ export async function containProgram(program: PreparedProgram, options: ContainO
       packFiles,
       hidden: [...options.hidden, ...privateFolders()],
     };
-    // bubblewrap dies with the CLI by itself (--die-with-parent); unshare is tied to it by setpriv.
+    // Both are tied to the CLI by setpriv. bubblewrap's own --die-with-parent ties only the sandboxed child: an
+    // outer bwrap whose child died while it was being set up waits on an eventfd for ever, as PID 1 of its own
+    // namespace (so SIGTERM does not reach it). Seen: outer bwraps left by a suite run, parent init, in eventfd_read.
     const tool =
       sandbox.tool === 'bwrap'
-        ? { command: sandbox.path, args: bwrapArgs(view, command, args) }
+        ? tiedToParent(sandbox.path, bwrapArgs(view, command, args))
         : tiedToParent(sandbox.path, unshareArgs(view, command, args));
     const pathVariable = [...new Set([path.dirname(executable), '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
     const spec: RunSpec = {
