@@ -2,7 +2,7 @@
  * The quiz of a class, per question, for reteaching: how many answered it, how many got it right, and the
  * wrong answer most of the others gave (in its normal form, as the check compares answers).
  */
-import type { LessonInfo } from './classReport';
+import type { LessonInfo } from './lessonInfo';
 import type { GradeRow } from './row';
 
 export interface QuestionTally {

@@ -5,18 +5,10 @@
 import type { GradeRow, RowExample, RowStatus } from './row';
 import { quizByQuestion, type QuestionTally } from './classQuiz';
 import type { Shard } from './shard';
+import type { LessonInfo } from './lessonInfo';
+export type { LessonInfo } from './lessonInfo';
 
 export const CLASS_REPORT_FORMAT = 1;
-
-export interface LessonInfo {
-  readonly id: string;
-  readonly title: string;
-  readonly version: string;
-  /** Read-order step titles, 1-based by position + 1. */
-  readonly steps: readonly string[];
-  /** Failure question id → prompt. */
-  readonly questions: Readonly<Record<string, string>>;
-}
 
 /**
  * One bar per mistake and variant: a mistake the lesson words apart by variant (an unsigned counter's
