@@ -16,6 +16,7 @@ import type { LocateAttempt, PassingBatch } from '../../core/check/check';
 import type { ProcessResult, RunLimits } from '../../core/check/process';
 import type { CheckReport, Location } from '../../core/report/report';
 import type { BalancerRun } from '../../worlds/templates/simulation';
+import { killGroup } from '../run/runner';
 import {
   ENGINE_PROTOCOL,
   parseWorkerMessage,
@@ -258,7 +259,11 @@ function runWorker(
       settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      // The whole group, not only the outer bwrap: its sandboxed child, killed with it before bwrap has set it
+      // up, waits on an eventfd for ever as PID 1 of its own namespace (seen: such children of the engine's
+      // bwrap left by the service tests, parent init, in eventfd_read); until then it is in bwrap's group.
+      if (process.platform === 'win32') child.kill('SIGKILL');
+      else killGroup(child.pid);
       if (error) reject(error);
       else resolve(result!);
     };
@@ -284,6 +289,8 @@ function runWorker(
         stdio: ['pipe', 'pipe', 'pipe'],
         env: engineEnv(options.env ?? process.env),
         windowsHide: true,
+        // A process group of its own, so that end() can kill the worker with whatever its sandbox started.
+        detached: process.platform !== 'win32',
       });
     } catch (error) {
       reject(new EngineError('internal', `cannot start the lesson's engine: ${(error as Error).message}`));
