@@ -184,7 +184,9 @@ describe('hostile learners and environments (CLI)', function () {
         runUnprivileged(['check', path.join(work, 'balancer.ts'), '--lesson', pack, '--fuzz', '0'], {}),
       );
       assert.equal(learner.code, 1, learner.stderr);
-      assertWords(learner.stdout, /helper\.ts: cannot be read \(permission denied\)/);
+      // A module beside the file that the starter's layout does not declare is not in the check's view (issue
+      // 28: a flat folder shows the learner file alone), so the import fails in the program, said as its crash.
+      assertWords(learner.stdout, /Cannot find module '\.\/helper'/);
       await fs.chmod(path.join(pack, 'model/model.js'), 0o000);
       const model = await timed('unreadable-model', 'validate', () => runUnprivileged(['validate', pack], {}));
       assert.equal(model.code, 1, model.stderr);
