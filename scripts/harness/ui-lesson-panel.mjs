@@ -323,14 +323,14 @@ async function trustedRun() {
     }
     await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 15000 });
     const tiebreakLens = page
-      .locator('.monaco-editor .codelens-decoration', { hasText: /Ties are not broken by name \(likely\)/ })
+      .locator('.monaco-editor .codelens-decoration', { hasText: /⚠ Ties are not broken by name/ })
       .first();
     await tiebreakLens.waitFor({ timeout: 15000 }).catch(async (error) => {
       const shown = await page.locator('.monaco-editor .codelens-decoration').allInnerTexts();
       const lines = await page.locator('.monaco-editor .line-numbers').allInnerTexts();
       await screenshot(page, path.join(SHOTS, 'lens-missing-dark.png'));
       throw new Error(
-        `no "Ties are not broken by name (likely)" lens; the lenses on screen: ${JSON.stringify(shown)}, cursor at line ${await cursorLine(page).catch(() => '?')}, line numbers on screen ${lines.filter(Boolean).join(',')} (${error.message})`,
+        `no "⚠ Ties are not broken by name" lens; the lenses on screen: ${JSON.stringify(shown)}, cursor at line ${await cursorLine(page).catch(() => '?')}, line numbers on screen ${lines.filter(Boolean).join(',')} (${error.message})`,
       );
     });
     await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
@@ -431,7 +431,7 @@ async function trustedRun() {
     // here are likely (yellow squiggles), so neither gets one. The finding's words are the CodeLens right
     // above its squiggled lines, on a row of its own.
     const lens = page
-      .locator('.monaco-editor .codelens-decoration', { hasText: /Ties are not broken by name \(likely\)/ })
+      .locator('.monaco-editor .codelens-decoration', { hasText: /⚠ Ties are not broken by name/ })
       .first();
     await lens.waitFor({ timeout: 15000 });
     assert.equal(

@@ -21,7 +21,7 @@ import { assembleProblems, stoppedProblem } from '../report/checkProblems';
 import { addContradiction } from '../report/contradiction';
 import { runProblems } from '../report/problems';
 import type { CheckReport, NamedMistake } from '../report/report';
-import { enclosingFunction } from '../text/source';
+import { enclosingFunction, locateFunction } from '../text/source';
 
 export { defaultSeed } from './cases';
 export type { CheckInput, CheckOptions, CheckPhase, PassingBatch } from './checkInput';
@@ -58,10 +58,12 @@ async function locatePhase(s: CheckSession, c: Confirmed): Promise<readonly Name
       const fn =
         location.function ??
         (location.lines[0] ? enclosingFunction(input.source, input.language, location.lines[0]) : null);
-      // Lines that tell nothing apart are kept to the first one's function: the command loop's branch is not it.
+      // Lines that tell nothing apart are kept to the first one's function, without its own header line (a
+      // squiggle, a lens or a breakpoint on `def pick` says nothing): the command loop's branch is not it.
+      const header = fn ? locateFunction(input.source, input.language, fn) : null;
       const lines =
         location.telling === false && fn
-          ? location.lines.filter((l) => enclosingFunction(input.source, input.language, l) === fn)
+          ? location.lines.filter((l) => l !== header && enclosingFunction(input.source, input.language, l) === fn)
           : location.lines;
       const located = {
         ...mistake,

@@ -207,12 +207,17 @@ suite('lesson session (trusted workspace)', () => {
     assert.strictEqual(ourDiagnostics(main).length, 1, 'nothing else is flagged');
 
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', main);
+    // Right above the squiggled lines in pick() (issue 30: the lens sits where the squiggle is, not on the def).
     const pickLens = lenses.find(
-      (l) => l.range.start.line === pickLine && l.command?.command === 'lessonCompanion.check',
+      (l) =>
+        l.range.start.line >= pickLine &&
+        l.range.start.line < doneLine &&
+        l.range.start.line === diagnostic.range.start.line &&
+        l.command?.command === 'lessonCompanion.check',
     );
     assert.ok(
       pickLens,
-      `a Check lens above def pick (lenses: ${lenses.map((l) => `${l.range.start.line}:${l.command?.title}`).join(' | ')})`,
+      `a Check lens above the squiggle in pick() (lenses: ${lenses.map((l) => `${l.range.start.line}:${l.command?.title}`).join(' | ')})`,
     );
     assert.ok(pickLens.command!.title.includes('✗ Wrong tiebreak'), pickLens.command!.title);
     const doneLens = lenses.find((l) => l.range.start.line === doneLine);
