@@ -178,10 +178,14 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
     let memoryBefore: number | undefined;
     let busyFrom: number | undefined;
     let stallTimer: NodeJS.Timeout | undefined;
+    /** When the started process exited: from then on only its leftovers hold the pipes, and it is not stalled. */
+    let exitedAt: number | undefined;
     const clock = new ProgramClock(child.pid);
     const watchForStall = (): void => {
       clearTimeout(stallTimer);
-      if (settled || stallMs <= 0 || inputWritten === undefined) return;
+      // A program that has exited has not stalled: what still holds its pipes is a leftover, and the exit's own
+      // wait ends the run (its /proc is gone too, so the clock could only charge the wall clock: the load).
+      if (settled || stallMs <= 0 || inputWritten === undefined || exitedAt !== undefined) return;
       const since = Math.max(lastStdout ?? inputWritten, busyFrom ?? 0);
       const allowed = lastStdout === undefined && busyFrom === undefined ? stallMs + START_GRACE_MS : stallMs;
       memoryBefore ??= memoryNow();
@@ -193,7 +197,7 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
       }
       // One more poll first: output that only waits because this process was busy is read before judging.
       setImmediate(() => {
-        if (settled || timedOut || outputLimited) return;
+        if (settled || timedOut || outputLimited || exitedAt !== undefined) return;
         if ((lastStdout ?? 0) > since) {
           watchForStall();
           return;
@@ -240,6 +244,8 @@ export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessRes
       finish({ exitCode: null, signal: null, startError: { code: error.code ?? 'ERROR', command: spec.command } });
     };
     const exited = (code: number | null, signal: NodeJS.Signals | null): void => {
+      exitedAt = performance.now();
+      clearTimeout(stallTimer);
       setTimeout(stop, 50).unref();
       // A grandchild that escaped every kill can hold the pipes open for ever: once they have been quiet
       // for a second after the exit, stop waiting. The check runs after one more poll (setImmediate), so
