@@ -203,6 +203,29 @@ describe('the check service (dist/service.js, real processes)', function () {
     }
   });
 
+  it("refuses a lesson that has no version in the learner's language, naming the ones it has, and works on", async () => {
+    // The lesson as a folder pack with its TypeScript version taken out of lesson.json (the files may stay).
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-service-nots-'));
+    try {
+      fs.cpSync(path.join(ROOT, 'lessons', 'least-connections'), copy, { recursive: true });
+      const manifest = JSON.parse(fs.readFileSync(path.join(copy, 'lesson.json'), 'utf8'));
+      delete manifest.starters.typescript;
+      fs.writeFileSync(path.join(copy, 'lesson.json'), JSON.stringify(manifest, null, 2));
+      const file = path.join(ROOT, 'test', 'fixtures', 'least-connections', 'typescript', 'correct.ts');
+      const target = { ...lesson, packDir: copy, origin: 'folder' as const, language: 'typescript' as const };
+      await assert.rejects(client.check({ ...target, file }), (error: unknown) => {
+        assert.ok(error instanceof ServiceError && error.refused, String(error));
+        assert.match(error.message, /has no typescript version \(it has python, javascript\)/);
+        return true;
+      });
+      // Warming such a lesson is no failure (a head start only), and leaves no engine waiting for it.
+      await client.warm(target);
+      assert.equal((await client.check({ ...lesson, file: path.join(FIXTURES, 'correct.py') })).status, 'pass');
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
   it('writes no answer and no command line to the cache folder', async () => {
     await client.check({ ...lesson, file: path.join(FIXTURES, 'correct.py') });
     await client.check({ ...lesson, file: path.join(FIXTURES, 'correct.py') });

@@ -24,6 +24,7 @@ import {
   phaseNotification,
   SERVICE_PROTOCOL,
   shutdownRequest,
+  statusRequest,
 } from '../../src/node/service/protocol';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -127,6 +128,12 @@ describe('a cancelled check in the service (dist/service.js, real processes)', f
       phases.filter((p) => p.at > goneAt).map((p) => p.phase),
       [],
       'no phase of the cancelled check after it ended',
+    );
+    // Nor does it leave an engine worker started for a next check: a cancel is not a finished check.
+    assert.equal(
+      (await connection.sendRequest(statusRequest)).warmEngine,
+      null,
+      'no engine worker waits after a cancel',
     );
   });
 });
