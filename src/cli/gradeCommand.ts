@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildClassReport } from '../core/grade/classReport';
+import { buildClassReport, type ClassReport } from '../core/grade/classReport';
 import { rowWithoutCheck, type GradeRow } from '../core/grade/row';
 import { inShard, parseShard, type Shard } from '../core/grade/shard';
 import { engineBundle } from '../node/engine/host';
@@ -18,6 +18,7 @@ import { bounded } from './checkCommand';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 import { lessonInfo, parseFormats, progressLine, summaryLine, writeClassReport, type Format } from './gradeReport';
 import { mergeShardReports } from './gradeMerge';
+import { findCourseWork, resolveCourse, writeCourseReport } from './gradeCourse';
 import { selectPack } from './packSelection';
 
 export { FORMATS, lessonInfo, progressLine, writeClassReport } from './gradeReport';
@@ -29,6 +30,7 @@ export const NO_SANDBOX_ADVICE =
 
 const OPTIONS = {
   lesson: { type: 'string' },
+  course: { type: 'string' },
   jobs: { type: 'string' },
   out: { type: 'string' },
   format: { type: 'string' },
@@ -202,16 +204,17 @@ function runNotes(checks: Awaited<ReturnType<typeof runChecks>>): string {
   return lines.map((l) => `${l}\n`).join('');
 }
 
-async function gradeClass(io: CliIO, values: Values, positionals: string[]): Promise<number> {
-  const started = performance.now();
-  const settings = gradeSettings(values, io);
-  const pack = await selectPack(io, values.lesson!);
-  if (settings.sandbox === 'require' && !(await availableSandbox(io.env))) {
-    io.err(`lesson-companion grade: ${NO_SANDBOX_ADVICE}\nNothing was run.\n`);
-    return EXIT.usage;
-  }
-  const answerKey = values.answers ? await loadAnswerKey(pack, path.resolve(io.cwd, values.answers)) : undefined;
-  const found = await findWork(io, values, positionals, pack);
+/** One lesson's grade of `found`: the checks, the class report written to `outDir`, and the lines to print. */
+async function gradeLesson(
+  io: CliIO,
+  values: Values,
+  settings: GradeSettings,
+  pack: LoadedPack,
+  found: Work,
+  answerKey: AnswerKey | undefined,
+  outDir: string,
+  started = performance.now(),
+): Promise<{ report: ClassReport; text: string }> {
   const work = {
     ...found,
     submissions: found.submissions.filter((s) => inShard(s.student, settings.shard)),
@@ -244,9 +247,28 @@ async function gradeClass(io: CliIO, values: Values, positionals: string[]): Pro
     shard: settings.shard,
     wallMs: Math.round(performance.now() - started),
   });
-  const files = await writeClassReport(report, settings.outDir, settings.formats);
-  io.out(summaryLine(report, io, files) + runNotes(checks));
-  const withAnswers = work.submissions.filter((s) => s.answers).length;
+  const files = await writeClassReport(report, outDir, settings.formats);
+  return { report, text: summaryLine(report, io, files) + runNotes(checks) };
+}
+
+/** Stops before anything runs when the sandbox is required and there is none; the exit code, or undefined. */
+async function refuseWithoutSandbox(io: CliIO, settings: GradeSettings): Promise<number | undefined> {
+  if (settings.sandbox !== 'require' || (await availableSandbox(io.env))) return undefined;
+  io.err(`lesson-companion grade: ${NO_SANDBOX_ADVICE}\nNothing was run.\n`);
+  return EXIT.usage;
+}
+
+async function gradeClass(io: CliIO, values: Values, positionals: string[]): Promise<number> {
+  const started = performance.now();
+  const settings = gradeSettings(values, io);
+  const pack = await selectPack(io, values.lesson!);
+  const refused = await refuseWithoutSandbox(io, settings);
+  if (refused !== undefined) return refused;
+  const answerKey = values.answers ? await loadAnswerKey(pack, path.resolve(io.cwd, values.answers)) : undefined;
+  const found = await findWork(io, values, positionals, pack);
+  const { text } = await gradeLesson(io, values, settings, pack, found, answerKey, settings.outDir, started);
+  io.out(text);
+  const withAnswers = found.submissions.filter((s) => s.answers).length;
   if (withAnswers > 0 && !answerKey)
     io.out(
       `${withAnswers} ${withAnswers === 1 ? 'submission carries' : 'submissions carry'} answers.json: grade them with --answers <your plain answers file> (authoring/${pack.manifest.id}.answers.json).\n`,
@@ -254,16 +276,44 @@ async function gradeClass(io: CliIO, values: Values, positionals: string[]): Pro
   return EXIT.ok;
 }
 
+/** `--course`: each lesson graded as `--lesson` grades it, its report in `<out>/<lesson id>/`, and the course's table. */
+async function gradeCourseClass(io: CliIO, values: Values, positionals: string[]): Promise<number> {
+  const settings = gradeSettings(values, io);
+  const graded = await resolveCourse(io, values.course!);
+  const refused = await refuseWithoutSandbox(io, settings);
+  if (refused !== undefined) return refused;
+  const { byLesson, baseDir } = await findCourseWork(io, positionals, graded.packs);
+  const reports: ClassReport[] = [];
+  for (const pack of graded.packs) {
+    const submissions = byLesson.get(pack.manifest.id) ?? [];
+    const work: Work = { submissions, refused: [], extras: new Map(), baseDir, done: async () => {} };
+    const outDir = path.join(settings.outDir, pack.manifest.id);
+    const { report, text } = await gradeLesson(io, values, settings, pack, work, undefined, outDir);
+    reports.push(report);
+    io.out(text);
+  }
+  io.out(await writeCourseReport(io, graded, reports, settings.outDir));
+  return EXIT.ok;
+}
+
 export const gradeCommand: CliCommand = {
   name: 'grade',
   usage:
-    'grade (<folder|file…> | --collect <downloads folder> | --merge <class-report.json…> --run-id <id>) --lesson <id|dir> [--shard i/N] [--run-id <id>] [--jobs N] [--out <dir>] [--format json,csv,junit,html] [--answers <file>] [--sandbox require|auto|off] [--events] [--timeout <ms>] [--seed <n>] [--fuzz <n>] [--python <path>] [--node <path>]',
+    'grade (<folder|file…> | --collect <downloads folder> | --merge <class-report.json…> --run-id <id>) (--lesson <id|dir> | --course <id|dir>) [--shard i/N] [--run-id <id>] [--jobs N] [--out <dir>] [--format json,csv,junit,html] [--answers <file>] [--sandbox require|auto|off] [--events] [--timeout <ms>] [--seed <n>] [--fuzz <n>] [--python <path>] [--node <path>]',
   summary:
-    "check every submission of a class (a file, or a student's folder found by the starter's file name) in parallel and write the class report; each result is kept in the grader's private store, so a stopped run resumes",
+    "check every submission of a class (a file, or a student's folder found by the starter's file name) in parallel and write the class report (--course: every lesson of a course, a report per lesson); each result is kept in the grader's private store, so a stopped run resumes",
   async run(args, io) {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: OPTIONS });
     if (values.merge) return mergeShardReports(io, positionals, values);
-    if (!values.lesson) throw new UsageError('grade needs --lesson <id|dir>');
+    if (values.course !== undefined) {
+      if (values.lesson || values.collect !== undefined || values.answers)
+        throw new UsageError(
+          'grade --course grades every lesson of the course from the class folder: give it no --lesson, --collect or --answers (grade a quiz with --lesson)',
+        );
+      if (positionals.length === 0) throw new UsageError("grade --course needs a class folder (or a student's folder)");
+      return gradeCourseClass(io, values, positionals);
+    }
+    if (!values.lesson) throw new UsageError('grade needs --lesson <id|dir> (or --course <id|dir>)');
     if (values.collect !== undefined && positionals.length > 0)
       throw new UsageError('grade --collect reads the downloaded folders only: give no submission folders with it');
     if (values.collect === undefined && positionals.length === 0)
