@@ -177,11 +177,11 @@ export const checkCommand: CliCommand = {
     else if (values.output !== undefined) {
       const text = values.json
         ? JSON.stringify(repair ? { ...shown, repair } : shown, null, 2) + '\n'
-        : formatReport(shown, false) + (repair ? formatRepair(repair, false) : '');
+        : formatReport(shown, false, pack.manifest.hints?.maxRung) + (repair ? formatRepair(repair, false) : '');
       await writeReportFile(path.resolve(io.cwd, values.output), text);
     } else if (values.json) io.out(JSON.stringify(repair ? { ...shown, repair } : shown, null, 2) + '\n');
     else {
-      io.out(formatReport(shown, io.isTTY && !io.env.NO_COLOR));
+      io.out(formatReport(shown, io.isTTY && !io.env.NO_COLOR, pack.manifest.hints?.maxRung));
       if (repair) io.out(formatRepair(repair, io.isTTY && !io.env.NO_COLOR));
     }
     // A program that cannot run (syntax error, missing interpreter) is a failed check, not a usage error.

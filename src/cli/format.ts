@@ -20,7 +20,8 @@ export function formatTrace(table: CardTable, c: Colors): string[] {
   return out;
 }
 
-export function formatReport(report: CheckReport, colour: boolean): string {
+/** `maxRung`: the pack's `hints.maxRung`, which the cards obey (src/core/report/card.ts). */
+export function formatReport(report: CheckReport, colour: boolean, maxRung?: number): string {
   const c = createColors(colour);
   const out: string[] = [];
   out.push(c.bold(`${report.lesson} · ${report.language} · ${safeText(report.file)}`));
@@ -32,7 +33,7 @@ export function formatReport(report: CheckReport, colour: boolean): string {
   for (const mistake of report.mistakes) {
     out.push('');
     // The same view model as the panel's card (src/core/report/card.ts): its sentences point into its table.
-    const card = mistakeCard(mistake, report);
+    const card = mistakeCard(mistake, report, maxRung);
     const headline = `Mistake: ${card.headline}`;
     out.push(card.likely ? c.yellow(c.bold(headline)) : c.red(c.bold(headline)));
     out.push(`  ${card.where.text}${card.where.reason ? `: ${card.where.reason}` : ''}`);

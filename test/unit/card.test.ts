@@ -105,6 +105,42 @@ describe('core/card: one numbering per card', () => {
   });
 });
 
+describe("core/card: the pack's hints.maxRung", () => {
+  const location = { lines: [9], function: 'pick', reason: 'ran', at: { table: true, row: 2 } as const };
+  const first = { transcript: 'new-pool', label: 'a new POOL', index: 1, command: 'PICK' };
+  const full = () =>
+    namedMistake({
+      evidence: { steps: 3, transcripts: 1, first },
+      location,
+      counterexample: tableOf(['POOL a b', 'PICK', 'STATUS'], 'new-pool'),
+    });
+
+  it('shows every rung without a cap, and at caps 3 and 4', () => {
+    for (const cap of [undefined, 3, 4]) {
+      const card = mistakeCard(full(), report([full()]), cap);
+      assert.ok(card.table, `cap ${cap}`);
+      assert.deepEqual(card.where.lines, [9]);
+      assert.ok(card.where.reason);
+      assert.notEqual(card.evidence, '');
+    }
+  });
+
+  it('at cap 2 keeps the lines but not the smallest transcript, nor the sentences that point into it', () => {
+    const card = mistakeCard(full(), report([full()]), 2);
+    assert.equal(card.table, null);
+    assert.equal(card.evidence, '');
+    assert.deepEqual(card.where, { function: 'pick', lines: [9], text: 'Line 9 of pick()' });
+    assert.deepEqual(cardSentences(card), ['Line 9 of pick()']);
+  });
+
+  it('at cap 1 keeps only the function to read', () => {
+    const card = mistakeCard(full(), report([full()]), 1);
+    assert.equal(card.table, null);
+    assert.deepEqual(card.where, { function: 'pick', lines: [], text: 'In pick()' });
+    assert.deepEqual(cardSentences(card), ['In pick()']);
+  });
+});
+
 describe('core/findings: what one squiggle covers', () => {
   const source = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n');
   const at = (lines: number[], telling?: false) =>

@@ -63,23 +63,43 @@ export function cardTable(example: Counterexample, report: Pick<CheckReport, 'tr
   };
 }
 
-export function mistakeCard(m: NamedMistake, report: CheckReport): MistakeCard {
+/**
+ * `maxRung` is the pack's `hints.maxRung`: the card shows no rung above it (src/core/repair/ladder.ts numbers
+ * them), so a lesson that wants the learner to find the lines themselves can say so.
+ */
+export function mistakeCard(m: NamedMistake, report: CheckReport, maxRung?: number): MistakeCard {
   // The one counterexample every sentence and the table are built from.
   const example = m.counterexample;
   const behaviour = behaviourText(m);
-  return {
-    id: m.id,
-    title: mistakeTitle(m),
-    headline: mistakeHeadline(m),
-    likely: isLikely(m),
-    explanation: mistakeExplanation(m),
-    hint: m.hint,
-    ...(behaviour ? { behaviour } : {}),
-    where: mistakeWhere({ ...m, counterexample: example }, 'below'),
-    evidence: evidenceText({ ...m, counterexample: example }, report, 'below'),
-    revealedBy: revealedByLabels(report, m),
-    table: example ? cardTable(example, report, MISTAKE_TABLE) : null,
-  };
+  return withinRung(
+    {
+      id: m.id,
+      title: mistakeTitle(m),
+      headline: mistakeHeadline(m),
+      likely: isLikely(m),
+      explanation: mistakeExplanation(m),
+      hint: m.hint,
+      ...(behaviour ? { behaviour } : {}),
+      where: mistakeWhere({ ...m, counterexample: example }, 'below'),
+      evidence: evidenceText({ ...m, counterexample: example }, report, 'below'),
+      revealedBy: revealedByLabels(report, m),
+      table: example ? cardTable(example, report, MISTAKE_TABLE) : null,
+    },
+    maxRung,
+  );
+}
+
+/**
+ * Below rung 3 the card has no smallest transcript, nor the sentences that point into it (the evidence and why
+ * these lines, both "command N" of that table); below rung 2 no lines either, only the function to read.
+ */
+function withinRung(card: MistakeCard, maxRung: number | undefined): MistakeCard {
+  if (maxRung === undefined || maxRung >= 3) return card;
+  const where: Where =
+    maxRung >= 2 || card.where.lines.length === 0
+      ? { function: card.where.function, lines: card.where.lines, text: card.where.text }
+      : { function: card.where.function, lines: [], text: `In ${card.where.function}()` };
+  return { ...card, where, evidence: '', table: null };
 }
 
 /** The card's own sentences, in the order it shows them (for tests that read them against the table). */

@@ -80,7 +80,7 @@ export function checkView(
     const step = m.step !== undefined ? manifest.readOrder[m.step - 1] : undefined;
     const question = m.question !== undefined ? questions.find((q) => q.id === m.question) : undefined;
     // One view model for the card's sentences and its table (src/core/report/card.ts), shared with the CLI.
-    const card = mistakeCard(m, report);
+    const card = mistakeCard(m, report, manifest.hints?.maxRung);
     return {
       id: card.id,
       title: card.title,
