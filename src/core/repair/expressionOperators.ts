@@ -1,0 +1,153 @@
+/**
+ * Operators on expressions and calls: an ordering or copy taken away, an expression replaced by one of its parts,
+ * a floor at 0, a guard for an empty pool, ties broken by the name.
+ */
+import { childByField, namedChildren, type SyntaxNode, type TextEdit } from './tree';
+import { CALLS, callArguments, replace, type Context, type Proposal } from './proposal';
+
+/** `sorted(names)` → `names`, `[...names].sort()` → `[...names]`: an ordering or a copy that changes which tie wins. */
+export function unwrapCall(node: SyntaxNode, ctx: Context): Proposal[] {
+  if (!CALLS.has(node.type)) return [];
+  const out: Proposal[] = [];
+  const args = callArguments(node);
+  const fn = childByField(node, 'function');
+  if (args.length === 1 && args[0]!.type !== 'keyword_argument' && args[0]!.type !== 'spread_element') {
+    out.push({
+      operator: 'unwrap-call',
+      edits: [replace(node, ctx.text(args[0]!))],
+      description: `\`${ctx.text(fn ?? node)}(…)\` taken away`,
+      at: node,
+      weight: 0,
+    });
+  }
+  if (fn && (fn.type === 'member_expression' || fn.type === 'attribute')) {
+    const object = childByField(fn, 'object');
+    const method = childByField(fn, ctx.python ? 'attribute' : 'property');
+    if (object && method)
+      out.push({
+        operator: 'unwrap-call',
+        edits: [replace(node, ctx.text(object))],
+        description: `\`.${ctx.text(method)}(…)\` taken away`,
+        at: node,
+        weight: 1,
+      });
+  }
+  return out;
+}
+
+/** An expression replaced by one of its parts: a tie key `(count, name)` by `count`, `a or b` by `a`, `-x` by `x`. */
+export function keepPart(node: SyntaxNode, ctx: Context): Proposal[] {
+  const parts: SyntaxNode[] = [];
+  if (['tuple', 'array', 'parenthesized_expression'].includes(node.type)) parts.push(...namedChildren(node));
+  else if (['boolean_operator', 'unary_operator', 'not_operator', 'unary_expression'].includes(node.type))
+    parts.push(...namedChildren(node));
+  else if (node.type === 'binary_expression' && ['||', '&&', '??'].includes(ctx.text(childByField(node, 'operator')!)))
+    parts.push(...namedChildren(node));
+  else if (node.type === 'conditional_expression' || node.type === 'ternary_expression')
+    parts.push(...namedChildren(node).slice(node.type === 'ternary_expression' ? 1 : 0));
+  if (node.type === 'parenthesized_expression' || parts.length === 0) return [];
+  return parts.map((part, i) => ({
+    operator: 'keep-part',
+    edits: [replace(node, ctx.text(part))],
+    description: `\`${ctx.text(node)}\` made \`${ctx.text(part)}\``,
+    at: node,
+    weight: i,
+  }));
+}
+
+/** `x - 1` → `max(0, x - 1)`, `x -= 1` → `x = max(0, x - 1)`, `x--` → `x = Math.max(0, x - 1)`: a count that cannot go below 0. */
+export function floor(node: SyntaxNode, ctx: Context): Proposal[] {
+  const max = ctx.python ? 'max' : 'Math.max';
+  const text = ctx.text(node);
+  const proposal = (edit: TextEdit): Proposal[] => [
+    { operator: 'floor', edits: [edit], description: `a floor at 0 for \`${text}\``, at: node, weight: 0 },
+  ];
+  if (node.type === 'binary_operator' || node.type === 'binary_expression') {
+    const op = childByField(node, 'operator');
+    if (op && ctx.text(op) === '-') return proposal(replace(node, `${max}(0, ${text})`));
+  }
+  if (node.type === 'augmented_assignment' || node.type === 'augmented_assignment_expression') {
+    const left = childByField(node, 'left');
+    const op = childByField(node, 'operator');
+    const right = childByField(node, 'right');
+    if (left && op && right && ctx.text(op) === '-=')
+      return proposal(replace(node, `${ctx.text(left)} = ${max}(0, ${ctx.text(left)} - ${ctx.text(right)})`));
+  }
+  if (node.type === 'update_expression' && text.includes('--')) {
+    const target = text.replace('--', '').trim();
+    return proposal(replace(node, `${target} = ${max}(0, ${target} - 1)`));
+  }
+  return [];
+}
+
+/** `min(xs, key=…)` → `min(xs, key=…, default=None)`; in JavaScript, `.reduce(f)` on an empty array gets a guard. */
+export function guardEmpty(node: SyntaxNode, ctx: Context): Proposal[] {
+  if (!CALLS.has(node.type)) return [];
+  const fn = childByField(node, 'function');
+  const args = childByField(node, 'arguments');
+  if (!fn || !args) return [];
+  const name = ctx.text(fn);
+  if (ctx.python && (name === 'min' || name === 'max') && !ctx.text(args).includes('default=')) {
+    const close = args.end - 1;
+    return [
+      {
+        operator: 'guard-empty',
+        edits: [{ start: close, end: close, text: ', default=None' }],
+        description: `\`${name}\` of an empty pool gives None`,
+        at: node,
+        weight: 0,
+      },
+    ];
+  }
+  if (!ctx.python && fn.type === 'member_expression' && /\.reduce$/.test(name)) {
+    const object = childByField(fn, 'object');
+    if (object)
+      return [
+        {
+          operator: 'guard-empty',
+          edits: [replace(node, `(${ctx.text(object)}.length === 0 ? undefined : ${ctx.text(node)})`)],
+          description: `\`${name}\` of an empty pool gives undefined`,
+          at: node,
+          weight: 0,
+        },
+      ];
+  }
+  return [];
+}
+
+/**
+ * Ties broken by the name, then (Python): `min(xs, key=f)` → `min(xs, key=lambda x: (f(x), x))`, the lambda's
+ * own body made `(body, x)`; and a random pick among the tied, `random.choice(ts)`, made `min(ts)`.
+ */
+export function tieKey(node: SyntaxNode, ctx: Context): Proposal[] {
+  if (!ctx.python || node.type !== 'call') return [];
+  const fn = childByField(node, 'function');
+  const args = callArguments(node);
+  if (!fn) return [];
+  const name = ctx.text(fn);
+  const proposal = (edit: TextEdit, what: string): Proposal[] => [
+    { operator: 'tie-key', edits: [edit], description: what, at: node, weight: 0 },
+  ];
+  if (/(^|\.)choice$/.test(name) && args.length === 1)
+    return proposal(
+      replace(node, `min(${ctx.text(args[0]!)})`),
+      `\`${name}(…)\` made \`min(…)\`: ties to the first name`,
+    );
+  if (!['min', 'max', 'sorted'].includes(name)) return [];
+  const key = args.find((a) => a.type === 'keyword_argument' && ctx.text(childByField(a, 'name') ?? a) === 'key');
+  const value = key && childByField(key, 'value');
+  if (!value) return [];
+  if (value.type === 'lambda') {
+    const params = childByField(value, 'parameters');
+    const body = childByField(value, 'body');
+    if (!params || !body || body.type === 'tuple') return [];
+    return proposal(
+      replace(body, `(${ctx.text(body)}, ${ctx.text(params)})`),
+      `ties in \`${name}\` broken by the name`,
+    );
+  }
+  return proposal(
+    replace(value, `lambda item: (${ctx.text(value)}(item), item)`),
+    `ties in \`${name}\` broken by the name`,
+  );
+}
