@@ -29,6 +29,7 @@ export function lessonInfo(pack: LoadedPack): LessonInfo {
     version: m.version,
     steps: m.readOrder.map((s) => s.title),
     questions: Object.fromEntries([...m.failureQuestions, ...(m.quiz ?? [])].map((q) => [q.id, q.prompt])),
+    ...(m.hints?.maxRung !== undefined ? { maxRung: m.hints.maxRung } : {}),
   };
 }
 

@@ -92,6 +92,19 @@ describe('class report', () => {
     assert.equal(report.mistakes[1]!.commonExample, null);
   });
 
+  it("counts the students who reached each rung of the hint ladder, within the pack's cap", () => {
+    const at = (rung: 1 | 2 | 3): RowMistake => ({ ...mistake('tiebreak', null), rung });
+    const ladder = [row('a', 'fail', [at(3)]), row('b', 'fail', [at(2)]), row('c', 'fail', [at(3)])];
+    // A row kept before rungs were counted has none: rung 1.
+    const kept = row('d', 'fail', [mistake('tiebreak', null)]);
+    const rungs = (maxRung?: number) =>
+      buildClassReport({ ...LESSON, ...(maxRung ? { maxRung } : {}) }, [...ladder, kept], '').mistakes[0]!.rungs;
+    assert.deepEqual(rungs(), { 1: 4, 2: 3, 3: 2, 4: 0 });
+    assert.deepEqual(rungs(2), { 1: 4, 2: 3, 3: 0, 4: 0 });
+    assert.deepEqual(rungs(1), { 1: 4, 2: 0, 3: 0, 4: 0 });
+    assert.match(classReportHtml(buildClassReport(LESSON, ladder, '')), /question 3 · lines 3 · transcript 2/);
+  });
+
   it('groups unrecognised differences by the command where they first differ', () => {
     assert.deepEqual(
       report.unrecognised.map((g) => [g.command, g.count, g.students]),

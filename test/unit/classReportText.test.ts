@@ -244,15 +244,17 @@ describe('class report: the HTML page as a teacher reads it', () => {
     );
   });
 
-  it('the mistake table: count, share, what to teach again, and the example with where it differs and who got it', () => {
+  it('the mistake table: count, share, rungs reached, what to teach again, the example, where it differs, who got it', () => {
     assert.ok(
-      page.includes('Mistake tiebreak tiebreak 2 40% step 3: pick() failure question q1 : Who wins the tie?'),
+      page.includes(
+        'Mistake tiebreak tiebreak 2 40% question 2 · lines 0 · transcript 0 step 3: pick() failure question q1 : Who wins the tie?',
+      ),
       page,
     );
     // Each command behind a two-character gutter: the arrow marks the one where the program first differs.
     assert.match(html, /<pre> {2}POOL a b\n→ PICK<\/pre>/);
     assert.ok(page.includes('expected a , got b shown to 2 of 2'), page);
-    assert.ok(page.includes('Mistake negative negative 1 20% — none'), page);
+    assert.ok(page.includes('Mistake negative negative 1 20% question 1 · lines 0 · transcript 0 — none'), page);
     const clean = text(classReportHtml(buildClassReport(LESSON, [row('a', 'pass')], 't')));
     assert.ok(clean.includes("No student's check named a mistake."), clean);
   });

@@ -102,8 +102,10 @@ describe('grade row from a check report', () => {
         variant: 'tiebreak-lru',
         behaviour: 'random',
         example: { commands: ['POOL a b', 'PICK'], divergesAt: 1, expected: ['OK', 'a'], actual: ['OK', 'b'] },
+        rung: 3,
       },
-      { id: 'late', title: 'Late count', example: null },
+      // No transcript but a line: the card's rung 2.
+      { id: 'late', title: 'Late count', example: null, rung: 2 },
     ]);
     assert.equal(row.random, true, 'a mistake made at random');
     assert.deepEqual(row.problems, ['stray-output']);

@@ -28,7 +28,20 @@ export interface MistakeBar {
   readonly question: { readonly id: string; readonly prompt: string } | null;
   /** The smallest counterexample most students with this mistake got (ties: the shortest). */
   readonly commonExample: (RowExample & { readonly students: number }) | null;
+  /**
+   * How many of them reached each rung of the hint ladder (src/core/repair/ladder.ts): rung 1 every one, 2 those
+   * whose card gave the lines, 3 the smallest transcript, within the pack's `hints.maxRung`; rung 4, a fix, is 0:
+   * grading never shows one.
+   */
+  readonly rungs: RungCounts;
   readonly students: readonly string[];
+}
+
+export interface RungCounts {
+  readonly 1: number;
+  readonly 2: number;
+  readonly 3: number;
+  readonly 4: number;
 }
 
 export interface DifferenceGroup {
@@ -119,6 +132,13 @@ interface MistakeEntry {
   question?: string;
   students: string[];
   examples: RowExample[];
+  rungs: number[];
+}
+
+/** Students reaching rung k: those whose card's highest rung, within the cap, is k or above. */
+function rungCounts(rungs: readonly number[], maxRung: number | undefined): RungCounts {
+  const reached = (k: number) => rungs.filter((r) => Math.min(r, maxRung ?? 4) >= k).length;
+  return { 1: reached(1), 2: reached(2), 3: reached(3), 4: 0 };
 }
 
 function mistakeBars(lesson: LessonInfo, sorted: readonly GradeRow[]): MistakeBar[] {
@@ -136,21 +156,24 @@ function mistakeBars(lesson: LessonInfo, sorted: readonly GradeRow[]): MistakeBa
           ...(mistake.question !== undefined ? { question: mistake.question } : {}),
           students: [],
           examples: [],
+          rungs: [],
         };
         byMistake.set(key, entry);
       }
       entry.students.push(row.student);
       if (mistake.example) entry.examples.push(mistake.example);
+      entry.rungs.push(mistake.rung ?? 1);
     }
   }
   return [...byMistake.values()]
-    .map(({ examples, students, step, question, ...m }) => ({
+    .map(({ examples, students, step, question, rungs, ...m }) => ({
       ...m,
       count: students.length,
       share: share(students.length, sorted.length),
       step: step !== undefined ? { number: step, title: lesson.steps[step - 1] ?? `step ${step}` } : null,
       question: question !== undefined ? { id: question, prompt: lesson.questions[question] ?? question } : null,
       commonExample: commonExample(examples),
+      rungs: rungCounts(rungs, lesson.maxRung),
       students,
     }))
     .sort(

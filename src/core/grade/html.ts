@@ -107,9 +107,10 @@ function mistakeTable(report: ClassReport): string {
     const example = m.commonExample
       ? `${exampleHtml(m.commonExample)}<div class="muted">shown to ${m.commonExample.students} of ${m.count}</div>`
       : '<span class="muted">none</span>';
-    return `<tr><td><strong>${escapeHtml(m.title)}</strong><br><code class="muted">${escapeHtml(m.id)}${m.variant ? ` · ${escapeHtml(m.variant)}` : ''}</code></td><td>${m.count}</td><td>${percent(m.share)}</td><td>${teach || '<span class="muted">—</span>'}</td><td>${example}</td></tr>`;
+    const rungs = `question ${m.rungs[1]} · lines ${m.rungs[2]} · transcript ${m.rungs[3]}`;
+    return `<tr><td><strong>${escapeHtml(m.title)}</strong><br><code class="muted">${escapeHtml(m.id)}${m.variant ? ` · ${escapeHtml(m.variant)}` : ''}</code></td><td>${m.count}</td><td>${percent(m.share)}</td><td>${rungs}</td><td>${teach || '<span class="muted">—</span>'}</td><td>${example}</td></tr>`;
   });
-  return `<table><thead><tr><th>Mistake</th><th>Students</th><th>Share</th><th>Teach again</th><th>Most common smallest counterexample</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<table><thead><tr><th>Mistake</th><th>Students</th><th>Share</th><th>Hint rungs reached</th><th>Teach again</th><th>Most common smallest counterexample</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 /**

@@ -7,4 +7,6 @@ export interface LessonInfo {
   readonly steps: readonly string[];
   /** Failure question id → prompt. */
   readonly questions: Readonly<Record<string, string>>;
+  /** The pack's `hints.maxRung`: no card shows a rung above it. */
+  readonly maxRung?: number;
 }

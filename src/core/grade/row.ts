@@ -3,6 +3,7 @@
  * the grader (src/node/grade) reads the files and runs the checks; this only says what a row holds.
  */
 import type { CheckReport, Counterexample } from '../report/report';
+import { cardRung, type Rung } from '../repair/ladder';
 
 /**
  * `pass`/`fail`: the check ran and said so. `error`: the check ran but the program could not be judged
@@ -28,6 +29,12 @@ export interface RowMistake {
   readonly variant?: string;
   readonly behaviour?: 'random' | 'rotating';
   readonly example: RowExample | null;
+  /**
+   * The highest rung of the hint ladder the student's card shows for it (src/core/repair/ladder.ts): 1 the
+   * question and the step, 2 the lines, 3 the smallest transcript. Never 4: grading never searches for a fix.
+   * Absent in rows kept before it was counted (read as 1).
+   */
+  readonly rung?: Exclude<Rung, 4>;
 }
 
 export interface QuizScore {
@@ -114,6 +121,7 @@ export function rowFromReport(student: string, file: string, report: CheckReport
       ...(m.variant ? { variant: m.variant.mutant } : {}),
       ...(m.behaviour ? { behaviour: m.behaviour } : {}),
       example: exampleOf(m.counterexample),
+      rung: cardRung(m) as Exclude<Rung, 4>,
     })),
     checks: { passed: report.checks.passed, total: report.checks.total },
     problems: kinds,
