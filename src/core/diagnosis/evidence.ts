@@ -20,7 +20,7 @@
  */
 import type { ReferenceModel } from '../model/model';
 import type { Counterexample } from '../report/report';
-import type { Finding, MistakeMutants } from './diagnose';
+import type { Finding, MistakeMutants } from './finding';
 
 export interface ClaimCheck {
   /**

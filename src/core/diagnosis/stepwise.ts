@@ -72,6 +72,9 @@ const MAX_REFS = 400;
 
 export const stepKey = (ref: Pick<StepRef, 'stream' | 'index'>): string => `${ref.stream}:${ref.index}`;
 
+/** A command's first word: its kind. */
+export const verbOf = (command: string): string => command.trim().split(/\s+/)[0] ?? '';
+
 /** What the program did at a command: answered these lines, or died there (`ended`: it exited normally without answering). */
 type ProgramAnswer =
   { readonly kind: 'lines'; readonly lines: readonly string[] } | { readonly kind: 'crash'; readonly ended?: boolean };
