@@ -71,6 +71,59 @@ export function debugSupport(language: Session['language'] | undefined): DebugSu
     : { available: false, install: 'the Python Debugger' };
 }
 
+/** The debug adapter for the language: js-debug's `node`, or the Python debugger installed (none: undefined). */
+function debuggerTypeFor(language: Session['language']): string | undefined {
+  return language === 'python' ? PYTHON_DEBUGGERS.find((d) => vscode.extensions.getExtension(d.id))?.type : 'node';
+}
+
+function offerPythonDebugger(): void {
+  const show = 'Show in Extensions';
+  void vscode.window
+    .showInformationMessage(`Debugging Python needs ${PYTHON_DEBUGGER_NAME}. Install it, then try again.`, show)
+    .then((picked) => {
+      if (picked) void vscode.commands.executeCommand('workbench.extensions.search', '@id:ms-python.debugpy');
+    });
+}
+
+/** The launch configuration for the plan; `marker` finds the session again when it ends. */
+function launchConfiguration(type: string, plan: DebugPlan, name: string, marker: string): vscode.DebugConfiguration {
+  if (type === 'node')
+    return {
+      type: 'node',
+      request: 'launch',
+      name,
+      program: plan.program,
+      // One string: js-debug passes it to the terminal's shell as is, so "<" redirects stdin.
+      args: plan.args,
+      cwd: plan.cwd,
+      runtimeExecutable: plan.runtime,
+      console: 'integratedTerminal',
+      skipFiles: ['<node_internals>/**'],
+      // sucrase's maps carry no names to rename variables by (js-debug would fail looking for them).
+      ...(plan.outFiles
+        ? {
+            outFiles: [...plan.outFiles],
+            sourceMaps: true,
+            resolveSourceMapLocations: [...plan.outFiles],
+            sourceMapRenames: false,
+          }
+        : {}),
+      lessonCompanion: marker,
+    };
+  return {
+    type,
+    request: 'launch',
+    name,
+    program: plan.program,
+    args: plan.args,
+    cwd: plan.cwd,
+    python: plan.runtime,
+    console: 'integratedTerminal',
+    justMyCode: true,
+    lessonCompanion: marker,
+  };
+}
+
 export class TraceActions implements vscode.Disposable {
   private terminal: vscode.Terminal | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -149,76 +202,58 @@ export class TraceActions implements vscode.Disposable {
     if (this.refuseUntrusted()) return { started: false, line: null, reason: 'untrusted' };
     const target = this.target(mistakeId);
     if (!target) return { started: false, line: null, reason: 'no such trace in the last check' };
-    const { session, uri, example } = target;
-    const type =
-      session.language === 'python' ? PYTHON_DEBUGGERS.find((d) => vscode.extensions.getExtension(d.id))?.type : 'node';
+    const type = debuggerTypeFor(target.session.language);
     if (!type) {
-      const show = 'Show in Extensions';
-      void vscode.window
-        .showInformationMessage(`Debugging Python needs ${PYTHON_DEBUGGER_NAME}. Install it, then try again.`, show)
-        .then((picked) => {
-          if (picked) void vscode.commands.executeCommand('workbench.extensions.search', '@id:ms-python.debugpy');
-        });
+      offerPythonDebugger();
       return { started: false, line: null, reason: 'no Python debugger installed' };
     }
+    const plan = await this.prepareDebugPlan(target);
+    if ('failed' in plan) return { started: false, line: null, reason: plan.failed };
+    const line = await this.breakpointLine(target);
+    const added = line !== null ? this.addBreakpoint(target.uri, line) : undefined;
+    const marker = `lc-${Date.now().toString(36)}`;
+    const config = launchConfiguration(type, plan, `Lesson: ${target.example.label || 'transcript'}`, marker);
+    const started = await this.startDebugging(target.uri, config, marker, () => {
+      void plan.dispose();
+      if (added) vscode.debug.removeBreakpoints([added]);
+    });
+    const shownLine = line === null ? null : line + 1; // 1-based, as the editor numbers lines
+    if (!started) return { started: false, line: shownLine, type, reason: 'the debugger did not start' };
+    this.log.info(`debugging ${target.example.transcript} (${type}), breakpoint at line ${shownLine ?? '-'}`);
+    return { started: true, line: shownLine, type };
+  }
+
+  /**
+   * The learner's program ready to run under a debugger on exactly the trace's commands (through the pack's
+   * driver when it has one); else why not, already said to the learner.
+   */
+  private async prepareDebugPlan(target: TraceTarget): Promise<DebugPlan | { readonly failed: string }> {
+    const { session, uri, example } = target;
     const pack = await this.packs.find(session.lessonId);
     const driverPath = pack?.manifest.starters[session.language]?.driver;
     const driver = pack && driverPath ? await resolveInside(pack.dir, driverPath) : undefined;
     const interpreters = await resolveInterpreters(uri, this.log);
     // The commands exactly as a check sends them (reset first), one per line.
     const stdin = example.replay?.stdin ?? `${example.commands.join('\n')}\n`;
-    let plan: DebugPlan;
     try {
-      plan = await prepareDebug(session.language, uri.fsPath, interpreters, stdin, driver);
+      return await prepareDebug(session.language, uri.fsPath, interpreters, stdin, driver);
     } catch (error) {
       const message = error instanceof DebugPrepareError ? error.message : String(error);
       void vscode.window.showErrorMessage(`Cannot start the debugger: ${message}`);
-      return { started: false, line: null, reason: message };
+      return { failed: message };
     }
-    const line = await this.breakpointLine(target);
-    const added = line !== null ? this.addBreakpoint(uri, line) : undefined;
-    const name = `Lesson: ${example.label || 'transcript'}`;
-    const marker = `lc-${Date.now().toString(36)}`;
-    const config: vscode.DebugConfiguration =
-      type === 'node'
-        ? {
-            type: 'node',
-            request: 'launch',
-            name,
-            program: plan.program,
-            // One string: js-debug passes it to the terminal's shell as is, so "<" redirects stdin.
-            args: plan.args,
-            cwd: plan.cwd,
-            runtimeExecutable: plan.runtime,
-            console: 'integratedTerminal',
-            skipFiles: ['<node_internals>/**'],
-            // sucrase's maps carry no names to rename variables by (js-debug would fail looking for them).
-            ...(plan.outFiles
-              ? {
-                  outFiles: [...plan.outFiles],
-                  sourceMaps: true,
-                  resolveSourceMapLocations: [...plan.outFiles],
-                  sourceMapRenames: false,
-                }
-              : {}),
-            lessonCompanion: marker,
-          }
-        : {
-            type,
-            request: 'launch',
-            name,
-            program: plan.program,
-            args: plan.args,
-            cwd: plan.cwd,
-            python: plan.runtime,
-            console: 'integratedTerminal',
-            justMyCode: true,
-            lessonCompanion: marker,
-          };
-    const cleanup = (): void => {
-      void plan.dispose();
-      if (added) vscode.debug.removeBreakpoints([added]);
-    };
+  }
+
+  /**
+   * Starts the session; `cleanup` runs once it ends (found by its `marker`), or at once if it does not start:
+   * the plan's temporary files and the breakpoint added for it are ours to remove.
+   */
+  private async startDebugging(
+    uri: vscode.Uri,
+    config: vscode.DebugConfiguration,
+    marker: string,
+    cleanup: () => void,
+  ): Promise<boolean> {
     const ended = vscode.debug.onDidTerminateDebugSession((s) => {
       if (s.configuration.lessonCompanion !== marker) return;
       ended.dispose();
@@ -235,10 +270,8 @@ export class TraceActions implements vscode.Disposable {
     if (!started) {
       ended.dispose();
       cleanup();
-      return { started: false, line: line === null ? null : line + 1, type, reason: 'the debugger did not start' };
     }
-    this.log.info(`debugging ${example.transcript} (${type}), breakpoint at line ${line === null ? '-' : line + 1}`);
-    return { started: true, line: line === null ? null : line + 1, type };
+    return started;
   }
 
   /** 0-based: the most suspicious traced line, else the first line of the function's body. */
