@@ -187,6 +187,11 @@ describe('hostile learners and environments (CLI)', function () {
       // A module beside the file that the starter's layout does not declare is not in the check's view (issue
       // 28: a flat folder shows the learner file alone), so the import fails in the program, said as its crash.
       assertWords(learner.stdout, /Cannot find module '\.\/helper'/);
+      // ...and the card says why it is not found, and what to do, rather than leaving a file that is there unfound.
+      assertWords(
+        learner.stdout,
+        /If `\.\/helper` is a file of yours beside balancer\.ts: a check shows your program only balancer\.ts/,
+      );
       await fs.chmod(path.join(pack, 'model/model.js'), 0o000);
       const model = await timed('unreadable-model', 'validate', () => runUnprivileged(['validate', pack], {}));
       assert.equal(model.code, 1, model.stderr);

@@ -133,6 +133,42 @@ describe('problems of a run', () => {
     assert.deepEqual([node!.kind, node!.line], ['crash', 48]);
   });
 
+  it('a module of the learner’s own that the check does not show is said to be out of its view, with what to do', () => {
+    const python = `Traceback (most recent call last):
+  File "/home/me/class/balancer.py", line 3, in <module>
+    from helper import least
+ModuleNotFoundError: No module named 'helper'
+`;
+    const node = `node:internal/modules/cjs/loader:1207
+  throw err;
+  ^
+
+Error: Cannot find module './helper'
+Require stack:
+- /tmp/lesson-companion-ts-x/balancer.js
+    at Module._resolveFilename (node:internal/modules/cjs/loader:1204:15)
+`;
+    const [py] = runProblems(run({ stderr: python, exitCode: 1 }), PY);
+    assert.equal(py!.kind, 'crash');
+    assert.match(
+      py!.advice!,
+      /^If `helper\.py` is a file of yours beside balancer\.py: a check shows your program only balancer\.py and the files the lesson's starter comes with/,
+    );
+    // TypeScript runs as the transpiled balancer.js; the learner knows their file as balancer.ts.
+    const [ts] = runProblems(run({ stderr: node, exitCode: 1 }), {
+      ...JS,
+      language: 'typescript',
+      shownName: 'balancer.ts',
+    });
+    assert.match(
+      ts!.advice!,
+      /^If `\.\/helper` is a file of yours beside balancer\.ts: .* Put that code into balancer\.ts, then check again\.$/,
+    );
+    // A package by name is not a file beside theirs: the usual advice.
+    const [pkg] = runProblems(run({ stderr: "Error: Cannot find module 'lodash'\n", exitCode: 1 }), JS);
+    assert.match(pkg!.advice!, /^Read the error below from the top/);
+  });
+
   it('a syntax error (Python SyntaxError or IndentationError, Node SyntaxError) with its line', () => {
     for (const [stderr, ctx, line] of [
       [PY_SYNTAX, PY, 34],

@@ -95,6 +95,7 @@ export function openSession(input: CheckInput): CheckSession {
     problemContext: {
       language: input.language,
       fileName: input.fileName,
+      shownName: input.file.split(/[\\/]/).pop() || input.fileName,
       interpreter: input.options.interpreter,
       timeLimitMs: input.options.timeLimitMs,
       outputLimitBytes: input.options.outputLimitBytes,

@@ -51,6 +51,8 @@ export interface ProblemContext {
   readonly language: Language;
   /** Base name of the learner file as it appears in tracebacks. */
   readonly fileName: string;
+  /** Base name of the learner file as the learner knows it (balancer.ts where a stack says balancer.js). */
+  readonly shownName?: string;
   readonly interpreter: string;
   readonly timeLimitMs: number;
   readonly outputLimitBytes: number;
@@ -156,12 +158,14 @@ function exitProblem(run: ProcessResult, ctx: ProblemContext): Problem | undefin
     };
   }
   if (run.exitCode !== 0) {
+    const module = missingOwnModule(run.stderr, ctx.language);
     return {
       kind: 'crash',
       message: `Your program crashed${line ? ` at line ${line}` : ''}: ${summary || `exit code ${run.exitCode ?? run.signal}`}`,
       line,
-      advice:
-        ctx.language === 'python'
+      advice: module
+        ? outOfViewAdvice(module, ctx.shownName ?? ctx.fileName)
+        : ctx.language === 'python'
           ? 'Read the traceback below from the bottom up: the last line is the error, the lines above it say where.'
           : 'Read the error below from the top: the first lines show the line of your file and the error, then the calls that led there.',
       details: trimDetails(run.stderr),
@@ -169,6 +173,26 @@ function exitProblem(run: ProcessResult, ctx: ProblemContext): Problem | undefin
   }
 
   return undefined;
+}
+
+/**
+ * The file a crash says it could not import, when it can be the learner's own beside their file: Python's
+ * `No module named 'helper'` (helper.py), Node's `Cannot find module './helper'`. Undefined for a package name.
+ */
+export function missingOwnModule(stderr: string, language: Language): string | undefined {
+  if (language === 'python') {
+    const name = /ModuleNotFoundError: No module named '([A-Za-z_][\w.]*)'/.exec(stderr)?.[1];
+    return name ? `${name.replace(/\./g, '/')}.py` : undefined;
+  }
+  return /Cannot find module '(\.\.?\/[^'\n]+)'/.exec(stderr)?.[1];
+}
+
+/**
+ * A check shows the program only the learner's own file and the files the lesson's starter comes with (its folder
+ * may be shared: a class folder holds other students' work), so a module of theirs beside it is not found there.
+ */
+function outOfViewAdvice(module: string, fileName: string): string {
+  return `If \`${module}\` is a file of yours beside ${fileName}: a check shows your program only ${fileName} and the files the lesson's starter comes with, never the rest of its folder (it may hold other people's work). Put that code into ${fileName}, then check again.`;
 }
 
 /** "1 s", "3.4 s": how long a stalled run was silent (about a second when the runner did not say). */
