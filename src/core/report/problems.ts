@@ -51,7 +51,7 @@ export interface ProblemContext {
   readonly language: Language;
   /** Base name of the learner file as it appears in tracebacks. */
   readonly fileName: string;
-  /** Base name of the learner file as the learner knows it (balancer.ts where a stack says balancer.js). */
+  /** Base name of the learner file as the learner knows it (main.ts where a stack says main.js). */
   readonly shownName?: string;
   readonly interpreter: string;
   readonly timeLimitMs: number;
