@@ -12,33 +12,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LocateAttempt, PassingBatch } from '../../core/check/check';
-import type { ProcessResult, RunLimits } from '../../core/check/process';
-import type { CheckReport, Location } from '../../core/report/report';
+import type { CheckReport } from '../../core/report/report';
 import type { BalancerRun } from '../../worlds/templates/simulation';
-import { killGroup } from '../run/runner';
+import type { CheckJob, EngineJob, SimulateReferenceJob, SimulateWorldJob, WorldOutcome } from './protocol';
 import {
-  ENGINE_PROTOCOL,
-  parseWorkerMessage,
-  type CheckJob,
-  type EngineFailureKind,
-  type EngineJob,
-  type HostMessage,
-  type SimulateReferenceJob,
-  type SimulateWorldJob,
-  type WorldOutcome,
-} from './protocol';
+  EngineError,
+  WorkerSession,
+  type EngineServices,
+  type ExpectedResult,
+  type WorkerResult,
+} from './workerSession';
 
-export interface EngineServices {
-  readonly execute: (input: string, limits?: RunLimits) => Promise<ProcessResult>;
-  readonly locate?: (attempts: readonly LocateAttempt[]) => Promise<{ location?: Location; runs: number }>;
-  readonly onPhase?: (phase: string) => void;
-  readonly onBatch?: (batch: PassingBatch) => void;
-  /** A world job's exchange of lines with the learner's program: its answers, or why it stopped. */
-  readonly exchange?: (
-    commands: readonly string[],
-  ) => Promise<{ answers: readonly string[] } | { stopped: { message: string; details?: string } }>;
-}
+export { EngineError, type EngineServices } from './workerSession';
 
 export interface EngineOptions {
   /** The Node that runs the worker (in VS Code: its own runtime, with ELECTRON_RUN_AS_NODE). */
@@ -52,19 +37,6 @@ export interface EngineOptions {
   readonly signal?: AbortSignal;
   /** Hold the worker to Node's permission model (default). A runtime without it gets the worker without. */
   readonly permission?: boolean;
-}
-
-/** The job could not finish: the pack's model failed, the pack is broken, or the engine itself failed. */
-export class EngineError extends Error {
-  constructor(
-    readonly kind: EngineFailureKind | 'stopped' | 'cancelled',
-    message: string,
-    readonly file?: string,
-    readonly line?: number | null,
-  ) {
-    super(message);
-    this.name = 'EngineError';
-  }
 }
 
 export const DEFAULT_QUIET_LIMIT_MS = 20_000;
@@ -229,15 +201,15 @@ export function startWarmEngine(
   };
 }
 
-/** `expected`: what the job is answered with; the other kind of result from this worker is a protocol violation. */
+/** Starts the worker and serves its job to the end: the session (workerSession.ts) holds what it is doing. */
 function runWorker(
   bundle: string,
   job: Pick<EngineJob, 'packDir'>,
-  expected: 'report' | 'series' | 'world',
+  expected: ExpectedResult,
   ready: Promise<EngineJob>,
   services: EngineServices,
   options: EngineOptions,
-): Promise<CheckReport | BalancerRun | WorldOutcome> {
+): Promise<WorkerResult> {
   const node = options.node ?? process.execPath;
   const args = [
     ...(options.permission === false ? [] : permissionArgs(bundle, job.packDir)),
@@ -248,186 +220,28 @@ function runWorker(
   // LESSON_COMPANION_ENGINE_QUIET_MS: tests of a model that loops need not wait the full default.
   const quietLimitMs =
     options.quietLimitMs ?? (Number(process.env.LESSON_COMPANION_ENGINE_QUIET_MS) || DEFAULT_QUIET_LIMIT_MS);
-  return new Promise<CheckReport | BalancerRun | WorldOutcome>((resolve, reject) => {
-    let settled = false;
-    let stderr = '';
+  return new Promise<WorkerResult>((resolve, reject) => {
     let child: ChildProcess;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let waitingForUs = 0;
-    const end = (error: Error | undefined, result?: CheckReport | BalancerRun | WorldOutcome): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      // The whole group, not only the outer bwrap: its sandboxed child, killed with it before bwrap has set it
-      // up, waits on an eventfd for ever as PID 1 of its own namespace (seen: such children of the engine's
-      // bwrap left by the service tests, parent init, in eventfd_read); until then it is in bwrap's group.
-      if (process.platform === 'win32') child.kill('SIGKILL');
-      else killGroup(child.pid);
-      if (error) reject(error);
-      else resolve(result!);
-    };
-    // The worker is quiet while it computes; it must not be for too long when it is not waiting for us.
-    const arm = (): void => {
-      clearTimeout(timer);
-      // A request served after the end (a cancelled check) must not leave a timer holding the process open.
-      if (settled || waitingForUs > 0) return;
-      timer = setTimeout(
-        () =>
-          end(
-            new EngineError(
-              'stopped',
-              `the lesson's engine computed for more than ${Math.round(quietLimitMs / 1000)} s without a result: its reference model may loop for ever`,
-            ),
-          ),
-        quietLimitMs,
-      );
-    };
-    const onAbort = (): void => end(new EngineError('cancelled', 'the check was cancelled'));
     try {
       child = spawn(command.command, command.args, {
         stdio: ['pipe', 'pipe', 'pipe'],
         env: engineEnv(options.env ?? process.env),
         windowsHide: true,
-        // A process group of its own, so that end() can kill the worker with whatever its sandbox started.
+        // A process group of its own, so that the session's end can kill the worker with whatever its sandbox started.
         detached: process.platform !== 'win32',
       });
     } catch (error) {
       reject(new EngineError('internal', `cannot start the lesson's engine: ${(error as Error).message}`));
       return;
     }
-    options.signal?.addEventListener('abort', onAbort);
-    if (options.signal?.aborted) return onAbort();
-    const reply = (message: HostMessage): void => {
-      if (!settled && child.stdin?.writable) child.stdin.write(`${JSON.stringify(message)}\n`);
+    const settings = {
+      expected,
+      services,
+      quietLimitMs,
+      heapLimitMb: options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB,
+      signal: options.signal,
+      command: command.command,
     };
-    const serve = async (work: () => Promise<HostMessage>): Promise<void> => {
-      waitingForUs += 1;
-      arm();
-      try {
-        reply(await work());
-      } catch (error) {
-        end(new EngineError('internal', `the host failed to serve the engine: ${(error as Error).message}`));
-      } finally {
-        waitingForUs -= 1;
-        arm();
-      }
-    };
-    let buffered = '';
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (chunk: string) => {
-      buffered += chunk;
-      let newline: number;
-      while ((newline = buffered.indexOf('\n')) >= 0) {
-        // Once ended (a cancelled check), what the worker wrote before it was stopped is not served: a run it
-        // asked for then would start a learner program nobody waits for.
-        if (settled) return;
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        const message = parseWorkerMessage(line);
-        const violation =
-          !message ||
-          ((message.type === 'report' || message.type === 'series' || message.type === 'world') &&
-            message.type !== expected) ||
-          ((message.type === 'execute' || message.type === 'locate' || message.type === 'batch') &&
-            expected !== 'report') ||
-          (message.type === 'exchange' && (expected !== 'world' || !services.exchange));
-        if (violation)
-          return end(
-            new EngineError(
-              'internal',
-              "the lesson's engine said something that is not part of its protocol, so it was stopped",
-            ),
-          );
-        arm();
-        switch (message.type) {
-          case 'execute':
-            void serve(async () => ({
-              type: 'executed',
-              id: message.id,
-              result: await services.execute(message.input, message.limits),
-            }));
-            break;
-          case 'locate':
-            void serve(async () => {
-              const located = services.locate ? await services.locate(message.attempts) : { runs: 0 };
-              return {
-                type: 'located',
-                id: message.id,
-                ...(located.location ? { location: located.location } : {}),
-                runs: located.runs,
-              };
-            });
-            break;
-          case 'phase':
-            services.onPhase?.(message.phase);
-            break;
-          case 'batch':
-            services.onBatch?.(message.batch);
-            break;
-          case 'report':
-            return end(undefined, message.report);
-          case 'series':
-            return end(undefined, message.run);
-          case 'world':
-            return end(undefined, message.outcome);
-          case 'exchange': {
-            const exchange = services.exchange!;
-            void serve(async () => {
-              const answered = await exchange(message.commands);
-              return 'stopped' in answered
-                ? { type: 'exchanged', id: message.id, stopped: answered.stopped }
-                : { type: 'exchanged', id: message.id, answers: answered.answers };
-            });
-            break;
-          }
-          case 'failed':
-            return end(new EngineError(message.kind, message.message, message.file, message.line));
-        }
-      }
-    });
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => {
-      if (stderr.length < 16_384) stderr += chunk;
-    });
-    child.stdin!.on('error', () => undefined);
-    child.on('error', (error) =>
-      end(new EngineError('internal', `cannot start the lesson's engine (${command.command}): ${error.message}`)),
-    );
-    child.on('close', (code, signal) => {
-      if (settled) return;
-      if (/heap out of memory|Allocation failed/i.test(stderr)) {
-        return end(
-          new EngineError(
-            'model-error',
-            `the lesson's engine ran out of memory (${options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB} MiB): its reference model may allocate without end`,
-          ),
-        );
-      }
-      if (/Maximum call stack size exceeded/.test(stderr))
-        return end(
-          new EngineError('model-error', "the lesson's reference model recursed without end (stack overflow)"),
-        );
-      if (/bad option: --experimental-permission|--experimental-permission is not allowed/.test(stderr)) {
-        return end(new EngineError('internal', 'NO_PERMISSION_MODEL'));
-      }
-      const last = process.env.LC_DEBUG_ENGINE ? stderr : (stderr.trim().split('\n').slice(-1)[0] ?? '');
-      end(
-        new EngineError(
-          'internal',
-          `the lesson's engine stopped (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`,
-        ),
-      );
-    });
-    // Until its job is sent, the worker waits for us: that is not its silence.
-    waitingForUs += 1;
-    ready.then(
-      (started) => {
-        waitingForUs -= 1;
-        reply({ type: 'start', protocol: ENGINE_PROTOCOL, job: started });
-        arm();
-      },
-      (error: unknown) => end(error as Error),
-    );
+    new WorkerSession(child, settings, resolve, reject).start(ready);
   });
 }
