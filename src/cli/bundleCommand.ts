@@ -1,9 +1,12 @@
+import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { COURSE_FILE } from '../core/course/course';
+import { bundleCourse } from '../node/course/courseBundle';
 import { parseArgs } from 'node:util';
 import { BundleError, bundlePack, type LeftOut } from '../node/authoring/bundlePack';
 import { shippedTypesDir } from '../node/authoring/modelTypes';
-import { loadPack } from '../node/packs/packs';
-import { EXIT, UsageError, type CliCommand } from './command';
+import { loadPack, MANIFEST_FILE } from '../node/packs/packs';
+import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 import { packDirArgument } from './validateCommand';
 import { formatValidation } from './validateFormat';
 
@@ -24,11 +27,48 @@ function leftOutLines(leftOut: readonly LeftOut[]): string {
   return [...byWhy].map(([why, paths]) => `Left out: ${paths.join(', ')} (${why})\n`).join('');
 }
 
+const isFile = (file: string): Promise<boolean> =>
+  fs.stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+
+/** A course folder: course.json, and no lesson.json. */
+async function isCourseFolder(dir: string): Promise<boolean> {
+  return (await isFile(path.join(dir, COURSE_FILE))) && !(await isFile(path.join(dir, MANIFEST_FILE)));
+}
+
+/** `bundle <course-folder>`: the course and its lessons in one archive (node/course/courseBundle.ts). */
+async function bundleCourseFolder(
+  io: CliIO,
+  dir: string,
+  output: string | undefined,
+  interpreters: { python?: string; node?: string },
+): Promise<number> {
+  const file = output ? path.resolve(io.cwd, output) : path.join(io.cwd, `${path.basename(dir)}.lessonpack`);
+  try {
+    const result = await bundleCourse(dir, file, {
+      validation: { interpreters, typesDir: shippedTypesDir(io.bundleDir), env: io.env },
+    });
+    const shown = path.relative(io.cwd, file) || file;
+    io.out(
+      `Bundled course ${result.id}: ${result.lessons.map((l) => `${l.id} ${l.version}`).join(', ')}, ${(result.bytes / 1024).toFixed(1)} KiB → ${shown}\n` +
+        `Learners install the course and its lessons with: lesson-companion install ${shown}\n`,
+    );
+    return EXIT.ok;
+  } catch (error) {
+    if (!(error instanceof BundleError)) throw error;
+    if (error.validation) io.err(formatValidation(error.validation, io.cwd, io.isTTY && !io.env.NO_COLOR));
+    io.err(`lesson-companion bundle: ${error.message}\n`);
+    return EXIT.failed;
+  }
+}
+
 export const bundleCommand: CliCommand = {
   name: 'bundle',
-  usage: 'bundle <pack-dir> [-o <file>.lessonpack] [--python <path>] [--node <path>]',
+  usage: 'bundle <pack-dir|course-dir> [-o <file>.lessonpack] [--python <path>] [--node <path>]',
   summary:
-    'validate a lesson pack and pack it into one .lessonpack file to share (default name: <id>-<version>.lessonpack)',
+    'validate a lesson pack and pack it into one .lessonpack file to share (default name: <id>-<version>.lessonpack); a course folder: the course and every lesson it names, from the pack folders beside it, in one .lessonpack (<id>.lessonpack)',
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
@@ -38,11 +78,14 @@ export const bundleCommand: CliCommand = {
     if (positionals.length > 1) throw new UsageError('bundle takes one pack folder');
     if (values.output !== undefined && !values.output.endsWith('.lessonpack'))
       throw new UsageError(`the output file must end in .lessonpack, not "${values.output}"`);
-    const dir = await packDirArgument(io, positionals[0], 'bundle');
     const interpreters = {
       ...(values.python ? { python: values.python } : {}),
       ...(values.node ? { node: values.node } : {}),
     };
+    const courseDir = positionals[0] === undefined ? undefined : path.resolve(io.cwd, positionals[0]);
+    if (courseDir && (await isCourseFolder(courseDir)))
+      return bundleCourseFolder(io, courseDir, values.output, interpreters);
+    const dir = await packDirArgument(io, positionals[0], 'bundle');
     try {
       const file = values.output ? path.resolve(io.cwd, values.output) : path.join(io.cwd, await defaultName(dir));
       const result = await bundlePack(dir, file, {

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { InstallError, installPack } from '../node/packs/installPack';
+import { installLessonArchive, type ArchiveInstallResult } from '../node/course/courseBundle';
+import { InstallError } from '../node/packs/installPack';
 import { builtInLessonsDir, cliPacksDir } from '../node/packs/locations';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 import { terminalSafe } from '../core/text/text';
@@ -20,11 +21,26 @@ async function askOnTerminal(io: CliIO, question: string): Promise<boolean> {
   }
 }
 
+function installedLine(result: { id: string; version: string; replaced?: string; dir: string }): string {
+  return `Installed ${result.id} ${result.version}${result.replaced ? ` (replacing ${result.replaced})` : ''} in ${result.dir}\n`;
+}
+
+function courseInstalled(result: ArchiveInstallResult, see: string): string {
+  const unchanged = result.unchanged?.length
+    ? `Already installed, left as they were: ${result.unchanged.join(', ')}\n`
+    : '';
+  return (
+    (result.lessons ?? []).map(installedLine).join('') +
+    unchanged +
+    `Installed course ${result.id} in ${result.dir}\nSee it with: lesson-companion lessons --course${see}\n`
+  );
+}
+
 export const installCommand: CliCommand = {
   name: 'install',
   usage: 'install <file.lessonpack> [--yes] [--force] [--packs-dir <dir>]',
   summary:
-    'install a lesson pack for the command line; it asks first, because a pack contains code that runs when you check (--yes: install, replace an older version or hide a built-in lesson of the same id without asking; --force: reinstall or downgrade)',
+    'install a lesson pack (or a course with all its lessons) for the command line; it asks first, because a pack contains code that runs when you check (--yes: install, replace an older version or hide a built-in lesson of the same id without asking; --force: reinstall or downgrade)',
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
@@ -35,7 +51,7 @@ export const installCommand: CliCommand = {
     const file = path.resolve(io.cwd, positionals[0]!);
     const packsRoot = values['packs-dir'] ? path.resolve(io.cwd, values['packs-dir']) : cliPacksDir(io.env);
     try {
-      const result = await installPack(file, {
+      const result = await installLessonArchive(file, {
         packsRoot,
         force: values.force ?? false,
         // An upgrade brings new code: the question says so, as the first install's did.
@@ -59,9 +75,11 @@ export const installCommand: CliCommand = {
             `${path.basename(file)} (version ${next}) has the id of a built-in lesson (version ${builtIn}); once installed, it is offered instead of the built-in one. Install it?`,
           ),
       });
+      const see = values['packs-dir'] ? '   (with LESSON_COMPANION_PACKS set to that folder)' : '';
       io.out(
-        `Installed ${result.id} ${result.version}${result.replaced ? ` (replacing ${result.replaced})` : ''} in ${result.dir}\n` +
-          `See it with: lesson-companion lessons${values['packs-dir'] ? '   (with LESSON_COMPANION_PACKS set to that folder)' : ''}\n`,
+        result.kind === 'course'
+          ? courseInstalled(result, see)
+          : `${installedLine(result)}See it with: lesson-companion lessons${see}\n`,
       );
       return EXIT.ok;
     } catch (error) {

@@ -5,7 +5,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { InstallError, installPack, type InstallOptions, type InstallResult } from '../../node/packs/installPack';
+import { installLessonArchive, type ArchiveInstallResult } from '../../node/course/courseBundle';
+import { InstallError, type InstallOptions, type InstallResult } from '../../node/packs/installPack';
 import { builtInLessonsDir } from '../../node/packs/locations';
 import { registerCommand } from './registry';
 
@@ -70,9 +71,9 @@ function installQuestions(
  * "Reinstall" (e.g. to repair a damaged copy). Undefined when that was not chosen.
  */
 async function installOrReinstall(
-  install: (force: boolean) => Promise<InstallResult>,
+  install: (force: boolean) => Promise<ArchiveInstallResult>,
   args: InstallArgs | undefined,
-): Promise<InstallResult | undefined> {
+): Promise<ArchiveInstallResult | undefined> {
   try {
     return await install(false);
   } catch (error) {
@@ -122,15 +123,18 @@ export function registerInstallPackCommand(context: vscode.ExtensionContext, onI
       }
       const builtInDir = builtInLessonsDir(path.join(context.extensionPath, 'dist'));
       const questions = installQuestions(args);
-      const install = (force: boolean): Promise<InstallResult> =>
-        installPack(file.fsPath, { packsRoot, force, builtInDir, ...questions });
+      // A course's .lessonpack installs the course and every lesson it holds, each asked about as a pack is.
+      const install = (force: boolean): Promise<ArchiveInstallResult> =>
+        installLessonArchive(file.fsPath, { packsRoot, force, builtInDir, ...questions });
       lastRefusal = undefined;
       try {
         const result = await installOrReinstall(install, args);
         if (!result) return undefined;
         onInstalled();
         void vscode.window.showInformationMessage(
-          `Installed lesson ${result.id} ${result.version}${result.replaced ? ` (replacing ${result.replaced})` : ''}. Start it with "Lesson Companion: Start Lesson".`,
+          result.kind === 'course'
+            ? `Installed course ${result.id} with its lessons (${[...(result.lessons ?? []).map((l) => l.id), ...(result.unchanged ?? [])].join(', ')}). Start its first lesson with "Lesson Companion: Start Lesson".`
+            : `Installed lesson ${result.id} ${result.version}${result.replaced ? ` (replacing ${result.replaced})` : ''}. Start it with "Lesson Companion: Start Lesson".`,
         );
         return result;
       } catch (error) {
