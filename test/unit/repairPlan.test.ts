@@ -55,6 +55,19 @@ describe('repair edits', function () {
     );
   });
 
+  it('floors a BigInt count without Math.max, which refuses BigInts (TypeScript)', async () => {
+    const ts = 'function done(c: Map<string, bigint>, n: string, now: bigint): void {\n  c.set(n, now - 1n);\n}\n';
+    const fixes = await edits('typescript', ts, 'negative-count', [2]);
+    assert.ok(fixes.includes(ts.replace('now - 1n', '(now >= 1n ? now - 1n : 0n)')), fixes.join('\n---\n'));
+    assert.ok(!fixes.some((f) => f.includes('Math.max(0, now - 1n)')));
+    const assigned = 'let x = 3n;\nx -= 1n;\n';
+    assert.ok(
+      (await edits('typescript', assigned, 'negative-count', [2])).includes(
+        'let x = 3n;\nx = x >= 1n ? x - 1n : 0n;\n',
+      ),
+    );
+  });
+
   it('moves an increment before the return (late increment, TypeScript)', async () => {
     const ts = [
       'function pick(c: Record<string, number>, n: string): string {',

@@ -55,23 +55,35 @@ export function keepPart(node: SyntaxNode, ctx: Context): Proposal[] {
   }));
 }
 
-/** `x - 1` → `max(0, x - 1)`, `x -= 1` → `x = max(0, x - 1)`, `x--` → `x = Math.max(0, x - 1)`: a count that cannot go below 0. */
+/**
+ * `x - 1` → `max(0, x - 1)`, `x -= 1` → `x = max(0, x - 1)`, `x--` → `x = Math.max(0, x - 1)`: a count that cannot
+ * go below 0. A BigInt count (`x - 1n`, which Math.max refuses) gets `x >= 1n ? x - 1n : 0n`.
+ */
 export function floor(node: SyntaxNode, ctx: Context): Proposal[] {
   const max = ctx.python ? 'max' : 'Math.max';
   const text = ctx.text(node);
   const proposal = (edit: TextEdit): Proposal[] => [
     { operator: 'floor', edits: [edit], description: `a floor at 0 for \`${text}\``, at: node, weight: 0 },
   ];
+  const floored = (left: string, right: string): string =>
+    !ctx.python && /^\d+n$/.test(right)
+      ? `${left} >= ${right} ? ${left} - ${right} : 0n`
+      : `${max}(0, ${left} - ${right})`;
   if (node.type === 'binary_operator' || node.type === 'binary_expression') {
     const op = childByField(node, 'operator');
-    if (op && ctx.text(op) === '-') return proposal(replace(node, `${max}(0, ${text})`));
+    const left = childByField(node, 'left');
+    const right = childByField(node, 'right');
+    if (op && left && right && ctx.text(op) === '-') {
+      const bigint = !ctx.python && /^\d+n$/.test(ctx.text(right));
+      return proposal(replace(node, bigint ? `(${floored(ctx.text(left), ctx.text(right))})` : `${max}(0, ${text})`));
+    }
   }
   if (node.type === 'augmented_assignment' || node.type === 'augmented_assignment_expression') {
     const left = childByField(node, 'left');
     const op = childByField(node, 'operator');
     const right = childByField(node, 'right');
     if (left && op && right && ctx.text(op) === '-=')
-      return proposal(replace(node, `${ctx.text(left)} = ${max}(0, ${ctx.text(left)} - ${ctx.text(right)})`));
+      return proposal(replace(node, `${ctx.text(left)} = ${floored(ctx.text(left), ctx.text(right))}`));
   }
   if (node.type === 'update_expression' && text.includes('--')) {
     const target = text.replace('--', '').trim();

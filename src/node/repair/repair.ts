@@ -70,6 +70,24 @@ async function passesCheck(
   return report.status === 'pass' && report.problems.length === 0 && report.mistakes.length === 0 ? report : undefined;
 }
 
+/**
+ * Verified only when the whole check passes at every seed. The seeds' checks run at once (two cores: the
+ * verification takes one check's time, not two), each of them the full check in the sandbox.
+ */
+export async function verifiedAtSeeds(
+  seeds: readonly number[],
+  checkAt: (seed: number) => Promise<CheckReport | undefined>,
+): Promise<Verified | undefined> {
+  const checks = await Promise.all(seeds.map((seed) => checkAt(seed)));
+  if (checks.length === 0 || checks.some((c) => c === undefined)) return undefined;
+  const passed = checks as CheckReport[];
+  return {
+    hidden: passed[0]!.checks.total,
+    generated: passed.reduce((sum, c) => sum + c.fuzz.transcripts, 0),
+    seeds: [...seeds],
+  };
+}
+
 export function unifiedPatch(name: string, before: string, after: string): string {
   return createTwoFilesPatch(name, name, before, after, undefined, undefined, { headerOptions: FILE_HEADERS_ONLY });
 }
@@ -107,24 +125,19 @@ export async function repairFile(
   const runner = await candidateRunner(pack, absolute, language, batch, options.check);
   const seeds = [batch.fuzz.seed, (batch.fuzz.seed + 1) % 2 ** 32];
   let verified: Verified | undefined;
+  // The learner's own run goes beside the first candidates': the search needs it only after them. A run that
+  // fails counts every line wrong; it is awaited before its folder is removed.
+  const baseline = runner.run(source).then(
+    (run) => run.wrongLines,
+    () => Infinity,
+  );
   try {
-    const baseline = await runner.run(source);
     const verify = async (_source: string, run: { file: string }): Promise<boolean> => {
-      const checks: CheckReport[] = [];
-      for (const seed of seeds) {
-        const passed = await passesCheck(pack, run.file, language, options.check, seed);
-        if (!passed) return false;
-        checks.push(passed);
-      }
-      verified = {
-        hidden: checks[0]!.checks.total,
-        generated: checks.reduce((sum, c) => sum + c.fuzz.transcripts, 0),
-        seeds,
-      };
-      return true;
+      verified = await verifiedAtSeeds(seeds, (seed) => passesCheck(pack, run.file, language, options.check, seed));
+      return verified !== undefined;
     };
     const bounds = { ...DEFAULT_BOUNDS, ...options.bounds };
-    const searched = await searchFix(parsed, targets, runner, baseline.wrongLines, verify, bounds);
+    const searched = await searchFix(parsed, targets, runner, baseline, verify, bounds);
     if (!searched.found || !verified) {
       const why = searched.stoppedBy
         ? `none of the ${searched.runs} edits tried within the search's ${searched.stoppedBy === 'time' ? `${Math.round(bounds.timeMs / 1000)} s` : 'bound'} passes every test.`
@@ -146,6 +159,7 @@ export async function repairFile(
       candidates: searched.runs,
     };
   } finally {
+    await baseline;
     await runner.dispose();
   }
 }

@@ -1,7 +1,7 @@
 /**
- * The bounded search: single edits cheapest first, run two at a time; when none passes, edits on top of the
- * ones that brought the answers closest (a compound mistake: a tie and a floor); then the rest. Stops at the
- * first candidate that passes the batch and that the verifier accepts, or at the time or candidate bound.
+ * The bounded search: single edits cheapest first, run two at a time, in rounds: after each round's singles,
+ * edits on top of the ones that brought the answers closest (a compound mistake: a tie and a floor). Stops at
+ * the first candidate that passes the batch and that the verifier accepts, or at the time or candidate bound.
  */
 import type { Language } from '../../core/pack/schema';
 import { combine, localPairs, singleEdits, type Candidate, type RepairTarget } from '../../core/repair/plan';
@@ -18,11 +18,15 @@ export interface SearchBounds {
 
 export const DEFAULT_BOUNDS: SearchBounds = { timeMs: 20_000, candidates: 200, concurrency: 2 };
 
-/** How many of the cheapest singles are tried before edits on top of the closest ones. */
-const FIRST_SINGLES = 60;
+/**
+ * The search goes in rounds: the next singles, cheapest first, then edits on top of the candidates that brought
+ * the answers closest so far (a compound mistake: a tie and a floor; on top of a pair, a third edit). Short
+ * rounds put a compound fix's pairs early, instead of after every one of the many singles.
+ */
+const SINGLES_PER_ROUND = 16;
 const BASES = 3;
-const PAIRS_PER_BASE = 50;
-const LOCAL_PAIRS = 10;
+const PAIRS_PER_BASE = 16;
+const LOCAL_PAIRS = 6;
 
 export interface Searched {
   readonly found?: { readonly candidate: Candidate; readonly source: string };
@@ -38,8 +42,9 @@ interface Tried {
 export async function searchFix(
   file: ParsedFile,
   targets: readonly RepairTarget[],
-  runner: CandidateRunner,
-  baselineWrong: number,
+  runner: Pick<CandidateRunner, 'run'>,
+  /** The learner file's own wrong lines: a promise, so its run goes beside the first candidates' (fewer waits). */
+  baselineWrong: number | Promise<number>,
   verify: (source: string, run: CandidateRun) => Promise<boolean>,
   bounds: SearchBounds,
   clock: () => number = () => performance.now(),
@@ -68,22 +73,33 @@ export async function searchFix(
     return undefined;
   };
 
-  const first = await runAll(singles.slice(0, FIRST_SINGLES));
-  if (first || stoppedBy) return { ...(first ? { found: first } : {}), runs, ...(stoppedBy ? { stoppedBy } : {}) };
-  const pairs = closest(tried, baselineWrong)
-    .flatMap((base) => singles.slice(0, PAIRS_PER_BASE).flatMap((next) => combine(base, next) ?? []))
-    .sort((a, b) => a.cost - b.cost);
-  // Then pairs of the cheapest edits, whose halves may each change nothing alone.
-  const paired = await runAll([...pairs, ...localPairs(singles, LOCAL_PAIRS)].sort((a, b) => a.cost - b.cost));
-  if (paired || stoppedBy) return { ...(paired ? { found: paired } : {}), runs, ...(stoppedBy ? { stoppedBy } : {}) };
-  const rest = await runAll(singles.slice(FIRST_SINGLES));
-  return { ...(rest ? { found: rest } : {}), runs, ...(stoppedBy ? { stoppedBy } : {}) };
+  const extended = new Set<Candidate>();
+  const result = (found: Searched['found']): Searched => ({
+    ...(found ? { found } : {}),
+    runs,
+    ...(stoppedBy ? { stoppedBy } : {}),
+  });
+  for (let offset = 0; ; offset += SINGLES_PER_ROUND) {
+    const round = singles.slice(offset, offset + SINGLES_PER_ROUND);
+    const single = await runAll(round);
+    if (single || stoppedBy) return result(single);
+    const bases = closest(tried, await baselineWrong, extended);
+    for (const base of bases) extended.add(base);
+    const pairs = bases
+      .flatMap((base) => singles.slice(0, PAIRS_PER_BASE).flatMap((next) => combine(base, next) ?? []))
+      .sort((a, b) => a.cost - b.cost);
+    // In the first round, pairs of the cheapest edits too, whose halves may each change nothing alone.
+    const local = offset === 0 ? localPairs(singles, LOCAL_PAIRS) : [];
+    const paired = await runAll([...pairs, ...local].sort((a, b) => a.cost - b.cost));
+    if (paired || stoppedBy) return result(paired);
+    if (round.length === 0 && pairs.length === 0) return result(undefined);
+  }
 }
 
-/** The candidates that brought the answers closest to a passing run's, best first. */
-function closest(tried: readonly Tried[], baselineWrong: number): Candidate[] {
+/** The candidates that brought the answers closest to a passing run's, best first, not yet built on. */
+function closest(tried: readonly Tried[], baselineWrong: number, extended: ReadonlySet<Candidate>): Candidate[] {
   return tried
-    .filter((t) => t.run.wrongLines < baselineWrong)
+    .filter((t) => t.run.wrongLines < baselineWrong && !extended.has(t.candidate))
     .sort((a, b) => a.run.wrongLines - b.run.wrongLines || a.candidate.cost - b.candidate.cost)
     .slice(0, BASES)
     .map((t) => t.candidate);
