@@ -105,178 +105,239 @@ export function spawnPlan(spec: ProcessSpec, runId?: string): SpawnPlan {
 /** Runs `spec` with `input`: a fresh process every time. */
 export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessResult> {
   const started = performance.now();
-  const stallMs = spec.stallMs ?? DEFAULT_STALL_MS;
-  return new Promise((resolve) => {
-    // Raw chunks, decoded once at the end: a character split across two chunks must not turn into garbage.
-    const stdout: Buffer[] = [];
-    const stderr = new StderrKeeper(spec.stderrLimitBytes ?? DEFAULT_STDERR_LIMIT_BYTES);
-    let bytes = 0;
-    let lastOutput = performance.now();
-    let lastStdout: number | undefined;
-    let inputWritten: number | undefined;
-    let timedOut = false;
-    let stalled = false;
-    /** How long it had printed nothing when it was called stalled, in ms (the sentence says it). */
-    let silentMs: number | undefined;
-    let outputLimited = false;
-    let settled = false;
+  return new Promise((resolve) => new ProgramRun(spec, started, resolve).feed(input));
+}
+
+type ExitResult = Pick<ProcessResult, 'exitCode' | 'signal' | 'startError'>;
+
+/**
+ * One run, from its spawn to its result: what it printed, which limit it ran into, and the watches on it (the
+ * time limit, the stall watch, the sweep of its descendants). Every way out goes through finish(), once.
+ */
+class ProgramRun {
+  private readonly stallMs: number;
+  // Raw chunks, decoded once at the end: a character split across two chunks must not turn into garbage.
+  private readonly stdout: Buffer[] = [];
+  private readonly stderr: StderrKeeper;
+  private bytes = 0;
+  private lastOutput = performance.now();
+  private lastStdout: number | undefined;
+  private inputWritten: number | undefined;
+  private timedOut = false;
+  private stalled = false;
+  /** How long it had printed nothing when it was called stalled, in ms (the sentence says it). */
+  private silentMs: number | undefined;
+  private outputLimited = false;
+  private settled = false;
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly tracker: DescendantTracker | undefined;
+  private readonly untrack: () => void;
+  private readonly sweeper: NodeJS.Timeout | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private readonly watchMemory: boolean;
+  /** The program's memory when the watch began or was last judged: growth since then is being busy. */
+  private memoryBefore: number | undefined;
+  private busyFrom: number | undefined;
+  private stallTimer: NodeJS.Timeout | undefined;
+  /** When the started process exited: from then on only its leftovers hold the pipes, and it is not stalled. */
+  private exitedAt: number | undefined;
+  private readonly clock: ProgramClock;
+
+  constructor(
+    private readonly spec: ProcessSpec,
+    private readonly started: number,
+    private readonly resolve: (result: ProcessResult) => void,
+  ) {
+    this.stallMs = spec.stallMs ?? DEFAULT_STALL_MS;
+    this.stderr = new StderrKeeper(spec.stderrLimitBytes ?? DEFAULT_STDERR_LIMIT_BYTES);
     // Unique to this run, inherited by all it starts: how the sweep recognises its descendants.
     const runId = spec.sweepDescendants ? randomBytes(12).toString('hex') : undefined;
-    const child = spawnPlanned(spawnPlan(spec, runId));
-    const tracker =
-      runId && child.pid !== undefined ? new DescendantTracker(child.pid, `LESSON_COMPANION_RUN=${runId}`) : undefined;
-    const stop = (): void => {
-      killGroup(child.pid);
-      tracker?.killAll();
-    };
-    const untrack = trackProcess(stop);
-    const sweeper = tracker ? setInterval(() => tracker.poll(), SWEEP_EVERY_MS) : undefined;
+    const child = (this.child = spawnPlanned(spawnPlan(spec, runId)));
+    const tracker = (this.tracker =
+      runId && child.pid !== undefined ? new DescendantTracker(child.pid, `LESSON_COMPANION_RUN=${runId}`) : undefined);
+    this.untrack = trackProcess(() => this.stop());
+    this.sweeper = tracker ? setInterval(() => tracker.poll(), SWEEP_EVERY_MS) : undefined;
     if (tracker) setTimeout(() => tracker.poll(), 20).unref();
-    const finish = (result: Pick<ProcessResult, 'exitCode' | 'signal' | 'startError'>): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearTimeout(stallTimer);
-      clearInterval(sweeper);
-      stop();
-      untrack();
-      const text = Buffer.concat(stdout).toString('utf8');
-      const errorText = stderr.text();
-      // A line cut by the output limit is not a line the program printed ("still" of "still looking…" would
-      // pass for an answer), so stdout ends at its last complete line.
-      const out = outputLimited ? text.replace(/[^\n]*$/, '') : text;
-      // It failed by itself (not killed by us), saying an allocation failed: that is the whole story, even if
-      // a stall or the time limit was being called at the same moment.
-      const failedByItself =
-        result.exitCode !== 0 && result.signal !== 'SIGKILL' && !result.startError && !outputLimited;
-      const memoryExceeded = spec.memoryLimitMiB !== undefined && failedByItself && OUT_OF_MEMORY.test(errorText);
-      if (memoryExceeded) stalled = timedOut = false;
-      resolve({
-        stdout: out,
-        stderr: errorText,
-        timedOut,
-        outputLimited,
-        ...(stalled ? { stalled, ...(silentMs !== undefined ? { silentMs: Math.round(silentMs) } : {}) } : {}),
-        ...(memoryExceeded ? { memoryExceeded, memoryLimitMiB: spec.memoryLimitMiB } : {}),
-        timeLimitMs: spec.timeLimitMs,
-        ...result,
-        durationMs: performance.now() - started,
-      });
-    };
-    const timer = setTimeout(
+    this.timer = setTimeout(
       () => {
-        timedOut = true;
-        stop();
+        this.timedOut = true;
+        this.stop();
       },
       Math.max(0, spec.timeLimitMs - (performance.now() - started)),
     );
-    // Progress, not only the total limit: once all input is written, silence on stdout means a hang.
     // A silent program that keeps filling its memory is let run into its memory limit, which says more.
-    const watchMemory = spec.memoryLimitMiB !== undefined && child.pid !== undefined;
-    const memoryNow = (): number => (watchMemory ? treeDataKiB(child.pid!) : 0);
-    /** The program's memory when the watch began or was last judged: growth since then is being busy. */
-    let memoryBefore: number | undefined;
-    let busyFrom: number | undefined;
-    let stallTimer: NodeJS.Timeout | undefined;
-    /** When the started process exited: from then on only its leftovers hold the pipes, and it is not stalled. */
-    let exitedAt: number | undefined;
-    const clock = new ProgramClock(child.pid);
-    const watchForStall = (): void => {
-      clearTimeout(stallTimer);
-      // A program that has exited has not stalled: what still holds its pipes is a leftover, and the exit's own
-      // wait ends the run (its /proc is gone too, so the clock could only charge the wall clock: the load).
-      if (settled || stallMs <= 0 || inputWritten === undefined || exitedAt !== undefined) return;
-      const since = Math.max(lastStdout ?? inputWritten, busyFrom ?? 0);
-      const allowed = lastStdout === undefined && busyFrom === undefined ? stallMs + START_GRACE_MS : stallMs;
-      memoryBefore ??= memoryNow();
-      // A timer may fire a little early: a few milliseconds before the end is the end.
-      const wait = since + allowed - performance.now();
-      if (wait > 5) {
-        stallTimer = setTimeout(watchForStall, wait).unref();
-        return;
-      }
-      // One more poll first: output that only waits because this process was busy is read before judging.
-      setImmediate(() => {
-        if (settled || timedOut || outputLimited || exitedAt !== undefined) return;
-        if ((lastStdout ?? 0) > since) {
-          watchForStall();
-          return;
-        }
-        // Silent this long by the clock, but was it the program's time? Waiting for a core is not a stall.
-        const charged = clock.chargedSince(since);
-        if (charged < allowed - 5) {
-          stallTimer = setTimeout(watchForStall, Math.min(allowed - charged, RECHECK_MS)).unref();
-          return;
-        }
-        const memory = memoryNow();
-        const grew = memory - memoryBefore! > MEMORY_GROWTH_KIB;
-        memoryBefore = memory;
-        if (grew) {
-          busyFrom = performance.now();
-          watchForStall();
-          return;
-        }
-        stalled = true;
-        silentMs = performance.now() - since;
-        timedOut = true;
-        stop();
-      });
-    };
-    const onStdout = (chunk: Buffer): void => {
-      // The first answer ends the start-up grace: from now on a second of silence is a stall.
-      const first = lastStdout === undefined;
-      lastOutput = lastStdout = performance.now();
-      if (first) watchForStall();
-      // Keep output up to the limit, also from the chunk that crosses it: it may hold the last real answers.
-      const room = Math.max(0, spec.outputLimitBytes - bytes);
-      bytes += chunk.length;
-      if (room > 0) stdout.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
-      if (bytes > spec.outputLimitBytes && !outputLimited) {
-        outputLimited = true;
-        stop();
-      }
-    };
-    const onStderr = (chunk: Buffer): void => {
-      lastOutput = performance.now();
-      stderr.add(chunk);
-    };
-    const failedToStart = (error: NodeJS.ErrnoException): void => {
-      finish({ exitCode: null, signal: null, startError: { code: error.code ?? 'ERROR', command: spec.command } });
-    };
-    const exited = (code: number | null, signal: NodeJS.Signals | null): void => {
-      exitedAt = performance.now();
-      clearTimeout(stallTimer);
-      setTimeout(stop, 50).unref();
-      // A grandchild that escaped every kill can hold the pipes open for ever: once they have been quiet
-      // for a second after the exit, stop waiting. The check runs after one more poll (setImmediate), so
-      // output that only waits because this process was busy is still read first.
-      const giveUp = (): void => {
-        setImmediate(() => {
-          if (settled) return;
-          if (!timedOut && !outputLimited && performance.now() - lastOutput < 1000) {
-            setTimeout(giveUp, 1000).unref();
-            return;
-          }
-          child.stdout.destroy();
-          child.stderr.destroy();
-          finish({ exitCode: code, signal });
-        });
-      };
-      setTimeout(giveUp, 1000).unref();
-    };
-    const written = (at: number): void => {
-      inputWritten = at;
-      clock.mark();
-      watchForStall();
-    };
-    child.stdout.on('data', onStdout);
-    child.stderr.on('data', onStderr);
-    child.on('error', failedToStart);
+    this.watchMemory = spec.memoryLimitMiB !== undefined && child.pid !== undefined;
+    this.clock = new ProgramClock(child.pid);
+  }
+
+  /** Listens to the program and writes it all its input; the stall watch starts once it is written. */
+  feed(input: string): void {
+    const child = this.child;
+    child.stdout.on('data', (chunk: Buffer) => this.onStdout(chunk));
+    child.stderr.on('data', (chunk: Buffer) => this.onStderr(chunk));
+    child.on('error', (error) => this.failedToStart(error));
     // 'close' waits for the pipes to drain; a grandchild holding them open is killed with the group.
-    child.on('close', (code, signal) => finish({ exitCode: code, signal }));
-    child.on('exit', exited);
+    child.on('close', (code, signal) => this.finish({ exitCode: code, signal }));
+    child.on('exit', (code, signal) => this.exited(code, signal));
     // A program that exits without reading all its input makes the write fail with EPIPE: not our error.
     child.stdin.on('error', () => undefined);
-    child.stdin.end(input, () => written(performance.now()));
-  });
+    child.stdin.end(input, () => this.written(performance.now()));
+  }
+
+  private stop(): void {
+    killGroup(this.child.pid);
+    this.tracker?.killAll();
+  }
+
+  private finish(exit: ExitResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.stallTimer);
+    clearInterval(this.sweeper);
+    this.stop();
+    this.untrack();
+    this.resolve(this.result(exit));
+  }
+
+  /** What the run comes to, once it has ended: its output, and which limit (if any) stopped it. */
+  private result(exit: ExitResult): ProcessResult {
+    const { spec, outputLimited } = this;
+    const text = Buffer.concat(this.stdout).toString('utf8');
+    const errorText = this.stderr.text();
+    // A line cut by the output limit is not a line the program printed ("still" of "still looking…" would
+    // pass for an answer), so stdout ends at its last complete line.
+    const out = outputLimited ? text.replace(/[^\n]*$/, '') : text;
+    // It failed by itself (not killed by us), saying an allocation failed: that is the whole story, even if
+    // a stall or the time limit was being called at the same moment.
+    const failedByItself = exit.exitCode !== 0 && exit.signal !== 'SIGKILL' && !exit.startError && !outputLimited;
+    const memoryExceeded = spec.memoryLimitMiB !== undefined && failedByItself && OUT_OF_MEMORY.test(errorText);
+    if (memoryExceeded) this.stalled = this.timedOut = false;
+    const { stalled, silentMs } = this;
+    return {
+      stdout: out,
+      stderr: errorText,
+      timedOut: this.timedOut,
+      outputLimited,
+      ...(stalled ? { stalled, ...(silentMs !== undefined ? { silentMs: Math.round(silentMs) } : {}) } : {}),
+      ...(memoryExceeded ? { memoryExceeded, memoryLimitMiB: spec.memoryLimitMiB } : {}),
+      timeLimitMs: spec.timeLimitMs,
+      ...exit,
+      durationMs: performance.now() - this.started,
+    };
+  }
+
+  private memoryNow(): number {
+    return this.watchMemory ? treeDataKiB(this.child.pid!) : 0;
+  }
+
+  /**
+   * Progress, not only the total limit: once all input is written, silence on stdout means a hang. Sleeps until
+   * the silence could be long enough, then judges it (judgeSilence).
+   */
+  private watchForStall(): void {
+    clearTimeout(this.stallTimer);
+    // A program that has exited has not stalled: what still holds its pipes is a leftover, and the exit's own
+    // wait ends the run (its /proc is gone too, so the clock could only charge the wall clock: the load).
+    if (this.settled || this.stallMs <= 0 || this.inputWritten === undefined || this.exitedAt !== undefined) return;
+    const { lastStdout, busyFrom, stallMs } = this;
+    const since = Math.max(lastStdout ?? this.inputWritten, busyFrom ?? 0);
+    const allowed = lastStdout === undefined && busyFrom === undefined ? stallMs + START_GRACE_MS : stallMs;
+    this.memoryBefore ??= this.memoryNow();
+    // A timer may fire a little early: a few milliseconds before the end is the end.
+    const wait = since + allowed - performance.now();
+    if (wait > 5) {
+      this.stallTimer = setTimeout(() => this.watchForStall(), wait).unref();
+      return;
+    }
+    // One more poll first: output that only waits because this process was busy is read before judging.
+    setImmediate(() => this.judgeSilence(since, allowed));
+  }
+
+  /** Silent since `since` by the clock: stopped as stalled, unless it printed, was not charged the time, or is filling its memory. */
+  private judgeSilence(since: number, allowed: number): void {
+    if (this.settled || this.timedOut || this.outputLimited || this.exitedAt !== undefined) return;
+    if ((this.lastStdout ?? 0) > since) {
+      this.watchForStall();
+      return;
+    }
+    // Silent this long by the clock, but was it the program's time? Waiting for a core is not a stall.
+    const charged = this.clock.chargedSince(since);
+    if (charged < allowed - 5) {
+      this.stallTimer = setTimeout(() => this.watchForStall(), Math.min(allowed - charged, RECHECK_MS)).unref();
+      return;
+    }
+    const memory = this.memoryNow();
+    const grew = memory - this.memoryBefore! > MEMORY_GROWTH_KIB;
+    this.memoryBefore = memory;
+    if (grew) {
+      this.busyFrom = performance.now();
+      this.watchForStall();
+      return;
+    }
+    this.stalled = true;
+    this.silentMs = performance.now() - since;
+    this.timedOut = true;
+    this.stop();
+  }
+
+  private onStdout(chunk: Buffer): void {
+    // The first answer ends the start-up grace: from now on a second of silence is a stall.
+    const first = this.lastStdout === undefined;
+    this.lastOutput = this.lastStdout = performance.now();
+    if (first) this.watchForStall();
+    // Keep output up to the limit, also from the chunk that crosses it: it may hold the last real answers.
+    const limit = this.spec.outputLimitBytes;
+    const room = Math.max(0, limit - this.bytes);
+    this.bytes += chunk.length;
+    if (room > 0) this.stdout.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+    if (this.bytes > limit && !this.outputLimited) {
+      this.outputLimited = true;
+      this.stop();
+    }
+  }
+
+  private onStderr(chunk: Buffer): void {
+    this.lastOutput = performance.now();
+    this.stderr.add(chunk);
+  }
+
+  private failedToStart(error: NodeJS.ErrnoException): void {
+    this.finish({
+      exitCode: null,
+      signal: null,
+      startError: { code: error.code ?? 'ERROR', command: this.spec.command },
+    });
+  }
+
+  private exited(code: number | null, signal: NodeJS.Signals | null): void {
+    this.exitedAt = performance.now();
+    clearTimeout(this.stallTimer);
+    setTimeout(() => this.stop(), 50).unref();
+    setTimeout(() => this.giveUpOnLeftovers(code, signal), 1000).unref();
+  }
+
+  /**
+   * A grandchild that escaped every kill can hold the pipes open for ever: once they have been quiet for a
+   * second after the exit, stop waiting. The check runs after one more poll (setImmediate), so output that only
+   * waits because this process was busy is still read first.
+   */
+  private giveUpOnLeftovers(code: number | null, signal: NodeJS.Signals | null): void {
+    setImmediate(() => {
+      if (this.settled) return;
+      if (!this.timedOut && !this.outputLimited && performance.now() - this.lastOutput < 1000) {
+        setTimeout(() => this.giveUpOnLeftovers(code, signal), 1000).unref();
+        return;
+      }
+      this.child.stdout.destroy();
+      this.child.stderr.destroy();
+      this.finish({ exitCode: code, signal });
+    });
+  }
+
+  private written(at: number): void {
+    this.inputWritten = at;
+    this.clock.mark();
+    this.watchForStall();
+  }
 }
