@@ -122,8 +122,30 @@ export class CheckRunner implements vscode.Disposable {
     return true;
   }
 
+  /** One check: refused unless everything it needs is there, else run in the service; refused if it fails. */
   private async runOnce(reason: CheckReason): Promise<CheckReport | undefined> {
-    // Trust first: nothing below may run, or even prepare, learner code in Restricted Mode.
+    const ready = await this.readyToCheck();
+    if (!ready) return undefined;
+    const { session, uri } = ready;
+    this._lastRefusal = undefined;
+    this.started.fire(session);
+    const settings = readSettings(uri);
+    try {
+      return await this.checkInService(session, uri, settings.timeLimitMs, reason);
+    } catch (error) {
+      const outcome = await this.checkFailed(error, session, reason);
+      return outcome === 'again' ? this.runOnce(reason) : outcome;
+    } finally {
+      this.abort = undefined;
+    }
+  }
+
+  /**
+   * The session's file, saved, once nothing stands in the way of checking it: trust first (nothing may run, or
+   * even prepare, learner code in Restricted Mode), a session, its pack (unchanged, if installed), the file.
+   * Undefined: refused, and the learner was told why.
+   */
+  private async readyToCheck(): Promise<{ readonly session: Session; readonly uri: vscode.Uri } | undefined> {
     if (!vscode.workspace.isTrusted) {
       return this.refuse('untrusted', UNTRUSTED_MESSAGE, {
         title: 'Manage Workspace Trust',
@@ -167,48 +189,57 @@ export class CheckRunner implements vscode.Disposable {
         `${session.mainFile} is missing. Start the lesson again to get a fresh copy of the starter.`,
       );
     }
-    this._lastRefusal = undefined;
-    this.started.fire(session);
-    const settings = readSettings(uri);
-    try {
-      const target = await this.service.target();
-      if (!target) return this.refuse('no-pack', `The lesson "${session.lessonId}" is not installed any more.`);
-      this.log.info(
-        `check (${reason}) ${session.lessonId}/${session.language} ${uri.fsPath} with ${target.interpreters?.python ?? target.interpreters?.node}`,
-      );
-      this.abort = new AbortController();
-      const trusted = this.trustedModels.has(session.lessonId) ? { trustModel: session.lessonId } : {};
-      const report = await this.service.client.check(
-        { ...target, ...trusted, file: uri.fsPath, timeLimitMs: settings.timeLimitMs },
-        (phase) => this.log.info(`check: ${phase}`),
-        this.abort.signal,
-      );
-      this.log.info(
-        `check done: ${report.status} ${report.checks.passed}/${report.checks.total}, ${report.mistakes.map((m) => m.id).join(', ') || 'no named mistakes'}, ${report.durationMs} ms, ${report.processRuns} runs`,
-      );
-      // The file on disk is what was checked: remember where the traced functions were in it.
-      const checked = await vscode.workspace.openTextDocument(uri).then(
-        (d) => d.getText(),
-        () => '',
-      );
-      await this.store.setReport(report, functionAnchors(report, checked, session.language));
-      this.finished.fire({ session, report, reason });
-      return report;
-    } catch (error) {
-      if (error instanceof ServiceError && error.cancelled) {
-        this.log.info(`check (${reason}) cancelled`);
-        return undefined;
-      }
-      if (error instanceof ServiceError && error.modelNotHeld !== undefined) {
-        const lessonId = error.modelNotHeld || session.lessonId;
-        if (!this.trustedModels.has(lessonId) && (await this.askToRunModel(lessonId))) return this.runOnce(reason);
-        return this.refuse('failed', error.message);
-      }
-      this.log.error('check failed', error);
-      return this.refuse('failed', `The check could not run: ${(error as Error).message ?? String(error)}`);
-    } finally {
-      this.abort = undefined;
+    return { session, uri };
+  }
+
+  /** Runs the check in the window's check service and keeps its report (with where the traced functions were). */
+  private async checkInService(
+    session: Session,
+    uri: vscode.Uri,
+    timeLimitMs: number,
+    reason: CheckReason,
+  ): Promise<CheckReport | undefined> {
+    const target = await this.service.target();
+    if (!target) return this.refuse('no-pack', `The lesson "${session.lessonId}" is not installed any more.`);
+    this.log.info(
+      `check (${reason}) ${session.lessonId}/${session.language} ${uri.fsPath} with ${target.interpreters?.python ?? target.interpreters?.node}`,
+    );
+    this.abort = new AbortController();
+    const trusted = this.trustedModels.has(session.lessonId) ? { trustModel: session.lessonId } : {};
+    const report = await this.service.client.check(
+      { ...target, ...trusted, file: uri.fsPath, timeLimitMs },
+      (phase) => this.log.info(`check: ${phase}`),
+      this.abort.signal,
+    );
+    this.log.info(
+      `check done: ${report.status} ${report.checks.passed}/${report.checks.total}, ${report.mistakes.map((m) => m.id).join(', ') || 'no named mistakes'}, ${report.durationMs} ms, ${report.processRuns} runs`,
+    );
+    // The file on disk is what was checked: remember where the traced functions were in it.
+    const checked = await vscode.workspace.openTextDocument(uri).then(
+      (d) => d.getText(),
+      () => '',
+    );
+    await this.store.setReport(report, functionAnchors(report, checked, session.language));
+    this.finished.fire({ session, report, reason });
+    return report;
+  }
+
+  /**
+   * A check that threw: cancelled (nothing to say), a pack's model no sandbox can hold (asked once whether to
+   * run it as the learner: yes is `again`, check once more), or a failure, said as a refusal.
+   */
+  private async checkFailed(error: unknown, session: Session, reason: CheckReason): Promise<'again' | undefined> {
+    if (error instanceof ServiceError && error.cancelled) {
+      this.log.info(`check (${reason}) cancelled`);
+      return undefined;
     }
+    if (error instanceof ServiceError && error.modelNotHeld !== undefined) {
+      const lessonId = error.modelNotHeld || session.lessonId;
+      if (!this.trustedModels.has(lessonId) && (await this.askToRunModel(lessonId))) return 'again';
+      return this.refuse('failed', error.message);
+    }
+    this.log.error('check failed', error);
+    return this.refuse('failed', `The check could not run: ${(error as Error).message ?? String(error)}`);
   }
 
   dispose(): void {
