@@ -209,20 +209,13 @@ export class LessonPanel implements vscode.Disposable {
     }
   }
 
+  /** One message from the panel, dispatched: the longer answers are the steps below. */
   private async handle(message: FromWebview): Promise<void> {
-    const { navigator, runner, store, packs } = this.deps;
+    const { navigator, runner } = this.deps;
     switch (message.type) {
-      case 'ready': {
-        if (message.protocol !== PROTOCOL_VERSION)
-          this.deps.log.warn(`lesson panel speaks protocol ${message.protocol}, the extension ${PROTOCOL_VERSION}`);
-        this.ready = true;
-        await this.post({ type: 'init', protocol: PROTOCOL_VERSION, state: await this.state() });
-        if (this.pendingReveal) {
-          await this.post({ type: 'reveal', target: this.pendingReveal });
-          this.pendingReveal = undefined;
-        }
+      case 'ready':
+        await this.greet(message.protocol);
         return;
-      }
       case 'openStep':
         await navigator.open(message.index);
         return;
@@ -232,28 +225,12 @@ export class LessonPanel implements vscode.Disposable {
       case 'runCheck':
         await runner.run('panel');
         return;
-      case 'answer': {
-        const session = store.session;
-        const pack = session ? await packs.find(session.lessonId) : undefined;
-        if (!pack) return;
-        const result = await checkAnswer(pack, message.questionId, message.answer);
-        if (!result) {
-          this.deps.log.warn(`lesson panel: no question "${message.questionId}" in ${pack.manifest.id}`);
-          return;
-        }
-        await store.recordAnswer(message.questionId, result);
-        await this.post({ type: 'answerResult', questionId: message.questionId, result, state: await this.state() });
+      case 'answer':
+        await this.answer(message.questionId, message.answer);
         return;
-      }
-      case 'openMistake': {
-        const report = store.progress().lastReport;
-        const mistake = report?.mistakes.find((m) => m.id === message.id);
-        if (mistake) {
-          markCardRead();
-          await navigator.revealMistake(mistake);
-        }
+      case 'openMistake':
+        await this.openMistake(message.id);
         return;
-      }
       case 'runTrace':
         await this.deps.traces.runInTerminal(message.mistakeId);
         return;
@@ -263,21 +240,9 @@ export class LessonPanel implements vscode.Disposable {
       case 'showFix':
         await vscode.commands.executeCommand(SHOW_FIX_COMMAND, message.mistakeId);
         return;
-      case 'showAnswer': {
-        const session = store.session;
-        const pack = session ? await packs.find(session.lessonId) : undefined;
-        if (!pack) return;
-        const shown = revealedAnswer(pack, message.questionId, store.progress().answers[message.questionId]?.answer);
-        if (!shown) return;
-        await store.recordAnswerShown(message.questionId, shown);
-        await this.post({
-          type: 'answerResult',
-          questionId: message.questionId,
-          result: shown,
-          state: await this.state(),
-        });
+      case 'showAnswer':
+        await this.showAnswer(message.questionId);
         return;
-      }
       case 'nextLesson':
         await this.startNextLesson(message.lesson);
         return;
@@ -291,6 +256,55 @@ export class LessonPanel implements vscode.Disposable {
         await this.deps.simulations.run(message.scenario, undefined, true);
         return;
     }
+  }
+
+  /** The panel has loaded: its first state, then a reveal asked for before it could take one. */
+  private async greet(protocol: number): Promise<void> {
+    if (protocol !== PROTOCOL_VERSION)
+      this.deps.log.warn(`lesson panel speaks protocol ${protocol}, the extension ${PROTOCOL_VERSION}`);
+    this.ready = true;
+    await this.post({ type: 'init', protocol: PROTOCOL_VERSION, state: await this.state() });
+    if (this.pendingReveal) {
+      await this.post({ type: 'reveal', target: this.pendingReveal });
+      this.pendingReveal = undefined;
+    }
+  }
+
+  /** Checks an answer against the session's pack, keeps it, and sends the panel the verdict. */
+  private async answer(questionId: string, answer: string): Promise<void> {
+    const { store, packs } = this.deps;
+    const session = store.session;
+    const pack = session ? await packs.find(session.lessonId) : undefined;
+    if (!pack) return;
+    const result = await checkAnswer(pack, questionId, answer);
+    if (!result) {
+      this.deps.log.warn(`lesson panel: no question "${questionId}" in ${pack.manifest.id}`);
+      return;
+    }
+    await store.recordAnswer(questionId, result);
+    await this.post({ type: 'answerResult', questionId, result, state: await this.state() });
+  }
+
+  /** Opens the code where the last report's mistake points (and counts its card as read). */
+  private async openMistake(id: string): Promise<void> {
+    const report = this.deps.store.progress().lastReport;
+    const mistake = report?.mistakes.find((m) => m.id === id);
+    if (mistake) {
+      markCardRead();
+      await this.deps.navigator.revealMistake(mistake);
+    }
+  }
+
+  /** "Show answer": the worked answer, kept as shown, sent to the panel as the question's result. */
+  private async showAnswer(questionId: string): Promise<void> {
+    const { store, packs } = this.deps;
+    const session = store.session;
+    const pack = session ? await packs.find(session.lessonId) : undefined;
+    if (!pack) return;
+    const shown = revealedAnswer(pack, questionId, store.progress().answers[questionId]?.answer);
+    if (!shown) return;
+    await store.recordAnswerShown(questionId, shown);
+    await this.post({ type: 'answerResult', questionId, result: shown, state: await this.state() });
   }
 
   dispose(): void {
