@@ -146,8 +146,62 @@ function traceActions(trace: TraceView, state: PanelState, lesson: LessonView | 
   );
 }
 
+/** A named mistake's card: what it is, where, the evidence, the lesson's way back to it, its trace and fix. */
 function mistakeCard(m: MistakeView, state: PanelState, ui: Ui): HTMLElement {
-  // The diagnosis → lesson loop: the step that teaches this mistake and the question that checks it.
+  const likely = m.confidence === 'likely';
+  const loop = lessonLoop(m, state, ui);
+  return h(
+    'article',
+    {
+      class: `card mistake${likely ? ' likely' : ''}`,
+      id: `mistake-${m.id}`,
+      tabindex: '-1',
+      'aria-labelledby': `mistake-${m.id}-title`,
+    },
+    mistakeHeading(m),
+    trustedHtml('div', m.explanationHtml),
+    m.behaviour ? h('p', { class: 'behaviour' }, m.behaviour) : null,
+    h('p', { class: 'hint' }, h('strong', {}, 'Hint: '), trustedHtml('span', m.hintHtml, 'md-inline')),
+    h(
+      'p',
+      { class: 'where' },
+      linkButton(m.where.text, () => ui.post({ type: 'openMistake', id: m.id }), {
+        class: 'link function-link',
+        title: `Show ${m.where.function}() in the editor`,
+      }),
+      m.where.reason ? `: ${m.where.reason}.` : '',
+    ),
+    m.evidence ? h('p', { class: 'evidence muted small' }, m.evidence) : null,
+    m.revealedBy.length
+      ? h('p', { class: 'revealed muted small' }, `Shown by: ${m.revealedBy.map((l) => `“${l}”`).join(', ')}`)
+      : null,
+    loop.length ? h('ul', { class: 'loop' }, ...loop) : null,
+    m.trace ? renderTrace(m.trace, state, state.lesson, ui) : null,
+    m.fix ? fixButton(m, state, ui) : null,
+  );
+}
+
+function mistakeHeading(m: MistakeView): HTMLElement {
+  const likely = m.confidence === 'likely';
+  // The space before the badge is text, so the title and "likely" never read as one word.
+  return h(
+    'h3',
+    { id: `mistake-${m.id}-title` },
+    h('span', { class: 'icon', 'aria-hidden': 'true' }, likely ? '⚠ ' : '✗ '),
+    m.title,
+    likely ? ' ' : null,
+    likely
+      ? h(
+          'span',
+          { class: 'badge', title: 'The evidence matches this mistake in part, not the whole program' },
+          'likely',
+        )
+      : null,
+  );
+}
+
+/** The diagnosis → lesson loop: the step that teaches this mistake and the question that checks it. */
+function lessonLoop(m: MistakeView, state: PanelState, ui: Ui): HTMLElement[] {
   const loop: HTMLElement[] = [];
   if (m.step) {
     const index = m.step.index;
@@ -176,60 +230,19 @@ function mistakeCard(m: MistakeView, state: PanelState, ui: Ui): HTMLElement {
       ),
     );
   }
-  const likely = m.confidence === 'likely';
+  return loop;
+}
+
+/** Rung 4: a diff of the learner's own file beside a verified fix, opened in the editor. */
+function fixButton(m: MistakeView, state: PanelState, ui: Ui): HTMLElement {
   return h(
-    'article',
-    {
-      class: `card mistake${likely ? ' likely' : ''}`,
-      id: `mistake-${m.id}`,
-      tabindex: '-1',
-      'aria-labelledby': `mistake-${m.id}-title`,
-    },
-    // The space before the badge is text, so the title and "likely" never read as one word.
-    h(
-      'h3',
-      { id: `mistake-${m.id}-title` },
-      h('span', { class: 'icon', 'aria-hidden': 'true' }, likely ? '⚠ ' : '✗ '),
-      m.title,
-      likely ? ' ' : null,
-      likely
-        ? h(
-            'span',
-            { class: 'badge', title: 'The evidence matches this mistake in part, not the whole program' },
-            'likely',
-          )
-        : null,
-    ),
-    trustedHtml('div', m.explanationHtml),
-    m.behaviour ? h('p', { class: 'behaviour' }, m.behaviour) : null,
-    h('p', { class: 'hint' }, h('strong', {}, 'Hint: '), trustedHtml('span', m.hintHtml, 'md-inline')),
-    h(
-      'p',
-      { class: 'where' },
-      linkButton(m.where.text, () => ui.post({ type: 'openMistake', id: m.id }), {
-        class: 'link function-link',
-        title: `Show ${m.where.function}() in the editor`,
-      }),
-      m.where.reason ? `: ${m.where.reason}.` : '',
-    ),
-    m.evidence ? h('p', { class: 'evidence muted small' }, m.evidence) : null,
-    m.revealedBy.length
-      ? h('p', { class: 'revealed muted small' }, `Shown by: ${m.revealedBy.map((l) => `“${l}”`).join(', ')}`)
-      : null,
-    loop.length ? h('ul', { class: 'loop' }, ...loop) : null,
-    m.trace ? renderTrace(m.trace, state, state.lesson, ui) : null,
-    // Rung 4: a diff of the learner's own file beside a verified fix, opened in the editor.
-    m.fix
-      ? h(
-          'p',
-          { class: 'fix' },
-          button('Show a fix', () => ui.post({ type: 'showFix', mistakeId: m.id }), {
-            class: 'secondary show-fix',
-            disabled: !state.trusted,
-            title: 'A small edit of your file that passes every hidden transcript and random test, shown as a diff',
-          }),
-        )
-      : null,
+    'p',
+    { class: 'fix' },
+    button('Show a fix', () => ui.post({ type: 'showFix', mistakeId: m.id }), {
+      class: 'secondary show-fix',
+      disabled: !state.trusted,
+      title: 'A small edit of your file that passes every hidden transcript and random test, shown as a diff',
+    }),
   );
 }
 
