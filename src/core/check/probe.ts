@@ -135,6 +135,35 @@ export async function probeMoreFresh(model: ReferenceModel, execute: Execute, pr
   };
 }
 
+type BatchRun = Awaited<ReturnType<typeof runBatch>>;
+
+/** The probe's runs: T twice in one process and once in another, and what the later steps ran besides. */
+interface ProbeRuns {
+  readonly twice: BatchRun;
+  readonly again: BatchRun;
+  /** T's first and second run in the `twice` process, and T alone in the other. */
+  readonly first: Outcome;
+  readonly second: Outcome;
+  readonly fresh: Outcome;
+  /** Runs that are T's evidence, added to by the steps: more fresh runs of T alone, a replay of T and T. */
+  readonly more: BatchRun[];
+  /** Replays with the other lists before T: their runs are counted, their streams are not T's. */
+  readonly replays: BatchRun[];
+}
+
+/** What the runs say: a difference between fresh runs, one across the reset (confirmed by a replay). */
+interface ProbeDifferences {
+  readonly freshDifference: AnswerDifference | undefined;
+  readonly resetDifference: AnswerDifference | undefined;
+  /** A difference across the reset was seen, but its replay did not show it again. */
+  readonly unconfirmed: boolean;
+}
+
+interface ProbeUnasked {
+  readonly unasked?: UnaskedLines | undefined;
+  readonly unaskedShown?: Outcome | undefined;
+}
+
 /**
  * Two processes, started side by side: [T, T] in one, [T] in the other; a third, [T], only when the first
  * two agree and yet something looks carried across the reset. `inBatch` is how T fared after the other
@@ -153,59 +182,83 @@ export async function probeDeterminism(
   inBatch?: Outcome,
   before?: readonly (readonly string[])[],
 ): Promise<Probe> {
+  const runs = await runTwiceAndAlone(model, execute, probed);
+  const differences = await differencesOf(model, execute, probed, runs, inBatch, before);
+  const unasked = await unaskedOf(model, execute, probed, runs);
+  return probeOf(probed, runs, differences, unasked);
+}
+
+async function runTwiceAndAlone(model: ReferenceModel, execute: Execute, probed: Case): Promise<ProbeRuns> {
   const [twice, again] = await Promise.all([
     runBatch(model, execute, [probed.commands, probed.commands]),
     runBatch(model, execute, [probed.commands]),
   ]);
-  const first = twice.outcomes[0]!;
-  const second = twice.outcomes[1]!;
-  const fresh = again.outcomes[0]!;
-  const usable = (o: Outcome): boolean =>
-    o.ending !== 'not-run' && o.ending !== 'timed-out' && o.ending !== 'output-limit';
+  const [first, second] = [twice.outcomes[0]!, twice.outcomes[1]!];
+  return { twice, again, first, second, fresh: again.outcomes[0]!, more: [], replays: [] };
+}
+
+/**
+ * Fresh runs compared first; only where they agree, T's second run in its process, then T after the others.
+ * A difference across the reset sends for more fresh runs, then a replay that must show it again.
+ */
+async function differencesOf(
+  model: ReferenceModel,
+  execute: Execute,
+  probed: Case,
+  runs: ProbeRuns,
+  inBatch: Outcome | undefined,
+  before: readonly (readonly string[])[] | undefined,
+): Promise<ProbeDifferences> {
+  const { first, second, fresh } = runs;
   let freshDifference =
-    usable(first) && usable(fresh) ? firstDifference(model, probed.commands, first, fresh) : undefined;
+    usableOutcome(first) && usableOutcome(fresh) ? firstDifference(model, probed.commands, first, fresh) : undefined;
   const twiceDifference =
-    !freshDifference && usable(first) && usable(second)
+    !freshDifference && usableOutcome(first) && usableOutcome(second)
       ? firstDifference(model, probed.commands, first, second)
       : undefined;
   const batchDifference =
-    !freshDifference && !twiceDifference && inBatch && usable(first) && usable(inBatch)
+    !freshDifference && !twiceDifference && inBatch && usableOutcome(first) && usableOutcome(inBatch)
       ? firstDifference(model, probed.commands, first, inBatch)
       : undefined;
-  const more: Awaited<ReturnType<typeof runBatch>>[] = [];
-  const replays: Awaited<ReturnType<typeof runBatch>>[] = [];
   if (twiceDifference || batchDifference) {
     // A program that walks a set in hash order (a new order per process) agrees with itself by chance often
     // enough on a few backends that one more run called it leaky about one check in sixteen.
     const extra = await freshRunsUntilOneDiffers(model, execute, probed, first);
-    more.push(...extra.runs);
+    runs.more.push(...extra.runs);
     freshDifference = extra.difference;
   }
-  let unconfirmed = false;
-  let resetDifference: AnswerDifference | undefined = freshDifference
+  const resetDifference: AnswerDifference | undefined = freshDifference
     ? undefined
     : twiceDifference
       ? { ...twiceDifference, seen: 'twice' }
       : batchDifference
         ? { ...batchDifference, seen: 'after-others' }
         : undefined;
-  if (resetDifference) {
-    const twiceOver = resetDifference.seen === 'twice';
-    const replayed = await replayAcrossReset(
-      model,
-      execute,
-      probed,
-      twiceOver ? [first, second] : [inBatch!],
-      twiceOver ? [probed.commands, probed.commands] : before,
-    );
-    // Only a replay of T and T is T's evidence; one with the other lists before it would need their names.
-    if (replayed.run) (twiceOver ? more : replays).push(replayed.run);
-    if (replayed.difference) freshDifference = replayed.difference;
-    if (!replayed.confirmed) {
-      resetDifference = undefined;
-      unconfirmed = true;
-    }
-  }
+  if (!resetDifference) return { freshDifference, resetDifference, unconfirmed: false };
+  const twiceOver = resetDifference.seen === 'twice';
+  const replayed = await replayAcrossReset(
+    model,
+    execute,
+    probed,
+    twiceOver ? [first, second] : [inBatch!],
+    twiceOver ? [probed.commands, probed.commands] : before,
+  );
+  // Only a replay of T and T is T's evidence; one with the other lists before it would need their names.
+  if (replayed.run) (twiceOver ? runs.more : runs.replays).push(replayed.run);
+  if (replayed.difference) freshDifference = replayed.difference;
+  return replayed.confirmed
+    ? { freshDifference, resetDifference, unconfirmed: false }
+    : { freshDifference, resetDifference: undefined, unconfirmed: true };
+}
+
+/** Lines no command asks for, printed a different number of times by two runs: a writer of its own on stdout. */
+async function unaskedOf(
+  model: ReferenceModel,
+  execute: Execute,
+  probed: Case,
+  runs: ProbeRuns,
+): Promise<ProbeUnasked> {
+  const { twice, again, first, fresh, more } = runs;
   const fresher = [fresh, ...more.map((run) => run.outcomes[0]!)];
   // Also T once and twice in one process, whole: a line printed once at the start (a timer's first tick) is not doubled.
   // (Both to the end of their input: a crash in the first T leaves the second unanswered, and that halves nothing.)
@@ -214,38 +267,47 @@ export async function probeDeterminism(
     again.streams[0]?.ending === 'finished' &&
     twice.streams.length === 1 &&
     again.streams.length === 1;
-  let { unasked, unaskedShown } = firstUnasked(model, probed.commands, first, fresher);
-  unasked ??= wholeRuns
-    ? unaskedAcrossRepeat(model, probed.commands, again.streams[0]!.lines, twice.streams[0]!.lines)
-    : undefined;
-  if (!unasked && wholeRuns && printsUnaskedLines(model, probed.commands, [again, twice])) {
-    // The outcomes above are what the batch kept: a writer's lines that fell after the last answer, or that
-    // are not answer lines at all (an empty line two writers' halves left), are not in them. The whole output
-    // of fresh runs of the same input is: a banner or a debug print that follows the commands prints the same
-    // lines at the same places on each, a thread or a timer does not.
-    // One list in its process: a replay of T and T is one process too, and its doubled lines are not a thread's.
-    const alone = more.filter((run) => run.outcomes.length === 1);
-    if (alone.length === 0) {
-      const extra = await runBatch(model, execute, [probed.commands]);
-      more.push(extra);
-      alone.push(extra);
-    }
-    const whole = wholeOutput(model, again);
-    if (whole)
-      ({ unasked, unaskedShown } = firstUnasked(
-        model,
-        probed.commands,
-        whole,
-        alone.map((run) => wholeOutput(model, run)),
-      ));
+  const seen = firstUnasked(model, probed.commands, first, fresher);
+  const unaskedShown = seen.unaskedShown;
+  const unasked =
+    seen.unasked ??
+    (wholeRuns
+      ? unaskedAcrossRepeat(model, probed.commands, again.streams[0]!.lines, twice.streams[0]!.lines)
+      : undefined);
+  if (unasked || !wholeRuns || !printsUnaskedLines(model, probed.commands, [again, twice]))
+    return { unasked, unaskedShown };
+  // The outcomes above are what the batch kept: a writer's lines that fell after the last answer, or that
+  // are not answer lines at all (an empty line two writers' halves left), are not in them. The whole output
+  // of fresh runs of the same input is: a banner or a debug print that follows the commands prints the same
+  // lines at the same places on each, a thread or a timer does not.
+  // One list in its process: a replay of T and T is one process too, and its doubled lines are not a thread's.
+  const alone = more.filter((run) => run.outcomes.length === 1);
+  if (alone.length === 0) {
+    const extra = await runBatch(model, execute, [probed.commands]);
+    more.push(extra);
+    alone.push(extra);
   }
+  const whole = wholeOutput(model, again);
+  if (!whole) return { unasked, unaskedShown };
+  return firstUnasked(
+    model,
+    probed.commands,
+    whole,
+    alone.map((run) => wholeOutput(model, run)),
+  );
+}
+
+function probeOf(probed: Case, runs: ProbeRuns, differences: ProbeDifferences, found: ProbeUnasked): Probe {
+  const { twice, again, first, second, fresh, more, replays } = runs;
+  const { freshDifference, resetDifference, unconfirmed } = differences;
+  const { unasked, unaskedShown } = found;
   return {
     probed,
     determinism: {
-      fresh: !usable(first) || !usable(fresh) ? 'unknown' : freshDifference ? 'different' : 'same',
+      fresh: !usableOutcome(first) || !usableOutcome(fresh) ? 'unknown' : freshDifference ? 'different' : 'same',
       afterReset: resetDifference
         ? 'different'
-        : !usable(first) || !usable(second) || freshDifference || unconfirmed
+        : !usableOutcome(first) || !usableOutcome(second) || freshDifference || unconfirmed
           ? 'unknown'
           : 'same',
       runs: twice.runs.length + again.runs.length + [...more, ...replays].reduce((n, run) => n + run.runs.length, 0),
