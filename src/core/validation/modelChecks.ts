@@ -33,17 +33,53 @@ function lineOf(source: string | undefined, text: string): number | undefined {
   return index < 0 ? undefined : index + 1;
 }
 
-export function checkModel(input: ModelCheckInput): ValidationProblem[] {
-  const { model, file, source } = input;
-  const problems: ValidationProblem[] = [];
-  const at = (text: string): { file: string; line?: number } => {
-    const line = lineOf(source, text);
-    return { file, ...(line ? { line } : {}) };
-  };
-  const error = (message: string, advice: string, where: { file: string; line?: number } = { file }): void => {
-    problems.push({ severity: 'error', area: 'model', ...where, message, advice });
-  };
+type Where = { file: string; line?: number };
 
+/** The problems found so far, and how each check says one: in the model file, at a line when it can tell. */
+interface ModelProblems {
+  readonly problems: ValidationProblem[];
+  /** The model file, at the first line that holds `text`. */
+  at(text: string): Where;
+  error(message: string, advice: string, where?: Where): void;
+}
+
+function modelProblems(file: string, source: string | undefined): ModelProblems {
+  const problems: ValidationProblem[] = [];
+  return {
+    problems,
+    at: (text) => {
+      const line = lineOf(source, text);
+      return { file, ...(line ? { line } : {}) };
+    },
+    error: (message, advice, where = { file }) => {
+      problems.push({ severity: 'error', area: 'model', ...where, message, advice });
+    },
+  };
+}
+
+/** Each check in turn, on the hidden transcripts and GENERATED generated ones. */
+export function checkModel(input: ModelCheckInput): ValidationProblem[] {
+  const say = modelProblems(input.file, input.source);
+  const generated = generatedOnce(input, say);
+  checkGeneratedCommands(generated, say);
+  const lists = [...input.transcripts.map((t) => t.steps.map((s) => s.command)), ...generated];
+  checkDeterministicAndCheap(input, lists, say);
+  checkAnswersItsOwnCommands(input.model, generated, say);
+  checkEveryMutationShows(input.model, lists, say);
+  const dependent = dependentLists(input.model, input.transcripts, generated);
+  if (dependent) {
+    say.error(
+      `${dependent.after} is answered otherwise when it runs after ${dependent.before} in one process: the reset command "${input.model.resetCommand}" keeps something ${dependent.before} set, and the check runs many transcripts in one process, so a right program would fail it`,
+      'Make the reset command put everything back, or make every hidden transcript and every generated one set that state itself before it relies on it: a transcript that starts by setting it holds in any order.',
+      say.at('resetCommand'),
+    );
+  }
+  return say.problems;
+}
+
+/** The generated transcripts at the seed; generated twice, since the same seed must make the same ones. */
+function generatedOnce(input: ModelCheckInput, say: ModelProblems): string[][] {
+  const { model } = input;
   const generate = (): string[][] => {
     const random = seededRandom(input.seed);
     return Array.from({ length: GENERATED }, () => model.generate(random, 2 + random.int(LENGTH - 1)));
@@ -51,27 +87,35 @@ export function checkModel(input: ModelCheckInput): ValidationProblem[] {
   const first = generate();
   const second = generate();
   if (JSON.stringify(first) !== JSON.stringify(second)) {
-    error(
+    say.error(
       'generate() makes different transcripts from the same seed, so a reported seed would not reproduce a check',
       'Draw every random choice from the `random` it is given (random.int, random.pick): no Math.random, no clock, no state kept between calls.',
-      at('generate('),
+      say.at('generate('),
     );
   }
-  const lists = [...input.transcripts.map((t) => t.steps.map((s) => s.command)), ...first];
+  return first;
+}
 
-  for (const [i, commands] of first.entries()) {
+function checkGeneratedCommands(generated: readonly string[][], say: ModelProblems): void {
+  for (const [i, commands] of generated.entries()) {
     const bad = commands.find((c) => c.trim() === '' || /[\u0000-\u001f\u007f]/.test(c));
     if (bad !== undefined) {
-      error(
+      say.error(
         `generate() made a command that is empty or holds a control character: ${JSON.stringify(bad)} (generated transcript ${i + 1})`,
         'Generate one command per string, printable, without newlines.',
-        at('generate('),
+        say.at('generate('),
       );
       break;
     }
   }
+}
 
-  // Deterministic: the same commands, run twice from a fresh initial(), give the same answers, also under every mutation.
+/**
+ * Deterministic: the same commands, run twice from a fresh initial(), give the same answers, also under every
+ * mutation. Timed while at it: a diagnosis walks tens of thousands of commands.
+ */
+function checkDeterministicAndCheap(input: ModelCheckInput, lists: readonly string[][], say: ModelProblems): void {
+  const { model } = input;
   const started = input.clock();
   let steps = 0;
   const deterministic = model.mutations.filter((m) => !m.nondeterministic).map((m) => m.id);
@@ -83,27 +127,29 @@ export function checkModel(input: ModelCheckInput): ValidationProblem[] {
     );
     steps += lists.reduce((n, l) => n + 2 * l.length, 0);
     if (drift) {
-      error(
+      say.error(
         `step() answers differently on two runs of the same commands${on.length ? ` with mutation "${on[0]}"` : ''}, e.g. ${JSON.stringify(drift.slice(0, 6))}`,
         'A model must be a function of its state and the command: return new state objects instead of changing the one you were given, and keep nothing between calls (initial() must return a fresh state each time).',
-        at('step('),
+        say.at('step('),
       );
       break;
     }
   }
   const perStep = (input.clock() - started) / Math.max(steps, 1);
   if (perStep > SLOW_STEP_MS) {
-    problems.push({
+    say.problems.push({
       severity: 'warning',
       area: 'model',
-      ...at('step('),
+      ...say.at('step('),
       message: `step() takes ${perStep.toFixed(2)} ms per command; a diagnosis walks tens of thousands of commands, so checks of failing programs will be slow`,
       advice: 'Keep the state small and copy only what a command changes.',
     });
   }
+}
 
-  // The reference answers its own generated commands, in its own answer shapes.
-  for (const commands of first) {
+/** The reference answers its own generated commands, in its own answer shapes. */
+function checkAnswersItsOwnCommands(model: ReferenceModel, generated: readonly string[][], say: ModelProblems): void {
+  for (const commands of generated) {
     const run = simulate(model, commands);
     const crashed = run.outcome.ending === 'crashed';
     const misshapen = run.steps.find(
@@ -112,18 +158,20 @@ export function checkModel(input: ModelCheckInput): ValidationProblem[] {
         s.answer.some((line) => !model.isAnswerLine(line)),
     );
     if (crashed || misshapen) {
-      error(
+      say.error(
         crashed
           ? `the reference crashes on a generated transcript: ${JSON.stringify(commands.slice(0, run.steps.length))}`
           : `the reference's answer to generated command "${misshapen!.command}" does not fit its answer shape or isAnswerLine: ${JSON.stringify(misshapen!.answer)}`,
         'generate() must make commands of the protocol, and the reference must answer each in the shape answerShape() gives, with lines isAnswerLine() accepts.',
-        at('generate('),
+        say.at('generate('),
       );
       break;
     }
   }
+}
 
-  // Every declared mutation makes some difference: a mutant no transcript can tell from the reference is no mistake.
+/** Every declared mutation makes some difference: a mutant no transcript can tell from the reference is no mistake. */
+function checkEveryMutationShows(model: ReferenceModel, lists: readonly string[][], say: ModelProblems): void {
   for (const mutation of model.mutations) {
     const on = new Set([mutation.id]);
     const shows = mutation.nondeterministic
@@ -132,22 +180,13 @@ export function checkModel(input: ModelCheckInput): ValidationProblem[] {
           (commands) => !sameOutcome(simulate(model, commands, on).outcome, simulate(model, commands).outcome),
         );
     if (!shows) {
-      error(
+      say.error(
         `mutation "${mutation.id}" changes no answer on the hidden transcripts or ${GENERATED} generated ones${mutation.nondeterministic ? ' (a nondeterministic mutation must offer alternatives somewhere)' : ''}`,
         'Make the mutation change what the model answers, or remove it; if only rare commands show it, generate them more often.',
-        at(`'${mutation.id}'`).line ? at(`'${mutation.id}'`) : at(`"${mutation.id}"`),
+        say.at(`'${mutation.id}'`).line ? say.at(`'${mutation.id}'`) : say.at(`"${mutation.id}"`),
       );
     }
   }
-  const dependent = dependentLists(model, input.transcripts, first);
-  if (dependent) {
-    error(
-      `${dependent.after} is answered otherwise when it runs after ${dependent.before} in one process: the reset command "${model.resetCommand}" keeps something ${dependent.before} set, and the check runs many transcripts in one process, so a right program would fail it`,
-      'Make the reset command put everything back, or make every hidden transcript and every generated one set that state itself before it relies on it: a transcript that starts by setting it holds in any order.',
-      at('resetCommand'),
-    );
-  }
-  return problems;
 }
 
 /**
