@@ -5,8 +5,10 @@
  * starters; questions must point at things that exist. The Node side (src/node/authoring/validatePack.ts) loads
  * the files, runs the starters for real, and adds what it finds.
  */
-import { freshName, measureAdequacy, proposeTranscript, separates, type Adequacy } from './adequacy';
+import type { Adequacy } from './adequacy';
 import { locate } from '../pack/manifest';
+import type { ValidateLessonInput } from './lessonInput';
+import { checkMistakes } from './mistakeChecks';
 import { checkGrammar } from './grammarChecks';
 import { checkModel } from './modelChecks';
 import { checkControlCharacters } from './textChecks';
@@ -18,32 +20,11 @@ import { locateFunction } from '../text/source';
 import type { Transcript } from '../model/transcript';
 
 export type { ValidationArea, ValidationProblem } from './problem';
+export type { ValidateLessonInput } from './lessonInput';
+export { checkMistakes } from './mistakeChecks';
 export { checkAnswerHashes, checkQuestions, commandVocabulary } from './questionChecks';
 import { checkAnswerHashes, checkQuestions } from './questionChecks';
 import type { ValidationProblem } from './problem';
-
-export interface ValidateLessonInput {
-  readonly manifest: LessonManifest;
-  /** lesson.json's text, to point problems at lines, and its name as problems show it. */
-  readonly manifestText: string;
-  readonly manifestFile: string;
-  readonly model: ReferenceModel;
-  readonly transcripts: readonly Transcript[];
-  /** Each starter's files, path relative to the starter folder → text; the caller reads them. */
-  readonly starterFiles: Partial<Record<Language, ReadonlyMap<string, string>>>;
-  /** Seeds the search for separating transcripts, so the proposals reproduce. */
-  readonly seed: number;
-  /**
-   * Whether each read-order pattern matched its starter file, keyed by `patternKey`, found by the caller
-   * with a time bound (a pack's pattern may be slow); without an entry the pattern is matched here.
-   */
-  readonly patternMatches?: ReadonlyMap<string, boolean | 'timed-out'>;
-  /** The most a program may print in one check (bytes), which the hidden transcripts' answers must fit. */
-  readonly outputLimitBytes?: number;
-  /** The model file (relative to the pack) and its text, to check the model itself (modelChecks.ts). */
-  readonly modelFile?: { readonly path: string; readonly source: string };
-  readonly clock?: () => number;
-}
 
 export const patternKey = (stepIndex: number, language: Language): string => `${stepIndex}:${language}`;
 
@@ -235,102 +216,6 @@ export function checkOutputFits(
       advice: 'Make the longest transcripts shorter, or lower "fuzz".',
     },
   ];
-}
-
-/** Every mistake caught, every pair told apart; proposals for the transcripts that are missing. */
-export async function checkMistakes(
-  input: ValidateLessonInput,
-): Promise<{ problems: ValidationProblem[]; adequacy: Adequacy }> {
-  const { manifest, model, transcripts, manifestText: text, manifestFile: file } = input;
-  const adequacy = measureAdequacy(model, manifest.mistakes, transcripts);
-  const problems: ValidationProblem[] = [];
-  const taken = transcripts.map((t) => t.name);
-  const propose = async (
-    differ: (c: readonly string[]) => boolean,
-    name: string,
-    description: string,
-  ): Promise<string | undefined> => {
-    const proposal = await proposeTranscript(model, differ, freshName(name, taken), description, { seed: input.seed });
-    if (proposal) taken.push(proposal.slice(4, proposal.search(/[:\n]/)).trim());
-    return proposal;
-  };
-  const where = (id: string, message: string): { file: string; line: number; column: number; message: string } => {
-    const index = manifest.mistakes.findIndex((m) => m.id === id);
-    const found = locate(text, file, `/mistakes/${index}`, message);
-    return { file, line: found.line, column: found.column, message };
-  };
-  for (const coverage of adequacy.mistakes) {
-    const uncaught = coverage.mutations.filter((m) => m.caughtBy.length === 0);
-    if (uncaught.length === 0) continue;
-    const whole = uncaught.length === coverage.mutations.length;
-    const mutation = uncaught[0]!.mutation;
-    const proposal = await propose(
-      separates(model, [mutation], []),
-      `catches-${coverage.mistake}`,
-      `catches ${coverage.mistake} (${mutation})`,
-    );
-    problems.push({
-      severity: whole ? 'error' : 'warning',
-      area: 'mistakes',
-      ...where(
-        coverage.mistake,
-        whole
-          ? `mistake "${coverage.mistake}" is never caught: no hidden transcript tells ${uncaught.map((u) => u.mutation).join(', ')} from the reference, so a learner making it passes every hidden check`
-          : `mistake "${coverage.mistake}": mutation ${uncaught.map((u) => u.mutation).join(', ')} is never caught by a hidden transcript (the others are)`,
-      ),
-      advice: proposal
-        ? "Add a transcript like the one below (found by search and shrunk; the answers are the reference's) to a transcript file."
-        : `No generated transcript catches ${mutation}: it may behave exactly like the reference. Remove it from "mutants", or write a transcript by hand.`,
-      ...(proposal ? { proposal } : {}),
-    });
-  }
-  for (const pair of adequacy.pairs) {
-    const [a, b] = pair.mistakes;
-    if (pair.unseparated) {
-      const [ma, mb] = pair.unseparated;
-      const proposal = await propose(
-        separates(model, [ma], [mb]),
-        `tells-${a}-from-${b}`,
-        `tells ${a} (${ma}) from ${b} (${mb})`,
-      );
-      problems.push({
-        severity: 'error',
-        area: 'mistakes',
-        ...where(
-          b,
-          `mistakes "${a}" and "${b}" cannot be told apart: ${ma} and ${mb} answer every hidden transcript the same way, so a learner making one is told about both`,
-        ),
-        advice: proposal
-          ? "Add a transcript like the one below (found by search and shrunk; the answers are the reference's) to a transcript file."
-          : `No generated transcript separates ${ma} from ${mb}: they may be the same mistake. Merge the two mistakes, or write a separating transcript by hand.`,
-        ...(proposal ? { proposal } : {}),
-      });
-    } else if (pair.masked) {
-      // No transcript separates a combination when the model makes the two mutations alternatives
-      // (one overrides the other); no transcript can help there, so only fixable ones are reported.
-      for (const { both, looksLike } of pair.masked) {
-        const [ma, mb] = both;
-        const proposal = await propose(
-          separates(model, [ma, mb], [looksLike]),
-          `tells-${a}-and-${b}`,
-          `tells ${a} and ${b} together from ${looksLike} alone`,
-        );
-        if (!proposal) continue;
-        problems.push({
-          severity: 'warning',
-          area: 'mistakes',
-          ...where(
-            b,
-            `a program making both "${a}" (${ma}) and "${b}" (${mb}) answers every hidden transcript like one making only ${looksLike}, so only one of the two is named until it is fixed`,
-          ),
-          advice: 'To name both at once, add a transcript like the one below.',
-          proposal,
-        });
-        break;
-      }
-    }
-  }
-  return { problems, adequacy };
 }
 
 export async function validateLesson(input: ValidateLessonInput): Promise<LessonValidation> {
