@@ -96,96 +96,157 @@ function listOf(stream: EvidenceStream, index: number): { list: number; listInde
   return segment ? { list: segment.list, listIndex: index - segment.start - 1 } : { list: -1, listIndex: index };
 }
 
+const NO_MUTATIONS: ReadonlySet<string> = new Set();
+
+/** What a walk gathers over every stream, as it goes. */
+interface WalkState {
+  readonly tallies: CandidateTally[];
+  readonly differing: StepRef[];
+  readonly differingKeys: Set<string>;
+  readonly sentences: UnexplainedStep[];
+  differingCount: number;
+}
+
+/** One command of a stream as the program answered it, beside the reference. */
+interface CommandSeen {
+  readonly ref: StepRef;
+  readonly verb: string;
+  /** The program's answer lines, undefined where it gave none (then `answer` is a crash). */
+  readonly observed: readonly string[] | undefined;
+  readonly answer: ProgramAnswer;
+  readonly referenceAgrees: boolean;
+}
+
 export function walkEvidence(
   model: ReferenceModel,
   streams: readonly EvidenceStream[],
   candidates: readonly Candidate[],
 ): Walk {
-  const tallies: CandidateTally[] = candidates.map((candidate) => ({
-    candidate,
-    support: [],
-    supportCount: 0,
-    against: 0,
-    againstByVerb: new Map(),
-    firstAgainst: null,
-    exact: !candidate.nondeterministic,
-  }));
-  const differing: StepRef[] = [];
-  const differingKeys = new Set<string>();
-  const sentences: UnexplainedStep[] = [];
-  let differingCount = 0;
-  const none: ReadonlySet<string> = new Set();
+  const walk: WalkState = {
+    tallies: candidates.map((candidate) => ({
+      candidate,
+      support: [],
+      supportCount: 0,
+      against: 0,
+      againstByVerb: new Map(),
+      firstAgainst: null,
+      exact: !candidate.nondeterministic,
+    })),
+    differing: [],
+    differingKeys: new Set<string>(),
+    sentences: [],
+    differingCount: 0,
+  };
   const sets = candidates.map((c) => new Set(c.mutations));
-
-  streams.forEach((stream, streamIndex) => {
-    const finished = stream.ending === 'finished';
-    let reference = model.initial();
-    const states = candidates.map(() => model.initial());
-    let at = 0;
-    for (let index = 0; index < stream.commands.length; index++) {
-      const command = stream.commands[index]!;
-      const verb = command.trim().split(/\s+/)[0] ?? '';
-      const expected = model.step(reference, command, none);
-      let cut = cutAnswer(
-        model,
-        stream.commands,
-        index,
-        stream.lines,
-        at,
-        finished,
-        expected.answer.kind === 'lines' ? expected.answer.lines.length : undefined,
-      );
-      // A dead process's last many-line answer cannot be told from no answer. Where the reference prints
-      // nothing, take it as answered: the program most likely died at a later command that prints something.
-      if (
-        !cut &&
-        at >= stream.lines.length &&
-        model.answerShape(command).kind === 'many' &&
-        expected.answer.kind === 'lines' &&
-        expected.answer.lines.length === 0 &&
-        index + 1 < stream.commands.length
-      )
-        cut = [];
-      // Past the last answer: a process that crashed (or exited early) died at this command; a stopped one says nothing.
-      if (!cut && stream.ending !== 'crashed' && stream.ending !== 'finished') break;
-      const answer: ProgramAnswer = cut
-        ? { kind: 'lines', lines: cut }
-        : { kind: 'crash', ended: stream.ending === 'finished' };
-      if (cut) at += cut.length;
-      const observed = cut;
-      const where = listOf(stream, index);
-      const ref: StepRef = { stream: streamIndex, index, list: where.list, listIndex: where.listIndex, command };
-      const referenceStep = observed ? model.step(reference, command, none, observed) : expected;
-      const referenceAgrees = accepts(referenceStep, answer) !== false;
-      if (!referenceAgrees) {
-        differingCount += 1;
-        differingKeys.add(stepKey(ref));
-        if (differing.length < MAX_REFS) differing.push(ref);
-      }
-      for (let c = 0; c < candidates.length; c++) {
-        const result = model.step(states[c], command, sets[c]!, observed);
-        const verdict = accepts(result, answer);
-        const tally = tallies[c]!;
-        if (verdict !== 'primary') tally.exact = false;
-        if (referenceAgrees) {
-          if (verdict === false) {
-            tally.against += 1;
-            tally.againstByVerb.set(verb, (tally.againstByVerb.get(verb) ?? 0) + 1);
-            tally.firstAgainst ??= ref;
-          }
-        } else if (verdict !== false) {
-          tally.supportCount += 1;
-          if (tally.support.length < MAX_REFS) tally.support.push(ref);
-        }
-        if (result.answer.kind !== 'crash') states[c] = result.state;
-      }
-      if (!referenceAgrees && sentences.length < MAX_REFS)
-        sentences.push({ step: ref, sentence: describe(model, reference, command, referenceStep, answer) });
-      if (referenceStep.answer.kind !== 'crash') reference = referenceStep.state;
-      if (answer.kind === 'crash') break;
-    }
-  });
+  streams.forEach((stream, streamIndex) => walkStream(model, stream, streamIndex, sets, walk));
+  const { tallies, differing, differingCount, sentences, differingKeys } = walk;
   return { tallies, differing, differingCount, sentences, differingKeys };
+}
+
+/**
+ * One stream, command by command: the reference and every candidate answer it from their own state, are
+ * tallied against what the program answered, then follow the program's answer and go on.
+ */
+function walkStream(
+  model: ReferenceModel,
+  stream: EvidenceStream,
+  streamIndex: number,
+  sets: readonly ReadonlySet<string>[],
+  walk: WalkState,
+): void {
+  const finished = stream.ending === 'finished';
+  let reference = model.initial();
+  const states = sets.map(() => model.initial());
+  let at = 0;
+  for (let index = 0; index < stream.commands.length; index++) {
+    const command = stream.commands[index]!;
+    const verb = command.trim().split(/\s+/)[0] ?? '';
+    const expected = model.step(reference, command, NO_MUTATIONS);
+    const cut = programAnswerAt(model, stream, index, at, expected);
+    // Past the last answer: a process that crashed (or exited early) died at this command; a stopped one says nothing.
+    if (!cut && stream.ending !== 'crashed' && stream.ending !== 'finished') break;
+    const answer: ProgramAnswer = cut ? { kind: 'lines', lines: cut } : { kind: 'crash', ended: finished };
+    if (cut) at += cut.length;
+    const observed = cut;
+    const where = listOf(stream, index);
+    const ref: StepRef = { stream: streamIndex, index, list: where.list, listIndex: where.listIndex, command };
+    const referenceStep = observed ? model.step(reference, command, NO_MUTATIONS, observed) : expected;
+    const referenceAgrees = accepts(referenceStep, answer) !== false;
+    if (!referenceAgrees) {
+      walk.differingCount += 1;
+      walk.differingKeys.add(stepKey(ref));
+      if (walk.differing.length < MAX_REFS) walk.differing.push(ref);
+    }
+    tallyCandidates(model, states, sets, walk.tallies, { ref, verb, observed, answer, referenceAgrees });
+    if (!referenceAgrees && walk.sentences.length < MAX_REFS)
+      walk.sentences.push({ step: ref, sentence: describe(model, reference, command, referenceStep, answer) });
+    if (referenceStep.answer.kind !== 'crash') reference = referenceStep.state;
+    if (answer.kind === 'crash') break;
+  }
+}
+
+/** The program's answer lines to the command at `index`, read from line `at`; undefined where it gave none. */
+function programAnswerAt(
+  model: ReferenceModel,
+  stream: EvidenceStream,
+  index: number,
+  at: number,
+  expected: StepResult<unknown>,
+): string[] | undefined {
+  const command = stream.commands[index]!;
+  const cut = cutAnswer(
+    model,
+    stream.commands,
+    index,
+    stream.lines,
+    at,
+    stream.ending === 'finished',
+    expected.answer.kind === 'lines' ? expected.answer.lines.length : undefined,
+  );
+  // A dead process's last many-line answer cannot be told from no answer. Where the reference prints
+  // nothing, take it as answered: the program most likely died at a later command that prints something.
+  if (
+    !cut &&
+    at >= stream.lines.length &&
+    model.answerShape(command).kind === 'many' &&
+    expected.answer.kind === 'lines' &&
+    expected.answer.lines.length === 0 &&
+    index + 1 < stream.commands.length
+  )
+    return [];
+  return cut;
+}
+
+/**
+ * Every candidate answers the command from its own state: where the reference agrees with the program, a
+ * candidate that does not is contradicted; where it differs, one that gives the program's answer explains it.
+ * Then each follows the program's answer (`observed`) to its next state.
+ */
+function tallyCandidates(
+  model: ReferenceModel,
+  states: unknown[],
+  sets: readonly ReadonlySet<string>[],
+  tallies: readonly CandidateTally[],
+  seen: CommandSeen,
+): void {
+  const { ref, verb, observed, answer, referenceAgrees } = seen;
+  for (let c = 0; c < sets.length; c++) {
+    const result = model.step(states[c], ref.command, sets[c]!, observed);
+    const verdict = accepts(result, answer);
+    const tally = tallies[c]!;
+    if (verdict !== 'primary') tally.exact = false;
+    if (referenceAgrees) {
+      if (verdict === false) {
+        tally.against += 1;
+        tally.againstByVerb.set(verb, (tally.againstByVerb.get(verb) ?? 0) + 1);
+        tally.firstAgainst ??= ref;
+      }
+    } else if (verdict !== false) {
+      tally.supportCount += 1;
+      if (tally.support.length < MAX_REFS) tally.support.push(ref);
+    }
+    if (result.answer.kind !== 'crash') states[c] = result.state;
+  }
 }
 
 function describe(
