@@ -1,7 +1,8 @@
 /**
  * "Lesson Companion: Grade a Folder…": runs `lesson-companion grade` (dist/cli.js in a child process, as
  * checks run) on a folder of submissions, with a progress notification whose Cancel stops it as Ctrl-C does
- * (the results so far are kept in the folder's .lesson-companion-grade, so grading the folder again resumes),
+ * (the results so far are kept, signed, in the grader's own cache folder, never in the class folder, so grading the
+ * folder again resumes: src/node/grade/resultStore.ts),
  * then shows the class report's HTML in a webview without scripts, under a CSP as strict as the lesson
  * panel's: nothing but the report's one <style> element, admitted by its nonce.
  */
