@@ -2,7 +2,7 @@
 # Build, then run the integration suites inside a real VS Code extension host (offline: code-server +
 # headless Chromium; LC_VSCODE=electron: desktop VS Code via @vscode/test-electron, needs a download).
 #
-#   bash scripts/test-integration.sh                      suites "trusted" and "untrusted"
+#   bash scripts/test-integration.sh                      suites "trusted", "untrusted" and "course"
 #   bash scripts/test-integration.sh --suite trusted      any run-integration-tests.mjs arguments
 #   LC_SELFCHECK_FAIL=1 bash scripts/test-integration.sh  adds a deliberately failing test (expect exit 1)
 #
@@ -27,7 +27,7 @@ rm -rf out/test/integration # stale compiled tests of deleted .ts files would st
 npx tsc -p tsconfig.test.json || fail "tsc -p tsconfig.test.json failed"
 echo "[test-integration] build done in $(( ($(date +%s%N) - t0) / 1000000 )) ms" >&2
 
-[ "$#" -gt 0 ] || set -- --suite trusted --suite untrusted
+[ "$#" -gt 0 ] || set -- --suite trusted --suite untrusted --suite course
 # A suite has 7 minutes (the trusted suite is about 40 tests, several of which bundle, install and check packs).
 export TEST_TIMEOUT_MS="${TEST_TIMEOUT_MS:-420000}"
 exec node scripts/harness/run-integration-tests.mjs "$@"

@@ -25,6 +25,7 @@ import {
 import { panelHtml, panelOptions } from './panelHtml';
 import { panelState } from './panelState';
 import { courseView } from './courseState';
+import type { CourseView } from '../../shared/courseView';
 import { safeStrings } from '../../core/text/text';
 
 export const PANEL_VIEW_TYPE = 'lessonCompanion.lessonPanel';
@@ -119,6 +120,15 @@ export class LessonPanel implements vscode.Disposable {
       // A Python debugger installed meanwhile turns "install it first" into "Debug this transcript".
       vscode.extensions.onDidChange(update),
     );
+  }
+
+  /**
+   * For lessonCompanion.internal.panel (the integration tests, which cannot click inside a webview): a message
+   * handled exactly as one the panel's webview posts (parsed, then routed), and the course outline it shows after.
+   */
+  async asIfFromWebview(raw: unknown): Promise<CourseView | null> {
+    if (raw !== undefined) await this.receive(raw);
+    return (await this.state()).course ?? null;
   }
 
   /** Scrolls the panel to a step, question or mistake, showing it first. */

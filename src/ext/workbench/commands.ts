@@ -29,6 +29,7 @@ export const COMMANDS = {
   debugTrace: 'lessonCompanion.debugTrace',
   internalState: 'lessonCompanion.internal.state',
   restartService: 'lessonCompanion.internal.restartService',
+  panel: 'lessonCompanion.internal.panel',
 } as const;
 
 export interface Services extends PanelDeps {
@@ -89,6 +90,8 @@ export function registerCommands(ctx: Disposer, s: Services): void {
   // i.e. Test Explorer results, the stored progress and why the last check was refused.
   // Not in the palette: tests restart the service after changing the environment it inherits.
   registerCommand(ctx, COMMANDS.restartService, () => s.service.client.restart());
+  // Not in the palette: a panel message as the webview sends it ("Next lesson"), and the course outline after it.
+  registerCommand(ctx, COMMANDS.panel, (raw?: unknown) => LessonPanel.instance?.asIfFromWebview(raw) ?? null);
   registerCommand(ctx, COMMANDS.internalState, () => {
     const session = s.store.session;
     const progress = s.store.progress(session);

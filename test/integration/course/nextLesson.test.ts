@@ -1,0 +1,78 @@
+// The course in a real VS Code, in a trusted workspace of its own: start the built-in course's first lesson,
+// finish it (a passing check of a correct program), and "Next lesson" (the panel's message, handled as the
+// webview's is) opens the next lesson of the course, in the same language, at its first step.
+import * as assert from 'assert';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { CheckReport } from '../../../src/core/report/report';
+import type { CourseView } from '../../../src/shared/courseView';
+import { activate, fixture, internalState, setLearnerText, waitFor, workspaceDir } from '../lib/helpers';
+
+const panel = async (message?: object): Promise<CourseView | null> =>
+  (await vscode.commands.executeCommand('lessonCompanion.internal.panel', message)) as CourseView | null;
+
+suite('a course: finish a lesson, then Next lesson (trusted workspace)', () => {
+  suiteSetup(activate);
+
+  test('the first lesson of the course: current, the next one locked until it is done', async () => {
+    const session = await vscode.commands.executeCommand<{ lessonId: string } | undefined>(
+      'lessonCompanion.startLesson',
+      { lessonId: 'least-connections', language: 'python' },
+    );
+    assert.strictEqual(session?.lessonId, 'least-connections');
+    const course = await waitFor('the panel, with its course outline', async () => (await panel()) ?? undefined);
+    assert.strictEqual(course.id, 'load-balancing');
+    assert.deepStrictEqual(
+      course.lessons.map((l) => [l.lesson, l.status, l.done]),
+      [
+        ['least-connections', 'current', false],
+        ['conn-counts', 'locked', false],
+        ['health-checks', 'locked', false],
+      ],
+    );
+    assert.strictEqual(course.currentDone, false);
+    assert.strictEqual(course.next, undefined);
+    // Not offered yet: the panel does not start it, whatever the webview asks.
+    await panel({ type: 'nextLesson', lesson: 'conn-counts' });
+    assert.strictEqual((await internalState()).session?.lessonId, 'least-connections');
+  });
+
+  test('a passing check finishes it, and Next lesson opens conn-counts at its first step', async function () {
+    this.timeout(120000);
+    const main = vscode.Uri.file(path.join(workspaceDir(), 'balancer.py'));
+    await setLearnerText(main, fixture('least-connections', 'python', 'correct.py'));
+    const report = (await vscode.commands.executeCommand('lessonCompanion.check')) as CheckReport | undefined;
+    assert.strictEqual(report?.status, 'pass', JSON.stringify(report?.problems));
+    const done = await panel();
+    assert.strictEqual(done?.currentDone, true);
+    assert.deepStrictEqual(done.lessons[0] && [done.lessons[0].status, done.lessons[0].done], ['current', true]);
+    assert.strictEqual(done.next?.lesson, 'conn-counts');
+
+    const after = await panel({ type: 'nextLesson', lesson: 'conn-counts' });
+    const state = await internalState();
+    assert.deepStrictEqual(state.session && [state.session.lessonId, state.session.language, state.session.mainFile], [
+      'conn-counts',
+      'python',
+      'src/lb/least_conn.py',
+    ]);
+    const editor = vscode.window.activeTextEditor;
+    assert.strictEqual(editor?.document.uri.fsPath, path.join(workspaceDir(), 'src', 'lb', 'least_conn.py'));
+    // Step 1 of conn-counts is the module's top: the editor is there, and the step is read.
+    assert.strictEqual(editor.selection.start.line, 0);
+    assert.deepStrictEqual(state.stepsRead, [1]);
+    assert.deepStrictEqual(
+      after?.lessons.map((l) => [l.lesson, l.status, l.done]),
+      [
+        ['least-connections', 'done', true],
+        ['conn-counts', 'current', false],
+        ['health-checks', 'locked', false],
+      ],
+    );
+    const title = `Lesson: ${after?.lessons[1]?.title ?? ''}`;
+    await waitFor(`the panel titled "${title}"`, () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputWebview && t.label === title),
+    );
+  });
+});
