@@ -17,7 +17,7 @@ import {
   type SandboxSetting,
 } from '../node/sandbox/sandbox';
 import { isLanguage, languageOf } from '../node/languages/languages';
-import { EXIT, UsageError, type CliCommand } from './command';
+import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 import { formatReport } from './format';
 import { formatRepair } from './repairFormat';
 import { PassingBatchStore } from '../node/check/fastPass';
@@ -73,92 +73,44 @@ async function unheldLine(sandbox: SandboxSetting, env: NodeJS.ProcessEnv): Prom
   return cgroupUnavailable();
 }
 
+/** What `check` was asked to do, its options read and bounded before anything is read or run. */
+interface CheckRequest {
+  /** As given on the command line, for messages; `file` is it resolved. */
+  readonly given: string;
+  readonly file: string;
+  readonly language: Language;
+  readonly lesson: string | undefined;
+  readonly sandbox: SandboxSetting;
+  /** The check's own options (the engine and the kept batches are added where it runs). */
+  readonly options: Omit<CheckFileOptions, 'engine' | 'kept' | 'onPhase'> & { readonly sandbox: SandboxSetting };
+  readonly json: boolean;
+  readonly events: boolean;
+  readonly repair: boolean;
+  readonly output: string | undefined;
+}
+
 export const checkCommand: CliCommand = {
   name: 'check',
   usage:
     'check <file> [--lesson <id|dir>] [--json | --events] [--language python|javascript|typescript] [--python <path>] [--node <path>] [--timeout <ms>] [--seed <n>] [--fuzz <n>] [--sandbox auto|require|off] [--trust-model <lesson id>] [--output <file>] [--repair]',
   summary: "run a learner program against the lesson's hidden transcripts and name its mistakes",
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        lesson: { type: 'string' },
-        json: { type: 'boolean' },
-        language: { type: 'string' },
-        python: { type: 'string' },
-        node: { type: 'string' },
-        timeout: { type: 'string' },
-        seed: { type: 'string' },
-        fuzz: { type: 'string' },
-        sandbox: { type: 'string' },
-        events: { type: 'boolean' },
-        repair: { type: 'boolean' },
-        output: { type: 'string' },
-        'trust-model': { type: 'string' },
-      },
-    });
-    if (positionals.length !== 1) throw new UsageError('check takes exactly one file');
-    // Options first: a mistyped option is reported before any file is read or any program started.
-    const timeLimitMs = bounded('timeout', values.timeout, TIMEOUT_MS, 'milliseconds');
-    const fuzzTranscripts = bounded('fuzz', values.fuzz, FUZZ, 'random tests');
-    const seed = bounded('seed', values.seed, SEED, '');
-    const fromEnv = io.env.LESSON_COMPANION_SANDBOX?.trim().toLowerCase();
-    if (values.sandbox === undefined && fromEnv && !isSandboxSetting(fromEnv)) {
-      // A grader's typo ("required") must not quietly run without the sandbox it asked for.
-      throw new UsageError(
-        `LESSON_COMPANION_SANDBOX takes ${SANDBOX_SETTINGS.join(', ')}, not "${io.env.LESSON_COMPANION_SANDBOX}"`,
-      );
-    }
-    const sandbox = values.sandbox ?? sandboxSettingFromEnv(io.env);
-    if (!isSandboxSetting(sandbox))
-      throw new UsageError(`--sandbox takes ${SANDBOX_SETTINGS.join(', ')}, not "${sandbox}"`);
-    const file = path.resolve(io.cwd, positionals[0]!);
-    const language = values.language ?? languageOf(file);
-    if (!language || !isLanguage(language)) {
-      throw new UsageError(`cannot tell the language of ${positionals[0]}: use a .py, .js or .ts file, or --language`);
-    }
-    const interpreters = {
-      ...(values.python ? { python: values.python } : {}),
-      ...(values.node ? { node: values.node } : {}),
-    };
-    if (values.output !== undefined && values.events) throw new UsageError('--output and --events do not go together');
-    if (sandbox === 'off') io.err(`${SANDBOX_OFF_LINE}\n`);
-    beginFinding(language as Language, interpreters, sandbox);
-    const unheld = sandbox === 'require' ? undefined : await unheldLine(sandbox, io.env);
-    if (unheld) io.err(`lesson-companion check: ${unheld}.\n`);
-    const source = await fs.readFile(file, 'utf8').catch((error: unknown) => {
-      // "is a folder", "permission denied": said as they are; a missing file in the words tests and users know.
-      const why = fsReason(error);
-      throw new UsageError(
-        `cannot read ${positionals[0]}: ${why && why !== 'it does not exist' ? why : 'no such file'}`,
-      );
-    });
-    const pack = await selectPack(io, values.lesson, file, source);
-    if (!pack.manifest.starters[language as Language]) {
-      throw new UsageError(
-        `lesson "${pack.manifest.id}" has no ${language} version (it has ${Object.keys(pack.manifest.starters).join(', ')})`,
-      );
-    }
-    let report: CheckReport;
+    const request = parseCheckRequest(args, io);
+    await announceContainment(request, io);
+    const source = await readLearnerFile(request.file, request.given);
+    const pack = await selectPack(io, request.lesson, request.file, source);
+    requireStarter(pack, request.language);
     const engine = engineBundle(io.bundleDir);
     // --repair keeps the check's first batch: the search runs its candidates on it.
-    const batches = values.repair ? new PassingBatchStore(1) : undefined;
-    const checkOptions = {
-      interpreters,
-      ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
-      ...(seed !== undefined ? { seed } : {}),
-      ...(fuzzTranscripts !== undefined ? { fuzzTranscripts } : {}),
-      sandbox,
-      ...(values['trust-model'] !== undefined ? { trustModel: values['trust-model'] } : {}),
-    };
+    const batches = request.repair ? new PassingBatchStore(1) : undefined;
+    let report: CheckReport;
     try {
-      report = await checkFile(pack, file, language as Language, {
-        ...checkOptions,
+      report = await checkFile(pack, request.file, request.language, {
+        ...request.options,
         ...(batches ? { kept: { passingBatches: batches } } : {}),
         // The pack's model runs in the engine worker next to this bundle, never in this process.
         ...(engine ? { engine } : {}),
-        ...(values.events
+        ...(request.events
           ? { onPhase: (phase: string) => io.out(`${JSON.stringify({ type: 'phase', phase })}\n`) }
           : {}),
       });
@@ -167,27 +119,141 @@ export const checkCommand: CliCommand = {
       io.err(`lesson-companion check: ${error.message}. Nothing was run.\n`);
       return EXIT.usage;
     }
-    const shown = { ...report, file: path.relative(io.cwd, file) || file };
+    const shown = { ...report, file: path.relative(io.cwd, request.file) || request.file };
     const repair =
-      values.repair && report.status !== 'pass'
-        ? await repairOrSay(pack, file, language as Language, report, shown.file, engine, batches!, checkOptions)
+      request.repair && report.status !== 'pass'
+        ? await repairOrSay(pack, request.file, request.language, report, shown.file, engine, batches!, request.options)
         : undefined;
-    // --events: one JSON object per line (phases as the check goes, then the report), for the editor.
-    if (values.events) io.out(`${JSON.stringify({ type: 'report', report: { ...report, file } })}\n`);
-    else if (values.output !== undefined) {
-      const text = values.json
-        ? JSON.stringify(repair ? { ...shown, repair } : shown, null, 2) + '\n'
-        : formatReport(shown, false, pack.manifest.hints?.maxRung) + (repair ? formatRepair(repair, false) : '');
-      await writeReportFile(path.resolve(io.cwd, values.output), text);
-    } else if (values.json) io.out(JSON.stringify(repair ? { ...shown, repair } : shown, null, 2) + '\n');
-    else {
-      io.out(formatReport(shown, io.isTTY && !io.env.NO_COLOR, pack.manifest.hints?.maxRung));
-      if (repair) io.out(formatRepair(repair, io.isTTY && !io.env.NO_COLOR));
-    }
+    await writeOut(request, pack, report, shown, repair, io);
     // A program that cannot run (syntax error, missing interpreter) is a failed check, not a usage error.
     return shown.status === 'pass' ? EXIT.ok : EXIT.failed;
   },
 };
+
+/**
+ * The arguments read, every option checked first: a mistyped one is reported before any file is read or any
+ * program started.
+ */
+function parseCheckRequest(args: readonly string[], io: CliIO): CheckRequest {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      lesson: { type: 'string' },
+      json: { type: 'boolean' },
+      language: { type: 'string' },
+      python: { type: 'string' },
+      node: { type: 'string' },
+      timeout: { type: 'string' },
+      seed: { type: 'string' },
+      fuzz: { type: 'string' },
+      sandbox: { type: 'string' },
+      events: { type: 'boolean' },
+      repair: { type: 'boolean' },
+      output: { type: 'string' },
+      'trust-model': { type: 'string' },
+    },
+  });
+  if (positionals.length !== 1) throw new UsageError('check takes exactly one file');
+  const timeLimitMs = bounded('timeout', values.timeout, TIMEOUT_MS, 'milliseconds');
+  const fuzzTranscripts = bounded('fuzz', values.fuzz, FUZZ, 'random tests');
+  const seed = bounded('seed', values.seed, SEED, '');
+  const fromEnv = io.env.LESSON_COMPANION_SANDBOX?.trim().toLowerCase();
+  if (values.sandbox === undefined && fromEnv && !isSandboxSetting(fromEnv)) {
+    // A grader's typo ("required") must not quietly run without the sandbox it asked for.
+    throw new UsageError(
+      `LESSON_COMPANION_SANDBOX takes ${SANDBOX_SETTINGS.join(', ')}, not "${io.env.LESSON_COMPANION_SANDBOX}"`,
+    );
+  }
+  const sandbox = values.sandbox ?? sandboxSettingFromEnv(io.env);
+  if (!isSandboxSetting(sandbox))
+    throw new UsageError(`--sandbox takes ${SANDBOX_SETTINGS.join(', ')}, not "${sandbox}"`);
+  const file = path.resolve(io.cwd, positionals[0]!);
+  const language = values.language ?? languageOf(file);
+  if (!language || !isLanguage(language)) {
+    throw new UsageError(`cannot tell the language of ${positionals[0]}: use a .py, .js or .ts file, or --language`);
+  }
+  const interpreters = {
+    ...(values.python ? { python: values.python } : {}),
+    ...(values.node ? { node: values.node } : {}),
+  };
+  if (values.output !== undefined && values.events) throw new UsageError('--output and --events do not go together');
+  return {
+    given: positionals[0]!,
+    file,
+    language: language as Language,
+    lesson: values.lesson,
+    sandbox,
+    options: {
+      interpreters,
+      ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+      ...(fuzzTranscripts !== undefined ? { fuzzTranscripts } : {}),
+      sandbox,
+      ...(values['trust-model'] !== undefined ? { trustModel: values['trust-model'] } : {}),
+    },
+    json: values.json === true,
+    events: values.events === true,
+    repair: values.repair === true,
+    output: values.output,
+  };
+}
+
+/**
+ * Said on stderr before the check: that --sandbox=off runs everything as the user, and what a check without a
+ * sandbox cannot hold. Finding the interpreters and the sandbox starts here too, while the file and pack are read.
+ */
+async function announceContainment(request: CheckRequest, io: CliIO): Promise<void> {
+  const { sandbox } = request;
+  if (sandbox === 'off') io.err(`${SANDBOX_OFF_LINE}\n`);
+  beginFinding(request.language, request.options.interpreters ?? {}, sandbox);
+  const unheld = sandbox === 'require' ? undefined : await unheldLine(sandbox, io.env);
+  if (unheld) io.err(`lesson-companion check: ${unheld}.\n`);
+}
+
+/** The learner's file as text; `given` is its name as the command line gave it, for the message. */
+export async function readLearnerFile(file: string, given: string): Promise<string> {
+  return fs.readFile(file, 'utf8').catch((error: unknown) => {
+    // "is a folder", "permission denied": said as they are; a missing file in the words tests and users know.
+    const why = fsReason(error);
+    throw new UsageError(`cannot read ${given}: ${why && why !== 'it does not exist' ? why : 'no such file'}`);
+  });
+}
+
+/** The pack must have a starter (and so a driver and anchors) in the file's language. */
+export function requireStarter(pack: LoadedPack, language: Language): void {
+  if (!pack.manifest.starters[language]) {
+    throw new UsageError(
+      `lesson "${pack.manifest.id}" has no ${language} version (it has ${Object.keys(pack.manifest.starters).join(', ')})`,
+    );
+  }
+}
+
+/**
+ * The report where it was asked for: --events one JSON object per line (phases as the check went, then the
+ * report), for the editor; --output a file written after the check; else this command's output, as JSON or text.
+ */
+async function writeOut(
+  request: CheckRequest,
+  pack: LoadedPack,
+  report: CheckReport,
+  shown: CheckReport & { readonly file: string },
+  repair: RepairResult | undefined,
+  io: CliIO,
+): Promise<void> {
+  const maxRung = pack.manifest.hints?.maxRung;
+  if (request.events) io.out(`${JSON.stringify({ type: 'report', report: { ...report, file: request.file } })}\n`);
+  else if (request.output !== undefined) {
+    const text = request.json
+      ? JSON.stringify(repair ? { ...shown, repair } : shown, null, 2) + '\n'
+      : formatReport(shown, false, maxRung) + (repair ? formatRepair(repair, false) : '');
+    await writeReportFile(path.resolve(io.cwd, request.output), text);
+  } else if (request.json) io.out(JSON.stringify(repair ? { ...shown, repair } : shown, null, 2) + '\n');
+  else {
+    io.out(formatReport(shown, io.isTTY && !io.env.NO_COLOR, maxRung));
+    if (repair) io.out(formatRepair(repair, io.isTTY && !io.env.NO_COLOR));
+  }
+}
 
 /** Rung 4 asked for directly: a verified fix, or a plain sentence why there is none (the pack's cap included). */
 async function repairOrSay(
