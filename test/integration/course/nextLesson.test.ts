@@ -1,12 +1,23 @@
 // The course in a real VS Code, in a trusted workspace of its own: start the built-in course's first lesson,
 // finish it (a passing check of a correct program), and "Next lesson" (the panel's message, handled as the
-// webview's is) opens the next lesson of the course, in the same language, at its first step.
+// webview's is) opens the next lesson of the course, in the same language, at its first step. Then a course
+// bundled as one .lessonpack installs through "Install Lesson Pack…" and its outline shows.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CheckReport } from '../../../src/core/report/report';
 import type { CourseView } from '../../../src/shared/courseView';
-import { activate, fixture, internalState, setLearnerText, waitFor, workspaceDir } from '../lib/helpers';
+import {
+  activate,
+  fixture,
+  internalState,
+  lessonCompanionCli,
+  setLearnerText,
+  waitFor,
+  workspaceDir,
+} from '../lib/helpers';
 
 const panel = async (message?: object): Promise<CourseView | null> =>
   (await vscode.commands.executeCommand('lessonCompanion.internal.panel', message)) as CourseView | null;
@@ -74,5 +85,43 @@ suite('a course: finish a lesson, then Next lesson (trusted workspace)', () => {
         .flatMap((g) => g.tabs)
         .find((t) => t.input instanceof vscode.TabInputWebview && t.label === title),
     );
+  });
+
+  test('a course bundled as one .lessonpack installs with its lessons, and its outline shows in the panel', async function () {
+    this.timeout(120000);
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-course-install-'));
+    try {
+      const authoring = path.join(tmp, 'authoring');
+      for (const id of ['alpha', 'beta']) await lessonCompanionCli('new', id, '--blank', '--dir', authoring);
+      await lessonCompanionCli('new', 'my-course', '--course', '--dir', authoring);
+      const file = path.join(tmp, 'my-course.lessonpack');
+      await lessonCompanionCli('bundle', path.join(authoring, 'my-course'), '-o', file);
+      const result = (await vscode.commands.executeCommand('lessonCompanion.installPack', vscode.Uri.file(file), {
+        trustCode: true,
+      })) as { kind?: string; id: string; lessons?: { id: string }[] } | undefined;
+      assert.deepStrictEqual(result && [result.kind, result.id, result.lessons?.map((l) => l.id)], [
+        'course',
+        'my-course',
+        ['alpha', 'beta'],
+      ]);
+      const session = await vscode.commands.executeCommand<{ lessonId: string } | undefined>(
+        'lessonCompanion.startLesson',
+        { lessonId: 'alpha', language: 'python' },
+      );
+      assert.strictEqual(session?.lessonId, 'alpha');
+      const course = await waitFor('the installed course in the panel', async () => {
+        const c = await panel();
+        return c?.id === 'my-course' ? c : undefined;
+      });
+      assert.deepStrictEqual(
+        course.lessons.map((l) => [l.lesson, l.status]),
+        [
+          ['alpha', 'current'],
+          ['beta', 'locked'],
+        ],
+      );
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
