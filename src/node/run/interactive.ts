@@ -5,14 +5,22 @@
  * time limit for the whole run, a cap on stdout; and also a limit on each answer, so a program that stops
  * answering is stopped at once. Registered with cleanup.ts while it lives.
  */
-import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { ProgramStopped, type LineSession } from '../../core/world/lineSession';
 import { safeText } from '../../core/text/text';
 import { trackProcess } from '../sandbox/cleanup';
 import { DescendantTracker } from '../sandbox/descendants';
-import { DEFAULT_STDERR_LIMIT_BYTES, killGroup, OUT_OF_MEMORY, SWEEP_EVERY_MS, type ProcessSpec } from './runner';
+import {
+  DEFAULT_STDERR_LIMIT_BYTES,
+  killGroup,
+  OUT_OF_MEMORY,
+  spawnPlan,
+  spawnPlanned,
+  SWEEP_EVERY_MS,
+  type ProcessSpec,
+} from './runner';
 import { ProgramClock } from './programClock';
 import { StderrKeeper } from './stderrKeeper';
 
@@ -49,198 +57,233 @@ const PIPE_GRACE_MS = 500;
 const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
 export function startInteractive(spec: InteractiveSpec): InteractiveSession {
-  const runId = spec.sweepDescendants ? randomBytes(12).toString('hex') : undefined;
-  const env = {
-    ...(spec.inheritEnv === false
-      ? {}
-      : {
-          ...process.env,
-          PYTHONDONTWRITEBYTECODE: '1',
-          PYTHONIOENCODING: 'utf-8',
-          PYTHONUNBUFFERED: '1',
-          NODE_OPTIONS: '',
-        }),
-    ...spec.env,
-    ...(runId ? { LESSON_COMPANION_RUN: runId } : {}),
+  const program = new InteractiveProgram(spec);
+  // A plain object of its own properties: a caller may spread it to wrap close().
+  return {
+    stats: program.stats,
+    transcript: program.transcript,
+    exchange: (commands) => program.exchange(commands),
+    close: () => program.close(),
   };
-  const child = spawn(spec.command, [...spec.args], {
-    cwd: spec.cwd,
-    env,
-    detached: true,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    windowsHide: true,
-  });
-  const tracker =
-    runId && child.pid !== undefined ? new DescendantTracker(child.pid, `LESSON_COMPANION_RUN=${runId}`) : undefined;
-  const sweeper = tracker ? setInterval(() => tracker.poll(), SWEEP_EVERY_MS) : undefined;
-  const stop = (): void => {
-    killGroup(child.pid);
-    tracker?.killAll();
-  };
-  const untrack = trackProcess(stop);
-  const clock = new ProgramClock(child.pid);
-  const stderr = new StderrKeeper(spec.stderrLimitBytes ?? DEFAULT_STDERR_LIMIT_BYTES);
-  const decoder = new StringDecoder('utf8');
-  const lines: string[] = [];
-  let partial = '';
-  let bytes = 0;
-  let answered = 0;
-  const transcript: string[] = [];
-  const stats = { exchanges: 0, commands: 0, waitingMs: 0 };
-  let ended: ProgramStopped | undefined;
-  let waiter:
-    | {
-        commands: readonly string[];
-        resolve: (answers: string[]) => void;
-        reject: (error: ProgramStopped) => void;
-        timer: NodeJS.Timeout;
-        since: number;
-      }
-    | undefined;
+}
+
+/** The exchange waiting for its answers: the commands written, and the limit on the program's time to answer. */
+interface Waiter {
+  readonly commands: readonly string[];
+  readonly resolve: (answers: string[]) => void;
+  readonly reject: (error: ProgramStopped) => void;
+  timer: NodeJS.Timeout;
+  readonly since: number;
+}
+
+/**
+ * One running program and what it has said: the lines it answered not yet handed out, the exchange waiting for
+ * them, and why it ended. Every way out goes through end(), once; an exchange after it is refused with the reason.
+ */
+class InteractiveProgram {
+  readonly stats = { exchanges: 0, commands: 0, waitingMs: 0 };
+  /** Every command written, in order. */
+  readonly transcript: string[] = [];
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly tracker: DescendantTracker | undefined;
+  private readonly sweeper: NodeJS.Timeout | undefined;
+  private readonly untrack: () => void;
+  private readonly clock: ProgramClock;
+  private readonly stderr: StderrKeeper;
+  private readonly decoder = new StringDecoder('utf8');
+  /** Answer lines read and not yet handed to an exchange. */
+  private readonly lines: string[] = [];
+  private partial = '';
+  private bytes = 0;
+  /** Answers handed out so far. */
+  private answered = 0;
+  private ended: ProgramStopped | undefined;
+  private waiter: Waiter | undefined;
+  private readonly wholeRun: NodeJS.Timeout;
+  private exited = false;
+
+  constructor(private readonly spec: InteractiveSpec) {
+    const runId = spec.sweepDescendants ? randomBytes(12).toString('hex') : undefined;
+    const child = (this.child = spawnPlanned(spawnPlan(spec, runId)));
+    const tracker = (this.tracker =
+      runId && child.pid !== undefined ? new DescendantTracker(child.pid, `LESSON_COMPANION_RUN=${runId}`) : undefined);
+    this.sweeper = tracker ? setInterval(() => tracker.poll(), SWEEP_EVERY_MS) : undefined;
+    this.untrack = trackProcess(() => this.stop());
+    this.clock = new ProgramClock(child.pid);
+    this.stderr = new StderrKeeper(spec.stderrLimitBytes ?? DEFAULT_STDERR_LIMIT_BYTES);
+    this.wholeRun = setTimeout(
+      () =>
+        this.end(
+          new ProgramStopped(
+            `it took longer than the ${seconds(spec.timeLimitMs)} a whole run may take`,
+            this.details(),
+          ),
+        ),
+      spec.timeLimitMs,
+    );
+    this.listen();
+  }
+
+  private listen(): void {
+    const child = this.child;
+    child.stdout.on('data', (chunk: Buffer) => this.read(chunk));
+    child.stderr.on('data', (chunk: Buffer) => this.stderr.add(chunk));
+    child.stdin.on('error', () => undefined);
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      this.end(
+        new ProgramStopped(
+          error.code === 'ENOENT'
+            ? `${this.spec.command} could not be started: it was not found`
+            : `${this.spec.command} could not be started: ${error.message}`,
+        ),
+      );
+    });
+    child.on('exit', (code, signal) => {
+      this.exited = true;
+      // Wait for the pipes to give what they hold (the traceback), but not for ever.
+      setTimeout(() => this.exitedWith(code, signal), PIPE_GRACE_MS).unref();
+    });
+    child.on('close', (code, signal) => this.exitedWith(code, signal));
+  }
+
+  exchange(commands: readonly string[]): Promise<string[]> {
+    if (this.ended) return Promise.reject(this.ended);
+    return new Promise<string[]>((resolve, reject) => {
+      const allowed = this.spec.answerTimeLimitMs + (this.answered === 0 ? START_GRACE_MS : 0);
+      const since = performance.now();
+      this.clock.mark();
+      const timer = setTimeout(() => this.judgeLateAnswer(since, allowed), allowed);
+      this.waiter = { commands, resolve, reject, timer, since };
+      this.stats.exchanges++;
+      this.stats.commands += commands.length;
+      this.transcript.push(...commands);
+      this.child.stdin.write(`${commands.join('\n')}\n`);
+      this.settle();
+    });
+  }
+
+  async close(): Promise<void> {
+    if (!this.ended && !this.exited) {
+      const child = this.child;
+      child.stdin.end();
+      // A program that reads to the end of its input exits by itself; give it a moment before the kill.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 200);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    this.end(this.ended ?? new ProgramStopped('closed'));
+  }
+
+  private stop(): void {
+    killGroup(this.child.pid);
+    this.tracker?.killAll();
+  }
+
   /** The first command without an answer yet, in words: `"PICK" (command 14)`. */
-  const unanswered = (): string => {
-    const index = waiter ? Math.min(lines.length, waiter.commands.length - 1) : -1;
+  private unanswered(): string {
+    const { waiter, answered } = this;
+    const index = waiter ? Math.min(this.lines.length, waiter.commands.length - 1) : -1;
     return index < 0
       ? `command ${answered + 1}`
       : `"${safeText(waiter!.commands[index]!)}" (command ${answered + index + 1})`;
-  };
+  }
 
-  const details = (): string | undefined => {
-    const text = stderr.text().trim();
+  private details(): string | undefined {
+    const text = this.stderr.text().trim();
     return text ? safeText(text, { multiline: true }) : undefined;
-  };
-  const end = (reason: ProgramStopped): void => {
-    if (ended) return;
-    ended = reason;
-    clearTimeout(wholeRun);
-    clearInterval(sweeper);
-    stop();
-    untrack();
-    if (waiter) {
-      clearTimeout(waiter.timer);
-      waiter.reject(reason);
-      waiter = undefined;
-    }
-  };
-  const settle = (): void => {
-    if (!waiter || lines.length < waiter.commands.length) return;
-    const answers = lines.splice(0, waiter.commands.length);
-    answered += answers.length;
-    clearTimeout(waiter.timer);
-    stats.waitingMs += performance.now() - waiter.since;
-    waiter.resolve(answers);
-    waiter = undefined;
-  };
-  const wholeRun = setTimeout(
-    () =>
-      end(new ProgramStopped(`it took longer than the ${seconds(spec.timeLimitMs)} a whole run may take`, details())),
-    spec.timeLimitMs,
-  );
+  }
 
-  child.stdout.on('data', (chunk: Buffer) => {
-    bytes += chunk.length;
-    if (bytes > spec.outputLimitBytes) {
-      end(
+  private end(reason: ProgramStopped): void {
+    if (this.ended) return;
+    this.ended = reason;
+    clearTimeout(this.wholeRun);
+    clearInterval(this.sweeper);
+    this.stop();
+    this.untrack();
+    if (this.waiter) {
+      clearTimeout(this.waiter.timer);
+      this.waiter.reject(reason);
+      this.waiter = undefined;
+    }
+  }
+
+  /** Hands the waiting exchange its answers once the program has given them all. */
+  private settle(): void {
+    const waiter = this.waiter;
+    if (!waiter || this.lines.length < waiter.commands.length) return;
+    const answers = this.lines.splice(0, waiter.commands.length);
+    this.answered += answers.length;
+    clearTimeout(waiter.timer);
+    this.stats.waitingMs += performance.now() - waiter.since;
+    waiter.resolve(answers);
+    this.waiter = undefined;
+  }
+
+  /** Splits stdout into answer lines (a line's \r dropped), or ends a program that prints more than answers need. */
+  private read(chunk: Buffer): void {
+    const limit = this.spec.outputLimitBytes;
+    this.bytes += chunk.length;
+    if (this.bytes > limit) {
+      this.end(
         new ProgramStopped(
-          `it printed more than ${Math.round(spec.outputLimitBytes / 1024)} KiB on stdout, more than the answers need (a print in a loop?)`,
-          details(),
+          `it printed more than ${Math.round(limit / 1024)} KiB on stdout, more than the answers need (a print in a loop?)`,
+          this.details(),
         ),
       );
       return;
     }
-    const text = partial + decoder.write(chunk);
+    const text = this.partial + this.decoder.write(chunk);
     const parts = text.split('\n');
-    partial = parts.pop()!;
-    for (const line of parts) lines.push(line.endsWith('\r') ? line.slice(0, -1) : line);
-    settle();
-  });
-  child.stderr.on('data', (chunk: Buffer) => stderr.add(chunk));
-  child.stdin.on('error', () => undefined);
-  child.on('error', (error: NodeJS.ErrnoException) => {
-    end(
+    this.partial = parts.pop()!;
+    for (const line of parts) this.lines.push(line.endsWith('\r') ? line.slice(0, -1) : line);
+    this.settle();
+  }
+
+  /** The answer is late by the clock: the limit is on the program's own time (programClock.ts), so waiting for a core is not being slow to answer. */
+  private judgeLateAnswer(since: number, allowed: number): void {
+    const charged = this.clock.chargedSince(since);
+    if (this.waiter && charged < allowed - 5) {
+      this.waiter.timer = setTimeout(
+        () => this.judgeLateAnswer(since, allowed),
+        Math.min(allowed - charged, RECHECK_MS),
+      );
+      return;
+    }
+    this.end(
       new ProgramStopped(
-        error.code === 'ENOENT'
-          ? `${spec.command} could not be started: it was not found`
-          : `${spec.command} could not be started: ${error.message}`,
+        `it stopped answering: no answer to ${this.unanswered()} within ${seconds(allowed)} (it may loop for ever, or wait to read all its input first: it must answer each command as soon as it reads it)`,
+        this.details(),
       ),
     );
-  });
-  let exited = false;
-  const exitedWith = (code: number | null, signal: NodeJS.Signals | null): void => {
-    if (ended) return;
-    const said = details();
-    const memory = spec.memoryLimitMiB !== undefined && OUT_OF_MEMORY.test(stderr.text());
-    const at = `at ${unanswered()}`;
-    if (memory) end(new ProgramStopped(`it ran out of memory (the limit is ${spec.memoryLimitMiB} MiB) ${at}`, said));
+  }
+
+  /** The program ended before the run did: out of memory, by itself, or crashed. */
+  private exitedWith(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.ended) return;
+    const said = this.details();
+    const memory = this.spec.memoryLimitMiB !== undefined && OUT_OF_MEMORY.test(this.stderr.text());
+    const at = `at ${this.unanswered()}`;
+    if (memory)
+      this.end(new ProgramStopped(`it ran out of memory (the limit is ${this.spec.memoryLimitMiB} MiB) ${at}`, said));
     else if (code === 0)
-      end(
+      this.end(
         new ProgramStopped(
           `it ended by itself ${at}, before the run was over: it must keep reading commands until its input ends`,
           said,
         ),
       );
     else
-      end(
+      this.end(
         new ProgramStopped(
           `it crashed (${signal ? `signal ${signal}` : `exit code ${code}`}) ${at}${said ? '; its error output is below' : ''}`,
           said,
         ),
       );
-  };
-  child.on('exit', (code, signal) => {
-    exited = true;
-    // Wait for the pipes to give what they hold (the traceback), but not for ever.
-    setTimeout(() => exitedWith(code, signal), PIPE_GRACE_MS).unref();
-  });
-  child.on('close', (code, signal) => exitedWith(code, signal));
-
-  return {
-    stats,
-    transcript,
-    exchange(commands) {
-      if (ended) return Promise.reject(ended);
-      return new Promise<string[]>((resolve, reject) => {
-        const allowed = spec.answerTimeLimitMs + (answered === 0 ? START_GRACE_MS : 0);
-        const since = performance.now();
-        clock.mark();
-        // The limit is on the program's own time (programClock.ts): waiting for a core is not being slow to answer.
-        const judge = (): void => {
-          const charged = clock.chargedSince(since);
-          if (waiter && charged < allowed - 5) {
-            waiter.timer = setTimeout(judge, Math.min(allowed - charged, RECHECK_MS));
-            return;
-          }
-          end(
-            new ProgramStopped(
-              `it stopped answering: no answer to ${unanswered()} within ${seconds(allowed)} (it may loop for ever, or wait to read all its input first: it must answer each command as soon as it reads it)`,
-              details(),
-            ),
-          );
-        };
-        const timer = setTimeout(judge, allowed);
-        waiter = { commands, resolve, reject, timer, since };
-        stats.exchanges++;
-        stats.commands += commands.length;
-        transcript.push(...commands);
-        child.stdin.write(`${commands.join('\n')}\n`);
-        settle();
-      });
-    },
-    async close() {
-      if (!ended && !exited) {
-        child.stdin.end();
-        // A program that reads to the end of its input exits by itself; give it a moment before the kill.
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, 200);
-          child.once('exit', () => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
-      }
-      end(ended ?? new ProgramStopped('closed'));
-    },
-  };
+  }
 }
 
 /** A session for a program that cannot start at all: every exchange ends the run with why. */

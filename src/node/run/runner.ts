@@ -69,7 +69,7 @@ export interface SpawnPlan {
 }
 
 /** In its own process group (detached), so that the group can be killed whole. */
-function spawnPlanned(plan: SpawnPlan): ChildProcessWithoutNullStreams {
+export function spawnPlanned(plan: SpawnPlan): ChildProcessWithoutNullStreams {
   return spawn(plan.command, [...plan.args], {
     cwd: plan.cwd,
     env: { ...plan.env },
