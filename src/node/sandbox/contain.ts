@@ -10,11 +10,11 @@ import * as path from 'node:path';
 import { runCgroup, type RunCgroup } from './checkCgroup';
 import { removeTree, trackTempDir } from './cleanup';
 import { failedSession, startInteractive, type InteractiveSession, type InteractiveSpec } from '../run/interactive';
-import { resolveInterpreter } from '../languages/interpreter';
+import { resolveInterpreter, type ResolvedInterpreter } from '../languages/interpreter';
 import type { PreparedProgram } from '../languages/languages';
 import type { ProcessResult } from '../../core/check/process';
 import { runProcess, type ProcessSpec } from '../run/runner';
-import { availableSandbox, bwrapArgs, onPath, type SandboxSetting } from './sandbox';
+import { availableSandbox, bwrapArgs, onPath, type SandboxSetting, type SandboxTool } from './sandbox';
 import { tiedToParent } from './parentDeath';
 import { privateFolders } from './privateFolders';
 import { insideArgs, packFilesView, SANDBOX_WORK_DIR, type SandboxView } from './sandboxView';
@@ -106,69 +106,117 @@ export async function containProgram(program: PreparedProgram, options: ContainO
     options.setting === 'off' ? null : availableSandbox(),
     resolveInterpreter(program.command, program.runtime),
   ]);
-  if (!sandbox && options.setting === 'require') {
-    throw new SandboxUnavailableError(
-      process.platform === 'linux'
-        ? 'the sandbox is required (--sandbox=require) but this machine has none: install bubblewrap (e.g. `apt-get install bubblewrap`), or allow unprivileged user namespaces for `unshare`'
-        : `the sandbox is required (--sandbox=require) but there is none on ${process.platform}: it needs Linux with bubblewrap or user namespaces`,
-    );
-  }
+  if (!sandbox && options.setting === 'require') throw noSandboxError();
   const memoryMiB = options.memoryLimitMiB ?? DEFAULT_MEMORY_LIMIT_MIB;
   const containment: Containment = sandbox ? 'sandbox' : 'process-group';
-  if (!resolved.ok && ['ENOENT', 'EACCES', 'ENOTDIR'].includes(resolved.code)) {
-    const startError = { code: resolved.code, command: program.command };
-    const none = {
-      stdout: '',
-      stderr: '',
-      exitCode: null,
-      signal: null,
-      timedOut: false,
-      outputLimited: false,
-      durationMs: 0,
-    };
-    return {
-      containment,
-      startError,
-      run: async () => ({ ...none, startError }),
-      open: async () =>
-        failedSession(
-          `${program.command} could not be started (${resolved.code}): is it installed, and is the path in the settings right?`,
-        ),
-    };
-  }
-  const executable = resolved.ok ? resolved.interpreter.executable : program.command;
-  const needs = resolved.ok ? resolved.interpreter.needs : [];
-  if (sandbox) {
-    const packFiles = packFilesView(program.packFiles);
-    const [command, args] = limited(program.runtime, executable, insideArgs(packFiles, program.args), memoryMiB, true);
-    // The limit's wrapper (prlimit) is run inside too: it must be visible there, wherever it is installed.
-    const view: SandboxView = {
-      readOnly: [...program.readable, ...needs, command],
-      packFiles,
-      hidden: [...options.hidden, ...privateFolders()],
-    };
-    // Both are tied to the CLI by setpriv. bubblewrap's own --die-with-parent ties only the sandboxed child: an
-    // outer bwrap whose child died while it was being set up waits on an eventfd for ever, as PID 1 of its own
-    // namespace (so SIGTERM does not reach it). Seen: outer bwraps left by a suite run, parent init, in eventfd_read.
-    const tool =
-      sandbox.tool === 'bwrap'
-        ? tiedToParent(sandbox.path, bwrapArgs(view, command, args))
-        : tiedToParent(sandbox.path, unshareArgs(view, command, args));
-    const pathVariable = [...new Set([path.dirname(executable), '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
-    const spec: RunSpec = {
-      command: tool.command,
-      args: tool.args,
-      cwd: os.tmpdir(),
-      env: allowlistEnv(SANDBOX_WORK_DIR, pathVariable),
-      inheritEnv: false,
-      memoryLimitMiB: memoryMiB,
-    };
-    return {
-      containment,
-      run: (input, limits) => runProcess({ ...spec, ...limits }, input),
-      open: async (limits) => startInteractive({ ...spec, ...limits }),
-    };
-  }
+  if (!resolved.ok && ['ENOENT', 'EACCES', 'ENOTDIR'].includes(resolved.code))
+    return unstartableLaunch(program, containment, resolved.code);
+  const interpreter: ResolvedInterpreter = resolved.ok
+    ? resolved.interpreter
+    : { executable: program.command, needs: [] };
+  return sandbox
+    ? sandboxedLaunch(program, sandbox, interpreter, memoryMiB, options.hidden)
+    : processGroupLaunch(program, interpreter.executable, memoryMiB);
+}
+
+function noSandboxError(): SandboxUnavailableError {
+  return new SandboxUnavailableError(
+    process.platform === 'linux'
+      ? 'the sandbox is required (--sandbox=require) but this machine has none: install bubblewrap (e.g. `apt-get install bubblewrap`), or allow unprivileged user namespaces for `unshare`'
+      : `the sandbox is required (--sandbox=require) but there is none on ${process.platform}: it needs Linux with bubblewrap or user namespaces`,
+  );
+}
+
+/** The interpreter cannot be started at all: every run is that start error, and every session ends with why. */
+function unstartableLaunch(program: PreparedProgram, containment: Containment, code: string): Launch {
+  const startError = { code, command: program.command };
+  const none = {
+    stdout: '',
+    stderr: '',
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    outputLimited: false,
+    durationMs: 0,
+  };
+  return {
+    containment,
+    startError,
+    run: async () => ({ ...none, startError }),
+    open: async () =>
+      failedSession(
+        `${program.command} could not be started (${code}): is it installed, and is the path in the settings right?`,
+      ),
+  };
+}
+
+/** Every run inside the sandbox: the program, its interpreter and the pack files it may see, nothing else. */
+function sandboxedLaunch(
+  program: PreparedProgram,
+  sandbox: { readonly tool: SandboxTool; readonly path: string },
+  interpreter: ResolvedInterpreter,
+  memoryMiB: number,
+  hidden: readonly string[],
+): Launch {
+  const { executable, needs } = interpreter;
+  const packFiles = packFilesView(program.packFiles);
+  const [command, args] = limited(program.runtime, executable, insideArgs(packFiles, program.args), memoryMiB, true);
+  // The limit's wrapper (prlimit) is run inside too: it must be visible there, wherever it is installed.
+  const view: SandboxView = {
+    readOnly: [...program.readable, ...needs, command],
+    packFiles,
+    hidden: [...hidden, ...privateFolders()],
+  };
+  // Both are tied to the CLI by setpriv. bubblewrap's own --die-with-parent ties only the sandboxed child: an
+  // outer bwrap whose child died while it was being set up waits on an eventfd for ever, as PID 1 of its own
+  // namespace (so SIGTERM does not reach it). Seen: outer bwraps left by a suite run, parent init, in eventfd_read.
+  const tool =
+    sandbox.tool === 'bwrap'
+      ? tiedToParent(sandbox.path, bwrapArgs(view, command, args))
+      : tiedToParent(sandbox.path, unshareArgs(view, command, args));
+  const pathVariable = [...new Set([path.dirname(executable), '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
+  const spec: RunSpec = {
+    command: tool.command,
+    args: tool.args,
+    cwd: os.tmpdir(),
+    env: allowlistEnv(SANDBOX_WORK_DIR, pathVariable),
+    inheritEnv: false,
+    memoryLimitMiB: memoryMiB,
+  };
+  return {
+    containment: 'sandbox',
+    run: (input, limits) => runProcess({ ...spec, ...limits }, input),
+    open: async (limits) => startInteractive({ ...spec, ...limits }),
+  };
+}
+
+interface PrivateFolder {
+  readonly dir: string;
+  readonly cgroup: RunCgroup | undefined;
+  readonly remove: () => void;
+}
+
+/**
+ * Each run in a private folder of its own, and in a cgroup of its own where one can be made (checkCgroup.ts):
+ * when the run ends, whatever it started ends too, in a new session or not.
+ */
+async function privateFolder(): Promise<PrivateFolder> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lesson-companion-run-'));
+  const untrack = trackTempDir(dir);
+  const cgroup = runCgroup();
+  return {
+    dir,
+    cgroup,
+    remove: () => {
+      cgroup?.end();
+      removeTree(dir);
+      untrack();
+    },
+  };
+}
+
+/** No sandbox: each run in its own process group, its own private folder (its working folder and HOME). */
+function processGroupLaunch(program: PreparedProgram, executable: string, memoryMiB: number): Launch {
   // Tied to the CLI's life: what it forks is not (only the sweep finds that, while the CLI lives).
   const { command, args } = tiedToParent(...limited(program.runtime, executable, program.args, memoryMiB, false));
   const posix = process.platform !== 'win32';
@@ -180,25 +228,8 @@ export async function containProgram(program: PreparedProgram, options: ContainO
     sweepDescendants: process.platform === 'linux',
     ...(process.platform === 'linux' ? { memoryLimitMiB: memoryMiB } : {}),
   });
-  // Each run in a private folder of its own, and in a cgroup of its own where one can be made (checkCgroup.ts):
-  // when the run ends, whatever it started ends too, in a new session or not.
-  const privateFolder = async (): Promise<{ dir: string; cgroup: RunCgroup | undefined; remove: () => void }> => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lesson-companion-run-'));
-    const untrack = trackTempDir(dir);
-    const cgroup = runCgroup();
-    return {
-      dir,
-      cgroup,
-      remove: () => {
-        cgroup?.end();
-        removeTree(dir);
-        untrack();
-      },
-    };
-  };
   return {
-    containment,
-    // No sandbox: a fresh private folder of our own as the working folder (and HOME) of each run.
+    containment: 'process-group',
     run: async (input, limits) => {
       const folder = await privateFolder();
       try {
