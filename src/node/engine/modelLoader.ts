@@ -12,12 +12,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
-import type { AnswerShape, ArgumentKind, Baseline, ReferenceModel, ScenarioWorld } from '../../core/model/model';
+import type { Baseline, ReferenceModel, ScenarioWorld } from '../../core/model/model';
 import { grammarShapeProblem } from '../../core/model/grammar';
 import { fsReason } from '../errors/errors';
 import { transformModule } from '../languages/transpile';
+import { guardModel, ModelError } from './modelGuard';
 import { realmBridge, type RealmBridge } from './realmBridge';
 import { guardBaselines, guardWorld, type GuardedCall } from './worldGuard';
+
+export { guardModel, ModelError } from './modelGuard';
 
 export class ModelLoadError extends Error {
   constructor(
@@ -119,17 +122,65 @@ export function loadModel(
   entry: string,
   transpiled: Readonly<Record<string, string>> = {},
 ): ReferenceModel {
-  const realPack = fs.realpathSync(packDir);
-  const context = vm.createContext(Object.create(null), {
-    name: `lesson model ${path.basename(packDir)}`,
-    codeGeneration: { strings: false, wasm: false },
+  const modules = new ModelModules(packDir, transpiled);
+  const exports = modules.load(entry) as Record<string, unknown> | null;
+  const candidate = exports && typeof exports === 'object' ? (exports.model ?? exports.default) : undefined;
+  const model = checkModelShape(candidate, entry);
+  const guarded = guardModel(model, path.basename(packDir), path.relative(packDir, entry), modules.bridge);
+  const call: GuardedCall = (operation, fn) => {
+    try {
+      return fn();
+    } catch (error) {
+      throw new ModelError(path.basename(packDir), path.relative(packDir, entry), operation, error);
+    }
+  };
+  const world = guardWorld(exports?.world, modules.bridge, call);
+  worlds.set(guarded, {
+    ...(world ? { world } : {}),
+    baselines: guardBaselines(exports?.baselines, modules.bridge, call),
   });
-  const bridge = realmBridge(context);
-  const cache = new Map<string, { exports: unknown }>();
-  // A failed import, kept whole (file and line) while the model's realm sees only its message.
-  let importFailure: ModelLoadError | undefined;
+  return guarded;
+}
 
-  const load = (file: string, shipped = false): unknown => {
+/**
+ * A model's modules in the model's own realm: each file read, compiled and evaluated once, every path and import
+ * checked to stay inside the pack (or to be the shipped queue world).
+ */
+class ModelModules {
+  private readonly realPack: string;
+  private readonly context: vm.Context;
+  readonly bridge: RealmBridge;
+  private readonly cache = new Map<string, { exports: unknown }>();
+  /** A failed import, kept whole (file and line) while the model's realm sees only its message. */
+  private importFailure: ModelLoadError | undefined;
+
+  constructor(
+    private readonly packDir: string,
+    private readonly transpiled: Readonly<Record<string, string>>,
+  ) {
+    this.realPack = fs.realpathSync(packDir);
+    this.context = vm.createContext(Object.create(null), {
+      name: `lesson model ${path.basename(packDir)}`,
+      codeGeneration: { strings: false, wasm: false },
+    });
+    this.bridge = realmBridge(this.context);
+  }
+
+  /** The exports of `file`, evaluated the first time it is asked for. */
+  load(file: string, shipped = false): unknown {
+    const real = this.realPathInside(file, shipped);
+    const cached = this.cache.get(real);
+    if (cached) return cached.exports;
+    const code = this.compiledSource(file, real);
+    const module = this.bridge.module();
+    this.cache.set(real, module);
+    this.evaluate(file, code, module);
+    return module.exports;
+  }
+
+  /** The file's real path, after links: it must exist and, unless shipped, be inside the pack. */
+  private realPathInside(file: string, shipped: boolean): string {
+    const { packDir, realPack } = this;
     let real: string;
     try {
       real = fs.realpathSync(file);
@@ -138,101 +189,86 @@ export function loadModel(
     }
     if (!shipped && real !== realPack && !real.startsWith(realPack + path.sep))
       throw new ModelLoadError(file, null, `the model imports ${file}, which is outside the pack`);
-    const cached = cache.get(real);
-    if (cached) return cached.exports;
+    return real;
+  }
+
+  /** The file's code as JavaScript: a bounded regular file, transpiled by the host when it could (modelCache.ts), else here. */
+  private compiledSource(file: string, real: string): string {
+    const relative = path.relative(this.packDir, file);
     const stat = fs.statSync(real);
-    if (!stat.isFile()) throw new ModelLoadError(file, null, `${path.relative(packDir, file)} is not a file`);
+    if (!stat.isFile()) throw new ModelLoadError(file, null, `${relative} is not a file`);
     if (stat.size > MAX_MODEL_BYTES)
-      throw new ModelLoadError(
-        file,
-        null,
-        `${path.relative(packDir, file)} is larger than ${MAX_MODEL_BYTES / 1024} KiB`,
-      );
+      throw new ModelLoadError(file, null, `${relative} is larger than ${MAX_MODEL_BYTES / 1024} KiB`);
     let source: string;
     try {
       source = fs.readFileSync(real, 'utf8');
     } catch (error) {
-      throw new ModelLoadError(
-        file,
-        null,
-        `cannot read ${path.relative(packDir, file)}: ${fsReason(error) ?? (error as Error).message}`,
-      );
+      throw new ModelLoadError(file, null, `cannot read ${relative}: ${fsReason(error) ?? (error as Error).message}`);
     }
-    // Transpiled by the host when it could (modelCache.ts); else here.
-    const given = transpiled[real];
+    const given = this.transpiled[real];
     const compiled = given !== undefined ? { code: given } : transformModule(source, file);
     if ('error' in compiled)
-      throw new ModelLoadError(
-        file,
-        compiled.line,
-        `${path.relative(packDir, file)} does not compile: ${compiled.error}`,
-      );
-    const module = bridge.module();
-    cache.set(real, module);
-    const requireInside = (specifier: string): unknown => {
-      if (specifier === SHIPPED_QUEUE_WORLD) return load(shippedQueueWorld(), true);
-      if (!specifier.startsWith('./') && !specifier.startsWith('../')) {
-        throw new Error(
-          `a lesson model cannot import "${specifier}": models are self-contained (no Node modules, no packages; only "${SHIPPED_QUEUE_WORLD}", shipped with lesson-companion)`,
-        );
-      }
-      const base = path.resolve(path.dirname(file), specifier);
-      // Said before the file is looked for: the engine's permission model would refuse the look with no reason.
-      const outside = (root: string): boolean => {
-        const relative = path.relative(root, base);
-        return relative.startsWith('..') || path.isAbsolute(relative);
-      };
-      if (outside(path.resolve(packDir)) && outside(realPack)) {
-        throw new ModelLoadError(
-          file,
-          null,
-          `${path.relative(packDir, file)} imports "${specifier}", which is outside the pack: a model may import only files of its own pack`,
-        );
-      }
-      const candidates = [base, `${base}.ts`, `${base}.js`, path.join(base, 'index.ts'), path.join(base, 'index.js')];
-      const found = candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile());
-      if (!found) throw new Error(`a lesson model imports "${specifier}", which does not exist`);
-      return load(found);
-    };
-    const requireOf = bridge.require((specifier) => {
+      throw new ModelLoadError(file, compiled.line, `${relative} does not compile: ${compiled.error}`);
+    return compiled.code;
+  }
+
+  /** Runs the module's code in the model's realm, with a `require` that only resolves imports inside the pack. */
+  private evaluate(file: string, code: string, module: { exports: unknown }): void {
+    const requireOf = this.bridge.require((specifier) => {
       try {
-        return { value: requireInside(specifier) };
+        return { value: this.requireFrom(file, specifier) };
       } catch (error) {
-        if (isLoadError(error)) importFailure ??= error;
+        if (isLoadError(error)) this.importFailure ??= error;
         return { error: textOf(error, 'the import failed') };
       }
     });
-    const wrapper = `(function (exports, require, module) {${compiled.code}\n})`;
+    const wrapper = `(function (exports, require, module) {${code}\n})`;
     try {
-      const fn = vm.runInContext(wrapper, context, { filename: file, timeout: LOAD_TIMEOUT_MS }) as (
+      const fn = vm.runInContext(wrapper, this.context, { filename: file, timeout: LOAD_TIMEOUT_MS }) as (
         e: unknown,
         r: unknown,
         m: unknown,
       ) => void;
-      bridge.call(fn, undefined, module.exports, requireOf, module);
+      this.bridge.call(fn, undefined, module.exports, requireOf, module);
     } catch (error) {
       if (isLoadError(error)) throw error;
-      if (importFailure) throw importFailure;
+      if (this.importFailure) throw this.importFailure;
       const message = textOf(error, 'it threw something that is not an error');
-      throw new ModelLoadError(file, lineOf(error, file), `${path.relative(packDir, file)} failed to load: ${message}`);
+      throw new ModelLoadError(
+        file,
+        lineOf(error, file),
+        `${path.relative(this.packDir, file)} failed to load: ${message}`,
+      );
     }
-    return module.exports;
-  };
+  }
 
-  const exports = load(entry) as Record<string, unknown> | null;
-  const candidate = exports && typeof exports === 'object' ? (exports.model ?? exports.default) : undefined;
-  const model = checkModelShape(candidate, entry);
-  const guarded = guardModel(model, path.basename(packDir), path.relative(packDir, entry), bridge);
-  const call: GuardedCall = (operation, fn) => {
-    try {
-      return fn();
-    } catch (error) {
-      throw new ModelError(path.basename(packDir), path.relative(packDir, entry), operation, error);
+  /** What `require(specifier)` in `file` gives: the shipped queue world, or a file of the pack by a relative path. */
+  private requireFrom(file: string, specifier: string): unknown {
+    const { packDir, realPack } = this;
+    if (specifier === SHIPPED_QUEUE_WORLD) return this.load(shippedQueueWorld(), true);
+    if (!specifier.startsWith('./') && !specifier.startsWith('../')) {
+      throw new Error(
+        `a lesson model cannot import "${specifier}": models are self-contained (no Node modules, no packages; only "${SHIPPED_QUEUE_WORLD}", shipped with lesson-companion)`,
+      );
     }
-  };
-  const world = guardWorld(exports?.world, bridge, call);
-  worlds.set(guarded, { ...(world ? { world } : {}), baselines: guardBaselines(exports?.baselines, bridge, call) });
-  return guarded;
+    const base = path.resolve(path.dirname(file), specifier);
+    // Said before the file is looked for: the engine's permission model would refuse the look with no reason.
+    const outside = (root: string): boolean => {
+      const relative = path.relative(root, base);
+      return relative.startsWith('..') || path.isAbsolute(relative);
+    };
+    if (outside(path.resolve(packDir)) && outside(realPack)) {
+      throw new ModelLoadError(
+        file,
+        null,
+        `${path.relative(packDir, file)} imports "${specifier}", which is outside the pack: a model may import only files of its own pack`,
+      );
+    }
+    const candidates = [base, `${base}.ts`, `${base}.js`, path.join(base, 'index.ts'), path.join(base, 'index.js')];
+    const found = candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile());
+    if (!found) throw new Error(`a lesson model imports "${specifier}", which does not exist`);
+    return this.load(found);
+  }
 }
 
 /** What a model module exports beside its model for scenarios: its world and baselines (worldGuard.ts). */
@@ -246,130 +282,4 @@ const worlds = new WeakMap<ReferenceModel, ModelWorld>();
 /** The world and baselines loaded with `model` (none for a model not loaded by loadModel). */
 export function worldOf(model: ReferenceModel): ModelWorld {
   return worlds.get(model) ?? { baselines: {} };
-}
-
-/** An error's message, also for an Error made in the model's own realm (not an instance of this realm's Error). */
-function messageOf(reason: unknown): string {
-  if (typeof reason === 'object' && reason !== null && typeof (reason as { message?: unknown }).message === 'string')
-    return (reason as { message: string }).message;
-  return String(reason);
-}
-
-/** A failure of the pack's own model while checking: the pack's fault, reported with its name. */
-export class ModelError extends Error {
-  constructor(
-    readonly pack: string,
-    readonly file: string,
-    readonly operation: string,
-    readonly reason: unknown,
-  ) {
-    super(`the reference model of lesson "${pack}" (${file}) failed in ${operation}: ${messageOf(reason)}`);
-    this.name = 'ModelError';
-  }
-}
-
-const copyLines = (lines: readonly string[]): string[] => Array.from(lines, (line) => String(line));
-
-/**
- * The model as the engine uses it: every answer copied into this realm (arrays made in the model's vm
- * context have another Array.prototype), and every exception turned into a ModelError that names the pack.
- */
-export function guardModel(model: ReferenceModel, pack: string, file: string, bridge: RealmBridge): ReferenceModel {
-  const call = <T>(operation: string, fn: () => T): T => {
-    try {
-      return fn();
-    } catch (error) {
-      throw new ModelError(pack, file, operation, error);
-    }
-  };
-  const shapes = new Map<string, AnswerShape>();
-  const mutations = Array.from(model.mutations, (m) => ({
-    id: String(m.id),
-    description: String(m.description ?? ''),
-    ...(m.nondeterministic ? { nondeterministic: true } : {}),
-  }));
-  return {
-    id: String(model.id),
-    description: String(model.description ?? ''),
-    mutations,
-    resetCommand: String(model.resetCommand),
-    resetAnswer: copyLines(model.resetAnswer),
-    ...(model.observeCommand ? { observeCommand: String(model.observeCommand) } : {}),
-    ...(model.grammar
-      ? {
-          grammar: Object.fromEntries(
-            Object.entries(model.grammar).map(([verb, kinds]) => [
-              String(verb),
-              Array.from(kinds as ArrayLike<ArgumentKind>, (kind) => String(kind) as ArgumentKind),
-            ]),
-          ),
-        }
-      : {}),
-    initial: () => call('initial()', () => bridge.call(model.initial, model)),
-    step(state, command, on, observed) {
-      return call(`step("${command}")`, () => {
-        const result = bridge.call(
-          model.step,
-          model,
-          state,
-          String(command),
-          bridge.set(on),
-          observed === undefined ? undefined : bridge.lines(observed),
-        ) as ReturnType<ReferenceModel['step']>;
-        const answer =
-          result.answer.kind === 'crash'
-            ? { kind: 'crash' as const, error: String(result.answer.error) }
-            : { kind: 'lines' as const, lines: copyLines(result.answer.lines) };
-        return {
-          state: result.state,
-          answer,
-          ...(result.alternatives ? { alternatives: Array.from(result.alternatives, copyLines) } : {}),
-        };
-      });
-    },
-    snapshot: (state) =>
-      call('snapshot()', () => ({
-        ...(bridge.call(model.snapshot, model, state) as ReturnType<ReferenceModel['snapshot']>),
-      })),
-    answerShape(command) {
-      let shape = shapes.get(command);
-      if (!shape) {
-        shape = call(`answerShape("${command}")`, () => {
-          const own = bridge.call(model.answerShape, model, String(command)) as AnswerShape;
-          return own.kind === 'many'
-            ? { kind: 'many' as const, line: new RegExp(own.line.source, own.line.flags) }
-            : { kind: 'one' as const };
-        });
-        if (shapes.size < 4096) shapes.set(command, shape);
-      }
-      return shape;
-    },
-    isAnswerLine: (line) => call('isAnswerLine()', () => bridge.call(model.isAnswerLine, model, String(line)) === true),
-    generate: (random, length) =>
-      call('generate()', () =>
-        copyLines(bridge.call(model.generate, model, bridge.random(random), Number(length)) as string[]),
-      ),
-    ...(model.describeDifference
-      ? {
-          describeDifference: (
-            state: unknown,
-            command: string,
-            expected: readonly string[],
-            actual: readonly string[],
-          ) =>
-            call('describeDifference()', () =>
-              String(
-                bridge.call(
-                  model.describeDifference!,
-                  model,
-                  state,
-                  String(command),
-                  bridge.lines(expected),
-                  bridge.lines(actual),
-                ),
-              ),
-            ),
-        }
-      : {}),
-  };
 }
