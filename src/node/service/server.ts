@@ -11,6 +11,7 @@ import * as vm from 'node:vm';
 import {
   CancellationToken,
   createMessageConnection,
+  type MessageConnection,
   ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
@@ -85,14 +86,7 @@ export function serve(): void {
   // Anything printed by accident must not corrupt the protocol: console output goes to stderr.
   console.log = console.info = console.warn = console.error;
   endEverythingOnSignals();
-  const engine = engineBundle(__dirname);
-  if (!engine) {
-    process.stderr.write(
-      'lesson-companion service: dist/engine.js is missing beside dist/service.js; rebuild with `npm run build`.\n',
-    );
-    process.exit(2);
-  }
-  const service = new CheckService({ engine });
+  const service = new CheckService({ engine: engineBundleOrExit() });
   const connection = createMessageConnection(
     new StreamMessageReader(process.stdin),
     new StreamMessageWriter(process.stdout),
@@ -102,8 +96,27 @@ export function serve(): void {
     endEverything();
     process.exit(code);
   };
-  let shuttingDown = false;
+  answerSetUp(connection, service, exit);
+  answerJobs(connection, service);
+  answerStatusAndShutdown(connection, service, exit);
+  connection.onClose(() => exit(0));
+  process.stdin.on('end', () => exit(0));
+  connection.listen();
+}
 
+function engineBundleOrExit(): string {
+  const engine = engineBundle(__dirname);
+  if (!engine) {
+    process.stderr.write(
+      'lesson-companion service: dist/engine.js is missing beside dist/service.js; rebuild with `npm run build`.\n',
+    );
+    process.exit(2);
+  }
+  return engine;
+}
+
+/** `initialize` (the protocol agreed, the editor's process watched) and `warm`. */
+function answerSetUp(connection: MessageConnection, service: CheckService, exit: (code: number) => never): void {
   connection.onRequest(initializeRequest, (params) => {
     if (params.protocol !== SERVICE_PROTOCOL) {
       throw new ResponseError(
@@ -121,6 +134,10 @@ export function serve(): void {
     });
     return null;
   });
+}
+
+/** The jobs: check, repair and simulate, each cancellable, each cancel ending everything the job started. */
+function answerJobs(connection: MessageConnection, service: CheckService): void {
   connection.onRequest(checkRequest, async (params, token) => {
     const abort = abortOn(token);
     // One job at a time comes from an editor window: what a cancelled check started is all of what runs.
@@ -153,6 +170,15 @@ export function serve(): void {
       throw asResponse(error);
     }
   });
+}
+
+/** `status`, and the end: `shutdown`, then `exit` (an exit without a shutdown first is exit code 1). */
+function answerStatusAndShutdown(
+  connection: MessageConnection,
+  service: CheckService,
+  exit: (code: number) => never,
+): void {
+  let shuttingDown = false;
   connection.onRequest(statusRequest, () => {
     collectGarbage();
     return service.status();
@@ -164,9 +190,6 @@ export function serve(): void {
     return null;
   });
   connection.onNotification(exitNotification, () => exit(shuttingDown ? 0 : 1));
-  connection.onClose(() => exit(0));
-  process.stdin.on('end', () => exit(0));
-  connection.listen();
 }
 
 serve();
