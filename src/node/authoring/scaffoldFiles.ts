@@ -156,6 +156,69 @@ EMPTY
 > STATUS
 `;
 
+/** The scaffold's read order: the starter's parts, in the order a learner reads them. */
+const SCAFFOLD_READ_ORDER = [
+  { title: "The file's opening comment", symbol: '#top' },
+  {
+    title: 'The Balancer class: the pool and one counter per backend',
+    symbol: 'Balancer',
+    pattern: 'class\\s+Balancer',
+  },
+  { title: 'pick(): fewest in flight wins; count it at once', symbol: 'pick' },
+  { title: 'done(): never below zero; strangers ignored', symbol: 'done' },
+  { title: 'main(): the command loop', symbol: 'main' },
+];
+
+/** The scaffold's mistakes, each caught by mutants of its reference model (model/model.js). */
+const SCAFFOLD_MISTAKES = [
+  {
+    id: 'tiebreak',
+    title: 'Wrong tiebreak',
+    explanation:
+      'A tie must go to the backend listed first in the pool; yours goes by name, to the last one, or rotates.',
+    function: 'pick',
+    hint: 'Keep the first backend with the smallest count; replace it only on a strictly smaller count.',
+    mutants: ['tiebreak-name', 'tiebreak-last', 'tiebreak-rotate'],
+    step: 3,
+  },
+  {
+    id: 'late-increment',
+    title: 'The pick is counted too late',
+    explanation: "The chosen backend's count must go up the moment it is picked.",
+    function: 'pick',
+    hint: "Add one to the winner's count inside pick(), before you return it.",
+    mutants: ['no-increment'],
+    step: 3,
+  },
+  {
+    id: 'negative-count',
+    title: 'A count goes below zero',
+    explanation: 'DONE for a backend with nothing in flight must leave its count at 0.',
+    function: 'done',
+    hint: 'Only subtract when the count is above zero.',
+    mutants: ['negative-count'],
+    step: 4,
+  },
+  {
+    id: 'unknown-backend',
+    title: 'A name outside the pool is not ignored',
+    explanation: 'DONE for a name that is not in the pool must change nothing; yours crashes or adds it.',
+    function: 'done',
+    hint: 'Check that the backend is in the pool before you touch its count.',
+    mutants: ['unknown-crash', 'unknown-added'],
+    step: 4,
+  },
+  {
+    id: 'empty-pool',
+    title: 'PICK on an empty pool crashes',
+    explanation: 'With no backends the answer is EMPTY.',
+    function: 'pick',
+    hint: 'Return None/null for an empty pool before looking for a minimum.',
+    mutants: ['empty-crash'],
+    step: 3,
+  },
+];
+
 function manifest(id: string): string {
   const lesson = {
     id,
@@ -174,68 +237,11 @@ function manifest(id: string): string {
       typescript: { dir: 'starter/typescript', main: 'balancer.ts' },
     },
     transcripts: ['transcripts/hidden.txt'],
-    readOrder: [
-      { title: "The file's opening comment", symbol: '#top' },
-      {
-        title: 'The Balancer class: the pool and one counter per backend',
-        symbol: 'Balancer',
-        pattern: 'class\\s+Balancer',
-      },
-      { title: 'pick(): fewest in flight wins; count it at once', symbol: 'pick' },
-      { title: 'done(): never below zero; strangers ignored', symbol: 'done' },
-      { title: 'main(): the command loop', symbol: 'main' },
-    ],
+    readOrder: SCAFFOLD_READ_ORDER,
     failureQuestions: [],
     quiz: [],
     doneWhen: ['Every hidden transcript passes.'],
-    mistakes: [
-      {
-        id: 'tiebreak',
-        title: 'Wrong tiebreak',
-        explanation:
-          'A tie must go to the backend listed first in the pool; yours goes by name, to the last one, or rotates.',
-        function: 'pick',
-        hint: 'Keep the first backend with the smallest count; replace it only on a strictly smaller count.',
-        mutants: ['tiebreak-name', 'tiebreak-last', 'tiebreak-rotate'],
-        step: 3,
-      },
-      {
-        id: 'late-increment',
-        title: 'The pick is counted too late',
-        explanation: "The chosen backend's count must go up the moment it is picked.",
-        function: 'pick',
-        hint: "Add one to the winner's count inside pick(), before you return it.",
-        mutants: ['no-increment'],
-        step: 3,
-      },
-      {
-        id: 'negative-count',
-        title: 'A count goes below zero',
-        explanation: 'DONE for a backend with nothing in flight must leave its count at 0.',
-        function: 'done',
-        hint: 'Only subtract when the count is above zero.',
-        mutants: ['negative-count'],
-        step: 4,
-      },
-      {
-        id: 'unknown-backend',
-        title: 'A name outside the pool is not ignored',
-        explanation: 'DONE for a name that is not in the pool must change nothing; yours crashes or adds it.',
-        function: 'done',
-        hint: 'Check that the backend is in the pool before you touch its count.',
-        mutants: ['unknown-crash', 'unknown-added'],
-        step: 4,
-      },
-      {
-        id: 'empty-pool',
-        title: 'PICK on an empty pool crashes',
-        explanation: 'With no backends the answer is EMPTY.',
-        function: 'pick',
-        hint: 'Return None/null for an empty pool before looking for a minimum.',
-        mutants: ['empty-crash'],
-        step: 3,
-      },
-    ],
+    mistakes: SCAFFOLD_MISTAKES,
     fuzz: { transcripts: 40, length: 16 },
   };
   return JSON.stringify(lesson, null, 2) + '\n';
