@@ -11,13 +11,13 @@ import { safeText } from '../../core/text/text';
 import { worldSentence, type WorldResult } from '../../core/world/worldReport';
 import type { WorldScenario } from '../../core/world/worldScenarioSchema';
 import { engineWrap, modelTranspiled } from './checker';
-import { containProgram, type ContainOptions, type Containment } from '../sandbox/contain';
+import { containProgram, type ContainOptions, type Containment, type SessionLimits } from '../sandbox/contain';
 import { EngineError, runWorldSimulation } from '../engine/host';
 import type { WorldOutcome } from '../engine/protocol';
 import { runWorldContestants } from '../engine/worldContestants';
 import { WordedError } from '../errors/errors';
 import type { SessionStats } from '../run/interactive';
-import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters } from '../languages/languages';
+import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters, type PreparedProgram } from '../languages/languages';
 import { starterLayout } from './starterLayout';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIME_LIMIT_MS } from '../run/limits';
 import { loadPack, resolveInside, type LoadedPack } from '../packs/packs';
@@ -128,56 +128,90 @@ export async function simulateWorldFile(
     outputLimitBytes: options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES,
   };
   try {
-    let containment: Containment | undefined;
-    let stats: SessionStats = { exchanges: 0, commands: 0, waitingMs: 0 };
-    let transcript: readonly string[] = [];
-    let outcome: WorldOutcome;
-    if (program.prepareError) {
-      const where = program.prepareError.line ? ` (line ${program.prepareError.line})` : '';
-      const message = `your file does not compile${where}: ${safeText(program.prepareError.message)}`;
-      outcome = await outcomeOf(
-        pack,
-        scenario,
-        { exchange: async () => Promise.reject(new ProgramStopped(message)) },
-        options,
-      );
-    } else {
-      const launch = await containProgram(program, contain);
-      containment = launch.containment;
-      const session = await launch.open(limits);
-      const onAbort = (): void => void session.close();
-      options.signal?.addEventListener('abort', onAbort);
-      try {
-        outcome = await outcomeOf(pack, scenario, session, options);
-      } finally {
-        options.signal?.removeEventListener('abort', onAbort);
-        await session.close();
-      }
-      stats = session.stats;
-      transcript = session.transcript;
-    }
-    // Lanes and titles come from pack code: made safe to print before any sentence or chart names them.
-    const lanes = outcome.lanes.map((lane) => safeText(lane));
-    const keys = ['yours', 'reference', ...(scenario.baselines ?? []).map((id) => `baseline.${id}`)];
-    const contestants = keys.map((key) => ({ key, title: safeText(outcome.titles[key] ?? key) }));
-    const result: WorldResult = {
-      lesson: pack.manifest.id,
-      scenario,
-      lanes,
-      ticks: outcome.ticks,
-      contestants,
-      runs: outcome.runs,
-      ...(mistake && scenario.shows?.includes(mistake.id) ? { mistake: { id: mistake.id, title: mistake.title } } : {}),
-      sentence: worldSentence(
-        scenario,
-        lanes,
-        outcome.ticks,
-        outcome.runs,
-        mistake && scenario.shows?.includes(mistake.id) ? mistake : undefined,
-      ),
+    const run = await runThroughWorld(pack, scenario, program, contain, limits, options);
+    const result = worldResult(pack, scenario, run.outcome, mistake);
+    return {
+      result,
+      ...(run.containment ? { containment: run.containment } : {}),
+      stats: run.stats,
+      transcript: run.transcript,
     };
-    return { result, ...(containment ? { containment } : {}), stats, transcript };
   } finally {
     await program.dispose();
   }
+}
+
+interface LearnerWorldRun {
+  readonly outcome: WorldOutcome;
+  readonly containment?: Containment;
+  readonly stats: SessionStats;
+  readonly transcript: readonly string[];
+}
+
+/**
+ * The scenario's outcome with the learner's program as one contestant, run line by line in its contained
+ * session (closed when the run ends or is cancelled). A file that does not compile takes part as a program that
+ * stops at once, saying so, so the reference and baselines still run.
+ */
+async function runThroughWorld(
+  pack: LoadedPack,
+  scenario: WorldScenario,
+  program: PreparedProgram,
+  contain: ContainOptions,
+  limits: SessionLimits,
+  options: SimulateFileOptions,
+): Promise<LearnerWorldRun> {
+  if (program.prepareError) {
+    const where = program.prepareError.line ? ` (line ${program.prepareError.line})` : '';
+    const message = `your file does not compile${where}: ${safeText(program.prepareError.message)}`;
+    const outcome = await outcomeOf(
+      pack,
+      scenario,
+      { exchange: async () => Promise.reject(new ProgramStopped(message)) },
+      options,
+    );
+    return { outcome, stats: { exchanges: 0, commands: 0, waitingMs: 0 }, transcript: [] };
+  }
+  const launch = await containProgram(program, contain);
+  const containment = launch.containment;
+  const session = await launch.open(limits);
+  const onAbort = (): void => void session.close();
+  options.signal?.addEventListener('abort', onAbort);
+  let outcome: WorldOutcome;
+  try {
+    outcome = await outcomeOf(pack, scenario, session, options);
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    await session.close();
+  }
+  return { outcome, containment, stats: session.stats, transcript: session.transcript };
+}
+
+/** The outcome as the report shows it, with the sentence in numbers (and the mistake when the scenario shows it). */
+function worldResult(
+  pack: LoadedPack,
+  scenario: WorldScenario,
+  outcome: WorldOutcome,
+  mistake: LoadedPack['manifest']['mistakes'][number] | undefined,
+): WorldResult {
+  // Lanes and titles come from pack code: made safe to print before any sentence or chart names them.
+  const lanes = outcome.lanes.map((lane) => safeText(lane));
+  const keys = ['yours', 'reference', ...(scenario.baselines ?? []).map((id) => `baseline.${id}`)];
+  const contestants = keys.map((key) => ({ key, title: safeText(outcome.titles[key] ?? key) }));
+  return {
+    lesson: pack.manifest.id,
+    scenario,
+    lanes,
+    ticks: outcome.ticks,
+    contestants,
+    runs: outcome.runs,
+    ...(mistake && scenario.shows?.includes(mistake.id) ? { mistake: { id: mistake.id, title: mistake.title } } : {}),
+    sentence: worldSentence(
+      scenario,
+      lanes,
+      outcome.ticks,
+      outcome.runs,
+      mistake && scenario.shows?.includes(mistake.id) ? mistake : undefined,
+    ),
+  };
 }
