@@ -1,0 +1,239 @@
+/**
+ * What a check of one learner file works with (checker.ts): the program prepared once with its limits and
+ * containment, and the runs of it the check makes, the known passing batch's run first where there is one.
+ */
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { LocateAttempt, PassingBatch } from '../../core/check/check';
+import type { ProcessResult, RunLimits } from '../../core/check/process';
+import type { Location } from '../../core/report/report';
+import type { Language } from '../../core/pack/schema';
+import { rankSuspiciousLines } from '../../core/diagnosis/spectrum';
+import { containProgram, type ContainOptions, type Launch } from '../sandbox/contain';
+import type { WarmEngine } from '../engine/host';
+import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters, type PreparedProgram } from '../languages/languages';
+import { starterLayout } from './starterLayout';
+import { linesIn, traceCommandLines, tracedFiles } from '../run/lineTrace';
+import { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIME_LIMIT_MS } from '../run/limits';
+import { resolveInside, type LoadedPack } from '../packs/packs';
+import { batchKey, type PassingBatchStore } from './fastPass';
+import { sandboxSettingFromEnv, type SandboxSetting } from '../sandbox/sandbox';
+
+export interface CheckFileOptions {
+  readonly interpreters?: Partial<Interpreters>;
+  readonly timeLimitMs?: number;
+  readonly outputLimitBytes?: number;
+  readonly seed?: number;
+  readonly fuzzTranscripts?: number;
+  /** `require` fails (SandboxUnavailableError) where there is no sandbox; default: LESSON_COMPANION_SANDBOX, else auto. */
+  readonly sandbox?: SandboxSetting;
+  /** The id of the one pack whose model may run without a sandbox where there is none (engineSandbox.ts). */
+  readonly trustModel?: string;
+  readonly memoryLimitMiB?: number;
+  /** The engine worker bundle (dist/engine.js) to run the diagnosis in; without it the diagnosis runs in this process. */
+  readonly engine?: string;
+  /** Trace the learner's program to point at the lines that went wrong (one or two more runs per mistake). */
+  readonly trace?: boolean;
+  readonly onPhase?: (phase: string) => void;
+  readonly signal?: AbortSignal;
+  /**
+   * What a long-lived caller (the check service) keeps between checks, in its memory: passing batches (a
+   * correct program then passes on its first run, without the engine), an engine worker already started for
+   * this pack, and the pack's model as transpiled last time. The command line has none of them.
+   */
+  readonly kept?: {
+    readonly passingBatches?: PassingBatchStore;
+    readonly warmEngine?: (packDir: string) => WarmEngine | undefined;
+    readonly transpiledModel?: (pack: LoadedPack) => Promise<Record<string, string>>;
+  };
+}
+
+/**
+ * Time each command may take in a batch. The time limit is for a whole process, and one process answers
+ * hundreds of commands: a correct program taking 10 ms per command must not fail a 598-command batch.
+ * A hang does not wait for this: the runner stops a program that stopped answering after about 1 s.
+ */
+export const PER_COMMAND_BUDGET_MS = 25;
+
+/** The time limit for a run with this input: the limit, or the per-command budget times the commands if more. */
+export function timeLimitFor(input: string, timeLimitMs: number): number {
+  let commands = 0;
+  for (let i = input.indexOf('\n'); i >= 0; i = input.indexOf('\n', i + 1)) commands++;
+  return Math.max(timeLimitMs, commands * PER_COMMAND_BUDGET_MS);
+}
+
+/** One check of one learner file: the file, the program prepared to run it, and its limits. */
+export interface CheckContext {
+  readonly pack: LoadedPack;
+  /** The file as the report names it, and its absolute path. */
+  readonly file: string;
+  readonly absolute: string;
+  readonly language: Language;
+  readonly source: string;
+  readonly program: PreparedProgram;
+  readonly interpreters: Interpreters;
+  /** The lesson's driver for this language, when the starter has one. */
+  readonly driver: string | undefined;
+  readonly timeLimitMs: number;
+  readonly outputLimitBytes: number;
+  readonly contain: ContainOptions;
+  readonly concurrency: number;
+  readonly options: CheckFileOptions;
+}
+
+/** Reads the learner's file and prepares its program (a TypeScript file is transpiled, a driver found). */
+export async function prepareCheck(
+  pack: LoadedPack,
+  file: string,
+  language: Language,
+  options: CheckFileOptions,
+): Promise<CheckContext> {
+  const interpreters: Interpreters = { ...DEFAULT_INTERPRETERS, ...options.interpreters };
+  const starter = pack.manifest.starters[language];
+  const driver = starter?.driver ? await resolveInside(pack.dir, starter.driver) : undefined;
+  if (starter?.driver && !driver) throw new Error(`the pack's ${language} driver points outside the pack`);
+  const absolute = path.resolve(file);
+  const source = await fs.readFile(absolute, 'utf8');
+  const program = await prepareProgram(language, absolute, interpreters, driver, await starterLayout(pack, language));
+  const timeLimitMs = options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
+  const outputLimitBytes = options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES;
+  const contain: ContainOptions = {
+    setting: options.sandbox ?? sandboxSettingFromEnv(),
+    hidden: [pack.dir],
+    ...(options.memoryLimitMiB !== undefined ? { memoryLimitMiB: options.memoryLimitMiB } : {}),
+  };
+  const concurrency = Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length));
+  return {
+    pack,
+    file,
+    absolute,
+    language,
+    source,
+    program,
+    interpreters,
+    driver,
+    timeLimitMs,
+    outputLimitBytes,
+    contain,
+    concurrency,
+    options,
+  };
+}
+
+/** The runs of the learner's program a check makes, and what the fast pass knows. */
+export interface LearnerRuns {
+  readonly execute: (input: string, limits?: RunLimits) => Promise<ProcessResult>;
+  readonly locate: (attempts: readonly LocateAttempt[]) => Promise<{ location?: Location; runs: number }>;
+  /** Trace the program to locate a mistake: asked for, and the program can run. */
+  readonly trace: boolean;
+  /** The key of the pack's passing batch in the caller's store, where it keeps one. */
+  readonly key: string | undefined;
+  readonly batches: PassingBatchStore | undefined;
+  /** The passing batch already known for this pack, and its run, started at once. */
+  readonly known: PassingBatch | undefined;
+  readonly firstRun: Promise<ProcessResult> | undefined;
+  /** When the first run started (a fast pass's duration). */
+  readonly started: number;
+}
+
+/**
+ * The check's runs, through `launching` (the sandbox and the interpreter being found meanwhile). A correct
+ * program passes on its first run, without the engine, when the pack's passing batch is known: that run starts
+ * here, and the engine's first run is that one.
+ */
+export function learnerRuns(context: CheckContext, launching: Promise<Launch>): LearnerRuns {
+  const { pack, program, options, timeLimitMs, outputLimitBytes } = context;
+  const runContained = async (input: string, limits?: RunLimits): Promise<ProcessResult> => {
+    if (program.prepareError) {
+      return {
+        stdout: '',
+        stderr: '',
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        outputLimited: false,
+        prepareError: program.prepareError,
+        durationMs: 0,
+      };
+    }
+    // A cancelled check starts no more runs (a stalled run's retry, a run the engine asked for as it was stopped).
+    if (options.signal?.aborted) throw new Error('the check was cancelled');
+    return (await launching).run(input, {
+      timeLimitMs: timeLimitFor(input, timeLimitMs),
+      outputLimitBytes: limits?.outputLimitBytes ?? outputLimitBytes,
+      ...(limits?.stallMs !== undefined ? { stallMs: limits.stallMs } : {}),
+    });
+  };
+  const batches = options.kept?.passingBatches;
+  const key =
+    options.engine && batches
+      ? batchKey(pack, options.engine, {
+          ...(options.seed !== undefined ? { seed: options.seed } : {}),
+          ...(options.fuzzTranscripts !== undefined ? { fuzzTranscripts: options.fuzzTranscripts } : {}),
+        })
+      : undefined;
+  const known = key && !program.prepareError ? batches!.get(key) : undefined;
+  const started = performance.now();
+  const firstRun = known ? runContained(known.input) : undefined;
+  let firstRunTaken = false;
+  const execute = async (input: string, limits?: RunLimits): Promise<ProcessResult> => {
+    // The engine's first run is the one already made (or being made) for the fast pass.
+    if (firstRun && !firstRunTaken && input === known!.input && limits?.outputLimitBytes === undefined) {
+      firstRunTaken = true;
+      return firstRun;
+    }
+    return runContained(input, limits);
+  };
+  const trace = options.trace !== false && !program.prepareError;
+  const locate = (attempts: readonly LocateAttempt[]): Promise<{ location?: Location; runs: number }> =>
+    locateLines(program, context.absolute, context.language, attempts, context.contain, {
+      timeLimitMs,
+      outputLimitBytes,
+    });
+  return { execute, locate, trace, key, batches, known, firstRun, started };
+}
+
+/**
+ * Traces the learner's program on each attempt in turn until the lines of one failing command stand out
+ * from those of the right commands of its kind (src/core/diagnosis/spectrum.ts).
+ */
+async function locateLines(
+  program: PreparedProgram,
+  learnerFile: string,
+  language: Language,
+  attempts: readonly LocateAttempt[],
+  contain: ContainOptions,
+  limits: { timeLimitMs: number; outputLimitBytes: number },
+): Promise<{ location?: Location; runs: number }> {
+  let runs = 0;
+  let fallback: Location | undefined;
+  for (const attempt of attempts) {
+    runs += 1;
+    const trace = await traceCommandLines(
+      {
+        language,
+        spec: { command: program.command, args: program.args, cwd: program.cwd, ...limits },
+        files: tracedFiles(program, learnerFile),
+        commands: attempt.commands,
+        answers: attempt.answers,
+      },
+      // The traced command line, contained like every run of the learner's program.
+      async (spec, input) => (await containProgram({ ...program, args: spec.args }, contain)).run(input, limits),
+    );
+    if (!trace) continue;
+    const ranked = rankSuspiciousLines({
+      commands: attempt.commands,
+      lines: linesIn(trace, learnerFile),
+      failingIndex: attempt.failingIndex,
+      otherFailing: attempt.otherFailing,
+      failingAnswer: attempt.answers[attempt.failingIndex] ?? null,
+    });
+    if (ranked?.discriminating)
+      return { location: { lines: ranked.lines, function: null, reason: ranked.reason }, runs };
+    // The same lines ran where it went right (a wrong value, not a wrong branch: a sort key, a `-= 1` with
+    // no floor): the lines of that command's own code are still where to look, said as such.
+    if (ranked) fallback ??= { lines: ranked.lines, function: null, reason: ranked.reason, telling: false };
+  }
+  return fallback ? { location: fallback, runs } : { runs };
+}
