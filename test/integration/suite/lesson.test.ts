@@ -292,6 +292,42 @@ suite('lesson session (trusted workspace)', () => {
     assert.ok(lessonPanelTab(), 'the panel is open');
   });
 
+  test('rung 4: "Show a fix" opens the diff of a verified fix, the Quick Fix applies it, and the next check passes', async function () {
+    this.timeout(120_000);
+    const text = fixture(LESSON, 'python', 'tiebreak-by-name.py');
+    await setLearnerText(main, text);
+    // The earlier tiebreak check showed its smallest transcript (rung 3), so this check may offer a fix.
+    const again = await check();
+    assert.deepStrictEqual(
+      again.mistakes.map((m) => m.id),
+      ['tiebreak'],
+    );
+    const found = await vscode.commands.executeCommand<{ patch: string; edit: string } | undefined>(
+      'lessonCompanion.showFix',
+      'tiebreak',
+    );
+    assert.ok(found?.patch, 'a verified fix is found for the wrong tiebreak');
+    const diff = await waitFor('the diff view of the fix', () => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff && input.modified.scheme === 'lesson-fix' ? input : undefined;
+    });
+    assert.strictEqual(diff.original.toString(), main.toString(), "the diff is of the learner's own file");
+    const doc = await vscode.workspace.openTextDocument(main);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      main,
+      new vscode.Range(0, 0, 0, 0),
+    );
+    const apply = actions.find((a) => a.title === 'Lesson: apply the verified fix');
+    assert.ok(apply?.edit, `actions: ${actions.map((a) => a.title).join(' | ')}`);
+    assert.ok(await vscode.workspace.applyEdit(apply.edit));
+    assert.notStrictEqual(doc.getText(), text, 'the fix changed the file');
+    assert.ok(await doc.save());
+    const after = await check();
+    assert.strictEqual(after.status, 'pass', `after the fix: ${after.mistakes.map((m) => m.id).join(', ')}`);
+    assert.deepStrictEqual(after.mistakes, []);
+  });
+
   test('a syntax error is a problem with a diagnostic on its line, and the transcripts error', async () => {
     const text = fixture(LESSON, 'python', 'syntax-error.py');
     await setLearnerText(main, text);
