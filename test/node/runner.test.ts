@@ -122,6 +122,18 @@ describe('process runner (real processes)', function () {
     assert.equal(alive(pid), false, 'the setsid grandchild is gone');
   });
 
+  it('stops a run when its check is cancelled, and one started after the cancel at once (it raced the cancel)', async () => {
+    const hang = 'import time\nprint("OK", flush=True)\ntime.sleep(60)';
+    const stop = new AbortController();
+    const running = runProcess(spec(hang, { timeLimitMs: 30000, stallMs: 0, signal: stop.signal }), 'POOL a\n');
+    setTimeout(() => stop.abort(), 300);
+    const cancelled = await running;
+    // Killed, and not by its time limit (30 s) nor a stall (off): by the cancel.
+    assert.deepEqual([cancelled.stdout, cancelled.signal, cancelled.timedOut], ['OK\n', 'SIGKILL', false]);
+    const late = await runProcess(spec(hang, { timeLimitMs: 30000, stallMs: 0, signal: stop.signal }), 'POOL a\n');
+    assert.deepEqual([late.stdout, late.signal, late.timedOut], ['', 'SIGKILL', false]);
+  });
+
   it('stops a program that has all its input and prints nothing for a second, long before the time limit', async () => {
     const result = await runProcess(
       spec('import sys, time\nprint(sys.stdin.readline().strip(), flush=True)\ntime.sleep(60)', { timeLimitMs: 30000 }),

@@ -159,10 +159,14 @@ export function learnerRuns(context: CheckContext, launching: Promise<Launch>): 
     }
     // A cancelled check starts no more runs (a stalled run's retry, a run the engine asked for as it was stopped).
     if (options.signal?.aborted) throw new Error('the check was cancelled');
-    return (await launching).run(input, {
+    const launch = await launching;
+    // Cancelled while the sandbox was being found: nothing starts. A cancel after this stops the run itself.
+    if (options.signal?.aborted) throw new Error('the check was cancelled');
+    return launch.run(input, {
       timeLimitMs: timeLimitFor(input, timeLimitMs),
       outputLimitBytes: limits?.outputLimitBytes ?? outputLimitBytes,
       ...(limits?.stallMs !== undefined ? { stallMs: limits.stallMs } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
   };
   const batches = options.kept?.passingBatches;

@@ -35,6 +35,8 @@ export interface ProcessSpec {
   readonly sweepDescendants?: boolean;
   /** The memory limit (MiB) the command line applies, to recognise a program that ran into it. */
   readonly memoryLimitMiB?: number;
+  /** A cancelled check: the run is stopped when it aborts, or at once if it has already (it raced the cancel). */
+  readonly signal?: AbortSignal;
 }
 
 export const DEFAULT_STDERR_LIMIT_BYTES = 64 * 1024;
@@ -168,7 +170,11 @@ class ProgramRun {
     // A silent program that keeps filling its memory is let run into its memory limit, which says more.
     this.watchMemory = spec.memoryLimitMiB !== undefined && child.pid !== undefined;
     this.clock = new ProgramClock(child.pid);
+    spec.signal?.addEventListener('abort', this.cancelled);
+    if (spec.signal?.aborted) this.stop();
   }
+
+  private readonly cancelled = (): void => this.stop();
 
   /** Listens to the program and writes it all its input; the stall watch starts once it is written. */
   feed(input: string): void {
@@ -195,6 +201,7 @@ class ProgramRun {
     clearTimeout(this.timer);
     clearTimeout(this.stallTimer);
     clearInterval(this.sweeper);
+    this.spec.signal?.removeEventListener('abort', this.cancelled);
     this.stop();
     this.untrack();
     this.resolve(this.result(exit));

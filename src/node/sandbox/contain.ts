@@ -39,7 +39,7 @@ export interface ContainOptions {
 }
 
 type RunSpec = Omit<ProcessSpec, 'timeLimitMs' | 'outputLimitBytes'>;
-export type RunLimits = Pick<ProcessSpec, 'timeLimitMs' | 'outputLimitBytes' | 'stallMs'>;
+export type RunLimits = Pick<ProcessSpec, 'timeLimitMs' | 'outputLimitBytes' | 'stallMs' | 'signal'>;
 export type SessionLimits = Pick<InteractiveSpec, 'timeLimitMs' | 'answerTimeLimitMs' | 'outputLimitBytes'>;
 
 export interface Launch {
