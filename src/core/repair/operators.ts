@@ -1,8 +1,8 @@
 /**
  * Edit operators over a learner file's syntax tree: each proposes small edits that invert one kind of
- * mistake (a comparison flipped or made strict, min for max, a tie key dropped, a floor added, a statement
- * moved, a guard for an empty pool), or generic ones (a statement deleted, a condition made constant, an
- * expression replaced by one of its parts). They only propose: plan.ts orders them, the node side runs them.
+ * mistake (a comparison flipped or made strict, min for max, a tie key dropped, a comparator's or a reduce's
+ * tie turned, a floor added, a statement moved, a guard for an empty pool), or generic ones (a statement deleted,
+ * a condition made constant, an expression replaced by one of its parts). They only propose: plan.ts orders them, the node side runs them.
  */
 import type { Language } from '../pack/schema';
 import { walkWithParent, type ParsedFile, type SyntaxNode } from './tree';
@@ -11,12 +11,15 @@ import { conditions, flipComparison, nudgeNumber, swapMinMax } from './compariso
 import { floor, guardEmpty, keepPart, tieKey, unwrapCall } from './expressionOperators';
 import { deleteStatement, moveStatement } from './statementOperators';
 import { defaultEntry, rebuildState } from './stateOperators';
+import { comparatorTie, pickTie } from './callbackOperators';
 
 export type { OperatorName, Proposal } from './proposal';
 
 const NODE_OPERATORS: ((node: SyntaxNode, ctx: Context, parent: SyntaxNode | null) => Proposal[])[] = [
   defaultEntry,
   tieKey,
+  comparatorTie,
+  pickTie,
 
   flipComparison,
   swapMinMax,

@@ -27,7 +27,15 @@ export interface Candidate {
 const INVERTS: readonly { readonly words: RegExp; readonly operators: readonly OperatorName[] }[] = [
   {
     words: /tie|order|first|rotat|random/,
-    operators: ['unwrap-call', 'tie-key', 'keep-part', 'swap-min-max', 'flip-comparison', 'constant-condition'],
+    operators: [
+      'unwrap-call',
+      'tie-key',
+      'tie-callback',
+      'keep-part',
+      'swap-min-max',
+      'flip-comparison',
+      'constant-condition',
+    ],
   },
   {
     words: /negative|floor|below|wrap|unsigned|close|done/,
@@ -67,6 +75,7 @@ const OPERATOR_COST: Record<OperatorName, number> = {
   'nudge-number': 5,
   'default-entry': 3,
   'tie-key': 2,
+  'tie-callback': 2,
 };
 
 /** The operators that invert the mistake, most likely first. */

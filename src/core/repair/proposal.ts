@@ -19,7 +19,8 @@ export type OperatorName =
   | 'rebuild-state'
   | 'nudge-number'
   | 'default-entry'
-  | 'tie-key';
+  | 'tie-key'
+  | 'tie-callback';
 
 export interface Proposal {
   readonly operator: OperatorName;
