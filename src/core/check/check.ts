@@ -13,6 +13,7 @@ import { mapLimit } from './cases';
 import type { CheckInput } from './checkInput';
 import { enterPhase, isFinished, openSession, reportOf, type CheckSession } from './checkSession';
 import { confirmPhase, type Confirmed } from './confirmPhase';
+import { crashLocation } from './crashLocation';
 import { locateAttempts } from './locateAttempts';
 import { diagnosePhase, probePhase } from './probePhase';
 import { runPhase } from './runPhase';
@@ -44,7 +45,19 @@ async function locatePhase(s: CheckSession, c: Confirmed): Promise<readonly Name
   const { input } = s;
   if (!input.locate) return c.mistakes;
   enterPhase(s, 'locate');
+  const crashes = {
+    model: input.model,
+    streams: c.streams,
+    runs: c.ran.main.runs,
+    cases: s.cases,
+    language: input.language,
+    fileName: input.fileName,
+    source: input.source,
+  };
   return mapLimit(c.mistakes, s.concurrency, async (mistake, i) => {
+    // A crash's traceback already names the line: no run is needed to find it.
+    const crashed = crashLocation(crashes, c.diagnosis.findings[i]);
+    if (crashed) return { ...mistake, location: crashed };
     const attempts = locateAttempts(input.model, mistake.counterexample, c.diagnosis.findings[i], c.streams, s.cases);
     if (attempts.length === 0) return mistake;
     // One attempt at a time, so the location knows which run its reason is about. Lines that ran only where
