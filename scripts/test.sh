@@ -33,8 +33,7 @@ run_step unit npx mocha --parallel --jobs 2 'test/unit/**/*.test.ts'
 # the machine's load (a program is charged its own CPU time, not the clock: src/node/run/programClock.ts), and every
 # test finds its processes by a marker of its own (a temporary path or token), never by name.
 # Not beside them: the four that run `npm pack`, whose prepack rebuilds dist/ in place while others run it.
-# sandboxServiceLifetime too: under a second file it left an outer bwrap after a SIGKILLed service (open, issue 29).
-packs_dist=(classroom classroomRegistry gradeWorkflow packageTarball sandboxServiceLifetime)
+packs_dist=(classroom classroomRegistry gradeWorkflow packageTarball)
 run_step node npx mocha --parallel --jobs 2 'test/node/**/*.test.ts' \
   $(printf -- "--exclude test/node/%s.test.ts " "${packs_dist[@]}")
 run_step node-npm-pack npx mocha $(printf -- "test/node/%s.test.ts " "${packs_dist[@]}")

@@ -97,6 +97,9 @@ describe('no process of a service check outlives it (real processes)', function 
     assert.deepEqual(await left(), []);
   });
 
+  // Seen failing (1 run of 20 under load) before the client swept the service's mark: a bwrap child killed
+  // in its setup waits for ever for its parent (src/node/sandbox/ownerMark.ts; test/node/ownerMark.test.ts
+  // makes that state on purpose).
   it('a service killed with SIGKILL under twelve checks leaves nothing after 2 s', async () => {
     const checks = Array.from({ length: CHECKS }, () => client.check({ ...target, file: path.join(tmp, 'hang.py') }));
     assert.ok(await until(() => processesWith(path.join(tmp, 'hang.py')).length >= 2, 30_000), 'programs started');

@@ -167,9 +167,9 @@ function sandboxedLaunch(
     packFiles,
     hidden: [...hidden, ...privateFolders()],
   };
-  // Both are tied to the CLI by setpriv. bubblewrap's own --die-with-parent ties only the sandboxed child: an
-  // outer bwrap whose child died while it was being set up waits on an eventfd for ever, as PID 1 of its own
-  // namespace (so SIGTERM does not reach it). Seen: outer bwraps left by a suite run, parent init, in eventfd_read.
+  // Both are tied to the CLI by setpriv. What no tie holds: a bwrap killed while it sets up its first child
+  // leaves that child waiting on an eventfd for ever, PID 1 of its own namespace (so SIGTERM does not reach
+  // it). In a check service, the client ends those by the service's mark (ownerMark.ts).
   const tool =
     sandbox.tool === 'bwrap'
       ? tiedToParent(sandbox.path, bwrapArgs(view, command, args))

@@ -21,6 +21,7 @@ import {
   topLevelSystem,
   type SandboxView,
 } from './sandboxView';
+import { ownWord } from './ownerMark';
 import { unshareArgs } from './unshareSandbox';
 
 export type SandboxSetting = 'auto' | 'require' | 'off';
@@ -50,6 +51,7 @@ export function bwrapArgs(view: SandboxView, command: string, args: readonly str
   const features = bwrapFeatures ?? { size: false, disableUserns: false };
   const system = topLevelSystem();
   const binds = extraBinds(view.readOnly);
+  const owner = ownWord();
   return [
     '--unshare-all',
     '--unshare-user',
@@ -72,6 +74,9 @@ export function bwrapArgs(view: SandboxView, command: string, args: readonly str
     // Only the private /tmp (bounded) is writable: not the root or /dev, which are unbounded tmpfs.
     ...['--remount-ro', '/dev', '--remount-ro', '/'],
     ...['--chdir', SANDBOX_WORK_DIR],
+    // Inside, a no-op; on the command line, the mark by which the service's client ends what a killed
+    // service left (ownerMark.ts).
+    ...(owner ? ['--unsetenv', owner] : []),
     '--',
     command,
     ...args,

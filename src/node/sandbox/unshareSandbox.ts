@@ -25,6 +25,7 @@ import {
   topLevelSystem,
   type SandboxView,
 } from './sandboxView';
+import { ownWord } from './ownerMark';
 
 /** POSIX shell quoting of one word. */
 function quote(word: string): string {
@@ -76,6 +77,7 @@ function setupScript(view: SandboxView, root: string): string {
 
 /** The `unshare` command line that runs `command args` in the sandbox. */
 export function unshareArgs(view: SandboxView, command: string, args: readonly string[]): string[] {
+  const owner = ownWord();
   return [
     '--user',
     '--map-root-user',
@@ -89,7 +91,8 @@ export function unshareArgs(view: SandboxView, command: string, args: readonly s
     '--',
     '/bin/sh',
     '-c',
-    setupScript(view, ROOT_MOUNT_POINT),
+    // A comment at its end carries the service's mark on the command line (ownerMark.ts).
+    setupScript(view, ROOT_MOUNT_POINT) + (owner ? `\n# ${owner}` : ''),
     'sh',
     command,
     ...args,

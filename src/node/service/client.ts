@@ -24,6 +24,7 @@ import {
 import type { CheckReport } from '../../core/report/report';
 import type { RepairResult } from '../../core/repair/result';
 import { quietNodeEnv } from '../run/nodeEnv';
+import { OWNER_MARK_VARIABLE, endOwnedBy, newOwnerMark } from '../sandbox/ownerMark';
 import {
   checkRequest,
   exitNotification,
@@ -115,8 +116,14 @@ export class CheckServiceClient {
         `the check service stopped ${recent.length} times in the last 3 minutes, so it is not started again; see the Lesson Companion log, then run "Developer: Reload Window"`,
       );
     }
+    const mark = newOwnerMark();
     const child = spawn(this.options.node, [this.options.script], {
-      env: { ...quietNodeEnv(this.options.env ?? process.env), ELECTRON_RUN_AS_NODE: '1', NO_COLOR: '1' },
+      env: {
+        ...quietNodeEnv(this.options.env ?? process.env),
+        ELECTRON_RUN_AS_NODE: '1',
+        NO_COLOR: '1',
+        [OWNER_MARK_VARIABLE]: mark,
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
@@ -149,6 +156,10 @@ export class CheckServiceClient {
       running.inFlight.clear();
       connection.dispose();
       if (this.running === running) this.running = undefined;
+      // A service that dies without cleaning up can leave a sandbox behind (ownerMark.ts says how).
+      void endOwnedBy(mark).then((killed) => {
+        if (killed > 0) this.log(`killed ${killed} sandbox process(es) still running after the check service ended`);
+      });
     };
     child.on('error', (error) => ended(`cannot start ${this.options.node}: ${error.message}`));
     child.on('exit', (code, signal) => ended(signal ? `stopped by ${signal}` : `exit code ${code}`));
