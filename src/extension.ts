@@ -46,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const simulations = own(context, new SimulationRunner(store, packs, log, service));
   const navigator = own(context, new StepNavigator(store, packs, log));
   const tests = own(context, new LessonTests(store, packs, runner, log));
-  const diagnostics = own(context, new MistakeDiagnostics(store, runner));
+  const diagnostics = own(context, new MistakeDiagnostics(store, runner, packs));
   own(context, new CheckOnSave(store, runner));
   const traces = own(context, new TraceActions(store, packs, log, context.extensionPath));
   const fixes = new FixActions(store, packs, service, runner, log);

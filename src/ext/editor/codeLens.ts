@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { squiggleBlock } from '../../core/report/findings';
+import { editorMistake } from '../../core/report/editorRung';
 import { lensTitle, lensTooltip, mistakesIn, pointedFunctions } from '../../core/report/progress';
 import { locateFunction } from '../../core/text/source';
 import type { CheckRunner } from '../check/checkRunner';
@@ -51,7 +52,8 @@ export class CheckCodeLensProvider implements vscode.CodeLensProvider, vscode.Di
       // A function whose mistake was traced gets its lens right above the squiggled lines, the lines that ran
       // at the failing command: the verdict reads where the fix goes, on its own row, never past the edge.
       const traced = vscode.workspace.isTrusted ? mistakesIn(report, fn)[0] : undefined;
-      const block = traced ? squiggleBlock(traced, text, session.language, anchors) : null;
+      const shown = traced && editorMistake(traced, pack.manifest.hints?.maxRung);
+      const block = shown ? squiggleBlock(shown, text, session.language, anchors) : null;
       const line = block?.first ?? locateFunction(text, session.language, fn);
       if (!line || lensLines.has(line)) continue;
       lensLines.add(line);

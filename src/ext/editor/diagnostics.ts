@@ -3,20 +3,17 @@
  * sits on the lines that ran when the program went wrong (a helper's, if that is where they are), else on
  * its function; a likely one is a warning that says "likely". Lines are found again in the current text
  * (the learner may have edited since the check), so the squiggle follows its code when lines are added
- * above it. No internal ids show: the quick fixes find a diagnostic's mistake through `mistakeFor`.
+ * above it. No internal ids show: the quick fixes find a diagnostic's mistake through `mistakeFor`. A pack whose
+ * `hints.maxRung` is 1 gets only the function's name underlined, as its card (core/report/editorRung.ts decides).
  */
 import * as vscode from 'vscode';
-import {
-  diagnosticMessage,
-  mistakeFunction,
-  mistakeSeverity,
-  squiggleBlock,
-  type FunctionAnchors,
-} from '../../core/report/findings';
+import { mistakeFunction, mistakeSeverity, squiggleBlock, type FunctionAnchors } from '../../core/report/findings';
+import { editorMessage, editorMistake } from '../../core/report/editorRung';
 import { problemTitle } from '../../core/report/progress';
 import type { CheckReport } from '../../core/report/report';
 import { safeText } from '../../core/text/text';
 import type { CheckRunner } from '../check/checkRunner';
+import type { PackService } from '../lesson/packs';
 import type { SessionStore } from '../lesson/session';
 import { functionLine } from './symbols';
 
@@ -41,6 +38,8 @@ export class MistakeDiagnostics implements vscode.Disposable {
   constructor(
     private readonly store: SessionStore,
     runner: CheckRunner,
+    /** The lesson's pack, for its `hints.maxRung`: what the squiggle may show is the card's (core/report/editorRung). */
+    private readonly packs: Pick<PackService, 'find'>,
   ) {
     this.subscriptions.push(
       runner.onDidFinish(() => void this.update()),
@@ -77,7 +76,9 @@ export class MistakeDiagnostics implements vscode.Disposable {
       this.collection.clear();
       return;
     }
-    const built = await buildDiagnostics(doc, report, session.language, this.store.progress(session).lastAnchors);
+    const maxRung = (await this.packs.find(session.lessonId))?.manifest.hints?.maxRung;
+    const anchors = this.store.progress(session).lastAnchors;
+    const built = await buildDiagnostics(doc, report, session.language, anchors, maxRung);
     if (generation !== this.generation) return;
     this.mistakeIds = new Map(built.filter((b) => b.mistakeId).map((b) => [diagnosticKey(b.diagnostic), b.mistakeId!]));
     this.collection.clear();
@@ -134,19 +135,21 @@ function nameRange(doc: vscode.TextDocument, line: number, name: string): vscode
   return at ? new vscode.Range(whole.start.line, at.index, whole.start.line, at.index + name.length) : whole;
 }
 
+/** `maxRung`: the pack's `hints.maxRung`; at 1 a squiggle is only its function's name, as the card (editorRung.ts). */
 export async function buildDiagnostics(
   doc: vscode.TextDocument,
   report: CheckReport,
   language: CheckReport['language'],
   anchors?: FunctionAnchors,
+  maxRung?: number,
 ): Promise<BuiltDiagnostic[]> {
   const out: BuiltDiagnostic[] = [];
   for (const mistake of report.mistakes) {
     const severity =
       mistakeSeverity(mistake) === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error;
     const d = new vscode.Diagnostic(
-      await mistakeRange(doc, mistake, language, anchors),
-      safeText(diagnosticMessage(mistake), { multiline: true }),
+      await mistakeRange(doc, editorMistake(mistake, maxRung), language, anchors),
+      safeText(editorMessage(mistake, maxRung), { multiline: true }),
       severity,
     );
     d.source = DIAGNOSTIC_SOURCE;

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { mistakeFunction } from '../../core/report/findings';
+import { editorMistake } from '../../core/report/editorRung';
 import { stepCommand } from '../../core/report/progress';
 import type { NamedMistake } from '../../core/report/report';
 import type { ReadStep } from '../../core/pack/schema';
@@ -70,8 +71,10 @@ export class StepNavigator implements vscode.Disposable {
   }
 
   /** Shows where a mistake points: the lines that ran when the program went wrong, else its function. */
-  async revealMistake(mistake: NamedMistake): Promise<vscode.Range | undefined> {
+  async revealMistake(found: NamedMistake): Promise<vscode.Range | undefined> {
     const session = this.store.session;
+    const pack = session ? await this.packs.find(session.lessonId) : undefined;
+    const mistake = editorMistake(found, pack?.manifest.hints?.maxRung);
     const uri = this.store.mainUri(session);
     if (!session || !uri || !mistake.location?.lines.length) {
       const located = await this.revealFunction(mistakeFunction(mistake));

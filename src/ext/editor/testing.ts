@@ -18,6 +18,7 @@ import {
   mistakeHeadline,
   mistakeWhere,
 } from '../../core/report/findings';
+import { editorMistake } from '../../core/report/editorRung';
 import { checkSummary, failureFocus, mistakeFocus, verdictSentence } from '../../core/report/progress';
 import type { CheckReport, Counterexample, NamedMistake } from '../../core/report/report';
 import { safeText } from '../../core/text/text';
@@ -216,8 +217,10 @@ export class LessonTests implements vscode.Disposable {
   }
 
   /** Where a mistake's one-line message goes: a short line of its traced code or its function, with room beside it. */
-  private async mistakeLocation(m: NamedMistake): Promise<vscode.Location | undefined> {
+  private async mistakeLocation(found: NamedMistake): Promise<vscode.Location | undefined> {
     const session = this.store.session;
+    const pack = session ? await this.packs.find(session.lessonId) : undefined;
+    const m = editorMistake(found, pack?.manifest.hints?.maxRung);
     const uri = this.store.mainUri(session);
     if (!session || !uri) return undefined;
     try {
