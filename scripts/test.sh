@@ -32,11 +32,12 @@ run_step unit npx mocha --parallel --jobs 2 'test/unit/**/*.test.ts'
 # The real-process suites two files at a time, each in a worker process of its own: a verdict must not depend on
 # the machine's load (a program is charged its own CPU time, not the clock: src/node/run/programClock.ts), and every
 # test finds its processes by a marker of its own (a temporary path or token), never by name.
-# Not beside them: the four that run `npm pack`, whose prepack rebuilds dist/ in place while others run it.
-packs_dist=(classroom classroomRegistry gradeWorkflow packageTarball)
+# Not beside them, run one after another: the four that run `npm pack`, whose prepack rebuilds dist/ in place
+# while others run it, and the corpus under busy loops, which loads both cores on purpose.
+on_their_own=(classroom classroomRegistry gradeWorkflow packageTarball realStyleUnderLoad)
 run_step node npx mocha --parallel --jobs 2 'test/node/**/*.test.ts' \
-  $(printf -- "--exclude test/node/%s.test.ts " "${packs_dist[@]}")
-run_step node-npm-pack npx mocha $(printf -- "test/node/%s.test.ts " "${packs_dist[@]}")
+  $(printf -- "--exclude test/node/%s.test.ts " "${on_their_own[@]}")
+run_step node-alone npx mocha $(printf -- "test/node/%s.test.ts " "${on_their_own[@]}")
 # The hostile corpus again, without the sandbox (the node step ran it with the sandbox where there is one):
 # the process-group fallback must hold what it promises too.
 run_step hostile-nosandbox env LESSON_COMPANION_SANDBOX=off npx mocha --no-config --require tsx/cjs --timeout 20000 test/node/hostile.test.ts

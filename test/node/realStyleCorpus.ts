@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Language } from '../../src/core/pack/schema';
+import type { CheckReport } from '../../src/core/report/report';
 
 export const CORPUS = path.join(__dirname, '..', 'fixtures', 'real-style');
 
@@ -169,4 +170,28 @@ export function discoverFixtures(moduleNames: Readonly<Record<string, Partial<Re
     }
   }
   return fixtures;
+}
+
+/** What a report names, in the words of a corpus header: ids, the tiebreak's behaviour, variants, problems asked for. */
+export function namedVerdict(r: CheckReport, f: Fixture): string {
+  const mistakes = r.mistakes
+    .map(
+      (m) =>
+        `${m.id}${m.behaviour ? `/${m.behaviour}` : ''}${f.expect.variants[m.id] && m.variant ? `=${m.variant.mutant}` : ''}`,
+    )
+    .sort();
+  const problems = f.expect.problems.filter((kind) => r.problems.some((p) => p.kind === kind));
+  const unrecognised = r.problems.some((p) => p.kind === 'unrecognised-difference') ? ' + unrecognised' : '';
+  return `${r.status} [${mistakes.join(', ')}]${unrecognised}${problems.length ? ` ${problems.join(', ')}` : ''}`;
+}
+
+export function expectedVerdict(f: Fixture): string {
+  const mistakes = f.expect.mistakes
+    .map(
+      (id) =>
+        `${id}${id === 'tiebreak' && f.expect.behaviour ? `/${f.expect.behaviour}` : ''}${f.expect.variants[id] ? `=${f.expect.variants[id]}` : ''}`,
+    )
+    .sort();
+  const status = f.expect.correct && f.expect.problems.length === 0 ? 'pass' : 'fail';
+  return `${status} [${mistakes.join(', ')}]${f.expect.unrecognised ? ' + unrecognised' : ''}${f.expect.problems.length ? ` ${f.expect.problems.join(', ')}` : ''}`;
 }

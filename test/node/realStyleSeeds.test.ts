@@ -10,10 +10,9 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
-import type { CheckReport } from '../../src/core/report/report';
 import { checkFile } from '../../src/node/check/checker';
 import { loadPack, type LoadedPack } from '../../src/node/packs/packs';
-import { discoverFixtures, type Fixture } from './realStyleCorpus';
+import { discoverFixtures, expectedVerdict, namedVerdict } from './realStyleCorpus';
 
 const ROOT = path.join(__dirname, '..', '..');
 const PYTHON =
@@ -39,30 +38,6 @@ const PROGRAMS = [
   'conn-counts/typescript/reduce_order',
   'health-checks/python/reload_in_place',
 ];
-
-/** What a report names, as the corpus header states it: ids, the tiebreak's behaviour, variants, problems asked for. */
-function named(r: CheckReport, f: Fixture): string {
-  const mistakes = r.mistakes
-    .map(
-      (m) =>
-        `${m.id}${m.behaviour ? `/${m.behaviour}` : ''}${f.expect.variants[m.id] && m.variant ? `=${m.variant.mutant}` : ''}`,
-    )
-    .sort();
-  const problems = f.expect.problems.filter((kind) => r.problems.some((p) => p.kind === kind));
-  const unrecognised = r.problems.some((p) => p.kind === 'unrecognised-difference') ? ' + unrecognised' : '';
-  return `${r.status} [${mistakes.join(', ')}]${unrecognised}${problems.length ? ` ${problems.join(', ')}` : ''}`;
-}
-
-function expected(f: Fixture): string {
-  const mistakes = f.expect.mistakes
-    .map(
-      (id) =>
-        `${id}${id === 'tiebreak' && f.expect.behaviour ? `/${f.expect.behaviour}` : ''}${f.expect.variants[id] ? `=${f.expect.variants[id]}` : ''}`,
-    )
-    .sort();
-  const status = f.expect.correct && f.expect.problems.length === 0 ? 'pass' : 'fail';
-  return `${status} [${mistakes.join(', ')}]${f.expect.unrecognised ? ' + unrecognised' : ''}${f.expect.problems.length ? ` ${f.expect.problems.join(', ')}` : ''}`;
-}
 
 describe('real-style corpus: the same verdict at every seed', function () {
   this.timeout(400_000);
@@ -92,11 +67,11 @@ describe('real-style corpus: the same verdict at every seed', function () {
             checkFile(packs.get(f.lesson)!, f.file, f.language, { interpreters: { python: PYTHON }, seed }),
           ),
         );
-        verdicts.push(...reports.map((r) => named(r, f)));
+        verdicts.push(...reports.map((r) => namedVerdict(r, f)));
       }
       assert.deepEqual(
         verdicts,
-        SEEDS.map(() => expected(f)),
+        SEEDS.map(() => expectedVerdict(f)),
         `${id} at seeds ${SEEDS.join(', ')}`,
       );
     });
