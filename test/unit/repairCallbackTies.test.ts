@@ -1,5 +1,6 @@
 /**
- * The tie inside a callback (src/core/repair/callbackOperators.ts), over trees from the real parser: a comparator
+ * The tie inside a callback (src/core/repair/callbackOperators.ts) and a random tie (expressionOperators.ts
+ * randomTie), over trees from the real parser: a comparator
  * given to a sort and a pick that keeps the better of two, written as learners write them. Each mistake's fix is
  * among the first round of the search's edits (16) for a `tiebreak` at the located line, and every such edit parses.
  * Without the operator none of these fixes is proposed at all.
@@ -141,5 +142,36 @@ describe('repair: the tie inside a comparator or a reduce', function () {
     const parsed = await parseSource('javascript', js);
     const edits = singleEdits(parsed!, [{ mistake: 'tiebreak', lines: [1, 2] }]);
     assert.ok(edits.every((c) => !c.operators.includes('tie-callback')));
+  });
+
+  it('a random pick among the tied is made the first tied (Python choice, randrange; Math.random)', async () => {
+    const py = [
+      'import random',
+      '',
+      'class Balancer:',
+      '    def pick(self):',
+      '        low = min(self.in_flight[n] for n in self.pool)',
+      '        chosen = random.choice([n for n in self.pool if self.in_flight[n] == low])',
+      '        return chosen',
+      '',
+    ].join('\n');
+    await assertProposed(
+      'python',
+      py,
+      6,
+      'random.choice([n for n in self.pool if self.in_flight[n] == low])',
+      '[n for n in self.pool if self.in_flight[n] == low][0]',
+    );
+    const reservoir = '    if count == 1 or random.randrange(count) == 0:\n        best = b\n';
+    const loop = `def pick(pool, n):\n  count = 0\n  for b in pool:\n${reservoir}`;
+    await assertProposed('python', loop, 4, 'random.randrange(count)', '(count) - 1');
+    const ts = [
+      'function pick(candidates: string[]): string {',
+      '  const chosen = candidates[Math.floor(Math.random() * candidates.length)]!;',
+      '  return chosen;',
+      '}',
+      '',
+    ].join('\n');
+    await assertProposed('typescript', ts, 2, 'Math.random()', '0');
   });
 });

@@ -163,3 +163,36 @@ export function tieKey(node: SyntaxNode, ctx: Context): Proposal[] {
     `ties in \`${name}\` broken by the name`,
   );
 }
+
+/**
+ * A random pick among the tied made a fixed one: `random.choice(ts)` → `ts[0]` (the first tied, in the order the
+ * list was built: the pool's); `Math.random()`, `random.random()` → `0` (the first index) or just under 1 (the
+ * last index, and a reservoir that never replaces its first); `random.randrange(n)` → `0` or `n - 1`.
+ */
+export function randomTie(node: SyntaxNode, ctx: Context): Proposal[] {
+  if (!CALLS.has(node.type)) return [];
+  const fn = childByField(node, 'function');
+  if (!fn) return [];
+  const name = ctx.text(fn);
+  const args = callArguments(node);
+  const proposal = (text: string, what: string, weight: number): Proposal => ({
+    operator: 'random-tie',
+    edits: [replace(node, text)],
+    description: `\`${ctx.text(node)}\` made \`${text}\`: ${what}`,
+    at: node,
+    weight,
+  });
+  const plain = args.every((a) => a.type !== 'keyword_argument' && a.type !== 'list_splat');
+  if (ctx.python && /(^|\.)choice$/.test(name) && args.length === 1 && plain)
+    return [proposal(`${ctx.text(args[0]!)}[0]`, 'ties to the first tied', 0)];
+  if (ctx.python && /(^|\.)randrange$/.test(name) && plain && (args.length === 1 || args.length === 2)) {
+    const [low, high] = args.length === 1 ? ['0', ctx.text(args[0]!)] : [ctx.text(args[0]!), ctx.text(args[1]!)];
+    return [proposal(low, 'the first index', 0), proposal(`(${high}) - 1`, 'the last index', 1)];
+  }
+  if (ctx.python && /(^|\.)randint$/.test(name) && plain && args.length === 2)
+    return [proposal(ctx.text(args[0]!), 'the first index', 0), proposal(ctx.text(args[1]!), 'the last index', 1)];
+  const random = ctx.python ? /(^|\.)random$/.test(name) && name !== 'random' : name === 'Math.random';
+  if (random && args.length === 0)
+    return [proposal('0', 'the first index', 0), proposal('0.9999999999', 'the last index', 1)];
+  return [];
+}

@@ -1,14 +1,15 @@
 /**
  * Edit operators over a learner file's syntax tree: each proposes small edits that invert one kind of
  * mistake (a comparison flipped or made strict, min for max, a tie key dropped, a comparator's or a reduce's
- * tie turned, a floor added, a statement moved, a guard for an empty pool), or generic ones (a statement deleted,
- * a condition made constant, an expression replaced by one of its parts). They only propose: plan.ts orders them, the node side runs them.
+ * tie turned, a random tie made fixed, a floor added, a statement moved, a guard for an empty pool), or generic
+ * ones (a statement deleted, a condition made constant, an expression replaced by one of its parts). They only
+ * propose: plan.ts orders them, the node side runs them.
  */
 import type { Language } from '../pack/schema';
 import { walkWithParent, type ParsedFile, type SyntaxNode } from './tree';
 import { STATEMENT_PARENTS, context, type Context, type Proposal } from './proposal';
 import { conditions, flipComparison, nudgeNumber, swapMinMax } from './comparisonOperators';
-import { floor, guardEmpty, keepPart, tieKey, unwrapCall } from './expressionOperators';
+import { floor, guardEmpty, keepPart, randomTie, tieKey, unwrapCall } from './expressionOperators';
 import { deleteStatement, moveStatement } from './statementOperators';
 import { defaultEntry, rebuildState } from './stateOperators';
 import { comparatorTie, pickTie } from './callbackOperators';
@@ -20,6 +21,7 @@ const NODE_OPERATORS: ((node: SyntaxNode, ctx: Context, parent: SyntaxNode | nul
   tieKey,
   comparatorTie,
   pickTie,
+  randomTie,
 
   flipComparison,
   swapMinMax,

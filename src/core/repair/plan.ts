@@ -31,6 +31,7 @@ const INVERTS: readonly { readonly words: RegExp; readonly operators: readonly O
       'unwrap-call',
       'tie-key',
       'tie-callback',
+      'random-tie',
       'keep-part',
       'swap-min-max',
       'flip-comparison',
@@ -76,6 +77,7 @@ const OPERATOR_COST: Record<OperatorName, number> = {
   'default-entry': 3,
   'tie-key': 2,
   'tie-callback': 2,
+  'random-tie': 2,
 };
 
 /** The operators that invert the mistake, most likely first. */

@@ -20,7 +20,8 @@ export type OperatorName =
   | 'nudge-number'
   | 'default-entry'
   | 'tie-key'
-  | 'tie-callback';
+  | 'tie-callback'
+  | 'random-tie';
 
 export interface Proposal {
   readonly operator: OperatorName;
