@@ -5,6 +5,7 @@
  * the running one.
  */
 import * as vscode from 'vscode';
+import { mistakeTitle } from '../../core/report/findings';
 import type { CheckReport } from '../../core/report/report';
 import { chooseScenario, scenarioAfterCheck } from '../../core/world/scenarioChoice';
 import type { UnderLoadResult } from '../../node/service/protocol';
@@ -24,6 +25,22 @@ export interface SimulationSnapshot {
   readonly chosen?: string;
 }
 
+/**
+ * The result with its sentence's "Your check found “…”" in the card's words: the service names the mistake by
+ * the pack's base title, while the card above names the variant the check found ("… without counting it").
+ */
+function retitled(result: UnderLoadResult, title: string): UnderLoadResult {
+  const named = result.mistake?.title;
+  if (!named || named === title) return result;
+  const from = `Your check found “${named}”`;
+  if (!result.sentence.startsWith(from)) return result;
+  return {
+    ...result,
+    mistake: { ...result.mistake!, title },
+    sentence: `Your check found “${title}”${result.sentence.slice(from.length)}`,
+  };
+}
+
 export class SimulationRunner implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly started = new vscode.EventEmitter<void>();
@@ -34,7 +51,8 @@ export class SimulationRunner implements vscode.Disposable {
   readonly onDidFinish = this.finished.event;
 
   private abort: AbortController | undefined;
-  private last: { key: string; result: UnderLoadResult; at: string } | undefined;
+  /** `mistake`: the mistake of the check it was run after, which its sentence names. */
+  private last: { key: string; result: UnderLoadResult; at: string; mistake?: string } | undefined;
   private error: { key: string; message: string } | undefined;
   private chosen: { key: string; scenario: string } | undefined;
 
@@ -76,11 +94,27 @@ export class SimulationRunner implements vscode.Disposable {
       report.status,
       report.mistakes.map((m) => m.id),
     );
-    if (next) await this.run(next.scenario.id, next.mistake);
+    const found = report.mistakes.find((m) => m.id === next?.mistake);
+    if (next) return this.run(next.scenario.id, next.mistake, false, found ? mistakeTitle(found) : undefined);
+    this.forgetUnfound(report);
   }
 
-  /** Runs `scenario` (default: the one that shows `mistake`, else the learner's last choice, else the first). */
-  async run(scenario?: string, mistake?: string, chosenByLearner = false): Promise<void> {
+  /**
+   * After any check: a result whose sentence names a mistake this check did not find ("Your check found …",
+   * from an earlier check of other code) would contradict the cards above it, so it goes.
+   */
+  forgetUnfound(report: CheckReport): void {
+    const shown = this.last?.mistake;
+    if (shown === undefined || report.mistakes.some((m) => m.id === shown)) return;
+    this.last = undefined;
+    this.changed.fire();
+  }
+
+  /**
+   * Runs `scenario` (default: the one that shows `mistake`, else the learner's last choice, else the first).
+   * `title`: the mistake as the check's card names it (its variant's wording), for the sentence that quotes it.
+   */
+  async run(scenario?: string, mistake?: string, chosenByLearner = false, title?: string): Promise<void> {
     this.cancel();
     const session = this.store.session;
     const uri = this.store.mainUri(session);
@@ -114,17 +148,23 @@ export class SimulationRunner implements vscode.Disposable {
       const target = await this.service.target();
       if (!target) return fail(`The lesson "${session.lessonId}" is not installed any more.`);
       this.log.info(`simulate ${session.lessonId}/${picked.id} ${uri.fsPath}${mistake ? ` (mistake ${mistake})` : ''}`);
+      const shows = mistake && picked.shows?.includes(mistake) ? mistake : undefined;
       const result = await this.service.client.simulate(
         {
           ...target,
           file: uri.fsPath,
           scenario: picked.id,
-          ...(mistake && picked.shows?.includes(mistake) ? { mistake } : {}),
+          ...(shows ? { mistake: shows } : {}),
           timeLimitMs: readSettings(uri).timeLimitMs,
         },
         abort.signal,
       );
-      this.last = { key, result, at: new Date().toISOString() };
+      this.last = {
+        key,
+        result: title ? retitled(result, title) : result,
+        at: new Date().toISOString(),
+        ...(shows ? { mistake: shows } : {}),
+      };
       const stopped = result.runs.yours?.stopped;
       this.log.info(`simulation done: ${stopped ? `stopped at tick ${stopped.tick}` : 'ran to the end'}`);
     } catch (error) {

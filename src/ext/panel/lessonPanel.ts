@@ -111,6 +111,7 @@ export class LessonPanel implements vscode.Disposable {
         void this.postCheck();
         // A check from the panel goes on to show what its finding does under load.
         if (reason === 'panel') void deps.simulations.afterCheck(report);
+        else deps.simulations.forgetUnfound(report);
       }),
       deps.simulations.onDidStart(() => void this.post({ type: 'simulationStarted' })),
       deps.simulations.onDidFinish(() => void this.postSimulation()),
