@@ -202,13 +202,10 @@ describe('check problems: the runs and the differences', () => {
     );
     assert.equal(
       one!.message,
-      'Your program differs from the reference in a way this lesson has no name for: at `PICK` your program answered a, where the reference answers b (command 3 of "ties go to pool order").',
+      'Your program differs from the reference in a way this lesson has no name for: at `PICK` your program answered a, where the reference answers b (in "ties go to pool order").',
     );
     const [two] = assembleProblems(inputs({ diagnosis: unexplained(['first', 'second']) }));
-    assert.match(
-      two!.message,
-      /first \(command 3 of "ties go to pool order"\)\. It differs like this at 2 commands\.$/,
-    );
+    assert.match(two!.message, /first \(in "ties go to pool order"\)\. It differs like this at 2 commands\.$/);
     const [start] = assembleProblems(inputs({ diagnosis: unexplained(['x'], -1), cases: [] }));
     assert.match(start!.message, /\(at the start of "a transcript"\)\.$/);
   });

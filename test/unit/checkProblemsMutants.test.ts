@@ -118,12 +118,12 @@ describe('check problems (edges): stray output and differences no mistake names'
     assert.match(problems[1]!.message, /It differs like this at 2 commands\.$/);
   });
 
-  it('a difference at the first command of a transcript is "command 1", and the advice is to walk through the trace by hand', () => {
+  it('a difference at the first command of a transcript names the transcript, not "at the start", and the advice is to walk through the trace by hand', () => {
     const [problem] = assembleProblems(
       inputs({ diagnosis: unexplained(['at `POOL b a` your program answered NO', 'x'], 0) }),
     );
     assert.equal(problem!.kind, 'unrecognised-difference');
-    assert.match(problem!.message, /\(command 1 of "ties go to pool order"\)\./);
+    assert.match(problem!.message, /\(in "ties go to pool order"\)\./);
     assert.doesNotMatch(problem!.message, /at the start/);
     assert.match(problem!.advice!, /^Walk through the trace below by hand/);
     assert.match(problem!.advice!, /compare each answer with the rules/);

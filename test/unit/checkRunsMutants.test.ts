@@ -176,7 +176,7 @@ describe('check: a machine that stalls runs', () => {
         ],
         [
           'unrecognised-difference',
-          `Your program differs from the reference in a way this lesson has no name for: PICK answered "A", which is not a backend of the pool (a b c) (command 2 of "${worked.label}"). It differs like this at 3 commands.`,
+          `Your program differs from the reference in a way this lesson has no name for: PICK answered "A", which is not a backend of the pool (a b c) (in "${worked.label}"). It differs like this at 3 commands.`,
         ],
       ],
     );

@@ -105,6 +105,13 @@ describe("core/findings: a mistake in the learner's words", () => {
     assert.equal(transcriptLabel(report, 'pool-order-not-name'), 'ties follow pool order, STATUS follows name order');
     assert.equal(transcriptLabel(report, 'generated-24'), 'a random test (#24)');
     assert.deepEqual(revealedByLabels(report, mistake()), ['ties follow pool order, STATUS follows name order']);
+    // Transcripts that share a description are said once, with how many they are.
+    const mixed = {
+      transcripts: ['long-1', 'long-2', 'long-3'].map((name) => ({ name, description: '40 mixed commands' })),
+    } as unknown as Parameters<typeof revealedByLabels>[0];
+    assert.deepEqual(revealedByLabels(mixed, mistake({ revealedBy: ['long-1', 'long-3'] })), [
+      '40 mixed commands (2 transcripts)',
+    ]);
     // A first-version report put the name in the label too.
     assert.equal(
       counterexampleLabel({ transcript: 'generated-3', label: 'generated-3' }, report),

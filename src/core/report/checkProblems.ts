@@ -112,9 +112,11 @@ export function assembleProblems(p: ProblemInputs): Problem[] {
     const first = unexplained[0]!;
     const where = p.cases[first.step.list];
     const more = unexplained.length > 1 ? ` It differs like this at ${unexplained.length} commands.` : '';
+    // The transcript by name and no row number: the table on screen may be another one, or a shortened copy of
+    // it, whose rows are numbered otherwise.
     problems.push({
       kind: 'unrecognised-difference',
-      message: `Your program differs from the reference in a way this lesson has no name for: ${first.sentence} (${first.step.listIndex < 0 ? 'at the start' : `command ${first.step.listIndex + 1}`} of "${where?.label ?? 'a transcript'}").${more}`,
+      message: `Your program differs from the reference in a way this lesson has no name for: ${first.sentence} (${first.step.listIndex < 0 ? 'at the start of' : 'in'} "${where?.label ?? 'a transcript'}").${more}`,
       advice:
         'Walk through the trace below by hand, keeping the counts on paper, and compare each answer with the rules.',
     });

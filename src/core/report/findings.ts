@@ -159,8 +159,14 @@ export function revealedByLabels(
   report: Pick<CheckReport, 'transcripts'>,
   m: Pick<NamedMistake, 'revealedBy'>,
 ): string[] {
-  // Several generated transcripts can share one description ("40 mixed commands"): say it once.
-  return [...new Set(m.revealedBy.map((name) => transcriptLabel(report, name)))];
+  // Several transcripts can share one description ("40 mixed commands"): say it once, with how many, so the list
+  // counts as many as the evidence's "3 of 18 hidden transcripts" beside it.
+  const counts = new Map<string, number>();
+  for (const name of new Set(m.revealedBy)) {
+    const label = transcriptLabel(report, name);
+    counts.set(label, (counts.get(label) ?? 0) + 1);
+  }
+  return [...counts].map(([label, n]) => (n > 1 ? `${label} (${n} transcripts)` : label));
 }
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
