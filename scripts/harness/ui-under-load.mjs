@@ -104,7 +104,7 @@ try {
     assert.match(await wv.locator('figure.simulation .scale-note').innerText(), /0 at the bottom, 40 at the top/);
     const rrSlow = wv.locator('table.simulation-summary tr', { hasText: 'Round robin' }).locator('td').first();
     // Requests sent, then the peak and the last queue (issue 30: the sentence's numbers are in this table).
-    assert.equal(await rrSlow.innerText(), '80 sent · 40 / 40 ↑');
+    assert.equal((await rrSlow.innerText()).replace(/\u00a0/g, ' '), '80 sent · 40 / 40 ↑');
     assert.equal(await wv.locator('table.simulation-ticks tbody tr').count(), 20, 'every tick as numbers');
     await shoot(page, wv, 'dark');
 

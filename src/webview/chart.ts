@@ -10,7 +10,8 @@ const SVG = 'http://www.w3.org/2000/svg';
 /** The chart's own coordinates; the SVG scales to its cell's width. */
 const WIDTH = 200;
 const HEIGHT = 56;
-const TOP = 14;
+/** Room above the highest value for the cell's label ("reached 40, growing"), so the line never runs under it. */
+const TOP = 19;
 
 function svg<K extends keyof SVGElementTagNameMap>(
   tag: K,
@@ -151,6 +152,12 @@ export function smallMultiples(view: SimulationChartView): HTMLElement {
   return grid;
 }
 
+/**
+ * "40 / 40 ↑" (a peak and the last queue) never breaks inside: a narrow cell wraps only between its parts
+ * ("139 sent · 40 / 40 ↑"), so "0 /" never ends a line with its "0" on the next.
+ */
+const keepTogether = (cell: string): string => cell.replace(/ (\/|↑)/g, '\u00a0$1').replace(/\/ /g, '/\u00a0');
+
 export function dataTable(table: SimulationChartView['summary'], className: string): HTMLElement {
   return h(
     'table',
@@ -161,7 +168,11 @@ export function dataTable(table: SimulationChartView['summary'], className: stri
       'tbody',
       {},
       ...table.rows.map((row) =>
-        h('tr', {}, ...row.map((cell, i) => (i === 0 ? h('th', { scope: 'row' }, cell) : h('td', {}, cell)))),
+        h(
+          'tr',
+          {},
+          ...row.map((cell, i) => (i === 0 ? h('th', { scope: 'row' }, cell) : h('td', {}, keepTogether(cell)))),
+        ),
       ),
     ),
   );
