@@ -175,7 +175,8 @@ describe('check: state carried over from the other transcripts', () => {
       [example.transcript, example.commands, example.reproduced],
       ['tie-after-done', ['POOL a b c', 'PICK', 'DONE a', 'PICK', 'PICK'], false],
     );
-    assert.equal(report.processRuns, 31);
+    // 32: a name dropped from the POOL with the DONE that names it is one more candidate run alone.
+    assert.equal(report.processRuns, 32);
   });
 });
 

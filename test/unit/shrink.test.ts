@@ -151,3 +151,37 @@ describe('shrinking: passes, arguments and the budget', () => {
     assert.ok(holds(['A w', 'B']), 'a fourth pass would have found this');
   });
 });
+
+describe('shrinking a pool: the fewest backends that still fail', () => {
+  const poolOf = (c: readonly string[]): string[] =>
+    c
+      .find((x) => x.startsWith('POOL'))
+      ?.split(' ')
+      .slice(1) ?? [];
+
+  it('keeps five of eight backends for a program with four slots', async () => {
+    // Fails once a fifth backend is in the pool and STATUS lists it; a DONE for a backend outside the pool would
+    // fail another way (a stranger), so it must not be left behind.
+    const holds = (c: readonly string[]): boolean =>
+      poolOf(c).length >= 5 &&
+      c.includes('STATUS') &&
+      c.filter((x) => x.startsWith('DONE')).every((x) => poolOf(c).includes(x.split(' ')[1]!));
+    const commands = ['POOL a b c d e f g h', 'PICK', 'DONE h', 'PICK', 'DONE g', 'STATUS', 'PICK'];
+    const result = await shrinkCommands(commands, batched(holds));
+    assert.equal(poolOf(result).length, 5, result.join(' | '));
+    assert.ok(holds(result));
+  });
+
+  it('drops a backend from a POOL together with the later commands that name it, up to the next POOL', async () => {
+    const predicate = batched(() => false);
+    await shrinkCommands(['POOL a b c', 'DONE c', 'PICK', 'DONE c', 'POOL c d', 'DONE c'], predicate);
+    const asked = predicate.calls.flat().map((c) => c.join(' | '));
+    assert.ok(asked.includes('POOL a b | PICK | POOL c d | DONE c'), asked.join('\n'));
+    assert.ok(asked.includes('POOL a b | DONE c | PICK | DONE c | POOL c d | DONE c'), 'and the name alone');
+    assert.ok(
+      asked.indexOf('POOL a b | PICK | POOL c d | DONE c') <
+        asked.indexOf('POOL a b | DONE c | PICK | DONE c | POOL c d | DONE c'),
+      'the shorter first: the shrinker takes the first list that holds',
+    );
+  });
+});

@@ -66,7 +66,23 @@ async function shrinkOnce(
   return shrinkArguments(current, holds, maxRounds - rounds, fits);
 }
 
-/** Drops single arguments (e.g. one name of a list) while the failure still holds. */
+/**
+ * The commands after `index` that name `name`, up to the next command of the same verb (the next list of the
+ * pool, which lists its own names): once the pool no longer lists a backend, the commands for it are about a
+ * stranger.
+ */
+function withoutCommandsNaming(commands: readonly string[], index: number, name: string): string[] {
+  const verb = commands[index]!.split(/\s+/)[0];
+  const next = commands.findIndex((c, k) => k > index && c.split(/\s+/)[0] === verb);
+  const end = next < 0 ? commands.length : next;
+  return commands.filter((c, k) => k <= index || k >= end || !c.split(/\s+/).slice(1).includes(name));
+}
+
+/**
+ * Drops single arguments (e.g. one name of a list) while the failure still holds: a pool keeps the fewest
+ * backends that still fail. Each name is tried first with the later commands that name it (a finished request for a
+ * backend no longer in the pool), then alone.
+ */
 async function shrinkArguments(
   commands: string[],
   holds: BatchPredicate,
@@ -79,11 +95,13 @@ async function shrinkArguments(
     current.forEach((command, index) => {
       const [verb, ...args] = command.split(/\s+/);
       if (args.length < 2) return;
-      args.forEach((_, drop) => {
+      args.forEach((name, drop) => {
         const shorter = [verb, ...args.filter((__, k) => k !== drop)].join(' ');
         if (!fits(shorter)) return;
         const next = [...current];
         next[index] = shorter;
+        const alsoNaming = withoutCommandsNaming(next, index, name);
+        if (alsoNaming.length < next.length) candidates.push(alsoNaming);
         candidates.push(next);
       });
     });
