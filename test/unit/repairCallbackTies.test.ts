@@ -1,9 +1,9 @@
 /**
  * The tie inside a callback (src/core/repair/callbackOperators.ts) and a random tie (expressionOperators.ts
- * randomTie), over trees from the real parser: a comparator
- * given to a sort and a pick that keeps the better of two, written as learners write them. Each mistake's fix is
- * among the first round of the search's edits (16) for a `tiebreak` at the located line, and every such edit parses.
- * Without the operator none of these fixes is proposed at all.
+ * randomTie), over trees from the real parser: a comparator given to a sort, a pick that keeps the better of two,
+ * a random pick among the tied, written as learners write them. Each mistake's fix is among the first round of the
+ * search's edits (16) for a `tiebreak` at the located line, and every such edit parses. Without the operators none
+ * of these fixes is proposed at all.
  */
 import * as assert from 'node:assert/strict';
 import type { Language } from '../../src/core/pack/schema';
