@@ -9,6 +9,8 @@ import { rankSuspiciousLines } from '../../src/core/diagnosis/spectrum';
 import type { Language } from '../../src/core/pack/schema';
 import { DEFAULT_INTERPRETERS, prepareProgram } from '../../src/node/languages/languages';
 import { linesIn, traceCommandLines, tracedFiles, type LineTrace } from '../../src/node/run/lineTrace';
+import { runProcess, type ProcessSpec } from '../../src/node/run/runner';
+import type { ProcessResult } from '../../src/core/check/process';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'trace');
@@ -184,7 +186,7 @@ describe('line tracing of learner programs (real processes)', function () {
     assert.ok(ranked?.lines.includes(crashLine));
     assert.match(
       ranked!.reason,
-      /^every line that ran at the PICK where the program stopped also ran at the other 2 PICK commands/,
+      /^the lines that ran at the PICK where the program stopped also ran at the other 2 PICK commands/,
     );
   });
 
@@ -206,5 +208,33 @@ describe('line tracing of learner programs (real processes)', function () {
     const file = path.join(FIXTURES, 'least-connections', 'python', 'delegates-tiebreak.py');
     const other = answers.map((answer, i) => (i === FAILING ? ['d'] : answer));
     assert.equal(await trace('python', file, { answers: other }), undefined);
+  });
+
+  it('runs again, as many times as it is allowed, while the traced run answers otherwise (a random program)', async () => {
+    const file = path.join(FIXTURES, 'least-connections', 'python', 'delegates-tiebreak.py');
+    const program = await prepareProgram('python', file, DEFAULT_INTERPRETERS);
+    // The first run answers the last PICK otherwise, as a program that draws at random may; the next as it did.
+    let runs = 0;
+    const drawing = async (spec: ProcessSpec, input: string): Promise<ProcessResult> => {
+      const run = await runProcess(spec, input);
+      runs += 1;
+      return runs === 1 ? { ...run, stdout: run.stdout.replace(/c\n$/, 'd\n') } : run;
+    };
+    const request = {
+      language: 'python' as const,
+      spec: { command: program.command, args: program.args, cwd: program.cwd, ...LIMITS },
+      files: tracedFiles(program, file),
+      commands,
+      answers,
+    };
+    try {
+      assert.equal(await traceCommandLines(request, drawing), undefined, 'one try: given up');
+      runs = 0;
+      const traced = await traceCommandLines(request, drawing, 3);
+      assert.equal(runs, 2);
+      assertInside(rank(traced!, file)?.lines, linesBetween(file, /def _least_loaded/, /def _take/));
+    } finally {
+      await program.dispose();
+    }
   });
 });

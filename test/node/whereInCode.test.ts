@@ -19,10 +19,11 @@ const ROOT = path.join(__dirname, '..', '..');
 const PYTHON =
   execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
 /**
- * Just under the share measured (see the README): 28 of 40 when written, 27 of 40 in a fresh clone (what a
- * program that chooses at random is told varies between runs). A change that lowers it to 25 fails here.
+ * Just under the share measured (see the README): 37 of 40 in two runs once crashes took their traceback's line
+ * and random choosers their drawing line (what a program that chooses at random is told still varies between
+ * runs, by a mistake or so). A change that lowers it below 34 of 40 fails here.
  */
-const MIN_SHARE = 0.65;
+const MIN_SHARE = 0.85;
 const MODULES = {
   'conn-counts': { python: 'least_conn.py', javascript: 'least_conn.js', typescript: 'least_conn.ts' },
 };

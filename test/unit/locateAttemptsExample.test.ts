@@ -6,8 +6,8 @@
  * of wrong ones must be exact. FAKE program: the toy model of locateToys.ts with the program's mistakes on.
  */
 import * as assert from 'node:assert/strict';
-import { locateAttempts } from '../../src/core/check/locateAttempts';
-import { exampleOf, findingOf, model } from './locateToys';
+import { hasComparison, locateAttempts } from '../../src/core/check/locateAttempts';
+import { casesOf, exampleOf, findingOf, model, stepAt, streamOf } from './locateToys';
 
 describe('tracing a mistake at its counterexample (fake program)', () => {
   it('traces the shown commands after the reset, at the first wrong row, with the later wrong rows set aside', () => {
@@ -106,10 +106,26 @@ describe('tracing a mistake at its counterexample (fake program)', () => {
     assert.deepEqual(locateAttempts(model, null, undefined, [], []), []);
   });
 
-  it("traces nothing when no other command of the wrong one's kind was answered right, to compare with", () => {
-    // Every GET after an INC is wrong, and here every GET comes after an INC.
+  it("traces the table last when no other command of the wrong one's kind was answered right, to compare with", () => {
+    // Every GET after an INC is wrong, and here every GET comes after an INC: the table's run can still say
+    // which lines ran at that GET (not which of them is wrong), so it is kept.
     const example = exampleOf(['INC', 'GET', 'INC', 'GET'], 'double');
-    assert.deepEqual(locateAttempts(model, example, undefined, [], []), []);
+    assert.deepEqual(
+      locateAttempts(model, example, undefined, [], []).map((a) => [a.failingIndex, hasComparison(a), a.origin]),
+      [[2, false, { table: true, row: 2 }]],
+    );
+    // The only INC of the table is where the counts part; a transcript with a right INC beside it is tried first.
+    const lists = [['GET', 'INC', 'INC', 'GET']];
+    const streams = [streamOf(lists, ['double'])];
+    const finding = findingOf('double', [stepAt(streams, 0, 4)]);
+    const attempts = locateAttempts(model, exampleOf(['INC', 'GET'], 'double'), finding, streams, casesOf(lists));
+    assert.deepEqual(
+      attempts.map((a) => [a.failingIndex, hasComparison(a), a.origin?.table]),
+      [
+        [2, true, false],
+        [1, false, true],
+      ],
+    );
   });
 
   it('counts commands as of one kind by their first word, however they are spaced', () => {

@@ -143,6 +143,23 @@ describe('source: the function a line is in', () => {
     assert.equal(enclosingFunction(js, 'javascript', 20), 'f');
     assert.equal(enclosingFunction('go();\nif (x) {\n  y();\n}', 'javascript', 3), null);
   });
+
+  it('does not give a JavaScript line to a method that ended above it (the command loop after a class)', () => {
+    const js = [
+      'class B {',
+      '  done(name) {',
+      "    if (name) this.counts.set(name, '}');",
+      '  }',
+      '}',
+      "rl.on('line', (raw) => {",
+      "  if (raw === 'DONE') {",
+      '    b.done(raw);',
+      '  }',
+      '});',
+    ].join('\n');
+    assert.equal(enclosingFunction(js, 'javascript', 3), 'done', 'a brace in a string does not close it');
+    assert.equal(enclosingFunction(js, 'javascript', 8), null);
+  });
 });
 
 describe('source: the lesson a file declares', () => {

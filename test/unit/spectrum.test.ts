@@ -113,21 +113,34 @@ describe('ranking suspicious lines (Ochiai)', () => {
     assert.deepEqual(rankSuspiciousLines({ ...base, lines: same, limit: 5 })?.lines, [10, 11, 20, 21, 22]);
     assert.equal(
       ranked?.reason,
-      'every line that ran when PICK answered c also ran at the other 3 PICK commands, which were right, so what went wrong lies in the values these lines work with, not in which lines ran',
+      'the lines that ran when PICK answered c also ran at the other 3 PICK commands, which were right, so look at the values they compute',
     );
   });
 
-  it('gives nothing when there is nothing to compare with', () => {
-    // No right PICK at all (a shrunk counterexample often ends at its first PICK).
-    assert.equal(
+  it('with nothing to compare with, gives the lines of that command that ran at the fewest others, and says so', () => {
+    // No right PICK at all (a shrunk counterexample often ends at its first PICK): the loop (40) ran at the POOL too.
+    assert.deepEqual(
       rankSuspiciousLines({
         commands: ['POOL b a', 'PICK'],
-        lines: [new Set([40]), new Set([40, 10, 26])],
+        lines: [new Set([40]), new Set([40, 26, 10])],
         failingIndex: 1,
         failingAnswer: ['a'],
       }),
+      {
+        lines: [10, 26],
+        score: 0,
+        reason: 'these lines ran when PICK answered a, and no other PICK command was answered right to compare with',
+        discriminating: false,
+      },
+    );
+    // Nothing else ran at all: no line is known to be this command's own.
+    assert.equal(
+      rankSuspiciousLines({ commands: ['PICK'], lines: [new Set([40, 10])], failingIndex: 0, failingAnswer: ['a'] }),
       undefined,
     );
+  });
+
+  it('gives nothing when the lines cannot say', () => {
     // The failing command's lines are unknown.
     const unknown = [...lines];
     unknown[5] = undefined;

@@ -14,7 +14,8 @@ import type { CheckInput } from './checkInput';
 import { enterPhase, isFinished, openSession, reportOf, type CheckSession } from './checkSession';
 import { confirmPhase, type Confirmed } from './confirmPhase';
 import { crashLocation } from './crashLocation';
-import { locateAttempts } from './locateAttempts';
+import { randomLocation } from './randomLocation';
+import { hasComparison, locateAttempts } from './locateAttempts';
 import { diagnosePhase, probePhase } from './probePhase';
 import { runPhase } from './runPhase';
 import type { Diagnosis } from '../diagnosis/diagnose';
@@ -58,6 +59,10 @@ async function locatePhase(s: CheckSession, c: Confirmed): Promise<readonly Name
     // A crash's traceback already names the line: no run is needed to find it.
     const crashed = crashLocation(crashes, c.diagnosis.findings[i]);
     if (crashed) return { ...mistake, location: crashed };
+    // A choice that differs between fresh runs is made where the program draws: tracing cannot show that line.
+    const drawn =
+      mistake.behaviour === 'random' ? randomLocation(input.source, input.language, mistake.function) : undefined;
+    if (drawn) return { ...mistake, location: drawn };
     const attempts = locateAttempts(input.model, mistake.counterexample, c.diagnosis.findings[i], c.streams, s.cases);
     if (attempts.length === 0) return mistake;
     // One attempt at a time, so the location knows which run its reason is about. Lines that ran only where
@@ -65,18 +70,19 @@ async function locatePhase(s: CheckSession, c: Confirmed): Promise<readonly Name
     // attempt does better.
     let fallback: NamedMistake | undefined;
     for (const attempt of attempts) {
+      // A run with nothing to compare with can only give the lines of that command: not needed once some are known.
+      if (fallback && !hasComparison(attempt)) continue;
       const { location, runs } = await input.locate!([attempt]).catch(() => ({ location: undefined, runs: 1 }));
       s.processRuns += runs;
       if (!location) continue;
-      const fn =
-        location.function ??
-        (location.lines[0] ? enclosingFunction(input.source, input.language, location.lines[0]) : null);
+      const inFunction = (l: number): string | null => enclosingFunction(input.source, input.language, l);
+      const fn = location.function ?? (location.lines[0] ? inFunction(location.lines[0]) : null);
       // Lines that tell nothing apart are kept to the first one's function, without its own header line (a
       // squiggle, a lens or a breakpoint on `def pick` says nothing): the command loop's branch is not it.
       const header = fn ? locateFunction(input.source, input.language, fn) : null;
       const lines =
         location.telling === false && fn
-          ? location.lines.filter((l) => l !== header && enclosingFunction(input.source, input.language, l) === fn)
+          ? location.lines.filter((l) => l !== header && inFunction(l) === fn)
           : location.lines;
       const located = {
         ...mistake,

@@ -30,6 +30,8 @@ export function locateAttempts(
   cases: readonly Case[],
 ): LocateAttempt[] {
   const attempts: LocateAttempt[] = [];
+  // The table's run when nothing of its kind was answered right in it: its lines can say where, not what.
+  let uncompared: LocateAttempt | undefined;
   const verb = (command: string): string => command.trim().split(/\s+/)[0] ?? '';
   // A mistake in the bookkeeping (a count that goes negative) shows at a later command, but is made at the
   // command where the mutant's counts first part from the reference's: that is where the lines are wrong.
@@ -45,14 +47,7 @@ export function locateAttempts(
       : { ...a, failingIndex: cause, otherFailing: [...new Set([...a.otherFailing, a.failingIndex])] };
   };
   // Only worth a run when a command of the same kind was answered right, to compare the lines with.
-  const worthTracing = (a: LocateAttempt): boolean =>
-    a.commands.some(
-      (c, i) =>
-        i !== a.failingIndex &&
-        !a.otherFailing.includes(i) &&
-        i < a.answers.length &&
-        verb(c) === verb(a.commands[a.failingIndex]!),
-    );
+  const worthTracing = hasComparison;
   if (example?.reproduced) {
     const answered = example.trace.filter((row) => row.actual !== null);
     const attempt: LocateAttempt = {
@@ -64,6 +59,7 @@ export function locateAttempts(
     // The reset is command 0 here, so the failing command's index is its row in the table.
     const traced = atCause(attempt);
     if (worthTracing(traced)) attempts.push({ ...traced, origin: { table: true, row: traced.failingIndex } });
+    else uncompared = { ...traced, origin: { table: true, row: traced.failingIndex } };
   }
   // A whole transcript the finding is seen in: its other commands of that kind are the right ones.
   // Once per transcript and kind of command: a first named command with nothing of its kind to compare with
@@ -99,5 +95,17 @@ export function locateAttempts(
       break;
     }
   }
-  return attempts;
+  return uncompared ? [...attempts, uncompared] : attempts;
+}
+
+/** True when the attempt has a command of the failing one's kind answered right, whose lines can be compared. */
+export function hasComparison(a: LocateAttempt): boolean {
+  const verb = (command: string): string => command.trim().split(/\s+/)[0] ?? '';
+  return a.commands.some(
+    (c, i) =>
+      i !== a.failingIndex &&
+      !a.otherFailing.includes(i) &&
+      i < a.answers.length &&
+      verb(c) === verb(a.commands[a.failingIndex]!),
+  );
 }

@@ -93,7 +93,7 @@ export function rankSuspiciousLines(input: SpectrumInput): SuspiciousLines | und
   const sameKind = (i: number): boolean => firstWord(commands[i] ?? '') === verb && lines[i] !== undefined;
   const failing = [...wrong].filter(sameKind);
   const passing = commands.map((_, i) => i).filter((i) => sameKind(i) && !wrong.has(i));
-  if (passing.length === 0) return undefined;
+  if (passing.length === 0) return uncompared(input, verb, failing.length);
 
   const candidates = new Set<number>();
   for (const i of failing) for (const line of lines[i]!) candidates.add(line);
@@ -137,16 +137,47 @@ export function rankSuspiciousLines(input: SpectrumInput): SuspiciousLines | und
   const others = lines
     .map((set, i) => (set && i !== failingIndex ? set : undefined))
     .filter((set): set is ReadonlySet<number> => set !== undefined);
-  const least = [...failingLines]
+  const least = leastShared(
+    failingLines,
+    others,
+    Math.max(limit, input.limit === undefined ? FALLBACK_LIMIT : limit),
+  ).map((line) => ({ line }));
+  if (least.length === 0) return undefined;
+  const alsoAtRight = ranked.every((entry) => entry.ep === passing.length);
+  const same = alsoAtRight ? 'also ran' : 'ran as often';
+  const reason = `the lines that ran ${happened} ${same} at ${rightOnes(verb, passing.length)}, so look at the values they compute`;
+  return { lines: least.map((e) => e.line), score: everywhere, reason, discriminating: false };
+}
+
+/**
+ * The lines of this command's own code when no command of its kind was answered right to compare with (a
+ * bookkeeping mistake made at the only command of its kind in a shrunk transcript): those that ran at the fewest other commands.
+ */
+function uncompared(input: SpectrumInput, verb: string, failingCount: number): SuspiciousLines | undefined {
+  const failingLines = input.lines[input.failingIndex]!;
+  const others = input.lines.filter(
+    (set, i): set is ReadonlySet<number> => set !== undefined && i !== input.failingIndex,
+  );
+  const least = leastShared(failingLines, others, input.limit ?? FALLBACK_LIMIT);
+  if (least.length === 0) return undefined;
+  const happened =
+    input.failingEvent !== undefined && failingCount === 1
+      ? input.failingEvent
+      : whatHappened(verb, input.failingAnswer, failingCount);
+  return {
+    lines: least,
+    score: 0,
+    reason: `these lines ran ${happened}, and no other ${verb} command was answered right to compare with`,
+    discriminating: false,
+  };
+}
+
+/** The lines of `failing` that ran at the fewest of `others` (never those that ran at all of them), in that order. */
+function leastShared(failing: ReadonlySet<number>, others: readonly ReadonlySet<number>[], limit: number): number[] {
+  return [...failing]
     .map((line) => ({ line, score: -others.filter((set) => set.has(line)).length }))
     .filter((entry) => -entry.score < others.length)
     .sort(byScoreThenLine)
-    .slice(0, Math.max(limit, input.limit === undefined ? FALLBACK_LIMIT : limit));
-  if (least.length === 0) return undefined;
-  const alsoAtRight = ranked.every((entry) => entry.ep === passing.length);
-  const same = alsoAtRight
-    ? `every line that ran ${happened} also ran at ${rightOnes(verb, passing.length)}`
-    : `the lines that ran ${happened} ran as often at ${rightOnes(verb, passing.length)}`;
-  const reason = `${same}, so what went wrong lies in the values these lines work with, not in which lines ran`;
-  return { lines: least.map((e) => e.line), score: everywhere, reason, discriminating: false };
+    .slice(0, limit)
+    .map((entry) => entry.line);
 }

@@ -95,17 +95,41 @@ export function enclosingFunction(source: string, language: Language, line: numb
           /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]*)?=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*(?::[^=]*)?=>|[A-Za-z_$][\w$]*\s*=>)/,
           /^\s*(?:(?:public|private|protected|static|async|override|readonly)\s+)*([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^)]*\)\s*(?::[^{]*)?\{/,
         ];
+  // JavaScript: a definition counts only if it opens a brace still open at the line (not a function that ended above).
+  let closers = 0;
   for (let i = line - 1; i >= 0; i--) {
     const text = lines[i]!;
+    let opens = false;
+    if (i < line - 1 && language !== 'python') [closers, opens] = unmatchedOpen(text, closers);
     if (text.trim() === '') continue;
     if (i < line - 1 && indent(text) >= limit && language === 'python') continue;
     for (const pattern of definitions) {
       const match = pattern.exec(text);
-      if (match && !['if', 'for', 'while', 'switch', 'catch', 'return'].includes(match[1]!)) return match[1]!;
+      const encloses = language === 'python' || i === line - 1 || opens;
+      if (match && encloses && !['if', 'for', 'while', 'switch', 'catch', 'return'].includes(match[1]!))
+        return match[1]!;
     }
     if (language === 'python' && indent(text) < limit) limit = indent(text);
   }
   return null;
+}
+
+/**
+ * A line read from its end, `closers` being the braces closed below it and not yet matched: those still unmatched
+ * above it, and whether it opens a brace that none of them closes (a block holding the lines below). Strings and
+ * line comments are left out as far as a quick look can tell.
+ */
+function unmatchedOpen(text: string, closers: number): [number, boolean] {
+  const code = text.replace(/\/\/.*$/, '').replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '');
+  let opens = false;
+  for (let k = code.length - 1; k >= 0; k--) {
+    if (code[k] === '}') closers++;
+    else if (code[k] === '{') {
+      if (closers > 0) closers--;
+      else opens = true;
+    }
+  }
+  return [closers, opens];
 }
 
 /**

@@ -198,6 +198,11 @@ export function learnerRuns(context: CheckContext, launching: Promise<Launch>): 
   return { execute, locate, trace, key, batches, known, firstRun, started };
 }
 
+/** Traced runs of one attempt at most, while they answer otherwise than the untraced run (a random program). */
+const TRACE_TRIES = 4;
+/** Only attempts this short are run again: the chance that a random program answers a long one the same is small. */
+const RETRIED_TRACE_COMMANDS = 12;
+
 /**
  * Traces the learner's program on each attempt in turn until the lines of one failing command stand out
  * from those of the right commands of its kind (src/core/diagnosis/spectrum.ts).
@@ -213,7 +218,6 @@ async function locateLines(
   let runs = 0;
   let fallback: Location | undefined;
   for (const attempt of attempts) {
-    runs += 1;
     const trace = await traceCommandLines(
       {
         language,
@@ -223,7 +227,12 @@ async function locateLines(
         answers: attempt.answers,
       },
       // The traced command line, contained like every run of the learner's program.
-      async (spec, input) => (await containProgram({ ...program, args: spec.args }, contain)).run(input, limits),
+      async (spec, input) => {
+        runs += 1;
+        return (await containProgram({ ...program, args: spec.args }, contain)).run(input, limits);
+      },
+      // A short run of a program that draws at random may answer as it did again; a long one hardly ever will.
+      attempt.commands.length <= RETRIED_TRACE_COMMANDS ? TRACE_TRIES : 1,
     );
     if (!trace) continue;
     const ranked = rankSuspiciousLines({
