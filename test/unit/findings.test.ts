@@ -10,6 +10,7 @@ import {
   functionAnchors,
   inlineMessage,
   INLINE_MESSAGE_MAX,
+  inlineMessageFits,
   inlineMessageLine,
   leadingBlock,
   linesText,
@@ -164,6 +165,12 @@ describe("core/findings: a mistake in the learner's words", () => {
       confidence: 'likely',
     });
     assert.ok(inlineMessage(long).length <= INLINE_MESSAGE_MAX, inlineMessage(long));
+    // The badge goes only after a line it fits beside (48 columns: a 1440×900 window with the Explorer and the panel).
+    assert.equal(inlineMessageFits('        return best;', '✗ Wrong tiebreak'), true);
+    assert.equal(inlineMessageFits('  readonly active: Map<string, number> = ConnCounts.registry;', '✗ A new…'), false);
+    assert.equal(inlineMessageFits(`${'x'.repeat(28)}`, '✗ Wrong tiebreak'), true);
+    assert.equal(inlineMessageFits(`${'x'.repeat(29)}`, '✗ Wrong tiebreak'), false);
+    assert.equal(inlineMessageFits('\t\t\t\t\t\t\tx', '✗ Wrong tiebreak'), false);
     assert.match(inlineMessage(long), /…$/);
     assert.equal(inlineMessage(mistake()), '✗ Ties are not broken by…');
     assert.equal(inlineMessage(mistake({ title: 'A count goes below zero' })), '✗ A count goes below zero');

@@ -272,6 +272,22 @@ export function inlineMessage(m: Pick<NamedMistake, 'title' | 'variant' | 'confi
   return shorten(`${isLikely(m) ? '⚠' : '✗'} ${mistakeHeadline(m)}`, INLINE_MESSAGE_MAX);
 }
 
+/**
+ * Columns of code the editor shows beside the Explorer and the lesson panel in a 1440×900 window with the
+ * minimap on (measured in code-server: about 48). The one-line message goes after a line only where the line, the
+ * badge's icon and arrow and the message end within them; elsewhere it would run under the minimap, cut ("✗ A
+ * count goes below ze…"), and the squiggle, its CodeLens and its hover say it whole.
+ */
+export const INLINE_ROOM_COLUMNS = 48;
+/** The badge's own room besides its words: the gap after the line, its arrow and its icon. */
+const INLINE_BADGE_COLUMNS = 4;
+
+/** Whether `message` fits after `line` (tabs as 4 columns) within INLINE_ROOM_COLUMNS. */
+export function inlineMessageFits(line: string, message: string): boolean {
+  const width = line.trimEnd().replace(/\t/g, '    ').length;
+  return width + INLINE_BADGE_COLUMNS + [...message].length <= INLINE_ROOM_COLUMNS;
+}
+
 const NOT_CODE = /^(#|\/\/|\/\*|\*|"""|''')/;
 
 /**

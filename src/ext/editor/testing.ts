@@ -14,6 +14,7 @@ import {
   counterexampleSource,
   inlineMessage,
   isLikely,
+  inlineMessageFits,
   inlineMessageLine,
   mistakeHeadline,
   mistakeWhere,
@@ -226,11 +227,12 @@ export class LessonTests implements vscode.Disposable {
     try {
       const doc = await vscode.workspace.openTextDocument(uri);
       const line = inlineMessageLine(m, doc.getText(), session.language, this.store.progress(session).lastAnchors);
-      if (line) return new vscode.Location(uri, new vscode.Position(line - 1, 0));
-      return new vscode.Location(
-        uri,
-        (await mistakeRange(doc, m, session.language, this.store.progress(session).lastAnchors)).start,
-      );
+      const at = line
+        ? new vscode.Position(line - 1, 0)
+        : (await mistakeRange(doc, m, session.language, this.store.progress(session).lastAnchors)).start;
+      // No badge where it would be cut at the editor's edge: the squiggle, its lens and its hover still say it.
+      if (!inlineMessageFits(doc.lineAt(at.line).text, inlineMessage(m))) return undefined;
+      return new vscode.Location(uri, at);
     } catch {
       return this.locate(mistakeFocus(m));
     }
