@@ -3,6 +3,7 @@
 // the panel's document. Each returns plain data for the test to assert and print.
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { panelProblems, readPanel } from './ui-screen-checks.mjs';
 
 /**
  * The verdict line and the first card's title: are both inside the panel's viewport and not under the sticky
@@ -132,52 +133,9 @@ export async function focusRings(page, wv, stops) {
 }
 
 /**
- * What each mistake card says against what it shows: every "command N" of its sentences (where, evidence,
- * the note under its table) is a row of its own table and names the command that row holds; every number
- * and backticked name of those sentences is visible (not folded away, not zero-sized) inside the card; and
- * nothing in the top bar is clipped without an ellipsis and the whole text in a tooltip. Returns the
+ * What each card says against what it shows, and nothing in the top bar clipped (ui-screen-checks.mjs): the
  * problems found, as sentences, and what was looked at.
  */
 export async function cardsAgree(wv) {
-  return wv.locator('body').evaluate(() => {
-    const problems = [];
-    const cards = [...document.querySelectorAll('#results .card.mistake')];
-    let refs = 0;
-    for (const card of cards) {
-      const title = card.querySelector('h3')?.textContent?.trim() ?? '?';
-      const rows = [...card.querySelectorAll('table.trace tbody tr:not(.preamble)')].map(
-        (tr) => tr.querySelector('td.command')?.textContent ?? '',
-      );
-      const sentences = [...card.querySelectorAll('p.where, p.evidence, p.trace-note')].map((p) => p.textContent ?? '');
-      // What a reader sees of the card: innerText leaves out folded details and hidden elements.
-      const shownText = card.innerText;
-      for (const sentence of sentences) {
-        const numbers = [...sentence.matchAll(/\bcommand (\d+)\b/g)].map((m) => Number(m[1]));
-        const named = [...sentence.matchAll(/\bcommand (\d+) \(((?:[^()]|\([^()]*\))*)\)/g)];
-        if (rows.length === 0 && numbers.length > 0) problems.push(`${title}: no table, yet "${sentence}"`);
-        if (named.length !== numbers.length) problems.push(`${title}: a "command N" with no command: ${sentence}`);
-        for (const m of named) {
-          refs++;
-          const row = rows[Number(m[1]) - 1];
-          if (row !== m[2])
-            problems.push(`${title}: "command ${m[1]} (${m[2]})", but row ${m[1]} holds ${row ?? 'nothing'}`);
-        }
-        for (const tick of sentence.matchAll(/`([^`]+)`/g))
-          if (!shownText.includes(tick[1])) problems.push(`${title}: \`${tick[1]}\` is not visible in the card`);
-        for (const n of sentence.matchAll(/(?<![\w.#:-])(\d+)(?![\w.:])/g))
-          if (!shownText.includes(n[1])) problems.push(`${title}: ${n[1]} is not visible in the card`);
-      }
-    }
-    // The top bar and its parts: clipped only with an ellipsis and the whole text in a tooltip.
-    const bar = document.querySelector('.topbar');
-    for (const el of bar ? [bar, ...bar.querySelectorAll('.last-verdict, .progress')] : []) {
-      if (el.scrollWidth <= el.clientWidth + 1) continue;
-      const ellipsis = getComputedStyle(el).textOverflow === 'ellipsis';
-      const tip = el.getAttribute('title') ?? '';
-      const text = (el.querySelector('.summary') ?? el).textContent ?? '';
-      if (el === bar || !ellipsis || !tip.includes(text.trim()))
-        problems.push(`the top bar's ${el.className || 'bar'} is clipped (${el.scrollWidth} > ${el.clientWidth})`);
-    }
-    return { cards: cards.length, refs, problems, width: window.innerWidth };
-  });
+  return panelProblems(await readPanel(wv));
 }
