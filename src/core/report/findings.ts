@@ -274,7 +274,7 @@ export function inlineMessage(m: Pick<NamedMistake, 'title' | 'variant' | 'confi
 
 /**
  * Columns of code the editor shows beside the Explorer and the lesson panel in a 1440×900 window with the
- * minimap on (measured in code-server: about 48). The one-line message goes after a line only where the line, the
+ * minimap on (measured in the browser test: about 48). The one-line message goes after a line only where the line, the
  * badge's icon and arrow and the message end within them; elsewhere it would run under the minimap, cut ("✗ A
  * count goes below ze…"), and the squiggle, its CodeLens and its hover say it whole.
  */
