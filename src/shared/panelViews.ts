@@ -5,6 +5,7 @@
  * (see messages.ts).
  */
 import type { CourseView } from './courseView';
+import type { CountCell, TraceRowCells } from '../core/report/traceView';
 import type { ChartCell, ChartRow, SimulationView } from '../worlds/templates/simulationView';
 
 export type { ChartCell, ChartRow };
@@ -52,28 +53,11 @@ export interface QuestionView {
 }
 
 /** One `name:count` of a count column; `differs` when the other column does not have it. */
-export interface CountCellView {
-  readonly text: string;
-  readonly differs: boolean;
-}
+/** A cell of the program's counts; the rows are built by src/core/report/traceView.ts, whose shapes these are. */
+export type CountCellView = CountCell;
 
-export interface TraceRowView {
-  readonly command: string;
-  /** Answer lines joined for display, invisible characters made visible. */
-  readonly expected: string;
-  readonly actual: string;
-  readonly matches: boolean;
-  readonly diverges: boolean;
-  /** Rows after the first difference: the reference's story, less relevant to the learner. */
-  readonly after: boolean;
-  /** `observed` traces: the program's own counts; null when it did not answer the observe command. */
-  readonly yours?: readonly CountCellView[] | null;
-  /** `observed` traces: what the counts should be; `reference` traces: the reference's counts. */
-  readonly shouldBe: readonly CountCellView[];
-  readonly countsDiffer: boolean;
-  /** The program's whole answer when `actual` was cut for display. */
-  readonly details?: string;
-}
+/** One command of a trace as the panel shows it (answer lines joined, invisible characters made visible). */
+export type TraceRowView = TraceRowCells;
 
 export interface TraceView {
   /** Which trace, for runTrace/debugTrace: the mistake's id, or null for the report's own counterexample. */

@@ -11,8 +11,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ClassReport } from '../../src/core/grade/classReport';
 import { CSV_COLUMNS } from '../../src/core/grade/csv';
-import { main } from '../../src/cli/main';
-import type { CliIO } from '../../src/cli/command';
 import { progressLine } from '../../src/cli/gradeCommand';
 import { checkFile } from '../../src/node/check/checker';
 import { gradeSubmissions } from '../../src/node/grade/grader';
@@ -20,6 +18,7 @@ import { ResultStore, runKey } from '../../src/node/grade/resultStore';
 import { findSubmissions, starterNames } from '../../src/node/grade/submissions';
 import { loadPack } from '../../src/node/packs/packs';
 import { forgetDetectedSandbox } from '../../src/node/sandbox/sandbox';
+import { runCli, type CliRun } from './inProcessCli';
 
 const ROOT = path.join(__dirname, '..', '..');
 const LESSON = path.join(ROOT, 'lessons', 'least-connections');
@@ -37,24 +36,7 @@ async function makeClass(dir: string, sizes: Record<string, number | boolean>): 
   return generator.makeClass(dir, sizes);
 }
 
-async function cli(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => void (out += t),
-    err: (t) => void (err += t),
-    isTTY: false,
-    env: { ...process.env, ...env },
-    cwd,
-    bundleDir: cwd,
-  };
-  const code = await main(args, io);
-  return { code, out, err };
-}
+const cli = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliRun> => runCli(args, cwd, { env });
 
 /** RFC 4180 rows: quoted cells with doubled quotes, CRLF between records. */
 function parseCsv(text: string): string[][] {

@@ -11,31 +11,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ClassReport } from '../../src/core/grade/classReport';
 import type { CourseReport } from '../../src/core/grade/courseReport';
-import { main } from '../../src/cli/main';
-import type { CliIO } from '../../src/cli/command';
+import { runCli, type CliRun } from './inProcessCli';
 
 const ROOT = path.join(__dirname, '..', '..');
 const REAL = path.join(ROOT, 'test', 'fixtures', 'real-style');
 
-async function cli(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => void (out += t),
-    err: (t) => void (err += t),
-    isTTY: false,
-    env: { ...process.env, ...env },
-    cwd,
-    // dist/ beside the built-in lessons, so the course and its packs are found as the shipped CLI finds them.
-    bundleDir: path.join(ROOT, 'dist'),
-  };
-  const code = await main(args, io);
-  return { code, out, err };
-}
+const cli = (args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliRun> =>
+  // dist/ beside the built-in lessons, so the course and its packs are found as the shipped CLI finds them.
+  runCli(args, cwd, { env, bundleDir: path.join(ROOT, 'dist') });
 
 function put(file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });

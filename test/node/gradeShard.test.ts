@@ -8,25 +8,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ClassReport } from '../../src/core/grade/classReport';
-import { main } from '../../src/cli/main';
-import type { CliIO } from '../../src/cli/command';
+import { runCli, type CliRun } from './inProcessCli';
 
 const ROOT = path.join(__dirname, '..', '..');
 const LESSON = path.join(ROOT, 'lessons', 'least-connections');
 
-async function cli(args: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => void (out += t),
-    err: (t) => void (err += t),
-    isTTY: false,
-    env: { ...process.env },
-    cwd,
-    bundleDir: cwd,
-  };
-  return { code: await main(args, io), out, err };
-}
+const cli = (args: string[], cwd: string): Promise<CliRun> => runCli(args, cwd);
 
 const read = (file: string): ClassReport => JSON.parse(fs.readFileSync(file, 'utf8')) as ClassReport;
 

@@ -10,26 +10,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ClassReport } from '../../src/core/grade/classReport';
 import type { GradeRow } from '../../src/core/grade/row';
-import { main } from '../../src/cli/main';
-import type { CliIO } from '../../src/cli/command';
 import { ResultStore } from '../../src/node/grade/resultStore';
+import { runCli, type CliRun } from './inProcessCli';
 
 const ROOT = path.join(__dirname, '..', '..');
 const LESSON = path.join(ROOT, 'lessons', 'least-connections');
 
-async function cli(args: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => void (out += t),
-    err: (t) => void (err += t),
-    isTTY: false,
-    env: { ...process.env },
-    cwd,
-    bundleDir: cwd,
-  };
-  return { code: await main(args, io), out, err };
-}
+const cli = (args: string[], cwd: string): Promise<CliRun> => runCli(args, cwd);
 
 /** A program that implements nothing: it rewrites the grader's store, each record signed with the key it reads. */
 function attacker(storeDir: string, marker: string): string {

@@ -8,8 +8,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ClassReport } from '../../src/core/grade/classReport';
-import { main } from '../../src/cli/main';
-import type { CliIO } from '../../src/cli/command';
 import { checkFile } from '../../src/node/check/checker';
 import { loadPack } from '../../src/node/packs/packs';
 import { availableSandbox, forgetDetectedSandbox, type SandboxTool } from '../../src/node/sandbox/sandbox';
@@ -25,21 +23,9 @@ here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, "alice.py")) as f:
     exec(compile(f.read(), "alice.py", "exec"))
 `;
+import { runCli, type CliRun } from './inProcessCli';
 
-async function cli(args: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = {
-    out: (t) => void (out += t),
-    err: (t) => void (err += t),
-    isTTY: false,
-    env: { ...process.env },
-    cwd,
-    bundleDir: cwd,
-  };
-  const code = await main(args, io);
-  return { code, out, err };
-}
+const cli = (args: string[], cwd: string): Promise<CliRun> => runCli(args, cwd);
 
 describe('a copycat in a flat class folder fails (real processes)', function () {
   this.timeout(180_000);

@@ -24,7 +24,7 @@ import { containProgram, type ContainOptions, type Containment } from '../sandbo
 import { EngineError, runReferenceSimulation } from '../engine/host';
 import { WordedError } from '../errors/errors';
 import type { SessionStats } from '../run/interactive';
-import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters } from '../languages/languages';
+import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters, type PreparedProgram } from '../languages/languages';
 import { starterLayout } from './starterLayout';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIME_LIMIT_MS } from '../run/limits';
 import { loadPack, resolveInside, type LoadedPack } from '../packs/packs';
@@ -60,6 +60,32 @@ export interface SimulationOutcome {
   readonly stats: SessionStats;
   /** Every command the learner's program was sent, in order. */
   readonly transcript: readonly string[];
+}
+
+/** The learner's program as a simulation runs it (with the pack's driver, if any), and how it is contained. */
+export async function simulatedProgram(
+  pack: LoadedPack,
+  file: string,
+  language: Language,
+  options: SimulateFileOptions,
+): Promise<{ program: PreparedProgram; contain: ContainOptions }> {
+  const interpreters: Interpreters = { ...DEFAULT_INTERPRETERS, ...options.interpreters };
+  const starter = pack.manifest.starters[language];
+  const driver = starter?.driver ? await resolveInside(pack.dir, starter.driver) : undefined;
+  if (starter?.driver && !driver) throw new WordedError(`the pack's ${language} driver points outside the pack`);
+  const program = await prepareProgram(
+    language,
+    path.resolve(file),
+    interpreters,
+    driver,
+    await starterLayout(pack, language),
+  );
+  const contain: ContainOptions = {
+    setting: options.sandbox ?? sandboxSettingFromEnv(),
+    hidden: [pack.dir],
+    ...(options.memoryLimitMiB !== undefined ? { memoryLimitMiB: options.memoryLimitMiB } : {}),
+  };
+  return { program, contain };
 }
 
 /** The scenario to run, or a worded error naming the ones there are. */
@@ -144,22 +170,7 @@ export async function simulateFile(
     );
   }
   const scenario = pickScenario(pack, options.scenario, mistake?.id);
-  const interpreters: Interpreters = { ...DEFAULT_INTERPRETERS, ...options.interpreters };
-  const starter = pack.manifest.starters[language];
-  const driver = starter?.driver ? await resolveInside(pack.dir, starter.driver) : undefined;
-  if (starter?.driver && !driver) throw new WordedError(`the pack's ${language} driver points outside the pack`);
-  const program = await prepareProgram(
-    language,
-    path.resolve(file),
-    interpreters,
-    driver,
-    await starterLayout(pack, language),
-  );
-  const contain: ContainOptions = {
-    setting: options.sandbox ?? sandboxSettingFromEnv(),
-    hidden: [pack.dir],
-    ...(options.memoryLimitMiB !== undefined ? { memoryLimitMiB: options.memoryLimitMiB } : {}),
-  };
+  const { program, contain } = await simulatedProgram(pack, file, language, options);
   const requests = totalRequests(scenario);
   const limits = {
     timeLimitMs: Math.max(

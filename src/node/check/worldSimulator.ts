@@ -4,7 +4,6 @@
  * drives the learner's contained process. The pack's code never runs here (in-process only without the
  * engine bundle: tests, as checks do).
  */
-import * as path from 'node:path';
 import type { Language } from '../../core/pack/schema';
 import { ProgramStopped, type LineSession } from '../../core/world/lineSession';
 import { safeText } from '../../core/text/text';
@@ -17,12 +16,11 @@ import type { WorldOutcome } from '../engine/protocol';
 import { runWorldContestants } from '../engine/worldContestants';
 import { WordedError } from '../errors/errors';
 import type { SessionStats } from '../run/interactive';
-import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters, type PreparedProgram } from '../languages/languages';
-import { starterLayout } from './starterLayout';
+import type { PreparedProgram } from '../languages/languages';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIME_LIMIT_MS } from '../run/limits';
-import { loadPack, resolveInside, type LoadedPack } from '../packs/packs';
+import { loadPack, type LoadedPack } from '../packs/packs';
 import { sandboxSettingFromEnv } from '../sandbox/sandbox';
-import { DEFAULT_ANSWER_TIME_LIMIT_MS, type SimulateFileOptions } from './simulator';
+import { DEFAULT_ANSWER_TIME_LIMIT_MS, simulatedProgram, type SimulateFileOptions } from './simulator';
 
 /** A whole run may take this long beyond the check's time limit; a hang is caught sooner, per answer. */
 const RUN_BUDGET_MS = 120_000;
@@ -106,22 +104,7 @@ export async function simulateWorldFile(
 ): Promise<WorldSimulationOutcome> {
   const mistake =
     options.mistake === undefined ? undefined : pack.manifest.mistakes.find((m) => m.id === options.mistake);
-  const interpreters: Interpreters = { ...DEFAULT_INTERPRETERS, ...options.interpreters };
-  const starter = pack.manifest.starters[language];
-  const driver = starter?.driver ? await resolveInside(pack.dir, starter.driver) : undefined;
-  if (starter?.driver && !driver) throw new WordedError(`the pack's ${language} driver points outside the pack`);
-  const program = await prepareProgram(
-    language,
-    path.resolve(file),
-    interpreters,
-    driver,
-    await starterLayout(pack, language),
-  );
-  const contain: ContainOptions = {
-    setting: options.sandbox ?? sandboxSettingFromEnv(),
-    hidden: [pack.dir],
-    ...(options.memoryLimitMiB !== undefined ? { memoryLimitMiB: options.memoryLimitMiB } : {}),
-  };
+  const { program, contain } = await simulatedProgram(pack, file, language, options);
   const limits = {
     timeLimitMs: (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS) + RUN_BUDGET_MS,
     answerTimeLimitMs: options.answerTimeLimitMs ?? DEFAULT_ANSWER_TIME_LIMIT_MS,
