@@ -6,7 +6,7 @@
  * what this decides (src/ext/editor/diagnostics.ts).
  */
 import { diagnosticMessage, mistakeFunction, mistakeHeadline, mistakeWhere } from './findings';
-import type { NamedMistake } from './report';
+import type { CheckReport, NamedMistake } from './report';
 
 /** True when a pack's cap lets the editor show a mistake's lines (rung 2). */
 export function editorShowsLines(maxRung: number | undefined): boolean {
@@ -30,4 +30,14 @@ export function editorMessage(m: NamedMistake, maxRung: number | undefined): str
   const where = mistakeWhere(m, 'panel');
   if (where.lines.length) return `${said} (${where.text}.)`;
   return `${said} (Only the name ${fn} is underlined: the check found no line of ${fn}() that ran only where your program went wrong, so read all of it.)`;
+}
+
+/**
+ * The report as the Test Explorer may tell it within the cap: below rung 3 no mistake's smallest transcript
+ * (the card shows none either), at rung 1 no mistake's lines. Each transcript's own answers stay: they are
+ * the check's result, not a hint.
+ */
+export function editorReport(report: CheckReport, maxRung: number | undefined): CheckReport {
+  if (maxRung === undefined || maxRung >= 3) return report;
+  return { ...report, mistakes: report.mistakes.map((m) => ({ ...editorMistake(m, maxRung), counterexample: null })) };
 }

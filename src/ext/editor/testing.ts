@@ -19,7 +19,7 @@ import {
   mistakeHeadline,
   mistakeWhere,
 } from '../../core/report/findings';
-import { editorMistake } from '../../core/report/editorRung';
+import { editorMistake, editorReport } from '../../core/report/editorRung';
 import { checkSummary, failureFocus, mistakeFocus, verdictSentence } from '../../core/report/progress';
 import type { CheckReport, Counterexample, NamedMistake } from '../../core/report/report';
 import { safeText } from '../../core/text/text';
@@ -238,7 +238,10 @@ export class LessonTests implements vscode.Disposable {
     }
   }
 
-  private async report(run: vscode.TestRun, report: CheckReport): Promise<void> {
+  private async report(run: vscode.TestRun, whole: CheckReport): Promise<void> {
+    const session = this.store.session;
+    const pack = session ? await this.packs.find(session.lessonId) : undefined;
+    const report = editorReport(whole, pack?.manifest.hints?.maxRung);
     const rootId = this.rootId();
     const root = rootId ? this.controller.items.get(rootId) : undefined;
     if (!root) return;
