@@ -158,9 +158,18 @@ async function editorProblems(page, screen, source, name) {
     );
     if (squiggle.first === null) problems.push(`"${card.headline}": no squiggle at line ${row.line}`);
     else if (lines.length > 0) {
-      const inside = Array.from({ length: squiggle.last - squiggle.first + 1 }, (_, k) => squiggle.first + k);
-      if (!lines.includes(squiggle.first) || inside.some((l) => l < Math.min(...lines) || l > Math.max(...lines)))
-        problems.push(`"${card.headline}": the squiggle covers lines ${span}, the card says "${card.where}"`);
+      // Its diagnostic starts on a line the card names; the squiggled run around it (which another finding's
+      // squiggle on the same lines joins) stays within the lines those cards name.
+      const cardsHere = screen.cards.filter((c) =>
+        rows.some((r) => r.message.startsWith(`${c.headline}:`) && r.line >= squiggle.first && r.line <= squiggle.last),
+      );
+      const named = new Set(cardsHere.flatMap((c) => whereLines(c.where)));
+      const lo = Math.min(...named);
+      const hi = Math.max(...named);
+      if (!lines.includes(row.line) || squiggle.first < lo || squiggle.last > hi)
+        problems.push(
+          `"${card.headline}": the squiggle starts at line ${row.line} and covers ${span}, the card says "${card.where}"`,
+        );
     } else {
       const fn = /^In (.+)\(\)$/.exec(card.where)?.[1];
       if (fn && (squiggle.first !== squiggle.last || squiggle.text !== fn))
