@@ -51,6 +51,11 @@ export type AnswerShape = {
 export type ArgumentKind = 'name' | 'number' | 'names';
 /** Each command's first word → the kinds of its arguments, in order: `{ SETUP: ['names'], FINISHED: ['name'], CHOOSE: [] }`. */
 export type CommandGrammar = Readonly<Record<string, readonly ArgumentKind[]>>;
+/** The fewest and the most names of a generated list argument: `{ min: 0, max: 8 }`. */
+export interface PoolSize {
+    readonly min: number;
+    readonly max: number;
+}
 export interface Random {
     /** An integer in [0, n). */
     int(n: number): number;
@@ -77,6 +82,14 @@ export interface ReferenceModel<S = unknown> {
      * and validate checks every hidden transcript against it. Without it, commands are not checked.
      */
     readonly grammar?: CommandGrammar;
+    /**
+     * How many names a generated list argument (`names`, e.g. a pool's backends) holds, from `min` to `max`, as
+     * `generate` makes them. Most generated lists should stay small (checks stay quick, shrunk transcripts short),
+     * with a few up to `max`, so that a program that keeps a fixed number of slots (a list of 4) is caught; the
+     * shrinker then keeps the fewest names that still fail. validate checks that `generate` keeps to the range and
+     * reaches `max` (the grammar must have a `names` argument).
+     */
+    readonly poolSize?: PoolSize;
     initial(): S;
     /**
      * Answers one command. `observed` is the learner program's own answer to it, when known: the model then

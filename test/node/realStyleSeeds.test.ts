@@ -22,7 +22,7 @@ const SEEDS = [1, 7, 13];
  * Those whose verdict once changed with the seed (a random tiebreak on top of two other mistakes, a negative
  * count among random choices, power of two choices taken for random ties, a rotation cursor that came back
  * to its start), those whose verdict rests on a walk over a set, HAProxy's moved-last ties, counting on DONE
- * and `\r\n` answers, and a sample of the rest (a correct one, a module lesson's, a health-checks one).
+ * and `\r\n` answers, four fixed slots (only a pool of five or more shows them), and a sample of the rest (a correct one, a module lesson's, a health-checks one).
  */
 const PROGRAMS = [
   'least-connections/typescript/caddy_least_conn',
@@ -37,6 +37,9 @@ const PROGRAMS = [
   'least-connections/typescript/go_pool',
   'conn-counts/typescript/reduce_order',
   'health-checks/python/reload_in_place',
+  // Fail only in a generated pool of five backends or more: a batch without one would pass them.
+  'least-connections/python/four_slots',
+  'least-connections/javascript/four_slots',
 ];
 
 describe('real-style corpus: the same verdict at every seed', function () {

@@ -13,9 +13,46 @@ import { parseManifest } from '../../src/core/pack/manifest';
 import { parseTranscripts } from '../../src/core/model/transcript';
 import { simulate } from '../../src/core/model/simulate';
 import type { CheckReport } from '../../src/core/report/report';
-import { model } from '../../lessons/least-connections/model/model';
+import { model as lessonModel } from '../../lessons/least-connections/model/model';
+import type { Random } from '../../src/core/model/model';
 
-export { model };
+const NAME_POOL = ['zeta', 'alpha', 'mid', 'a', 'b', 'c', 'web1', 'web10', 'web2'];
+
+function shuffled(random: Random, items: readonly string[]): string[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = random.int(i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/**
+ * The lesson's generator as it was before its pools went up to 8 backends (issue 31): pools of 0 to 4. The
+ * tests of core's check pin which generated transcript a check probes, shows and counts; they test the check,
+ * so they keep the transcripts they were written against (test/unit/poolSize.test.ts tests the lesson's own).
+ */
+function generateFourAtMost(random: Random, length: number): string[] {
+  const pool = shuffled(random, NAME_POOL).slice(0, random.int(5));
+  const commands = [`POOL ${pool.join(' ')}`.trimEnd()];
+  let current = pool;
+  while (commands.length < length) {
+    const roll = random.int(100);
+    if (roll < 45) commands.push('PICK');
+    else if (roll < 73 && current.length > 0) commands.push(`DONE ${random.pick(current)}`);
+    else if (roll < 81) commands.push(`DONE ${random.pick(['ghost', 'zz', 'Alpha'])}`);
+    else if (roll < 96 || current.length === 0) commands.push('STATUS');
+    else {
+      const kept = shuffled(random, current).slice(0, Math.max(1, current.length - 1));
+      current = [...kept, random.pick(NAME_POOL.filter((n) => !current.includes(n)))];
+      commands.push(`POOL ${current.join(' ')}`);
+    }
+  }
+  return commands;
+}
+
+/** The least-connections reference model, with the generator of pools of up to 4 backends. */
+export const model: typeof lessonModel = { ...lessonModel, poolSize: { min: 0, max: 4 }, generate: generateFourAtMost };
 export const LESSON = path.join(__dirname, '..', '..', 'lessons', 'least-connections');
 const parsed = parseManifest(fs.readFileSync(path.join(LESSON, 'lesson.json'), 'utf8'), 'lesson.json');
 if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));

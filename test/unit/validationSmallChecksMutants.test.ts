@@ -143,7 +143,10 @@ describe('validate: commands against the model grammar', () => {
   it('does not check a model without a grammar', () => {
     const bad = parseTranscripts('=== t: x\n> JUMP\nOK\n', 'transcripts/t.txt');
     assert.deepEqual(
-      run({ model: { ...leastConnections, grammar: undefined } as ReferenceModel, transcripts: bad }),
+      run({
+        model: { ...leastConnections, grammar: undefined, poolSize: undefined } as ReferenceModel,
+        transcripts: bad,
+      }),
       [],
     );
   });
@@ -228,6 +231,7 @@ describe('validate: commands against the model grammar', () => {
     let calls = 0;
     const model = {
       ...leastConnections,
+      poolSize: undefined,
       generate: () => {
         calls++;
         return ['PICK', 'TELEPORT'];
@@ -251,6 +255,7 @@ describe('validate: commands against the model grammar', () => {
     const lengths: number[] = [];
     const model = {
       ...leastConnections,
+      poolSize: undefined,
       generate: (_r: unknown, n: number) => {
         lengths.push(n);
         return ['PICK'];

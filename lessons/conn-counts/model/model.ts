@@ -167,6 +167,13 @@ function describeDifference(state: ConnState, command: string, expected: readonl
 
 /** Names whose code-point order differs from any order a generator would list them in. */
 const NAMES = ['s1', 's2', 's3', 's4', 'zeta', 'alpha', 'mid', 'web1', 'web10', 'web2'];
+/** From an empty tuple up to 8 backends, so a program with a fixed number of slots (a list of 4) is caught. */
+const POOL_SIZE = { min: 0, max: 8 };
+
+/** Most tuples hold 2–5 backends (a quick check, a short shrunk transcript); one in four holds 6 up to the most. */
+function poolSizeOf(random: Random): number {
+  return random.int(4) === 0 ? 6 + random.int(POOL_SIZE.max - 5) : 2 + random.int(4);
+}
 
 function shuffled(random: Random, items: readonly string[]): string[] {
   const out = [...items];
@@ -201,6 +208,7 @@ export const model: ReferenceModel<ConnState> = {
   observeCommand: 'ACTIVE',
   // The protocol's commands and their arguments: generated and shrunk transcripts stay inside it.
   grammar: { RESET: [], BACKENDS: ['names'], OPEN: ['name'], CLOSE: ['name'], PICK: [], ACTIVE: [] },
+  poolSize: POOL_SIZE,
   initial,
   step,
   snapshot: (state) => Object.fromEntries([...state.active].map(([name, count]) => [name, count >= BigInt(Number.MIN_SAFE_INTEGER) && count <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(count) : String(count)])),
@@ -215,7 +223,7 @@ export const model: ReferenceModel<ConnState> = {
    * appear often enough to exercise every mistake.
    */
   generate(random: Random, length: number): string[] {
-    const pool = shuffled(random, NAMES).slice(0, 2 + random.int(4));
+    const pool = shuffled(random, NAMES).slice(0, poolSizeOf(random));
     let backends = random.int(8) === 0 ? [] : pool;
     const commands = [`BACKENDS ${backends.join(' ')}`.trimEnd()];
     let state = step(initial(), commands[0]!, new Set());

@@ -246,7 +246,14 @@ function describeDifference(state: HealthState, command: string, expected: reado
   return `${command} answered "${actual.join(' / ') || '(nothing)'}" where the reference answers "${expected.join(' / ') || '(nothing)'}"`;
 }
 
-const NAME_POOL = ['zeta', 'alpha', 'mid', 'a', 'b', 'c', 'web1', 'web10', 'web2'];
+const NAME_POOL = ['zeta', 'alpha', 'mid', 'a', 'b', 'c', 'web1', 'web10', 'web2', 'web3', 'db', 'b2'];
+/** From an empty pool up to 8 backends, so a program with a fixed number of slots (a list of 4) is caught. */
+const POOL_SIZE = { min: 0, max: 8 };
+
+/** Most pools hold 0–4 backends (a quick check, a short shrunk transcript); one in four holds 5 up to the most. */
+function poolSizeOf(random: Random): number {
+  return random.int(4) === 0 ? 5 + random.int(POOL_SIZE.max - 4) : POOL_SIZE.min + random.int(5 - POOL_SIZE.min);
+}
 const STRANGERS = ['ghost', 'zz', 'Alpha'];
 
 function shuffled(random: Random, items: readonly string[]): string[] {
@@ -299,6 +306,7 @@ export const model: ReferenceModel<HealthState> = {
   observeCommand: 'STATUS',
   // The protocol's commands and their arguments: generated and shrunk transcripts stay inside it.
   grammar: { POOL: ['names'], DOWN: ['name'], UP: ['name'], CAP: ['number'], PICK: [], DONE: ['name'], STATUS: [] },
+  poolSize: POOL_SIZE,
   initial: () => ({ pool: [], inFlight: new Map(), down: new Set(), cap: undefined, cursor: 0 }),
   step(state, command, on, observed) {
     const [verb, ...args] = command.trim().split(/\s+/);
@@ -334,7 +342,7 @@ export const model: ReferenceModel<HealthState> = {
   generate(random: Random, length: number): string[] {
     // POOL keeps the cap and every list runs after a bare POOL in a process that ran others: set it first.
     const commands = [`CAP ${random.pick([0, 0, 1, 2, 2, 3])}`];
-    let current = shuffled(random, NAME_POOL).slice(0, random.int(5));
+    let current = shuffled(random, NAME_POOL).slice(0, poolSizeOf(random));
     commands.push(`POOL ${current.join(' ')}`.trimEnd());
     while (commands.length < length) {
       const roll = random.int(100);

@@ -172,7 +172,14 @@ function describeDifference(state: PoolState, command: string, expected: readonl
   return `${command} answered "${actual.join(' / ') || '(nothing)'}" where the reference answers "${expected.join(' / ') || '(nothing)'}"`;
 }
 
-const NAME_POOL = ['zeta', 'alpha', 'mid', 'a', 'b', 'c', 'web1', 'web10', 'web2'];
+const NAME_POOL = ['zeta', 'alpha', 'mid', 'a', 'b', 'c', 'web1', 'web10', 'web2', 'web3', 'db', 'b2'];
+/** From an empty pool up to 8 backends, so a program with a fixed number of slots (a list of 4) is caught. */
+const POOL_SIZE = { min: 0, max: 8 };
+
+/** Most pools hold 0–4 backends (a quick check, a short shrunk transcript); one in four holds 5 up to the most. */
+function poolSizeOf(random: Random): number {
+  return random.int(4) === 0 ? 5 + random.int(POOL_SIZE.max - 4) : POOL_SIZE.min + random.int(5 - POOL_SIZE.min);
+}
 
 function shuffled(random: Random, items: readonly string[]): string[] {
   const out = [...items];
@@ -211,6 +218,7 @@ export const model: ReferenceModel<PoolState> = {
   observeCommand: 'STATUS',
   // The protocol's commands and their arguments: generated and shrunk transcripts stay inside it.
   grammar: { POOL: ['names'], PICK: [], DONE: ['name'], STATUS: [] },
+  poolSize: POOL_SIZE,
   initial: () => ({ pool: [], inFlight: new Map(), cursor: 0 }),
   step(state, command, on, observed) {
     const [verb, ...args] = command.trim().split(/\s+/);
@@ -234,7 +242,7 @@ export const model: ReferenceModel<PoolState> = {
   isAnswerLine: (line) => line === 'OK' || line === 'EMPTY' || BACKEND.test(line) || STATUS_LINE.test(line),
   describeDifference,
   generate(random: Random, length: number): string[] {
-    const pool = shuffled(random, NAME_POOL).slice(0, random.int(5));
+    const pool = shuffled(random, NAME_POOL).slice(0, poolSizeOf(random));
     const commands = [`POOL ${pool.join(' ')}`.trimEnd()];
     let current = pool;
     while (commands.length < length) {

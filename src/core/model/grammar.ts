@@ -51,3 +51,28 @@ export function grammarShapeProblem(grammar: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** The most names a model may declare for a generated list (`poolSize.max`): a bound on the transcripts' size. */
+export const MAX_POOL_SIZE = 64;
+
+/** What is wrong with a model's `poolSize` as it declares it (pack code), or undefined. */
+export function poolSizeShapeProblem(poolSize: unknown): string | undefined {
+  const bounds = poolSize as { min?: unknown; max?: unknown } | null;
+  const whole = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+  if (typeof poolSize !== 'object' || bounds === null || !whole(bounds.min) || !whole(bounds.max))
+    return '`poolSize` must be { min, max }: whole numbers of names, 0 or more';
+  if (bounds.min > bounds.max) return `\`poolSize\`: min (${bounds.min}) is more than max (${bounds.max})`;
+  if (bounds.max > MAX_POOL_SIZE) return `\`poolSize\`: max (${bounds.max}) is more than ${MAX_POOL_SIZE}`;
+  return undefined;
+}
+
+/** How many names the list argument (`names`) of a command holds, or undefined when its form has none. */
+export function listSize(grammar: CommandGrammar, command: string): number | undefined {
+  const [verb = '', ...args] = command
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
+  const kinds = Object.prototype.hasOwnProperty.call(grammar, verb) ? grammar[verb] : undefined;
+  if (!kinds || kinds[kinds.length - 1] !== 'names') return undefined;
+  return Math.max(0, args.length - (kinds.length - 1));
+}

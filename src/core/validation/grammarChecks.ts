@@ -1,10 +1,11 @@
 /**
  * `validate` against the model's command grammar (ReferenceModel.grammar), when it declares one: every command
  * of every hidden transcript, the reset and observe commands, predict questions' commands and the model's own
- * generated commands must fit it. A model without a grammar is not checked here.
+ * generated commands must fit it, and the lists of names they hold must keep to the model's `poolSize`. A model
+ * without a grammar is not checked here.
  */
-import { grammarProblem } from '../model/grammar';
-import type { ReferenceModel } from '../model/model';
+import { grammarProblem, listSize } from '../model/grammar';
+import type { CommandGrammar, ReferenceModel } from '../model/model';
 import { seededRandom } from '../model/random';
 import type { Transcript } from '../model/transcript';
 import type { LessonManifest } from '../pack/schema';
@@ -25,7 +26,19 @@ export function checkGrammar(input: {
   readonly seed: number;
 }): ValidationProblem[] {
   const grammar = input.model.grammar;
-  if (!grammar) return [];
+  const model = input.modelFile ? { file: input.modelFile } : {};
+  if (!grammar)
+    return input.model.poolSize
+      ? [
+          {
+            severity: 'warning',
+            area: 'model',
+            ...model,
+            message: 'the model declares `poolSize` but no `grammar`, so no command is known to hold a list of names',
+            advice: "Declare the grammar, with `names` for the list argument (`SETUP: ['names']`).",
+          },
+        ]
+      : [];
   const problems: ValidationProblem[] = [];
   const advice =
     'Fix the command, or add its form to the model\'s `grammar` (argument kinds: "name", "number", "names").';
@@ -43,7 +56,6 @@ export function checkGrammar(input: {
         });
     }
   }
-  const model = input.modelFile ? { file: input.modelFile } : {};
   for (const [what, command] of [
     ['resetCommand', input.model.resetCommand],
     ['observeCommand', input.model.observeCommand],
@@ -76,22 +88,62 @@ export function checkGrammar(input: {
       });
     }
   }
-  const random = seededRandom(input.seed);
+  problems.push(...generatedProblems(input.model, grammar, input.seed, model));
+  return problems;
+}
+
+/** The model's own generated transcripts: a command outside the grammar (once), lists outside its `poolSize`. */
+function generatedProblems(
+  model: ReferenceModel,
+  grammar: CommandGrammar,
+  seed: number,
+  where: { file?: string },
+): ValidationProblem[] {
+  const problems: ValidationProblem[] = [];
+  const random = seededRandom(seed);
+  const generated: string[][] = [];
   for (let i = 0; i < GENERATED; i++) {
-    const bad = input.model
-      .generate(random, 2 + random.int(LENGTH - 1))
-      .map((c) => grammarProblem(grammar, c))
-      .find((p) => p !== undefined);
+    const commands = model.generate(random, 2 + random.int(LENGTH - 1));
+    generated.push(commands);
+    const bad = commands.map((c) => grammarProblem(grammar, c)).find((p) => p !== undefined);
     if (bad) {
       problems.push({
         severity: 'warning',
         area: 'model',
-        ...model,
+        ...where,
         message: `the model's generate() makes a command outside its grammar: ${bad}`,
         advice: 'Checks leave such commands out of the generated transcripts; make generate() and `grammar` agree.',
       });
       break;
     }
   }
+  const sizes = generated.flat().flatMap((c) => listSize(grammar, c) ?? []);
+  const pool = poolSizeProblem(model, sizes, generated.length);
+  if (pool) problems.push({ severity: 'warning', area: 'model', ...where, ...pool });
   return problems;
+}
+
+/** Whether the lists of names generate() makes keep to the model's declared `poolSize` and reach its `max`. */
+function poolSizeProblem(
+  model: ReferenceModel,
+  sizes: readonly number[],
+  transcripts: number,
+): { message: string; advice: string } | undefined {
+  const range = model.poolSize;
+  if (!range) return undefined;
+  const advice = "Make generate() draw its lists' sizes from `poolSize` (most small, a few up to `max`), or change it.";
+  const outside = sizes.find((n) => n < range.min || n > range.max);
+  if (outside !== undefined)
+    return {
+      message: `generate() made a list of ${outside} names, outside the model's poolSize (${range.min} to ${range.max})`,
+      advice,
+    };
+  if (sizes.length === 0)
+    return { message: 'the model declares `poolSize`, but generate() made no command with a list of names', advice };
+  if (!sizes.includes(range.max))
+    return {
+      message: `generate() never made a list of ${range.max} names (poolSize.max) in ${transcripts} transcripts: the most was ${Math.max(...sizes)}`,
+      advice,
+    };
+  return undefined;
 }

@@ -30,7 +30,7 @@ const copyLines = (lines: readonly string[]): string[] => Array.from(lines, (lin
 
 type ModelData = Pick<
   ReferenceModel,
-  'id' | 'description' | 'mutations' | 'resetCommand' | 'resetAnswer' | 'observeCommand' | 'grammar'
+  'id' | 'description' | 'mutations' | 'resetCommand' | 'resetAnswer' | 'observeCommand' | 'grammar' | 'poolSize'
 >;
 
 /** The model's data, copied: arrays made in the model's vm context have another Array.prototype. */
@@ -57,6 +57,7 @@ function copiedData(model: ReferenceModel): ModelData {
           ),
         }
       : {}),
+    ...(model.poolSize ? { poolSize: { min: Number(model.poolSize.min), max: Number(model.poolSize.max) } } : {}),
   };
 }
 

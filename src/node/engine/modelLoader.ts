@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 import type { Baseline, ReferenceModel, ScenarioWorld } from '../../core/model/model';
-import { grammarShapeProblem } from '../../core/model/grammar';
+import { grammarShapeProblem, poolSizeShapeProblem } from '../../core/model/grammar';
 import { fsReason } from '../errors/errors';
 import { transformModule } from '../languages/transpile';
 import { guardModel, ModelError } from './modelGuard';
@@ -98,6 +98,8 @@ export function checkModelShape(candidate: unknown, file: string): ReferenceMode
   if (m.observeCommand !== undefined && typeof m.observeCommand !== 'string') fail('`observeCommand` must be a string');
   const grammarProblemText = m.grammar === undefined ? undefined : grammarShapeProblem(m.grammar);
   if (grammarProblemText) fail(grammarProblemText);
+  const poolSizeProblemText = m.poolSize === undefined ? undefined : poolSizeShapeProblem(m.poolSize);
+  if (poolSizeProblemText) fail(poolSizeProblemText);
   if (!Array.isArray(m.mutations)) fail('`mutations` must be a list of { id, description }');
   const ids = new Set<string>();
   for (const [i, mutation] of (m.mutations as unknown[]).entries()) {
