@@ -37,6 +37,7 @@ function reportNumbers(report: CheckReport): Set<number> {
     report.fuzz.transcripts,
     report.fuzz.failed,
     report.fuzz.seed,
+    report.fuzz.settling ?? 0,
     report.mistakes.length,
   ]);
   n.add(report.checks.total - report.checks.passed);
@@ -121,7 +122,8 @@ describe('every sentence the panel shows is drawn from its report (real-style co
         // the report does not carry command by command: those two are left out.
         const unquoted = text
           .replace(QUOTED, '')
-          .replace(/\b\d+ of the other \d+ \S+ commands|the other \d+ \S+ commands/g, '');
+          .replace(/\b\d+ of the other \d+ \S+ commands|the other \d+ \S+ commands/g, '')
+          .replace(/\bat the \d+ \S+ commands that went wrong/g, '');
         for (const match of unquoted.matchAll(/(?<![\w.#:-])(\d+)(?![\w.:])/g)) {
           assert.ok(
             numbers.has(Number(match[1])),
@@ -132,7 +134,12 @@ describe('every sentence the panel shows is drawn from its report (real-style co
       for (const [m, card] of report.mistakes.map((m, i) => [m, view.mistakes[i]!] as const)) {
         // "in 4 of 18 hidden transcripts and 7 of 40 random tests": the scope is the report's own.
         const hidden = /(\d+) of (\d+) hidden transcripts?/.exec(card.evidence);
-        const random = /(\d+) of (\d+) random tests?/.exec(card.evidence);
+        // A random program's: "17 random tests (of the 40 and 80 more drawn because your program chooses at random)".
+        const settled = /(\d+) random tests? \(of the (\d+) and (\d+) more drawn/.exec(card.evidence);
+        const random = settled
+          ? ([settled[0], settled[1], settled[2]] as const)
+          : /(\d+) of (\d+) random tests?/.exec(card.evidence);
+        if (settled) assert.equal(Number(settled[3]), report.fuzz.settling, card.evidence);
         assert.ok(hidden || random, `the evidence says where its count comes from: ${card.evidence}`);
         if (hidden)
           assert.deepEqual(
@@ -155,7 +162,10 @@ describe('every sentence the panel shows is drawn from its report (real-style co
         // answer there, or another transcript, said so.
         const at = m.location?.at;
         const answered = /when (\S+) answered (.+?)(?:, and|, so| \(|$)/.exec(card.where.reason ?? '');
-        if (m.location) assert.ok(at, `a location says which run its note is about: ${card.where.reason}`);
+        // A random draw's line is read from the source, its note about the fresh runs that answered differently.
+        const fromSource = /draws at random|walks a set/.test(m.location?.reason ?? '');
+        if (m.location && !fromSource)
+          assert.ok(at, `a location says which run its note is about: ${card.where.reason}`);
         if (at?.table && answered) {
           const row = m.counterexample?.trace[at.row - 1];
           assert.ok(row, `the note points at row ${at.row} of a table of ${m.counterexample?.trace.length ?? 0}`);

@@ -171,7 +171,8 @@ describe('confirm: counterexamples on the program', () => {
     );
     const [example] = await counterexamplesFor(ctx, findings);
     assert.ok(example?.reproduced, 'confirmed in a fresh run');
-    assert.equal(example.shrunkFrom, 7, 'from the transcript up to the differing PICK');
+    // From the whole transcript the caption names (8 commands), not the prefix up to the differing PICK (7).
+    assert.equal(example.shrunkFrom, 8, 'from the whole transcript');
     assert.deepEqual([example.transcript, example.label], ['long-way', 'the long-way transcript']);
     assert.equal(example.commands.length, 3, example.commands.join(' | '));
     assert.ok(

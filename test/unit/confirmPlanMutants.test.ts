@@ -209,7 +209,8 @@ describe('confirm plan: when the model cannot start the counterexample', () => {
       examples.map((e) => [e?.commands, e?.shrunkFrom]),
       [
         [['POOL b a', 'PICK'], 3],
-        [['POOL b a', 'PICK'], 2],
+        // The model's prefix was 2 commands; the caption names the whole transcript, 3.
+        [['POOL b a', 'PICK'], 3],
       ],
     );
   });

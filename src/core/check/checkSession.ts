@@ -165,6 +165,10 @@ export function reportOf(s: CheckSession, ran: RunState, given: ReportParts): Ch
       transcripts: generated.length,
       failed: failingGenerated.filter((c) => ran.outcomes[cases.indexOf(c)]!.ending !== 'not-run').length,
       notRun: failingGenerated.filter((c) => ran.outcomes[cases.indexOf(c)]!.ending === 'not-run').length,
+      // settle.ts appends its draws to the session's cases.
+      ...(cases.length > hidden.length + generated.length
+        ? { settling: cases.length - hidden.length - generated.length }
+        : {}),
     },
     ...(partial.determinism ? { determinism: partial.determinism } : {}),
     durationMs: Math.round(s.input.clock() - s.started),

@@ -294,7 +294,8 @@ export async function counterexamplesFor(
     const origin: CounterexampleSource = {
       transcript: source?.name ?? 'evidence',
       label: source?.label ?? 'the evidence',
-      shrunkFrom: plans[i]!.start.length,
+      // From the transcript the caption names, not from the prefix of it the shrinking began with.
+      shrunkFrom: Math.max(source?.commands.length ?? 0, plans[i]!.start.length),
       reproduced: true,
       ...(replayOf(ctx, confirmed.commands) ? { replay: replayOf(ctx, confirmed.commands)! } : {}),
     };

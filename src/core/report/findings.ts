@@ -180,10 +180,16 @@ function evidenceScope(
   const random = m.evidence.transcripts - hidden;
   const hiddenTotal = report.transcripts.length;
   const randomTotal = report.fuzz.transcripts;
-  if (random < 0 || random > randomTotal || hidden > hiddenTotal) return undefined;
+  const settling = report.fuzz.settling ?? 0;
+  if (random < 0 || random > randomTotal + settling || hidden > hiddenTotal) return undefined;
+  // A random program's evidence counts the draws made to settle its verdict too; the panel's total does not.
+  const randomPart =
+    settling > 0
+      ? `${plural(random, 'random test', 'random tests')} (of the ${randomTotal} and ${settling} more drawn because your program chooses at random)`
+      : `${random} of ${plural(randomTotal, 'random test', 'random tests')}`;
   const parts = [
     ...(hidden > 0 ? [`${hidden} of ${plural(hiddenTotal, 'hidden transcript', 'hidden transcripts')}`] : []),
-    ...(random > 0 ? [`${random} of ${plural(randomTotal, 'random test', 'random tests')}`] : []),
+    ...(random > 0 ? [randomPart] : []),
   ];
   return parts.length > 0 ? parts.join(' and ') : undefined;
 }

@@ -197,6 +197,8 @@ export interface CheckReport {
     readonly transcripts: number;
     readonly failed: number;
     readonly notRun: number;
+    /** More random tests drawn after these to settle the verdict of a program that chooses at random. */
+    readonly settling?: number;
   };
   readonly determinism?: Determinism;
   /** How the learner's program was contained: a sandbox (own PID namespace, no view of the pack) or its own process group. */
