@@ -14,12 +14,16 @@ const ROOT = path.join(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const CORRECT = path.join(ROOT, 'test', 'fixtures', 'least-connections', 'python', 'correct.py');
 
-/** Before the lesson's own code: junk into fd 1 of every process above it, and a forged report file. */
+/**
+ * Before the lesson's own code: junk into fd 1 of every process above it up to this test's own (the CLI and its
+ * shell), and a forged report file. It stops below the test: above it, opening fd 1 for writing truncated the
+ * log file the whole suite's output went to (the first steps of a fresh `npm test > log` were lost).
+ */
 const INTRUDER = `
 import os
 def intrude():
     pid = os.getppid()
-    while pid > 1:
+    while pid > 1 and pid != TEST_PID:
         for target in ("/proc/%d/fd/1" % pid,):
             try:
                 with open(target, "w") as f:
@@ -62,7 +66,10 @@ describe('--json stays one document when a program writes into the CLI’s stdou
     tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lc-output-')));
     const correct = fs.readFileSync(CORRECT, 'utf8');
     // The lesson header stays first: the program is the correct one with the intruder run at its start.
-    const intruder = INTRUDER.replace('REPORT_FILE', JSON.stringify(path.join(tmp, 'report.json')));
+    const intruder = INTRUDER.replace('REPORT_FILE', JSON.stringify(path.join(tmp, 'report.json'))).replace(
+      'TEST_PID',
+      String(process.pid),
+    );
     fs.writeFileSync(path.join(tmp, 'balancer.py'), correct.replace(/^(# .*\n)/, `$1${intruder}`));
   });
   afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
