@@ -178,10 +178,10 @@ describe('the check service (dist/service.js, real processes)', function () {
     );
     abort.abort();
     await assert.rejects(checking, (error: unknown) => error instanceof ServiceError && error.cancelled);
-    assert.ok(
-      await until(() => processesWith(file).length === 0, 1500),
-      'nothing of the cancelled check is left after 1.5 s',
-    );
+    // 5 s, not less: the service runs below the editor (nice 10), so beside a busy neighbour it gets a tenth of a
+    // core to hear the cancel. A leak would stay for ever (a bwrap child caught in its setup: ownerMark.ts).
+    const ended = await until(() => processesWith(file).length === 0, 5000);
+    assert.ok(ended, `nothing of the cancelled check is left after 5 s: ${JSON.stringify(processesWith(file))}`);
     const next = await client.check({ ...lesson, file: path.join(FIXTURES, 'correct.py') });
     assert.equal(next.status, 'pass', 'the service works on after a cancel');
   });
