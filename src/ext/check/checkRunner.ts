@@ -113,13 +113,22 @@ export class CheckRunner implements vscode.Disposable {
   private async askToRunModel(lessonId: string): Promise<boolean> {
     const run = 'Run It as Me';
     const picked = await vscode.window.showWarningMessage(
-      `The model of lesson "${lessonId}" is code of the lesson pack, not built into Lesson Companion, and no sandbox can hold it on this machine (it needs Linux with bubblewrap). It would run as you, with your files and network. Run it anyway, for this lesson only?`,
-      { modal: true },
+      `Run the model of "${await this.packTitle(lessonId)}" (${lessonId}) without a sandbox?`,
+      {
+        modal: true,
+        detail: `This lesson pack's reference model is code of the pack, not built into Lesson Companion, and no sandbox can hold it on this machine (it needs Linux with bubblewrap, or unshare with user namespaces). It would run as you, with your files and network. Choose "${run}" only if you trust the pack's author; it is allowed for this lesson until the window closes.`,
+      },
       run,
     );
     if (picked !== run) return false;
     this.trustedModels.add(lessonId);
     return true;
+  }
+
+  /** The pack's title as the learner picked it, else its id. */
+  private async packTitle(lessonId: string): Promise<string> {
+    const pack = await this.packs.find(lessonId).catch(() => undefined);
+    return pack?.manifest.title ?? lessonId;
   }
 
   /** One check: refused unless everything it needs is there, else run in the service; refused if it fails. */
@@ -236,7 +245,10 @@ export class CheckRunner implements vscode.Disposable {
     if (error instanceof ServiceError && error.modelNotHeld !== undefined) {
       const lessonId = error.modelNotHeld || session.lessonId;
       if (!this.trustedModels.has(lessonId) && (await this.askToRunModel(lessonId))) return 'again';
-      return this.refuse('failed', error.message);
+      return this.refuse(
+        'failed',
+        `Nothing was run: the model of "${await this.packTitle(lessonId)}" (${lessonId}) needs a sandbox, and no sandbox can hold it on this machine. Install bubblewrap, or, if you trust this pack, check again and choose "Run It as Me".`,
+      );
     }
     this.log.error('check failed', error);
     return this.refuse('failed', `The check could not run: ${(error as Error).message ?? String(error)}`);
