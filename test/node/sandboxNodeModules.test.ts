@@ -1,5 +1,6 @@
 /**
- * An exercise folder with a local node_modules/lesson-companion (an `npm install` there is enough): no
+ * An exercise folder with a local node_modules/lesson-companion (an `npm install` there is enough), and the
+ * same package installed globally (`npm install -g`, under /usr, which the sandbox shows whole): no
  * transcript of any pack is readable from inside the sandbox (issue 29). The package is this repository as
  * `npm pack` packs it, installed with `npm install` of the tarball. Offline, npm cannot fetch the package's
  * dependencies, so its package.json loses its dependency list before the install (repacked with `npm pack`):
@@ -15,6 +16,7 @@ import { prepareProgram, DEFAULT_INTERPRETERS } from '../../src/node/languages/l
 import { availableSandbox, forgetDetectedSandbox, type SandboxTool } from '../../src/node/sandbox/sandbox';
 import { starterLayout } from '../../src/node/check/starterLayout';
 import { loadPack } from '../../src/node/packs/packs';
+import { installedToolCopies } from '../../src/node/sandbox/privateFolders';
 
 const ROOT = path.join(__dirname, '..', '..');
 const LESSON = path.join(ROOT, 'lessons', 'least-connections');
@@ -56,8 +58,8 @@ function npm(args: string[], cwd: string): string {
   return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 });
 }
 
-/** This repository packed by npm, its dependency list dropped (offline), installed into `exercise`. */
-function installPackage(work: string, exercise: string): void {
+/** This repository packed by npm, its dependency list dropped (offline): the tarball's path. */
+function packPackage(work: string): string {
   npm(['pack', '--ignore-scripts', '--pack-destination', work, ROOT], work);
   const tarball = fs.readdirSync(work).find((name) => name.endsWith('.tgz'))!;
   const unpacked = path.join(work, 'unpacked');
@@ -70,9 +72,29 @@ function installPackage(work: string, exercise: string): void {
   const repacked = path.join(work, 'repacked');
   fs.mkdirSync(repacked);
   npm(['pack', '--ignore-scripts', '--pack-destination', repacked, path.join(unpacked, 'package')], work);
-  const offline = ['--offline', '--ignore-scripts', '--no-audit', '--no-fund'];
+  return path.join(repacked, fs.readdirSync(repacked)[0]!);
+}
+
+const OFFLINE = ['--offline', '--ignore-scripts', '--no-audit', '--no-fund'];
+
+/** The packed tarball installed into `exercise`, as `npm install` there would. */
+function installPackage(tarball: string, exercise: string): void {
   fs.writeFileSync(path.join(exercise, 'package.json'), '{"name":"exercise","private":true}');
-  npm(['install', ...offline, path.join(repacked, fs.readdirSync(repacked)[0]!)], exercise);
+  npm(['install', ...OFFLINE, tarball], exercise);
+}
+
+/** The learner file checked as a check would contain it, with the sandbox `tool`: its stdout. */
+async function runContained(tool: SandboxTool, learner: string): Promise<string | undefined> {
+  process.env.LESSON_COMPANION_SANDBOX_TOOL = tool;
+  forgetDetectedSandbox();
+  if ((await availableSandbox())?.tool !== tool) return undefined;
+  const pack = await loadPack(LESSON);
+  const layout = await starterLayout(pack, 'python');
+  const program = await prepareProgram('python', learner, DEFAULT_INTERPRETERS, undefined, layout);
+  const launch = await containProgram(program, { setting: 'require', hidden: [pack.dir] });
+  const result = await launch.run('', { timeLimitMs: 60_000, outputLimitBytes: 1024 * 1024 });
+  assert.equal(result.exitCode, 0, result.stderr);
+  return result.stdout;
 }
 
 describe('a local node_modules/lesson-companion stays out of view (real processes)', function () {
@@ -86,7 +108,7 @@ describe('a local node_modules/lesson-companion stays out of view (real processe
     tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lc-nodemodules-')));
     exercise = path.join(tmp, 'exercise');
     fs.mkdirSync(exercise);
-    installPackage(tmp, exercise);
+    installPackage(packPackage(tmp), exercise);
     fs.writeFileSync(path.join(exercise, 'balancer.py'), SEARCHER);
   });
   after(() => {
@@ -103,17 +125,104 @@ describe('a local node_modules/lesson-companion stays out of view (real processe
 
   for (const tool of ['bwrap', 'unshare'] as SandboxTool[]) {
     it(`${tool}: the learner's program reads no transcript and no lesson.json anywhere`, async function () {
-      process.env.LESSON_COMPANION_SANDBOX_TOOL = tool;
-      forgetDetectedSandbox();
-      if ((await availableSandbox())?.tool !== tool) this.skip();
-      const pack = await loadPack(LESSON);
-      const learner = path.join(exercise, 'balancer.py');
-      const layout = await starterLayout(pack, 'python');
-      const program = await prepareProgram('python', learner, DEFAULT_INTERPRETERS, undefined, layout);
-      const launch = await containProgram(program, { setting: 'require', hidden: [pack.dir] });
-      const result = await launch.run('', { timeLimitMs: 60_000, outputLimitBytes: 1024 * 1024 });
-      assert.equal(result.exitCode, 0, result.stderr);
-      assert.deepEqual(JSON.parse(result.stdout), []);
+      const stdout = await runContained(tool, path.join(exercise, 'balancer.py'));
+      if (stdout === undefined) this.skip();
+      assert.deepEqual(JSON.parse(stdout), []);
     });
   }
+});
+
+/** Lists every transcript and lesson.json readable under the global node_modules folders of /usr. */
+const GLOBAL_SEARCHER = `
+import json, os, sys
+found = []
+for top in ["/usr/lib/node_modules", "/usr/local/lib/node_modules"]:
+    for dirpath, dirnames, filenames in os.walk(top):
+        for name in filenames:
+            p = os.path.join(dirpath, name)
+            if "transcripts" in p.split(os.sep) or name == "lesson.json":
+                try:
+                    with open(p, "rb") as f:
+                        f.read(1)
+                    found.append(p)
+                except OSError:
+                    pass
+for line in sys.stdin:
+    pass
+print(json.dumps(found))
+`;
+
+describe('a global install of lesson-companion (npm install -g, under /usr) stays out of view (real processes)', function () {
+  this.timeout(300_000);
+  let tmp: string;
+  let installed: string | undefined;
+  const saved = process.env.LESSON_COMPANION_SANDBOX_TOOL;
+
+  // The real install into the machine's global prefix, as a user of the CLI would: only where that prefix is
+  // under /usr (shown whole in the sandbox), writable, and holds no lesson-companion already (never replaced).
+  before(function () {
+    this.timeout(300_000);
+    const prefix = npm(['prefix', '-g'], os.tmpdir()).trim();
+    const target = path.join(prefix, 'lib', 'node_modules', 'lesson-companion');
+    const writable = (() => {
+      try {
+        fs.accessSync(path.dirname(target), fs.constants.W_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    })();
+    if (!(prefix === '/usr' || prefix.startsWith('/usr/')) || !writable || fs.existsSync(target)) this.skip();
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lc-global-')));
+    npm(['install', '-g', ...OFFLINE, packPackage(tmp)], tmp);
+    installed = target;
+    fs.writeFileSync(path.join(tmp, 'balancer.py'), GLOBAL_SEARCHER);
+  });
+  after(function () {
+    this.timeout(120_000);
+    if (installed) npm(['rm', '-g', 'lesson-companion'], os.tmpdir());
+    if (saved === undefined) delete process.env.LESSON_COMPANION_SANDBOX_TOOL;
+    else process.env.LESSON_COMPANION_SANDBOX_TOOL = saved;
+    forgetDetectedSandbox();
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('the global package holds transcripts, and is found as a copy to hide', () => {
+    assert.ok(fs.readdirSync(path.join(installed!, 'lessons', 'least-connections', 'transcripts')).length > 0);
+    assert.ok(installedToolCopies(['/usr', '/usr/local']).includes(installed!));
+  });
+
+  for (const tool of ['bwrap', 'unshare'] as SandboxTool[]) {
+    it(`${tool}: the learner's program reads none of its transcripts`, async function () {
+      const stdout = await runContained(tool, path.join(tmp, 'balancer.py'));
+      if (stdout === undefined) this.skip();
+      assert.deepEqual(JSON.parse(stdout), []);
+    });
+  }
+});
+
+describe('which global packages are Lesson Companion or a pack', () => {
+  it('lesson-companion by name, and any package holding a lesson.json at its top, in a folder, or under lessons/', () => {
+    const prefix = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lc-prefix-')));
+    const modules = path.join(prefix, 'lib', 'node_modules');
+    const folder = (relative: string, file?: string): string => {
+      const dir = path.join(modules, relative);
+      fs.mkdirSync(dir, { recursive: true });
+      if (file) fs.writeFileSync(path.join(dir, file), '{}');
+      return dir;
+    };
+    try {
+      const tool = folder('lesson-companion', 'package.json');
+      const scoped = folder('@school/lru-lesson', 'lesson.json');
+      folder('course/lru');
+      fs.writeFileSync(path.join(modules, 'course', 'lru', 'lesson.json'), '{}');
+      folder('bundle/lessons/queues', 'lesson.json');
+      folder('left-pad', 'package.json');
+      folder('@types/node', 'index.d.ts');
+      const found = installedToolCopies([prefix]).sort();
+      assert.deepEqual(found, [path.join(modules, 'bundle'), path.join(modules, 'course'), scoped, tool].sort());
+    } finally {
+      fs.rmSync(prefix, { recursive: true, force: true });
+    }
+  });
 });

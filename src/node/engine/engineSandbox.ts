@@ -17,7 +17,8 @@ import * as path from 'node:path';
 import { SandboxUnavailableError } from '../sandbox/contain';
 import { tiedToParent } from '../sandbox/parentDeath';
 import { availableSandbox, bwrapArgs, type SandboxSetting } from '../sandbox/sandbox';
-import type { SandboxView } from '../sandbox/sandboxView';
+import { isInside, type SandboxView } from '../sandbox/sandboxView';
+import { installedToolCopies } from '../sandbox/privateFolders';
 import { unshareArgs } from '../sandbox/unshareSandbox';
 
 export type EngineWrap = (command: string, args: readonly string[]) => { command: string; args: string[] };
@@ -33,6 +34,22 @@ function withRealPaths(paths: readonly string[]): string[] {
     }
   }
   return [...out];
+}
+
+/**
+ * What the model must not read of the lessons installed as global npm packages, shown through /usr
+ * (privateFolders.ts): every copy but the one that holds the engine or the pack, and in that one every lesson
+ * but the pack's own (their hidden transcripts).
+ */
+function otherLessons(bundleDir: string, packDir: string): string[] {
+  const needed = withRealPaths([bundleDir, packDir]);
+  const holdsNeeded = (folder: string): boolean => needed.some((p) => p === folder || isInside(p, folder));
+  return installedToolCopies(['/usr', '/usr/local']).flatMap((copy) => {
+    if (!holdsNeeded(copy)) return [copy];
+    const lessons = path.join(copy, 'lessons');
+    const names = fs.existsSync(lessons) ? fs.readdirSync(lessons) : [];
+    return names.map((name) => path.join(lessons, name)).filter((lesson) => !holdsNeeded(lesson));
+  });
 }
 
 /** The pack whose model the worker runs: where it comes from decides whether it may run without a sandbox. */
@@ -73,7 +90,7 @@ export async function engineWrap(
       const view: SandboxView = {
         readOnly: withRealPaths([path.dirname(bundle), packDir, command]),
         packFiles: new Map(),
-        hidden: [],
+        hidden: otherLessons(path.dirname(bundle), packDir),
       };
       // bwrap too is tied by setpriv: --die-with-parent holds its child, not the outer bwrap (contain.ts says why).
       if (sandbox.tool === 'bwrap') return tiedToParent(sandbox.path, bwrapArgs(view, command, args));

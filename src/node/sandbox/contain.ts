@@ -16,7 +16,7 @@ import type { ProcessResult } from '../../core/check/process';
 import { runProcess, type ProcessSpec } from '../run/runner';
 import { availableSandbox, bwrapArgs, onPath, type SandboxSetting, type SandboxTool } from './sandbox';
 import { tiedToParent } from './parentDeath';
-import { privateFolders } from './privateFolders';
+import { installedToolCopies, privateFolders } from './privateFolders';
 import { insideArgs, packFilesView, SANDBOX_WORK_DIR, type SandboxView } from './sandboxView';
 import { unshareArgs } from './unshareSandbox';
 
@@ -162,10 +162,11 @@ function sandboxedLaunch(
   const packFiles = packFilesView(program.packFiles);
   const [command, args] = limited(program.runtime, executable, insideArgs(packFiles, program.args), memoryMiB, true);
   // The limit's wrapper (prlimit) is run inside too: it must be visible there, wherever it is installed.
+  const readOnly = [...program.readable, ...needs, command];
   const view: SandboxView = {
-    readOnly: [...program.readable, ...needs, command],
+    readOnly,
     packFiles,
-    hidden: [...hidden, ...privateFolders()],
+    hidden: [...hidden, ...privateFolders(), ...installedToolCopies(['/usr', '/usr/local', ...readOnly])],
   };
   // Both are tied to the CLI by setpriv. What no tie holds: a bwrap killed while it sets up its first child
   // leaves that child waiting on an eventfd for ever, PID 1 of its own namespace (so SIGTERM does not reach

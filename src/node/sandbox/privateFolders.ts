@@ -1,7 +1,9 @@
 /**
  * What a learner's program must never see, wherever the folder that holds it is bound into the sandbox:
  * Lesson Companion's own cache, data and config folders (the passing batches, the installed packs with their
- * hidden transcripts), and VS Code's user data and extensions (the extension's storage, built-in lessons).
+ * hidden transcripts), VS Code's user data and extensions (the extension's storage, built-in lessons), and
+ * every copy of Lesson Companion or a lesson pack installed as a global npm package (`npm install -g` puts it
+ * under /usr/lib/node_modules, and /usr is shown whole: its built-in lessons' transcripts were readable there).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -55,6 +57,57 @@ export function privateFolders(env: NodeJS.ProcessEnv = process.env): string[] {
       out.add(fs.realpathSync(resolved));
     } catch {
       // Gone since: nothing to hide.
+    }
+  }
+  return [...out];
+}
+
+/** Where `npm install -g` puts packages under a prefix (POSIX layout). */
+const GLOBAL_MODULES = path.join('lib', 'node_modules');
+
+/** The folders (and links to them) in `dir`, as full paths. */
+function subfolders(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
+      .map((entry) => path.join(dir, entry.name));
+  } catch {
+    return [];
+  }
+}
+
+/** Whether a package folder holds a lesson pack: a lesson.json in it, in a folder of it, or in one of lessons/. */
+function holdsPack(dir: string): boolean {
+  if (fs.existsSync(path.join(dir, 'lesson.json'))) return true;
+  return [dir, path.join(dir, 'lessons')].some((parent) =>
+    subfolders(parent).some((folder) => fs.existsSync(path.join(folder, 'lesson.json'))),
+  );
+}
+
+function realpathOrUndefined(p: string): string | undefined {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every global npm package under `prefixes` that is Lesson Companion or holds a lesson pack (scoped ones
+ * included), with its real path too (npm links a package installed from a folder).
+ */
+export function installedToolCopies(prefixes: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const prefix of new Set(prefixes.map((p) => path.resolve(p)))) {
+    const packages = subfolders(path.join(prefix, GLOBAL_MODULES)).flatMap((folder) =>
+      path.basename(folder).startsWith('@') ? subfolders(folder) : [folder],
+    );
+    for (const folder of packages) {
+      const real = realpathOrUndefined(folder);
+      if (!real || (path.basename(folder) !== 'lesson-companion' && !holdsPack(real))) continue;
+      out.add(folder);
+      out.add(real);
     }
   }
   return [...out];

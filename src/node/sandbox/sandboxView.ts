@@ -54,13 +54,15 @@ export function extraBinds(paths: readonly string[]): string[] {
 }
 
 /**
- * Hidden folders that a bound folder would show: these get an empty read-only folder over them. Only
+ * Hidden folders that a bound folder or the system would show: these get an empty read-only folder over them. Only
  * folders that exist (a mount point cannot be made in a read-only bind), and none inside another (it is
  * already covered, and its mount point is gone).
  */
 export function hiddenInside(view: SandboxView, binds: readonly string[]): string[] {
+  // /usr and the top-level system folders are shown whole: a global npm package lives there (privateFolders.ts).
+  const roots = [...binds, '/usr', ...topLevelSystem().folders];
   const shown = [...new Set(view.hidden.map((h) => path.resolve(h)))].filter(
-    (h) => binds.some((bind) => isInside(h, bind)) && fs.statSync(h, { throwIfNoEntry: false })?.isDirectory(),
+    (h) => roots.some((root) => isInside(h, root)) && fs.statSync(h, { throwIfNoEntry: false })?.isDirectory(),
   );
   return shown.filter((h) => !shown.some((other) => isInside(h, other))).sort();
 }
