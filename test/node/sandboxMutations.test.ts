@@ -1,7 +1,8 @@
 /**
- * Tests that notice two mutations a hand audit found surviving (issue 29, docs/mutation.md): the sandbox
- * binding all of /etc instead of the files interpreters read, and resolveInside taking a sibling folder
- * whose name starts with the pack's (`demo-evil` for `demo`). Real processes and real folders.
+ * Tests that notice mutations a hand audit found surviving (issue 29, docs/mutation.md): the sandbox
+ * binding all of /etc instead of the files interpreters read, resolveInside taking a sibling folder
+ * whose name starts with the pack's (`demo-evil` for `demo`), the sandbox's root left writable, and a
+ * sandbox without a network namespace of its own. Real processes and real folders, each sandbox tool in turn.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -12,6 +13,51 @@ import { DEFAULT_INTERPRETERS, prepareProgram } from '../../src/node/languages/l
 import { resolveInside } from '../../src/node/packs/packs';
 import { availableSandbox, forgetDetectedSandbox, type SandboxTool } from '../../src/node/sandbox/sandbox';
 import { ETC_FILES } from '../../src/node/sandbox/sandboxView';
+import * as net from 'node:net';
+
+/** Runs `source` as a Python learner program in `tool`'s sandbox; undefined where that tool is not here. */
+async function runIn(
+  tool: SandboxTool,
+  dir: string,
+  source: string,
+): Promise<{ stdout: string; stderr: string; exitCode: number | null } | undefined> {
+  process.env.LESSON_COMPANION_SANDBOX_TOOL = tool;
+  forgetDetectedSandbox();
+  if ((await availableSandbox())?.tool !== tool) return undefined;
+  const learner = path.join(dir, 'probe.py');
+  fs.writeFileSync(learner, source);
+  const program = await prepareProgram('python', learner, DEFAULT_INTERPRETERS);
+  const launch = await containProgram(program, { setting: 'require', hidden: [] });
+  return launch.run('', { timeLimitMs: 20_000, outputLimitBytes: 64 * 1024 });
+}
+
+/** Tries to write where only the private /tmp may be written, and prints each place that took a file. */
+const WRITES = `
+import json, os
+written = []
+for place in ["/", "/usr", "/etc", "/proc/sys", "/dev"]:
+    try:
+        with open(os.path.join(place, "lc-probe-written"), "w") as f:
+            f.write("x")
+        written.append(place)
+    except OSError:
+        pass
+with open("/tmp/lc-probe-written", "w") as f:
+    f.write("x")
+print(json.dumps(written))
+`;
+
+/** Connects to the host's loopback port given in the source; prints what happened. */
+const CONNECTS = (port: number): string => `
+import socket
+try:
+    s = socket.create_connection(("127.0.0.1", ${port}), timeout=3)
+    s.sendall(b"hello from the sandbox\\n")
+    s.close()
+    print("CONNECTED")
+except OSError as e:
+    print("REFUSED", type(e).__name__)
+`;
 
 const LISTS_ETC = `
 import json, os
@@ -71,4 +117,44 @@ describe('resolveInside keeps to the pack folder, not a sibling that shares its 
     fs.symlinkSync(path.join(tmp, 'demo-evil'), path.join(tmp, 'demo', 'sub'));
     assert.equal(await resolveInside(path.join(tmp, 'demo'), 'sub/driver.py'), undefined);
   });
+});
+
+describe('the sandbox is read-only but for its /tmp, and has no network (real processes)', function () {
+  this.timeout(30_000);
+  let tmp: string;
+  const saved = process.env.LESSON_COMPANION_SANDBOX_TOOL;
+  beforeEach(() => {
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lc-rw-')));
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.LESSON_COMPANION_SANDBOX_TOOL;
+    else process.env.LESSON_COMPANION_SANDBOX_TOOL = saved;
+    forgetDetectedSandbox();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  for (const tool of ['bwrap', 'unshare'] as SandboxTool[]) {
+    it(`${tool}: no file can be made at /, in /usr, /etc, /proc/sys or /dev; /tmp takes one`, async function () {
+      const result = await runIn(tool, tmp, WRITES);
+      if (!result) this.skip();
+      assert.equal(result.exitCode, 0, result.stderr);
+      assert.deepEqual(JSON.parse(result.stdout), []);
+    });
+
+    it(`${tool}: a connection to a listener on the host's loopback is refused, and nothing arrives`, async function () {
+      const received: string[] = [];
+      const server = net.createServer((socket) => socket.on('data', (d) => received.push(String(d))));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const port = (server.address() as net.AddressInfo).port;
+        const result = await runIn(tool, tmp, CONNECTS(port));
+        if (!result) this.skip();
+        assert.equal(result.exitCode, 0, result.stderr);
+        assert.match(result.stdout, /^REFUSED/, result.stdout);
+        assert.deepEqual(received, []);
+      } finally {
+        server.close();
+      }
+    });
+  }
 });
