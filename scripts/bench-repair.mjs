@@ -1,4 +1,4 @@
-// npm run bench:repair [-- --only <substring>]
+// npm run bench:repair [-- --only <substring>[,<substring>...]]
 //
 // Rung 4, measured as the learner meets it: `lesson-companion check --repair --json` (dist/cli.js, built
 // first) on every mistaken program of the real-style corpus (test/fixtures/real-style: a header naming at
@@ -19,7 +19,7 @@ const CLI = process.env.BENCH_CLI ?? path.join(ROOT, 'dist', 'cli.js');
 const CORPUS = path.join(ROOT, 'test', 'fixtures', 'real-style');
 const EXT = { py: 'python', js: 'javascript', ts: 'typescript' };
 const onlyArg = process.argv.indexOf('--only');
-const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
+const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1].split(',') : undefined;
 
 /** Every corpus program: its lesson, language, file, the folder to copy, and the mistakes its header names. */
 function corpus() {
@@ -51,7 +51,7 @@ function corpus() {
       }
     }
   }
-  return out.filter((p) => !ONLY || p.id.includes(ONLY));
+  return out.filter((p) => !ONLY || ONLY.some((only) => p.id.includes(only)));
 }
 
 function cli(args, cwd) {

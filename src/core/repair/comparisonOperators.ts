@@ -114,3 +114,24 @@ export function nudgeNumber(node: SyntaxNode, ctx: Context): Proposal[] {
     weight: i,
   }));
 }
+
+/** `cap is not None` → `cap` (Python), `cap !== null` → `cap`: a 0 that means "no limit" tested as such. */
+export function truthyTest(node: SyntaxNode, ctx: Context): Proposal[] {
+  if (!['comparison_operator', 'binary_expression'].includes(node.type)) return [];
+  const text = ctx.text(node);
+  const match = ctx.python
+    ? /^([\w.[\]"']+) is (not )?None$/.exec(text)
+    : /^([\w.[\]"']+) (!==?|===?) (null|undefined)$/.exec(text);
+  if (!match) return [];
+  const negated = ctx.python ? !match[2] : match[2]!.startsWith('=');
+  const to = negated ? (ctx.python ? `not ${match[1]}` : `!${match[1]}`) : match[1]!;
+  return [
+    {
+      operator: 'truthy-test',
+      edits: [replace(node, to)],
+      description: `\`${text}\` made \`${to}\``,
+      at: node,
+      weight: 0,
+    },
+  ];
+}

@@ -6,8 +6,9 @@ import { childByField, namedChildren, type SyntaxNode, type TextEdit } from './t
 import { CALLS, callArguments, replace, type Context, type Proposal } from './proposal';
 
 /** `sorted(names)` → `names`, `[...names].sort()` → `[...names]`: an ordering or a copy that changes which tie wins. */
-export function unwrapCall(node: SyntaxNode, ctx: Context): Proposal[] {
-  if (!CALLS.has(node.type)) return [];
+export function unwrapCall(node: SyntaxNode, ctx: Context, parent: SyntaxNode | null): Proposal[] {
+  // A call that is a whole statement leaves a bare name behind: taking the statement out says it plainly.
+  if (!CALLS.has(node.type) || parent?.type === 'expression_statement') return [];
   const out: Proposal[] = [];
   const args = callArguments(node);
   const fn = childByField(node, 'function');
@@ -23,6 +24,15 @@ export function unwrapCall(node: SyntaxNode, ctx: Context): Proposal[] {
   if (fn && (fn.type === 'member_expression' || fn.type === 'attribute')) {
     const object = childByField(fn, 'object');
     const method = childByField(fn, ctx.python ? 'attribute' : 'property');
+    // `xs.map((b) => ({ ...b }))` → `[...xs]`: a copy of the array, not of the objects a later write must reach.
+    if (object && method && !ctx.python && ctx.text(method) === 'map')
+      out.push({
+        operator: 'unwrap-call',
+        edits: [replace(node, `[...${ctx.text(object)}]`)],
+        description: `\`.map(…)\` made a copy of the array`,
+        at: node,
+        weight: 1,
+      });
     if (object && method)
       out.push({
         operator: 'unwrap-call',
@@ -158,10 +168,20 @@ export function tieKey(node: SyntaxNode, ctx: Context): Proposal[] {
       `ties in \`${name}\` broken by the name`,
     );
   }
-  return proposal(
-    replace(value, `lambda item: (${ctx.text(value)}(item), item)`),
-    `ties in \`${name}\` broken by the name`,
-  );
+  const getter = /^(.*)\.(__getitem__|get)$/.exec(ctx.text(value));
+  return [
+    ...proposal(
+      replace(value, `lambda item: (${ctx.text(value)}(item), item)`),
+      `ties in \`${name}\` broken by the name`,
+    ),
+    // `key=d.__getitem__` / `key=d.get` read through the dict: a missing entry read as 0 with it.
+    ...(getter
+      ? proposal(
+          replace(value, `lambda item: (${getter[1]}.get(item, 0), item)`),
+          `ties in \`${name}\` broken by the name, a missing entry read as 0`,
+        )
+      : []),
+  ];
 }
 
 /**

@@ -8,11 +8,16 @@
 import type { Language } from '../pack/schema';
 import { walkWithParent, type ParsedFile, type SyntaxNode } from './tree';
 import { STATEMENT_PARENTS, context, type Context, type Proposal } from './proposal';
-import { conditions, flipComparison, nudgeNumber, swapMinMax } from './comparisonOperators';
+import { conditions, flipComparison, nudgeNumber, swapMinMax, truthyTest } from './comparisonOperators';
+import { reservoirTie, rotationTie } from './fixedTieOperators';
 import { floor, guardEmpty, keepPart, randomTie, tieKey, unwrapCall } from './expressionOperators';
 import { deleteStatement, moveStatement } from './statementOperators';
 import { defaultEntry, rebuildState } from './stateOperators';
 import { comparatorTie, pickTie } from './callbackOperators';
+import { answerGuard, splitAnswer } from './answerOperators';
+import { dropWrite } from './dropWriteOperators';
+import { floorGuard, membershipGuard, missingGuard } from './guardOperators';
+import { clearShared, freshState, freshValue, instanceAttribute } from './freshStateOperators';
 
 export type { OperatorName, Proposal } from './proposal';
 
@@ -22,6 +27,8 @@ const NODE_OPERATORS: ((node: SyntaxNode, ctx: Context, parent: SyntaxNode | nul
   comparatorTie,
   pickTie,
   randomTie,
+  rotationTie,
+  reservoirTie,
 
   flipComparison,
   swapMinMax,
@@ -34,11 +41,26 @@ const NODE_OPERATORS: ((node: SyntaxNode, ctx: Context, parent: SyntaxNode | nul
   nudgeNumber,
   moveStatement,
   deleteStatement,
+  answerGuard,
+  splitAnswer,
+  freshState,
+  instanceAttribute,
+  clearShared,
+  freshValue,
+  membershipGuard,
+  floorGuard,
+  missingGuard,
+  dropWrite,
+  truthyTest,
 ];
 
 /** Every proposal for the nodes `inScope` accepts (by their lines), in tree order. */
-export function propose(file: ParsedFile, inScope: (node: SyntaxNode) => boolean): Proposal[] {
-  const ctx = context(file);
+export function propose(
+  file: ParsedFile,
+  inScope: (node: SyntaxNode) => boolean,
+  answers: readonly string[] = [],
+): Proposal[] {
+  const ctx = context(file, answers);
   const out: Proposal[] = [];
   for (const { node, parent } of walkWithParent(file.root)) {
     const isBlock = STATEMENT_PARENTS.has(node.type);

@@ -4,13 +4,17 @@
  * lines, in the function, and in the whole file. The node side runs them in that order within its bounds.
  */
 import { propose, type OperatorName, type Proposal } from './operators';
-import type { ParsedFile, SyntaxNode, TextEdit } from './tree';
+import { walk, type ParsedFile, type SyntaxNode, type TextEdit } from './tree';
 
 /** A mistake the report named, and where it pointed. */
 export interface RepairTarget {
   readonly mistake: string;
   /** 1-based lines, most suspicious first; empty when the report could not locate the mistake. */
   readonly lines: readonly number[];
+  /** The lesson model's answer (one line) to the command where the program first went wrong, when known. */
+  readonly answer?: string;
+  /** The first line of the function the report names: its body is near, even where no located line is. */
+  readonly functionLine?: number;
 }
 
 export interface Candidate {
@@ -40,19 +44,22 @@ const INVERTS: readonly { readonly words: RegExp; readonly operators: readonly O
   },
   {
     words: /negative|floor|below|wrap|unsigned|close|done/,
-    operators: ['floor', 'constant-condition', 'flip-comparison'],
+    operators: ['floor', 'floor-guard', 'constant-condition', 'flip-comparison'],
   },
-  { words: /increment|late|count-on|writes/, operators: ['move-statement', 'delete-statement'] },
+  { words: /increment|late|count-on|writes/, operators: ['move-statement', 'delete-statement', 'unwrap-call'] },
   {
     words: /unseen|unknown|missing|writes|stranger/,
-    operators: ['default-entry', 'delete-statement', 'constant-condition'],
+    operators: ['default-entry', 'drop-write', 'membership-guard', 'delete-statement', 'constant-condition'],
   },
-  { words: /empty|none|no-healthy|crash/, operators: ['guard-empty', 'constant-condition', 'negate-condition'] },
+  {
+    words: /empty|none|no-healthy|crash|fallback/,
+    operators: ['answer-guard', 'guard-empty', 'constant-condition', 'negate-condition'],
+  },
   {
     words: /stale|reset|shared|fresh|keeps|carry/,
-    operators: ['rebuild-state', 'delete-statement', 'constant-condition'],
+    operators: ['fresh-state', 'rebuild-state', 'delete-statement', 'constant-condition'],
   },
-  { words: /cap|off-by-one|limit|max/, operators: ['flip-comparison', 'nudge-number'] },
+  { words: /cap|off-by-one|limit|max|zero/, operators: ['flip-comparison', 'truthy-test', 'nudge-number'] },
   {
     words: /down|health|skip|unknown|unseen|fallback|picks/,
     operators: ['constant-condition', 'negate-condition', 'flip-comparison', 'delete-statement'],
@@ -78,6 +85,12 @@ const OPERATOR_COST: Record<OperatorName, number> = {
   'tie-key': 2,
   'tie-callback': 2,
   'random-tie': 2,
+  'answer-guard': 2,
+  'fresh-state': 2,
+  'membership-guard': 3,
+  'floor-guard': 3,
+  'drop-write': 3,
+  'truthy-test': 3,
 };
 
 /** The operators that invert the mistake, most likely first. */
@@ -89,22 +102,35 @@ export function invertingOperators(mistake: string): OperatorName[] {
 }
 
 /** How far a node is from the located lines: 0 on them, the distance in lines near them, more outside. */
-function distance(node: SyntaxNode, lines: readonly number[]): number {
-  if (lines.length === 0) return 4;
+function distance(node: SyntaxNode, lines: readonly number[], named?: Span): number {
+  // Inside the function the report names, at most 2 lines away (the located lines may be in a helper it calls).
+  const inNamed = named && node.startLine >= named.startLine && node.endLine <= named.endLine ? 2 : Infinity;
+  if (lines.length === 0) return Math.min(4, inNamed);
   let best = Infinity;
   for (const line of lines) {
     if (line >= node.startLine && line <= node.endLine) return node.endLine - node.startLine > 3 ? 1 : 0;
     best = Math.min(best, Math.abs(line - node.startLine), Math.abs(line - node.endLine));
   }
-  return best <= 3 ? best : best <= 12 ? 4 + best / 4 : 8 + best / 20;
+  return Math.min(inNamed, best <= 3 ? best : best <= 12 ? 4 + best / 4 : 8 + best / 20);
 }
 
-function costOf(proposal: Proposal, targets: readonly RepairTarget[]): number {
+type Span = Pick<SyntaxNode, 'startLine' | 'endLine'>;
+const FUNCTION_TYPES =
+  /^(function_definition|function_declaration|method_definition|arrow_function|function_expression)$/;
+
+/** The function (or method) that starts at a line. */
+function functionAt(file: ParsedFile, line: number | undefined): Span | undefined {
+  if (line === undefined) return undefined;
+  for (const node of walk(file.root)) if (FUNCTION_TYPES.test(node.type) && node.startLine === line) return node;
+  return undefined;
+}
+
+function costOf(proposal: Proposal, targets: readonly RepairTarget[], named: readonly (Span | undefined)[]): number {
   let best = Infinity;
-  for (const target of targets) {
+  for (const [i, target] of targets.entries()) {
     const rank = invertingOperators(target.mistake).indexOf(proposal.operator);
     const bonus = rank < 0 ? 0 : 2.5 - rank * 0.1;
-    const cost = OPERATOR_COST[proposal.operator] - bonus + distance(proposal.at, target.lines) * 1.5;
+    const cost = OPERATOR_COST[proposal.operator] - bonus + distance(proposal.at, target.lines, named[i]) * 1.5;
     best = Math.min(best, cost);
   }
   return best + proposal.weight * 0.5;
@@ -112,10 +138,17 @@ function costOf(proposal: Proposal, targets: readonly RepairTarget[]): number {
 
 /** Every single edit the operators propose over the file, cheapest first, the same edit once. */
 export function singleEdits(file: ParsedFile, targets: readonly RepairTarget[]): Candidate[] {
-  const all = targets.length ? targets : [{ mistake: '', lines: [] }];
+  const all: readonly RepairTarget[] = targets.length ? targets : [{ mistake: '', lines: [] }];
+  const named = all.map((t) => functionAt(file, t.functionLine));
   const seen = new Set<string>();
   const out: Candidate[] = [];
-  for (const proposal of propose(file, () => true)) {
+  // The model's answers, for the mistakes an answer undoes (an empty pool, a fallback): not a backend's name.
+  const answers = [
+    ...new Set(
+      all.flatMap((t) => (t.answer && invertingOperators(t.mistake).includes('answer-guard') ? [t.answer] : [])),
+    ),
+  ];
+  for (const proposal of propose(file, () => true, answers)) {
     const key = JSON.stringify(proposal.edits);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -123,7 +156,7 @@ export function singleEdits(file: ParsedFile, targets: readonly RepairTarget[]):
       edits: proposal.edits,
       operators: [proposal.operator],
       description: proposal.description,
-      cost: costOf(proposal, all),
+      cost: costOf(proposal, all, named),
     });
   }
   // Stable: equal costs keep the file's order.

@@ -21,7 +21,13 @@ export type OperatorName =
   | 'default-entry'
   | 'tie-key'
   | 'tie-callback'
-  | 'random-tie';
+  | 'random-tie'
+  | 'answer-guard'
+  | 'fresh-state'
+  | 'membership-guard'
+  | 'floor-guard'
+  | 'drop-write'
+  | 'truthy-test';
 
 export interface Proposal {
   readonly operator: OperatorName;
@@ -49,10 +55,15 @@ export interface Context {
   readonly file: ParsedFile;
   readonly python: boolean;
   readonly text: (node: SyntaxNode) => string;
+  /**
+   * What the lesson's model answered where the program went wrong, for the mistakes an answer undoes (an empty
+   * pool, a fallback): one line each, from the failing transcript (never written into core for a lesson).
+   */
+  readonly answers: readonly string[];
 }
 
-export function context(file: ParsedFile): Context {
-  return { file, python: file.language === 'python', text: (node) => textOf(file.source, node) };
+export function context(file: ParsedFile, answers: readonly string[] = []): Context {
+  return { file, python: file.language === 'python', text: (node) => textOf(file.source, node), answers };
 }
 
 export const replace = (node: SyntaxNode, text: string): TextEdit => ({ start: node.start, end: node.end, text });

@@ -49,7 +49,9 @@ export function defaultEntry(node: SyntaxNode, ctx: Context, parent: SyntaxNode 
     const read = `${ctx.text(value)}.get(${ctx.text(key)}, 0)`;
     const isTarget =
       parent && ['assignment', 'augmented_assignment'].includes(parent.type) && childByField(parent, 'left') === node;
-    if (!isTarget) return [proposal(replace(node, read))];
+    // A read that also stores the 0, for a program whose later code expects the entry to be there.
+    const stored = `${ctx.text(value)}.setdefault(${ctx.text(key)}, 0)`;
+    if (!isTarget) return [proposal(replace(node, read)), proposal(replace(node, stored), 1)];
     const op = parent.type === 'augmented_assignment' ? childByField(parent, 'operator') : undefined;
     const right = childByField(parent, 'right');
     if (!op || !right) return [];

@@ -15,7 +15,7 @@ const NOT_MOVABLE = new Set([
 ]);
 
 /** The statements of a block, when each starts and ends a line of its own (so moving lines moves them whole). */
-function ownLineStatements(block: SyntaxNode, source: string): SyntaxNode[] | undefined {
+export function ownLineStatements(block: SyntaxNode, source: string): SyntaxNode[] | undefined {
   const statements = namedChildren(block).filter((s) => !s.type.endsWith('_clause') || s.type === 'else_clause');
   for (const s of statements) {
     const before = source.slice(source.lastIndexOf('\n', s.start - 1) + 1, s.start);

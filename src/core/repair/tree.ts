@@ -87,3 +87,15 @@ export function indentAt(source: string, offset: number): string {
   const lineStart = source.lastIndexOf('\n', offset - 1) + 1;
   return /^[ \t]*/.exec(source.slice(lineStart))![0];
 }
+
+/** The nodes from the root down to `node`, the root first and `node` last (operators see only a node and its parent). */
+export function pathTo(root: SyntaxNode, node: SyntaxNode): SyntaxNode[] {
+  const path: SyntaxNode[] = [];
+  let at: SyntaxNode | undefined = root;
+  while (at) {
+    path.push(at);
+    if (at === node) return path;
+    at = at.children.find((c) => c.start <= node.start && node.end <= c.end);
+  }
+  return path;
+}

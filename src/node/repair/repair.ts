@@ -37,12 +37,34 @@ export interface RepairOptions {
   readonly patchName?: string;
 }
 
-/** The named mistakes and the lines each points at. */
+/** Problems that say a program answers wrong, in a way no mistake of the lesson names: a search can still undo it. */
+const UNNAMED_KINDS = new Set(['unrecognised-difference', 'stale-state', 'crash']);
+
+/**
+ * The named mistakes and the lines each points at, with the model's answer where the program first went wrong.
+ * A program with no named mistake gets its problems instead (the kind as the mistake, the line a crash names).
+ */
 export function repairTargets(report: CheckReport): RepairTarget[] {
-  return report.mistakes.map((m) => ({
-    mistake: m.id,
-    lines: m.location?.lines.length ? m.location.lines : m.line ? [m.line] : [],
-  }));
+  const named = report.mistakes.map((m) => {
+    const example = m.counterexample;
+    const answer = example?.trace[example.divergesAt]?.expected;
+    return {
+      mistake: m.id,
+      lines: m.location?.lines.length ? m.location.lines : m.line ? [m.line] : [],
+      ...(answer?.length === 1 ? { answer: answer[0]! } : {}),
+      ...(m.line ? { functionLine: m.line } : {}),
+    };
+  });
+  if (named.length > 0 || report.status === 'pass') return named;
+  const example = report.counterexample;
+  const answer = example?.trace[example.divergesAt]?.expected;
+  return report.problems
+    .filter((p) => UNNAMED_KINDS.has(p.kind))
+    .map((p) => ({
+      mistake: p.kind,
+      lines: p.line ? [p.line] : [],
+      ...(answer?.length === 1 ? { answer: answer[0]! } : {}),
+    }));
 }
 
 /** The check's first batch (every hidden and generated transcript, and what a passing program prints). */
@@ -109,13 +131,13 @@ export async function repairFile(
 ): Promise<RepairResult> {
   const started = performance.now();
   const targets = repairTargets(report);
-  const mistake = targets.map((t) => t.mistake).join(', ');
+  // The mistakes by id; a fix for a program with no named mistake is for no mistake ('').
+  const mistake = report.mistakes.map((m) => m.id).join(', ');
   if (report.status === 'pass') return notFound(mistake, 'the check passed; there is nothing to fix.', started);
   const maxRung = pack.manifest.hints?.maxRung;
   if (maxRung !== undefined && maxRung < 4)
     return notFound(mistake, `this lesson shows hints up to rung ${maxRung} (hints.maxRung), not fixes.`, started);
-  if (targets.length === 0)
-    return notFound(mistake, 'the check named no mistake from the lesson, so there is no mistake to undo.', started);
+  if (targets.length === 0) return notFound(mistake, 'the check found no mistake and no difference to undo.', started);
   const absolute = path.resolve(file);
   const source = await fs.readFile(absolute, 'utf8');
   const parsed = await parseSource(language, source);
@@ -139,9 +161,12 @@ export async function repairFile(
     const bounds = { ...DEFAULT_BOUNDS, ...options.bounds };
     const searched = await searchFix(parsed, targets, runner, baseline, verify, bounds);
     if (!searched.found || !verified) {
-      const why = searched.stoppedBy
-        ? `none of the ${searched.runs} edits tried within the search's ${searched.stoppedBy === 'time' ? `${Math.round(bounds.timeMs / 1000)} s` : 'bound'} passes every test.`
-        : `none of the ${searched.runs} small edits near the lines it found passes every test.`;
+      const why =
+        searched.stoppedBy === 'stalled'
+          ? `none of the ${searched.runs} edits tried passes every test, and the last ${bounds.stall} brought the answers no closer to a passing program's.`
+          : searched.stoppedBy
+            ? `none of the ${searched.runs} edits tried within the search's ${searched.stoppedBy === 'time' ? `${Math.round(bounds.timeMs / 1000)} s` : 'bound'} passes every test.`
+            : `none of the ${searched.runs} small edits near the lines it found passes every test.`;
       return notFound(
         mistake,
         `${why} Rungs 1 to 3 (the question, the lines, the smallest failing transcript) still hold.`,
