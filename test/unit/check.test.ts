@@ -110,6 +110,22 @@ describe('check (fake programs)', () => {
     );
   });
 
+  it('a stall proven by CPU time (it computed for the whole stall limit without a word) is believed at once: no second run', async () => {
+    let calls = 0;
+    const spins: Execute = async () => {
+      calls += 1;
+      return done('OK\n', { exitCode: null, signal: 'SIGKILL', timedOut: true, stalled: true, stalledOnCpu: true });
+    };
+    const hung = await checkWith(spins);
+    assert.equal(hung.status, 'fail');
+    assert.ok(
+      hung.problems.some((p) => p.kind === 'timeout'),
+      JSON.stringify(hung.problems),
+    );
+    assert.equal(hung.processRuns, calls);
+    assert.equal(calls, 1, 'the hang was run again');
+  });
+
   it('the retry of a run that stalled before printing anything (a slow start) waits longer; one that answered first, the usual second', async () => {
     const right = mutantProgram();
     const asked: (number | undefined)[] = [];

@@ -65,6 +65,26 @@ describe('the program clock: silence in the program’s own time', () => {
     assert.equal(clock.chargedSince(1500), 250);
   });
 
+  it('tells the silence charged by CPU time from the silence charged by the clock while the program slept', () => {
+    const { clock, next } = scripted([
+      { at: 0, cpuMs: 0, sleeping: false },
+      { at: 600, cpuMs: 600, sleeping: false },
+      { at: 1000, cpuMs: 600, sleeping: true },
+      { at: 1400, cpuMs: 600, sleeping: true },
+    ]);
+    clock.mark();
+    next();
+    assert.deepEqual([clock.chargedSince(0), clock.chargedByCpuSince(0)], [600, 600]);
+    next();
+    // Asleep now, but not at the sample before: the program's CPU time says it (none), not the clock.
+    assert.deepEqual([clock.chargedSince(0), clock.chargedByCpuSince(0)], [600, 600]);
+    next();
+    // Asleep at both samples: the clock's 400 ms, none of it CPU time.
+    assert.deepEqual([clock.chargedSince(0), clock.chargedByCpuSince(0)], [1000, 600]);
+    // Another silence (an answer came at 1200) has no CPU charge yet.
+    assert.equal(clock.chargedByCpuSince(1200), 0);
+  });
+
   it('falls back to the wall clock where /proc cannot tell', () => {
     const { clock, next } = scripted([
       { at: 0, cpuMs: undefined, sleeping: false },
@@ -73,6 +93,7 @@ describe('the program clock: silence in the program’s own time', () => {
     clock.mark();
     next();
     assert.equal(clock.chargedSince(0), 700);
+    assert.equal(clock.chargedByCpuSince(0), 0);
   });
 
   it('reads this process from /proc: its CPU time grows as it works', () => {

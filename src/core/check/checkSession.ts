@@ -105,8 +105,9 @@ export function openSession(input: CheckInput): CheckSession {
       session.processRuns += 1;
       let result = await input.execute(stdin, limits);
       // A second of silence can be a loaded machine rather than the program: a stall is run once more before it
-      // is believed, so a deterministic program gets the same verdict whatever else the machine is doing.
-      if (result.stalled && stallRetries < MAX_STALL_RETRIES) {
+      // is believed, so a deterministic program gets the same verdict whatever else the machine is doing. One
+      // proven by CPU time (a second of computing without a word) is a hang on any machine: no second run.
+      if (result.stalled && !result.stalledOnCpu && stallRetries < MAX_STALL_RETRIES) {
         stallRetries += 1;
         session.processRuns += 1;
         const again = await input.execute(

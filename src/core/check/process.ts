@@ -15,6 +15,12 @@ export interface ProcessResult {
   readonly stalled?: boolean;
   /** How long a stalled run had printed nothing when it was stopped, in ms. */
   readonly silentMs?: number;
+  /**
+   * The stall was charged in the program's CPU time alone: it computed for the whole stall limit without a word.
+   * Waiting for a core is never charged, so no load on the machine causes that; a stall charged by the clock
+   * (the program slept) might be the machine's doing, and is run again before it is believed.
+   */
+  readonly stalledOnCpu?: boolean;
   /** The time limit that applied to this run (the runner may raise it with the number of commands), in ms. */
   readonly timeLimitMs?: number;
   /** Stopped because its stdout went past the output limit (stderr has its own cap and never stops it). */

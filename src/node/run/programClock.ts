@@ -78,7 +78,8 @@ const asleep = (state: string): boolean =>
  */
 export class ProgramClock {
   private last: { at: number; cpuMs: number | undefined; sleeping: boolean } | undefined;
-  private charge = { since: Number.NaN, ms: 0 };
+  /** The silence charged since `since`: all of it, and the part charged by its CPU time (not by the clock). */
+  private charge = { since: Number.NaN, ms: 0, cpuMs: 0 };
 
   constructor(
     private readonly pid: number | undefined,
@@ -97,19 +98,28 @@ export class ProgramClock {
     const now = this.pid === undefined ? { cpuMs: undefined, sleeping: false } : this.sample(this.pid);
     const last = this.last;
     this.last = { at, ...now };
-    if (this.charge.since !== since) this.charge = { since, ms: 0 };
+    if (this.charge.since !== since) this.charge = { since, ms: 0, cpuMs: 0 };
     const from = Math.max(since, last?.at ?? since);
     const span = at - from;
     if (span <= 0) return this.charge.ms;
+    // Asleep at both samples, no /proc, or no sample yet to compare with: the wall clock, at full rate.
     let rate = 1;
     if (last && last.cpuMs !== undefined && now.cpuMs !== undefined && !(last.sleeping && now.sleeping)) {
       const elapsed = at - last.at;
       // Ticks are 10 ms: over a short span a busy program can show none; the wall clock bounds it either way.
       rate = elapsed > 0 ? Math.min(1, (now.cpuMs - last.cpuMs) / elapsed) : 1;
-    } else if (!last || last.cpuMs === undefined || now.cpuMs === undefined) {
-      rate = 1; // no /proc (or no sample yet to compare with): the wall clock
+      this.charge.cpuMs += span * rate;
     }
     this.charge.ms += span * rate;
     return this.charge.ms;
+  }
+
+  /**
+   * The part of the silence since `since` charged by the program's CPU time (as of the last chargedSince): a
+   * program that used the whole stall limit's CPU while silent hangs whatever the load, since waiting for a core
+   * is never charged. The rest was charged by the clock while it slept, which a loaded machine can stretch.
+   */
+  chargedByCpuSince(since: number): number {
+    return this.charge.since === since ? this.charge.cpuMs : 0;
   }
 }

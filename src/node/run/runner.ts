@@ -127,6 +127,8 @@ class ProgramRun {
   private inputWritten: number | undefined;
   private timedOut = false;
   private stalled = false;
+  /** It stalled on its own CPU time alone (programClock.ts): a hang no load could have caused. */
+  private stalledOnCpu = false;
   /** How long it had printed nothing when it was called stalled, in ms (the sentence says it). */
   private silentMs: number | undefined;
   private outputLimited = false;
@@ -220,13 +222,19 @@ class ProgramRun {
     const failedByItself = exit.exitCode !== 0 && exit.signal !== 'SIGKILL' && !exit.startError && !outputLimited;
     const memoryExceeded = spec.memoryLimitMiB !== undefined && failedByItself && OUT_OF_MEMORY.test(errorText);
     if (memoryExceeded) this.stalled = this.timedOut = false;
-    const { stalled, silentMs } = this;
+    const { stalled, silentMs, stalledOnCpu } = this;
     return {
       stdout: out,
       stderr: errorText,
       timedOut: this.timedOut,
       outputLimited,
-      ...(stalled ? { stalled, ...(silentMs !== undefined ? { silentMs: Math.round(silentMs) } : {}) } : {}),
+      ...(stalled
+        ? {
+            stalled,
+            ...(silentMs !== undefined ? { silentMs: Math.round(silentMs) } : {}),
+            ...(stalledOnCpu ? { stalledOnCpu } : {}),
+          }
+        : {}),
       ...(memoryExceeded ? { memoryExceeded, memoryLimitMiB: spec.memoryLimitMiB } : {}),
       timeLimitMs: spec.timeLimitMs,
       ...exit,
@@ -283,6 +291,7 @@ class ProgramRun {
       return;
     }
     this.stalled = true;
+    this.stalledOnCpu = this.clock.chargedByCpuSince(since) >= allowed - 5;
     this.silentMs = performance.now() - since;
     this.timedOut = true;
     this.stop();
