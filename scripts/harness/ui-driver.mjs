@@ -203,6 +203,16 @@ export async function runCommand(page, title, { retries = 8, rowTimeout = 5000 }
   }
 }
 
+/** Picks the row labelled exactly `label` in the open quick pick (e.g. a lesson, then a language). */
+export async function pickQuickItem(page, label) {
+  const row = page
+    .locator('.quick-input-widget .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) })
+    .first();
+  await row.waitFor({ state: 'visible', timeout: 15000 });
+  await row.click();
+}
+
 // Webview titles: a RegExp, or a string matched exactly (case-insensitive) or else as a prefix, so
 // 'Lesson' finds a panel retitled "Lesson: Least Connections Is a Counter".
 const titleSpec = (t) => (t instanceof RegExp ? { source: t.source, flags: t.flags } : { text: String(t) });

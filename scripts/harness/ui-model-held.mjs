@@ -20,7 +20,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { REPO_ROOT, ms } from './lib.mjs';
-import { runCommand, screenshot, waitForNotification, webviewFrame, withWorkbench } from './ui-driver.mjs';
+import {
+  pickQuickItem,
+  runCommand,
+  screenshot,
+  waitForNotification,
+  webviewFrame,
+  withWorkbench,
+} from './ui-driver.mjs';
 
 const ID = 'health-checks-unheld';
 const TITLE = 'Health Checks, Installed Without a Sandbox';
@@ -54,15 +61,6 @@ function bundlePack(tmp) {
     stdio: 'pipe',
   });
   return file;
-}
-
-async function pickQuickItem(page, label) {
-  const row = page
-    .locator('.quick-input-widget .monaco-list-row')
-    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) })
-    .first();
-  await row.waitFor({ state: 'visible', timeout: 15000 });
-  await row.click();
 }
 
 /** The workbench's modal dialog, once it shows: its whole text and its buttons. */

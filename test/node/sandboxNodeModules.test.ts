@@ -22,13 +22,41 @@ const ROOT = path.join(__dirname, '..', '..');
 const LESSON = path.join(ROOT, 'lessons', 'least-connections');
 
 /**
- * Walks the file system it sees (not the system's own folders, which are the host's, read-only) and lists
+ * A learner program that walks `tops` (skipping `skipped`) and lists every transcript and lesson.json it can
+ * read, after the paths in `tried`; it reads its input to the end first, as a learner's program would.
+ */
+const searcher = (tops: readonly string[], skipped: readonly string[], tried = ''): string => `
+import json, os, sys
+for line in sys.stdin:
+    pass
+found = []
+${tried}
+SKIPPED = ${JSON.stringify(skipped)}
+def readable(p):
+    try:
+        with open(p, "rb") as f:
+            f.read(1)
+        return True
+    except OSError:
+        return False
+for top in ${JSON.stringify(tops)}:
+    for dirpath, dirnames, filenames in os.walk(top):
+        dirnames[:] = [d for d in dirnames if os.path.join(dirpath, d) not in SKIPPED]
+        for name in filenames:
+            p = os.path.join(dirpath, name)
+            if ("transcripts" in p.split(os.sep) or name == "lesson.json") and readable(p):
+                found.append(p)
+print(json.dumps(found))
+`;
+
+/**
+ * Walks the file system it sees (not the system's own folders, which the global test below walks) and lists
  * every transcript and lesson.json it can read; and tries the installed package's paths by name.
  */
-const SEARCHER = `
-import json, os, sys
-found = []
-SYSTEM = ("/proc", "/sys", "/dev", "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+const SEARCHER = searcher(
+  ['/'],
+  ['/proc', '/sys', '/dev', '/usr', '/etc', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'],
+  `
 here = os.path.dirname(os.path.abspath(__file__))
 package = os.path.join(here, "node_modules", "lesson-companion", "lessons")
 for name in ("least-connections", "conn-counts", "health-checks"):
@@ -39,20 +67,8 @@ for name in ("least-connections", "conn-counts", "health-checks"):
             found.append(p)
         except OSError:
             pass
-for top in ["/"]:
-    for dirpath, dirnames, filenames in os.walk(top):
-        dirnames[:] = [d for d in dirnames if os.path.join(dirpath, d) not in SYSTEM]
-        for name in filenames:
-            p = os.path.join(dirpath, name)
-            if "transcripts" in p.split(os.sep) or name == "lesson.json":
-                try:
-                    with open(p, "rb") as f:
-                        f.read(1)
-                    found.append(p)
-                except OSError:
-                    pass
-print(json.dumps(found))
-`;
+`,
+);
 
 function npm(args: string[], cwd: string): string {
   return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 });
@@ -133,24 +149,7 @@ describe('a local node_modules/lesson-companion stays out of view (real processe
 });
 
 /** Lists every transcript and lesson.json readable under the global node_modules folders of /usr. */
-const GLOBAL_SEARCHER = `
-import json, os, sys
-found = []
-for top in ["/usr/lib/node_modules", "/usr/local/lib/node_modules"]:
-    for dirpath, dirnames, filenames in os.walk(top):
-        for name in filenames:
-            p = os.path.join(dirpath, name)
-            if "transcripts" in p.split(os.sep) or name == "lesson.json":
-                try:
-                    with open(p, "rb") as f:
-                        f.read(1)
-                    found.append(p)
-                except OSError:
-                    pass
-for line in sys.stdin:
-    pass
-print(json.dumps(found))
-`;
+const GLOBAL_SEARCHER = searcher(['/usr/lib/node_modules', '/usr/local/lib/node_modules'], []);
 
 describe('a global install of lesson-companion (npm install -g, under /usr) stays out of view (real processes)', function () {
   this.timeout(300_000);
