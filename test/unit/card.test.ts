@@ -150,8 +150,12 @@ describe('core/findings: what one squiggle covers', () => {
       'python',
       undefined,
     );
-  it('covers the run of lines around the most suspicious one when lines tell the commands apart', () => {
-    assert.deepEqual(at([21, 20, 24]), { first: 20, last: 21 });
+  it('covers the lines that tell the commands apart over short gaps, not code further off', () => {
+    // go_port_fallback.py: "Lines 28, 30 and 33 of choose_backend()", the `if` tests that led to the fallback's
+    // `return self.backends[0].addr` on 33 (29 and 31 are the returns not taken, 32 a comment): one squiggle.
+    assert.deepEqual(at([28, 30, 33]), { first: 28, last: 33 });
+    assert.deepEqual(at([21, 20, 24]), { first: 20, last: 24 });
+    assert.deepEqual(at([20, 21, 25]), { first: 20, last: 21 });
   });
   it('covers a function body that tells nothing apart over short gaps, not the command loop far below', () => {
     // The issue's class: done() is lines 21–22 with a comment at 20; the command loop's DONE branch is at 38.

@@ -12,7 +12,6 @@ import {
   INLINE_MESSAGE_MAX,
   inlineMessageFits,
   inlineMessageLine,
-  leadingBlock,
   linesText,
   mistakeExplanation,
   mistakeHeadline,
@@ -184,8 +183,6 @@ describe("core/findings: a mistake in the learner's words", () => {
     assert.deepEqual(currentLines(traced, `# one\n# two\n${checked}`, 'python', anchors), [7]);
     assert.deepEqual(currentLines(traced, checked, 'python', anchors), [5]);
     assert.deepEqual(currentLines(traced, checked, 'python', undefined), [5]);
-    assert.deepEqual(leadingBlock([75, 74, 76, 80]), { first: 74, last: 76 });
-    assert.equal(leadingBlock([]), null);
   });
 });
 
@@ -209,8 +206,8 @@ describe("core/findings: where the editor's one-line message goes", () => {
   ].join('\n');
 
   it('on the squiggle: the shortest line of the block of traced lines it covers, never a line outside it', () => {
-    const traced = mistake({ location: { lines: [9, 8, 7, 11], function: '_least_busy', reason: 'r' } });
-    // The squiggle covers 7–9 (the block holding the most suspicious line 9); line 11 is shorter but not under it.
+    const traced = mistake({ location: { lines: [9, 8, 7, 2], function: '_least_busy', reason: 'r' } });
+    // The squiggle covers 7–9 (the block holding the first line, 9); line 2 is shorter but not under it.
     assert.equal(inlineMessageLine(traced, source, 'python', undefined), 7);
   });
 

@@ -96,9 +96,12 @@ describe('mistakeRange and buildDiagnostics: the squiggle of a located mistake',
     );
   });
 
-  it('stops at a gap: lines apart from the most suspicious one get no squiggle of theirs', async () => {
-    const range = await mistakeRange(documentOf(SOURCE), mistake([4, 6]), 'python');
-    assert.deepEqual([range.start.line, range.end.line], [3, 3]);
+  it('stops at a gap: lines further apart than a blank line and a comment get no squiggle of theirs', async () => {
+    const range = await mistakeRange(documentOf(SOURCE), mistake([2, 6]), 'python');
+    assert.deepEqual([range.start.line, range.end.line], [1, 1]);
+    // One line between (a branch not taken): one squiggle over both.
+    const joined = await mistakeRange(documentOf(SOURCE), mistake([4, 6]), 'python');
+    assert.deepEqual([joined.start.line, joined.end.line], [3, 5]);
   });
 
   it('gives an exact mistake an error, a likely one a warning (Problems sorts and filters by it)', async () => {

@@ -354,10 +354,12 @@ export function currentLines(
 }
 
 /**
- * What a mistake's one squiggle covers (1-based, in the current source), or null with no traced lines:
- * the run of consecutive lines that holds the most suspicious one; lines that tell nothing apart (its
- * function's lines that ran at that kind of command, `telling: false`) are all equally suspect, so the block around the
- * first of them, over short gaps (a blank line, a comment).
+ * What a mistake's one squiggle covers (1-based, in the current source), or null with no traced lines: the block
+ * around the first of its lines, over short gaps (a blank line, a comment, a branch not taken). Its lines are equally
+ * suspect: those that ran only where the program went wrong all have the top score (`return self.backends[0]` two
+ * lines under the `if not self.backends:` that led to it: "Lines 48, 50 and 53" squiggled 48 alone), and those that
+ * tell nothing apart (`telling: false`) are its function's lines that ran at that kind of command. A jump to other
+ * code (the command loop far below) ends it.
  */
 export function squiggleBlock(
   m: Pick<NamedMistake, 'id' | 'function' | 'location'>,
@@ -366,26 +368,14 @@ export function squiggleBlock(
   anchors: FunctionAnchors | undefined,
 ): { first: number; last: number } | null {
   const lines = currentLines(m, source, language, anchors);
-  if (lines.length === 0 || m.location?.telling !== false) return leadingBlock(lines);
-  // A blank line or a comment between two of them does not split the block; a jump to other code does.
+  if (lines.length === 0) return null;
   const sorted = [...new Set(lines)].sort((a, b) => a - b);
   let first = lines[0]!;
   let last = lines[0]!;
-  for (const l of sorted.filter((l) => l < lines[0]!).reverse()) if (first - l <= TELLING_NOTHING_GAP) first = l;
-  for (const l of sorted.filter((l) => l > lines[0]!)) if (l - last <= TELLING_NOTHING_GAP) last = l;
+  for (const l of sorted.filter((l) => l < lines[0]!).reverse()) if (first - l <= SHORT_GAP) first = l;
+  for (const l of sorted.filter((l) => l > lines[0]!)) if (l - last <= SHORT_GAP) last = l;
   return { first, last };
 }
 
-/** Lines apart that still make one block of lines that tell nothing apart (a blank line and a comment between). */
-const TELLING_NOTHING_GAP = 3;
-
-/** The run of consecutive lines that holds the most suspicious one: what one squiggle covers. */
-export function leadingBlock(lines: readonly number[]): { first: number; last: number } | null {
-  if (lines.length === 0) return null;
-  const set = new Set(lines);
-  let first = lines[0]!;
-  let last = lines[0]!;
-  while (set.has(first - 1)) first--;
-  while (set.has(last + 1)) last++;
-  return { first, last };
-}
+/** Lines apart that still make one squiggled block (two lines between: a blank line and a comment). */
+const SHORT_GAP = 3;
