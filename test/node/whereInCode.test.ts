@@ -1,7 +1,7 @@
 /**
- * Where in the code, measured: for every real-style program whose header states the line each mistake is on
- * (`expect-lines: tiebreak=15`), the share of its named mistakes whose squiggle (squiggleBlock, what the
- * editor underlines) covers that line. A mistake with no traced lines has only its function's name
+ * Where in the code, measured: for every real-style program of the three lessons whose header states the line
+ * each mistake is on (`expect-lines: tiebreak=15`), the share of its named mistakes whose squiggle (squiggleBlock,
+ * what the editor underlines) covers that line. A mistake with no traced lines has only its function's name
  * underlined, which covers the wrong line only when that is the `def` line itself. The figure is printed and
  * stated in the README; the test holds it from falling (MIN_SHARE), and each program's verdict from changing.
  */
@@ -19,11 +19,11 @@ const ROOT = path.join(__dirname, '..', '..');
 const PYTHON =
   execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
 /**
- * Just under the share measured (see the README): 40–43 of 46 in two runs once crashes took their traceback's
- * line and random choosers their drawing line (what a program that chooses at random is told varies between
- * runs, by a few mistakes). A change that lowers it below 40 of 46 fails here.
+ * The target (issue 30), under the share measured (see the README): 88 of 96 (92%) in three runs over the three
+ * lessons' programs with `expect-lines:`, seven misses in every run and one of a program that draws at random
+ * (which of them varies: what such a program is told varies between runs). A change that loses three more fails.
  */
-const MIN_SHARE = 0.85;
+const MIN_SHARE = 0.9;
 const MODULES = {
   'conn-counts': { python: 'least_conn.py', javascript: 'least_conn.js', typescript: 'least_conn.ts' },
 };
