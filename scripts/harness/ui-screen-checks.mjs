@@ -8,6 +8,19 @@
 export async function readPanel(wv) {
   return wv.locator('body').evaluate(() => {
     const text = (el) => (el ? (el.innerText ?? '').replace(/\u00a0/g, ' ').trim() : '');
+    // A sentence as written: its <code> spans in backticks again, so the `names` it quotes are checked.
+    const written = (el) => {
+      if (!el) return '';
+      const copy = el.cloneNode(true);
+      for (const code of copy.querySelectorAll('code')) code.textContent = `\`${code.textContent}\``;
+      copy.style.display = 'block';
+      el.after(copy);
+      const out = text(copy);
+      copy.remove();
+      return out;
+    };
+    // Backticks a reader sees: code the panel did not render as code.
+    const rawTicks = (el) => [...text(el).matchAll(/`[^`\n]+`/g)].map((m) => m[0]);
     const readTable = (table) =>
       [...(table?.querySelectorAll('tbody tr') ?? [])].map((tr) => {
         const cells = [...tr.children].map((td) => text(td));
@@ -35,7 +48,8 @@ export async function readPanel(wv) {
           ...card.querySelectorAll(
             'p.where, p.evidence, p.behaviour, p.trace-note, p.trace-caption, :scope > p:not([class]), p.advice',
           ),
-        ].map((p) => ({ kind: p.className.split(' ')[0] || 'message', text: text(p) })),
+        ].map((p) => ({ kind: p.className.split(' ')[0] || 'message', text: written(p) })),
+        rawTicks: rawTicks(card),
         revealed: [...text(card.querySelector('p.revealed')).matchAll(/“([^”]*)”/g)].map((m) => m[1]),
         rows: readTable(table),
         tableText: text(table),
@@ -53,6 +67,7 @@ export async function readPanel(wv) {
         shown: shown.replace(sentence, ''),
         stale: figure.classList.contains('stale'),
         foldedTicks: !figure.querySelector('details.every-number')?.open,
+        rawTicks: rawTicks(figure),
       };
     }
     const bar = document.querySelector('.topbar');
@@ -172,6 +187,7 @@ function evidenceProblems(card, sentence, screen, problems) {
 
 function cardProblems(card, screen, problems) {
   let refs = 0;
+  for (const tick of card.rawTicks) problems.push(`${card.title}: shows ${tick} with its backticks, not as code`);
   const rows = card.rows.filter((r) => !r.preamble);
   for (const { kind, text } of card.sentences) {
     refs += commandRefProblems(card, text, screen, problems);
@@ -207,6 +223,7 @@ function cardProblems(card, screen, problems) {
 }
 
 function underLoadProblems(u, screen, problems) {
+  for (const tick of u?.rawTicks ?? []) problems.push(`under load: shows ${tick} with its backticks, not as code`);
   if (!u || !u.sentence) return;
   // "Your check found “X”": X is a mistake the last check named, on a card on screen.
   const named = /Your check found “([^”]*)”/.exec(u.sentence);

@@ -104,7 +104,7 @@ export function renderTrace(trace: TraceView, state: PanelState, lesson: LessonV
         h('tbody', {}, ...zero, ...rows),
       ),
     ),
-    h('p', { class: 'trace-note muted small' }, trace.note),
+    h('p', { class: 'trace-note muted small' }, ...richText(trace.note)),
     trace.replay ? traceActions(trace, state, lesson, ui) : null,
   );
 }
@@ -160,7 +160,7 @@ function mistakeCard(m: MistakeView, state: PanelState, ui: Ui): HTMLElement {
     },
     mistakeHeading(m),
     trustedHtml('div', m.explanationHtml),
-    m.behaviour ? h('p', { class: 'behaviour' }, m.behaviour) : null,
+    m.behaviour ? h('p', { class: 'behaviour' }, ...richText(m.behaviour)) : null,
     h('p', { class: 'hint' }, h('strong', {}, 'Hint: '), trustedHtml('span', m.hintHtml, 'md-inline')),
     h(
       'p',
@@ -169,9 +169,9 @@ function mistakeCard(m: MistakeView, state: PanelState, ui: Ui): HTMLElement {
         class: 'link function-link',
         title: `Show ${m.where.function}() in the editor`,
       }),
-      m.where.reason ? `: ${m.where.reason}.` : '',
+      ...(m.where.reason ? richText(`: ${m.where.reason}.`) : []),
     ),
-    m.evidence ? h('p', { class: 'evidence muted small' }, m.evidence) : null,
+    m.evidence ? h('p', { class: 'evidence muted small' }, ...richText(m.evidence)) : null,
     m.revealedBy.length
       ? h('p', { class: 'revealed muted small' }, `Shown by: ${m.revealedBy.map((l) => `“${l}”`).join(', ')}`)
       : null,
