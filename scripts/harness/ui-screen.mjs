@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 // Browser test of what the learner sees after a check (issue 30: tests that look at the screen), in the real VS
-// Code web workbench (code-server + headless Chromium, via ui-driver.mjs): one workbench per lesson
-// (least-connections in JavaScript, health-checks in Python, conn-counts in TypeScript), the untouched starter and
-// three programs checked in each, and after every check, at 1440×900 and at a panel about 500 px wide:
+// Code web workbench (code-server + headless Chromium, via ui-driver.mjs): one workbench per lesson and language
+// (least-connections in JavaScript, health-checks in Python, conn-counts in TypeScript and in Python), the untouched
+// starter and three programs checked in each, and after every check, at 1440×900 and at a panel about 500 px wide:
 //   - every card's "command N (X)" is row N of its own table, which holds X; no row number of another transcript;
 //   - every number and `name` of a card's own sentences (and of the under-load sentence) is in the visible table or
 //     chart beside it (folded details do not count), the evidence's totals are the verdict's;
 //   - nothing in the top bar is clipped (or only with an ellipsis and the whole text in its tooltip);
+//   - no text shows code with its backticks (a sentence's `names` are drawn as code);
+// and a passing program checked with the panel scrolled to its end brings its verdict and "You are done" into view;
 // and at 1440×900 in the editor: each mistake's squiggle starts on a line its card names (or underlines only the
 // function's name when the card names none), a crash's squiggle is on its line, and no CodeLens or inline badge
 // runs past the editor's visible edge. The real-style programs' `expect-lines:` (the line that is wrong) are
 // reported, covered or not. Screenshots (dark and light) of a failing card, the top bar after checking the
-// untouched starter and the under-load section in test-output/screenshots/screen-*.png.
+// untouched starter, the under-load section and a passing check in test-output/screenshots/screen-*.png.
 //
 //   node scripts/harness/ui-screen.mjs [lesson-id…]        (npm run test:ui builds first)
 // Exit 0 pass, 1 failure (every problem found is listed; failure.png in .test-logs-ui/).
@@ -34,6 +36,7 @@ const LESSONS = [
     programs: ['class_reduce_lte.js', 'nginx_least_conn.js', 'p2c_negative.js'].map((f) =>
       path.join(REAL, 'least-connections', 'javascript', f),
     ),
+    passing: path.join(REAL, 'least-connections', 'javascript', 'reduce_strict.js'),
     shots: true,
   },
   {
@@ -45,6 +48,9 @@ const LESSONS = [
     programs: ['go_port_fallback.py', 'counter_skip_down.py', 'min_of_nothing.py'].map((f) =>
       path.join(REAL, 'health-checks', 'python', f),
     ),
+    passing: path.join(REAL, 'health-checks', 'python', 'min_over_candidates.py'),
+    // Its chart has Failed and Waiting rows on their own scales beside the server charts' one.
+    shots: true,
   },
   {
     id: 'conn-counts',
@@ -57,6 +63,19 @@ const LESSONS = [
       path.join(REAL, 'conn-counts', 'typescript', 'shared_static', 'least_conn.ts'),
       path.join(REPO_ROOT, 'test', 'fixtures', 'conn-counts', 'typescript', 'negative-count', 'least_conn.ts'),
     ],
+    passing: path.join(REAL, 'conn-counts', 'typescript', 'correct_sort', 'least_conn.ts'),
+  },
+  {
+    id: 'conn-counts',
+    title: 'Least Connections Is a Counter',
+    language: 'Python',
+    main: 'src/lb/least_conn.py',
+    // A class-level dict no line of which runs at RESET ("In ConnCounts()": the name alone is underlined); a
+    // helper called first in pick(); two crashes on their lines.
+    programs: ['shared_class_dict', 'setdefault_in_pick', 'keyerror_open_close'].map((d) =>
+      path.join(REAL, 'conn-counts', 'python', d, 'least_conn.py'),
+    ),
+    passing: path.join(REAL, 'conn-counts', 'python', 'counter_items', 'least_conn.py'),
   },
 ];
 const say = (s) => process.stderr.write(`[ui-screen] ${s}\n`);
@@ -229,9 +248,97 @@ async function shootPanel(page, wv, lesson, theme, name, locator) {
     .first()
     .evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await page.waitForTimeout(500);
-  await screenshot(page, path.join(SHOTS, `screen-${name}-${theme}.png`), {
+  await screenshot(page, path.join(SHOTS, `screen-${lesson.id}-${name}-${theme}.png`), {
     locator: webviewElement(page, `Lesson: ${lesson.title}`),
   });
+}
+
+/**
+ * A passing check brings its result into view: checked with the panel scrolled to its end, the verdict and
+ * "You are done" end up on screen, below the sticky bar (issue 30: only the bar's small verdict showed).
+ */
+async function passingProblems(page, wv, lesson, file) {
+  await showSource(page, file, fs.readFileSync(lesson.passing, 'utf8'));
+  await wv.locator('body').evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await check(page, wv);
+  const seen = await wv.locator('body').evaluate(() => {
+    const bar = document.querySelector('.topbar')?.getBoundingClientRect();
+    const box = (el) => (el ? el.getBoundingClientRect() : null);
+    const verdict = document.querySelector('#results .verdict');
+    const sentence = document.querySelector('#results .sentence');
+    const inView = (r) => !!r && r.top >= (bar?.bottom ?? 0) - 1 && r.bottom <= window.innerHeight + 1;
+    return {
+      verdict: verdict?.innerText ?? '',
+      sentence: sentence?.innerText ?? '',
+      verdictInView: inView(box(verdict)),
+      sentenceInView: inView(box(sentence)),
+    };
+  });
+  say(`  passing ${path.basename(lesson.passing)}: "${seen.verdict}" / "${seen.sentence}"`);
+  const problems = [];
+  if (!/^✓/.test(seen.verdict)) problems.push(`the passing program's verdict is "${seen.verdict}"`);
+  if (!/You are done/.test(seen.sentence)) problems.push(`a passing check says "${seen.sentence}", not "You are done"`);
+  if (!seen.verdictInView || !seen.sentenceInView)
+    problems.push(`a passing check leaves its verdict or "You are done" off screen: ${JSON.stringify(seen)}`);
+  return problems;
+}
+
+/**
+ * The walkthrough as the Welcome page lists it and as it opens: its description and every step's title and
+ * description whole (nothing cut with an ellipsis or clipped by its box: issue 30 saw "…and answer …").
+ */
+async function walkthroughProblems(page) {
+  const problems = [];
+  const clipped = (root) =>
+    page.locator(root).evaluateAll((els) =>
+      els.flatMap((root) =>
+        [...root.querySelectorAll('*')]
+          .filter((el) => el.children.length === 0 && (el.textContent ?? '').trim() && el.getClientRects().length)
+          .filter((el) => {
+            const style = getComputedStyle(el);
+            const cut = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+            const hides = style.overflow !== 'visible' || style.textOverflow === 'ellipsis';
+            return cut && hides && el.clientWidth > 0;
+          })
+          .map((el) => el.textContent.trim()),
+      ),
+    );
+  await runCommand(page, 'Welcome: Open Walkthrough...');
+  await pickQuickItem(page, 'Your first lesson');
+  const details = page.locator('.gettingStartedSlideDetails', { hasText: 'Your first lesson' }).first();
+  await details.waitFor({ timeout: 20000 });
+  await page.waitForTimeout(800);
+  await screenshot(page, path.join(SHOTS, 'screen-walkthrough-dark.png'));
+  for (const text of await clipped('.gettingStartedSlideDetails')) problems.push(`the walkthrough cuts "${text}"`);
+  const shown = await details.innerText();
+  for (const expected of ['Start a lesson, check your program, read what it found.', "Read a mistake's card"])
+    if (!shown.includes(expected)) problems.push(`the walkthrough does not show "${expected}" whole`);
+  say(`  walkthrough: ${shown.split('\n').slice(0, 3).join(' | ')}`);
+  // The Welcome page's list, where a walkthrough's description is one line. code-server's Welcome opens on its own
+  // walkthrough first; its back link leads to the list.
+  await runCommand(page, 'Help: Welcome');
+  const entry = page.locator('.getting-started-category', { hasText: 'Your first lesson' }).first();
+  const listed = () =>
+    entry.waitFor({ timeout: 6000 }).then(
+      () => true,
+      () => false,
+    );
+  let found = await listed();
+  if (!found) {
+    await page
+      .locator('.gettingStartedSlideDetails .prev-button')
+      .first()
+      .click({ timeout: 6000 })
+      .catch(() => {});
+    found = await listed();
+  }
+  if (found) {
+    await screenshot(page, path.join(SHOTS, 'screen-walkthrough-welcome-dark.png'));
+    for (const text of await clipped('.getting-started-category:has-text("Your first lesson")'))
+      problems.push(`the Welcome page's list cuts "${text}"`);
+    say(`  Welcome page: ${(await entry.innerText()).replace(/\s+/g, ' ')}`);
+  } else say('  walkthrough: the Welcome page lists no "Your first lesson" entry in view');
+  return problems;
 }
 
 async function lessonRun(lesson) {
@@ -255,7 +362,8 @@ async function lessonRun(lesson) {
     await check(page, wv);
     await lookAt(page, wv, `${lesson.id} starter`, { editor: false, source: starter });
     await atNarrowPanel(page, wv, `${lesson.id} starter`, { editor: false, source: starter });
-    if (lesson.shots) await shootPanel(page, wv, lesson, 'dark', 'topbar-starter', '.topbar');
+    if (lesson.shots === true && lesson.id === 'least-connections')
+      await shootPanel(page, wv, lesson, 'dark', 'topbar-starter', '.topbar');
 
     for (const program of lesson.programs) {
       const name = path.relative(REAL, program).startsWith('..')
@@ -270,12 +378,12 @@ async function lessonRun(lesson) {
       if (lesson.shots && program === lesson.programs[0]) {
         await shootPanel(page, wv, lesson, 'dark', 'card', '#results .card.mistake');
         await shootPanel(page, wv, lesson, 'dark', 'under-load', 'figure.simulation');
-        await screenshot(page, path.join(SHOTS, 'screen-editor-dark.png'));
+        await screenshot(page, path.join(SHOTS, `screen-${lesson.id}-editor-dark.png`));
         await setColorTheme(s, 'light');
         const light = await webviewFrame(page, `Lesson: ${lesson.title}`);
         await shootPanel(page, light, lesson, 'light', 'card', '#results .card.mistake');
         await shootPanel(page, light, lesson, 'light', 'under-load', 'figure.simulation');
-        await screenshot(page, path.join(SHOTS, 'screen-editor-light.png'));
+        await screenshot(page, path.join(SHOTS, `screen-${lesson.id}-editor-light.png`));
         step(`${lesson.id}: the untouched starter again, in the light theme`);
         await showSource(page, mainPath, starter);
         await check(page, light);
@@ -283,6 +391,17 @@ async function lessonRun(lesson) {
         await setColorTheme(s, 'dark');
         await webviewFrame(page, `Lesson: ${lesson.title}`);
       }
+    }
+    step(`${lesson.id}: a passing program, ${path.basename(lesson.passing)}`);
+    record(`${lesson.id} passing`, await passingProblems(page, wv, lesson, mainPath));
+    // As the check left it, not scrolled by the test.
+    if (lesson.shots)
+      await screenshot(page, path.join(SHOTS, `screen-${lesson.id}-passing-dark.png`), {
+        locator: webviewElement(page, `Lesson: ${lesson.title}`),
+      });
+    if (lesson.id === 'least-connections') {
+      step('the walkthrough');
+      record('walkthrough', await walkthroughProblems(page));
     }
   });
 }
