@@ -129,6 +129,11 @@ describe('worlds/templates/simulationView: the chart as data', () => {
     };
     const view = simulationView(await result('least-connections', 'slow-server', leastConnections, stopped));
     assert.equal(view.columns[0]!.note, 'stopped at tick 1');
+    // Its cells say so too, not "never queued" (seen beside a batch-reading program that never answered in time).
+    assert.deepEqual(
+      view.rows.filter((r) => r.kind === 'server').map((r) => r.cells[0]!.label),
+      ['stopped at tick 1', 'stopped at tick 1', 'stopped at tick 1'],
+    );
     assert.equal(view.stopped?.message, 'it answered "\\u202eevil" to request 1');
     assert.equal(view.stopped?.details, 'Traceback\n\\u001b[2J');
     assert.equal(view.perTick.rows[0]![1], '–');

@@ -118,12 +118,23 @@ function extraRow(kind: 'failed' | 'waiting', runs: Readonly<Record<BalancerKey,
     : { key: 'waiting', title: 'Waiting', subtitle: 'at the balancer', kind, down: [], cells };
 }
 
+/** A server chart's label: its peak, or where the learner's program stopped (its empty chart is not "never queued"). */
+function serverLabel(
+  s: { readonly peak: number; readonly growing: boolean; readonly final: number },
+  stopped: { readonly tick: number } | undefined,
+): string {
+  if (stopped) return `${s.peak === 0 ? '' : `peaked at ${s.peak}, `}stopped at tick ${stopped.tick}`;
+  if (s.peak === 0) return 'never queued';
+  return s.growing && s.final === s.peak ? `reached ${s.peak}, growing` : `peaked at ${s.peak}`;
+}
+
 export function simulationView(result: SimulationResult): SimulationView {
   const { scenario, runs } = result;
   const summaries = Object.fromEntries(BALANCERS.map((b) => [b, summarize(scenario, runs[b])])) as Record<
     BalancerKey,
     ReturnType<typeof summarize>
   >;
+  const stopped = runs.yours.stopped;
   const serverRows: ChartRow[] = scenario.servers.map((server, i) => ({
     key: server.name,
     title: server.name,
@@ -132,13 +143,8 @@ export function simulationView(result: SimulationResult): SimulationView {
     down: downRanges(scenario, server.name),
     cells: BALANCERS.map((b) => {
       const s = summaries[b].servers[i]!;
-      const words =
-        s.peak === 0
-          ? 'never queued'
-          : s.growing && s.final === s.peak
-            ? `reached ${s.peak}, growing`
-            : `peaked at ${s.peak}`;
-      return { balancer: b, values: runs[b].ticks.map((t) => t.queues[i]!), label: words };
+      const label = serverLabel(s, b === 'yours' ? stopped : undefined);
+      return { balancer: b, values: runs[b].ticks.map((t) => t.queues[i]!), label };
     }),
   }));
   const rows = [
@@ -146,7 +152,6 @@ export function simulationView(result: SimulationResult): SimulationView {
     ...[extraRow('failed', runs), extraRow('waiting', runs)].filter((r): r is ChartRow => r !== undefined),
   ];
   const scaleMax = Math.max(1, ...serverRows.flatMap((r) => r.cells.flatMap((c) => c.values)));
-  const stopped = runs.yours.stopped;
   const columns = BALANCERS.map((b) => ({
     balancer: b,
     label: COLUMN_LABELS[b],
