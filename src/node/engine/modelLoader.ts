@@ -173,7 +173,7 @@ class ModelModules {
     const real = this.realPathInside(file, shipped);
     const cached = this.cache.get(real);
     if (cached) return cached.exports;
-    const code = this.compiledSource(file, real);
+    const code = this.compiledSource(file, real, shipped);
     const module = this.bridge.module();
     this.cache.set(real, module);
     this.evaluate(file, code, module);
@@ -194,8 +194,12 @@ class ModelModules {
     return real;
   }
 
-  /** The file's code as JavaScript: a bounded regular file, transpiled by the host when it could (modelCache.ts), else here. */
-  private compiledSource(file: string, real: string): string {
+  /**
+   * The file's code as JavaScript: a bounded regular file, transpiled by the host when it could (modelCache.ts),
+   * else here. The shipped world's built file (dist/worlds/queues.js) is CommonJS already: transpiling it again
+   * cost the worker loading the transpiler and a transform (~55 ms) on every check of a lesson that imports it.
+   */
+  private compiledSource(file: string, real: string, shipped: boolean): string {
     const relative = path.relative(this.packDir, file);
     const stat = fs.statSync(real);
     if (!stat.isFile()) throw new ModelLoadError(file, null, `${relative} is not a file`);
@@ -207,7 +211,7 @@ class ModelModules {
     } catch (error) {
       throw new ModelLoadError(file, null, `cannot read ${relative}: ${fsReason(error) ?? (error as Error).message}`);
     }
-    const given = this.transpiled[real];
+    const given = shipped && real.endsWith('.js') ? source : this.transpiled[real];
     const compiled = given !== undefined ? { code: given } : transformModule(source, file);
     if ('error' in compiled)
       throw new ModelLoadError(file, compiled.line, `${relative} does not compile: ${compiled.error}`);
