@@ -99,6 +99,29 @@ describe('the check service (dist/service.js, real processes)', function () {
     assert.equal(status.passingBatches, 1);
   });
 
+  it('prepares the first check at warm-up: a correct program passes on one run, and the waiting worker stays for the next', async () => {
+    await client.warm(lesson);
+    const warmed = await client.status();
+    assert.equal(warmed.passingBatches, 1, 'the warm-up knows the passing batch');
+    assert.equal(warmed.enginesStarted, 1);
+    const first = await client.check({ ...lesson, file: path.join(FIXTURES, 'correct.py') });
+    assert.equal(first.status, 'pass');
+    assert.equal(first.processRuns, 1, 'the first check after the warm-up is one run, no engine');
+    const after = await client.status();
+    assert.equal(after.enginesStarted, 1, 'the pass left the waiting worker waiting: no worker started again');
+    assert.equal(after.warmEngine, lesson.packDir);
+    // The worker that loaded the pack meanwhile checks a mistaken program.
+    const mistaken = await client.check({ ...lesson, file: path.join(FIXTURES, 'late-increment.py') });
+    assert.deepEqual(
+      mistaken.mistakes.map((m) => m.id),
+      ['late-increment'],
+    );
+    // The next worker is started after the check has answered.
+    const end = Date.now() + 10000;
+    while ((await client.status()).enginesStarted < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    assert.equal((await client.status()).enginesStarted, 2, 'one more waits for the next check');
+  });
+
   it('says in words when the service dies under a check, and the next check starts a new one', async () => {
     const file = path.join(FIXTURES, 'hang.py');
     const checking = client.check({ ...lesson, file });

@@ -45,6 +45,19 @@ describe('engine protocol: series from the worker', () => {
     );
   });
 
+  it('a prepared worker tells a well-formed passing batch or none; anything else is refused', () => {
+    const batch = { input: 'RESET\n', expectedStdout: 'OK\n', transcripts: [], fuzz: { seed: 1, transcripts: 0 } };
+    const prepared = (b?: unknown): string =>
+      JSON.stringify({ type: 'prepared', ...(b === undefined ? {} : { batch: b }) });
+    assert.deepEqual(parseWorkerMessage(prepared(batch)), { type: 'prepared', batch });
+    assert.deepEqual(parseWorkerMessage(prepared()), { type: 'prepared' });
+    for (const bad of [null, 'batch', { ...batch, input: 3 }, { ...batch, fuzz: null }, { ...batch, transcripts: [1] }])
+      assert.equal(parseWorkerMessage(prepared(bad)), undefined, JSON.stringify(bad));
+    const job = { packDir: '/p', origin: 'built-in' };
+    assert.ok(parseHostMessage(JSON.stringify({ type: 'prepare', protocol: ENGINE_PROTOCOL, job })));
+    assert.equal(parseHostMessage(JSON.stringify({ type: 'prepare', protocol: ENGINE_PROTOCOL - 1, job })), undefined);
+  });
+
   it('the limits a worker asks a run for are bounded, and only the fields a run reads pass', () => {
     const execute = (limits: unknown): string => JSON.stringify({ type: 'execute', id: 1, input: 'POOL a\n', limits });
     assert.deepEqual(parseWorkerMessage(execute({ stallMs: 3000, outputLimitBytes: 10, extra: 'x' })), {

@@ -3,7 +3,8 @@
  * endings seen so far, and the one place a phase's result becomes the report.
  */
 import type { BatchResult } from './batch';
-import { DEFAULT_FUZZ_LENGTH, DEFAULT_FUZZ_TRANSCRIPTS, generatedCases, hiddenCases, type Case } from './cases';
+import type { Case } from './cases';
+import { checkCases } from './passingBatch';
 import type { CheckInput, CheckPhase } from './checkInput';
 import { LineEndingFilter, lineEndingsProblem, type LineEndings } from './lineEndings';
 import type { Execute } from './process';
@@ -78,15 +79,7 @@ export function isFinished<T extends object>(state: T | Finished): state is Fini
 }
 
 export function openSession(input: CheckInput): CheckSession {
-  const { model, manifest } = input;
-  const hidden = hiddenCases(input.transcripts);
-  const fuzzLength = input.options.fuzzLength ?? manifest.fuzz?.length ?? DEFAULT_FUZZ_LENGTH;
-  const generated = generatedCases(
-    model,
-    input.options.seed,
-    input.options.fuzzTranscripts ?? manifest.fuzz?.transcripts ?? DEFAULT_FUZZ_TRANSCRIPTS,
-    fuzzLength,
-  );
+  const { hidden, generated, fuzzLength } = checkCases(input);
   const lineEndings = new LineEndingFilter();
   let stallRetries = 0;
   const session: CheckSession = {

@@ -7,6 +7,7 @@ import { runBatch, type AfterCrash, type Stream } from './batch';
 import type { Case } from './cases';
 import { enterPhase, reportOf, verdictOf, type CheckSession, type Finished, type RunState } from './checkSession';
 import { buildCounterexample } from './counterexample';
+import { batchOf } from './passingBatch';
 import { assembleProblems } from '../report/checkProblems';
 import { runProblems } from '../report/problems';
 import type { CheckReport, Counterexample } from '../report/report';
@@ -23,14 +24,7 @@ export async function runPhase(s: CheckSession): Promise<RunState | Finished> {
   const { model, manifest } = s.input;
   const { cases, hidden, generated } = s;
   // What a passing run of every case looks like, so a host can pass a correct program without the model next time.
-  s.input.onBatch?.({
-    input: cases.map((c) => [model.resetCommand, ...c.commands].join('\n')).join('\n') + '\n',
-    expectedStdout: cases
-      .map((c) => [...model.resetAnswer, ...c.expected.lines].map((line) => `${line}\n`).join(''))
-      .join(''),
-    transcripts: hidden.map((h) => ({ name: h.name, description: h.label })),
-    fuzz: { seed: s.input.options.seed, transcripts: generated.length },
-  });
+  s.input.onBatch?.(batchOf(model, hidden, generated, s.input.options.seed));
   enterPhase(s, 'run');
   const isStub = (problems: ReturnType<typeof runProblems>): boolean =>
     problems.some((p) => p.kind === 'unimplemented');

@@ -6,7 +6,7 @@
 import type { PassingBatch } from '../../core/check/check';
 import type { CheckReport } from '../../core/report/report';
 import type { Launch } from '../sandbox/contain';
-import { EngineError, runEngineJob, type EngineServices } from '../engine/host';
+import { EngineError, runEngineJob, type EngineServices, type WarmEngine } from '../engine/host';
 import type { CheckJob } from '../engine/protocol';
 import { engineWrap as engineSandboxWrap, type ModelPack } from '../engine/engineSandbox';
 import { resolveInside, type LoadedPack } from '../packs/packs';
@@ -36,22 +36,6 @@ export async function checkInEngine(
   engine: string,
 ): Promise<CheckReport> {
   const { pack, options } = context;
-  // Transpiled once the worker has been started (a first transpile takes about as long as its start).
-  let transpiled: Promise<Record<string, string>> | undefined;
-  const transpile = options.kept?.transpiledModel ?? modelTranspiled;
-  const job = engineJob(context, runs.trace);
-  const services = engineServices(context, runs);
-  const warm = options.kept?.warmEngine?.(pack.dir);
-  const run = (permission: boolean): Promise<CheckReport> =>
-    warm && permission
-      ? transpile(pack).then((files) => warm.run({ ...job, transpiled: files }, services, stop.signal))
-      : runEngineJob(
-          engine,
-          job,
-          services,
-          { signal: stop.signal, ...wrap, permission },
-          (transpiled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => transpile(pack))),
-        );
   const wrap = await engineWrap(context.contain.setting, pack, options.trustModel);
   // Cancelled from outside, or no way to run the program (--sandbox=require without one): stop the worker.
   const stop = new AbortController();
@@ -63,23 +47,53 @@ export async function checkInEngine(
       throw error;
     },
   );
+  const { firstRun, known } = runs;
+  const passed = (): CheckReport =>
+    passReport(pack, context.language, context.file, known!, performance.now() - runs.started);
+  // A worker kept waiting (the check service's, its pack loaded) is taken only when the known passing run
+  // fails: a pass leaves it waiting for the next check, and a failure hands it its job at once.
+  const warmKept = options.kept?.warmEngine;
+  if (firstRun && known && warmKept && passes(await Promise.race([cannotRun, firstRun]), known)) return passed();
+  const engineRun = startEngine(context, runs, { engine, wrap, signal: stop.signal }, warmKept?.(pack.dir));
+  engineRun.catch(() => undefined);
+  // Else the worker starts beside the known passing run (starting it after would add its start-up to every
+  // failing check); a pass needs nothing more, so the worker is stopped.
+  if (firstRun && known && !warmKept && passes(await Promise.race([cannotRun, firstRun]), known)) {
+    stop.abort();
+    return passed();
+  }
+  return await Promise.race([cannotRun, engineRun]);
+}
+
+/** The worker's run of the check: the warm one given, else a fresh one (without Node's permission model where the runtime has none). */
+async function startEngine(
+  context: CheckContext,
+  runs: LearnerRuns,
+  how: { engine: string; wrap: Awaited<ReturnType<typeof engineWrap>>; signal: AbortSignal },
+  warm: WarmEngine | undefined,
+): Promise<CheckReport> {
+  const { engine, wrap, signal } = how;
+  const { pack, options } = context;
+  // Transpiled once the worker has been started (a first transpile takes about as long as its start).
+  let transpiled: Promise<Record<string, string>> | undefined;
+  const transpile = options.kept?.transpiledModel ?? modelTranspiled;
+  const job = engineJob(context, runs.trace);
+  const services = engineServices(context, runs);
+  const run = (permission: boolean): Promise<CheckReport> =>
+    warm && permission
+      ? transpile(pack).then((files) => warm.run({ ...job, transpiled: files }, services, signal))
+      : runEngineJob(
+          engine,
+          job,
+          services,
+          { signal, ...wrap, permission },
+          (transpiled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => transpile(pack))),
+        );
   // A runtime without Node's permission model (an old Electron) still gets the worker process, its heap and time limits.
-  const engineRun = run(true).catch((error: unknown) => {
+  return run(true).catch((error: unknown) => {
     if (error instanceof EngineError && error.message === 'NO_PERMISSION_MODEL') return run(false);
     throw error;
   });
-  engineRun.catch(() => undefined);
-  // The worker starts beside the known passing run (starting it after would add its start-up to every
-  // failing check); a pass needs nothing more, so the worker is stopped.
-  const { firstRun, known } = runs;
-  if (firstRun && known) {
-    const result = await Promise.race([cannotRun, firstRun]);
-    if (passes(result, known)) {
-      stop.abort();
-      return passReport(pack, context.language, context.file, known, performance.now() - runs.started);
-    }
-  }
-  return await Promise.race([cannotRun, engineRun]);
 }
 
 /** The worker's job: the learner's file and how to run it; the model's files are added once transpiled. */

@@ -14,13 +14,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CheckReport } from '../../core/report/report';
 import type { BalancerRun } from '../../worlds/templates/simulation';
-import type { CheckJob, EngineJob, SimulateReferenceJob, SimulateWorldJob, WorldOutcome } from './protocol';
+import type { PassingBatch } from '../../core/check/checkInput';
+import type { CheckJob, EngineJob, PrepareJob, SimulateReferenceJob, SimulateWorldJob, WorldOutcome } from './protocol';
 import {
   EngineError,
   WorkerSession,
   type EngineServices,
   type ExpectedResult,
   type WorkerResult,
+  type WorkerSessionSettings,
 } from './workerSession';
 
 export { EngineError, type EngineServices } from './workerSession';
@@ -142,6 +144,11 @@ export function runWorldSimulation(
  */
 export interface WarmEngine {
   readonly packDir: string;
+  /**
+   * Settles once the worker has loaded the pack it was prepared for: with the passing batch of a check with the
+   * prepared settings, or undefined (not prepared, the pack or model failed to load, or the worker ended).
+   */
+  readonly prepared: Promise<PassingBatch | undefined>;
   /** True while it waits for a job (it has not been given one, and it did not die meanwhile). */
   readonly waiting: boolean;
   /** Gives the worker its check, and serves it with `services`; rejects with an EngineError. */
@@ -150,11 +157,19 @@ export interface WarmEngine {
   dispose(): void;
 }
 
+/**
+ * Starts a worker that waits for its check. With `prepare`, it loads that pack and its model meanwhile and
+ * computes the passing batch of a check with those settings (`prepared`); a check of the same pack then
+ * starts from that load.
+ */
 export function startWarmEngine(
   bundle: string,
   packDir: string,
   options: Omit<EngineOptions, 'signal'> = {},
+  prepare?: PrepareJob,
 ): WarmEngine {
+  let told!: (batch: PassingBatch | undefined) => void;
+  const prepared = new Promise<PassingBatch | undefined>((resolve) => (told = resolve));
   let assign!: (job: EngineJob) => void;
   let refuse!: (error: Error) => void;
   const ready = new Promise<EngineJob>((resolve, reject) => {
@@ -171,16 +186,25 @@ export function startWarmEngine(
     onPhase: (phase) => served?.onPhase?.(phase),
     onBatch: (batch) => served?.onBatch?.(batch),
   };
-  const result = runWorker(bundle, { packDir }, 'report', ready, services, {
-    ...options,
-    signal: stop.signal,
-  }) as Promise<CheckReport>;
-  result.then(
-    () => (state = 'ended'),
-    () => (state = 'ended'),
-  );
+  const result = runWorker(
+    bundle,
+    { packDir },
+    'report',
+    ready,
+    services,
+    { ...options, signal: stop.signal },
+    prepare ? { job: prepare, onPrepared: told } : undefined,
+  ) as Promise<CheckReport>;
+  // A worker that ends before it prepared (or was never asked to) tells no batch.
+  const ended = (): void => {
+    state = 'ended';
+    told(undefined);
+  };
+  result.then(ended, ended);
+  if (!prepare) told(undefined);
   return {
     packDir,
+    prepared,
     get waiting() {
       return state === 'waiting';
     },
@@ -209,6 +233,7 @@ function runWorker(
   ready: Promise<EngineJob>,
   services: EngineServices,
   options: EngineOptions,
+  prepare?: WorkerSessionSettings['prepare'],
 ): Promise<WorkerResult> {
   const node = options.node ?? process.execPath;
   const args = [
@@ -241,6 +266,7 @@ function runWorker(
       heapLimitMb: options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB,
       signal: options.signal,
       command: command.command,
+      ...(prepare ? { prepare } : {}),
     };
     new WorkerSession(child, settings, resolve, reject).start(ready);
   });

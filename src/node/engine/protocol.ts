@@ -12,8 +12,11 @@ import { SCENARIO_LIMITS } from '../../worlds/templates/scenarioSchema';
 import type { BalancerRun, TickRecord } from '../../worlds/templates/simulation';
 import { WORLD_LIMITS, type WorldRun } from '../../core/world/worldRun';
 
-/** 2: simulate-reference jobs, answered with a series; 3: simulate-world jobs, with exchanges of the learner's lines. */
-export const ENGINE_PROTOCOL = 3;
+/**
+ * 2: simulate-reference jobs, answered with a series; 3: simulate-world jobs, with exchanges of the learner's lines;
+ * 4: a waiting worker prepares its check's pack before the check comes, and answers with the passing batch.
+ */
+export const ENGINE_PROTOCOL = 4;
 
 /** What the worker needs to check a learner file: everything but the right to start processes. */
 export interface CheckJob {
@@ -76,8 +79,22 @@ export interface WorldOutcome {
 
 export type EngineJob = CheckJob | SimulateReferenceJob | SimulateWorldJob;
 
+/**
+ * What a worker waiting for its check does meanwhile (the check service's warm worker): load the pack and its
+ * model, and compute the passing batch of a check with these settings. A check job for the same pack, origin and
+ * transpiled files then uses that load.
+ */
+export interface PrepareJob {
+  readonly packDir: string;
+  readonly origin: 'built-in' | 'installed' | 'folder';
+  readonly transpiled?: Readonly<Record<string, string>>;
+  readonly seed?: number;
+  readonly fuzzTranscripts?: number;
+}
+
 export type HostMessage =
   | { readonly type: 'start'; readonly protocol: number; readonly job: EngineJob }
+  | { readonly type: 'prepare'; readonly protocol: number; readonly job: PrepareJob }
   | { readonly type: 'executed'; readonly id: number; readonly result: ProcessResult }
   | { readonly type: 'located'; readonly id: number; readonly location?: Location; readonly runs: number }
   | {
@@ -94,6 +111,8 @@ export type WorkerMessage =
   | { readonly type: 'locate'; readonly id: number; readonly attempts: readonly LocateAttempt[] }
   | { readonly type: 'phase'; readonly phase: string }
   | { readonly type: 'batch'; readonly batch: PassingBatch }
+  /** The prepared pack's passing batch, or none when the pack or its model did not load (the check says why). */
+  | { readonly type: 'prepared'; readonly batch?: PassingBatch }
   | { readonly type: 'report'; readonly report: CheckReport }
   | { readonly type: 'series'; readonly run: BalancerRun }
   | { readonly type: 'exchange'; readonly id: number; readonly commands: readonly string[] }
@@ -215,6 +234,20 @@ const runLimitsOf = (raw: Record<string, unknown>): RunLimits => ({
   ...(typeof raw.stallMs === 'number' ? { stallMs: raw.stallMs } : {}),
 });
 
+function isBatch(b: unknown): b is PassingBatch {
+  return (
+    isObj(b) &&
+    typeof b.input === 'string' &&
+    typeof b.expectedStdout === 'string' &&
+    b.input.length <= MAX_INPUT_CHARS &&
+    Array.isArray(b.transcripts) &&
+    b.transcripts.every((t) => isObj(t) && typeof t.name === 'string' && typeof t.description === 'string') &&
+    isObj(b.fuzz) &&
+    typeof b.fuzz.seed === 'number' &&
+    typeof b.fuzz.transcripts === 'number'
+  );
+}
+
 /** A message from the worker, checked; undefined for anything that is not one. */
 export function parseWorkerMessage(line: string): WorkerMessage | undefined {
   let raw: unknown;
@@ -240,20 +273,11 @@ export function parseWorkerMessage(line: string): WorkerMessage | undefined {
         : undefined;
     case 'phase':
       return typeof raw.phase === 'string' && raw.phase.length < 40 ? { type: 'phase', phase: raw.phase } : undefined;
-    case 'batch': {
-      const b = raw.batch;
-      const ok =
-        isObj(b) &&
-        typeof b.input === 'string' &&
-        typeof b.expectedStdout === 'string' &&
-        b.input.length <= MAX_INPUT_CHARS &&
-        Array.isArray(b.transcripts) &&
-        b.transcripts.every((t) => isObj(t) && typeof t.name === 'string' && typeof t.description === 'string') &&
-        isObj(b.fuzz) &&
-        typeof b.fuzz.seed === 'number' &&
-        typeof b.fuzz.transcripts === 'number';
-      return ok ? { type: 'batch', batch: b as unknown as PassingBatch } : undefined;
-    }
+    case 'batch':
+      return isBatch(raw.batch) ? { type: 'batch', batch: raw.batch } : undefined;
+    case 'prepared':
+      if (raw.batch === undefined) return { type: 'prepared' };
+      return isBatch(raw.batch) ? { type: 'prepared', batch: raw.batch } : undefined;
     case 'report':
       return isObj(raw.report) && typeof raw.report.status === 'string' && Array.isArray(raw.report.mistakes)
         ? { type: 'report', report: raw.report as unknown as CheckReport }
@@ -298,6 +322,13 @@ export function parseHostMessage(line: string): HostMessage | undefined {
     raw.protocol === ENGINE_PROTOCOL &&
     isObj(raw.job) &&
     (raw.job.kind === 'check' || raw.job.kind === 'simulate-reference' || raw.job.kind === 'simulate-world')
+  )
+    return raw as unknown as HostMessage;
+  if (
+    raw.type === 'prepare' &&
+    raw.protocol === ENGINE_PROTOCOL &&
+    isObj(raw.job) &&
+    typeof raw.job.packDir === 'string'
   )
     return raw as unknown as HostMessage;
   if (raw.type === 'executed' && isId(raw.id) && isObj(raw.result)) return raw as unknown as HostMessage;

@@ -6,11 +6,13 @@
  */
 import { check } from '../../core/check/check';
 import { defaultSeed } from '../../core/check/cases';
+import { passingBatch } from '../../core/check/passingBatch';
+import type { PassingBatch } from '../../core/check/checkInput';
 import type { ProcessResult, RunLimits } from '../../core/check/process';
 import type { Location } from '../../core/report/report';
 import { replayLesson, replayLine } from '../run/replay';
 import { ModelError, ModelLoadError } from './modelLoader';
-import { loadPack, PackError } from '../packs/packs';
+import { loadPack, PackError, type LoadedPack } from '../packs/packs';
 import { modelSession, protocolBalancer, runScenario } from '../../worlds/templates/simulation';
 import { templateScenarios } from '../../worlds/templates/scenarioSchema';
 import {
@@ -19,6 +21,7 @@ import {
   type CheckJob,
   type EngineJob,
   type HostMessage,
+  type PrepareJob,
   type SimulateReferenceJob,
   type SimulateWorldJob,
   type WorkerMessage,
@@ -43,13 +46,61 @@ function ask<T extends HostMessage>(message: (id: number) => WorkerMessage): Pro
   });
 }
 
-async function runCheck(job: CheckJob): Promise<void> {
-  // Patterns were checked at validate and install; the worker never matches them.
-  const pack = await loadPack(job.packDir, job.origin, {
+/** The pack with its model, as a job names it. Patterns were checked at validate and install; the worker never matches them. */
+function loadJobPack(job: Pick<PrepareJob, 'packDir' | 'origin' | 'transpiled'>): Promise<LoadedPack> {
+  return loadPack(job.packDir, job.origin, {
     model: true,
     checkPatterns: false,
     ...(job.transpiled ? { transpiled: job.transpiled } : {}),
   });
+}
+
+/** The pack loaded while this worker waited for its check (a 'prepare' from the host), and what it was asked for. */
+let prepared: { readonly job: PrepareJob; readonly pack: Promise<LoadedPack> } | undefined;
+
+/**
+ * Loads the pack before the check comes and tells the host the passing batch of a check with the prepared
+ * settings, so that the host can pass a correct program on its first run. A pack or model that fails to load
+ * says so when the check uses it, in the check's own words; the host only learns that no batch is coming.
+ */
+function prepare(job: PrepareJob): void {
+  const pack = loadJobPack(job);
+  prepared = { job, pack };
+  pack.then(
+    (loaded) => {
+      let batch: PassingBatch | undefined;
+      try {
+        batch = passingBatch({
+          manifest: loaded.manifest,
+          model: loaded.model!,
+          transcripts: loaded.transcripts,
+          options: {
+            seed: job.seed ?? defaultSeed(loaded.manifest),
+            ...(job.fuzzTranscripts !== undefined ? { fuzzTranscripts: job.fuzzTranscripts } : {}),
+          },
+        });
+      } catch {
+        // The model failed generating: the check meets the same failure and reports it.
+      }
+      send({ type: 'prepared', ...(batch ? { batch } : {}) });
+    },
+    () => send({ type: 'prepared' }),
+  );
+}
+
+const sameFiles = (a: Readonly<Record<string, string>> = {}, b: Readonly<Record<string, string>> = {}): boolean =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([file, code]) => b[file] === code);
+
+/** The prepared load, when the job is for that very pack and model code; else a load of its own. */
+function packFor(job: CheckJob): Promise<LoadedPack> {
+  const p = prepared?.job;
+  if (p && p.packDir === job.packDir && p.origin === job.origin && sameFiles(p.transpiled, job.transpiled))
+    return prepared!.pack;
+  return loadJobPack(job);
+}
+
+async function runCheck(job: CheckJob): Promise<void> {
+  const pack = await packFor(job);
   const execute = async (input: string, limits?: RunLimits): Promise<ProcessResult> =>
     (
       await ask<Extract<HostMessage, { type: 'executed' }>>((id) => ({
@@ -170,6 +221,10 @@ function main(): void {
       buffered = buffered.slice(newline + 1);
       const message = parseHostMessage(line);
       if (!message) continue;
+      if (message.type === 'prepare') {
+        if (!started && !prepared) prepare(message.job);
+        continue;
+      }
       if (message.type === 'start') {
         if (started || message.protocol !== ENGINE_PROTOCOL) continue;
         started = true;

@@ -15,6 +15,7 @@ import {
   type EngineFailureKind,
   type EngineJob,
   type HostMessage,
+  type PrepareJob,
   type WorkerMessage,
   type WorldOutcome,
 } from './protocol';
@@ -55,6 +56,8 @@ export interface WorkerSessionSettings {
   readonly signal?: AbortSignal;
   /** The command the worker was started with, to name it when it cannot start. */
   readonly command: string;
+  /** A waiting worker's preparation (the check service's warm worker), and who is told its passing batch. */
+  readonly prepare?: { readonly job: PrepareJob; readonly onPrepared: (batch: PassingBatch | undefined) => void };
 }
 
 /** A message the worker may not send for this job: unreadable, the wrong result, or a request it has no right to. */
@@ -67,7 +70,11 @@ function breaksProtocol(
     !message ||
     ((message.type === 'report' || message.type === 'series' || message.type === 'world') &&
       message.type !== expected) ||
-    ((message.type === 'execute' || message.type === 'locate' || message.type === 'batch') && expected !== 'report') ||
+    ((message.type === 'execute' ||
+      message.type === 'locate' ||
+      message.type === 'batch' ||
+      message.type === 'prepared') &&
+      expected !== 'report') ||
     (message.type === 'exchange' && (expected !== 'world' || !canExchange))
   );
 }
@@ -104,6 +111,8 @@ export class WorkerSession {
   /** Requests of the worker's we are still serving (and its job, until sent): while any is open it waits for us. */
   private waitingForUs = 0;
   private buffered = '';
+  /** Sent a preparation and not yet answered: the worker computes (the model's code runs), timed like a job. */
+  private preparing = false;
   private readonly onAbort = (): void => this.end(new EngineError('cancelled', 'the check was cancelled'));
 
   constructor(
@@ -120,6 +129,12 @@ export class WorkerSession {
     if (signal?.aborted) return this.onAbort();
     this.listen();
     this.sendJobWhenReady(ready);
+    const { prepare } = this.settings;
+    if (prepare) {
+      this.preparing = true;
+      this.reply({ type: 'prepare', protocol: ENGINE_PROTOCOL, job: prepare.job });
+      this.arm();
+    }
   }
 
   private listen(): void {
@@ -172,8 +187,9 @@ export class WorkerSession {
   /** The worker is quiet while it computes; it must not be for too long when it is not waiting for us. */
   private arm(): void {
     clearTimeout(this.timer);
-    // A request served after the end (a cancelled check) must not leave a timer holding the process open.
-    if (this.settled || this.waitingForUs > 0) return;
+    // A request served after the end (a cancelled check) must not leave a timer holding the process open. A
+    // worker still preparing computes even while its job is not sent yet.
+    if (this.settled || (this.waitingForUs > 0 && !this.preparing)) return;
     const { quietLimitMs } = this.settings;
     this.timer = setTimeout(
       () =>
@@ -253,6 +269,16 @@ export class WorkerSession {
         return undefined;
       case 'batch':
         services.onBatch?.(message.batch);
+        return undefined;
+      case 'prepared':
+        // Answered once, and only when asked: anything else is not the protocol.
+        if (!this.preparing) {
+          this.end(new EngineError('internal', "the lesson's engine said it prepared what it was not asked to"));
+          return 'ended';
+        }
+        this.preparing = false;
+        this.arm();
+        this.settings.prepare!.onPrepared(message.batch);
         return undefined;
       case 'exchange': {
         const exchange = services.exchange!;

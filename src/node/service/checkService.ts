@@ -41,6 +41,14 @@ export interface CheckServiceOptions {
   readonly node?: string;
 }
 
+/** The settings a check's passing batch depends on, as a check was given them. */
+type BatchSettings = { readonly seed?: number; readonly fuzzTranscripts?: number };
+
+const batchSettings = (params: CheckParams): BatchSettings => ({
+  ...(params.seed !== undefined ? { seed: params.seed } : {}),
+  ...(params.fuzzTranscripts !== undefined ? { fuzzTranscripts: params.fuzzTranscripts } : {}),
+});
+
 export class CheckService {
   private readonly batches = new PassingBatchStore();
   /**
@@ -49,6 +57,7 @@ export class CheckService {
    */
   private warm: { engine: WarmEngine; setting: SandboxSetting; manifest: LoadedPack['manifest'] } | undefined;
   private checks = 0;
+  private enginesStarted = 0;
   /** Set once the service ends: no worker is started after that. */
   private disposed = false;
   private packsSeen = new Set<string>();
@@ -70,36 +79,60 @@ export class CheckService {
     return target.sandbox ?? sandboxSettingFromEnv();
   }
 
-  /** A lesson session opened: everything its first check needs, found now, so that the check finds it ready. */
+  /**
+   * A lesson session opened: everything its first check needs, found now, so that the check finds it ready:
+   * the worker that will run it has loaded the pack and its model, and the passing batch of a check with the
+   * editor's settings is known (answered once it is), so a correct program passes on its first run.
+   */
   async prepare(target: LessonTarget): Promise<void> {
     const setting = this.setting(target);
     beginFinding(target.language, target.interpreters ?? {}, setting);
     const pack = await this.pack(target);
-    await modelTranspiled(pack);
-    await this.startWarm(pack, setting, target.trustModel).catch((error: unknown) => {
+    const warm = await this.startWarm(pack, setting, {}, target.trustModel).catch((error: unknown) => {
       // A model no sandbox can hold gets no worker in advance; its check says why.
       if (!(error instanceof ModelNotHeldError)) throw error;
+      return undefined;
     });
+    await warm?.prepared;
   }
 
-  private async startWarm(pack: LoadedPack, setting: SandboxSetting, trustModel?: string): Promise<void> {
-    if (this.disposed) return;
-    if (this.warm?.engine.waiting && this.warm.manifest === pack.manifest && this.warm.setting === setting) return;
+  /**
+   * A worker waiting for the next check of `pack` with these settings, loading the pack meanwhile and telling
+   * the passing batch of such a check into the store; the one already waiting if it was started for the same.
+   */
+  private async startWarm(
+    pack: LoadedPack,
+    setting: SandboxSetting,
+    settings: BatchSettings,
+    trustModel?: string,
+  ): Promise<WarmEngine | undefined> {
+    if (this.disposed) return undefined;
+    const kept = this.warm;
+    if (kept?.engine.waiting && kept.manifest === pack.manifest && kept.setting === setting) return kept.engine;
     this.warm?.engine.dispose();
     this.warm = undefined;
     const wrap = await engineWrap(setting, pack, trustModel);
+    const transpiled = await modelTranspiled(pack);
     // Ended meanwhile (the service is shutting down): a worker started now would outlive it.
-    if (this.disposed) return;
-    this.warm = {
-      engine: startWarmEngine(this.options.engine, pack.dir, {
+    if (this.disposed) return undefined;
+    const engine = startWarmEngine(
+      this.options.engine,
+      pack.dir,
+      {
         ...wrap,
         permission: true,
         ...(this.options.node ? { node: this.options.node } : {}),
         env: quietNodeEnv(process.env),
-      }),
-      setting,
-      manifest: pack.manifest,
-    };
+      },
+      { packDir: pack.dir, origin: pack.origin, transpiled, ...settings },
+    );
+    this.enginesStarted += 1;
+    const key = batchKey(pack, this.options.engine, settings);
+    void engine.prepared.then((batch) => {
+      if (batch && key) this.batches.set(key, batch);
+    });
+    this.warm = { engine, setting, manifest: pack.manifest };
+    return engine;
   }
 
   /**
@@ -145,7 +178,8 @@ export class CheckService {
       });
     } finally {
       // The next check of this lesson finds a worker waiting; started after this one, so it takes no CPU from it.
-      if (!signal.aborted) this.startWarm(pack, setting, params.trustModel).catch(() => undefined);
+      if (!signal.aborted)
+        this.startWarm(pack, setting, batchSettings(params), params.trustModel).catch(() => undefined);
     }
   }
 
@@ -156,6 +190,7 @@ export class CheckService {
       ...(params.seed !== undefined ? { seed: params.seed } : {}),
       ...(params.fuzzTranscripts !== undefined ? { fuzzTranscripts: params.fuzzTranscripts } : {}),
     };
+    this.enginesStarted += 1;
     const key = batchKey(pack, this.options.engine, settings);
     const batch = key ? this.batches.get(key) : undefined;
     return repairFile(pack, params.file, params.language, params.report, {
@@ -208,6 +243,7 @@ export class CheckService {
       packs: this.packsSeen.size,
       passingBatches: this.batches.size,
       warmEngine: this.warm?.engine.waiting ? this.warm.engine.packDir : null,
+      enginesStarted: this.enginesStarted,
       rssBytes: memory.rss,
       heapUsedBytes: memory.heapUsed,
     };

@@ -73,6 +73,8 @@ export interface ServiceStatus {
   readonly packs: number;
   readonly passingBatches: number;
   readonly warmEngine: string | null;
+  /** Engine workers started so far, waiting ones included. */
+  readonly enginesStarted: number;
   readonly rssBytes: number;
   readonly heapUsedBytes: number;
 }
