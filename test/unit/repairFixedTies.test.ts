@@ -38,6 +38,32 @@ describe('repair: ties that move, made fixed', function () {
     );
   });
 
+  it('a scan that starts one place further each pick starts at the same place (JavaScript)', async () => {
+    const js = [
+      'let turn = 0;',
+      '',
+      'class Balancer {',
+      '  pick() {',
+      '    const n = this.pool.length;',
+      '    let bestIndex = -1;',
+      '    for (let step = 0; step < n; step++) {',
+      '      const i = (turn + step) % n;',
+      '      if (bestIndex === -1 || this.inFlight.get(this.pool[i]) < this.inFlight.get(this.pool[bestIndex])) bestIndex = i;',
+      '    }',
+      '    turn += 1;',
+      '    return this.pool[bestIndex];',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    await assertProposed(
+      'javascript',
+      js,
+      [{ mistake: 'tiebreak', lines: [5, 6, 7, 8, 9, 11, 12] }],
+      js.replace('const i = (turn + step) % n;', 'const i = step;'),
+    );
+  });
+
   it("a reservoir's random replacement becomes a replacement by the smaller name (JavaScript)", async () => {
     const js = [
       'function pick(counts, backends) {',

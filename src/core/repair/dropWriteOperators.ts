@@ -19,7 +19,9 @@ function propped(statement: SyntaxNode, ctx: Context): string | undefined {
     if (method && object && ['set', 'setdefault'].includes(ctx.text(method)) && args[1] && ctx.text(args[1]) === '0')
       return ctx.text(object);
     if (method && object && ctx.text(method) === 'has' && statement.type === 'if_statement') return ctx.text(object);
-    if (ctx.python && node.type === 'assignment' && ctx.text(childByField(node, 'right')!) === '0') {
+    const right = node.type === 'assignment' ? childByField(node, 'right') : undefined;
+    // `x: int` is an assignment with no right side.
+    if (ctx.python && right && ctx.text(right) === '0') {
       const left = childByField(node, 'left');
       if (left?.type === 'subscript') return ctx.text(childByField(left, 'value')!);
     }

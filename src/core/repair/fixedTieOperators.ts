@@ -1,6 +1,7 @@
 /**
  * Ties that move, made fixed: a rotation through the tied (`tied[turn % tied.length]`) made the first of them or
- * the first by name, and a reservoir's random replacement (`count === 1 || Math.floor(Math.random() * count) ===
+ * the first by name, a scan that starts one place further each time (`(turn + step) % n`) made to start at one place,
+ * and a reservoir's random replacement (`count === 1 || Math.floor(Math.random() * count) ===
  * 0`) made a replacement by the smaller name. (A random pick made the first tied is randomTie's.)
  */
 import { childByField, namedChildren, pathTo, type SyntaxNode } from './tree';
@@ -9,9 +10,30 @@ import { CALLS, replace, type Context, type Proposal } from './proposal';
 const NAME_FIELDS = ['name', 'addr', 'address', 'dial', 'host', 'id'];
 const COMPARISONS = new Set(['==', '===', '!=', '!==', '<', '<=', '>', '>=']);
 
+/** `(turn + step) % n` → `step` or `turn`: a scan that starts where the last one did, made to start at one place. */
+function rotatedStart(node: SyntaxNode, ctx: Context): Proposal[] {
+  if (!['binary_expression', 'binary_operator'].includes(node.type)) return [];
+  if (ctx.text(childByField(node, 'operator')!) !== '%') return [];
+  let sum = childByField(node, 'left');
+  while (sum?.type === 'parenthesized_expression') sum = namedChildren(sum)[0];
+  if (
+    !sum ||
+    !['binary_expression', 'binary_operator'].includes(sum.type) ||
+    ctx.text(childByField(sum, 'operator')!) !== '+'
+  )
+    return [];
+  return [childByField(sum, 'right')!, childByField(sum, 'left')!].map((part, i) => ({
+    operator: 'random-tie' as const,
+    edits: [replace(node, ctx.text(part))],
+    description: `\`${ctx.text(node)}\` made \`${ctx.text(part)}\`: every scan starts at the same place`,
+    at: node,
+    weight: i,
+  }));
+}
+
 /** `tied[turn % tied.length]` → `tied[0]`, or the first by name: `min(tied)`, `[...tied].sort()[0]`. */
 export function rotationTie(node: SyntaxNode, ctx: Context): Proposal[] {
-  if (node.type !== (ctx.python ? 'subscript' : 'subscript_expression')) return [];
+  if (node.type !== (ctx.python ? 'subscript' : 'subscript_expression')) return rotatedStart(node, ctx);
   const list = childByField(node, ctx.python ? 'value' : 'object');
   const index = childByField(node, ctx.python ? 'subscript' : 'index');
   if (!list || !index || !ctx.text(index).includes('%')) return [];

@@ -21,7 +21,7 @@ import { clearShared, freshState, freshValue, instanceAttribute } from './freshS
 
 export type { OperatorName, Proposal } from './proposal';
 
-const NODE_OPERATORS: ((node: SyntaxNode, ctx: Context, parent: SyntaxNode | null) => Proposal[])[] = [
+export const NODE_OPERATORS: ((node: SyntaxNode, ctx: Context, parent: SyntaxNode | null) => Proposal[])[] = [
   defaultEntry,
   tieKey,
   comparatorTie,
@@ -54,6 +54,20 @@ const NODE_OPERATORS: ((node: SyntaxNode, ctx: Context, parent: SyntaxNode | nul
   truthyTest,
 ];
 
+type NodeOperator = (typeof NODE_OPERATORS)[number];
+
+/**
+ * One operator's proposals at a node. An operator that fails on a shape it did not expect proposes nothing there:
+ * the other operators' edits are still tried (test/unit/repairCorpus.test.ts runs them all over the corpus).
+ */
+function proposalsOf(operator: NodeOperator, node: SyntaxNode, ctx: Context, parent: SyntaxNode | null): Proposal[] {
+  try {
+    return operator(node, ctx, parent);
+  } catch {
+    return [];
+  }
+}
+
 /** Every proposal for the nodes `inScope` accepts (by their lines), in tree order. */
 export function propose(
   file: ParsedFile,
@@ -67,7 +81,7 @@ export function propose(
     // A block is in scope through its statements; any other node by its own lines.
     if (!isBlock && !inScope(node)) continue;
     for (const operator of NODE_OPERATORS) {
-      const proposals = operator(node, ctx, parent);
+      const proposals = proposalsOf(operator, node, ctx, parent);
       out.push(...(isBlock ? proposals.filter((p) => inScope(p.at)) : proposals));
     }
   }

@@ -163,7 +163,7 @@ export async function repairFile(
     if (!searched.found || !verified) {
       const why =
         searched.stoppedBy === 'stalled'
-          ? `none of the ${searched.runs} edits tried passes every test, and the last ${bounds.stall} brought the answers no closer to a passing program's.`
+          ? `none of the ${searched.runs} edits tried passes every test, and none brought the answers closer to a passing program's.`
           : searched.stoppedBy
             ? `none of the ${searched.runs} edits tried within the search's ${searched.stoppedBy === 'time' ? `${Math.round(bounds.timeMs / 1000)} s` : 'bound'} passes every test.`
             : `none of the ${searched.runs} small edits near the lines it found passes every test.`;

@@ -12,13 +12,16 @@ import { parsesCleanly } from './parser';
 export interface SearchBounds {
   readonly timeMs: number;
   readonly candidates: number;
-  /** Candidates run in a row that bring the answers no closer than the closest so far: then the search stops. */
+  /**
+   * Candidates run with none of them bringing the answers closer than the learner's own program: then the search
+   * stops. Once one has come closer (half of a compound fix, say), the other bounds hold.
+   */
   readonly stall: number;
   /** Candidates run at once (the machine's cores, at most 2). */
   readonly concurrency: number;
 }
 
-export const DEFAULT_BOUNDS: SearchBounds = { timeMs: 20_000, candidates: 200, stall: 60, concurrency: 2 };
+export const DEFAULT_BOUNDS: SearchBounds = { timeMs: 20_000, candidates: 200, stall: 80, concurrency: 2 };
 
 /**
  * The search goes in rounds: the next singles, cheapest first, then edits on top of the candidates that brought
@@ -57,25 +60,22 @@ export async function searchFix(
   const tried: Tried[] = [];
   let runs = 0;
   let stoppedBy: Searched['stoppedBy'];
-  // The closest a candidate has come (fewest wrong answer lines), and how many runs ago it last came closer.
-  let closestWrong = Infinity;
-  let sinceCloser = 0;
+  // Whether any candidate has come closer (fewer wrong answer lines) than the learner's own program.
+  let cameCloser = false;
 
   const runAll = async (candidates: readonly Candidate[]): Promise<Searched['found']> => {
     const queue = [...candidates];
     while (queue.length) {
       if (runs >= bounds.candidates) return void (stoppedBy = 'candidates');
       if (clock() - started > bounds.timeMs) return void (stoppedBy = 'time');
-      if (sinceCloser >= bounds.stall) return void (stoppedBy = 'stalled');
+      if (!cameCloser && runs >= bounds.stall) return void (stoppedBy = 'stalled');
       const chunk = await nextChunk(queue, file.language, file.source, seen, bounds.concurrency);
       const results = await Promise.all(chunk.map(async (c) => ({ ...c, run: await runner.run(c.source) })));
       runs += results.length;
       const baseline = await baselineWrong;
       for (const result of results) {
         tried.push(result);
-        if (result.run.wrongLines < Math.min(closestWrong, baseline))
-          [closestWrong, sinceCloser] = [result.run.wrongLines, 0];
-        else sinceCloser += 1;
+        cameCloser ||= result.run.wrongLines < baseline;
         if (result.run.passes && (await verify(result.source, result.run)))
           return { candidate: result.candidate, source: result.source };
       }
