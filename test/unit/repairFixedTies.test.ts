@@ -144,4 +144,14 @@ describe('repair: ties that move, made fixed', function () {
       js.replace('this.backends.map((b) => ({ ...b }))', '[...this.backends]'),
     );
   });
+
+  it('floors one entry of a Counter instead of Counter subtraction, which drops the entries at 0 (Python)', async () => {
+    const py = 'def connection_closed(counts, backend):\n    counts.active -= Counter([backend])\n';
+    await assertProposed(
+      'python',
+      py,
+      [{ mistake: 'unseen-close', lines: [2] }],
+      py.replace('counts.active -= Counter([backend])', 'counts.active[backend] = max(0, counts.active[backend] - 1)'),
+    );
+  });
 });

@@ -92,6 +92,12 @@ export function floor(node: SyntaxNode, ctx: Context): Proposal[] {
     const left = childByField(node, 'left');
     const op = childByField(node, 'operator');
     const right = childByField(node, 'right');
+    // `counts -= Counter([name])` drops every entry that reaches 0 (and never makes one): one entry floored instead.
+    const one = ctx.python && right ? /^(?:collections\.)?Counter\(\[([^,\]]+)\]\)$/.exec(ctx.text(right)) : null;
+    if (left && one) {
+      const entry = `${ctx.text(left)}[${one[1]}]`;
+      return proposal(replace(node, `${entry} = max(0, ${entry} - 1)`));
+    }
     if (left && op && right && ctx.text(op) === '-=')
       return proposal(replace(node, `${ctx.text(left)} = ${floored(ctx.text(left), ctx.text(right))}`));
   }
