@@ -85,6 +85,33 @@ describe('repair: state kept or written where it should not be', function () {
     await assertProposed('typescript', ts, [{ mistake: 'pool-not-fresh', lines: [7, 8] }], fixed);
   });
 
+  it('a balancer rebuilt for a new pool keeps the field the program set on the old one (JavaScript)', async () => {
+    const js = [
+      'class Balancer {',
+      '  constructor(pool, { cap = 0 } = {}) {',
+      '    this.pool = [...pool];',
+      '    this.cap = cap;',
+      '  }',
+      '}',
+      '',
+      'let balancer = new Balancer([]);',
+      'function handle(command, args) {',
+      "  if (command === 'POOL') balancer = new Balancer(args);",
+      "  else if (command === 'CAP') balancer.cap = Number(args[0]);",
+      '}',
+      '',
+    ].join('\n');
+    await assertProposed(
+      'javascript',
+      js,
+      [{ mistake: 'pool-drops-cap', lines: [3, 4] }],
+      js.replace(
+        'balancer = new Balancer(args);',
+        'balancer = Object.assign(new Balancer(args), { cap: balancer.cap });',
+      ),
+    );
+  });
+
   it('starts a reloaded count again instead of carrying it over (Python dict.get, JavaScript ??)', async () => {
     const py = [
       '    def reload(self, names):',

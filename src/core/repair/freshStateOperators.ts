@@ -163,3 +163,42 @@ export function freshValue(node: SyntaxNode, ctx: Context): Proposal[] {
     },
   ];
 }
+
+/** The class a file declares by this name, and its constructor (where the state a rebuild drops is set). */
+function declaredClass(ctx: Context, name: string): SyntaxNode | undefined {
+  for (const node of walk(ctx.file.root))
+    if (['class_declaration', 'class'].includes(node.type) && ctx.text(childByField(node, 'name') ?? node) === name) {
+      const body = childByField(node, 'body');
+      return namedChildren(body ?? node).find(
+        (m) => m.type === 'method_definition' && /^constructor\b/.test(ctx.text(m)),
+      );
+    }
+  return undefined;
+}
+
+/**
+ * `lb = new Lb(names)` where the program also sets `lb.limit = …` from outside: the rebuilt object keeps that field
+ * (`Object.assign(new Lb(names), { limit: lb.limit })`), as a reset that must not drop it.
+ */
+export function carryField(node: SyntaxNode, ctx: Context): Proposal[] {
+  if (ctx.python || node.type !== 'assignment_expression') return [];
+  const [left, right] = [childByField(node, 'left'), childByField(node, 'right')];
+  const made = right?.type === 'new_expression' ? ctx.text(childByField(right, 'constructor') ?? right) : undefined;
+  const constructor = made && declaredClass(ctx, made);
+  if (!left || left.type !== 'identifier' || !right || !constructor) return [];
+  const object = ctx.text(left);
+  const fields = new Set<string>();
+  for (const n of walk(ctx.file.root)) {
+    const target = n.type === 'assignment_expression' ? childByField(n, 'left') : undefined;
+    if (target?.type === 'member_expression' && ctx.text(childByField(target, 'object')!) === object)
+      fields.add(ctx.text(childByField(target, 'property')!));
+  }
+  return [...fields].slice(0, 2).map((field) => ({
+    operator: 'rebuild-state' as const,
+    edits: [replace(right, `Object.assign(${ctx.text(right)}, { ${field}: ${object}.${field} })`)],
+    description: `the new \`${made}\` keeps \`${object}.${field}\``,
+    // About what the constructor sets (and forgets): as near as the constructor is to the located lines.
+    at: constructor,
+    weight: 0,
+  }));
+}

@@ -17,7 +17,7 @@ import { comparatorTie, pickTie } from './callbackOperators';
 import { answerGuard, splitAnswer } from './answerOperators';
 import { dropWrite } from './dropWriteOperators';
 import { floorGuard, membershipGuard, missingGuard } from './guardOperators';
-import { clearShared, freshState, freshValue, instanceAttribute } from './freshStateOperators';
+import { carryField, clearShared, freshState, freshValue, instanceAttribute } from './freshStateOperators';
 
 export type { OperatorName, Proposal } from './proposal';
 
@@ -47,6 +47,7 @@ export const NODE_OPERATORS: ((node: SyntaxNode, ctx: Context, parent: SyntaxNod
   instanceAttribute,
   clearShared,
   freshValue,
+  carryField,
   membershipGuard,
   floorGuard,
   missingGuard,

@@ -56,7 +56,7 @@ const INVERTS: readonly { readonly words: RegExp; readonly operators: readonly O
     operators: ['answer-guard', 'guard-empty', 'constant-condition', 'negate-condition'],
   },
   {
-    words: /stale|reset|shared|fresh|keeps|carry/,
+    words: /stale|reset|shared|fresh|keeps|carry|drops/,
     operators: ['fresh-state', 'rebuild-state', 'delete-statement', 'constant-condition'],
   },
   { words: /cap|off-by-one|limit|max|zero/, operators: ['flip-comparison', 'truthy-test', 'nudge-number'] },
