@@ -122,4 +122,36 @@ describe('repair search: waits', function () {
     const kept = await searchFix(parsed, targets, wrong(4), 5, async () => false, DEFAULT_BOUNDS);
     assert.equal(kept.stoppedBy, 'candidates');
   });
+
+  it('tries the edits that each came closer merged, three mistakes at once, right after the first round', async () => {
+    const source = [
+      'def pick(active, pool):',
+      '    return min(sorted(pool), key=lambda n: active[n])',
+      '',
+      'def done(active, n):',
+      '    active[n] -= 1',
+      '',
+      'def full(active, n, cap):',
+      '    return active[n] > cap',
+      '',
+    ].join('\n');
+    const parsed = await parseSource('python', source);
+    assert.ok(parsed);
+    const thirds = ['min(pool,', 'max(0, active[n] - 1)', 'active[n] >= cap'];
+    const runner = {
+      run: async (edited: string): Promise<CandidateRun> => {
+        const wrong = thirds.filter((third) => !edited.includes(third)).length;
+        return { passes: wrong === 0, wrongLines: wrong, durationMs: 1, file: 'x.py' };
+      },
+    };
+    const targets = [
+      { mistake: 'tiebreak', lines: [2] },
+      { mistake: 'negative-count', lines: [5] },
+      { mistake: 'cap-off-by-one', lines: [8] },
+    ];
+    const searched = await searchFix(parsed, targets, runner, 3, async () => true, DEFAULT_BOUNDS);
+    assert.ok(searched.found, 'the three edits are found');
+    for (const third of thirds) assert.ok(searched.found.source.includes(third));
+    assert.ok(searched.runs <= 18, `found after ${searched.runs} runs`);
+  });
 });

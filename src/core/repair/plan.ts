@@ -59,6 +59,8 @@ const INVERTS: readonly { readonly words: RegExp; readonly operators: readonly O
     words: /stale|reset|shared|fresh|keeps|carry|drops/,
     operators: ['fresh-state', 'rebuild-state', 'delete-statement', 'constant-condition'],
   },
+  // A print of what is not an answer (a start-up log line): taken out.
+  { words: /stray|output/, operators: ['delete-statement'] },
   { words: /cap|off-by-one|limit|max|zero/, operators: ['flip-comparison', 'truthy-test', 'nudge-number'] },
   {
     words: /down|health|skip|unknown|unseen|fallback|picks/,

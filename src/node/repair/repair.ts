@@ -44,7 +44,7 @@ const UNNAMED_KINDS = new Set(['unrecognised-difference', 'stale-state', 'crash'
  * The named mistakes and the lines each points at, with the model's answer where the program first went wrong.
  * A program with no named mistake gets its problems instead (the kind as the mistake, the line a crash names).
  */
-export function repairTargets(report: CheckReport): RepairTarget[] {
+export function repairTargets(report: CheckReport, source = ''): RepairTarget[] {
   const named = report.mistakes.map((m) => {
     const example = m.counterexample;
     const answer = example?.trace[example.divergesAt]?.expected;
@@ -55,16 +55,34 @@ export function repairTargets(report: CheckReport): RepairTarget[] {
       ...(m.line ? { functionLine: m.line } : {}),
     };
   });
-  if (named.length > 0 || report.status === 'pass') return named;
+  if (named.length > 0 || report.status === 'pass') return [...named, ...strayTargets(report, source)];
   const example = report.counterexample;
   const answer = example?.trace[example.divergesAt]?.expected;
   return report.problems
     .filter((p) => UNNAMED_KINDS.has(p.kind))
-    .map((p) => ({
+    .map((p): RepairTarget => ({
       mistake: p.kind,
       lines: p.line ? [p.line] : [],
       ...(answer?.length === 1 ? { answer: answer[0]! } : {}),
-    }));
+    }))
+    .concat(strayTargets(report, source));
+}
+
+/**
+ * Lines that print what is not an answer: the source lines holding most words of the stray line the report quotes
+ * (`e.g. "2026-… INFO balancer up, reading commands fr…"`). A fix must take them out, or the check it is verified
+ * by still says so.
+ */
+export function strayTargets(report: CheckReport, source: string): RepairTarget[] {
+  const stray = report.problems.find((p) => p.kind === 'stray-output');
+  const quoted = stray && /e\.g\. "(.*?)(…[^"]*)?"/.exec(stray.message)?.[1];
+  const words = new Set(quoted?.match(/[A-Za-z][A-Za-z_-]{2,}/g) ?? []);
+  if (words.size < 2) return [];
+  const lines = source.split('\n').flatMap((text, i) => {
+    const found = [...words].filter((w) => text.includes(w)).length;
+    return found >= Math.min(3, words.size) ? [i + 1] : [];
+  });
+  return lines.length ? [{ mistake: 'stray-output', lines: lines.slice(0, 3) }] : [];
 }
 
 /** The check's first batch (every hidden and generated transcript, and what a passing program prints). */
@@ -130,16 +148,16 @@ export async function repairFile(
   options: RepairOptions,
 ): Promise<RepairResult> {
   const started = performance.now();
-  const targets = repairTargets(report);
   // The mistakes by id; a fix for a program with no named mistake is for no mistake ('').
   const mistake = report.mistakes.map((m) => m.id).join(', ');
   if (report.status === 'pass') return notFound(mistake, 'the check passed; there is nothing to fix.', started);
   const maxRung = pack.manifest.hints?.maxRung;
   if (maxRung !== undefined && maxRung < 4)
     return notFound(mistake, `this lesson shows hints up to rung ${maxRung} (hints.maxRung), not fixes.`, started);
-  if (targets.length === 0) return notFound(mistake, 'the check found no mistake and no difference to undo.', started);
   const absolute = path.resolve(file);
   const source = await fs.readFile(absolute, 'utf8');
+  const targets = repairTargets(report, source);
+  if (targets.length === 0) return notFound(mistake, 'the check found no mistake and no difference to undo.', started);
   const parsed = await parseSource(language, source);
   if (!parsed) return notFound(mistake, 'your file does not parse, so no edit of it can be tried.', started);
   const batch = options.batch ?? (await firstBatch(pack, absolute, language, options.check)).batch;

@@ -32,6 +32,8 @@ const SINGLES_PER_ROUND = 16;
 const BASES = 3;
 const PAIRS_PER_BASE = 16;
 const LOCAL_PAIRS = 6;
+/** The most single edits that came closer merged into one candidate. */
+const MERGED = 4;
 
 export interface Searched {
   readonly found?: { readonly candidate: Candidate; readonly source: string };
@@ -93,6 +95,9 @@ export async function searchFix(
     const round = singles.slice(offset, offset + SINGLES_PER_ROUND);
     const single = await runAll(round);
     if (single || stoppedBy) return result(single);
+    // Every edit that came closer, merged (each may undo one of several mistakes): two, three and four of them.
+    const merged = await runAll(mergedImprovements(tried, await baselineWrong));
+    if (merged || stoppedBy) return result(merged);
     const bases = closest(tried, await baselineWrong, extended);
     for (const base of bases) extended.add(base);
     const pairs = bases
@@ -104,6 +109,27 @@ export async function searchFix(
     if (paired || stoppedBy) return result(paired);
     if (round.length === 0 && pairs.length === 0) return result(undefined);
   }
+}
+
+/**
+ * The single edits that brought the answers closer, best first, merged greedily where they do not overlap: the
+ * first two, three and four of them. A program with three mistakes (a tie, a floor, a reset) has its three halves
+ * tried as one candidate as soon as each has come closer alone, not after every pair.
+ */
+function mergedImprovements(tried: readonly Tried[], baselineWrong: number): Candidate[] {
+  const better = tried
+    .filter((t) => t.candidate.operators.length === 1 && t.run.wrongLines < baselineWrong)
+    .sort((a, b) => a.run.wrongLines - b.run.wrongLines || a.candidate.cost - b.candidate.cost);
+  const out: Candidate[] = [];
+  let merged: Candidate | undefined;
+  for (const { candidate } of better) {
+    const next: Candidate | undefined = merged ? combine(merged, candidate) : candidate;
+    if (!next) continue;
+    merged = next;
+    if (merged.operators.length >= 2) out.push(merged);
+    if (merged.operators.length === MERGED) break;
+  }
+  return out;
 }
 
 /** The candidates that brought the answers closest to a passing run's, best first, not yet built on. */
