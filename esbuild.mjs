@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { writeSchema } from './scripts/write-schema.mjs';
+import { builtInModelCode } from './scripts/model-code.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -38,6 +39,12 @@ const vendored = {
   },
 };
 
+/**
+ * The built-in lessons' models, transpiled now, inside the bundles that transpile models for the engine worker
+ * (src/node/engine/modelCache.ts): a check of a built-in lesson loads no transpiler. One JSON text, parsed once.
+ */
+const modelCode = { LESSON_COMPANION_BUILT_IN_MODEL_CODE: JSON.stringify(JSON.stringify(await builtInModelCode())) };
+
 const builds = [
   ...Object.entries(VENDORED).map(([name, file]) => ({
     ...common,
@@ -67,6 +74,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     plugins: [vendored],
+    define: modelCode,
   },
   {
     ...common,
@@ -95,6 +103,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     plugins: [vendored],
+    define: modelCode,
   },
   // The queue world balancer packs import as `lesson-companion/worlds/queues` (src/node/engine/modelLoader.ts): pack code, loaded by the model loader.
   {

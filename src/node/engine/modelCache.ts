@@ -3,6 +3,10 @@
  * transpiler (half a megabyte to load, and a tenth of a second for a first transform). The result is kept in
  * this process's memory by content, so the check service transpiles an unchanged model once; never on disk,
  * where a rewritten file would change what the model answers. Transpiling reads pack code; it does not run it.
+ *
+ * The built-in lessons' models come transpiled inside this bundle (esbuild.mjs, scripts/model-code.mjs), by the
+ * same key: a command-line check of a built-in lesson loads no transpiler. A model file that is not exactly
+ * what was built (an edited lesson, any other pack) has another key and is transpiled here.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -19,11 +23,31 @@ const MAX_BYTES = 512 * 1024;
 const kept = new Map<string, string>();
 const MAX_KEPT = 200;
 
-function transpiled(file: string, source: string): string | undefined {
-  const key = createHash('sha256')
+/** The key of a model file's transpiled code: what decides it (the transpiler's version, TypeScript or not, the text). */
+export function modelCodeKey(file: string, source: string): string {
+  return createHash('sha256')
     .update(`${sucraseVersion}\0${path.extname(file)}\0${source}`)
     .digest('hex');
-  const known = kept.get(key);
+}
+
+/** Replaced by esbuild with the built-in models' code by key, as JSON text; not defined when running from source. */
+declare const LESSON_COMPANION_BUILT_IN_MODEL_CODE: string;
+let builtIn: Map<string, string> | undefined;
+
+function builtInCode(key: string): string | undefined {
+  if (!builtIn) {
+    try {
+      builtIn = new Map(Object.entries(JSON.parse(LESSON_COMPANION_BUILT_IN_MODEL_CODE) as Record<string, string>));
+    } catch {
+      builtIn = new Map(); // from source: nothing was built
+    }
+  }
+  return builtIn.get(key);
+}
+
+function transpiled(file: string, source: string): string | undefined {
+  const key = modelCodeKey(file, source);
+  const known = kept.get(key) ?? builtInCode(key);
   if (known !== undefined) return known;
   const result = transformModule(source, file);
   if ('error' in result) return undefined; // the worker transpiles it again and reports where it fails
