@@ -108,8 +108,9 @@ export const checkCommand: CliCommand = {
       report = await checkFile(pack, request.file, request.language, {
         ...request.options,
         ...(batches ? { kept: { passingBatches: batches } } : {}),
-        // The pack's model runs in the engine worker next to this bundle, never in this process.
-        ...(engine ? { engine } : {}),
+        // The pack's model runs in the engine worker next to this bundle, never in this process; a built-in
+        // lesson's passing batch is computed here (its model is the tool's own code), for a first run at once.
+        ...(engine ? { engine, builtInFirstRun: true } : {}),
         ...(request.events
           ? { onPhase: (phase: string) => io.out(`${JSON.stringify({ type: 'phase', phase })}\n`) }
           : {}),

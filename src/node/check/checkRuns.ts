@@ -18,6 +18,7 @@ import { linesIn, traceCommandLines, tracedFiles } from '../run/lineTrace';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIME_LIMIT_MS } from '../run/limits';
 import { resolveInside, type LoadedPack } from '../packs/packs';
 import { batchKey, type PassingBatchStore } from './fastPass';
+import { builtInBatch } from './builtInBatch';
 import { sandboxSettingFromEnv, type SandboxSetting } from '../sandbox/sandbox';
 
 export interface CheckFileOptions {
@@ -37,6 +38,11 @@ export interface CheckFileOptions {
   readonly trace?: boolean;
   readonly onPhase?: (phase: string) => void;
   readonly signal?: AbortSignal;
+  /**
+   * For a built-in lesson, compute the passing batch here (builtInBatch.ts) and start the learner's run at once,
+   * beside the engine worker's start: the command line's check, which keeps nothing between checks.
+   */
+  readonly builtInFirstRun?: boolean;
   /**
    * What a long-lived caller (the check service) keeps between checks, in its memory: passing batches (a
    * correct program then passes on its first run, without the engine), an engine worker already started for
@@ -170,14 +176,15 @@ export function learnerRuns(context: CheckContext, launching: Promise<Launch>): 
     });
   };
   const batches = options.kept?.passingBatches;
-  const key =
-    options.engine && batches
-      ? batchKey(pack, options.engine, {
-          ...(options.seed !== undefined ? { seed: options.seed } : {}),
-          ...(options.fuzzTranscripts !== undefined ? { fuzzTranscripts: options.fuzzTranscripts } : {}),
-        })
-      : undefined;
-  const known = key && !program.prepareError ? batches!.get(key) : undefined;
+  const settings = {
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.fuzzTranscripts !== undefined ? { fuzzTranscripts: options.fuzzTranscripts } : {}),
+  };
+  const key = options.engine && batches ? batchKey(pack, options.engine, settings) : undefined;
+  const kept = key && !program.prepareError ? batches!.get(key) : undefined;
+  // The command line keeps no batch: a built-in lesson's is computed here (its model is the tool's own code).
+  const computed = options.builtInFirstRun && options.engine && !program.prepareError;
+  const known = kept ?? (computed ? builtInBatch(pack, settings) : undefined);
   const started = performance.now();
   const firstRun = known ? runContained(known.input) : undefined;
   let firstRunTaken = false;
