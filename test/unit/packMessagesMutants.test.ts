@@ -7,6 +7,7 @@
  * manifest is built inside its test, so mutation coverage (perTest) credits that test.
  */
 import * as assert from 'node:assert/strict';
+import { parseManifest } from '../../src/core/pack/manifest';
 import { friendlyManifestMessage } from '../../src/core/pack/manifestMessages';
 import { editedLesson, friendlyProblems, lessonJson, lessonObject } from './packAuthoring';
 
@@ -186,6 +187,27 @@ describe('lesson.json messages: bounds', () => {
       friendlyProblems(listTwice).map((p) => p.path),
       ['/outcomes'],
     );
+  });
+
+  it('finds a field written twice however it is written: escaped, deep in a list, beside strings that look like keys', () => {
+    // The twice-written key is found by counting keys (the text's against the parsed value's) before the slower
+    // search for where: each of these must still be counted as two.
+    const escaped = lessonJson(lessonObject()).replace('\n  "title": ', '\n  "title": "x",\n  "\\u0074itle": ');
+    assert.deepEqual(
+      friendlyProblems(escaped).map((p) => p.path),
+      ['/title'],
+    );
+    const deep = lessonObject();
+    const text = lessonJson(deep).replace(/"mutants": \[/, '"mutants": "not: a key", "mutants": [');
+    assert.deepEqual(
+      friendlyProblems(text).map((p) => p.path),
+      ['/mistakes/0/mutants'],
+    );
+    // Strings holding quotes, colons and braces are values, not keys: no problem is invented.
+    const tricky = lessonObject();
+    tricky.title = 'a "quoted": {title} \\ [x]';
+    const parsed = parseManifest(lessonJson(tricky), 'lesson.json');
+    assert.ok(parsed.ok, JSON.stringify(parsed));
   });
 });
 
