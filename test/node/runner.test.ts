@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import { runProcess, type ProcessSpec } from '../../src/node/run/runner';
 import { timeLimitFor } from '../../src/node/check/checker';
 
@@ -123,10 +124,14 @@ describe('process runner (real processes)', function () {
   });
 
   it('stops a run when its check is cancelled, and one started after the cancel at once (it raced the cancel)', async () => {
-    const hang = 'import time\nprint("OK", flush=True)\ntime.sleep(60)';
+    // It says when its answer is out (a file), so the cancel comes after it whatever the load.
+    const answered = path.join(os.tmpdir(), `lc-cancel-${process.pid}-${Date.now()}`);
+    const hang = `import time\nprint("OK", flush=True)\nopen(${JSON.stringify(answered)}, "w").close()\ntime.sleep(60)`;
     const stop = new AbortController();
     const running = runProcess(spec(hang, { timeLimitMs: 30000, stallMs: 0, signal: stop.signal }), 'POOL a\n');
-    setTimeout(() => stop.abort(), 300);
+    while (!fs.existsSync(answered)) await new Promise((r) => setTimeout(r, 20));
+    fs.rmSync(answered);
+    stop.abort();
     const cancelled = await running;
     // Killed, and not by its time limit (30 s) nor a stall (off): by the cancel.
     assert.deepEqual([cancelled.stdout, cancelled.signal, cancelled.timedOut], ['OK\n', 'SIGKILL', false]);

@@ -3,7 +3,9 @@
  * busy loops on every core (started here, each ended when the test ends or after a minute), a program that thinks
  * between its answers for less CPU time than the stall limit is not stopped, however long it waits for a core;
  * a spinning hang and a sleeping one still are, the spinning one proven by its CPU time alone (so the check does
- * not run it again), the sleeping one by the clock. Real processes: python3 and node busy loops.
+ * not run it again), the sleeping one by the clock. The same for the run's time limit: a program that needs less CPU
+ * time than its limit is not stopped for waiting longer than it by the clock, and one that spins past it still is.
+ * Real processes: python3 and node busy loops.
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -65,6 +67,22 @@ describe('stalls on a loaded machine (real processes, busy loops on every core)'
   it('still stops a spinning hang, proven by its CPU time (the check believes it without a second run)', async () => {
     const result = await runProcess(spec('print("OK", flush=True)\nwhile True: pass'), 'PICK\nPICK\n');
     assert.deepEqual([result.stdout, result.stalled, result.stalledOnCpu], ['OK\n', true, true]);
+  });
+
+  it('does not stop a program for the time it waits for a core past its time limit', async () => {
+    const started = performance.now();
+    const result = await runProcess({ ...spec(THINKER), timeLimitMs: 1500, stallMs: 0 }, 'PICK\n'.repeat(6));
+    const wall = performance.now() - started;
+    assert.equal(result.timedOut, false, `stopped at its time limit after ${wall.toFixed(0)} ms by the clock`);
+    assert.equal(result.stdout, 'OK\n'.repeat(6));
+    // The load was real: by the clock the run took longer than its limit (6 × 150 ms of CPU, and the start).
+    assert.ok(wall > 1500, `the whole run took ${wall.toFixed(0)} ms`);
+  });
+
+  it('still stops a program that computes past its time limit', async () => {
+    const spinner = 'import sys\nfor line in sys.stdin:\n    print("OK", flush=True)\n    while True: pass';
+    const result = await runProcess({ ...spec(spinner), timeLimitMs: 800, stallMs: 0 }, 'PICK\n');
+    assert.deepEqual([result.stdout, result.timedOut], ['OK\n', true]);
   });
 
   it('still stops a program that sleeps for ever, charged by the clock (the check runs it once more)', async () => {

@@ -122,4 +122,9 @@ export class ProgramClock {
   chargedByCpuSince(since: number): number {
     return this.charge.since === since ? this.charge.cpuMs : 0;
   }
+
+  /** Whether every thread of the program slept at the last sample (waiting on something, not for a core). */
+  get asleep(): boolean {
+    return this.last?.sleeping ?? false;
+  }
 }

@@ -46,6 +46,13 @@ const START_GRACE_MS = 2000;
 export const SWEEP_EVERY_MS = 100;
 /** How often a silent program's CPU time is read once the clock says it stalled but its CPU time does not yet. */
 const RECHECK_MS = 200;
+/**
+ * The time limit is charged in the program's own time too (programClock.ts), so a run that waited for a core is
+ * not stopped for the load (a quarter of a core is common on a busy 2-core machine, far less when it is
+ * overloaded); but by the clock no run lasts more than this many times its limit (one that neither runs nor
+ * sleeps, stuck in the kernel, is charged nothing).
+ */
+const TIME_LIMIT_WALL_FACTOR = 20;
 /** A silent program whose memory grew this much since the last look is filling it, not stopped. */
 const MEMORY_GROWTH_KIB = 16 * 1024;
 
@@ -137,7 +144,7 @@ class ProgramRun {
   private readonly tracker: DescendantTracker | undefined;
   private readonly untrack: () => void;
   private readonly sweeper: NodeJS.Timeout | undefined;
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout;
   private readonly watchMemory: boolean;
   /** The program's memory when the watch began or was last judged: growth since then is being busy. */
   private memoryBefore: number | undefined;
@@ -146,6 +153,8 @@ class ProgramRun {
   /** When the started process exited: from then on only its leftovers hold the pipes, and it is not stalled. */
   private exitedAt: number | undefined;
   private readonly clock: ProgramClock;
+  /** The time limit's own clock: charged from the start, apart from the stall watch's silences. */
+  private readonly limitClock: ProgramClock;
 
   constructor(
     private readonly spec: ProcessSpec,
@@ -162,13 +171,9 @@ class ProgramRun {
     this.untrack = trackProcess(() => this.stop());
     this.sweeper = tracker ? setInterval(() => tracker.poll(), SWEEP_EVERY_MS) : undefined;
     if (tracker) setTimeout(() => tracker.poll(), 20).unref();
-    this.timer = setTimeout(
-      () => {
-        this.timedOut = true;
-        this.stop();
-      },
-      Math.max(0, spec.timeLimitMs - (performance.now() - started)),
-    );
+    this.limitClock = new ProgramClock(child.pid);
+    this.limitClock.mark();
+    this.timer = setTimeout(() => this.judgeTimeLimit(), Math.max(0, spec.timeLimitMs - (performance.now() - started)));
     // A silent program that keeps filling its memory is let run into its memory limit, which says more.
     this.watchMemory = spec.memoryLimitMiB !== undefined && child.pid !== undefined;
     this.clock = new ProgramClock(child.pid);
@@ -293,6 +298,23 @@ class ProgramRun {
     this.stalled = true;
     this.stalledOnCpu = this.clock.chargedByCpuSince(since) >= allowed - 5;
     this.silentMs = performance.now() - since;
+    this.timedOut = true;
+    this.stop();
+  }
+
+  /**
+   * The limit's time has passed by the clock: stopped if the program sleeps now (it waits on something, not for a
+   * core: the clock is its time), was charged the limit in its own time, or the clock ran far past it.
+   */
+  private judgeTimeLimit(): void {
+    if (this.settled) return;
+    const { timeLimitMs } = this.spec;
+    const left = timeLimitMs - this.limitClock.chargedSince(this.started);
+    const wallLeft = timeLimitMs * TIME_LIMIT_WALL_FACTOR - (performance.now() - this.started);
+    if (left > 5 && wallLeft > 5 && !this.limitClock.asleep) {
+      this.timer = setTimeout(() => this.judgeTimeLimit(), Math.min(Math.max(left, RECHECK_MS), wallLeft));
+      return;
+    }
     this.timedOut = true;
     this.stop();
   }
