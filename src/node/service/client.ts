@@ -70,6 +70,13 @@ export class ServiceError extends Error {
   }
 }
 
+/**
+ * V8's young generation held at 1 MiB a semi-space: V8 grows it under a check's allocation up to 16 MiB a
+ * semi-space and keeps it, so the service's resident memory grew from ~62 MB after 10 checks to ~100 MB after
+ * 200 with the same 9 MB of live heap (its new space 2 → 32 MB). A 10 MB heap pays for more frequent, small
+ * scavenges instead (200 checks: 1.05x, not 1.5-1.7x).
+ */
+const YOUNG_GENERATION = '--max-semi-space-size=1';
 const BACKGROUND_PRIORITY = 10;
 const CRASH_WINDOW_MS = 3 * 60_000;
 const MAX_CRASHES = 3;
@@ -117,7 +124,7 @@ export class CheckServiceClient {
       );
     }
     const mark = newOwnerMark();
-    const child = spawn(this.options.node, [this.options.script], {
+    const child = spawn(this.options.node, [YOUNG_GENERATION, this.options.script], {
       env: {
         ...quietNodeEnv(this.options.env ?? process.env),
         ELECTRON_RUN_AS_NODE: '1',
