@@ -92,7 +92,7 @@ function choose(state: HealthState, on: On): Choice {
     // original, where the return comes before best.inc()) not counted at all.
     if (on.has('fallback-first')) return { answer: lines(pool[0]!), chosen: pool[0]!, counts: true };
     if (on.has('fallback-first-uncounted') || on.has('fallback-first-full')) return { answer: lines(pool[0]!), chosen: pool[0]!, counts: false };
-    if (on.has('empty-as-busy')) return { answer: lines('BUSY') };
+    if (on.has('empty-as-busy') || on.has('empty-busy-swapped')) return { answer: lines('BUSY') };
     if (on.has('none-healthy-crash')) return { answer: { kind: 'crash', error: 'PICK with no healthy backend' } };
     return { answer: lines('EMPTY') };
   }
@@ -100,8 +100,17 @@ function choose(state: HealthState, on: On): Choice {
   if (open.length === 0) {
     // The same fallback, when the cap is one more `continue` in the loop: a full pool also ends in backends[0].
     if (on.has('fallback-first-full')) return { answer: lines(pool[0]!), chosen: pool[0]!, counts: false };
-    return { answer: lines(on.has('busy-as-empty') ? 'EMPTY' : 'BUSY') };
+    // A down backend as the last resort: when every healthy one is full, one that is down but has room takes it.
+    const spare = on.has('pick-down-when-full') ? pool.filter((name) => state.down.has(name) && underCap(countOf(state, name), state.cap, on)) : [];
+    if (spare.length > 0) return fewestOf(state, spare, on);
+    return { answer: lines(on.has('busy-as-empty') || on.has('empty-busy-swapped') ? 'EMPTY' : 'BUSY') };
   }
+  return fewestOf(state, open, on);
+}
+
+/** Among the backends that may take the request, the fewest in flight; ties as the tiebreak mutants say. */
+function fewestOf(state: HealthState, open: readonly string[], on: On): Choice {
+  const { pool } = state;
   let fewest = countOf(state, open[0]!);
   for (const name of open) if (countOf(state, name) < fewest) fewest = countOf(state, name);
   const tied = open.filter((name) => countOf(state, name) === fewest);
@@ -270,6 +279,7 @@ export const model: ReferenceModel<HealthState> = {
   description: 'POOL/DOWN/UP/CAP/PICK/DONE/STATUS: least connections over healthy backends under a cap; ties go to pool order',
   mutations: [
     { id: 'pick-ignores-health', description: 'PICK also chooses backends that are down' },
+    { id: 'pick-down-when-full', description: 'when every healthy backend is at the cap, PICK chooses a backend that is down but under the cap (BUSY only when there is none)' },
     { id: 'fallback-first', description: 'with no healthy backend, PICK answers the first backend of the pool (and counts it)' },
     { id: 'fallback-first-uncounted', description: "with no healthy backend, PICK answers the first backend of the pool without counting it (the Go example's `return &backends[0]`, before inc())" },
     { id: 'fallback-first-full', description: 'whenever no backend may take the request (none healthy, or every healthy one at the cap), PICK answers the first backend without counting it' },
@@ -277,6 +287,7 @@ export const model: ReferenceModel<HealthState> = {
     { id: 'empty-crash', description: 'PICK crashes on an empty pool' },
     { id: 'empty-as-busy', description: 'with backends in the pool but none healthy, PICK answers BUSY' },
     { id: 'busy-as-empty', description: 'when every healthy backend is at the cap, PICK answers EMPTY' },
+    { id: 'empty-busy-swapped', description: 'both words swapped: BUSY when no backend is healthy, EMPTY when every healthy backend is at the cap' },
     { id: 'cap-ignored', description: 'PICK never looks at the cap' },
     { id: 'cap-plus-one', description: 'the cap lets one request more through (count <= cap)' },
     { id: 'cap-minus-one', description: 'the cap stops one request early (count + 1 < cap)' },

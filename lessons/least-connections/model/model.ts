@@ -53,8 +53,14 @@ function pick(state: PoolState, on: ReadonlySet<string>, observed?: readonly str
     return { state, answer: lines('EMPTY') };
   }
   const countOf = (name: string): bigint => inFlight.get(name) ?? 0n;
-  // HAProxy 2.5–3.1 keeps an `int` count but its tree ranks keys as unsigned: a count of -1 ranks as the busiest.
-  const rank = (name: string): bigint => (on.has('negative-unsigned') && countOf(name) < 0n ? countOf(name) + (1n << 32n) : countOf(name));
+  // HAProxy keeps an `int` count but its tree ranks keys as unsigned: a count of -1 ranks as the busiest. With the
+  // key of its later leastconn, (inflight + 1) * SRV_EWGHT_MAX / eweight in 32 bits, -1 wraps to the idle key 0.
+  const rank = (name: string): bigint => {
+    const count = countOf(name);
+    if (count >= 0n) return count;
+    if (on.has('negative-idle-key')) return count === -1n ? 0n : count + (1n << 32n);
+    return on.has('negative-unsigned') ? count + (1n << 32n) : count;
+  };
   let fewest = rank(pool[0]!);
   for (const name of pool) if (rank(name) < fewest) fewest = rank(name);
   const tied = pool.map((name, index) => ({ name, index })).filter((b) => rank(b.name) === fewest);
@@ -104,7 +110,7 @@ function done(state: PoolState, name: string | undefined, on: ReadonlySet<string
   let lowered: bigint;
   if (on.has('count-on-done')) lowered = current + 1n;
   else if (mask !== undefined) lowered = (current - 1n) & mask;
-  else if (on.has('negative-count') || on.has('negative-unsigned')) lowered = current - 1n;
+  else if (on.has('negative-count') || on.has('negative-unsigned') || on.has('negative-idle-key')) lowered = current - 1n;
   else lowered = current > 0n ? current - 1n : 0n;
   const next = new Map(state.inFlight);
   next.set(name, lowered);
@@ -204,6 +210,7 @@ export const model: ReferenceModel<PoolState> = {
     { id: 'wrap-32', description: 'DONE at 0 wraps an unsigned 32-bit counter to 4294967295' },
     { id: 'wrap-64', description: 'DONE at 0 wraps an unsigned 64-bit counter to 18446744073709551615' },
     { id: 'negative-unsigned', description: 'DONE at 0 goes to -1, and PICK ranks -1 as the busiest (a signed count compared as unsigned)' },
+    { id: 'negative-idle-key', description: 'DONE at 0 goes to -1, and PICK ranks -1 like an idle backend and -2 or below as the busiest (HAProxy leastconn\'s key (inflight + 1) * SRV_EWGHT_MAX / eweight, unsigned)' },
     { id: 'no-increment', description: 'PICK does not count the chosen backend at once' },
     { id: 'count-on-done', description: 'the request is counted when it finishes: PICK does not count, DONE adds one' },
     { id: 'unknown-crash', description: 'DONE for a name not in the pool crashes' },

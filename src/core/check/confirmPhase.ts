@@ -63,7 +63,8 @@ export async function confirmPhase(s: CheckSession, p: Probed): Promise<Confirme
   const kept = vetted.filter((v) => v.kind === 'kept');
   const contradicted = vetted.filter((v) => v.kind === 'dropped');
   const diagnosis = { ...p.diagnosis, findings: kept.map((v) => v.finding) };
-  const mistakes = kept.map((v) => namedMistake(s.input, s.cases, v.finding, v.example, p.probe));
+  const settledElsewhere = p.diagnosis.unexplained.length === 0;
+  const mistakes = kept.map((v) => namedMistake(s.input, s.cases, v.finding, v.example, p.probe, settledElsewhere));
   const { failing, outcomes } = p.ran;
   const stoppedCase = failing.find(
     (i) => outcomes[i]!.ending === 'timed-out' || outcomes[i]!.ending === 'output-limit',
@@ -108,9 +109,13 @@ function namedMistake(
   finding: Finding,
   counterexample: Counterexample | null,
   probe: Probe | undefined,
+  nothingUnexplained: boolean,
 ): NamedMistake {
   const spec = input.manifest.mistakes.find((m) => m.id === finding.mistake)!;
-  const variant = spec.variants?.find((v) => v.mutant === finding.mutation);
+  const fixed = fixedRule(finding, probe);
+  // A free choice's wording says how the program chooses: only a rule shown fixed has one of its own.
+  const variant =
+    !finding.nondeterministic || fixed ? spec.variants?.find((v) => v.mutant === finding.mutation) : undefined;
   const lists = [...new Set(finding.steps.map((s) => s.list))];
   const first = finding.steps[0];
   const firstCase = first ? cases[first.list] : undefined;
@@ -126,7 +131,9 @@ function namedMistake(
     title: variant?.title ?? spec.title,
     function: spec.function,
     line: locateFunction(input.source, input.language, spec.function),
-    confidence: finding.confidence,
+    // Every difference it is credited with is a choice among equals, made the same way on every run: as certain as
+    // a rule the lesson names (ties to the second tied backend, to the largest name), never "likely".
+    confidence: fixed && nothingUnexplained ? 'exact' : finding.confidence,
     explanation: spec.explanation,
     hint: variant?.hint ?? spec.hint,
     mutants: [finding.mutation],
@@ -156,4 +163,12 @@ function namedMistake(
     ...(spec.step ? { step: spec.step } : {}),
     counterexample,
   };
+}
+
+/**
+ * A free choice (a tie may go to any of the tied) that the program made the same way on every fresh run and again
+ * after a reset: a fixed rule of its own, not chance. Only the probe's runs can say so; without them it is unknown.
+ */
+function fixedRule(finding: Finding, probe: Probe | undefined): boolean {
+  return finding.nondeterministic && probe?.determinism.fresh === 'same' && probe.determinism.afterReset === 'same';
 }
