@@ -250,6 +250,21 @@ describe('batch runner (fake execute)', () => {
     }
   });
 
+  it("keeps STATUS rows printed in another form (a=1 for a:1) as STATUS's answer, never the next commands'", async () => {
+    // A program whose STATUS prints `name=count`: no row fits the answer's shape, so each row was taken for the
+    // next command's answer, every later answer shifted, and the shift was told as state carried over between
+    // transcripts (issue 31), with "STATUS answered (nothing)" where it printed rows.
+    const equals = (command: string, lines: readonly string[]): readonly string[] =>
+      command === 'STATUS' ? lines.map((line) => line.replace(':', '=')) : lines;
+    const batch = await runBatch(model, fakeProgram({ answer: equals }), LISTS);
+    const expected = LISTS.map((l) => {
+      const sim = simulate(model, l);
+      return { lines: sim.steps.flatMap((step) => equals(step.command, step.answer)), ending: sim.outcome.ending };
+    });
+    assert.deepEqual(batch.outcomes, expected);
+    assert.deepEqual(batch.strayLines, []);
+  });
+
   it('sets debug prints aside without shifting the answers', async () => {
     const program = fakeProgram({ stray: (c) => (c === 'PICK' ? ['debug: picking now', 'counts = {a: 1}'] : []) });
     const batch = await runBatch(model, program, LISTS);

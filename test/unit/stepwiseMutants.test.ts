@@ -235,6 +235,39 @@ describe('walking the evidence step by step: the surviving mutants', () => {
       assert.deepEqual(sentencesOf(model, 'silent'), [plain('(nothing)', ['a', 'b'].join(' / '))]);
     });
 
+    it("says rows in another form than the answer's (a=1 for a:1) as a difference of form, before the lesson's sentence", () => {
+      // A STATUS printed as `name=count`: the lesson's own sentence would read `a=1` as a name (issue 31 told
+      // "STATUS printed a=1, but a=1 is not in the pool"); what differs is the form, and it is said so.
+      const model: ReferenceModel = {
+        ...toy({
+          mutations: ['equals'],
+          describe: () => 'the lesson reads the row',
+          answer: (_command, on) => (on.has('equals') ? ['a=1', 'b=2'] : ['a:1', 'b:2']),
+        }),
+        answerShape: (command) => (command === 'L' ? { kind: 'many', line: /^[a-z]:\d$/ } : { kind: 'one' }),
+        isAnswerLine: (line) => /^[a-z]:\d$/.test(line) || line === 'ok',
+      };
+      const [step] = walkEvidence(model, [runOf(model, [['L']], 'equals')], []).sentences;
+      assert.deepEqual(
+        [step?.sentence, step?.form],
+        ['`L` printed "a=1", which is not in the form of the lesson\'s answers: the reference prints "a:1"', true],
+      );
+      // A row of the answer's own form that holds something wrong is the lesson's to say.
+      const nan: ReferenceModel = { ...model, answerShape: () => ({ kind: 'many', line: /^[a-z]:\d$/ }) };
+      const wrongValue = toy({ mutations: ['nan'], answer: (_c, on) => (on.has('nan') ? ['a:1', 'z:NaN'] : ['a:1']) });
+      const [valueStep] = walkEvidence(
+        {
+          ...wrongValue,
+          answerShape: nan.answerShape,
+          isAnswerLine: nan.isAnswerLine,
+          describeDifference: () => 'own',
+        },
+        [runOf(wrongValue, [['L']], 'nan')],
+        [],
+      ).sentences;
+      assert.deepEqual([valueStep?.sentence, valueStep?.form], ['own', undefined]);
+    });
+
     it("uses the lesson's own sentence, and the plain one when it gives an empty one, something else than text, or fails", () => {
       const own = 'L listed other words';
       assert.deepEqual(

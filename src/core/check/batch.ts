@@ -1,6 +1,6 @@
 import type { ReferenceModel } from '../model/model';
 import type { Execute, ProcessResult, RunLimits } from './process';
-import { answerForm, manyAnswerEnd, outputLines } from '../model/segment';
+import { answerForm, manyAnswerEnd, noteAnswerForms, outputLines } from '../model/segment';
 import { simulate, type Outcome } from '../model/simulate';
 
 export interface BatchOptions {
@@ -194,7 +194,9 @@ function answerLinesOf(
   const all = outputLines(run.stdout);
   const isAnswer = (line: string): boolean => model.isAnswerLine(line);
   if (all.every(isAnswer)) return all;
-  const expected = pending.flatMap((commands) => [...model.resetAnswer, ...simulate(model, commands).outcome.lines]);
+  const simulations = pending.map((commands) => simulate(model, commands));
+  for (const simulation of simulations) noteAnswerForms(model, simulation.steps);
+  const expected = simulations.flatMap((simulation) => [...model.resetAnswer, ...simulation.outcome.lines]);
   // An answer is an answer whatever it holds: `a:NaN` or `undefined` where the reference says `a:0` or `b` is a
   // wrong answer in the answers' form, never a debug print to drop (it would hide the mistake it shows).
   const forms = new Set(expected.map(answerForm));

@@ -1,7 +1,7 @@
 import { clipLines } from '../text/clip';
 import type { ReferenceModel } from '../model/model';
 import type { Counterexample, Replay, TraceRow } from '../report/report';
-import { segmentAnswers } from '../model/segment';
+import { inShapeForm, segmentAnswers } from '../model/segment';
 import { simulate, type Outcome } from '../model/simulate';
 
 export interface CounterexampleSource {
@@ -39,6 +39,14 @@ export function splitObserved(
     observedRun.ending === 'finished',
   );
   const plainAnswers = segmentAnswers(model, commands, plain.lines, plain.ending === 'finished');
+  // Counts printed in another form than the lesson's (`a=1` for `a:1`) are no counts to lay beside the
+  // reference's: every row would look wrong from the start, though only the format is.
+  const shape = model.answerShape(model.observeCommand);
+  if (
+    shape.kind === 'many' &&
+    answers.some((lines, k) => k % 2 === 1 && lines.some((l) => !inShapeForm(model, shape.line, l)))
+  )
+    return undefined;
   const observed: (readonly string[] | null)[] = [];
   for (let i = 0; i < commands.length; i++) {
     const answer = answers[2 * i];

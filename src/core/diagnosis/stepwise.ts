@@ -11,7 +11,7 @@
  */
 import type { ReferenceModel, StepResult } from '../model/model';
 import { clipLine, SHOWN_ANSWER_CHARS } from '../text/clip';
-import { cutAnswer } from '../model/segment';
+import { cutAnswer, inShapeForm, noteAnswerForms } from '../model/segment';
 
 /** A place in the evidence: a command of a stream, and the transcript (list) it belongs to. */
 export interface StepRef {
@@ -48,6 +48,8 @@ export interface UnexplainedStep {
   readonly step: StepRef;
   /** What the program did there, compared with the reference, in the learner's words. */
   readonly sentence: string;
+  /** What differs there is the form of the answer's lines (`a=1` for `a:1`), not what they say. */
+  readonly form?: true;
 }
 
 export interface Walk {
@@ -179,7 +181,7 @@ function walkStream(
     }
     tallyCandidates(model, states, sets, walk.tallies, { ref, verb, observed, answer, referenceAgrees });
     if (!referenceAgrees && walk.sentences.length < MAX_REFS)
-      walk.sentences.push({ step: ref, sentence: describe(model, reference, command, referenceStep, answer) });
+      walk.sentences.push(unexplainedStep(model, ref, reference, referenceStep, answer));
     if (referenceStep.answer.kind !== 'crash') reference = referenceStep.state;
     if (answer.kind === 'crash') break;
   }
@@ -194,6 +196,8 @@ function programAnswerAt(
   expected: StepResult<unknown>,
 ): string[] | undefined {
   const command = stream.commands[index]!;
+  // The reference's rows tell what form this answer's rows have, whatever the program printed before.
+  if (expected.answer.kind === 'lines') noteAnswerForms(model, [{ command, answer: expected.answer.lines }]);
   const cut = cutAnswer(
     model,
     stream.commands,
@@ -249,6 +253,20 @@ function tallyCandidates(
   }
 }
 
+/** A differing command said in the learner's words: its form first, when that is what differs. */
+function unexplainedStep(
+  model: ReferenceModel,
+  ref: StepRef,
+  state: unknown,
+  expected: StepResult<unknown>,
+  answer: ProgramAnswer,
+): UnexplainedStep {
+  const expectedLines = expected.answer.kind === 'lines' ? expected.answer.lines : [];
+  const form = answer.kind === 'crash' ? undefined : otherForm(model, ref.command, expectedLines, answer.lines);
+  if (form) return { step: ref, sentence: form, form: true };
+  return { step: ref, sentence: describe(model, state, ref.command, expected, answer) };
+}
+
 function describe(
   model: ReferenceModel,
   state: unknown,
@@ -269,4 +287,23 @@ function describe(
   }
   if (typeof custom === 'string' && custom !== '') return clipLine(custom, 4 * SHOWN_ANSWER_CHARS);
   return `\`${command}\` answered "${clipLine(answer.lines.join(' / ')) || '(nothing)'}" where the reference answers "${clipLine(expectedLines.join(' / ')) || '(nothing)'}"`;
+}
+
+/**
+ * A many-line answer whose rows are in another form than the lesson's, word for word (`a=1` where the reference
+ * prints `a:1`): the format is what differs, said as such, not as counts the model would read into it.
+ */
+function otherForm(
+  model: ReferenceModel,
+  command: string,
+  expected: readonly string[],
+  actual: readonly string[],
+): string | undefined {
+  const shape = model.answerShape(command);
+  if (shape.kind !== 'many' || expected.length === 0) return undefined;
+  const row = actual.find((line) => !model.isAnswerLine(line) && !inShapeForm(model, shape.line, line));
+  if (row === undefined) return undefined;
+  const words = (line: string): string[] => line.match(/[\p{L}\p{N}_.+-]+/gu) ?? [];
+  const like = expected.find((line) => words(line).join(' ') === words(row).join(' ')) ?? expected[0]!;
+  return `\`${command}\` printed "${clipLine(row)}", which is not in the form of the lesson's answers: the reference prints "${clipLine(like)}"`;
 }

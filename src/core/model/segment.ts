@@ -86,7 +86,42 @@ export function manyAnswerEnd(model: ReferenceModel, shape: RegExp, lines: reado
       (fits(k + 1) && answerForm(lines[k]!) === answerForm(lines[k + 1]!)));
   let end = at;
   while (end < lines.length && (fits(end) || beside(end))) end++;
+  if (end > at || at >= lines.length || model.isAnswerLine(lines[at]!) || !reformatted(forms, lines[at]!)) return end;
+  // Rows in another form than the answer's, word for word like one of its forms (`a=1` for `a:1`): this answer in
+  // the wrong format, not the next commands' answers (taken for those, every later answer shifted and the shift
+  // looked like state carried over between transcripts).
+  const form = answerForm(lines[at]!);
+  while (end < lines.length && answerForm(lines[end]!) === form) end++;
   return end;
+}
+
+/** Whether a line of a many-line answer is in a form of its shape, whatever it holds (`a:NaN` is, `a=1` is not). */
+export function inShapeForm(model: ReferenceModel, shape: RegExp, line: string): boolean {
+  return shape.test(line) || formsOf(model, shape).has(answerForm(line));
+}
+
+/** A line with punctuation in a form the shape has never had, with as many words as one it has had. */
+function reformatted(forms: ReadonlySet<string>, line: string): boolean {
+  const form = answerForm(line);
+  const words = (f: string): number => f.split('w').length - 1;
+  return /[^w]/.test(form) && !forms.has(form) && [...forms].some((known) => words(known) === words(form));
+}
+
+/**
+ * Notes the forms of the reference's many-line answers to these commands as forms of their shapes: a program that
+ * prints every row in another form (`a=1` for `a:1`) prints no row that fits, so its rows are only known for what
+ * they are beside the reference's. Only lines the shape accepts are kept, as in manyAnswerEnd.
+ */
+export function noteAnswerForms(
+  model: ReferenceModel,
+  steps: readonly { command: string; answer: readonly string[] }[],
+): void {
+  for (const { command, answer } of steps) {
+    const shape = model.answerShape(command);
+    if (shape.kind !== 'many') continue;
+    const forms = formsOf(model, shape.line);
+    for (const line of answer) if (forms.size < MAX_FORMS && shape.line.test(line)) forms.add(answerForm(line));
+  }
 }
 
 /** Forms kept per answer shape: a protocol's many-line answer has one or two. */
