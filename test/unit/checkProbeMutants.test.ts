@@ -343,7 +343,7 @@ describe('check: which transcript is shown', () => {
     // The contradicted run is the one shown, so the sentence points at the trace.
     assert.ok(
       message.endsWith(
-        ' Also: `PICK` answered b where the reference answers a while your counts were a:0 b:0 (in the trace below), and no mistake this lesson names explains that.',
+        ' Also: `PICK` answered b where the reference answers a while your counts were a:0 b:0 (in the failing transcript shown), and no mistake this lesson names explains that.',
       ),
       message,
     );

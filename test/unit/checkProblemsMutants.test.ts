@@ -10,7 +10,7 @@
 import * as assert from 'node:assert/strict';
 import type { AnswerDifference } from '../../src/core/check/probe';
 import { assembleProblems, stoppedProblem, unaskedProblem } from '../../src/core/report/checkProblems';
-import type { Problem } from '../../src/core/report/report';
+import type { Counterexample, Problem } from '../../src/core/report/report';
 import { model } from '../../lessons/least-connections/model/model';
 import {
   differs,
@@ -125,8 +125,16 @@ describe('check problems (edges): stray output and differences no mistake names'
     assert.equal(problem!.kind, 'unrecognised-difference');
     assert.match(problem!.message, /\(in "ties go to pool order"\)\./);
     assert.doesNotMatch(problem!.message, /at the start/);
-    assert.match(problem!.advice!, /^Walk through the trace below by hand/);
+    // No table is shown with this check: the advice names the transcript, and never points at a trace "below" (the
+    // CLI prints the table above the cards, an LRU pack's card pointed at one that was not there: issue 31).
+    assert.match(problem!.advice!, /^Walk through "ties go to pool order" by hand/);
     assert.match(problem!.advice!, /compare each answer with the rules/);
+    const shown = { trace: [] } as unknown as Counterexample;
+    const [withTable] = assembleProblems(
+      inputs({ diagnosis: unexplained(['at `POOL b a` your program answered NO', 'x'], 0), counterexample: shown }),
+    );
+    assert.match(withTable!.advice!, /^Walk through the failing transcript shown with this check by hand/);
+    for (const p of [problem!, withTable!]) assert.doesNotMatch(`${p.message} ${p.advice}`, /below/);
   });
 });
 

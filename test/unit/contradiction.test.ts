@@ -31,7 +31,7 @@ describe('contradiction words', () => {
       {
         kind: 'unrecognised-difference',
         message:
-          'Your program differs from the reference in a way this lesson has no name for: at `DONE a` your program answered OK (in the trace below), and no mistake this lesson names explains that.',
+          'Your program differs from the reference in a way this lesson has no name for: at `DONE a` your program answered OK (in the failing transcript shown), and no mistake this lesson names explains that.',
         advice: `Walk through the trace by hand, keeping the counts on paper, and read step ${negative.step} of the read order again (${step.title}).`,
       },
     ]);

@@ -119,7 +119,8 @@ export function assembleProblems(p: ProblemInputs): Problem[] {
       message: `Your program differs from the reference in a way this lesson has no name for: ${first.sentence} (${first.step.listIndex < 0 ? 'at the start of' : 'in'} "${where?.label ?? 'a transcript'}").${more}`,
       advice: first.form
         ? 'Print each line in the form the lesson gives, character for character (its words, its punctuation, its spacing): the check compares answers as text.'
-        : 'Walk through the trace below by hand, keeping the counts on paper, and compare each answer with the rules.',
+        : // Where the table stands depends on the surface (above the cards in the CLI): never "below".
+          `Walk through ${p.counterexample ? 'the failing transcript shown with this check' : `"${where?.label ?? 'that transcript'}"`} by hand, keeping the counts on paper, and compare each answer with the rules.`,
     });
   }
   return floodFirst(problems);

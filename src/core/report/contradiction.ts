@@ -27,7 +27,8 @@ export function addContradiction(
 ): void {
   const stepNumber = manifest.mistakes.find((m) => m.id === mistake)?.step;
   const step = stepNumber ? manifest.readOrder[stepNumber - 1] : undefined;
-  const where = inTrace ? ' (in the trace below)' : '';
+  // The table's place depends on the surface (above the cards in the CLI, beside them in the panel): never "below".
+  const where = inTrace ? ' (in the failing transcript shown)' : '';
   const sentence = `${shown}${where}, and no mistake this lesson names explains that.`;
   const advice = `Walk through the trace by hand, keeping the counts on paper${step ? `, and read step ${stepNumber} of the read order again (${step.title})` : ''}.`;
   const existing = problems.findIndex((p) => p.kind === 'unrecognised-difference');
