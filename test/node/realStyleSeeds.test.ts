@@ -22,7 +22,8 @@ const SEEDS = [1, 7, 13];
  * Those whose verdict once changed with the seed (a random tiebreak on top of two other mistakes, a negative
  * count among random choices, power of two choices taken for random ties, a rotation cursor that came back
  * to its start), those whose verdict rests on a walk over a set, HAProxy's moved-last ties, counting on DONE
- * and `\r\n` answers, four fixed slots (only a pool of five or more shows them), and a sample of the rest (a correct one, a module lesson's, a health-checks one).
+ * and `\r\n` answers, four fixed slots (only a pool of five or more shows them), a fixed tie rule of the program's own,
+ * a STATUS in another form, and a sample of the rest (a correct one, a module lesson's, a health-checks one).
  */
 const PROGRAMS = [
   'least-connections/typescript/caddy_least_conn',
@@ -40,6 +41,10 @@ const PROGRAMS = [
   // Fail only in a generated pool of five backends or more: a batch without one would pass them.
   'least-connections/python/four_slots',
   'least-connections/javascript/four_slots',
+  // A fixed tie rule no mutation names, called fixed only once the probe's fresh runs agree; a STATUS in
+  // another form, whose rows must stay STATUS's answer whatever the generated transcripts hold (issue 31).
+  'least-connections/python/ties_to_second',
+  'least-connections/python/status_equals',
 ];
 
 describe('real-style corpus: the same verdict at every seed', function () {
