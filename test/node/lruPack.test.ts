@@ -3,8 +3,9 @@
  * whose observe command, KEYS, is an order. A program that lists its keys in an order the pack has no name for
  * (sorted by key; in the order keys were first put) must not be told a named mistake, and no card may point
  * to a trace "below" (the CLI prints the table above the cards; issue 31 saw a card point at one that was not
- * there). Every program is checked as a real process through `checkFile`, at seeds 1-5, and every surface the
- * learner reads (the CLI's text, the JSON, the panel's view model) is read for what it must not say.
+ * there). Every program is checked as a real process through `checkFile`, at seeds 1-5 and by the built CLI's
+ * `validate --programs` at the pack's own seed, and every surface the learner reads (the CLI's text, the JSON,
+ * the panel's view model) is read for what it must not say.
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -21,6 +22,7 @@ import { validatePack } from '../../src/node/authoring/validatePack';
 const ROOT = path.join(__dirname, '..', '..');
 const PACK = path.join(ROOT, 'test', 'fixtures', 'packs', 'lru-cache');
 const PROGRAMS = path.join(ROOT, 'test', 'fixtures', 'packs', 'lru-cache-programs');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
 const PYTHON =
   execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
 const SEEDS = [1, 2, 3, 4, 5];
@@ -61,6 +63,16 @@ describe('a pack that is not a balancer: an LRU cache whose observe command is a
   it('validates, every mistake caught and every pair told apart', async () => {
     const validation = await validatePack(PACK, { runStarters: false });
     assert.equal(validation.valid, true, validation.problems.map((p) => p.message).join('\n'));
+  });
+
+  it("validate --programs (the pack's own seed): every sample program gets the verdict its header expects", () => {
+    // At this seed KEYS sorted by key was told "KEYS lists the oldest first (likely)": no KEYS in its transcripts
+    // contradicted that where the reference agrees, and it claimed an order of its own where it did not.
+    const out = execFileSync(process.execPath, [CLI, 'validate', PACK, '--programs', PROGRAMS], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    assert.match(out, new RegExp(`Programs: ${programs.length} of ${programs.length} matched their expected verdict`));
   });
 
   it('has correct programs, named mistakes and KEYS orders the pack has no name for', () => {

@@ -5,7 +5,8 @@ import { diagnose, rarelyContradicted, type MistakeMutants } from '../../src/cor
 import { parseManifest } from '../../src/core/pack/manifest';
 import { model } from '../../lessons/least-connections/model/model';
 import { simulate, type Outcome } from '../../src/core/model/simulate';
-import type { CandidateTally, EvidenceStream, StepRef } from '../../src/core/diagnosis/stepwise';
+import type { CandidateTally, EvidenceStream, StepRef, Walk } from '../../src/core/diagnosis/stepwise';
+import { admit } from '../../src/core/diagnosis/admission';
 import { parseTranscripts, type Transcript } from '../../src/core/model/transcript';
 import { seededRandom } from '../../src/core/model/random';
 
@@ -245,6 +246,37 @@ describe('diagnosis of a deterministic program with a quirk of its own beside a 
     const d = diagnose(model, plain.mistakes, plain.streams, plain.options);
     assert.ok(d.findings.length > 0);
     assert.notEqual(d.restsOnDeterminism, true);
+  });
+
+  it('a candidate seen only where the program is not understood stays out when it claims answers of its own the program does not bear out', () => {
+    // An LRU pack's KEYS sorted by key: "least recently used first" gives the same rows wherever the keys happen to
+    // be in reverse order of use, and a third order of its own elsewhere (issue 31: named, likely). A Counter that
+    // drops rows at 0 is "skips unseen backends" where it gives fewer wrong rows than the reference: kept.
+    const step = (command: string, index: number): StepRef =>
+      ({ stream: 0, index, list: 0, listIndex: index, command }) as StepRef;
+    const unexplainedKeys = step('KEYS', 99);
+    const tally = (support: StepRef[], otherAnswers: number): CandidateTally => ({
+      candidate: { mutations: ['keys-oldest-first'], nondeterministic: false },
+      support,
+      supportCount: support.length,
+      against: 0,
+      againstByVerb: new Map(),
+      firstAgainst: null,
+      otherAnswers,
+      exact: false,
+    });
+    const walk = (tallies: CandidateTally[]): Walk => ({
+      tallies,
+      differing: [],
+      differingCount: 0,
+      sentences: [{ step: unexplainedKeys, sentence: 'KEYS in an order of its own' }],
+      differingKeys: new Set(),
+    });
+    const admitted = (t: CandidateTally): boolean => admit([t], walk([t]), false).admissible.includes(t);
+    const keys = [step('KEYS', 1), step('KEYS', 2)];
+    assert.equal(admitted(tally(keys, 1)), false, 'only at KEYS, and a third order of its own there');
+    assert.equal(admitted(tally(keys, 0)), true, 'only at KEYS, nothing claimed against the program');
+    assert.equal(admitted(tally([...keys, step('GET a', 3)], 1)), true, 'also where the program is understood');
   });
 
   it('a candidate contradicted at more than two commands, or with less than twenty times the support, or only supported where it is contradicted, stays out', () => {

@@ -299,6 +299,30 @@ describe('walking the evidence step by step: the surviving mutants', () => {
     });
   });
 
+  it('counts where a candidate answers rows farther from the program than the reference, never where it comes closer', () => {
+    // The program lists b, a, c; the reference a, b, c; one candidate c, b, a (an order of its own, farther off),
+    // another b, a (closer: the order the program has, one row missing); a one-line answer is never "farther".
+    const model = toy({
+      mutations: ['reversed', 'closer', 'other-word'],
+      many: ['L'],
+      answer: (command, on) => {
+        if (command !== 'L') return [on.has('other-word') ? 'y' : 'x'];
+        if (on.has('program')) return ['b', 'a', 'c'];
+        return on.has('reversed') ? ['c', 'b', 'a'] : on.has('closer') ? ['b', 'a'] : ['a', 'b', 'c'];
+      },
+    });
+    const evidence = { ...runOf(model, [['L', 'P']]), lines: ['OK', 'b', 'a', 'c', 'z'] };
+    const tallies = walkEvidence(
+      model,
+      [evidence],
+      [single('reversed'), single('closer'), single('other-word')],
+    ).tallies;
+    assert.deepEqual(
+      tallies.map((t) => t.otherAnswers),
+      [1, 0, 0],
+    );
+  });
+
   it('keeps the first 400 steps of a mistake and the first 400 sentences, and counts them all', () => {
     const model = toy({ mutations: ['one'], answer: (_command, on) => [on.has('one') ? '1' : '0'] });
     const evidence = runOf(model, [Array.from({ length: 401 }, () => 'N')], 'one');

@@ -22,6 +22,9 @@ export function admit(all: readonly CandidateTally[], singles: Walk, random: boo
   const admissible = all.filter((t) => {
     if (t.supportCount === 0) return false;
     const firm = t.support.some((s) => !unreliable.has(verbOf(s.command)));
+    // Seen only where the program is not understood, its agreement there may be coincidence: it must also make no
+    // claim of its own that the program does not bear out (KEYS sorted by key is "oldest first" only by chance).
+    if (!firm && !t.candidate.nondeterministic && (t.otherAnswers ?? 0) > 0) return false;
     if ([...t.againstByVerb].every(([verb, n]) => n === 0 || (firm && unreliable.has(verb)))) return true;
     // Only once the probe has shown two fresh runs agree: before it, a random program may look deterministic.
     if (!rarelyContradicted(t, random !== false)) return false;

@@ -40,6 +40,11 @@ export interface CandidateTally {
   /** The same, by the command's first word: evidence at a kind of command the program does not follow anyway is weak. */
   readonly againstByVerb: Map<string, number>;
   firstAgainst: StepRef | null;
+  /**
+   * Differing commands where this candidate answers something of its own, neither the reference's answer nor the
+   * program's: a claim the program does not bear out (optional: a tally made elsewhere may leave it out).
+   */
+  otherAnswers?: number;
   /** Answered every command exactly as the program did, with its own first answer (never an alternative). */
   exact: boolean;
 }
@@ -93,6 +98,37 @@ function accepts(result: StepResult<unknown>, answer: ProgramAnswer): 'primary' 
   return result.alternatives?.some((alt) => sameLines(alt, answer.lines)) ? 'alternative' : false;
 }
 
+/**
+ * The candidate's answer is farther from the program's than the reference's is: a claim of its own that the
+ * program does not bear out (rows in an order it did not print), not a step towards what it did (one wrong row
+ * fewer). Lines only; one line against one line is never farther (every wrong answer is as far as another).
+ */
+function fartherThanReference(
+  candidate: StepResult<unknown>['answer'],
+  reference: StepResult<unknown>['answer'],
+  program: ProgramAnswer,
+): boolean {
+  if (candidate.kind === 'crash' || reference.kind === 'crash' || program.kind === 'crash') return false;
+  return linesApart(candidate.lines, program.lines) > linesApart(reference.lines, program.lines);
+}
+
+/** Rows one answer has and the other has not (as multisets), plus rows at the same place that differ. */
+function linesApart(a: readonly string[], b: readonly string[]): number {
+  const left = new Map<string, number>();
+  for (const line of a) left.set(line, (left.get(line) ?? 0) + 1);
+  let shared = 0;
+  for (const line of b) {
+    const n = left.get(line) ?? 0;
+    if (n > 0) {
+      shared += 1;
+      left.set(line, n - 1);
+    }
+  }
+  let misplaced = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) misplaced += 1;
+  return a.length + b.length - 2 * shared + misplaced;
+}
+
 function listOf(stream: EvidenceStream, index: number): { list: number; listIndex: number } {
   const segment = stream.segments.find((s) => index >= s.start && index < s.start + s.length);
   return segment ? { list: segment.list, listIndex: index - segment.start - 1 } : { list: -1, listIndex: index };
@@ -116,6 +152,8 @@ interface CommandSeen {
   /** The program's answer lines, undefined where it gave none (then `answer` is a crash). */
   readonly observed: readonly string[] | undefined;
   readonly answer: ProgramAnswer;
+  /** What the reference answered there, from the same state. */
+  readonly referenceAnswer: StepResult<unknown>['answer'];
   readonly referenceAgrees: boolean;
 }
 
@@ -132,6 +170,7 @@ export function walkEvidence(
       against: 0,
       againstByVerb: new Map(),
       firstAgainst: null,
+      otherAnswers: 0,
       exact: !candidate.nondeterministic,
     })),
     differing: [],
@@ -179,7 +218,15 @@ function walkStream(
       walk.differingKeys.add(stepKey(ref));
       if (walk.differing.length < MAX_REFS) walk.differing.push(ref);
     }
-    tallyCandidates(model, states, sets, walk.tallies, { ref, verb, observed, answer, referenceAgrees });
+    const referenceAnswer = referenceStep.answer;
+    tallyCandidates(model, states, sets, walk.tallies, {
+      ref,
+      verb,
+      observed,
+      answer,
+      referenceAnswer,
+      referenceAgrees,
+    });
     if (!referenceAgrees && walk.sentences.length < MAX_REFS)
       walk.sentences.push(unexplainedStep(model, ref, reference, referenceStep, answer));
     if (referenceStep.answer.kind !== 'crash') reference = referenceStep.state;
@@ -248,6 +295,8 @@ function tallyCandidates(
     } else if (verdict !== false) {
       tally.supportCount += 1;
       if (tally.support.length < MAX_REFS) tally.support.push(ref);
+    } else if (fartherThanReference(result.answer, seen.referenceAnswer, answer)) {
+      tally.otherAnswers = (tally.otherAnswers ?? 0) + 1;
     }
     if (result.answer.kind !== 'crash') states[c] = result.state;
   }
