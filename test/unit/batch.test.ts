@@ -250,6 +250,18 @@ describe('batch runner (fake execute)', () => {
     }
   });
 
+  it('keeps a NaN row in a STATUS the reference leaves empty, alone in its process, once rows of that form were seen', async () => {
+    // The shrinker's candidate `DONE ghost, STATUS` run alone: the reference lists nothing, so the row's form was
+    // not among the reference's answers and `ghost:NaN` was dropped as a stray; the counterexample then never
+    // reproduced (counts_object_nan.js, issue 31).
+    const nan = (command: string, lines: readonly string[]): readonly string[] =>
+      command === 'STATUS' && lines.length === 0 ? ['ghost:NaN'] : lines;
+    await runBatch(model, fakeProgram(), LISTS);
+    const alone = await runBatch(model, fakeProgram({ answer: nan }), [['DONE ghost', 'STATUS']]);
+    assert.deepEqual(alone.outcomes, [{ lines: ['OK', 'ghost:NaN'], ending: 'finished' }]);
+    assert.deepEqual(alone.strayLines, []);
+  });
+
   it("keeps STATUS rows printed in another form (a=1 for a:1) as STATUS's answer, never the next commands'", async () => {
     // A program whose STATUS prints `name=count`: no row fits the answer's shape, so each row was taken for the
     // next command's answer, every later answer shifted, and the shift was told as state carried over between

@@ -1,6 +1,6 @@
 import type { ReferenceModel } from '../model/model';
 import type { Execute, ProcessResult, RunLimits } from './process';
-import { answerForm, manyAnswerEnd, noteAnswerForms, outputLines } from '../model/segment';
+import { answerForm, manyAnswerEnd, manyAnswerForms, noteAnswerForms, outputLines } from '../model/segment';
 import { simulate, type Outcome } from '../model/simulate';
 
 export interface BatchOptions {
@@ -199,7 +199,7 @@ function answerLinesOf(
   const expected = simulations.flatMap((simulation) => [...model.resetAnswer, ...simulation.outcome.lines]);
   // An answer is an answer whatever it holds: `a:NaN` or `undefined` where the reference says `a:0` or `b` is a
   // wrong answer in the answers' form, never a debug print to drop (it would hide the mistake it shows).
-  const forms = new Set(expected.map(answerForm));
+  const forms = new Set([...expected.map(answerForm), ...manyAnswerForms(model, pending.flat())]);
   const answers = all.filter((line) => isAnswer(line) || forms.has(answerForm(line)));
   if (answers.length === all.length) return all;
   // A run cut short (crash, hang, flood) printed only part of its answers, so there the counts say nothing;

@@ -95,6 +95,19 @@ export function manyAnswerEnd(model: ReferenceModel, shape: RegExp, lines: reado
   return end;
 }
 
+/**
+ * The forms of the rows the many-line answers to these commands have been seen in (their shapes' forms): a row
+ * like `ghost:NaN` is an answer where the reference lists no rows at all, never a debug print to drop.
+ */
+export function manyAnswerForms(model: ReferenceModel, commands: readonly string[]): Set<string> {
+  const forms = new Set<string>();
+  for (const command of commands) {
+    const shape = model.answerShape(command);
+    if (shape.kind === 'many') for (const form of formsOf(model, shape.line)) forms.add(form);
+  }
+  return forms;
+}
+
 /** Whether a line of a many-line answer is in a form of its shape, whatever it holds (`a:NaN` is, `a=1` is not). */
 export function inShapeForm(model: ReferenceModel, shape: RegExp, line: string): boolean {
   return shape.test(line) || formsOf(model, shape).has(answerForm(line));
