@@ -179,6 +179,30 @@ describe('diagnose: which pairs are tried', () => {
     ]);
   });
 
+  it('an exact pair past the bound on pairs is still found among the mutations that each explain something', () => {
+    // Thirty mistakes, each shown at a command of its own; the program makes the last two. The pairs of every
+    // mutation seen (each is contradicted at its own command) with every other stop at 400, before that pair (a
+    // health-checks port of HAProxy's leastconn, 35 mutations, was named 'likely' where the pair is exact).
+    const ids = Array.from({ length: 30 }, (_, k) => `m${k}`);
+    const model = tableModel({
+      mutations: ids,
+      answer: (c, on) => {
+        const k = /^C(\d+)$/.exec(c)?.[1];
+        return k !== undefined && on.has(`m${k}`) ? `c${k}!` : undefined;
+      },
+    });
+    const groups = Object.fromEntries(ids.map((id) => [`mistake-${id}`, [id]]));
+    const d = diagnose(
+      model,
+      mistakesOf(groups),
+      streamsOf([ids.map((_, k) => `C${k}`)], answerOf(model, 'm28', 'm29')),
+    );
+    assert.deepEqual(named(d), [
+      ['mistake-m28', 'm28', 'exact'],
+      ['mistake-m29', 'm29', 'exact'],
+    ]);
+  });
+
   it('two mutations of one mistake are not paired: the mistake is likely, with the steps of both and each once', () => {
     // a1 explains X 1 and X 2, a2 explains X 2 and Y 1 (the earliest).
     const model = tableModel({

@@ -25,6 +25,13 @@ interface HealthState {
   readonly cap: bigint | undefined;
   /** Rotation cursor, used only by the rotating-tiebreak mutant. */
   readonly cursor: number;
+  /**
+   * When each backend's count last changed, or it came back UP (a logical clock): for ties that go to the least
+   * recently moved one (HAProxy's leastconn requeues a server behind its equals when its count moves, and queues
+   * it again when it comes back up). Unset: pool order.
+   */
+  readonly moved?: ReadonlyMap<string, number>;
+  readonly clock?: number;
 }
 
 type On = ReadonlySet<string>;
@@ -53,6 +60,22 @@ function unsignedMask(on: On): bigint | undefined {
 }
 
 const countOf = (state: HealthState, name: string): bigint => state.inFlight.get(name) ?? 0n;
+
+/**
+ * Where PICK ranks a backend: its count, except below zero under HAProxy's key, (inflight + 1) * SRV_EWGHT_MAX /
+ * eweight in 32 bits with the signed count read as unsigned: -1 wraps to the idle key 0, -2 and below to huge ones.
+ */
+function rankOf(state: HealthState, name: string, on: On): bigint {
+  const count = countOf(state, name);
+  if (count >= 0n || !on.has('negative-idle-key')) return count;
+  return count === -1n ? 0n : count + (1n << 32n);
+}
+
+/** The state with `name` moved to now on the logical clock (behind its equals, for the moved-last tiebreak). */
+function movedNow(state: HealthState, name: string): HealthState {
+  const clock = (state.clock ?? 0) + 1;
+  return { ...state, moved: new Map(state.moved ?? []).set(name, clock), clock };
+}
 
 /** May one more request go to a backend with `count` in flight under this cap? */
 function underCap(count: bigint, cap: bigint | undefined, on: On): boolean {
@@ -111,13 +134,15 @@ function choose(state: HealthState, on: On): Choice {
 /** Among the backends that may take the request, the fewest in flight; ties as the tiebreak mutants say. */
 function fewestOf(state: HealthState, open: readonly string[], on: On): Choice {
   const { pool } = state;
-  let fewest = countOf(state, open[0]!);
-  for (const name of open) if (countOf(state, name) < fewest) fewest = countOf(state, name);
-  const tied = open.filter((name) => countOf(state, name) === fewest);
+  let fewest = rankOf(state, open[0]!, on);
+  for (const name of open) if (rankOf(state, name, on) < fewest) fewest = rankOf(state, name, on);
+  const tied = open.filter((name) => rankOf(state, name, on) === fewest);
+  const since = (name: string): number => state.moved?.get(name) ?? pool.indexOf(name) - pool.length;
   let chosen = tied[0]!;
   if (on.has('tiebreak-name')) chosen = [...tied].sort(codePointCompare)[0]!;
   else if (on.has('tiebreak-last')) chosen = tied[tied.length - 1]!;
   else if (on.has('tiebreak-rotate')) chosen = tied.find((name) => pool.indexOf(name) >= state.cursor % pool.length) ?? tied[0]!;
+  else if (on.has('tiebreak-moved')) chosen = tied.reduce((best, name) => (since(name) < since(best) ? name : best));
   const alternatives = on.has('tiebreak-any') ? tied.filter((name) => name !== chosen) : undefined;
   return { answer: lines(chosen), chosen, counts: true, ...(alternatives ? { alternatives } : {}) };
 }
@@ -141,6 +166,7 @@ function pick(state: HealthState, on: On, observed?: readonly string[]): Step {
   let next = state;
   if (chosen !== undefined) {
     if (counts) next = counted(state, chosen, on);
+    if (counts && !on.has('no-increment')) next = movedNow(next, chosen);
     next = { ...next, cursor: state.pool.indexOf(chosen) + 1 };
   }
   const alternatives = choice.alternatives?.map((name) => [name]);
@@ -159,11 +185,12 @@ function done(state: HealthState, name: string | undefined, on: On): Step {
   const mask = unsignedMask(on);
   let lowered: bigint;
   if (mask !== undefined) lowered = (current - 1n) & mask;
-  else if (on.has('negative-count')) lowered = current - 1n;
+  else if (on.has('negative-count') || on.has('negative-idle-key')) lowered = current - 1n;
   else lowered = current > 0n ? current - 1n : 0n;
   const inFlight = new Map(state.inFlight);
   inFlight.set(name, lowered);
-  return { state: { ...state, inFlight }, answer: lines('OK') };
+  const next = { ...state, inFlight };
+  return { state: lowered === current ? next : movedNow(next, name), answer: lines('OK') };
 }
 
 function health(state: HealthState, verb: 'DOWN' | 'UP', name: string | undefined, on: On): Step {
@@ -177,7 +204,9 @@ function health(state: HealthState, verb: 'DOWN' | 'UP', name: string | undefine
   else down.delete(name);
   if (!inFlight.has(name)) inFlight.set(name, 0n);
   if ((verb === 'UP' && on.has('up-resets-count')) || (verb === 'DOWN' && on.has('down-resets-count'))) inFlight.set(name, 0n);
-  return { state: { ...state, down, inFlight }, answer: lines('OK') };
+  const next = { ...state, down, inFlight };
+  // Back up, it is queued again behind the backends with its count.
+  return { state: verb === 'UP' && state.down.has(name) ? movedNow(next, name) : next, answer: lines('OK') };
 }
 
 function setCap(state: HealthState, arg: string | undefined): Step {
@@ -298,9 +327,11 @@ export const model: ReferenceModel<HealthState> = {
     { id: 'negative-count', description: 'DONE at 0 goes below zero' },
     { id: 'wrap-32', description: 'DONE at 0 wraps an unsigned 32-bit counter to 4294967295' },
     { id: 'wrap-64', description: 'DONE at 0 wraps an unsigned 64-bit counter to 18446744073709551615' },
+    { id: 'negative-idle-key', description: "DONE at 0 goes to -1, and PICK ranks -1 like an idle backend and -2 or below as the busiest (HAProxy leastconn's key (inflight + 1) * SRV_EWGHT_MAX / eweight, unsigned)" },
     { id: 'tiebreak-name', description: 'ties go to the smallest name instead of pool order' },
     { id: 'tiebreak-last', description: 'ties go to the last tied backend in pool order' },
     { id: 'tiebreak-rotate', description: 'ties rotate among the tied backends' },
+    { id: 'tiebreak-moved', description: 'ties go to the backend whose count changed (or that came back up) least recently (HAProxy leastconn)' },
     { id: 'tiebreak-any', description: 'ties go to any tied backend (at random, or by some rotation)', nondeterministic: true },
     { id: 'no-increment', description: 'PICK does not count the chosen backend' },
     { id: 'health-stranger-crash', description: 'DOWN or UP for a name outside the pool crashes' },

@@ -23,7 +23,7 @@ import { cover } from './cover';
 import { exactDiagnosis, findingsOf } from './credit';
 import type { Diagnosis, MistakeMutants } from './finding';
 import { dropDoubtfulFreeChoices, explainRestByFreeChoice } from './freeChoice';
-import { stepKey, walkEvidence, type EvidenceStream, type Walk } from './stepwise';
+import { stepKey, walkEvidence, type Candidate, type EvidenceStream, type Walk } from './stepwise';
 
 export type { Diagnosis, Finding, MistakeMutants } from './finding';
 export { MAX_PAIR_CANDIDATES, MAX_SINGLE_CANDIDATES } from './candidates';
@@ -90,9 +90,11 @@ function exactVerdict(
   const active = singles.tallies
     .filter((t) => t.supportCount > 0 || t.against > 0)
     .map((t) => t.candidate.mutations[0]!);
-  const exactPair = pairsOf(space, active, space.mutations).find(
-    (c) => !c.nondeterministic && answersExactly(model, streams, c.mutations),
-  );
+  const exact = (c: Candidate): boolean => !c.nondeterministic && answersExactly(model, streams, c.mutations);
+  // Past the bound on pairs (a lesson of 35 mutations has more), the pairs of two that each explain something.
+  const supported = singles.tallies.filter((t) => t.supportCount > 0).map((t) => t.candidate.mutations[0]!);
+  const exactPair =
+    pairsOf(space, active, space.mutations).find(exact) ?? pairsOf(space, supported, supported).find(exact);
   if (!exactPair) return undefined;
   const walked = walkEvidence(model, streams, [exactPair]).tallies;
   return exactDiagnosis(walked, space.mistakeOf, space.nondeterministic, singles);
