@@ -200,6 +200,11 @@ describe('real-style corpus: the diagnosis holds on programs written the way peo
       const said = `${f.id} should get ${expected(f)} and got ${verdict(r)}`;
       assertCardsShowWhatTheyState(r, said);
       if (r.status !== 'pass') assertNoSurfaceSaysAllPass(r, packs.get(f.lesson)!.manifest, said);
+      // Answers are answers, and a state leak is one a replay shows (issue 31): a wrong value or a wrong format is
+      // never said as lines that are not answers, nor as state carried over, unless the header says the program does.
+      for (const kind of ['stray-output', 'stale-state'] as const)
+        if (!f.expect.problems.includes(kind))
+          assert.ok(!r.problems.some((p) => p.kind === kind), `${said}: told ${kind}, which its header does not list`);
       // Every counterexample shown reproduces: run again on its own, the program answered it the same way
       // (issue 17). A program that answers differently on each run, or whose own writer interleaves with its
       // answers, cannot promise that, and is told so instead.
