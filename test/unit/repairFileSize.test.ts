@@ -1,8 +1,8 @@
 /**
  * The repair operators stay split by kind (comparisons, expressions, statements, kept state, fresh state, guards,
- * answers, dropped writes, fixed ties), each file under the
- * house limit of 400 lines: one file of every operator grew to 507 and was split with no change of behaviour (the
- * same 21,249 proposals over the real-style corpus before and after).
+ * answers, dropped writes, fixed ties), each file under the house limit of 400 lines: one file of every operator
+ * grew to 507 and was split with no change of behaviour (the same 21,249 proposals over the real-style corpus before
+ * and after).
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

@@ -3,6 +3,8 @@
  * copy's checks at the two seeds run at once, both required. Fake runs and checks, no process is started.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { CheckReport } from '../../src/core/report/report';
 import { verifiedAtSeeds } from '../../src/node/repair/repair';
 import { DEFAULT_BOUNDS, searchFix } from '../../src/node/repair/search';
@@ -153,5 +155,41 @@ describe('repair search: waits', function () {
     assert.ok(searched.found, 'the three edits are found');
     for (const third of thirds) assert.ok(searched.found.source.includes(third));
     assert.ok(searched.runs <= 18, `found after ${searched.runs} runs`);
+  });
+
+  it("gives each named mistake's cheapest edits a turn in the first round (caddy_least_conn.ts: a tie, a reset, a floor)", async () => {
+    const file = path.join(
+      __dirname,
+      '..',
+      'fixtures',
+      'real-style',
+      'least-connections',
+      'typescript',
+      'caddy_least_conn.ts',
+    );
+    const source = fs.readFileSync(file, 'utf8');
+    const parsed = await parseSource('typescript', source);
+    assert.ok(parsed);
+    // The lines and mistakes the check names for it.
+    const targets = [
+      { mistake: 'tiebreak', lines: [28] },
+      { mistake: 'stale-counts', lines: [43, 44] },
+      { mistake: 'negative-count', lines: [58, 59, 60, 61] },
+    ];
+    const first = singleEdits(parsed, targets)
+      .slice(0, 16)
+      .map((c) => c.description);
+    assert.ok(
+      first.some((d) => d.startsWith('`Math.floor(…)` taken away')),
+      first.join('\n'),
+    );
+    assert.ok(
+      first.some((d) => d.includes('`!hosts.has(dial)` made `true`')),
+      first.join('\n'),
+    );
+    assert.ok(
+      first.some((d) => d.startsWith('a floor at 0 for `upstream.numRequests--`')),
+      first.join('\n'),
+    );
   });
 });

@@ -127,16 +127,28 @@ function functionAt(file: ParsedFile, line: number | undefined): Span | undefine
   return undefined;
 }
 
-function costOf(proposal: Proposal, targets: readonly RepairTarget[], named: readonly (Span | undefined)[]): number {
-  let best = Infinity;
+/** A proposal's cost, and the target (the mistake) it is cheapest for. */
+function costOf(
+  proposal: Proposal,
+  targets: readonly RepairTarget[],
+  named: readonly (Span | undefined)[],
+): { cost: number; target: number } {
+  let best = { cost: Infinity, target: 0 };
   for (const [i, target] of targets.entries()) {
     const rank = invertingOperators(target.mistake).indexOf(proposal.operator);
     const bonus = rank < 0 ? 0 : 2.5 - rank * 0.1;
     const cost = OPERATOR_COST[proposal.operator] - bonus + distance(proposal.at, target.lines, named[i]) * 1.5;
-    best = Math.min(best, cost);
+    if (cost < best.cost) best = { cost, target: i };
   }
-  return best + proposal.weight * 0.5;
+  return { cost: best.cost + proposal.weight * 0.5, target: best.target };
 }
+
+/**
+ * Each mistake's edits take turns: the n-th cheapest edit for a mistake is tried as if it cost `SHARE * n` more, so
+ * a program with three mistakes has the cheapest edits for each in the first round, not only for the one whose
+ * located lines hold the most cheap edits. With one mistake the order is the cost's.
+ */
+const SHARE = 0.25;
 
 /** Every single edit the operators propose over the file, cheapest first, the same edit once. */
 export function singleEdits(file: ParsedFile, targets: readonly RepairTarget[]): Candidate[] {
@@ -150,21 +162,25 @@ export function singleEdits(file: ParsedFile, targets: readonly RepairTarget[]):
       all.flatMap((t) => (t.answer && invertingOperators(t.mistake).includes('answer-guard') ? [t.answer] : [])),
     ),
   ];
+  const targetOf: number[] = [];
   for (const proposal of propose(file, () => true, answers)) {
     const key = JSON.stringify(proposal.edits);
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({
-      edits: proposal.edits,
-      operators: [proposal.operator],
-      description: proposal.description,
-      cost: costOf(proposal, all, named),
-    });
+    const { cost, target } = costOf(proposal, all, named);
+    targetOf.push(target);
+    out.push({ edits: proposal.edits, operators: [proposal.operator], description: proposal.description, cost });
   }
   // Stable: equal costs keep the file's order.
-  return out
-    .map((c, i) => ({ c, i }))
-    .sort((a, b) => a.c.cost - b.c.cost || a.i - b.i)
+  const byCost = out.map((c, i) => ({ c, i })).sort((a, b) => a.c.cost - b.c.cost || a.i - b.i);
+  const turns = new Map<number, number>();
+  return byCost
+    .map(({ c, i }, order) => {
+      const turn = turns.get(targetOf[i]!) ?? 0;
+      turns.set(targetOf[i]!, turn + 1);
+      return { c, order, key: c.cost + SHARE * turn };
+    })
+    .sort((a, b) => a.key - b.key || a.order - b.order)
     .map(({ c }) => c);
 }
 
