@@ -50,6 +50,11 @@ export async function readPanel(wv) {
           ),
         ].map((p) => ({ kind: p.className.split(' ')[0] || 'message', text: written(p) })),
         rawTicks: rawTicks(card),
+        // Columns of its table hidden to the right, behind a scrollbar.
+        tableHidden: (() => {
+          const wrap = card.querySelector('.trace-wrap');
+          return wrap && wrap.getClientRects().length ? wrap.scrollWidth - wrap.clientWidth : 0;
+        })(),
         revealed: [...text(card.querySelector('p.revealed')).matchAll(/“([^”]*)”/g)].map((m) => m[1]),
         rows: readTable(table),
         tableText: text(table),
@@ -62,7 +67,31 @@ export async function readPanel(wv) {
       const sentenceEl = figure.querySelector('#simulation-sentence');
       const shown = text(figure);
       const sentence = text(sentenceEl);
+      // Chart labels that touch a mark of their own chart: a line's segments (sampled) or a bar, in screen pixels.
+      const touching = [...figure.querySelectorAll('.cell')].flatMap((cell) => {
+        const label = cell.querySelector('.cell-label');
+        const chart = cell.querySelector('svg.chart');
+        if (!label || !chart || !chart.getScreenCTM()) return [];
+        const r = label.getBoundingClientRect();
+        const inLabel = (x, y) => x >= r.left - 1 && x <= r.right + 1 && y >= r.top - 1 && y <= r.bottom + 1;
+        const m = chart.getScreenCTM();
+        for (const line of chart.querySelectorAll('polyline')) {
+          const pts = [...line.points].map((p) => new DOMPoint(p.x, p.y).matrixTransform(m));
+          for (let i = 0; i + 1 < pts.length; i++)
+            for (let k = 0; k <= 10; k++) {
+              const x = pts[i].x + ((pts[i + 1].x - pts[i].x) * k) / 10;
+              const y = pts[i].y + ((pts[i + 1].y - pts[i].y) * k) / 10;
+              if (inLabel(x, y)) return [text(label)];
+            }
+        }
+        for (const bar of chart.querySelectorAll('rect.bar')) {
+          const b = bar.getBoundingClientRect();
+          if (b.left < r.right + 1 && b.right > r.left - 1 && b.top < r.bottom + 1) return [text(label)];
+        }
+        return [];
+      });
       underLoad = {
+        touching,
         sentence,
         shown: shown.replace(sentence, ''),
         stale: figure.classList.contains('stale'),
@@ -99,6 +128,8 @@ export async function readPanel(wv) {
     };
   });
 }
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A number as a token: not part of a longer number. */
 const hasNumber = (haystack, n) => new RegExp(`(?<!\\d)${n}(?!\\d)`).test(haystack);
@@ -188,6 +219,8 @@ function evidenceProblems(card, sentence, screen, problems) {
 function cardProblems(card, screen, problems) {
   let refs = 0;
   for (const tick of card.rawTicks) problems.push(`${card.title}: shows ${tick} with its backticks, not as code`);
+  if (card.tableHidden > 1)
+    problems.push(`${card.title}: its table is wider than the panel (${card.tableHidden} px hidden to the right)`);
   const rows = card.rows.filter((r) => !r.preamble);
   for (const { kind, text } of card.sentences) {
     refs += commandRefProblems(card, text, screen, problems);
@@ -211,19 +244,20 @@ function cardProblems(card, screen, problems) {
         problems.push(`${card.title}: \`${name}\` is not in its table (${kind}: ${text})`);
     for (const n of numbers)
       if (!hasNumber(card.tableText, n)) problems.push(`${card.title}: ${n} is not in its table (${kind}: ${text})`);
-    // "at command N (X) in the table below, … answered Y": Y is row N's answer.
+    // "at command N (X) in the table below, … answered Y": Y is row N's answer, all of it ("ERROR KeyError").
     const at = /\bat command (\d+) \([^)]*\) in the table below\b/.exec(aboutTable);
     const answered = /\banswered ([^\s,;)]+)/.exec(aboutTable);
-    if (at && answered && rows[Number(at[1]) - 1] && rows[Number(at[1]) - 1].actual !== answered[1])
-      problems.push(
-        `${card.title}: says ${answered[0]} at row ${at[1]}, which shows ${rows[Number(at[1]) - 1].actual}`,
-      );
+    const row = at ? rows[Number(at[1]) - 1] : undefined;
+    if (answered && row && !new RegExp(`\\banswered ${escape(row.actual)}(?![^\\s,;)])`).test(aboutTable))
+      problems.push(`${card.title}: says ${answered[0]} at row ${at[1]}, which shows ${row.actual}`);
   }
   return refs;
 }
 
 function underLoadProblems(u, screen, problems) {
   for (const tick of u?.rawTicks ?? []) problems.push(`under load: shows ${tick} with its backticks, not as code`);
+  for (const label of u?.touching ?? [])
+    problems.push(`under load: the chart label "${label}" touches its own line or bar`);
   if (!u || !u.sentence) return;
   // "Your check found “X”": X is a mistake the last check named, on a card on screen.
   const named = /Your check found “([^”]*)”/.exec(u.sentence);

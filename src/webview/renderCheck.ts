@@ -13,6 +13,9 @@ import type { Ui } from './ui';
 
 let traceIds = 0;
 
+/** A count longer than this may break inside ("a:18446744073709551615"); a short one never ("a:1"). */
+const LONG_COUNT = 12;
+
 function countCells(cells: readonly CountCellView[] | null | undefined): HTMLElement {
   const td = h('td', { class: 'counts' });
   if (cells === null) {
@@ -25,16 +28,17 @@ function countCells(cells: readonly CountCellView[] | null | undefined): HTMLEle
   }
   cells.forEach((c, i) => {
     if (i > 0) td.append(' ');
+    const long = c.text.length > LONG_COUNT ? ' long' : '';
     // The mark is not colour alone: a border and, for screen readers, the words.
     td.append(
       c.differs
         ? h(
             'span',
-            { class: 'count differs', title: 'differs from the other column' },
+            { class: `count differs${long}`, title: 'differs from the other column' },
             c.text,
             h('span', { class: 'visually-hidden' }, ' (differs)'),
           )
-        : h('span', { class: 'count' }, c.text),
+        : h('span', { class: `count${long}` }, c.text),
     );
   });
   return td;
