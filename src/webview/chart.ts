@@ -10,8 +10,8 @@ const SVG = 'http://www.w3.org/2000/svg';
 /** The chart's own coordinates; the SVG scales to its cell's width. */
 const WIDTH = 200;
 const HEIGHT = 56;
-/** Room above the highest value for the cell's label (a line of about 19 px): the line or bar never touches it. */
-const TOP = 22;
+/** Room above the highest value, under the cell's label (which has a line of its own above the chart). */
+const TOP = 4;
 
 function svg<K extends keyof SVGElementTagNameMap>(
   tag: K,
