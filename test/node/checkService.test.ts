@@ -81,6 +81,7 @@ describe('the check service (dist/service.js, real processes)', function () {
     assert.ok(pid, 'the service runs after the warm-up');
     // Its young generation is bounded, so that its memory does not grow with checks (client.ts).
     assert.match(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'), /--max-semi-space-size=1\0/);
+    assert.match(fs.readFileSync(`/proc/${pid}/environ`, 'utf8'), /(?:^|\0)MALLOC_ARENA_MAX=1\0/);
     const file = path.join(FIXTURES, 'correct.py');
     const first = await client.check({ ...lesson, file });
     const second = await client.check({ ...lesson, file });

@@ -77,6 +77,12 @@ export class ServiceError extends Error {
  * scavenges instead (200 checks: 1.05x, not 1.5-1.7x).
  */
 const YOUNG_GENERATION = '--max-semi-space-size=1';
+/**
+ * One malloc arena for the whole service (glibc; ignored elsewhere): with one per thread (the thread pool,
+ * V8's helpers) freed memory stays spread over arenas it is not returned from. 200 checks after the young
+ * generation's bound: 1.07-1.11x with it, 1.16-1.22x without (the same runs side by side).
+ */
+const MALLOC_ARENAS = { MALLOC_ARENA_MAX: '1' };
 const BACKGROUND_PRIORITY = 10;
 const CRASH_WINDOW_MS = 3 * 60_000;
 const MAX_CRASHES = 3;
@@ -127,6 +133,7 @@ export class CheckServiceClient {
     const child = spawn(this.options.node, [YOUNG_GENERATION, this.options.script], {
       env: {
         ...quietNodeEnv(this.options.env ?? process.env),
+        ...MALLOC_ARENAS,
         ELECTRON_RUN_AS_NODE: '1',
         NO_COLOR: '1',
         [OWNER_MARK_VARIABLE]: mark,
