@@ -154,4 +154,20 @@ describe('repair: ties that move, made fixed', function () {
       py.replace('counts.active -= Counter([backend])', 'counts.active[backend] = max(0, counts.active[backend] - 1)'),
     );
   });
+
+  it('takes away a sort with keywords that decides a tie (Python sorted(pool, reverse=True))', async () => {
+    const py = [
+      'def pick(pool, active):',
+      '    by_name = sorted(pool, reverse=True)',
+      '    best = min(by_name, key=lambda b: active[b])',
+      '    return best',
+      '',
+    ].join('\n');
+    await assertProposed(
+      'python',
+      py,
+      [{ mistake: 'tiebreak', lines: [2, 3] }],
+      py.replace('sorted(pool, reverse=True)', 'pool'),
+    );
+  });
 });

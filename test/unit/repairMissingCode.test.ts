@@ -174,4 +174,22 @@ describe('repair: code that is not there', function () {
       py.replace('    if not room:', empty),
     );
   });
+
+  it('makes a returned answer another answer the function gives (two answers the wrong way round, JavaScript)', async () => {
+    const js = [
+      '  pick() {',
+      '    const healthy = this.pool.filter((name) => this.healthy.get(name));',
+      '    if (this.pool.length === 0) return EMPTY;',
+      '    if (healthy.length === 0) return BUSY;',
+      '    const withRoom = healthy.filter((name) => this.cap === 0 || this.inFlight.get(name) < this.cap);',
+      '    if (withRoom.length === 0) return EMPTY;',
+      '    return withRoom[0];',
+      '  }',
+    ].join('\n');
+    const cls = `class Balancer {\n${js}\n}\n`;
+    const targets = [{ mistake: 'empty-busy', lines: [5, 7], answer: 'EMPTY' }];
+    await assertProposed('javascript', cls, targets, cls.replace('return BUSY;', 'return EMPTY;'));
+    const second = cls.replace('(withRoom.length === 0) return EMPTY;', '(withRoom.length === 0) return BUSY;');
+    await assertProposed('javascript', cls, targets, second);
+  });
 });

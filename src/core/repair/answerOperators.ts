@@ -7,7 +7,7 @@
  * what the function around it already does.
  */
 import { childByField, indentAt, namedChildren, walk, type SyntaxNode } from './tree';
-import { CALLS, STATEMENT_PARENTS, callArguments, type Context, type Proposal } from './proposal';
+import { CALLS, STATEMENT_PARENTS, callArguments, replace, type Context, type Proposal } from './proposal';
 import { ownLineStatements } from './statementOperators';
 
 const FUNCTIONS = new Set([
@@ -235,4 +235,34 @@ export function splitAnswer(block: SyntaxNode, ctx: Context): Proposal[] {
         }
   }
   return out;
+}
+
+/** A return of a constant (`return BUSY`, `return "EMPTY"`): the constant's text. */
+function returnedConstant(statement: SyntaxNode, ctx: Context): SyntaxNode | undefined {
+  if (statement.type !== 'return_statement') return undefined;
+  const value = namedChildren(statement)[0];
+  const isConstant = value && (/^[A-Z][A-Z0-9_]*$/.test(ctx.text(value)) || value.type === 'string');
+  return isConstant ? value : undefined;
+}
+
+/**
+ * `return BUSY` made `return EMPTY`, another answer the same function gives: two answers the wrong way round
+ * (each swap is one edit; the search merges the two that each come closer).
+ */
+export function otherAnswer(statement: SyntaxNode, ctx: Context): Proposal[] {
+  const value = ctx.answers.length ? returnedConstant(statement, ctx) : undefined;
+  const fn = value && enclosingFunction(ctx.file.root, statement);
+  if (!value || !fn) return [];
+  const others = new Set<string>();
+  for (const node of walk(fn)) {
+    const other = returnedConstant(node, ctx);
+    if (other && ctx.text(other) !== ctx.text(value)) others.add(ctx.text(other));
+  }
+  return [...others].map((other) => ({
+    operator: 'answer-guard' as const,
+    edits: [replace(value, other)],
+    description: `\`${ctx.text(statement)}\` made \`return ${other}\``,
+    at: statement,
+    weight: 1,
+  }));
 }

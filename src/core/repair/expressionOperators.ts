@@ -12,13 +12,16 @@ export function unwrapCall(node: SyntaxNode, ctx: Context, parent: SyntaxNode | 
   const out: Proposal[] = [];
   const args = callArguments(node);
   const fn = childByField(node, 'function');
-  if (args.length === 1 && args[0]!.type !== 'keyword_argument' && args[0]!.type !== 'spread_element') {
+  // One positional argument, with keywords or not: `sorted(pool, reverse=True)` → `pool`.
+  const positional = args.filter((a) => a.type !== 'keyword_argument');
+  if (positional.length === 1 && args[0] === positional[0] && args[0]!.type !== 'spread_element') {
     out.push({
       operator: 'unwrap-call',
       edits: [replace(node, ctx.text(args[0]!))],
       description: `\`${ctx.text(fn ?? node)}(…)\` taken away`,
       at: node,
-      weight: 0,
+      // With keywords (`key=`), the call does more than order or copy: after the plain ones.
+      weight: args.length > 1 ? 2 : 0,
     });
   }
   if (fn && (fn.type === 'member_expression' || fn.type === 'attribute')) {

@@ -14,7 +14,7 @@ import { floor, guardEmpty, keepPart, randomTie, tieKey, unwrapCall } from './ex
 import { deleteStatement, moveStatement } from './statementOperators';
 import { defaultEntry, rebuildState } from './stateOperators';
 import { comparatorTie, pickTie } from './callbackOperators';
-import { answerGuard, splitAnswer } from './answerOperators';
+import { answerGuard, otherAnswer, splitAnswer } from './answerOperators';
 import { dropWrite } from './dropWriteOperators';
 import { floorGuard, membershipGuard, missingGuard } from './guardOperators';
 import { carryField, clearShared, freshState, freshValue, instanceAttribute } from './freshStateOperators';
@@ -43,6 +43,7 @@ export const NODE_OPERATORS: ((node: SyntaxNode, ctx: Context, parent: SyntaxNod
   deleteStatement,
   answerGuard,
   splitAnswer,
+  otherAnswer,
   freshState,
   instanceAttribute,
   clearShared,
