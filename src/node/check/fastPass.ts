@@ -8,7 +8,8 @@
  *
  * Never on disk: a file there is the user's to write, and a program checked without the sandbox runs as that
  * user, so a kept batch could be rewritten to make a wrong program pass a later check. The command line,
- * one process per check, has no store and always asks the engine.
+ * one process per check, has no store: it computes a built-in lesson's batch afresh (builtInBatch.ts), and
+ * asks the engine for any other pack's.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
