@@ -162,9 +162,6 @@ function totals(screen) {
 }
 
 /** The transcript a table on screen comes from, by its caption: “ties follow pool order”, a random test (#24). */
-const tableSource = (caption) =>
-  /from (?:the transcript “([^”]*)”|(a random test \(#\d+\)))\)?$/.exec(caption)?.slice(1).find(Boolean);
-
 function commandRefProblems(card, sentence, screen, problems) {
   const rows = card.rows.filter((r) => !r.preamble);
   let refs = 0;
@@ -172,19 +169,10 @@ function commandRefProblems(card, sentence, screen, problems) {
     refs++;
     const [, n, , command, , other] = m;
     if (other !== undefined) {
-      // A row of another transcript: only on a card with no table of its own (a problem), with its command, and
-      // not of a transcript a table on screen shows under other numbers.
-      const shown = screen.cards.find(
-        (c) => c.rows.length && tableSource(c.sentences.find((x) => x.kind === 'trace-caption')?.text ?? '') === other,
+      // A row of another transcript: no card says one (issue 30); it names the transcript and the command only.
+      problems.push(
+        `${card.title}: "command ${n}${command ? ` (${command})` : ''}" is a row of “${other}”, not of a table on screen: ${sentence}`,
       );
-      if (card.kind !== 'problem' || command === undefined)
-        problems.push(
-          `${card.title}: "command ${n}${command ? ` (${command})` : ''}" is a row of “${other}”, not of a table on screen: ${sentence}`,
-        );
-      else if (shown && shown.rows.filter((r) => !r.preamble)[Number(n) - 1]?.command !== command.replace(/`/g, ''))
-        problems.push(
-          `${card.title}: "command ${n} (${command}) of “${other}”", but the table of “${other}” holds otherwise at row ${n}`,
-        );
       continue;
     }
     if (command === undefined) {

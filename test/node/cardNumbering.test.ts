@@ -130,6 +130,13 @@ describe('one numbering per card: every "command N" is row N of its own table (r
       const text = textCards(formatReport(report, false));
       assert.equal(text.length, panel.length, 'the CLI shows a card per mistake, as the panel does');
       for (const card of [...panel, ...text]) assertOneNumbering(card);
+      // A problem card has no table of its own: it names the command and its transcript, never a row number.
+      for (const problem of report.problems)
+        assert.doesNotMatch(
+          problem.message,
+          /\bcommand \d+\b/,
+          `${file}: a problem card numbers a row it does not show`,
+        );
       // The text table is the panel's table.
       panel.forEach((card, i) =>
         assert.deepEqual(

@@ -156,10 +156,7 @@ describe('check paths: hangs and crashes', () => {
     const example = report.counterexample!;
     assert.equal(example.commands.at(-1)!.split(' ')[0], 'DONE', example.commands.join(' | '));
     assert.equal(example.reproduced, false);
-    assert.ok(
-      timeout.message.includes(`at command ${example.commands.length} (\`${example.commands.at(-1)}\`)`),
-      timeout.message,
-    );
+    assert.ok(timeout.message.includes(`at \`${example.commands.at(-1)}\` in `), timeout.message);
     assert.ok(report.processRuns <= 3, `${report.processRuns} runs`);
   });
 

@@ -142,7 +142,7 @@ describe('check: state carried over from the other transcripts', () => {
       [
         [
           'stale-state',
-          'Something carries over from one transcript to the next: at command 2 (`PICK`) of "a random test (#16)" run alone it answered web1, run after the other transcripts WEB1.',
+          'Something carries over from one transcript to the next: at `PICK` in "a random test (#16)" run alone it answered web1, run after the other transcripts WEB1.',
         ],
       ],
     );
@@ -165,7 +165,7 @@ describe('check: state carried over from the other transcripts', () => {
       [
         [
           'stale-state',
-          'Something carries over from one transcript to the next: at command 2 (`PICK`) of "a freed backend that is first in the pool wins the tie again" run alone it answered a, run after the other transcripts A.',
+          'Something carries over from one transcript to the next: at `PICK` in "a freed backend that is first in the pool wins the tie again" run alone it answered a, run after the other transcripts A.',
         ],
       ],
     );
@@ -193,7 +193,7 @@ describe('check: a free choice among tied backends', () => {
       [
         [
           'nondeterministic',
-          'Your program answers differently on two runs of the same commands: at command 11 (`PICK`) of "a random test (#16)" one run answered web2, the other web1.',
+          'Your program answers differently on two runs of the same commands: at `PICK` in "a random test (#16)" one run answered web2, the other web1.',
         ],
       ],
     );
@@ -255,7 +255,7 @@ describe('check: a free choice among tied backends', () => {
       [
         [
           'nondeterministic',
-          'Your program answers differently on two runs of the same commands: at command 6 (`PICK`) of "40 mixed commands" one run answered web10, the other web1.',
+          'Your program answers differently on two runs of the same commands: at `PICK` in "40 mixed commands" one run answered web10, the other web1.',
         ],
       ],
     );

@@ -35,7 +35,7 @@ describe('check problems: what the probe showed', () => {
     assert.equal(problem!.kind, 'nondeterministic');
     assert.equal(
       problem!.message,
-      'Your program answers differently on two runs of the same commands: at command 2 (`PICK`) of "ties go to pool order" one run answered b, the other a.',
+      'Your program answers differently on two runs of the same commands: at `PICK` in "ties go to pool order" one run answered b, the other a.',
     );
     assert.match(problem!.advice!, /random\.choice/);
   });
@@ -58,13 +58,13 @@ describe('check problems: what the probe showed', () => {
     assert.deepEqual(kinds(after), ['stale-state']);
     assert.equal(
       after[0]!.message,
-      'Something carries over from one transcript to the next: at command 2 (`PICK`) of "ties go to pool order" run alone it answered b, run after the other transcripts a.',
+      'Something carries over from one transcript to the next: at `PICK` in "ties go to pool order" run alone it answered b, run after the other transcripts a.',
     );
     assert.match(after[0]!.advice!, /^`POOL` must start from scratch/);
     const twice = assembleProblems(inputs({ probe: probe({ resetDifference: differs(['b'], ['a'], 'twice') }) }));
     assert.equal(
       twice[0]!.message,
-      'Something carries over from one transcript to the next: run twice in one process, at command 2 (`PICK`) of "ties go to pool order" the first run answered b, the second a.',
+      'Something carries over from one transcript to the next: run twice in one process, at `PICK` in "ties go to pool order" the first run answered b, the second a.',
     );
   });
 
@@ -97,7 +97,7 @@ describe('check problems: what the probe showed', () => {
       assembleProblems(inputs({ probe: probe(fresh ? { freshDifference: d } : { resetDifference: d }) }))[0]!.message;
     assert.equal(
       when(differs(null, ['a']), true),
-      'Your program stopped answering at command 2 (`PICK`) of "ties go to pool order" when it ran first: it gave no answer there, and none after.',
+      'Your program stopped answering at `PICK` in "ties go to pool order" when it ran first: it gave no answer there, and none after.',
     );
     assert.match(when(differs(['a'], null, 'after-others'), false), /when it ran after the other transcripts:/);
     assert.match(when(differs(['a'], null, 'twice'), false), /the second time it ran in one process:/);
@@ -253,10 +253,7 @@ describe('check problems: where a hang or flood stopped', () => {
 
   it('says the command a hang stopped at: the one after the last answered', () => {
     const stopped = stoppedProblem(model, ties, { lines: ['OK', 'b'], ending: 'timed-out' }, [hang]);
-    assert.equal(
-      stopped!.message,
-      'Your program stopped answering at command 3 (`PICK`) of "ties go to pool order" for 2 s.',
-    );
+    assert.equal(stopped!.message, 'Your program stopped answering at `PICK` in "ties go to pool order" for 2 s.');
   });
 
   it('says the command a flood stopped at, at most the last one', () => {
@@ -265,7 +262,7 @@ describe('check problems: where a hang or flood stopped', () => {
     ]);
     assert.equal(
       stopped!.message,
-      'Your program printed more than 64 KB at command 4 (`STATUS`) of "ties go to pool order", so it was stopped.',
+      'Your program printed more than 64 KB at `STATUS` in "ties go to pool order", so it was stopped.',
     );
   });
 

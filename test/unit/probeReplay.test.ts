@@ -30,7 +30,7 @@ describe('the probe on a replay of T and T', () => {
 
   it('a replay of [T, T] whose FIRST T stops answering is not said to have run "after the other transcripts"', async () => {
     // [T, T] differs in its second T; four fresh runs agree; the replay's first T (first in its process) stops
-    // after two answers. Labelled 'after-others', the learner was told "stopped answering at command 3 (`PICK`) of "T" when it ran after
+    // after two answers. Labelled 'after-others', the learner was told "stopped answering at `PICK` in "T" when it ran after
     // the other transcripts", though no other transcript ran before it.
     const alone = prints(['OK', 'OK', 'a', 'b']);
     const program = perProcess(

@@ -25,13 +25,20 @@ export interface ProblemInputs {
 const answerText = (lines: readonly string[] | null): string =>
   lines === null ? 'nothing' : lines.length === 0 ? '(nothing)' : clipLine(lines.join(' / '));
 
+/**
+ * Where a problem happened in a transcript: its command and the transcript, by name. No row number: a problem
+ * card has no table of its own, and the table on screen (the smallest failing transcript) numbers another
+ * transcript, or a shortened one, its own way (issue 30: one numbering per card).
+ */
+const inTranscript = (command: string, transcript: string): string => `at \`${command}\` in "${transcript}"`;
+
 /** Where two runs differ; `runs` names the two runs (the label and the answers are never rewritten). */
 function differenceText(
   d: AnswerDifference,
   probed: string,
   runs: readonly [string, string] = ['one run', 'the other'],
 ): string {
-  return `at command ${d.index + 1} (\`${d.command}\`) of "${probed}" ${runs[0]} answered ${answerText(d.first)}, ${runs[1]} ${answerText(d.second)}`;
+  return `${inTranscript(d.command, probed)} ${runs[0]} answered ${answerText(d.first)}, ${runs[1]} ${answerText(d.second)}`;
 }
 
 /**
@@ -53,7 +60,7 @@ function stopProblem(d: AnswerDifference, probed: string): Problem {
           : 'on one of two runs';
   return {
     kind: 'timeout',
-    message: `Your program stopped answering at command ${d.index + 1} (\`${d.command}\`) of "${probed}" ${when}: it gave no answer there, and none after.`,
+    message: `Your program stopped answering ${inTranscript(d.command, probed)} ${when}: it gave no answer there, and none after.`,
     advice:
       'Answer every command until the input ends: read stdin to its end, and do not close stdout or exit after a number of commands or lines.',
   };
@@ -150,7 +157,7 @@ export function stoppedProblem(
   if (!kind || !existing) return undefined;
   // A flood after the last answer stopped at the last command: its number and its text must name the same one.
   const index = Math.min(segmentAnswers(model, c.commands, outcome.lines, false).length, c.commands.length - 1);
-  const at = `at command ${index + 1} (\`${c.commands[index]}\`) of "${c.label}"`;
+  const at = inTranscript(c.commands[index]!, c.label);
   const message =
     kind === 'timeout'
       ? existing.message.replace(/^Your program stopped answering/, `Your program stopped answering ${at}`)
