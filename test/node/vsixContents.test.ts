@@ -11,9 +11,27 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
+import * as yauzl from 'yauzl';
 import type { CheckReport } from '../../src/core/report/report';
 
 const ROOT = path.join(__dirname, '..', '..');
+
+/** The entry names of a zip file. */
+function zipEntries(file: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
+      if (error) return reject(error);
+      const names: string[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        names.push(entry.fileName);
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(names));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
 const run = promisify(execFile);
 
 describe('the VSIX contents (vsce ls) are enough to check and simulate', function () {
@@ -76,6 +94,27 @@ describe('the VSIX contents (vsce ls) are enough to check and simulate', functio
     // The VSIX is a zip: each file deflated, as vsce stores it (a few bytes of headers per file besides).
     const deflated = files.reduce((sum, f) => sum + zlib.deflateRawSync(fs.readFileSync(path.join(ROOT, f))).length, 0);
     assert.ok(deflated < 3 * 1024 * 1024, `the VSIX's files deflate to ${(deflated / 1048576).toFixed(2)} MiB`);
+  });
+
+  // npm run package's own step (after its production build): vsce refuses a folder with both .vscodeignore and
+  // package.json's `files` (npm's list), so the script packages a copy of the listed files; this fails if the
+  // VSIX cannot be made, or holds other files than `vsce ls` lists.
+  it('npm run package makes a VSIX holding exactly the listed files', async () => {
+    const out = path.join(unpacked, '..', `${path.basename(unpacked)}.vsix`);
+    try {
+      await run(process.execPath, [path.join(ROOT, 'scripts', 'package-vsix.mjs'), '--out', out], {
+        cwd: ROOT,
+        maxBuffer: 4 * 1024 * 1024,
+      });
+      const entries = (await zipEntries(out))
+        .filter((e) => e.startsWith('extension/'))
+        .map((e) => e.slice('extension/'.length));
+      // vsce stores the licence and the readme under names of its own.
+      const renamed: Record<string, string> = { LICENSE: 'LICENSE.txt', 'README.md': 'readme.md' };
+      assert.deepEqual(entries.sort(), files.map((f) => renamed[f] ?? f).sort());
+    } finally {
+      fs.rmSync(out, { force: true });
+    }
   });
 
   it('a mistaken program is checked and named from the unpacked copy, with its engine worker', async () => {
