@@ -7,12 +7,13 @@
 //   node scripts/package-vsix.mjs [--out <file.vsix>]      (npm run package builds in production mode first)
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const VSCE = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+const VSCE = createRequire(import.meta.url).resolve('@vscode/vsce/vsce');
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const outArg = process.argv.indexOf('--out');
 const out = path.resolve(outArg > 0 ? process.argv[outArg + 1] : `${manifest.name}-${manifest.version}.vsix`);
