@@ -9,6 +9,8 @@
 //     (no result, a notification saying why) and the next Check asks again;
 //   - "Run It as Me" runs the check (a correct program passes), and the next Check in the same window does not
 //     ask again.
+// The extension is the packaged VSIX (scripts/package-vsix.mjs, what `npm run package` makes from the built dist/),
+// installed into code-server as a learner installs it: so the package holds what a check needs, and installs.
 // Only the sandbox finder is told what to find; the install, the dialogs and the check are the real ones.
 //
 //   node scripts/harness/ui-model-held.mjs        (npm run test:ui builds first)
@@ -121,8 +123,13 @@ try {
   fs.mkdirSync(SHOTS, { recursive: true });
   const pack = bundlePack(tmp);
   step(`bundled ${path.basename(pack)}`);
+  const vsix = path.join(tmp, 'lesson-companion.vsix');
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'package-vsix.mjs'), '--out', vsix], {
+    stdio: 'pipe',
+  });
+  step(`packaged ${path.basename(vsix)} (${(fs.statSync(vsix).size / 1048576).toFixed(2)} MiB)`);
   await withWorkbench(
-    { theme: 'dark', viewport: { width: 1440, height: 900 }, env: { LESSON_COMPANION_SANDBOX_TOOL: 'none' } },
+    { vsix, theme: 'dark', viewport: { width: 1440, height: 900 }, env: { LESSON_COMPANION_SANDBOX_TOOL: 'none' } },
     async (s) => {
       const { page, dirs } = s;
       step('installing through Install Lesson Pack…');
