@@ -51,7 +51,7 @@ describe('output that does not follow the commands, and state across the reset (
       assert.ok(leak, said(r));
       assert.deepEqual(r.mistakes, [], said(r));
       assert.equal(r.determinism?.afterReset, 'different');
-      assert.match(leak.message, /run twice in one process, at command \d+ .* the first run answered .*, the second /);
+      assert.match(leak.message, /run twice in one process, at `[^`]+` in ".*" the first run answered .*, the second /);
     });
   }
 

@@ -48,7 +48,11 @@ export function sampleTree(pid: number): TreeSample {
   return { cpuMs: read ? cpuMs : undefined, sleeping: read && sleeping };
 }
 
-/** Whether every thread of `pid` sleeps (S, or stopped or dead); the process's own state stands for a thread gone. */
+/**
+ * Whether every thread of `pid` sleeps (S, or stopped or dead); the process's own state stands for a thread gone.
+ * A thread waiting to write into a full pipe does not: it has output that its reader (this process, when it is
+ * starved of CPU) has not taken yet, so its wait is the reader's, not silence of its own.
+ */
 function threadsAsleep(pid: number, processState: string): boolean {
   let tasks: string[];
   try {
@@ -60,11 +64,25 @@ function threadsAsleep(pid: number, processState: string): boolean {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
       if (!asleep(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3))) return false;
+      if (writingToFullPipe(pid, task)) return false;
     } catch {
       // the thread ended
     }
   }
   return true;
+}
+
+/**
+ * Whether a sleeping thread waits to write into a full pipe, by the kernel function it waits in: a pipe's
+ * `anon_pipe_write` (`pipe_write` on older kernels), or `sock_alloc_send_pskb` for the socket pair Node gives a
+ * child as its stdout.
+ */
+function writingToFullPipe(pid: number, task: string): boolean {
+  try {
+    return /pipe_write|sock_alloc_send/.test(fs.readFileSync(`/proc/${pid}/task/${task}/wchan`, 'utf8'));
+  } catch {
+    return false; // not readable here: judged by its state alone
+  }
 }
 
 const asleep = (state: string): boolean =>

@@ -173,7 +173,10 @@ class ProgramRun {
     if (tracker) setTimeout(() => tracker.poll(), 20).unref();
     this.limitClock = new ProgramClock(child.pid);
     this.limitClock.mark();
-    this.timer = setTimeout(() => this.judgeTimeLimit(), Math.max(0, spec.timeLimitMs - (performance.now() - started)));
+    this.timer = setTimeout(
+      () => this.judgeTimeLimitSoon(),
+      Math.max(0, spec.timeLimitMs - (performance.now() - started)),
+    );
     // A silent program that keeps filling its memory is let run into its memory limit, which says more.
     this.watchMemory = spec.memoryLimitMiB !== undefined && child.pid !== undefined;
     this.clock = new ProgramClock(child.pid);
@@ -306,13 +309,18 @@ class ProgramRun {
    * The limit's time has passed by the clock: stopped if the program sleeps now (it waits on something, not for a
    * core: the clock is its time), was charged the limit in its own time, or the clock ran far past it.
    */
+  private judgeTimeLimitSoon(): void {
+    // One more poll first, as the stall watch does: output that waits only because this process was busy is read.
+    setImmediate(() => this.judgeTimeLimit());
+  }
+
   private judgeTimeLimit(): void {
     if (this.settled) return;
     const { timeLimitMs } = this.spec;
     const left = timeLimitMs - this.limitClock.chargedSince(this.started);
     const wallLeft = timeLimitMs * TIME_LIMIT_WALL_FACTOR - (performance.now() - this.started);
     if (left > 5 && wallLeft > 5 && !this.limitClock.asleep) {
-      this.timer = setTimeout(() => this.judgeTimeLimit(), Math.min(Math.max(left, RECHECK_MS), wallLeft));
+      this.timer = setTimeout(() => this.judgeTimeLimitSoon(), Math.min(Math.max(left, RECHECK_MS), wallLeft));
       return;
     }
     this.timedOut = true;
