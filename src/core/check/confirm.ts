@@ -21,6 +21,7 @@ import { commandFits } from '../model/grammar';
 import { shrinkCommands } from './shrink';
 import { sameOutcome, simulate, type Outcome } from '../model/simulate';
 import { stepKey, walkEvidence, type EvidenceStream } from '../diagnosis/stepwise';
+import { checkClaim } from '../diagnosis/evidence';
 
 export interface ConfirmContext {
   readonly model: ReferenceModel;
@@ -255,6 +256,33 @@ async function shrinkOnProgram(
   );
 }
 
+/**
+ * The run, confirmed, when it shows the finding. A random program's run of a free choice (ties at random) must
+ * show a choice of its own, by the program's own counts: a run whose only differences come from the other
+ * findings' counts (a tie that a kept count had already settled) would have the vetting call the finding
+ * contradicted and say the difference has no name, though the other findings name it. It is drawn again.
+ */
+export function shownBy(
+  ctx: ConfirmContext,
+  findings: readonly Finding[],
+  finding: Finding,
+  commands: readonly string[],
+  run: { plain: Outcome; observed: Outcome | undefined },
+): Confirmed | null {
+  if (!programShows(ctx.model, finding, commands, run.plain)) return null;
+  const confirmed = confirmedOf(ctx, commands, run);
+  if (!ctx.random || !finding.nondeterministic || !confirmed.observed) return confirmed;
+  const source = { transcript: '', label: '', shrunkFrom: commands.length, reproduced: true };
+  const example = buildCounterexample(ctx.model, source, commands, confirmed.learner, confirmed.observed);
+  // The others as the vetting (evidence.ts vetFindings) puts them on while it replays this finding.
+  const others = [
+    ...findings.filter((f) => f !== finding && !f.nondeterministic).map((f) => f.mutation),
+    ...finding.mutations.filter((m) => m !== finding.mutation),
+  ];
+  const claim = checkClaim(ctx.model, [finding.mutation], [...new Set(others)], example);
+  return claim.holds && claim.borneOut === 0 ? null : confirmed;
+}
+
 /** A counterexample per finding (null where no run of the program could be shown to reveal it). */
 export async function counterexamplesFor(
   ctx: ConfirmContext,
@@ -271,8 +299,7 @@ export async function counterexamplesFor(
       open.map(({ p }) => p.commands!),
     );
     open.forEach(({ p, i }, k) => {
-      if (programShows(ctx.model, p.finding, p.commands!, runs[k]!.plain))
-        results[i] = confirmedOf(ctx, p.commands!, runs[k]!);
+      results[i] = shownBy(ctx, findings, p.finding, p.commands!, runs[k]!);
     });
   }
   // The program does not behave like its mutant on the model's candidate: shrink on the program itself.
@@ -284,7 +311,7 @@ export async function counterexamplesFor(
       const commands = ctx.random ? p.start : await shrinkOnProgram(ctx, p.finding, p.start);
       for (let attempt = 0; attempt < tries && results[i] === null; attempt++) {
         const [run] = await runCandidates({ ...ctx, leaky: true }, [commands]);
-        if (programShows(ctx.model, p.finding, commands, run!.plain)) results[i] = confirmedOf(ctx, commands, run!);
+        results[i] = shownBy(ctx, findings, p.finding, commands, run!);
       }
     },
   );
