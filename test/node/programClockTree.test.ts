@@ -57,4 +57,28 @@ describe('the program clock reads a real process tree', function () {
     assert.equal(result.timedOut, false, 'stopped at its time limit while its output waited to be read');
     assert.equal(result.stdout.length, 2_000_000);
   });
+
+  it('a run that ended while its checker was busy past its time limit is not stopped for it: it finished', async () => {
+    // The program answers and exits at once; this process computes for 1.5 s (another check's diagnosis in the
+    // same event loop, as in the check service) before it sees the exit, well past the run's 500 ms limit.
+    const running = runProcess(
+      {
+        command: 'python3',
+        args: ['-c', 'print("OK")'],
+        cwd: os.tmpdir(),
+        timeLimitMs: 500,
+        outputLimitBytes: 1024,
+        stallMs: 0,
+      },
+      '',
+    );
+    const until = performance.now() + 1500;
+    while (performance.now() < until) {
+      // busy: no timer fires and no exit is seen
+    }
+    const result = await running;
+    assert.equal(result.timedOut, false, 'a program that had exited was said to have run out of time');
+    assert.equal(result.stdout, 'OK\n');
+    assert.equal(result.exitCode, 0);
+  });
 });

@@ -316,6 +316,16 @@ class ProgramRun {
 
   private judgeTimeLimit(): void {
     if (this.settled) return;
+    if (this.exitedAt !== undefined) {
+      // A program that has exited finished in time, however late this process saw it (busy with another check in
+      // the same event loop): its /proc is gone, and the clock could only charge it the wall clock, the load's.
+      // What it left holding its pipes gets the limit again from the exit, by the clock.
+      const leftoverLeft = this.exitedAt + this.spec.timeLimitMs - performance.now();
+      if (leftoverLeft > 5) {
+        this.timer = setTimeout(() => this.judgeTimeLimitSoon(), leftoverLeft);
+        return;
+      }
+    }
     const { timeLimitMs } = this.spec;
     const left = timeLimitMs - this.limitClock.chargedSince(this.started);
     const wallLeft = timeLimitMs * TIME_LIMIT_WALL_FACTOR - (performance.now() - this.started);
