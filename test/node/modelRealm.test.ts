@@ -49,3 +49,47 @@ describe('no error the loader throws behind a model’s require is of the host r
     });
   }
 });
+
+describe("what the engine hands a pack model at every step is copied once and read-only (the bridge's caches)", () => {
+  let pack: string;
+  before(() => {
+    pack = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-realm-cache-'));
+    // A model that says what it was handed, and with SORT tries to sort the observed lines in place.
+    fs.writeFileSync(
+      path.join(pack, 'model.js'),
+      `exports.model = {
+  id: 'echo', description: 'echo', mutations: [{ id: 'm', description: 'm' }], resetCommand: 'POOL', resetAnswer: ['OK'],
+  initial: () => ({}),
+  step(state, command, on, observed) {
+    if (command === 'SORT') observed.sort();
+    return { state, answer: { kind: 'lines', lines: [[...on].join(',') + '|' + (observed ?? []).join(',')] } };
+  },
+  snapshot: () => ({}), answerShape: () => 'any', isAnswerLine: () => true, generate: () => [],
+};`,
+    );
+  });
+  after(() => fs.rmSync(pack, { recursive: true, force: true }));
+
+  it('the same Set and list given again are the same to the model; a Set that grew is copied again', () => {
+    const model = loadModel(pack, path.join(pack, 'model.js'));
+    const on = new Set(['m']);
+    const observed = ['b:1', 'a:0'];
+    const said = () => (model.step(model.initial(), 'STEP', on, observed).answer as { lines: string[] }).lines[0];
+    assert.equal(said(), 'm|b:1,a:0');
+    assert.equal(said(), 'm|b:1,a:0');
+    // The engine never changes a Set it handed over (ReadonlySet); if it did, a new size is a new copy.
+    on.add('n');
+    observed.push('c:2');
+    assert.equal(said(), 'm,n|b:1,a:0,c:2');
+  });
+
+  it('a model that changes the observed lines it was handed fails, naming the step, and changes nothing', () => {
+    const model = loadModel(pack, path.join(pack, 'model.js'));
+    const observed = ['b:1', 'a:0'];
+    assert.throws(() => model.step(model.initial(), 'SORT', new Set(), observed), /step\("SORT"\)/);
+    assert.equal(
+      (model.step(model.initial(), 'STEP', new Set(), observed).answer as { lines: string[] }).lines[0],
+      '|b:1,a:0',
+    );
+  });
+});

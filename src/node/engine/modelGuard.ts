@@ -62,26 +62,34 @@ function copiedData(model: ReferenceModel): ModelData {
 }
 
 function guardedStep(model: ReferenceModel, bridge: RealmBridge, call: GuardedCall): ReferenceModel['step'] {
-  return (state, command, on, observed) =>
-    call(`step("${command}")`, () => {
-      const result = bridge.call(
-        model.step,
-        model,
-        state,
-        String(command),
-        bridge.set(on),
-        observed === undefined ? undefined : bridge.lines(observed),
-      ) as ReturnType<ReferenceModel['step']>;
-      const answer =
-        result.answer.kind === 'crash'
-          ? { kind: 'crash' as const, error: String(result.answer.error) }
-          : { kind: 'lines' as const, lines: copyLines(result.answer.lines) };
-      return {
-        state: result.state,
-        answer,
-        ...(result.alternatives ? { alternatives: Array.from(result.alternatives, copyLines) } : {}),
-      };
-    });
+  const step: ReferenceModel['step'] = (state, command, on, observed) => {
+    const result = bridge.call(
+      model.step,
+      model,
+      state,
+      String(command),
+      bridge.set(on),
+      observed === undefined ? undefined : bridge.lines(observed),
+    ) as ReturnType<ReferenceModel['step']>;
+    const answer =
+      result.answer.kind === 'crash'
+        ? { kind: 'crash' as const, error: String(result.answer.error) }
+        : { kind: 'lines' as const, lines: copyLines(result.answer.lines) };
+    const alternatives = result.alternatives;
+    return alternatives
+      ? { state: result.state, answer, alternatives: Array.from(alternatives, copyLines) }
+      : { state: result.state, answer };
+  };
+  return (state, command, on, observed) => {
+    try {
+      return step(state, command, on, observed);
+    } catch (error) {
+      // The operation is named only when it failed: a check steps the model a million times.
+      return call(`step("${command}")`, () => {
+        throw error;
+      });
+    }
+  };
 }
 
 /** Each command's answer shape, asked of the model once (up to 4096 commands) and its pattern remade here. */

@@ -51,6 +51,7 @@ Object.defineProperty(Error, 'prepareStackTrace', { value: undefined, writable: 
   call: (fn, self, ...args) => Reflect.apply(fn, self, args),
   set: (json) => new Set(JSON.parse(json)),
   lines: (json) => JSON.parse(json),
+  frozenLines: (json) => Object.freeze(JSON.parse(json)),
   random: (int) => {
     const draw = (n) => {
       const bound = +n;
@@ -73,12 +74,28 @@ interface RealmSide {
   call(fn: unknown, self: unknown, ...args: unknown[]): unknown;
   set(json: string): ReadonlySet<string>;
   lines(json: string): string[];
+  frozenLines(json: string): readonly string[];
   random(int: (n: number) => number): Random;
 }
 
 export function realmBridge(context: vm.Context): RealmBridge {
   const side = vm.runInContext(BRIDGE_SOURCE, context) as RealmSide;
   const sets = new Map<string, ReadonlySet<string>>();
+  // The diagnosis hands the model the same few Sets and observed lists at every step of every candidate's walk
+  // (a million steps in a check of a random program): each is copied into the realm once, found again by
+  // identity (and its size, as a read-only value must keep). The lists are frozen in the realm: a model that
+  // changed one would change it for the next step's call.
+  const setsSeen = new WeakMap<object, { size: number; made: ReadonlySet<string> }>();
+  const linesSeen = new WeakMap<object, { length: number; made: readonly string[] }>();
+  const realmSet = (values: Iterable<string>): ReadonlySet<string> => {
+    const key = JSON.stringify(Array.from(values, String));
+    let made = sets.get(key);
+    if (!made) {
+      made = side.set(key);
+      if (sets.size < 1024) sets.set(key, made);
+    }
+    return made;
+  };
   return {
     module: () => side.module(),
     // The answer object is read by the realm's code: it must not be an object of ours either.
@@ -86,15 +103,20 @@ export function realmBridge(context: vm.Context): RealmBridge {
     call: (fn, self, ...args) => side.call(fn, self, ...args),
     set: (values) => {
       // A step per command of every trajectory: the few distinct mutation sets are made once each.
-      const key = JSON.stringify([...values].map(String));
-      let made = sets.get(key);
-      if (!made) {
-        made = side.set(key);
-        if (sets.size < 1024) sets.set(key, made);
-      }
+      if (!(values instanceof Set)) return realmSet(values);
+      const seen = setsSeen.get(values);
+      if (seen && seen.size === values.size) return seen.made;
+      const made = realmSet(values);
+      setsSeen.set(values, { size: values.size, made });
       return made;
     },
-    lines: (values) => side.lines(JSON.stringify(Array.from(values, String))),
+    lines: (values) => {
+      const seen = linesSeen.get(values);
+      if (seen && seen.length === values.length) return seen.made as string[];
+      const made = side.frozenLines(JSON.stringify(Array.from(values, String)));
+      linesSeen.set(values, { length: values.length, made });
+      return made as string[];
+    },
     random: (random) => side.random((n) => random.int(Number(n))),
     json: (value) => (value === undefined ? undefined : side.lines(JSON.stringify(value))),
   };
