@@ -35,6 +35,8 @@ describe('npm run bench (a tiny sample, real processes)', function () {
       'a hang:',
       'memory:',
       'real-style corpus:',
+      'real-style corpus, failing programs answering the same on every run',
+      'real-style corpus, failing programs answering at random',
       'editor, correct program, repeated check',
     ])
       assert.ok(
