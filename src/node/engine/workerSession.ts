@@ -8,6 +8,7 @@ import type { LocateAttempt, PassingBatch } from '../../core/check/check';
 import type { ProcessResult, RunLimits } from '../../core/check/process';
 import type { CheckReport, Location } from '../../core/report/report';
 import type { BalancerRun } from '../../worlds/templates/simulation';
+import { ProgramClock } from '../run/programClock';
 import { killGroup } from '../run/runner';
 import {
   ENGINE_PROTOCOL,
@@ -104,6 +105,10 @@ function closedWorkerError(
   );
 }
 
+/** How far past its quiet limit, by the clock, a starved worker may go while its CPU time stays under it. */
+const QUIET_WALL_FACTOR = 20;
+const QUIET_RECHECK_MS = 250;
+
 export class WorkerSession {
   private settled = false;
   private stderr = '';
@@ -184,23 +189,36 @@ export class WorkerSession {
     else this.resolve(result!);
   }
 
-  /** The worker is quiet while it computes; it must not be for too long when it is not waiting for us. */
+  /**
+   * The worker is quiet while it computes; it must not be for too long when it is not waiting for us. Its quiet
+   * time is charged in its own CPU time (programClock.ts), so a loaded machine that gives it a sliver of a core
+   * does not make its model "loop for ever"; the clock bounds it at QUIET_WALL_FACTOR times the limit.
+   */
   private arm(): void {
     clearTimeout(this.timer);
     // A request served after the end (a cancelled check) must not leave a timer holding the process open. A
     // worker still preparing computes even while its job is not sent yet.
     if (this.settled || (this.waitingForUs > 0 && !this.preparing)) return;
     const { quietLimitMs } = this.settings;
-    this.timer = setTimeout(
-      () =>
-        this.end(
-          new EngineError(
-            'stopped',
-            `the lesson's engine computed for more than ${Math.round(quietLimitMs / 1000)} s without a result: its reference model may loop for ever`,
-          ),
+    const since = performance.now();
+    const clock = new ProgramClock(this.child.pid);
+    clock.mark();
+    const judge = (): void => {
+      if (this.settled) return;
+      const left = quietLimitMs - clock.chargedSince(since);
+      const wallLeft = quietLimitMs * QUIET_WALL_FACTOR - (performance.now() - since);
+      if (left > 5 && wallLeft > 5) {
+        this.timer = setTimeout(judge, Math.min(Math.max(left, QUIET_RECHECK_MS), wallLeft));
+        return;
+      }
+      this.end(
+        new EngineError(
+          'stopped',
+          `the lesson's engine computed for more than ${Math.round(quietLimitMs / 1000)} s without a result: its reference model may loop for ever`,
         ),
-      quietLimitMs,
-    );
+      );
+    };
+    this.timer = setTimeout(judge, quietLimitMs);
   }
 
   private reply(message: HostMessage): void {
