@@ -197,7 +197,11 @@ describe('real-style corpus: the diagnosis holds on programs written the way peo
     it(`${f.id}: ${expected(f)} (${f.expect.style})`, async () => {
       const r = await reportWithLookahead(index);
       // Not "<x>: expected …": mocha would cut such a message down to <x>.
-      const said = `${f.id} should get ${expected(f)} and got ${verdict(r)}`;
+      // With what each problem said: a failure seen once, in a fresh clone under load, must tell its cause.
+      const told = r.problems
+        .map((p) => `${p.kind}: ${p.message.slice(0, 300)}${p.details ? ` [${p.details.slice(0, 300)}]` : ''}`)
+        .join(' / ');
+      const said = `${f.id} should get ${expected(f)} and got ${verdict(r)}${told ? ` (${told})` : ''}`;
       assertCardsShowWhatTheyState(r, said);
       if (r.status !== 'pass') assertNoSurfaceSaysAllPass(r, packs.get(f.lesson)!.manifest, said);
       // Answers are answers, and a state leak is one a replay shows (issue 31): a wrong value or a wrong format is
