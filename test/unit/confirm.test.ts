@@ -190,8 +190,10 @@ describe('confirm: counterexamples on the program', () => {
     const [example] = await counterexamplesFor({ ...ctx, maxShrinkRounds: 0 }, findings);
     assert.ok(example?.reproduced);
     assert.deepEqual(example.commands, longWay.commands.slice(0, 7));
-    // The model's candidate (plain and observed), then the unshrunk transcript (plain and observed).
-    assert.equal(program.stdins.length, 4, program.stdins.join('---\n'));
+    // The model's candidate, then the unshrunk transcript: each a process of its observed twin and, after the
+    // reset, its plain run (the program keeps nothing across the reset, and answers the same in both).
+    assert.equal(program.stdins.length, 2, program.stdins.join('---\n'));
+    assert.deepEqual(program.stdins.map(listsIn), [2, 2]);
   });
 
   it('runs every candidate of a program that leaks state across the reset in a fresh process of its own', async () => {
@@ -211,7 +213,7 @@ describe('confirm: counterexamples on the program', () => {
     assert.ok(example.trace.every((row) => row.observed !== undefined));
   });
 
-  it('lets the candidates of several findings share one process when the program keeps no state across the reset', async () => {
+  it('runs each candidate with its observed twin in one process when the program keeps no state across the reset', async () => {
     const program = recorded(programWith(() => ['tiebreak-name', 'negative-count']));
     const { ctx, findings } = await evidence(program, [
       caseOf('ties', ['POOL b a', 'PICK', 'STATUS']),
@@ -224,8 +226,22 @@ describe('confirm: counterexamples on the program', () => {
       examples.every((e) => e?.reproduced && e.observeCommand === 'STATUS'),
       'each with the counts of its own fresh run',
     );
-    // One process answers both candidates; each observed twin runs alone, as its replay line would.
-    assert.deepEqual(program.stdins.map(listsIn).sort(), [1, 1, 2]);
+    // Each candidate's observed twin first in a process of its own (the counts of a fresh run), then the candidate.
+    assert.deepEqual(program.stdins.map(listsIn).sort(), [2, 2]);
+  });
+
+  it('runs the candidate again in a fresh process when, after its observed twin, it answers otherwise than that twin', async () => {
+    // FAKE program whose STATUS changes what it answers: after one, its ties follow pool order again.
+    const program = recorded(programWith((seen) => (seen.includes('STATUS') ? [] : ['tiebreak-name'])));
+    const { ctx, findings } = await evidence(program, [caseOf('ties', ['POOL b a', 'PICK', 'STATUS'])]);
+    assert.deepEqual(
+      findings.map((f) => f.mutation),
+      ['tiebreak-name'],
+    );
+    program.stdins.length = 0;
+    const [example] = await counterexamplesFor(ctx, findings);
+    assert.ok(example?.reproduced);
+    assert.deepEqual(program.stdins.map(listsIn), [2, 1]);
   });
 
   it('does not shrink a random program on itself: its runs cannot be compared, so the transcript is shown as it was', async () => {
@@ -349,7 +365,7 @@ describe('confirm: a difference no mistake names', () => {
       null,
       'right in a fresh run, and no run of the check to show',
     );
-    assert.equal(right.stdins.length, 2, 'one fresh try: the run and its observed twin');
+    assert.equal(right.stdins.length, 1, 'one fresh try: the observed twin, then the run in the same process');
   });
 });
 

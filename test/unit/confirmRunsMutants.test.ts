@@ -21,6 +21,7 @@ import type { ReferenceModel } from '../../src/core/model/model';
 import type { StepRef } from '../../src/core/diagnosis/stepwise';
 import { simulate } from '../../src/core/model/simulate';
 import { done, manifest, model, mutantProgram, programWith, recorded } from './fakeLesson';
+import { model as healthChecks } from '../../lessons/health-checks/model/model';
 
 /** The lesson's model seen through the engine's interface, whose state is opaque: FAKE lessons wrap its step. */
 const reference: ReferenceModel = model;
@@ -269,6 +270,49 @@ describe('confirm runs: shrinking under a pack whose reset keeps something', () 
       [3, 'POOL b a', 'PICK'],
       example.commands.join(' | '),
     );
+  });
+});
+
+describe('confirm runs: a pack whose reset keeps a cap', () => {
+  // The health-checks lesson: POOL resets the pool and keeps the cap. This program never looks at the cap, so
+  // a list without CAP answers right alone, and wrong after another list has set a cap in the same process.
+  const capIgnored: Execute = async (input) => {
+    let state = healthChecks.initial();
+    let stdout = '';
+    for (const command of input.split('\n').filter(Boolean)) {
+      const step = healthChecks.step(state, command, new Set(['cap-ignored']));
+      state = step.state;
+      stdout += step.answer.kind === 'lines' ? step.answer.lines.map((l) => `${l}\n`).join('') : '';
+    }
+    return done(stdout);
+  };
+  const capped = caseOf('capped', ['CAP 1', 'POOL a b', 'STATUS', 'PICK', 'PICK', 'PICK']);
+
+  it('the candidates that set a cap run last in the shared process, so the others start as if alone', async () => {
+    const program = recorded(capIgnored);
+    const { outcomes } = await runBatch(healthChecks, capIgnored, [capped.commands]);
+    const ctx: ConfirmContext = {
+      model: healthChecks,
+      execute: program,
+      cases: [capped],
+      streams: [],
+      random: false,
+      leaky: false,
+      carriesOver: true,
+      concurrency: 1,
+      maxShrinkRounds: 8,
+      endsEarly: false,
+    };
+    const example = await counterexampleForDifference(ctx, [capped], new Map([[capped, outcomes[0]!]]));
+    assert.ok(example?.reproduced);
+    assert.deepEqual(
+      example.commands.map((c) => c.replace(/^POOL \w+$/, 'POOL x')),
+      ['CAP 1', 'POOL x', 'PICK', 'PICK'],
+    );
+    const shared = program.stdins.filter((stdin) => stdin.split('\n').filter((line) => line === 'POOL').length > 1);
+    const lists = shared[0]!.split(/^POOL$/m).slice(1);
+    const firstCap = lists.findIndex((l) => l.includes('CAP'));
+    assert.ok(firstCap > 0 && lists.slice(firstCap).every((l) => l.includes('CAP')), shared[0]);
   });
 });
 

@@ -52,3 +52,53 @@ describe('shrinking: what each call of the predicate is asked', () => {
     assert.deepEqual(predicate.calls, [[['POOL a', 'STATUS'], ['PICK']]]);
   });
 });
+
+describe('shrinking: every subset of a short list in one call', () => {
+  // Fails with C1 and C4 together, or with C0, C2, C3 and C5 all there: ddmin's halves and quarters never hold,
+  // and the singles' complements take it to the four-command answer, one granularity (one call) at a time.
+  const holds = (c: readonly string[]): boolean =>
+    (c.includes('C1') && c.includes('C4')) || ['C0', 'C2', 'C3', 'C5'].every((x) => c.includes(x));
+  const commands = ['C0', 'C1', 'C2', 'C3', 'C4', 'C5'];
+
+  it('a list of up to `everySubsetUpTo` commands sends all its subsets at once, smallest first, and keeps the first that holds', async () => {
+    const predicate = recorded(holds);
+    assert.deepEqual(await shrinkCommands(commands, predicate, 60, undefined, 8), ['C1', 'C4']);
+    assert.equal(predicate.calls.length, 1, JSON.stringify(predicate.calls));
+    assert.equal(predicate.calls[0]!.length, 2 ** 6 - 2);
+    const sizes = predicate.calls[0]!.map((c) => c.length);
+    assert.deepEqual(
+      sizes,
+      [...sizes].sort((a, b) => a - b),
+    );
+  });
+
+  it('without it, ddmin takes a call per granularity', async () => {
+    const predicate = recorded(holds);
+    const result = await shrinkCommands(commands, predicate);
+    assert.ok(holds(result));
+    assert.ok(predicate.calls.length >= 3, JSON.stringify(predicate.calls.map((c) => c.length)));
+  });
+
+  it('a longer list is split by ddmin until it is short enough', async () => {
+    const long = Array.from({ length: 20 }, (_, i) => `C${i}`);
+    const predicate = recorded((c) => c.includes('C13') && c.includes('C17'));
+    assert.deepEqual(await shrinkCommands(long, predicate, 60, undefined, 8), ['C13', 'C17']);
+    const last = predicate.calls.at(-1)!;
+    assert.ok(last.length > 20, 'the last call is every subset of a short list');
+  });
+
+  it('once no argument can be dropped, no further pass asks again about the same commands', async () => {
+    // POOL a b: `b` can go, `a` cannot. One pass drops STATUS (every subset, one call), then `b` (one round: no
+    // command of two arguments is left after it); the next pass's subsets of [POOL a, PICK] hold nothing shorter.
+    const predicate = recorded((c) => c.includes('PICK') && c.some((x) => x.startsWith('POOL') && x.includes('a')));
+    assert.deepEqual(await shrinkCommands(['POOL a b', 'STATUS', 'PICK'], predicate, 60, undefined, 8), [
+      'POOL a',
+      'PICK',
+    ]);
+    assert.equal(predicate.calls.length, 3, JSON.stringify(predicate.calls));
+    // The same when an argument round finds nothing: no pass after it.
+    const settled = recorded((c) => c.includes('PICK') && c.includes('POOL a b'));
+    await shrinkCommands(['POOL a b', 'STATUS', 'PICK'], settled, 60, undefined, 8);
+    assert.equal(settled.calls.length, 2, JSON.stringify(settled.calls));
+  });
+});

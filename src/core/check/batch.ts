@@ -244,6 +244,29 @@ export function leavesStateBehind(model: ReferenceModel, list: readonly string[]
 }
 
 /**
+ * For lists run one after another in one process: whether each starts, in the model, from the state the reset
+ * gives from the start (nothing a list before it left behind). A list after a crash starts a fresh process.
+ */
+export function startsClean(model: ReferenceModel, lists: readonly (readonly string[])[]): boolean[] {
+  const none = new Set<string>();
+  const clean = stateText(model.step(model.initial(), model.resetCommand, none).state);
+  let state = model.initial();
+  return lists.map((list) => {
+    state = model.step(state, model.resetCommand, none).state;
+    const fresh = stateText(state) === clean;
+    for (const command of list) {
+      const result = model.step(state, command, none);
+      if (result.answer.kind === 'crash') {
+        state = model.initial();
+        break;
+      }
+      state = result.state;
+    }
+    return fresh;
+  });
+}
+
+/**
  * A model state as text, for telling two states apart: bigints, Maps and Sets written out. By type tag, not
  * `instanceof` or prototypes: the engine runs a pack's model in a realm of its own, where a deep-equal library
  * that compares prototypes or `valueOf` calls every two states different (so a reset that keeps nothing was taken

@@ -11,7 +11,7 @@
  */
 import { mapLimit } from './cases';
 import type { CheckInput } from './checkInput';
-import { enterPhase, isFinished, openSession, reportOf, type CheckSession } from './checkSession';
+import { countRuns, enterPhase, isFinished, openSession, reportOf, type CheckSession } from './checkSession';
 import { confirmPhase, type Confirmed } from './confirmPhase';
 import { crashLocation } from './crashLocation';
 import { randomLocation } from './randomLocation';
@@ -73,7 +73,7 @@ async function locatePhase(s: CheckSession, c: Confirmed): Promise<readonly Name
       // A run with nothing to compare with can only give the lines of that command: not needed once some are known.
       if (fallback && !hasComparison(attempt)) continue;
       const { location, runs } = await input.locate!([attempt]).catch(() => ({ location: undefined, runs: 1 }));
-      s.processRuns += runs;
+      countRuns(s, runs);
       if (!location) continue;
       const inFunction = (l: number): string | null => enclosingFunction(input.source, input.language, l);
       const fn = location.function ?? (location.lines[0] ? inFunction(location.lines[0]) : null);

@@ -41,6 +41,8 @@ export interface CheckSession {
   readonly started: number;
   /** Every process run so far, stall retries and tracing included. */
   processRuns: number;
+  /** The process runs by the phase under way when each started. */
+  readonly runsByPhase: Partial<Record<CheckPhase, number>>;
   /** Time spent in each phase so far, and the phase under way (see enterPhase). */
   readonly timings: Partial<Record<CheckPhase, number>>;
   phase: { readonly name: CheckPhase; readonly since: number } | undefined;
@@ -51,6 +53,13 @@ export function enterPhase(s: CheckSession, phase: CheckPhase): void {
   closePhase(s);
   s.phase = { name: phase, since: s.input.clock() };
   s.input.onPhase?.(phase);
+}
+
+/** Process runs the check made, counted in all and under the phase under way. */
+export function countRuns(s: CheckSession, runs: number): void {
+  const phase = s.phase?.name ?? 'run';
+  s.processRuns += runs;
+  if (runs > 0) s.runsByPhase[phase] = (s.runsByPhase[phase] ?? 0) + runs;
 }
 
 function closePhase(s: CheckSession): void {
@@ -95,14 +104,14 @@ export function openSession(input: CheckInput): CheckSession {
     },
     lineEndings,
     execute: async (stdin, limits) => {
-      session.processRuns += 1;
+      countRuns(session, 1);
       let result = await input.execute(stdin, limits);
       // A second of silence can be a loaded machine rather than the program: a stall is run once more before it
       // is believed, so a deterministic program gets the same verdict whatever else the machine is doing. One
       // proven by CPU time (a second of computing without a word) is a hang on any machine: no second run.
       if (result.stalled && !result.stalledOnCpu && stallRetries < MAX_STALL_RETRIES) {
         stallRetries += 1;
-        session.processRuns += 1;
+        countRuns(session, 1);
         const again = await input.execute(
           stdin,
           result.stdout === '' ? { ...limits, stallMs: SLOW_START_STALL_MS } : limits,
@@ -117,6 +126,7 @@ export function openSession(input: CheckInput): CheckSession {
     fuzzLength,
     started: input.clock(),
     processRuns: 0,
+    runsByPhase: {},
     timings: {},
     phase: undefined,
   };
@@ -168,6 +178,7 @@ export function reportOf(s: CheckSession, ran: RunState, given: ReportParts): Ch
     durationMs: Math.round(s.input.clock() - s.started),
     timings: Object.fromEntries(Object.entries(s.timings).map(([phase, ms]) => [phase, Math.round(ms)])),
     processRuns: s.processRuns,
+    runsByPhase: { ...s.runsByPhase },
   };
 }
 

@@ -8,41 +8,21 @@
  * trace can show the learner's own counts; it is shown only if that run shows the finding. Only when the
  * program does not follow its mutant there does shrinking fall back to running the program per round.
  */
-import { runBatch, type Stream } from './batch';
+import type { Stream } from './batch';
+import { candidatesHolding, everySubsetUpTo, runCandidates, type ConfirmContext } from './confirmRuns';
 import type { Case } from './cases';
 import { mapLimit } from './cases';
-import { buildCounterexample, splitObserved, withObserve, type CounterexampleSource } from './counterexample';
+import { buildCounterexample, splitObserved, type CounterexampleSource } from './counterexample';
 import type { Finding } from '../diagnosis/diagnose';
 import type { ReferenceModel } from '../model/model';
-import type { Execute } from './process';
 import type { Counterexample, Replay } from '../report/report';
-import { segmentAnswers } from '../model/segment';
+
+export type { ConfirmContext } from './confirmRuns';
 import { commandFits } from '../model/grammar';
 import { shrinkCommands } from './shrink';
 import { sameOutcome, simulate, type Outcome } from '../model/simulate';
 import { stepKey, walkEvidence, type EvidenceStream } from '../diagnosis/stepwise';
 import { checkClaim } from '../diagnosis/evidence';
-
-export interface ConfirmContext {
-  readonly model: ReferenceModel;
-  readonly execute: Execute;
-  readonly cases: readonly Case[];
-  readonly streams: readonly Stream[];
-  /** Two fresh runs answered differently: every confirmation is a fresh run, and may need another try. */
-  readonly random: boolean;
-  /** State carries across the reset command: candidates cannot share a process. */
-  readonly leaky: boolean;
-  /**
-   * The pack's own reset keeps something (batch.ts, `resetCarriesOver`): a candidate after another in one
-   * process may differ only by what the one before set. What is shown runs alone; the shrinker still batches
-   * its candidates, and confirms alone the one it would take.
-   */
-  readonly carriesOver?: boolean;
-  readonly concurrency: number;
-  readonly replay?: (stdin: string) => string;
-  /** Process runs the fallback shrinking may spend per finding. */
-  readonly maxShrinkRounds: number;
-}
 
 /** A program that chooses at random among the offered answers shows the difference with at least this chance. */
 const FREE_CHOICE_MISS = 1 / 8;
@@ -155,54 +135,6 @@ interface Confirmed {
   readonly observed?: readonly (readonly string[] | null)[];
 }
 
-/** Runs each candidate (and its observed twin) for real; one process for all when the program allows it. */
-async function runCandidates(
-  ctx: ConfirmContext,
-  candidates: readonly (readonly string[])[],
-): Promise<{ plain: Outcome; observed: Outcome | undefined }[]> {
-  const observe = ctx.model.observeCommand !== undefined;
-  if (!ctx.leaky && !ctx.carriesOver && !ctx.random) {
-    // The answers of every candidate in one process; the counts each in a fresh one, as the replay line runs
-    // it: state that survives the reset unnoticed (a registry at module level) would otherwise show counts
-    // left over from the run before.
-    const [{ outcomes }, observed] = await Promise.all([
-      runBatch(ctx.model, ctx.execute, candidates),
-      observe
-        ? mapLimit(
-            candidates,
-            ctx.concurrency,
-            async (c) => (await runBatch(ctx.model, ctx.execute, [withObserve(ctx.model, c)])).outcomes[0]!,
-          )
-        : Promise.resolve(undefined),
-    ]);
-    return candidates.map((_, i) => ({ plain: outcomes[i]!, observed: observed?.[i] }));
-  }
-  // Fresh processes only. A random program is run with the observe command in the same run, so the counts
-  // shown belong to the very run whose answers are shown.
-  return mapLimit(candidates, ctx.concurrency, async (c) => {
-    if (observe && ctx.random) {
-      const run = (await runBatch(ctx.model, ctx.execute, [withObserve(ctx.model, c)])).outcomes[0]!;
-      const answers = segmentAnswers(ctx.model, withObserve(ctx.model, c), run.lines, run.ending === 'finished');
-      const plainLines = answers.filter((_, k) => k % 2 === 0).flat();
-      const complete = answers.length >= 2 * c.length;
-      return {
-        plain: {
-          lines: plainLines,
-          ending: complete ? run.ending : run.ending === 'finished' ? 'crashed' : run.ending,
-        },
-        observed: run,
-      };
-    }
-    const [plain, observed] = await Promise.all([
-      runBatch(ctx.model, ctx.execute, [c]).then((r) => r.outcomes[0]!),
-      observe
-        ? runBatch(ctx.model, ctx.execute, [withObserve(ctx.model, c)]).then((r) => r.outcomes[0]!)
-        : Promise.resolve(undefined),
-    ]);
-    return { plain, observed };
-  });
-}
-
 function confirmedOf(
   ctx: ConfirmContext,
   commands: readonly string[],
@@ -210,32 +142,6 @@ function confirmedOf(
 ): Confirmed {
   const observed = run.observed ? splitObserved(ctx.model, commands, run.plain, run.observed) : undefined;
   return { commands, learner: run.plain, ...(observed ? { observed } : {}) };
-}
-
-/**
- * Which of the shrinker's candidate lists hold (`holds` on the program's run of each). One process for all
- * when the program allows it. When the pack's reset keeps a setting, a list may hold only after the one before
- * it in that process: the shrinker takes the first list that holds, so the lists that held together are run
- * alone in that order until one holds alone, and only that one is said to hold.
- */
-async function candidatesHolding(
-  ctx: ConfirmContext,
-  lists: readonly (readonly string[])[],
-  holds: (list: readonly string[], run: Outcome) => boolean,
-): Promise<boolean[]> {
-  const alone = async (list: readonly string[]): Promise<Outcome> =>
-    (await runBatch(ctx.model, ctx.execute, [list])).outcomes[0]!;
-  if (ctx.leaky) {
-    const runs = await mapLimit(lists, ctx.concurrency, alone);
-    return lists.map((l, i) => holds(l, runs[i]!));
-  }
-  const together = (await runBatch(ctx.model, ctx.execute, lists)).outcomes;
-  const verdicts = lists.map((l, i) => holds(l, together[i]!));
-  if (!ctx.carriesOver) return verdicts;
-  for (const [i, held] of verdicts.entries()) {
-    if (held && holds(lists[i]!, await alone(lists[i]!))) return lists.map((_, k) => k === i);
-  }
-  return lists.map(() => false);
 }
 
 /** Delta debugging with real runs, for a program that does not follow its mutant on the model's candidate. */
@@ -253,6 +159,7 @@ async function shrinkOnProgram(
     },
     ctx.maxShrinkRounds,
     commandFits(ctx.model),
+    everySubsetUpTo(ctx),
   );
 }
 
@@ -310,7 +217,7 @@ export async function counterexamplesFor(
       if (p.start.length === 0) return;
       const commands = ctx.random ? p.start : await shrinkOnProgram(ctx, p.finding, p.start);
       for (let attempt = 0; attempt < tries && results[i] === null; attempt++) {
-        const [run] = await runCandidates({ ...ctx, leaky: true }, [commands]);
+        const [run] = await runCandidates(ctx, [commands]);
         results[i] = shownBy(ctx, findings, p.finding, commands, run!);
       }
     },
@@ -354,10 +261,11 @@ export async function counterexampleForDifference(
         },
         ctx.maxShrinkRounds,
         commandFits(ctx.model),
+        everySubsetUpTo(ctx),
       );
   const tries = ctx.random ? RANDOM_TRIES : 1;
   for (let attempt = 0; attempt < tries; attempt++) {
-    const [run] = await runCandidates({ ...ctx, leaky: true }, [commands]);
+    const [run] = await runCandidates(ctx, [commands]);
     if (!differs(commands, run!.plain)) continue;
     const confirmed = confirmedOf(ctx, commands, run!);
     return buildCounterexample(

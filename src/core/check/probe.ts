@@ -2,140 +2,33 @@
  * Is the program a function of its input? One failing transcript is run alone in two fresh processes, and
  * twice in one of them (each time after the reset command). Fresh runs that differ mean randomness (an
  * unseeded generator); fresh runs that agree while the second run in one process differs mean something
- * carries across the reset (counts, a rotation cursor, a seeded generator). Before saying so, up to four more
- * fresh runs: a program that chooses at random among few options agrees with itself by chance often enough
- * (about one check in fifteen for power-of-two-choices on three backends, one in sixteen for a walk over a
- * Python set) that two or three runs called it leaky. The runs are evidence too.
+ * carries across the reset (counts, a rotation cursor, a seeded generator). Before saying so, one more fresh
+ * look: a program that chooses at random among few options agrees with itself by chance often enough (about one
+ * check in fifteen for power-of-two-choices on three backends, one in sixteen for a walk over a Python set) that
+ * two or three runs of T called it leaky. The check's whole first batch again in a fresh process (many
+ * transcripts, pools of every size) answers otherwise somewhere for such a program; where that batch took more
+ * than one process (a crash), up to four more fresh runs of T. The runs of T are evidence too.
  */
-import { runBatch, type BatchResult, type Stream } from './batch';
+import { runBatch, type BatchResult } from './batch';
 import type { Case } from './cases';
 import type { ReferenceModel } from '../model/model';
 import type { Execute } from './process';
-import type { Determinism } from '../report/report';
-import { outputLines, segmentAnswers } from '../model/segment';
+import { outputLines } from '../model/segment';
 import type { Outcome } from '../model/simulate';
-import { sameOutcome } from '../model/simulate';
 import { lineForm, possibleAnswerForms, unaskedAcrossRepeat, unaskedLines, type UnaskedLines } from './unasked';
+import {
+  firstDifference,
+  freshRunsUntilOneDiffers,
+  usableOutcome,
+  wholeBatchDifference,
+  type AnswerDifference,
+  type BatchRun,
+  type MainBatch,
+  type Probe,
+} from './probeCompare';
 
-/** Fresh runs that must all agree with the first before a difference across the reset is called leaky state. */
-const MORE_FRESH_RUNS = 4;
-
-export interface AnswerDifference {
-  /** 0-based index of the command in the probed transcript, and the command. */
-  readonly index: number;
-  readonly command: string;
-  readonly first: readonly string[] | null;
-  readonly second: readonly string[] | null;
-  /** For a difference across the reset: seen running it twice, or running it after the other transcripts. */
-  readonly seen?: 'twice' | 'after-others';
-}
-
-export interface Probe {
-  readonly probed: Case;
-  readonly determinism: Determinism;
-  /** The probe runs as evidence streams, their lists all standing for `probed`. */
-  readonly streams: readonly Stream[];
-  /** The probed transcript run alone in a fresh process. */
-  readonly alone: Outcome;
-  readonly freshDifference?: AnswerDifference;
-  readonly resetDifference?: AnswerDifference;
-  /** Two fresh runs printed a different number of lines no command asks for (a writer of its own on stdout). */
-  readonly unasked?: UnaskedLines;
-  /**
-   * What the run with more of those lines answered, the lines in place: the trace to show with them, since the
-   * run the probe keeps (`alone`) may have answered every command right.
-   */
-  readonly unaskedShown?: Outcome;
-}
-
-function firstDifference(
-  model: ReferenceModel,
-  commands: readonly string[],
-  a: Outcome,
-  b: Outcome,
-): AnswerDifference | undefined {
-  if (sameOutcome(a, b)) return undefined;
-  const x = segmentAnswers(model, commands, a.lines, a.ending === 'finished');
-  const y = segmentAnswers(model, commands, b.lines, b.ending === 'finished');
-  for (let i = 0; i < commands.length; i++) {
-    const p = x[i] ?? null;
-    const q = y[i] ?? null;
-    const same = p !== null && q !== null && p.length === q.length && p.every((line, k) => line === q[k]);
-    if (!same && (p !== null || q !== null)) return { index: i, command: commands[i]!, first: p, second: q };
-  }
-  return { index: commands.length - 1, command: commands[commands.length - 1] ?? '', first: null, second: null };
-}
-
-/** Fresh runs, two at a time, until one answers otherwise than `first` or MORE_FRESH_RUNS have agreed. */
-async function freshRunsUntilOneDiffers(
-  model: ReferenceModel,
-  execute: Execute,
-  probed: Case,
-  first: Outcome,
-): Promise<{ runs: Awaited<ReturnType<typeof runBatch>>[]; difference?: AnswerDifference }> {
-  const runs: Awaited<ReturnType<typeof runBatch>>[] = [];
-  for (let round = 0; round < MORE_FRESH_RUNS / 2; round++) {
-    const pair = await Promise.all([
-      runBatch(model, execute, [probed.commands]),
-      runBatch(model, execute, [probed.commands]),
-    ]);
-    runs.push(...pair);
-    for (const run of pair) {
-      const outcome = run.outcomes[0]!;
-      const difference = usableOutcome(outcome) ? firstDifference(model, probed.commands, first, outcome) : undefined;
-      if (difference) return { runs, difference };
-    }
-  }
-  return { runs };
-}
-
-const usableOutcome = (o: Outcome): boolean =>
-  o.ending !== 'not-run' && o.ending !== 'timed-out' && o.ending !== 'output-limit';
-
-/**
- * A probe that saw no randomness, looked at again where the diagnosis needs it (a tie broken some other way
- * whose rule it could not name): more fresh runs, so that a walk over a set is not taken for a fixed rule;
- * then T after part of itself in one process. A rotation cursor that outlives the reset can come back to where
- * it started after T and after the lists before T in the main process alike (T made a multiple of the tied
- * backends' number of choices); after a prefix of another length it is somewhere else. A difference there
- * that a replay of the same input shows again is state carried across the reset.
- */
-export async function probeMoreFresh(model: ReferenceModel, execute: Execute, probe: Probe): Promise<Probe> {
-  if (probe.determinism.fresh !== 'same' || probe.determinism.afterReset === 'different') return probe;
-  const extra = await freshRunsUntilOneDiffers(model, execute, probe.probed, probe.alone);
-  let runs = extra.runs.reduce((n, run) => n + run.runs.length, 0);
-  let carried = false;
-  const commands = probe.probed.commands;
-  // Prefixes of a few lengths: a cursor moved by some commands only (picks) is moved by one of them a number
-  // of times that does not bring it back to its start.
-  const cuts = [...new Set([2, 3, 4, Math.ceil(commands.length / 2), commands.length - 1])].filter(
-    (n) => n > 0 && n < commands.length,
-  );
-  for (const cut of extra.difference ? [] : cuts) {
-    const input = [commands.slice(0, cut), commands];
-    const run = await runBatch(model, execute, input);
-    runs += run.runs.length;
-    const after = run.outcomes[1]!;
-    if (!usableOutcome(after) || !firstDifference(model, commands, probe.alone, after)) continue;
-    const replay = await runBatch(model, execute, input);
-    runs += replay.runs.length;
-    carried = !firstDifference(model, commands, after, replay.outcomes[1]!);
-    break;
-  }
-  return {
-    ...probe,
-    determinism: {
-      ...probe.determinism,
-      fresh: extra.difference ? 'different' : 'same',
-      ...(extra.difference ? { afterReset: 'unknown' as const } : carried ? { afterReset: 'different' as const } : {}),
-      runs: probe.determinism.runs + runs,
-    },
-    streams: [...probe.streams, ...extra.runs.flatMap((run) => run.streams)],
-    ...(extra.difference ? { freshDifference: extra.difference } : {}),
-  };
-}
-
-type BatchRun = Awaited<ReturnType<typeof runBatch>>;
+export type { AnswerDifference, MainBatch, Probe } from './probeCompare';
+export { probeMoreFresh } from './probeMore';
 
 /** The probe's runs: T twice in one process and once in another, and what the later steps ran besides. */
 interface ProbeRuns {
@@ -181,9 +74,10 @@ export async function probeDeterminism(
   probed: Case,
   inBatch?: Outcome,
   before?: readonly (readonly string[])[],
+  main?: MainBatch,
 ): Promise<Probe> {
   const runs = await runTwiceAndAlone(model, execute, probed);
-  const differences = await differencesOf(model, execute, probed, runs, inBatch, before);
+  const differences = await differencesOf(model, execute, probed, runs, inBatch, before, main);
   const unasked = await unaskedOf(model, execute, probed, runs);
   return probeOf(probed, runs, differences, unasked);
 }
@@ -208,6 +102,7 @@ async function differencesOf(
   runs: ProbeRuns,
   inBatch: Outcome | undefined,
   before: readonly (readonly string[])[] | undefined,
+  main: MainBatch | undefined,
 ): Promise<ProbeDifferences> {
   const { first, second, fresh } = runs;
   let freshDifference =
@@ -220,7 +115,19 @@ async function differencesOf(
     !freshDifference && !twiceDifference && inBatch && usableOutcome(first) && usableOutcome(inBatch)
       ? firstDifference(model, probed.commands, first, inBatch)
       : undefined;
-  if (twiceDifference || batchDifference) {
+  // The check's whole batch replayed in a fresh process: also T after the others again, exactly as it ran.
+  let replayedAfterOthers = false;
+  if ((twiceDifference || batchDifference) && main) {
+    // Many transcripts over pools of every size: a program that draws at random answers some otherwise.
+    const again = await runBatch(
+      model,
+      execute,
+      main.cases.map((c) => c.commands),
+    );
+    runs.replays.push(again);
+    freshDifference = wholeBatchDifference(model, main, again.outcomes);
+    replayedAfterOthers = !twiceDifference;
+  } else if (twiceDifference || batchDifference) {
     // A program that walks a set in hash order (a new order per process) agrees with itself by chance often
     // enough on a few backends that one more run called it leaky about one check in sixteen.
     const extra = await freshRunsUntilOneDiffers(model, execute, probed, first);
@@ -234,7 +141,7 @@ async function differencesOf(
       : batchDifference
         ? { ...batchDifference, seen: 'after-others' }
         : undefined;
-  if (!resetDifference) return { freshDifference, resetDifference, unconfirmed: false };
+  if (!resetDifference || replayedAfterOthers) return { freshDifference, resetDifference, unconfirmed: false };
   const twiceOver = resetDifference.seen === 'twice';
   const replayed = await replayAcrossReset(
     model,

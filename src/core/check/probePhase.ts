@@ -95,7 +95,12 @@ async function probeAndDiagnose(
       home.segments.findIndex((seg) => seg.list === probed),
     )
     .map((seg) => s.cases[seg.list]!.commands);
-  let probe = await probeDeterminism(model, s.execute, s.cases[probed]!, outcomes[probed], before);
+  // A first batch that one process answered whole is replayed as the probe's strongest fresh run.
+  const mainBatch =
+    main.streams.length === 1 && main.streams[0]!.ending === 'finished'
+      ? { cases: s.cases.slice(0, outcomes.length), outcomes }
+      : undefined;
+  let probe = await probeDeterminism(model, s.execute, s.cases[probed]!, outcomes[probed], before, mainBatch);
   const probeStreams = (p: Probe): Stream[] =>
     p.streams.map((st) => ({ ...st, segments: st.segments.map((seg) => ({ ...seg, list: probed })) }));
   let diagnosis = diagnose(model, manifest.mistakes, [...main.streams, ...probeStreams(probe)], {
@@ -105,7 +110,7 @@ async function probeAndDiagnose(
   // draws at random: more fresh runs before the verdict says which it is.
   const needsMoreFresh = diagnosis.findings.some((f) => f.nondeterministic) || diagnosis.restsOnDeterminism === true;
   if (needsMoreFresh && probe.determinism.fresh === 'same' && probe.determinism.afterReset !== 'different') {
-    probe = await probeMoreFresh(model, s.execute, probe);
+    probe = await probeMoreFresh(model, s.execute, probe, mainBatch);
     if (probe.determinism.fresh === 'different')
       diagnosis = diagnose(model, manifest.mistakes, [...main.streams, ...probeStreams(probe)], { random: true });
   }

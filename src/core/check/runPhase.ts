@@ -5,7 +5,15 @@
  */
 import { runBatch, type AfterCrash, type Stream } from './batch';
 import type { Case } from './cases';
-import { enterPhase, reportOf, verdictOf, type CheckSession, type Finished, type RunState } from './checkSession';
+import {
+  countRuns,
+  enterPhase,
+  reportOf,
+  verdictOf,
+  type CheckSession,
+  type Finished,
+  type RunState,
+} from './checkSession';
 import { buildCounterexample } from './counterexample';
 import { batchOf } from './passingBatch';
 import { assembleProblems } from '../report/checkProblems';
@@ -92,7 +100,7 @@ async function rightButForLineEndings(s: CheckSession): Promise<Counterexample |
   const { model } = s.input;
   const shortest = [...s.hidden].sort((a, b) => a.commands.length - b.commands.length)[0];
   const raw = shortest ? (await runBatch(model, s.input.execute, [shortest.commands])).outcomes[0] : undefined;
-  s.processRuns += raw ? 1 : 0;
+  countRuns(s, raw ? 1 : 0);
   if (!shortest || !raw) return null;
   const stdin = [model.resetCommand, ...shortest.commands].join('\n') + '\n';
   return buildCounterexample(

@@ -20,6 +20,7 @@ export async function shrinkCommands(
   holds: BatchPredicate,
   maxRounds = 60,
   fits: CommandFits = () => true,
+  everySubsetUpTo = 0,
 ): Promise<string[]> {
   // Dropping an argument can make a command droppable again (and the other way round): repeat to a fixpoint.
   let current = [...commands];
@@ -27,23 +28,43 @@ export async function shrinkCommands(
   let left = maxRounds;
   const counted: BatchPredicate = async (lists) => (left-- > 0 ? holds(lists) : lists.map(() => false));
   for (let pass = 0; pass < 3 && left > 0; pass++) {
-    const next = await shrinkOnce(current, counted, left, fits);
-    if (next.length === current.length && next.every((c, i) => c === current[i])) break;
+    const fewer = await dropCommands(current, counted, left, everySubsetUpTo);
+    // The same commands as the last pass ended with: their arguments were shrunk to a fixpoint there.
+    if (pass > 0 && sameList(fewer, current)) break;
+    const next = await shrinkArguments(fewer, counted, left, fits);
+    // No argument dropped: the commands are as few as the pass left them.
+    const settled = sameList(next, fewer);
+    if (sameList(next, current)) break;
     current = next;
+    if (settled) break;
   }
   return current;
 }
 
-async function shrinkOnce(
+const sameList = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((c, i) => c === b[i]);
+
+/**
+ * ddmin over whole commands. A list of `everySubsetUpTo` commands or fewer has every subset tried in one call,
+ * smallest first: the first that holds is as small as any, where ddmin would spend a call per granularity (a
+ * process each, for a predicate that runs the program). Only for a caller whose candidates share a process
+ * without cost: a program that crashes restarts once per crashing candidate.
+ */
+async function dropCommands(
   commands: readonly string[],
   holds: BatchPredicate,
   maxRounds: number,
-  fits: CommandFits,
+  everySubsetUpTo: number,
 ): Promise<string[]> {
   let current = [...commands];
   let n = 2;
   let rounds = 0;
   while (current.length >= 2 && rounds++ < maxRounds) {
+    if (current.length <= everySubsetUpTo) {
+      const subsets = properSubsets(current);
+      const held = (await holds(subsets)).findIndex(Boolean);
+      return held >= 0 ? subsets[held]! : current;
+    }
     const chunks = chunksOf(current, n);
     const complements = chunks.map((_, i) => chunks.filter((__, j) => j !== i).flat());
     const candidates = n === 2 ? chunks : [...chunks, ...complements];
@@ -63,7 +84,14 @@ async function shrinkOnce(
     if (n >= current.length) break;
     n = Math.min(n * 2, current.length);
   }
-  return shrinkArguments(current, holds, maxRounds - rounds, fits);
+  return current;
+}
+
+/** Every non-empty subset of `items` but itself, in order, the smallest first. */
+function properSubsets<T>(items: readonly T[]): T[][] {
+  const subsets: T[][] = [];
+  for (let mask = 1; mask < (1 << items.length) - 1; mask++) subsets.push(items.filter((_, i) => (mask >> i) & 1));
+  return subsets.sort((a, b) => a.length - b.length);
 }
 
 /**

@@ -38,7 +38,7 @@ function differenceText(
   probed: string,
   runs: readonly [string, string] = ['one run', 'the other'],
 ): string {
-  return `${inTranscript(d.command, probed)} ${runs[0]} answered ${answerText(d.first)}, ${runs[1]} ${answerText(d.second)}`;
+  return `${inTranscript(d.command, d.transcript ?? probed)} ${runs[0]} answered ${answerText(d.first)}, ${runs[1]} ${answerText(d.second)}`;
 }
 
 /**
@@ -60,7 +60,7 @@ function stopProblem(d: AnswerDifference, probed: string): Problem {
           : 'on one of two runs';
   return {
     kind: 'timeout',
-    message: `Your program stopped answering ${inTranscript(d.command, probed)} ${when}: it gave no answer there, and none after.`,
+    message: `Your program stopped answering ${inTranscript(d.command, d.transcript ?? probed)} ${when}: it gave no answer there, and none after.`,
     advice:
       'Answer every command until the input ends: read stdin to its end, and do not close stdout or exit after a number of commands or lines.',
   };

@@ -207,4 +207,6 @@ export interface CheckReport {
   /** Where the check's time went, in ms by phase (src/core/check/check.ts); a phase it did not need is absent. */
   readonly timings?: Readonly<Partial<Record<'run' | 'diagnose' | 'probe' | 'confirm' | 'locate', number>>>;
   readonly processRuns: number;
+  /** The process runs by the phase that started them (stall retries with their run); a phase that ran none is absent. */
+  readonly runsByPhase?: Readonly<Partial<Record<'run' | 'diagnose' | 'probe' | 'confirm' | 'locate', number>>>;
 }

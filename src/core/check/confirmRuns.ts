@@ -1,0 +1,167 @@
+/**
+ * How the confirm phase runs the program (confirm.ts): the shrinker's candidates, together where the program
+ * and the pack allow it, and a shown run with its observed twin.
+ */
+import { leavesStateBehind, runBatch, startsClean, type Stream } from './batch';
+import type { Case } from './cases';
+import { mapLimit } from './cases';
+import { withObserve } from './counterexample';
+import type { ReferenceModel } from '../model/model';
+import type { Execute } from './process';
+import { segmentAnswers } from '../model/segment';
+import { sameOutcome, type Outcome } from '../model/simulate';
+
+export interface ConfirmContext {
+  readonly model: ReferenceModel;
+  readonly execute: Execute;
+  readonly cases: readonly Case[];
+  readonly streams: readonly Stream[];
+  /** Two fresh runs answered differently: every confirmation is a fresh run, and may need another try. */
+  readonly random: boolean;
+  /** State carries across the reset command: candidates cannot share a process. */
+  readonly leaky: boolean;
+  /**
+   * The pack's own reset keeps something (batch.ts, `resetCarriesOver`): a candidate after another in one
+   * process may differ only by what the one before set. What is shown runs alone; the shrinker still batches
+   * its candidates, and confirms alone the one it would take.
+   */
+  readonly carriesOver?: boolean;
+  readonly concurrency: number;
+  readonly replay?: (stdin: string) => string;
+  /** Process runs the fallback shrinking may spend per finding. */
+  readonly maxShrinkRounds: number;
+  /**
+   * The program ended a process before its input ended (a crash, an exit): each candidate that ends it costs a
+   * process more. Unknown is taken as yes.
+   */
+  readonly endsEarly?: boolean;
+}
+
+/** Commands in a list whose every subset the shrinker tries at once, when they share one process. */
+const EVERY_SUBSET_UP_TO = 8;
+
+/** Runs each candidate (and its observed twin) for real; one process for all when the program allows it. */
+export async function runCandidates(
+  ctx: ConfirmContext,
+  candidates: readonly (readonly string[])[],
+): Promise<{ plain: Outcome; observed: Outcome | undefined }[]> {
+  const observe = ctx.model.observeCommand !== undefined;
+  // A random program is run with the observe command in the same run, so the counts shown belong to the very
+  // run whose answers are shown.
+  if (observe && ctx.random) return mapLimit(candidates, ctx.concurrency, (c) => interleavedAlone(ctx, c));
+  const shareAProcess = !ctx.leaky && !ctx.carriesOver;
+  if (observe && shareAProcess) return mapLimit(candidates, ctx.concurrency, (c) => observedThenPlain(ctx, c));
+  if (shareAProcess) {
+    const { outcomes } = await runBatch(ctx.model, ctx.execute, candidates);
+    return candidates.map((_, i) => ({ plain: outcomes[i]!, observed: undefined }));
+  }
+  // Fresh processes only, the counts in one of their own.
+  return mapLimit(candidates, ctx.concurrency, async (c) => {
+    const [plain, observed] = await Promise.all([
+      runBatch(ctx.model, ctx.execute, [c]).then((r) => r.outcomes[0]!),
+      observe
+        ? runBatch(ctx.model, ctx.execute, [withObserve(ctx.model, c)]).then((r) => r.outcomes[0]!)
+        : Promise.resolve(undefined),
+    ]);
+    return { plain, observed };
+  });
+}
+
+/** One fresh run of the candidate with the observe command after each of its commands, and its answers apart. */
+async function interleavedAlone(
+  ctx: ConfirmContext,
+  c: readonly string[],
+): Promise<{ plain: Outcome; observed: Outcome }> {
+  const run = (await runBatch(ctx.model, ctx.execute, [withObserve(ctx.model, c)])).outcomes[0]!;
+  return { plain: answersApart(ctx.model, c, run), observed: run };
+}
+
+/** The candidate's own answers in a run of it with the observe command after each command. */
+function answersApart(model: ReferenceModel, c: readonly string[], run: Outcome): Outcome {
+  const answers = segmentAnswers(model, withObserve(model, c), run.lines, run.ending === 'finished');
+  const complete = answers.length >= 2 * c.length;
+  return {
+    lines: answers.filter((_, k) => k % 2 === 0).flat(),
+    ending: complete ? run.ending : run.ending === 'finished' ? 'crashed' : run.ending,
+  };
+}
+
+/**
+ * The candidate with the observe command after each command, in a fresh process (the counts as a fresh run
+ * keeps them), then the candidate alone in the same process: one run. Its answers there are taken for a fresh
+ * run's only if they are the observed run's, every one: a program that keeps something across the reset (a
+ * registry at module level) or whose observe command changes what it answers (one that sorts the program's own
+ * list in place) answers otherwise there, and the candidate is run again in a fresh process of its own.
+ */
+async function observedThenPlain(
+  ctx: ConfirmContext,
+  c: readonly string[],
+): Promise<{ plain: Outcome; observed: Outcome }> {
+  const both = await runBatch(ctx.model, ctx.execute, [withObserve(ctx.model, c), c]);
+  const [observed, plain] = [both.outcomes[0]!, both.outcomes[1]!];
+  // An observed run that ended its process left the plain one a fresh process of its own.
+  if (both.runs.length > 1 || sameOutcome(plain, answersApart(ctx.model, c, observed))) return { plain, observed };
+  return { plain: (await runBatch(ctx.model, ctx.execute, [c])).outcomes[0]!, observed };
+}
+
+/**
+ * Which of the shrinker's candidate lists hold (`holds` on the program's run of each). One process for all
+ * when the program allows it. When the pack's reset keeps a setting, a list may hold only after the one before
+ * it in that process: the lists that leave a setting behind run last, and those that held together are run
+ * alone, the shortest first, until one holds alone; only that one is said to hold.
+ */
+export async function candidatesHolding(
+  ctx: ConfirmContext,
+  lists: readonly (readonly string[])[],
+  holds: (list: readonly string[], run: Outcome) => boolean,
+): Promise<boolean[]> {
+  const alone = async (list: readonly string[]): Promise<Outcome> =>
+    (await runBatch(ctx.model, ctx.execute, [list])).outcomes[0]!;
+  if (ctx.leaky) {
+    const runs = await mapLimit(lists, ctx.concurrency, alone);
+    return lists.map((l, i) => holds(l, runs[i]!));
+  }
+  // Where the pack's reset keeps a setting, the lists that leave one behind run last, so the others start as if alone.
+  const order = lists
+    .map((_, i) => i)
+    .sort((a, b) => Number(carriesSomething(ctx, lists[a]!)) - Number(carriesSomething(ctx, lists[b]!)) || a - b);
+  const ran = (
+    await runBatch(
+      ctx.model,
+      ctx.execute,
+      order.map((i) => lists[i]!),
+    )
+  ).outcomes;
+  const together: Outcome[] = [];
+  order.forEach((i, k) => (together[i] = ran[k]!));
+  const verdicts = lists.map((l, i) => holds(l, together[i]!));
+  if (!ctx.carriesOver) return verdicts;
+  // One that holds must hold alone too before it is taken (the program may keep more than the model says). Of
+  // two as short, one the model says started clean in the shared process goes first: it holds alone as it did there.
+  const clean: boolean[] = [];
+  startsClean(
+    ctx.model,
+    order.map((i) => lists[i]!),
+  ).forEach((c, k) => (clean[order[k]!] = c));
+  const held = lists
+    .map((_, i) => i)
+    .filter((i) => verdicts[i])
+    .sort((a, b) => lists[a]!.length - lists[b]!.length || Number(clean[b]) - Number(clean[a]) || a - b);
+  for (const i of held) {
+    if (holds(lists[i]!, await alone(lists[i]!))) return lists.map((_, k) => k === i);
+  }
+  return lists.map(() => false);
+}
+
+const carriesSomething = (ctx: ConfirmContext, list: readonly string[]): boolean =>
+  ctx.carriesOver === true && leavesStateBehind(ctx.model, list);
+
+/**
+ * How short a list must be for the shrinker to try all of its subsets in one process (shrink.ts): 255 short
+ * lists cost one run where ddmin's granularities cost one each. Only where the candidates share one process
+ * and none ends it: a program that crashed in the check restarts once per crashing candidate.
+ */
+export function everySubsetUpTo(ctx: ConfirmContext): number {
+  const shareAProcess = !ctx.leaky && !ctx.random;
+  return shareAProcess && ctx.endsEarly === false ? EVERY_SUBSET_UP_TO : 0;
+}
