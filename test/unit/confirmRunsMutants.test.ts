@@ -99,19 +99,21 @@ describe('confirm runs: which candidates share a process', () => {
     caseOf('done', ['POOL a b', 'DONE b', 'PICK', 'STATUS']),
   ];
 
-  for (const [what, flags] of [
-    ['leaks state across the reset', { leaky: true }],
-    ['runs under a pack whose reset keeps something', { carriesOver: true }],
+  for (const [what, flags, lists] of [
+    // Two candidates, each run plain and with STATUS after every command: four processes of one list each.
+    ['leaks state across the reset', { leaky: true }, [1, 1, 1, 1]],
+    // The model says the observed twin leaves nothing behind (this lesson's reset keeps nothing): each
+    // candidate runs after its twin in one process, where the two must answer alike.
+    ['runs under a pack whose reset keeps something', { carriesOver: true }, [2, 2]],
   ] as const) {
-    it(`runs each finding's candidate in a process of its own when the program ${what}`, async () => {
+    it(`runs each finding's candidate in processes of its own when the program ${what}`, async () => {
       const program = recorded(twoMistakes);
       const { ctx, findings } = await evidence(program, cases);
       assert.deepEqual(findings.map((f) => f.mutation).sort(), ['negative-count', 'tiebreak-name']);
       program.stdins.length = 0;
       const examples = await counterexamplesFor({ ...ctx, ...flags }, findings);
       assert.ok(examples.every((e) => e?.reproduced));
-      // Two candidates, each run plain and with STATUS after every command: four processes of one list each.
-      assert.deepEqual(program.stdins.map(listsIn), [1, 1, 1, 1]);
+      assert.deepEqual(program.stdins.map(listsIn), lists);
     });
   }
 });
@@ -313,6 +315,56 @@ describe('confirm runs: a pack whose reset keeps a cap', () => {
     const lists = shared[0]!.split(/^POOL$/m).slice(1);
     const firstCap = lists.findIndex((l) => l.includes('CAP'));
     assert.ok(firstCap > 0 && lists.slice(firstCap).every((l) => l.includes('CAP')), shared[0]);
+    // The shown run and its observed twin: the twin sets a cap the model keeps, so each has a process of its own.
+    assert.deepEqual(
+      program.stdins.slice(-2).map((stdin) => stdin.split('\n').filter((line) => line === 'POOL').length),
+      [1, 1],
+    );
+  });
+});
+
+describe('confirm runs: a clean start the probe vouches for', () => {
+  it('a candidate that held where the model says it started clean is taken without a run alone, once the probe saw the program keep nothing else', async () => {
+    // The program gets ties wrong everywhere (a mistake no cap is needed for); the pack keeps its cap across POOL.
+    const wrongTies: Execute = async (input) => {
+      let state = healthChecks.initial();
+      let stdout = '';
+      for (const command of input.split('\n').filter(Boolean)) {
+        const step = healthChecks.step(state, command, new Set(['tiebreak-last']));
+        state = step.state;
+        stdout += step.answer.kind === 'lines' ? step.answer.lines.map((l) => `${l}\n`).join('') : '';
+      }
+      return done(stdout);
+    };
+    const start = caseOf('ties', ['CAP 3', 'POOL a b c', 'PICK', 'STATUS', 'DONE a', 'PICK', 'PICK']);
+    const { outcomes } = await runBatch(healthChecks, wrongTies, [start.commands]);
+    const aloneRuns = async (vouched: boolean): Promise<number> => {
+      const program = recorded(wrongTies);
+      const ctx: ConfirmContext = {
+        model: healthChecks,
+        execute: program,
+        cases: [start],
+        streams: [],
+        random: false,
+        leaky: false,
+        carriesOver: true,
+        resetKeepsNothingElse: vouched,
+        concurrency: 1,
+        maxShrinkRounds: 8,
+        endsEarly: false,
+      };
+      const example = await counterexampleForDifference(ctx, [start], new Map([[start, outcomes[0]!]]));
+      assert.ok(example?.reproduced);
+      assert.deepEqual(
+        example.commands.map((c) => c.replace(/^POOL \w+ \w+$/, 'POOL x y')),
+        ['POOL x y', 'PICK'],
+      );
+      // Runs of one list, the shown run's own processes left out.
+      return program.stdins.slice(0, -1).filter((stdin) => stdin.split('\n').filter((l) => l === 'POOL').length === 1)
+        .length;
+    };
+    assert.equal(await aloneRuns(true), 0);
+    assert.ok((await aloneRuns(false)) > 0);
   });
 });
 

@@ -102,3 +102,17 @@ describe('shrinking: every subset of a short list in one call', () => {
     assert.equal(settled.calls.length, 2, JSON.stringify(settled.calls));
   });
 });
+
+describe('shrinking where candidates share a process: several arguments at once', () => {
+  it('drops several arguments of a command in one round, the most dropped first', async () => {
+    const holds = (c: readonly string[]): boolean =>
+      c.includes('PICK') && c.some((x) => /^POOL/.test(x) && x.includes(' a') && x.includes(' e'));
+    const several = recorded(holds);
+    const one = recorded(holds);
+    assert.deepEqual(await shrinkCommands(['POOL a b c d e', 'PICK'], several, 60, undefined, 8), ['POOL a e', 'PICK']);
+    assert.deepEqual(await shrinkCommands(['POOL a b c d e', 'PICK'], one), ['POOL a e', 'PICK']);
+    // Subsets of the two commands, then one round that drops b, c and d together, then one that finds nothing.
+    assert.equal(several.calls.length, 4, JSON.stringify(several.calls.map((c) => c.length)));
+    assert.ok(one.calls.length > several.calls.length, JSON.stringify(one.calls.map((c) => c.length)));
+  });
+});

@@ -49,6 +49,7 @@ export async function confirmPhase(s: CheckSession, p: Probed): Promise<Confirme
     ...(s.input.replay ? { replay: s.input.replay } : {}),
     maxShrinkRounds: MAX_SHRINK_ROUNDS,
     endsEarly: p.ran.main.streams.length > 1 || p.streams.some((st) => st.ending !== 'finished'),
+    resetKeepsNothingElse: p.probe?.determinism.afterReset === 'same',
   };
   const examples = await counterexamplesFor(ctx, p.diagnosis.findings);
   // Every finding goes through the evidence its own trace shows before it is named (evidence.ts).

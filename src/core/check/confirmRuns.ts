@@ -26,6 +26,12 @@ export interface ConfirmContext {
    * its candidates, and confirms alone the one it would take.
    */
   readonly carriesOver?: boolean;
+  /**
+   * The probe ran a transcript twice in one process and after the others, and the program answered it the same:
+   * it keeps nothing across the reset that the model does not. A list the model says starts clean in a shared
+   * process then ran as if alone.
+   */
+  readonly resetKeepsNothingElse?: boolean;
   readonly concurrency: number;
   readonly replay?: (stdin: string) => string;
   /** Process runs the fallback shrinking may spend per finding. */
@@ -50,7 +56,12 @@ export async function runCandidates(
   // run whose answers are shown.
   if (observe && ctx.random) return mapLimit(candidates, ctx.concurrency, (c) => interleavedAlone(ctx, c));
   const shareAProcess = !ctx.leaky && !ctx.carriesOver;
-  if (observe && shareAProcess) return mapLimit(candidates, ctx.concurrency, (c) => observedThenPlain(ctx, c));
+  // Where the pack's reset keeps a setting, the observed twin and the plain run share a process only when the
+  // model says the twin leaves nothing behind; their answers must agree there in any case.
+  const twinFirst = (c: readonly string[]): boolean =>
+    !ctx.leaky && (!ctx.carriesOver || startsClean(ctx.model, [withObserve(ctx.model, c), c])[1] === true);
+  if (observe && candidates.every(twinFirst))
+    return mapLimit(candidates, ctx.concurrency, (c) => observedThenPlain(ctx, c));
   if (shareAProcess) {
     const { outcomes } = await runBatch(ctx.model, ctx.execute, candidates);
     return candidates.map((_, i) => ({ plain: outcomes[i]!, observed: undefined }));
@@ -136,8 +147,8 @@ export async function candidatesHolding(
   order.forEach((i, k) => (together[i] = ran[k]!));
   const verdicts = lists.map((l, i) => holds(l, together[i]!));
   if (!ctx.carriesOver) return verdicts;
-  // One that holds must hold alone too before it is taken (the program may keep more than the model says). Of
-  // two as short, one the model says started clean in the shared process goes first: it holds alone as it did there.
+  // One that holds must hold alone too before it is taken, unless the model says it started clean there and the
+  // probe saw the program keep nothing else across the reset. Of two as short, the clean one goes first.
   const clean: boolean[] = [];
   startsClean(
     ctx.model,
@@ -148,7 +159,8 @@ export async function candidatesHolding(
     .filter((i) => verdicts[i])
     .sort((a, b) => lists[a]!.length - lists[b]!.length || Number(clean[b]) - Number(clean[a]) || a - b);
   for (const i of held) {
-    if (holds(lists[i]!, await alone(lists[i]!))) return lists.map((_, k) => k === i);
+    const asIfAlone = clean[i] === true && ctx.resetKeepsNothingElse === true;
+    if (asIfAlone || holds(lists[i]!, await alone(lists[i]!))) return lists.map((_, k) => k === i);
   }
   return lists.map(() => false);
 }

@@ -31,7 +31,7 @@ export async function shrinkCommands(
     const fewer = await dropCommands(current, counted, left, everySubsetUpTo);
     // The same commands as the last pass ended with: their arguments were shrunk to a fixpoint there.
     if (pass > 0 && sameList(fewer, current)) break;
-    const next = await shrinkArguments(fewer, counted, left, fits);
+    const next = await shrinkArguments(fewer, counted, left, fits, everySubsetUpTo > 0);
     // No argument dropped: the commands are as few as the pass left them.
     const settled = sameList(next, fewer);
     if (sameList(next, current)) break;
@@ -116,6 +116,7 @@ async function shrinkArguments(
   holds: BatchPredicate,
   rounds: number,
   fits: CommandFits,
+  several = false,
 ): Promise<string[]> {
   let current = commands;
   for (let round = 0; round < Math.max(rounds, 1); round++) {
@@ -123,15 +124,15 @@ async function shrinkArguments(
     current.forEach((command, index) => {
       const [verb, ...args] = command.split(/\s+/);
       if (args.length < 2) return;
-      args.forEach((name, drop) => {
-        const shorter = [verb, ...args.filter((__, k) => k !== drop)].join(' ');
-        if (!fits(shorter)) return;
+      for (const dropped of argumentDrops(args.length, several)) {
+        const shorter = [verb, ...args.filter((__, k) => !dropped.includes(k))].join(' ');
+        if (!fits(shorter)) continue;
         const next = [...current];
         next[index] = shorter;
-        const alsoNaming = withoutCommandsNaming(next, index, name);
+        const alsoNaming = dropped.reduce((list, k) => withoutCommandsNaming(list, index, args[k]!), next);
         if (alsoNaming.length < next.length) candidates.push(alsoNaming);
         candidates.push(next);
-      });
+      }
     });
     if (candidates.length === 0) break;
     const verdicts = await holds(candidates);
@@ -140,4 +141,17 @@ async function shrinkArguments(
     current = candidates[first]!;
   }
   return current;
+}
+
+/**
+ * Which arguments of a command to try without, each a list of indexes: one at a time, or (`several`, where the
+ * candidates share a process) every proper subset of up to six, the most dropped first.
+ */
+function argumentDrops(count: number, several: boolean): number[][] {
+  const singles = Array.from({ length: count }, (_, k) => [k]);
+  if (!several || count > 6) return singles;
+  const drops: number[][] = [];
+  for (let mask = 1; mask < (1 << count) - 1; mask++)
+    drops.push(Array.from({ length: count }, (_, k) => k).filter((k) => (mask >> k) & 1));
+  return drops.sort((a, b) => b.length - a.length);
 }
