@@ -301,6 +301,43 @@ describe('check paths: tracing', () => {
     assert.equal(report.processRuns, plain.processRuns + 2);
   });
 
+  it('asks for one traced run per attempt of a program that draws at random, and leaves it to the tracer otherwise', async () => {
+    // FAKE program whose ties go one way or another by the turn, the first turn another in each process (a draw),
+    // with counts that go negative besides.
+    let processes = 0;
+    const drawing: Execute = async (input) => {
+      let turn = processes++;
+      let state = model.initial();
+      let stdout = '';
+      for (const command of input.split('\n').filter(Boolean)) {
+        const step = model.step(
+          state,
+          command,
+          new Set(['negative-count', ...(turn % 2 === 0 ? [] : ['tiebreak-rotate'])]),
+        );
+        if (command === 'PICK') turn += 1;
+        state = step.state;
+        if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1 });
+        stdout += step.answer.lines.map((l) => `${l}\n`).join('');
+      }
+      return done(stdout);
+    };
+    const tries = async (program: Execute): Promise<(number | undefined)[]> => {
+      const asked: LocateAttempt[] = [];
+      await checkWith(program, {
+        locate: async (attempts) => {
+          asked.push(...attempts);
+          return { runs: 1 };
+        },
+      });
+      return asked.map((a) => a.tries);
+    };
+    const random = await tries(drawing);
+    assert.ok(random.length > 0 && random.every((t) => t === 1), JSON.stringify(random));
+    const fixed = await tries(mutantProgram('negative-count'));
+    assert.ok(fixed.length > 0 && fixed.every((t) => t === undefined), JSON.stringify(fixed));
+  });
+
   it('tries the transcript the mistake was seen in when the table names no line, and counts every run', async () => {
     const asked: LocateAttempt[] = [];
     const plain = await checkWith(mutantProgram('tiebreak-lru'));

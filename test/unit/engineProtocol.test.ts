@@ -71,3 +71,23 @@ describe('engine protocol: series from the worker', () => {
     assert.equal(parseWorkerMessage(execute({ outputLimitBytes: -1 })), undefined);
   });
 });
+
+describe('engine protocol: a trace asked for by the worker', () => {
+  const attempt = {
+    commands: ['POOL', 'POOL a b', 'PICK'],
+    answers: [['OK'], ['OK'], ['b']],
+    failingIndex: 2,
+    otherFailing: [],
+  };
+  const locate = (a: unknown): string => JSON.stringify({ type: 'locate', id: 1, attempts: [a] });
+
+  it('accepts an attempt with or without a number of tries from 1 to 4', () => {
+    for (const a of [attempt, { ...attempt, tries: 1 }, { ...attempt, tries: 4 }])
+      assert.deepEqual(parseWorkerMessage(locate(a)), { type: 'locate', id: 1, attempts: [a] });
+  });
+
+  it('refuses more tries than the host gives any attempt, none, or a fraction: each try runs the learner', () => {
+    for (const tries of [0, 5, 1000, 1.5, -1, '2'])
+      assert.equal(parseWorkerMessage(locate({ ...attempt, tries })), undefined, String(tries));
+  });
+});

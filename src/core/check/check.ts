@@ -63,7 +63,16 @@ async function locatePhase(s: CheckSession, c: Confirmed): Promise<readonly Name
     const drawn =
       mistake.behaviour === 'random' ? randomLocation(input.source, input.language, mistake.function) : undefined;
     if (drawn) return { ...mistake, location: drawn };
-    const attempts = locateAttempts(input.model, mistake.counterexample, c.diagnosis.findings[i], c.streams, s.cases);
+    // A program that draws at random is traced once per attempt: its traced run answers as the attempt did only by
+    // chance (up to 4 tries each cost grpc_least_request.py 8 runs that found nothing; the next attempt did).
+    const once = c.random ? { tries: 1 } : {};
+    const attempts = locateAttempts(
+      input.model,
+      mistake.counterexample,
+      c.diagnosis.findings[i],
+      c.streams,
+      s.cases,
+    ).map((a) => ({ ...a, ...once }));
     if (attempts.length === 0) return mistake;
     // One attempt at a time, so the location knows which run its reason is about. Lines that ran only where
     // the program went wrong win over a later attempt's; lines that tell nothing apart are kept in case no

@@ -16,7 +16,15 @@ export interface LocateAttempt {
   readonly otherFailing: readonly number[];
   /** Where the failing command is, for the report (not used by the tracer): see `Location.at`. */
   readonly origin?: Location['at'];
+  /**
+   * Traced runs at most, while the traced run answers otherwise than `answers` (a program that draws at random):
+   * 1 to MAX_TRACE_TRIES; the tracer decides when absent.
+   */
+  readonly tries?: number;
 }
+
+/** Traced runs of one attempt at most. */
+export const MAX_TRACE_TRIES = 4;
 
 /**
  * What to trace for a finding: its counterexample, and (when that has no right command of the same kind to

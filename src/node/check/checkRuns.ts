@@ -6,6 +6,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LocateAttempt, PassingBatch } from '../../core/check/check';
+import { MAX_TRACE_TRIES } from '../../core/check/locateAttempts';
 import type { ProcessResult, RunLimits } from '../../core/check/process';
 import type { Location } from '../../core/report/report';
 import type { Language } from '../../core/pack/schema';
@@ -205,8 +206,6 @@ export function learnerRuns(context: CheckContext, launching: Promise<Launch>): 
   return { execute, locate, trace, key, batches, known, firstRun, started };
 }
 
-/** Traced runs of one attempt at most, while they answer otherwise than the untraced run (a random program). */
-const TRACE_TRIES = 4;
 /** Only attempts this short are run again: the chance that a random program answers a long one the same is small. */
 const RETRIED_TRACE_COMMANDS = 12;
 
@@ -239,7 +238,11 @@ async function locateLines(
         return (await containProgram({ ...program, args: spec.args }, contain)).run(input, limits);
       },
       // A short run of a program that draws at random may answer as it did again; a long one hardly ever will.
-      attempt.commands.length <= RETRIED_TRACE_COMMANDS ? TRACE_TRIES : 1,
+      // The check says how often where it knows the program draws at random (locateAttempts.ts `tries`).
+      Math.min(
+        attempt.tries ?? (attempt.commands.length <= RETRIED_TRACE_COMMANDS ? MAX_TRACE_TRIES : 1),
+        MAX_TRACE_TRIES,
+      ),
     );
     if (!trace) continue;
     const ranked = rankSuspiciousLines({

@@ -5,6 +5,7 @@
  * is checked on arrival, and a worker that says something else is stopped.
  */
 import type { LocateAttempt, PassingBatch } from '../../core/check/check';
+import { MAX_TRACE_TRIES } from '../../core/check/locateAttempts';
 import type { ProcessResult, RunLimits } from '../../core/check/process';
 import type { CheckReport, Location } from '../../core/report/report';
 import type { Language } from '../../core/pack/schema';
@@ -140,7 +141,8 @@ function isAttempt(v: unknown): v is LocateAttempt {
     v.answers.every((a) => Array.isArray(a) && a.every((l) => typeof l === 'string')) &&
     isId(v.failingIndex) &&
     Array.isArray(v.otherFailing) &&
-    v.otherFailing.every(isId)
+    v.otherFailing.every(isId) &&
+    (v.tries === undefined || (isId(v.tries) && v.tries >= 1 && v.tries <= MAX_TRACE_TRIES))
   );
 }
 
