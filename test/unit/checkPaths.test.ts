@@ -10,7 +10,17 @@ import { type CheckInput, type CheckPhase, type LocateAttempt, type PassingBatch
 import type { Execute } from '../../src/core/check/process';
 import type { CheckReport } from '../../src/core/report/report';
 import { simulate } from '../../src/core/model/simulate';
-import { checkFake, CORRECT_PY, done, manifest, model, mutantProgram, programWith, transcripts } from './fakeLesson';
+import {
+  checkFake,
+  CORRECT_PY,
+  done,
+  manifest,
+  model,
+  mutantProgram,
+  programWith,
+  transcripts,
+  turning,
+} from './fakeLesson';
 
 const checkWith = (
   execute: Execute,
@@ -301,7 +311,7 @@ describe('check paths: tracing', () => {
     assert.equal(report.processRuns, plain.processRuns + 2);
   });
 
-  it('asks for one traced run per attempt of a program that draws at random, and leaves it to the tracer otherwise', async () => {
+  it('asks for one traced run per attempt of a program the probe ran fresh, random or not, and leaves it to the tracer otherwise', async () => {
     // FAKE program whose ties go one way or another by the turn, the first turn another in each process (a draw),
     // with counts that go negative besides.
     let processes = 0;
@@ -334,6 +344,11 @@ describe('check paths: tracing', () => {
     };
     const random = await tries(drawing);
     assert.ok(random.length > 0 && random.every((t) => t === 1), JSON.stringify(random));
+    // Ties that rotate by a turn the reset does not start over: the same on fresh runs, so a traced run that
+    // answers otherwise would again.
+    const rotating = await tries(turning(() => 0, false));
+    assert.ok(rotating.length > 0 && rotating.every((t) => t === 1), JSON.stringify(rotating));
+    // An exact mistake needs no probe: the tracer decides.
     const fixed = await tries(mutantProgram('negative-count'));
     assert.ok(fixed.length > 0 && fixed.every((t) => t === undefined), JSON.stringify(fixed));
   });

@@ -63,9 +63,11 @@ async function locatePhase(s: CheckSession, c: Confirmed): Promise<readonly Name
     const drawn =
       mistake.behaviour === 'random' ? randomLocation(input.source, input.language, mistake.function) : undefined;
     if (drawn) return { ...mistake, location: drawn };
-    // A program that draws at random is traced once per attempt: its traced run answers as the attempt did only by
-    // chance (up to 4 tries each cost grpc_least_request.py 8 runs that found nothing; the next attempt did).
-    const once = c.random ? { tries: 1 } : {};
+    // Once per attempt for a program the probe has seen on fresh runs. One that answers the same on each answers a
+    // traced run otherwise every time (an attempt from a batch, where a carried cursor stood elsewhere:
+    // rotating_cursor spent 4 runs on one); one that draws at random, by chance only (up to 4 tries each cost
+    // grpc_least_request.py 8 runs that found nothing; the next attempt did).
+    const once = c.probe && c.probe.determinism.fresh !== 'unknown' ? { tries: 1 } : {};
     const attempts = locateAttempts(
       input.model,
       mistake.counterexample,
