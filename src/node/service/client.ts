@@ -17,11 +17,11 @@ import {
   createMessageConnection,
   CancellationTokenSource,
   ResponseError,
-  StreamMessageReader,
   StreamMessageWriter,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
 import type { CheckReport } from '../../core/report/report';
+import { ClosingMessageReader } from './closingReader';
 import type { RepairResult } from '../../core/repair/result';
 import { quietNodeEnv } from '../run/nodeEnv';
 import { OWNER_MARK_VARIABLE, endOwnedBy, newOwnerMark } from '../sandbox/ownerMark';
@@ -148,7 +148,7 @@ export class CheckServiceClient {
       // Not allowed here: it runs at the editor's priority.
     }
     const connection = createMessageConnection(
-      new StreamMessageReader(child.stdout!),
+      new ClosingMessageReader(child.stdout!),
       new StreamMessageWriter(child.stdin!),
     );
     const running: Running = { child, connection, ready: Promise.resolve(), inFlight: new Set() };
