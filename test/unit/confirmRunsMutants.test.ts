@@ -275,19 +275,24 @@ describe('confirm runs: shrinking under a pack whose reset keeps something', () 
   });
 });
 
-describe('confirm runs: a pack whose reset keeps a cap', () => {
-  // The health-checks lesson: POOL resets the pool and keeps the cap. This program never looks at the cap, so
-  // a list without CAP answers right alone, and wrong after another list has set a cap in the same process.
-  const capIgnored: Execute = async (input) => {
+/** A FAKE health-checks program: the lesson's model with these mutations switched on (its reset keeps the cap). */
+function healthChecksWith(...mutations: string[]): Execute {
+  return async (input) => {
     let state = healthChecks.initial();
     let stdout = '';
     for (const command of input.split('\n').filter(Boolean)) {
-      const step = healthChecks.step(state, command, new Set(['cap-ignored']));
+      const step = healthChecks.step(state, command, new Set(mutations));
       state = step.state;
       stdout += step.answer.kind === 'lines' ? step.answer.lines.map((l) => `${l}\n`).join('') : '';
     }
     return done(stdout);
   };
+}
+
+describe('confirm runs: a pack whose reset keeps a cap', () => {
+  // The health-checks lesson: POOL resets the pool and keeps the cap. This program never looks at the cap, so
+  // a list without CAP answers right alone, and wrong after another list has set a cap in the same process.
+  const capIgnored = healthChecksWith('cap-ignored');
   const capped = caseOf('capped', ['CAP 1', 'POOL a b', 'STATUS', 'PICK', 'PICK', 'PICK']);
 
   it('the candidates that set a cap run last in the shared process, so the others start as if alone', async () => {
@@ -326,16 +331,7 @@ describe('confirm runs: a pack whose reset keeps a cap', () => {
 describe('confirm runs: a clean start the probe vouches for', () => {
   it('a candidate that held where the model says it started clean is taken without a run alone, once the probe saw the program keep nothing else', async () => {
     // The program gets ties wrong everywhere (a mistake no cap is needed for); the pack keeps its cap across POOL.
-    const wrongTies: Execute = async (input) => {
-      let state = healthChecks.initial();
-      let stdout = '';
-      for (const command of input.split('\n').filter(Boolean)) {
-        const step = healthChecks.step(state, command, new Set(['tiebreak-last']));
-        state = step.state;
-        stdout += step.answer.kind === 'lines' ? step.answer.lines.map((l) => `${l}\n`).join('') : '';
-      }
-      return done(stdout);
-    };
+    const wrongTies = healthChecksWith('tiebreak-last');
     const start = caseOf('ties', ['CAP 3', 'POOL a b c', 'PICK', 'STATUS', 'DONE a', 'PICK', 'PICK']);
     const { outcomes } = await runBatch(healthChecks, wrongTies, [start.commands]);
     const aloneRuns = async (vouched: boolean): Promise<number> => {
