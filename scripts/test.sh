@@ -33,12 +33,13 @@ run_step unit npx mocha --parallel --jobs 2 'test/unit/**/*.test.ts'
 # the machine's load (a program is charged its own CPU time, not the clock: src/node/run/programClock.ts), and every
 # test finds its processes by a marker of its own (a temporary path or token), never by name.
 # Not beside them, run one after another: the four that run `npm pack`, whose prepack rebuilds dist/ in place
-# while others run it, and the two that load both cores on purpose: the corpus under busy loops, and twelve
+# while others run it, and those that load both cores on purpose: sandboxed runs stopped as they start
+# beside busy loops, the corpus under busy loops, and twelve
 # spinning hangs in one check service (beside it, a cancelled check's program in checkService.test.ts, at nice
 # 10, took more than 1.5 s to be ended), and the engine worker starved on one core on purpose. And the real-style
 # corpus: beside the other worker's hostile programs it was told, once in three fresh clones, that a program
 # stopped answering mid-batch (cause not found; the corpus under busy loops, realStyleUnderLoad, holds).
-on_their_own=(classroom classroomRegistry engineStarved gradeWorkflow packageTarball realStyle realStyleUnderLoad sandboxServiceLifetime)
+on_their_own=(classroom classroomRegistry engineStarved gradeWorkflow packageTarball realStyle realStyleUnderLoad sandboxServiceLifetime sandboxStopEarly)
 run_step node npx mocha --parallel --jobs 2 'test/node/**/*.test.ts' \
   $(printf -- "--exclude test/node/%s.test.ts " "${on_their_own[@]}")
 run_step node-alone npx mocha $(printf -- "test/node/%s.test.ts " "${on_their_own[@]}")

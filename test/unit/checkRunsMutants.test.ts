@@ -184,6 +184,23 @@ describe('check: a machine that stalls runs', () => {
     assert.deepEqual(report.counterexample!.commands, worked.commands.slice(0, 5));
   });
 
+  it('a writer whose print is split in two names its own line as the example, not the empty lines it leaves', async () => {
+    // FAKE program: a right balancer beside a thread whose print("*") lands as "*" and a newline apart, so more
+    // empty stray lines than stars reach the check.
+    const right = mutantProgram();
+    const splitWriter: Execute = async (input, limits) => {
+      const run = await right(input, limits);
+      const answers = run.stdout.split('\n').filter(Boolean);
+      return { ...run, stdout: answers.map((line, i) => (i % 3 === 0 ? `*\n\n\n${line}\n` : `${line}\n`)).join('') };
+    };
+    const report = await checkWith(splitWriter);
+    const stray = report.problems.find((p) => p.kind === 'stray-output');
+    assert.equal(
+      stray?.message,
+      'Your program printed lines that are not answers, e.g. "*". They were ignored for the checks below.',
+    );
+  });
+
   it('a program that never answers: its stall is run once more, then believed', async () => {
     let calls = 0;
     const report = await checkWith(async () => (calls++, stalledRun('OK\n')));

@@ -169,9 +169,12 @@ export function stoppedProblem(
 const shownLine = (line: string): string => (line.trim() === '' ? 'an empty line' : `"${clipLine(line)}"`);
 
 /** The line seen most often (the first of those on a tie): a heartbeat's dot, not the one blank line a race left. */
+/** The stray line printed most often; a line with something on it before an empty one, which says less (a
+ * writer's print split in two halves leaves empty lines, often more of them than of its own text). */
 function mostFrequent(lines: readonly string[]): string {
+  const filled = lines.filter((line) => line.trim() !== '');
   const tally = new Map<string, number>();
-  for (const line of lines) tally.set(line, (tally.get(line) ?? 0) + 1);
+  for (const line of filled.length > 0 ? filled : lines) tally.set(line, (tally.get(line) ?? 0) + 1);
   return [...tally].reduce((best, next) => (next[1] > best[1] ? next : best))[0];
 }
 

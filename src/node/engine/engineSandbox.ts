@@ -16,12 +16,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SandboxUnavailableError } from '../sandbox/contain';
 import { tiedToParent } from '../sandbox/parentDeath';
-import { availableSandbox, bwrapArgs, type SandboxSetting } from '../sandbox/sandbox';
+import { availableSandbox, bwrapArgs, bwrapRunArgs, type SandboxSetting } from '../sandbox/sandbox';
+import { newRunWord } from '../sandbox/ownerMark';
 import { isInside, type SandboxView } from '../sandbox/sandboxView';
 import { installedToolCopies } from '../sandbox/privateFolders';
-import { unshareArgs } from '../sandbox/unshareSandbox';
+import { unshareArgs, unshareRunArgs } from '../sandbox/unshareSandbox';
 
-export type EngineWrap = (command: string, args: readonly string[]) => { command: string; args: string[] };
+/** The worker's command line; a sandboxed one carries a word of its own, by which its end finds all of it. */
+export type EngineWrap = (
+  command: string,
+  args: readonly string[],
+) => { command: string; args: string[]; runWord?: string };
 
 function withRealPaths(paths: readonly string[]): string[] {
   const out = new Set<string>();
@@ -93,8 +98,12 @@ export async function engineWrap(
         hidden: otherLessons(path.dirname(bundle), packDir),
       };
       // bwrap too is tied by setpriv: --die-with-parent holds its child, not the outer bwrap (contain.ts says why).
-      if (sandbox.tool === 'bwrap') return tiedToParent(sandbox.path, bwrapArgs(view, command, args));
-      return tiedToParent(sandbox.path, unshareArgs(view, command, args));
+      const runWord = newRunWord();
+      const sandboxArgs =
+        sandbox.tool === 'bwrap'
+          ? bwrapRunArgs(bwrapArgs(view, command, args), runWord)
+          : unshareRunArgs(unshareArgs(view, command, args), runWord);
+      return { ...tiedToParent(sandbox.path, sandboxArgs), runWord };
     },
   };
 }

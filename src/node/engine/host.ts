@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import type { CheckReport } from '../../core/report/report';
 import type { BalancerRun } from '../../worlds/templates/simulation';
 import type { PassingBatch } from '../../core/check/checkInput';
+import type { EngineWrap } from './engineSandbox';
 import type { CheckJob, EngineJob, PrepareJob, SimulateReferenceJob, SimulateWorldJob, WorldOutcome } from './protocol';
 import {
   EngineError,
@@ -35,7 +36,7 @@ export interface EngineOptions {
   readonly quietLimitMs?: number;
   readonly heapLimitMb?: number;
   /** Wraps the worker's command line, e.g. in a sandbox without network; returns the command to run. */
-  readonly wrap?: (command: string, args: readonly string[]) => { command: string; args: string[] };
+  readonly wrap?: EngineWrap;
   readonly signal?: AbortSignal;
   /** Hold the worker to Node's permission model (default). A runtime without it gets the worker without. */
   readonly permission?: boolean;
@@ -241,7 +242,7 @@ function runWorker(
     `--max-old-space-size=${options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB}`,
     bundle,
   ];
-  const command = options.wrap ? options.wrap(node, args) : { command: node, args };
+  const command: ReturnType<EngineWrap> = options.wrap ? options.wrap(node, args) : { command: node, args };
   // LESSON_COMPANION_ENGINE_QUIET_MS: tests of a model that loops need not wait the full default.
   const quietLimitMs =
     options.quietLimitMs ?? (Number(process.env.LESSON_COMPANION_ENGINE_QUIET_MS) || DEFAULT_QUIET_LIMIT_MS);
@@ -266,6 +267,7 @@ function runWorker(
       heapLimitMb: options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB,
       signal: options.signal,
       command: command.command,
+      ...(command.runWord ? { runWord: command.runWord } : {}),
       ...(prepare ? { prepare } : {}),
     };
     new WorkerSession(child, settings, resolve, reject).start(ready);

@@ -9,7 +9,7 @@ import type { ProcessResult, RunLimits } from '../../core/check/process';
 import type { CheckReport, Location } from '../../core/report/report';
 import type { BalancerRun } from '../../worlds/templates/simulation';
 import { ProgramClock } from '../run/programClock';
-import { killGroup } from '../run/runner';
+import { endRun } from '../run/endRun';
 import {
   ENGINE_PROTOCOL,
   parseWorkerMessage,
@@ -57,6 +57,8 @@ export interface WorkerSessionSettings {
   readonly signal?: AbortSignal;
   /** The command the worker was started with, to name it when it cannot start. */
   readonly command: string;
+  /** A sandboxed worker's word (ownerMark.ts), by which its end finds what the kill of its group misses. */
+  readonly runWord?: string;
   /** A waiting worker's preparation (the check service's warm worker), and who is told its passing batch. */
   readonly prepare?: { readonly job: PrepareJob; readonly onPrepared: (batch: PassingBatch | undefined) => void };
 }
@@ -182,9 +184,10 @@ export class WorkerSession {
     this.settings.signal?.removeEventListener('abort', this.onAbort);
     // The whole group, not only the outer bwrap: its sandboxed child, killed with it before bwrap has set it
     // up, waits on an eventfd for ever as PID 1 of its own namespace (seen: such children of the engine's
-    // bwrap left by the service tests, parent init, in eventfd_read); until then it is in bwrap's group.
+    // bwrap left by the service tests, parent init, in eventfd_read); until then it is in bwrap's group, and
+    // after, in a session of its own, it carries the worker's word.
     if (process.platform === 'win32') this.child.kill('SIGKILL');
-    else killGroup(this.child.pid);
+    else endRun(this.child, this.settings.runWord);
     if (error) this.reject(error);
     else this.resolve(result!);
   }

@@ -14,13 +14,13 @@ import { trackProcess } from '../sandbox/cleanup';
 import { DescendantTracker } from '../sandbox/descendants';
 import {
   DEFAULT_STDERR_LIMIT_BYTES,
-  killGroup,
   OUT_OF_MEMORY,
   spawnPlan,
   spawnPlanned,
   SWEEP_EVERY_MS,
   type ProcessSpec,
 } from './runner';
+import { endRun } from './endRun';
 import { ProgramClock } from './programClock';
 import { StderrKeeper } from './stderrKeeper';
 
@@ -179,7 +179,7 @@ class InteractiveProgram {
   }
 
   private stop(): void {
-    killGroup(this.child.pid);
+    endRun(this.child, this.spec.runWord);
     this.tracker?.killAll();
   }
 

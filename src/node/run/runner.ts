@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { ProcessResult } from '../../core/check/process';
 import { trackProcess } from '../sandbox/cleanup';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { endRun } from './endRun';
 import { DescendantTracker, treeDataKiB } from '../sandbox/descendants';
 import { ProgramClock } from './programClock';
 import { StderrKeeper } from './stderrKeeper';
@@ -33,6 +34,12 @@ export interface ProcessSpec {
   readonly stallMs?: number;
   /** Without a sandbox: follow the program's descendants through /proc and kill them with it. */
   readonly sweepDescendants?: boolean;
+  /**
+   * In a sandbox: the word only this run's command line carries. A run stopped while it lives also ends every
+   * process of ours that carries it (the sandbox's first child, which a stop during its setup leaves untied:
+   * ownerMark.ts).
+   */
+  readonly runWord?: string;
   /** The memory limit (MiB) the command line applies, to recognise a program that ran into it. */
   readonly memoryLimitMiB?: number;
   /** A cancelled check: the run is stopped when it aborts, or at once if it has already (it raced the cancel). */
@@ -59,15 +66,6 @@ const MEMORY_GROWTH_KIB = 16 * 1024;
 /** What interpreters print when an allocation fails under a memory limit. */
 export const OUT_OF_MEMORY =
   /^MemoryError\b|JavaScript heap out of memory|Array buffer allocation failed|std::bad_alloc|Cannot allocate memory|out of memory/im;
-
-export function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // The group is already gone.
-  }
-}
 
 /** What running `spec` spawns: the command line, folder and environment, as given to spawn. */
 export interface SpawnPlan {
@@ -201,7 +199,7 @@ class ProgramRun {
   }
 
   private stop(): void {
-    killGroup(this.child.pid);
+    endRun(this.child, this.spec.runWord);
     this.tracker?.killAll();
   }
 

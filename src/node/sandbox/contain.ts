@@ -14,11 +14,12 @@ import { resolveInterpreter, type ResolvedInterpreter } from '../languages/inter
 import type { PreparedProgram } from '../languages/languages';
 import type { ProcessResult } from '../../core/check/process';
 import { runProcess, type ProcessSpec } from '../run/runner';
-import { availableSandbox, bwrapArgs, onPath, type SandboxSetting, type SandboxTool } from './sandbox';
+import { availableSandbox, bwrapArgs, bwrapRunArgs, onPath, type SandboxSetting, type SandboxTool } from './sandbox';
 import { tiedToParent } from './parentDeath';
 import { installedToolCopies, privateFolders } from './privateFolders';
 import { insideArgs, packFilesView, SANDBOX_WORK_DIR, type SandboxView } from './sandboxView';
-import { unshareArgs } from './unshareSandbox';
+import { unshareArgs, unshareRunArgs } from './unshareSandbox';
+import { newRunWord } from './ownerMark';
 
 export type Containment = 'sandbox' | 'process-group';
 
@@ -169,25 +170,31 @@ function sandboxedLaunch(
     hidden: [...hidden, ...privateFolders(), ...installedToolCopies(['/usr', '/usr/local', ...readOnly])],
   };
   // Both are tied to the CLI by setpriv. What no tie holds: a bwrap killed while it sets up its first child
-  // leaves that child waiting on an eventfd for ever, PID 1 of its own namespace (so SIGTERM does not reach
-  // it). In a check service, the client ends those by the service's mark (ownerMark.ts).
-  const tool =
-    sandbox.tool === 'bwrap'
-      ? tiedToParent(sandbox.path, bwrapArgs(view, command, args))
-      : tiedToParent(sandbox.path, unshareArgs(view, command, args));
+  // leaves that child untied, PID 1 of its own namespace (so SIGTERM does not reach it), in a session of its
+  // own. The runner ends it by the run's word (ownerMark.ts); in a check service killed with SIGKILL, the client
+  // ends it by the service's mark.
+  const base = sandbox.tool === 'bwrap' ? bwrapArgs(view, command, args) : unshareArgs(view, command, args);
   const pathVariable = [...new Set([path.dirname(executable), '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
-  const spec: RunSpec = {
-    command: tool.command,
-    args: tool.args,
-    cwd: os.tmpdir(),
-    env: allowlistEnv(SANDBOX_WORK_DIR, pathVariable),
-    inheritEnv: false,
-    memoryLimitMiB: memoryMiB,
+  const specOfOneRun = (): RunSpec => {
+    const runWord = newRunWord();
+    const tool = tiedToParent(
+      sandbox.path,
+      sandbox.tool === 'bwrap' ? bwrapRunArgs(base, runWord) : unshareRunArgs(base, runWord),
+    );
+    return {
+      command: tool.command,
+      args: tool.args,
+      cwd: os.tmpdir(),
+      env: allowlistEnv(SANDBOX_WORK_DIR, pathVariable),
+      inheritEnv: false,
+      memoryLimitMiB: memoryMiB,
+      runWord,
+    };
   };
   return {
     containment: 'sandbox',
-    run: (input, limits) => runProcess({ ...spec, ...limits }, input),
-    open: async (limits) => startInteractive({ ...spec, ...limits }),
+    run: (input, limits) => runProcess({ ...specOfOneRun(), ...limits }, input),
+    open: async (limits) => startInteractive({ ...specOfOneRun(), ...limits }),
   };
 }
 

@@ -50,8 +50,23 @@ export function ownWord(): string | undefined {
 
 /** The pids of our own live processes whose command line holds `mark`'s word. */
 export function processesOwnedBy(mark: string): number[] {
-  if (!HAS_PROC || !MARK.test(mark)) return [];
-  const word = ownerWord(mark);
+  return MARK.test(mark) ? processesCarrying(ownerWord(mark)) : [];
+}
+
+/**
+ * A word new for each sandboxed run, carried on its command line as the service's word is. bubblewrap's first
+ * child is a fork of the outer bwrap, so it carries the word too, and it is in a session of its own (no kill of
+ * the run's process group reaches it). A run stopped while bwrap sets that child up (a check cancelled at the
+ * start of a run) leaves it untied to anything, PID 1 of its namespace, running the learner's program for ever:
+ * seen under load in checkService.test.ts. Only its command line finds it.
+ */
+export function newRunWord(): string {
+  return `LESSON_COMPANION_RUN_${randomBytes(8).toString('hex')}`;
+}
+
+/** The pids of our own live processes whose command line holds `word`. */
+export function processesCarrying(word: string): number[] {
+  if (!HAS_PROC || word === '') return [];
   const found: number[] = [];
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -68,6 +83,29 @@ export function processesOwnedBy(mark: string): number[] {
   return found;
 }
 
+/** SIGKILLs each of `pids`; returns how many were still there to kill. */
+function killAll(pids: readonly number[]): number {
+  let killed = 0;
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+      killed += 1;
+    } catch {
+      // Already gone.
+    }
+  }
+  return killed;
+}
+
+/**
+ * Kills every process of ours that carries a run's word: now (synchronously, as a CLI's exit needs), and once
+ * more after `againMs`, since a fork under way at the first look carries the word only once it exists.
+ */
+export function endCarriers(word: string, againMs = 250): void {
+  killAll(processesCarrying(word));
+  setTimeout(() => killAll(processesCarrying(word)), againMs).unref();
+}
+
 /**
  * Kills every process the service marked `mark` left, in rounds: the first after the kernel's own ties have
  * had time to end what they hold (most of a killed service's sandboxes die with it), the next because a
@@ -81,14 +119,7 @@ export async function endOwnedBy(mark: string, roundsMs: readonly number[] = [25
     // Unref'd: a process on its way out (the CLI at its end) does not wait for a sweep it no longer needs.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - waited)).unref());
     waited = at;
-    for (const pid of processesOwnedBy(mark)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-        killed += 1;
-      } catch {
-        // Already gone.
-      }
-    }
+    killed += killAll(processesOwnedBy(mark));
   }
   return killed;
 }

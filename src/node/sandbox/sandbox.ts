@@ -83,6 +83,11 @@ export function bwrapArgs(view: SandboxView, command: string, args: readonly str
   ];
 }
 
+/** The command line of one run: `bwrapArgs` with the run's word first (bubblewrap takes its options in any order). */
+export function bwrapRunArgs(args: readonly string[], runWord: string): string[] {
+  return ['--unsetenv', runWord, ...args];
+}
+
 function run(
   command: string,
   args: readonly string[],

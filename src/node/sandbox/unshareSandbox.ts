@@ -98,3 +98,9 @@ export function unshareArgs(view: SandboxView, command: string, args: readonly s
     ...args,
   ];
 }
+
+/** The command line of one run: `unshareArgs` with the run's word in a comment at the end of its script. */
+export function unshareRunArgs(args: readonly string[], runWord: string): string[] {
+  const script = args.indexOf('-c', args.indexOf('--')) + 1;
+  return args.map((arg, i) => (i === script ? `${arg}\n# ${runWord}` : arg));
+}
