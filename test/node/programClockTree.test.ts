@@ -6,6 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
 import { sampleTree } from '../../src/node/run/programClock';
 import { runProcess } from '../../src/node/run/runner';
 import * as os from 'node:os';
@@ -21,6 +22,23 @@ describe('the program clock reads a real process tree', function () {
     child = spawn('python3', ['-c', 'import time\ntime.sleep(60)'], { stdio: ['ignore', 'pipe', 'ignore'] });
     await settle(800);
     assert.equal(sampleTree(child.pid!).sleeping, true);
+  });
+
+  it('a program that has exited, not reaped yet, is ended, not asleep', () => {
+    // This process computes without yielding, so it cannot reap its child: the child stays a zombie (Z), which a
+    // loaded checker may sample before it hears the exit. A zombie's silence is not a stall.
+    child = spawn('python3', ['-c', 'pass'], { stdio: 'ignore' });
+    const until = performance.now() + 10_000;
+    const state = (): string => {
+      const stat = fs.readFileSync(`/proc/${child!.pid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    };
+    while (state() !== 'Z' && performance.now() < until) {
+      // busy: the exit is not heard
+    }
+    assert.equal(state(), 'Z', 'the child exited');
+    const sample = sampleTree(child.pid!);
+    assert.deepEqual([sample.ended, sample.sleeping], [true, true]);
   });
 
   it('a program blocked writing into a full pipe that is not read yet is not asleep', async () => {

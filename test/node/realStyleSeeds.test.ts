@@ -68,6 +68,8 @@ describe('real-style corpus: the same verdict at every seed', function () {
     it(`${id}: the header's verdict at seeds ${SEEDS.join(', ')}`, async () => {
       const f = fixtures.find((x) => x.id === id)!;
       const verdicts: string[] = [];
+      // Everything each check said, for the message when a verdict differs (a load-dependent one is rare).
+      const said: string[] = [];
       // Two checks at a time: the machine's two cores.
       for (let i = 0; i < SEEDS.length; i += 2) {
         const reports = await Promise.all(
@@ -76,11 +78,18 @@ describe('real-style corpus: the same verdict at every seed', function () {
           ),
         );
         verdicts.push(...reports.map((r) => namedVerdict(r, f)));
+        said.push(
+          ...reports.map(
+            (r) =>
+              `${r.status} ${JSON.stringify(r.checks)} runs ${r.processRuns} ${JSON.stringify(r.runsByPhase ?? {})}: ` +
+              r.problems.map((p) => `${p.kind}: ${p.message}`).join(' | '),
+          ),
+        );
       }
       assert.deepEqual(
         verdicts,
         SEEDS.map(() => expectedVerdict(f)),
-        `${id} at seeds ${SEEDS.join(', ')}`,
+        `${id} at seeds ${SEEDS.join(', ')}:\n${said.join('\n')}`,
       );
     });
   }

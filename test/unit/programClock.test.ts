@@ -41,6 +41,21 @@ describe('the program clock: silence in the program’s own time', () => {
     assert.equal(clock.chargedSince(0), 1000);
   });
 
+  it('charges an exited program nothing more, and does not call it asleep: its exit is only not heard yet', () => {
+    // A zombie sleeps in the kernel's eyes (Z); on a loaded machine the runner may look before it hears the exit,
+    // and a finished program was then called stalled, or stopped at its time limit with all its answers given.
+    const { clock, next } = scripted([
+      { at: 0, cpuMs: 100, sleeping: true },
+      { at: 600, cpuMs: 100, sleeping: true },
+      { at: 1600, cpuMs: 100, sleeping: true, ended: true },
+    ]);
+    clock.mark();
+    next();
+    assert.deepEqual([clock.chargedSince(0), clock.asleep, clock.ended], [600, true, false]);
+    next();
+    assert.deepEqual([clock.chargedSince(0), clock.asleep, clock.ended], [600, false, true]);
+  });
+
   it('charges a spinning program on a quiet machine the whole time, and never more than the clock', () => {
     const { clock, next } = scripted([
       { at: 0, cpuMs: 0, sleeping: false },

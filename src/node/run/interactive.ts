@@ -12,15 +12,9 @@ import { ProgramStopped, type LineSession } from '../../core/world/lineSession';
 import { safeText } from '../../core/text/text';
 import { trackProcess } from '../sandbox/cleanup';
 import { DescendantTracker } from '../sandbox/descendants';
-import {
-  DEFAULT_STDERR_LIMIT_BYTES,
-  OUT_OF_MEMORY,
-  spawnPlan,
-  spawnPlanned,
-  SWEEP_EVERY_MS,
-  type ProcessSpec,
-} from './runner';
+import { DEFAULT_STDERR_LIMIT_BYTES, OUT_OF_MEMORY, SWEEP_EVERY_MS, type ProcessSpec } from './runner';
 import { endRun } from './endRun';
+import { spawnPlan, spawnPlanned } from './spawnPlan';
 import { ProgramClock } from './programClock';
 import { StderrKeeper } from './stderrKeeper';
 

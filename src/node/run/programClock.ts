@@ -19,6 +19,11 @@ export interface TreeSample {
   readonly cpuMs: number | undefined;
   /** Every thread of every process is asleep (waiting on something), none runnable or in uninterruptible I/O. */
   readonly sleeping: boolean;
+  /**
+   * The process itself has exited (a zombie this process has not reaped yet, or gone): the program is over, and
+   * its silence since is not its own. On a loaded machine the exit can wait a second or more to be heard.
+   */
+  readonly ended?: boolean;
 }
 
 /** CPU time and state of `pid` and all its descendants. */
@@ -28,6 +33,7 @@ export function sampleTree(pid: number): TreeSample {
   let sleeping = true;
   const queue = [pid];
   const seen = new Set<number>();
+  let ended = false;
   while (queue.length > 0 && seen.size < MAX_PROCESSES) {
     const next = queue.pop()!;
     if (seen.has(next)) continue;
@@ -37,15 +43,17 @@ export function sampleTree(pid: number): TreeSample {
       const stat = fs.readFileSync(`/proc/${next}/stat`, 'utf8');
       fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     } catch {
+      if (next === pid) ended = true;
       continue; // it ended while we looked
     }
+    if (next === pid && (fields[0] === 'Z' || fields[0] === 'X')) ended = true;
     read = true;
     // After the name: state, ppid, …; utime, stime, cutime, cstime are fields 14 to 17 of the line.
     cpuMs += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * MS_PER_TICK;
     if (sleeping && !threadsAsleep(next, fields[0]!)) sleeping = false;
     queue.push(...childrenOf(next));
   }
-  return { cpuMs: read ? cpuMs : undefined, sleeping: read && sleeping };
+  return { cpuMs: read ? cpuMs : undefined, sleeping: read && sleeping, ...(ended ? { ended } : {}) };
 }
 
 /**
@@ -95,7 +103,7 @@ const asleep = (state: string): boolean =>
  * /proc a second and a talkative one none.
  */
 export class ProgramClock {
-  private last: { at: number; cpuMs: number | undefined; sleeping: boolean } | undefined;
+  private last: { at: number; cpuMs: number | undefined; sleeping: boolean; ended?: boolean } | undefined;
   /** The silence charged since `since`: all of it, and the part charged by its CPU time (not by the clock). */
   private charge = { since: Number.NaN, ms: 0, cpuMs: 0 };
 
@@ -119,7 +127,8 @@ export class ProgramClock {
     if (this.charge.since !== since) this.charge = { since, ms: 0, cpuMs: 0 };
     const from = Math.max(since, last?.at ?? since);
     const span = at - from;
-    if (span <= 0) return this.charge.ms;
+    // Over by now: the end of its silence was its exit, not a hang (an exit not heard yet is the load's).
+    if (span <= 0 || now.ended) return this.charge.ms;
     // Asleep at both samples, no /proc, or no sample yet to compare with: the wall clock, at full rate.
     let rate = 1;
     if (last && last.cpuMs !== undefined && now.cpuMs !== undefined && !(last.sleeping && now.sleeping)) {
@@ -143,6 +152,11 @@ export class ProgramClock {
 
   /** Whether every thread of the program slept at the last sample (waiting on something, not for a core). */
   get asleep(): boolean {
-    return this.last?.sleeping ?? false;
+    return (this.last?.sleeping ?? false) && !this.ended;
+  }
+
+  /** Whether the program had exited at the last sample, before this process heard of it. */
+  get ended(): boolean {
+    return this.last?.ended ?? false;
   }
 }

@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ProcessResult } from '../../core/check/process';
 import { trackProcess } from '../sandbox/cleanup';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnPlan, spawnPlanned } from './spawnPlan';
 import { endRun } from './endRun';
 import { DescendantTracker, treeDataKiB } from '../sandbox/descendants';
 import { ProgramClock } from './programClock';
@@ -66,48 +67,6 @@ const MEMORY_GROWTH_KIB = 16 * 1024;
 /** What interpreters print when an allocation fails under a memory limit. */
 export const OUT_OF_MEMORY =
   /^MemoryError\b|JavaScript heap out of memory|Array buffer allocation failed|std::bad_alloc|Cannot allocate memory|out of memory/im;
-
-/** What running `spec` spawns: the command line, folder and environment, as given to spawn. */
-export interface SpawnPlan {
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly cwd: string;
-  readonly env: Readonly<Record<string, string>>;
-}
-
-/** In its own process group (detached), so that the group can be killed whole. */
-export function spawnPlanned(plan: SpawnPlan): ChildProcessWithoutNullStreams {
-  return spawn(plan.command, [...plan.args], {
-    cwd: plan.cwd,
-    env: { ...plan.env },
-    detached: true,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    windowsHide: true,
-  });
-}
-
-/** What running `spec` spawns (and `runId` marks, for the sweep). */
-export function spawnPlan(spec: ProcessSpec, runId?: string): SpawnPlan {
-  const env = {
-    ...(spec.inheritEnv === false
-      ? {}
-      : {
-          ...process.env,
-          PYTHONDONTWRITEBYTECODE: '1',
-          PYTHONIOENCODING: 'utf-8',
-          PYTHONUNBUFFERED: '1',
-          NODE_OPTIONS: '',
-        }),
-    ...spec.env,
-    ...(runId ? { LESSON_COMPANION_RUN: runId } : {}),
-  };
-  return {
-    command: spec.command,
-    args: spec.args,
-    cwd: spec.cwd,
-    env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
-  };
-}
 
 /** Runs `spec` with `input`: a fresh process every time. */
 export function runProcess(spec: ProcessSpec, input: string): Promise<ProcessResult> {
@@ -282,10 +241,12 @@ class ProgramRun {
       this.watchForStall();
       return;
     }
-    // Silent this long by the clock, but was it the program's time? Waiting for a core is not a stall.
+    // Silent this long by the clock, but was it the program's time? Waiting for a core is not a stall, nor is an
+    // exit this process has not heard yet (it is busy): the exit's own handling ends the watch.
     const charged = this.clock.chargedSince(since);
-    if (charged < allowed - 5) {
-      this.stallTimer = setTimeout(() => this.watchForStall(), Math.min(allowed - charged, RECHECK_MS)).unref();
+    if (charged < allowed - 5 || this.clock.ended) {
+      const recheck = this.clock.ended ? RECHECK_MS : Math.min(allowed - charged, RECHECK_MS);
+      this.stallTimer = setTimeout(() => this.watchForStall(), recheck).unref();
       return;
     }
     const memory = this.memoryNow();
@@ -327,6 +288,11 @@ class ProgramRun {
     const { timeLimitMs } = this.spec;
     const left = timeLimitMs - this.limitClock.chargedSince(this.started);
     const wallLeft = timeLimitMs * TIME_LIMIT_WALL_FACTOR - (performance.now() - this.started);
+    // A program that has exited, unheard yet, finished in time: its exit is on its way (exited() then judges).
+    if (this.limitClock.ended) {
+      this.timer = setTimeout(() => this.judgeTimeLimitSoon(), RECHECK_MS);
+      return;
+    }
     if (left > 5 && wallLeft > 5 && !this.limitClock.asleep) {
       this.timer = setTimeout(() => this.judgeTimeLimitSoon(), Math.min(Math.max(left, RECHECK_MS), wallLeft));
       return;
