@@ -1,6 +1,5 @@
 /** How a run is spawned: its command line, folder and environment, in a process group of its own. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { ProcessSpec } from './runner';
 
 /** What running `spec` spawns: the command line, folder and environment, as given to spawn. */
 export interface SpawnPlan {
@@ -21,8 +20,18 @@ export function spawnPlanned(plan: SpawnPlan): ChildProcessWithoutNullStreams {
   });
 }
 
+/** What a run asks to spawn (a run's ProcessSpec, runner.ts, has these and more). */
+export interface SpawnRequest {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  /** Added to the CLI's own environment, or the whole environment when `inheritEnv` is false. */
+  readonly env?: NodeJS.ProcessEnv;
+  readonly inheritEnv?: boolean;
+}
+
 /** What running `spec` spawns (and `runId` marks, for the sweep). */
-export function spawnPlan(spec: ProcessSpec, runId?: string): SpawnPlan {
+export function spawnPlan(spec: SpawnRequest, runId?: string): SpawnPlan {
   const env = {
     ...(spec.inheritEnv === false
       ? {}
