@@ -76,6 +76,12 @@ describe('output that does not follow the commands, and state across the reset (
     for (const seed of SEEDS) {
       it(`${program}: lines no command asks for, and no mistake named (seed ${seed})`, async () => {
         const r = await check(path.join(HOSTILE, program), language, seed);
+        if (r.status === 'pass') {
+          // The writer may, by timing, print nothing inside any run (seen once in fifteen checks of the Python
+          // one): then every answer was right and nothing else was printed, and that is what is said.
+          assert.deepEqual([r.problems, r.checks.failed], [[], 0], said(r));
+          return;
+        }
         assert.equal(r.status, 'fail');
         assert.deepEqual(
           r.mistakes.map((m) => m.id),

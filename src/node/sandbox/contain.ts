@@ -14,6 +14,7 @@ import { resolveInterpreter, type ResolvedInterpreter } from '../languages/inter
 import type { PreparedProgram } from '../languages/languages';
 import type { ProcessResult } from '../../core/check/process';
 import { runProcess, type ProcessSpec } from '../run/runner';
+import { runPastMachineFailures } from '../run/machineFailures';
 import { availableSandbox, bwrapArgs, bwrapRunArgs, onPath, type SandboxSetting, type SandboxTool } from './sandbox';
 import { tiedToParent } from './parentDeath';
 import { installedToolCopies, privateFolders } from './privateFolders';
@@ -193,7 +194,8 @@ function sandboxedLaunch(
   };
   return {
     containment: 'sandbox',
-    run: (input, limits) => runProcess({ ...specOfOneRun(), ...limits }, input),
+    run: (input, limits) =>
+      runPastMachineFailures(() => runProcess({ ...specOfOneRun(), ...limits }, input), true, limits.signal),
     open: async (limits) => startInteractive({ ...specOfOneRun(), ...limits }),
   };
 }
@@ -238,14 +240,19 @@ function processGroupLaunch(program: PreparedProgram, executable: string, memory
   });
   return {
     containment: 'process-group',
-    run: async (input, limits) => {
-      const folder = await privateFolder();
-      try {
-        return await runProcess({ ...specIn(folder.dir, folder.cgroup), ...limits }, input);
-      } finally {
-        folder.remove();
-      }
-    },
+    run: (input, limits) =>
+      runPastMachineFailures(
+        async () => {
+          const folder = await privateFolder();
+          try {
+            return await runProcess({ ...specIn(folder.dir, folder.cgroup), ...limits }, input);
+          } finally {
+            folder.remove();
+          }
+        },
+        false,
+        limits.signal,
+      ),
     open: async (limits) => {
       const folder = await privateFolder();
       const session = startInteractive({ ...specIn(folder.dir, folder.cgroup), ...limits });
