@@ -78,6 +78,26 @@ describe('determinism probe: runs that cannot be compared', () => {
   });
 });
 
+describe('determinism probe: a run that gave nothing after the reset', () => {
+  /** Answers the reset, then ends without a word more (exit 1), as a run killed from outside would. */
+  const resetOnly = async (): Promise<ProcessResult> => done('OK\n', { exitCode: 1 });
+
+  it('is run once more before it is believed, and a steady program is not told it stopped answering', async () => {
+    // [T, T] answers; T alone gives only the reset's answer once (seen under load, both seeds of a real-style
+    // program at once: "stopped answering at `POOL a b c` … on one of two runs"), then answers as the first.
+    const program = perProcess(right, resetOnly, right);
+    const probe = await probeDeterminism(model, program, probed);
+    assert.deepEqual([probe.freshDifference, probe.determinism.fresh, program.starts()], [undefined, 'same', 3]);
+  });
+
+  it('said when it gives nothing again: then it is what the program does', async () => {
+    const program = perProcess(right, resetOnly, resetOnly);
+    const probe = await probeDeterminism(model, program, probed);
+    assert.deepEqual(probe.freshDifference, { index: 0, command: 'POOL a b', first: ['OK'], second: null });
+    assert.equal(program.starts(), 3);
+  });
+});
+
 describe('determinism probe: state kept across the reset', () => {
   /** Keeps state across the reset: once it has pooled three backends, its ties go to the last for the rest of the process. */
   const leakyAfterThree: Execute = async (input) => {

@@ -5,8 +5,10 @@
  * mutation tests: the learner was told things their program did not do.
  */
 import * as assert from 'node:assert/strict';
+import { runBatch } from '../../src/core/check/batch';
+import type { Execute } from '../../src/core/check/process';
 import { probeDeterminism } from '../../src/core/check/probe';
-import { caseOf, model, perProcess, prints } from './fakeLesson';
+import { caseOf, done, model, perProcess, prints } from './fakeLesson';
 
 const commands = ['POOL a b', 'PICK', 'PICK'];
 const T = caseOf(commands);
@@ -50,5 +52,37 @@ describe('the probe on a replay of T and T', () => {
     );
     // A difference between two fresh runs: said as "on one of two runs".
     assert.equal(probe.freshDifference?.seen, undefined);
+  });
+
+  it('T after the others, replayed with the check’s whole batch and answering as before, needs no replay of T and T', async () => {
+    // FAKE program with a cursor the reset does not touch: its PICKs answer a, b, a, … for the whole process. T
+    // differs run twice in one process and after the other transcript in the check's batch. The replay of that
+    // batch answers exactly as before: T after the others is confirmed, and that is what is said. A replay of T
+    // and T would only say again what it says (a rotation that outlives the reset spent a run on it).
+    let calls = 0;
+    const cursor: Execute = async (input) => {
+      calls += 1;
+      let turn = 0;
+      const out = input
+        .split('\n')
+        .filter(Boolean)
+        .map((command) => (command === 'PICK' ? ['a', 'b'][turn++ % 2]! : 'OK'));
+      return done(out.map((line) => `${line}\n`).join(''));
+    };
+    const one = caseOf(['POOL a b', 'PICK']);
+    const other = { ...caseOf(['POOL a b', 'PICK']), name: 'o', label: 'O' };
+    const main = await runBatch(model, cursor, [other.commands, one.commands]);
+    calls = 0;
+    const probe = await probeDeterminism(model, cursor, one, main.outcomes[1], [other.commands], {
+      cases: [other, one],
+      outcomes: main.outcomes,
+    });
+    assert.deepEqual(
+      [probe.resetDifference?.seen, probe.resetDifference?.first, probe.resetDifference?.second],
+      ['after-others', ['a'], ['b']],
+    );
+    assert.equal(probe.determinism.afterReset, 'different');
+    assert.equal(probe.freshDifference, undefined);
+    assert.deepEqual([calls, probe.determinism.runs], [3, 3], 'T twice, T alone, the batch again');
   });
 });
