@@ -66,7 +66,9 @@ export async function runBatch(
   model: ReferenceModel,
   execute: Execute,
   lists: readonly (readonly string[])[],
-  options: BatchOptions & { readonly afterCrash?: (crashed: Stream, pending: readonly number[]) => AfterCrash } = {},
+  options: BatchOptions & {
+    readonly afterCrash?: (crashed: Stream, pending: readonly number[], run: ProcessResult) => AfterCrash;
+  } = {},
 ): Promise<BatchResult> {
   const outcomes: (Outcome | undefined)[] = new Array(lists.length).fill(undefined);
   const runs: ProcessResult[] = [];
@@ -125,7 +127,7 @@ export async function runBatch(
     }
     waiting = waiting.slice(consumed);
     if (waiting.length > 0 && stream.ending === 'crashed' && options.afterCrash) {
-      const { defer, skip } = options.afterCrash(stream, waiting);
+      const { defer, skip } = options.afterCrash(stream, waiting, run);
       abandon(
         waiting.filter((i) => defer.has(i) && skip.has(i)),
         'not-run',
