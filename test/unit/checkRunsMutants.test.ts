@@ -408,33 +408,3 @@ describe('check: a byte after every answer, beside another problem', () => {
     assert.equal(report.checks.passed, 0);
   });
 });
-
-describe('check: the same crash again and again', () => {
-  const widePoolBefore = (lines: readonly string[], at: number): boolean => {
-    for (let i = at - 1; i >= 0; i--) if (lines[i]!.startsWith('POOL')) return lines[i]!.split(' ').length - 1 > 3;
-    return false;
-  };
-  const indexError =
-    'Traceback (most recent call last):\n  File "balancer.py", line 12, in pick\n    counts[i] += 1\nIndexError: list index out of range\n';
-  /** FAKE program with three fixed slots: the reference's answers, and an IndexError at line 12 on a PICK after a POOL of four or more (three slots). */
-  const fourSlots: Execute = async (input, limits) => {
-    const lines = input.split('\n').filter(Boolean);
-    const cut = lines.findIndex((command, i) => command === 'PICK' && widePoolBefore(lines, i));
-    const answered = await mutantProgram()(`${(cut < 0 ? lines : lines.slice(0, cut)).join('\n')}\n`, limits);
-    return cut < 0 ? answered : done(answered.stdout, { exitCode: 1, stderr: indexError });
-  };
-
-  it('runs every hidden transcript, and no more generated ones once it crashed twice the same way', async () => {
-    const report = await checkWith(fourSlots);
-    assert.equal(report.status, 'fail');
-    // Every hidden transcript has its verdict: none is left unrun for the crashes.
-    assert.equal(report.checks.total - report.checks.notRun, report.checks.total, JSON.stringify(report.checks));
-    assert.ok((report.fuzz?.notRun ?? 0) > 0, `random tests not run: ${JSON.stringify(report.fuzz)}`);
-    // One process for the batch, one per crash up to the second of the same: the hidden crashes beside.
-    const hiddenWide = hidden.filter((h) => h.commands.some((c, i) => c === 'PICK' && widePoolBefore(h.commands, i)));
-    assert.ok(
-      (report.runsByPhase?.run ?? 0) <= 3 + hiddenWide.length,
-      `${report.runsByPhase?.run} runs of the batch, ${hiddenWide.length} hidden transcripts with a wide pool`,
-    );
-  });
-});

@@ -66,9 +66,7 @@ export async function runBatch(
   model: ReferenceModel,
   execute: Execute,
   lists: readonly (readonly string[])[],
-  options: BatchOptions & {
-    readonly afterCrash?: (crashed: Stream, pending: readonly number[], run: ProcessResult) => AfterCrash;
-  } = {},
+  options: BatchOptions & { readonly afterCrash?: (crashed: Stream, pending: readonly number[]) => AfterCrash } = {},
 ): Promise<BatchResult> {
   const outcomes: (Outcome | undefined)[] = new Array(lists.length).fill(undefined);
   const runs: ProcessResult[] = [];
@@ -127,7 +125,7 @@ export async function runBatch(
     }
     waiting = waiting.slice(consumed);
     if (waiting.length > 0 && stream.ending === 'crashed' && options.afterCrash) {
-      const { defer, skip } = options.afterCrash(stream, waiting, run);
+      const { defer, skip } = options.afterCrash(stream, waiting);
       abandon(
         waiting.filter((i) => defer.has(i) && skip.has(i)),
         'not-run',

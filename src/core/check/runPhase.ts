@@ -4,7 +4,6 @@
  * a pass, answers right but for their line endings).
  */
 import { runBatch, type AfterCrash, type Stream } from './batch';
-import type { ProcessResult } from './process';
 import type { Case } from './cases';
 import {
   countRuns,
@@ -18,7 +17,7 @@ import {
 import { buildCounterexample } from './counterexample';
 import { batchOf } from './passingBatch';
 import { assembleProblems } from '../report/checkProblems';
-import { crashLine, errorSummary, runProblems } from '../report/problems';
+import { runProblems } from '../report/problems';
 import type { CheckReport, Counterexample } from '../report/report';
 import type { MistakeMutants } from '../diagnosis/diagnose';
 import { walkEvidence } from '../diagnosis/stepwise';
@@ -37,7 +36,6 @@ export async function runPhase(s: CheckSession): Promise<RunState | Finished> {
   enterPhase(s, 'run');
   const isStub = (problems: ReturnType<typeof runProblems>): boolean =>
     problems.some((p) => p.kind === 'unimplemented');
-  const crashesAgain = sameCrashAgain(s, cases);
   const main = await runBatch(
     model,
     s.execute,
@@ -45,8 +43,7 @@ export async function runPhase(s: CheckSession): Promise<RunState | Finished> {
     {
       maxRuns: MAX_MAIN_RUNS,
       hopeless: (run) => isStub(runProblems(run, s.problemContext)),
-      afterCrash: (crashed, pending, run) =>
-        crashesAgain(crashesLikeThis(model, manifest.mistakes, crashed, pending, cases), run, pending),
+      afterCrash: (crashed, pending) => crashesLikeThis(model, manifest.mistakes, crashed, pending, cases),
     },
   );
   const outcomes = main.outcomes;
@@ -148,30 +145,6 @@ function crashesLikeThis(
     pending.filter((i) => crashers.some((on) => simulate(model, cases[i]!.commands, on).outcome.ending === 'crashed')),
   );
   return { defer, skip: new Set([...defer].filter((i) => !cases[i]!.hidden)) };
-}
-
-/** Crashes of the main batch with the same error at the same line of the learner's file, before generated lists stop. */
-const SAME_CRASHES_BEFORE_SKIPPING = 2;
-
-/**
- * After the same crash (the same error, at the same line of the learner's file) more than once, the generated
- * lists not run yet are not run: each would cost a process, and one already shows what the learner must fix
- * (a program with four fixed slots crashed on every generated pool of five, a process each: 10 of its 28 runs).
- * The hidden ones all run, their verdicts counted; the report says how many random tests were not run.
- */
-function sameCrashAgain(
-  s: CheckSession,
-  cases: readonly Case[],
-): (found: AfterCrash, run: ProcessResult, pending: readonly number[]) => AfterCrash {
-  const seen = new Map<string, number>();
-  return (found, run, pending) => {
-    const { language, fileName } = s.problemContext;
-    const where = `${errorSummary(run.stderr, language)} @ ${crashLine(run.stderr, language, fileName) ?? '?'}`;
-    seen.set(where, (seen.get(where) ?? 0) + 1);
-    if (seen.get(where)! < SAME_CRASHES_BEFORE_SKIPPING || run.stderr.trim() === '') return found;
-    const generated = pending.filter((i) => !cases[i]!.hidden);
-    return { defer: new Set([...found.defer, ...generated]), skip: new Set([...found.skip, ...generated]) };
-  };
 }
 
 /** A hang, a flood or a placeholder: cut after the command it stopped at. Running it again would only wait. */
