@@ -69,34 +69,57 @@ async function startLesson(language: string, file: string): Promise<vscode.Uri> 
   return main;
 }
 
+/** Every debug session alive now, as VS Code's events tell: started and not yet terminated. */
+const liveSessions = new Map<string, vscode.DebugSession>();
+
+/** A session and what it descends from, in words, for a message. */
+function described(session: vscode.DebugSession): string {
+  const marker = (session.configuration as { lessonCompanion?: string }).lessonCompanion;
+  const parent = session.parentSession ? ` under ${session.parentSession.type} ${session.parentSession.id}` : '';
+  return `${session.type} ${session.id} "${session.name}"${marker ? ` (${marker})` : ''}${parent}`;
+}
+
+/** Whether `session` is the one `stop` stopped in, or one of its parents or children. */
+function sameTree(session: vscode.DebugSession, stopped: vscode.DebugSession): boolean {
+  const ancestors = (s: vscode.DebugSession | undefined): string[] => (s ? [s.id, ...ancestors(s.parentSession)] : []);
+  const mine = ancestors(stopped);
+  return mine.includes(session.id) || ancestors(session).some((id) => mine.includes(id));
+}
+
 /**
- * Stop, as the learner presses Stop; and once more after 10 s if a session is still there, as the learner would
- * press it again. js-debug runs a launcher session and the program's own below it: on a loaded machine (two
- * fresh clones' suites, at load 4 or more) the first stop of all once left one of them running past 15 s.
+ * Stop, as the learner presses Stop, and wait for the session the breakpoint stopped in, its parent and its
+ * children to end; once more after 10 s if one is still there, as the learner would press it again. Sessions of
+ * another test are not waited for, but said if they are still alive (js-debug once left one, under load).
  */
-async function endDebugging(): Promise<void> {
+async function endDebugging(stopped: vscode.DebugSession): Promise<void> {
+  const ours = (): vscode.DebugSession[] => [...liveSessions.values()].filter((s) => sameTree(s, stopped));
   await vscode.debug.stopDebugging();
   try {
-    await waitFor('the debug session to end', () => vscode.debug.activeDebugSession === undefined, 10000);
-    return;
+    await waitFor('the debug session to end', () => ours().length === 0, 10000);
   } catch {
-    const left = vscode.debug.activeDebugSession;
-    console.log(`    a debug session was still there 10 s after Stop (${left?.type} "${left?.name}"): Stop again`);
-    if (left) await vscode.debug.stopDebugging(left);
-    await vscode.debug.stopDebugging();
+    console.log(`    still there 10 s after Stop: ${ours().map(described).join('; ')}: Stop again`);
+    for (const session of ours()) await vscode.debug.stopDebugging(session);
+    await waitFor(
+      `the debug session to end after a second Stop (alive: ${[...liveSessions.values()].map(described).join('; ')})`,
+      () => ours().length === 0,
+      20000,
+    );
   }
-  await waitFor(
-    'the debug session to end after a second Stop',
-    () => vscode.debug.activeDebugSession === undefined,
-    20000,
-  );
+  const others = [...liveSessions.values()];
+  if (others.length > 0) console.log(`    debug sessions of no test alive: ${others.map(described).join('; ')}`);
 }
 
 suite('run it yourself: a trace in the terminal and under the debugger', () => {
   let report: CheckReport;
 
+  const sessionEvents: vscode.Disposable[] = [];
+
   suiteSetup(async function () {
     this.timeout(120000);
+    sessionEvents.push(
+      vscode.debug.onDidStartDebugSession((s) => liveSessions.set(s.id, s)),
+      vscode.debug.onDidTerminateDebugSession((s) => liveSessions.delete(s.id)),
+    );
     await activate();
     await setLearnerText(
       await startLesson('javascript', 'balancer.js'),
@@ -106,7 +129,8 @@ suite('run it yourself: a trace in the terminal and under the debugger', () => {
   });
 
   suiteTeardown(async () => {
-    if (vscode.debug.activeDebugSession) await endDebugging();
+    if (vscode.debug.activeDebugSession) await vscode.debug.stopDebugging();
+    for (const d of sessionEvents) d.dispose();
   });
 
   test("Run in terminal runs the transcript's commands through the learner's program in a terminal", async function () {
@@ -199,7 +223,7 @@ suite('run it yourself: a trace in the terminal and under the debugger', () => {
     assert.strictEqual(stop.reason, 'breakpoint');
     assert.strictEqual(stop.path && path.resolve(stop.path), main.fsPath, "stopped in the learner's own file");
     assert.strictEqual(stop.line, result.line, 'stopped on the breakpoint the finding points at');
-    await endDebugging();
+    await endDebugging(stop.session);
     await waitFor(
       'the breakpoint it added to be removed',
       () =>
@@ -236,6 +260,6 @@ suite('run it yourself: a trace in the terminal and under the debugger', () => {
       "the source map leads back to the learner's .ts file",
     );
     assert.strictEqual(stop.line, result.line);
-    await endDebugging();
+    await endDebugging(stop.session);
   });
 });
