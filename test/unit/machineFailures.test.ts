@@ -7,17 +7,9 @@
 import * as assert from 'node:assert/strict';
 import type { ProcessResult } from '../../src/core/check/process';
 import { failedForTheMachine, runPastMachineFailures } from '../../src/node/run/machineFailures';
+import { done } from './fakeLesson';
 
-const result = (over: Partial<ProcessResult>): ProcessResult => ({
-  stdout: '',
-  stderr: '',
-  exitCode: 0,
-  signal: null,
-  timedOut: false,
-  outputLimited: false,
-  durationMs: 5,
-  ...over,
-});
+const result = (over: Partial<ProcessResult>): ProcessResult => done(over.stdout ?? '', over);
 
 const answered = result({ stdout: 'OK\n' });
 const noSlot = result({ exitCode: null, startError: { code: 'EAGAIN', command: 'bwrap' } });

@@ -118,6 +118,8 @@ export class WorkerSession {
   /** Requests of the worker's we are still serving (and its job, until sent): while any is open it waits for us. */
   private waitingForUs = 0;
   private buffered = '';
+  /** The worker has written something: it runs, its sandbox set up and tied to its parent (endRun.ts). */
+  private heard = false;
   /** Sent a preparation and not yet answered: the worker computes (the model's code runs), timed like a job. */
   private preparing = false;
   private readonly onAbort = (): void => this.end(new EngineError('cancelled', 'the check was cancelled'));
@@ -187,7 +189,7 @@ export class WorkerSession {
     // bwrap left by the service tests, parent init, in eventfd_read); until then it is in bwrap's group, and
     // after, in a session of its own, it carries the worker's word.
     if (process.platform === 'win32') this.child.kill('SIGKILL');
-    else endRun(this.child, this.settings.runWord);
+    else endRun(this.child, this.settings.runWord, this.heard);
     if (error) this.reject(error);
     else this.resolve(result!);
   }
@@ -242,6 +244,7 @@ export class WorkerSession {
   }
 
   private readLines(chunk: string): void {
+    this.heard = true;
     this.buffered += chunk;
     let newline: number;
     while ((newline = this.buffered.indexOf('\n')) >= 0) {

@@ -14,12 +14,14 @@ export function killGroup(pid: number | undefined): void {
 }
 
 /**
- * Kills a run's process group and, if the run was still alive and carries a word (a sandboxed run), every
- * process of ours carrying that word. A run that ended by itself left nothing to look for: its sandbox ends with
- * its first child, so the look through /proc is made only for runs stopped while alive.
+ * Kills a run's process group and, if the run carries a word (a sandboxed run) and may still be in its sandbox's
+ * setup, every process of ours carrying that word. The look through /proc is made only for a run stopped while
+ * alive and before it printed anything (`heard`): one that ended by itself took its sandbox with it, and a
+ * program that has printed runs under a sandbox already tied to its parent. So a normal end (each check's engine
+ * worker, each run) costs no look.
  */
-export function endRun(child: ChildProcess, runWord: string | undefined): void {
+export function endRun(child: ChildProcess, runWord: string | undefined, heard: boolean): void {
   const alive = child.exitCode === null && child.signalCode === null;
   killGroup(child.pid);
-  if (alive && runWord) endCarriers(runWord);
+  if (alive && !heard && runWord) endCarriers(runWord);
 }

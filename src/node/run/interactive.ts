@@ -173,7 +173,7 @@ class InteractiveProgram {
   }
 
   private stop(): void {
-    endRun(this.child, this.spec.runWord);
+    endRun(this.child, this.spec.runWord, this.bytes > 0);
     this.tracker?.killAll();
   }
 

@@ -8,20 +8,14 @@ import { randomBytes } from 'node:crypto';
 import type { ProcessResult } from '../../core/check/process';
 import { trackProcess } from '../sandbox/cleanup';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { spawnPlan, spawnPlanned } from './spawnPlan';
+import { spawnPlan, spawnPlanned, type SpawnRequest } from './spawnPlan';
 import { endRun } from './endRun';
 import { DescendantTracker, treeDataKiB } from '../sandbox/descendants';
 import { ProgramClock } from './programClock';
 import { StderrKeeper } from './stderrKeeper';
 
-export interface ProcessSpec {
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly cwd: string;
-  /** Added to the CLI's own environment, or the whole environment when `inheritEnv` is false. */
-  readonly env?: NodeJS.ProcessEnv;
-  /** False for contained runs: the program gets `env` only, never a token from the CLI's environment. */
-  readonly inheritEnv?: boolean;
+/** What to spawn (spawnPlan.ts), and the limits and watches of the run. */
+export interface ProcessSpec extends SpawnRequest {
   readonly timeLimitMs: number;
   /** Cap on stdout; the program is stopped when it prints more. */
   readonly outputLimitBytes: number;
@@ -158,7 +152,7 @@ class ProgramRun {
   }
 
   private stop(): void {
-    endRun(this.child, this.spec.runWord);
+    endRun(this.child, this.spec.runWord, this.bytes > 0);
     this.tracker?.killAll();
   }
 

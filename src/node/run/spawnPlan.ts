@@ -20,13 +20,14 @@ export function spawnPlanned(plan: SpawnPlan): ChildProcessWithoutNullStreams {
   });
 }
 
-/** What a run asks to spawn (a run's ProcessSpec, runner.ts, has these and more). */
+/** What a run asks to spawn (a run's ProcessSpec, runner.ts, adds its limits). */
 export interface SpawnRequest {
   readonly command: string;
   readonly args: readonly string[];
   readonly cwd: string;
   /** Added to the CLI's own environment, or the whole environment when `inheritEnv` is false. */
   readonly env?: NodeJS.ProcessEnv;
+  /** False for contained runs: the program gets `env` only, never a token from the CLI's environment. */
   readonly inheritEnv?: boolean;
 }
 
