@@ -9,6 +9,11 @@ export interface BatchOptions {
   /** True when a run shows that further runs would fail the same way (e.g. an unwritten stub). */
   readonly hopeless?: (run: ProcessResult) => boolean;
   readonly limits?: RunLimits;
+  /**
+   * The caller needs no list after the first whose outcome this holds for (a shrinker takes its first
+   * candidate that still fails): the lists after it are `not-run`, so a crash there costs no restart.
+   */
+  readonly until?: (list: number, outcome: Outcome) => boolean;
 }
 
 /**
@@ -122,6 +127,10 @@ export async function runBatch(
       // and every further process would fail the same way.
       abandon(waiting, 'not-run');
       waiting = [];
+    }
+    if (options.until && pending.slice(0, consumed).some((i) => options.until!(i, outcomes[i]!))) {
+      abandon(waiting, 'not-run');
+      break;
     }
     waiting = waiting.slice(consumed);
     if (waiting.length > 0 && stream.ending === 'crashed' && options.afterCrash) {

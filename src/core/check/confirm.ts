@@ -19,6 +19,7 @@ import type { Counterexample, Replay } from '../report/report';
 
 export type { ConfirmContext } from './confirmRuns';
 import { commandFits } from '../model/grammar';
+import { segmentAnswers } from '../model/segment';
 import { shrinkCommands } from './shrink';
 import { sameOutcome, simulate, type Outcome } from '../model/simulate';
 import { stepKey, walkEvidence, type EvidenceStream } from '../diagnosis/stepwise';
@@ -246,7 +247,10 @@ export async function counterexampleForDifference(
   failing: readonly Case[],
   outcomes: ReadonlyMap<Case, Outcome>,
 ): Promise<Counterexample | null> {
-  const start = [...failing].sort((a, b) => a.commands.length - b.commands.length)[0];
+  const upTo = (c: Case): readonly string[] => upToCrash(ctx.model, c.commands, outcomes.get(c));
+  const start = [...failing].sort(
+    (a, b) => upTo(a).length - upTo(b).length || a.commands.length - b.commands.length,
+  )[0];
   if (!start) return null;
   const differs = (commands: readonly string[], learner: Outcome): boolean =>
     !sameOutcome(learner, simulate(ctx.model, commands).outcome);
@@ -254,14 +258,15 @@ export async function counterexampleForDifference(
   const commands = ctx.random
     ? start.commands
     : await shrinkCommands(
-        start.commands,
+        upTo(start),
         async (lists) => {
           if (rounds++ >= ctx.maxShrinkRounds) return lists.map(() => false);
           return candidatesHolding(ctx, lists, differs);
         },
         ctx.maxShrinkRounds,
         commandFits(ctx.model),
-        everySubsetUpTo(ctx),
+        // A run that crashes, hangs or floods differs from the model's, which always finishes.
+        everySubsetUpTo(ctx, true),
       );
   const tries = ctx.random ? RANDOM_TRIES : 1;
   for (let attempt = 0; attempt < tries; attempt++) {
@@ -291,4 +296,19 @@ export async function counterexampleForDifference(
     start.commands,
     seen,
   );
+}
+
+/**
+ * A crashed list's commands up to the one it crashed at: the commands after it were never answered, so shrinking
+ * need not spend a run to drop them. Any other list whole. A program that does not crash there again alone is
+ * still caught: what is shown is run fresh first.
+ */
+function upToCrash(
+  model: ReferenceModel,
+  commands: readonly string[],
+  outcome: Outcome | undefined,
+): readonly string[] {
+  if (outcome?.ending !== 'crashed') return commands;
+  const answered = segmentAnswers(model, commands, outcome.lines, false).length;
+  return commands.slice(0, Math.min(answered + 1, commands.length));
 }

@@ -128,24 +128,25 @@ export async function candidatesHolding(
 ): Promise<boolean[]> {
   const alone = async (list: readonly string[]): Promise<Outcome> =>
     (await runBatch(ctx.model, ctx.execute, [list])).outcomes[0]!;
-  if (ctx.leaky) {
-    const runs = await mapLimit(lists, ctx.concurrency, alone);
-    return lists.map((l, i) => holds(l, runs[i]!));
-  }
+  if (ctx.leaky) return untilFirstHolding(lists, ctx.concurrency, async (l) => holds(l, await alone(l)));
   // Where the pack's reset keeps a setting, the lists that leave one behind run last, so the others start as if alone.
   // (Each list stepped through the model once, not at every comparison of the sort.)
   const leaves = lists.map((list) => ctx.carriesOver === true && leavesStateBehind(ctx.model, list));
   const order = lists.map((_, i) => i).sort((a, b) => Number(leaves[a]) - Number(leaves[b]) || a - b);
+  // The shrinker takes the first list that holds (shrink.ts): where lists are taken in their own order, none
+  // after it is run, so each candidate that crashes after it costs no process.
   const ran = (
     await runBatch(
       ctx.model,
       ctx.execute,
       order.map((i) => lists[i]!),
+      ctx.carriesOver ? {} : { until: (k, outcome) => holds(lists[order[k]!]!, outcome) },
     )
   ).outcomes;
   const together: Outcome[] = [];
   order.forEach((i, k) => (together[i] = ran[k]!));
-  const verdicts = lists.map((l, i) => holds(l, together[i]!));
+  // A list not run showed nothing.
+  const verdicts = lists.map((l, i) => together[i]!.ending !== 'not-run' && holds(l, together[i]!));
   if (!ctx.carriesOver) return verdicts;
   // One that holds must hold alone too before it is taken, unless the model says it started clean there and the
   // probe saw the program keep nothing else across the reset. Of two as short, the clean one goes first.
@@ -166,11 +167,40 @@ export async function candidatesHolding(
 }
 
 /**
+ * Each list judged in a process of its own, `limit` at a time, in order, none started after one has held: the
+ * shrinker takes the first that holds (shrink.ts), so a round whose first candidate holds costs one run, not one
+ * per candidate. Every list before the first that held is judged, so that one is the first.
+ */
+async function untilFirstHolding(
+  lists: readonly (readonly string[])[],
+  limit: number,
+  judge: (list: readonly string[]) => Promise<boolean>,
+): Promise<boolean[]> {
+  const verdicts = lists.map(() => false);
+  let firstHeld = lists.length;
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < firstHeld) {
+      const i = next++;
+      if (await judge(lists[i]!)) {
+        verdicts[i] = true;
+        firstHeld = Math.min(firstHeld, i);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, lists.length)) }, worker));
+  return verdicts.map((held, i) => held && i === firstHeld);
+}
+
+/**
  * How short a list must be for the shrinker to try all of its subsets in one process (shrink.ts): 255 short
  * lists cost one run where ddmin's granularities cost one each. Only where the candidates share one process
- * and none ends it: a program that crashed in the check restarts once per crashing candidate.
+ * and none ends it: a program that crashed in the check restarts once per crashing candidate. Unless
+ * `everyEndHolds`: any candidate that ends the process early holds, and the batch stops at the first that holds
+ * (`candidatesHolding`), so no candidate costs a restart.
  */
-export function everySubsetUpTo(ctx: ConfirmContext): number {
+export function everySubsetUpTo(ctx: ConfirmContext, everyEndHolds = false): number {
   const shareAProcess = !ctx.leaky && !ctx.random;
-  return shareAProcess && ctx.endsEarly === false ? EVERY_SUBSET_UP_TO : 0;
+  const noRestarts = ctx.endsEarly === false || (everyEndHolds && !ctx.carriesOver);
+  return shareAProcess && noRestarts ? EVERY_SUBSET_UP_TO : 0;
 }

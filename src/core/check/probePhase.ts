@@ -57,7 +57,7 @@ export async function probePhase(s: CheckSession, look: FirstLook): Promise<Prob
     look.diagnosis.findings.every((f) => f.confidence === 'exact') &&
     look.diagnosis.unexplained.length === 0;
   const probed =
-    answeredFailure !== undefined && !settled
+    answeredFailure !== undefined && !settled && !onlyCrashes(s, ran)
       ? await probeAndDiagnose(s, look, answeredFailure)
       : { streams: [...ran.main.streams], diagnosis: look.diagnosis, probe: undefined };
   const { probe } = probed;
@@ -115,6 +115,21 @@ async function probeAndDiagnose(
       diagnosis = diagnose(model, manifest.mistakes, [...main.streams, ...probeStreams(probe)], { random: true });
   }
   return { streams: [...main.streams, ...probeStreams(probe)], diagnosis, probe };
+}
+
+/**
+ * Every failing transcript answered right up to where the program crashed, and no mistake of the lesson
+ * crashes there: nothing in its answers is a choice that chance or a leftover could have made, so a probe would
+ * only run the crash again. The counterexample is still run fresh, alone, before it is said to reproduce.
+ */
+function onlyCrashes(s: CheckSession, ran: RunState): boolean {
+  // A list left out after the crashes (runPhase.ts) showed nothing.
+  const shown = ran.failing.filter((i) => ran.outcomes[i]!.ending !== 'not-run');
+  return shown.every((i) => {
+    const outcome = ran.outcomes[i]!;
+    const expected = s.cases[i]!.expected.lines;
+    return outcome.ending === 'crashed' && outcome.lines.every((line, k) => line === expected[k]);
+  });
 }
 
 /** Its answers do not follow the commands: whatever a mutant explains in them is timing, so no mistake is named. */

@@ -27,6 +27,11 @@ import { sameOutcome, simulate, type Outcome } from '../model/simulate';
 
 /** Restarts allowed for the main batch; a program that crashes on every list would otherwise cost one each. */
 const MAX_MAIN_RUNS = 10;
+/**
+ * Crashes after which the random tests not yet run are left out: each that crashes costs a process of its own,
+ * and by then the crash has shown itself; the hidden transcripts all run.
+ */
+const CRASHES_BEFORE_SKIPPING_RANDOM = 3;
 
 export async function runPhase(s: CheckSession): Promise<RunState | Finished> {
   const { model, manifest } = s.input;
@@ -36,6 +41,7 @@ export async function runPhase(s: CheckSession): Promise<RunState | Finished> {
   enterPhase(s, 'run');
   const isStub = (problems: ReturnType<typeof runProblems>): boolean =>
     problems.some((p) => p.kind === 'unimplemented');
+  let crashes = 0;
   const main = await runBatch(
     model,
     s.execute,
@@ -43,7 +49,12 @@ export async function runPhase(s: CheckSession): Promise<RunState | Finished> {
     {
       maxRuns: MAX_MAIN_RUNS,
       hopeless: (run) => isStub(runProblems(run, s.problemContext)),
-      afterCrash: (crashed, pending) => crashesLikeThis(model, manifest.mistakes, crashed, pending, cases),
+      afterCrash: (crashed, pending) =>
+        skipRandomAfter(
+          (crashes += 1),
+          crashesLikeThis(model, manifest.mistakes, crashed, pending, cases),
+          pending.filter((i) => !cases[i]!.hidden),
+        ),
     },
   );
   const outcomes = main.outcomes;
@@ -145,6 +156,12 @@ function crashesLikeThis(
     pending.filter((i) => crashers.some((on) => simulate(model, cases[i]!.commands, on).outcome.ending === 'crashed')),
   );
   return { defer, skip: new Set([...defer].filter((i) => !cases[i]!.hidden)) };
+}
+
+/** After enough crashes, the random tests still waiting are not run, whatever mutant explains the crash. */
+function skipRandomAfter(crashes: number, like: AfterCrash, randomLeft: readonly number[]): AfterCrash {
+  if (crashes < CRASHES_BEFORE_SKIPPING_RANDOM) return like;
+  return { defer: new Set([...like.defer, ...randomLeft]), skip: new Set([...like.skip, ...randomLeft]) };
 }
 
 /** A hang, a flood or a placeholder: cut after the command it stopped at. Running it again would only wait. */

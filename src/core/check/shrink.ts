@@ -1,6 +1,8 @@
 /**
  * Delta debugging (Zeller's ddmin) over commands, then over each command's arguments.
- * `holds` tests many candidates at once so that the caller can run them in one process.
+ * `holds` tests many candidates at once so that the caller can run them in one process. Only the first candidate
+ * that holds is ever taken, so `holds` may say false for every candidate after it (a caller that runs them stops
+ * there).
  * `fits` keeps shrinking inside the protocol: an argument is dropped only where the command still fits
  * (model/grammar.ts: `LIMIT 1 5` never becomes `LIMIT 1`). Dropping whole commands keeps every command as it was.
  */
@@ -27,6 +29,12 @@ export async function shrinkCommands(
   // maxRounds bounds every call of `holds`, over all passes: each call may cost a process run.
   let left = maxRounds;
   const counted: BatchPredicate = async (lists) => (left-- > 0 ? holds(lists) : lists.map(() => false));
+  if (everySubsetUpTo > 0) {
+    if (current.length <= everySubsetUpTo) return shrinkTogether(current, counted, fits, everySubsetUpTo, false);
+    const few = await dropCommands(current, counted, left, everySubsetUpTo);
+    // ddmin ends with every subset of a short list tried: none of the list it kept need be asked about again.
+    return shrinkTogether(few, counted, fits, everySubsetUpTo, few.length <= everySubsetUpTo);
+  }
   for (let pass = 0; pass < 3 && left > 0; pass++) {
     const fewer = await dropCommands(current, counted, left, everySubsetUpTo);
     // The same commands as the last pass ended with: their arguments were shrunk to a fixpoint there.
@@ -94,6 +102,41 @@ function properSubsets<T>(items: readonly T[]): T[][] {
   return subsets.sort((a, b) => a.length - b.length);
 }
 
+/** Candidates one call may carry when they share a process: the smallest first, the rest wait for the next call. */
+const MAX_TOGETHER = 1024;
+
+/**
+ * Where candidates share a process without cost: every smaller list in one call (every subset of the commands, when
+ * there are `upTo` or fewer, and every argument drop), the smallest first, and again from the first that holds
+ * until none does. Each call takes a whole step ddmin and argument drops would take one call each for, and the last
+ * call, where nothing holds, shows both that no command and that no argument can go.
+ */
+async function shrinkTogether(
+  commands: readonly string[],
+  holds: BatchPredicate,
+  fits: CommandFits,
+  upTo: number,
+  subsetsAsked: boolean,
+): Promise<string[]> {
+  let current = [...commands];
+  // Every subset of a list that was itself a subset taken is shorter than it was, so it was asked before it.
+  let asked = subsetsAsked;
+  for (;;) {
+    const subsets = current.length <= upTo && !asked ? properSubsets(current) : [];
+    const size = (list: readonly string[]): number => list.join(' ').split(/\s+/).length;
+    const candidates = [...subsets, ...argumentCandidates(current, fits, true)]
+      .map((list, order) => ({ list, order, size: size(list) }))
+      .sort((a, b) => a.list.length - b.list.length || a.size - b.size || a.order - b.order)
+      .slice(0, MAX_TOGETHER)
+      .map((c) => c.list);
+    if (candidates.length === 0) return current;
+    const first = (await holds(candidates)).findIndex(Boolean);
+    if (first < 0) return current;
+    asked = subsets.includes(candidates[first]!);
+    current = candidates[first]!;
+  }
+}
+
 /**
  * The commands after `index` that name `name`, up to the next command of the same verb (the next list of the
  * pool, which lists its own names): once the pool no longer lists a backend, the commands for it are about a
@@ -120,20 +163,7 @@ async function shrinkArguments(
 ): Promise<string[]> {
   let current = commands;
   for (let round = 0; round < Math.max(rounds, 1); round++) {
-    const candidates: string[][] = [];
-    current.forEach((command, index) => {
-      const [verb, ...args] = command.split(/\s+/);
-      if (args.length < 2) return;
-      for (const dropped of argumentDrops(args.length, several)) {
-        const shorter = [verb, ...args.filter((__, k) => !dropped.includes(k))].join(' ');
-        if (!fits(shorter)) continue;
-        const next = [...current];
-        next[index] = shorter;
-        const alsoNaming = dropped.reduce((list, k) => withoutCommandsNaming(list, index, args[k]!), next);
-        if (alsoNaming.length < next.length) candidates.push(alsoNaming);
-        candidates.push(next);
-      }
-    });
+    const candidates = argumentCandidates(current, fits, several);
     if (candidates.length === 0) break;
     const verdicts = await holds(candidates);
     const first = verdicts.findIndex(Boolean);
@@ -143,13 +173,32 @@ async function shrinkArguments(
   return current;
 }
 
+/** The list with arguments dropped, in order of the commands: each drop with the later commands naming what went, then without. */
+function argumentCandidates(current: readonly string[], fits: CommandFits, several: boolean): string[][] {
+  const candidates: string[][] = [];
+  current.forEach((command, index) => {
+    const [verb, ...args] = command.split(/\s+/);
+    if (args.length < 2) return;
+    for (const dropped of argumentDrops(args.length, several)) {
+      const shorter = [verb, ...args.filter((__, k) => !dropped.includes(k))].join(' ');
+      if (!fits(shorter)) continue;
+      const next = [...current];
+      next[index] = shorter;
+      const alsoNaming = dropped.reduce((list, k) => withoutCommandsNaming(list, index, args[k]!), next);
+      if (alsoNaming.length < next.length) candidates.push(alsoNaming);
+      candidates.push(next);
+    }
+  });
+  return candidates;
+}
+
 /**
  * Which arguments of a command to try without, each a list of indexes: one at a time, or (`several`, where the
- * candidates share a process) every proper subset of up to six, the most dropped first.
+ * candidates share a process) every proper subset of up to eight, the most dropped first.
  */
 function argumentDrops(count: number, several: boolean): number[][] {
   const singles = Array.from({ length: count }, (_, k) => [k]);
-  if (!several || count > 6) return singles;
+  if (!several || count > 8) return singles;
   const drops: number[][] = [];
   for (let mask = 1; mask < (1 << count) - 1; mask++)
     drops.push(Array.from({ length: count }, (_, k) => k).filter((k) => (mask >> k) & 1));
