@@ -244,7 +244,7 @@ describe('check: a free choice among tied backends', () => {
     assert.deepEqual([report.mistakes[0]!.evidence.steps, report.mistakes[0]!.evidence.transcripts], [20, 7]);
     // The fixed rule shows only after a few commands: shrunk on the program, several names of a pool at a time,
     // fewer commands and fewer names asked in the same process.
-    assert.equal(report.processRuns, 13);
+    assert.equal(report.processRuns, 12);
   });
   it('ties that agree on the first two fresh runs and differ on a later one: the more fresh runs find the randomness, and it is called random', async () => {
     // The main run and both probe runs start at turn 0; the 4th process on, each starts at its own number.

@@ -87,6 +87,22 @@ describe('shrinking: every subset of a short list in one call', () => {
     assert.ok(last.length > 20, 'the last call is every subset of a short list');
   });
 
+  it("a longer list asks ddmin's every granularity in one call: three commands of twenty in four calls", async () => {
+    // Halves, quarters, eighths and single commands with their complements at once, the shortest first: ddmin would
+    // spend a call on each granularity that finds nothing.
+    const long = Array.from({ length: 20 }, (_, i) => `C${i}`);
+    const predicate = recorded((c) => ['C3', 'C9', 'C15'].every((x) => c.includes(x)));
+    assert.deepEqual(await shrinkCommands(long, predicate, 60, undefined, 8), ['C3', 'C9', 'C15']);
+    assert.ok(predicate.calls.length <= 4, JSON.stringify(predicate.calls.map((c) => c.length)));
+    const first = predicate.calls[0]!.map((c) => c.length);
+    assert.deepEqual(
+      first,
+      [...first].sort((a, b) => a - b),
+      'the shortest first',
+    );
+    assert.ok(first.includes(1) && first.includes(19), 'single commands and their complements in the first call');
+  });
+
   it('once no argument can be dropped, no further pass asks again about the same commands', async () => {
     // POOL a b: `b` can go, `a` cannot. One pass drops STATUS (every subset, one call), then `b` (one round: no
     // command of two arguments is left after it); the next pass's subsets of [POOL a, PICK] hold nothing shorter.

@@ -17,6 +17,10 @@ function chunksOf<T>(items: readonly T[], n: number): T[][] {
 
 export type CommandFits = (command: string) => boolean;
 
+/**
+ * The shortest list that still holds. With `everySubsetUpTo`, for a caller whose candidates share a process at no
+ * cost: every granularity in one call, then every smaller list of a short one in one call (shrinkTogether).
+ */
 export async function shrinkCommands(
   commands: readonly string[],
   holds: BatchPredicate,
@@ -30,16 +34,14 @@ export async function shrinkCommands(
   let left = maxRounds;
   const counted: BatchPredicate = async (lists) => (left-- > 0 ? holds(lists) : lists.map(() => false));
   if (everySubsetUpTo > 0) {
-    if (current.length <= everySubsetUpTo) return shrinkTogether(current, counted, fits, everySubsetUpTo, false);
-    const few = await dropCommands(current, counted, left, everySubsetUpTo);
-    // ddmin ends with every subset of a short list tried: none of the list it kept need be asked about again.
-    return shrinkTogether(few, counted, fits, everySubsetUpTo, few.length <= everySubsetUpTo);
+    const few = await dropAtEveryGranularity(current, counted, everySubsetUpTo);
+    return shrinkTogether(few, counted, fits, everySubsetUpTo);
   }
   for (let pass = 0; pass < 3 && left > 0; pass++) {
-    const fewer = await dropCommands(current, counted, left, everySubsetUpTo);
+    const fewer = await dropCommands(current, counted, left);
     // The same commands as the last pass ended with: their arguments were shrunk to a fixpoint there.
     if (pass > 0 && sameList(fewer, current)) break;
-    const next = await shrinkArguments(fewer, counted, left, fits, everySubsetUpTo > 0);
+    const next = await shrinkArguments(fewer, counted, left, fits);
     // No argument dropped: the commands are as few as the pass left them.
     const settled = sameList(next, fewer);
     if (sameList(next, current)) break;
@@ -52,27 +54,12 @@ export async function shrinkCommands(
 const sameList = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((c, i) => c === b[i]);
 
-/**
- * ddmin over whole commands. A list of `everySubsetUpTo` commands or fewer has every subset tried in one call,
- * smallest first: the first that holds is as small as any, where ddmin would spend a call per granularity (a
- * process each, for a predicate that runs the program). Only for a caller whose candidates share a process
- * without cost: a program that crashes restarts once per crashing candidate.
- */
-async function dropCommands(
-  commands: readonly string[],
-  holds: BatchPredicate,
-  maxRounds: number,
-  everySubsetUpTo: number,
-): Promise<string[]> {
+/** ddmin over whole commands, a call per granularity: for a caller whose candidates do not share a process. */
+async function dropCommands(commands: readonly string[], holds: BatchPredicate, maxRounds: number): Promise<string[]> {
   let current = [...commands];
   let n = 2;
   let rounds = 0;
   while (current.length >= 2 && rounds++ < maxRounds) {
-    if (current.length <= everySubsetUpTo) {
-      const subsets = properSubsets(current);
-      const held = (await holds(subsets)).findIndex(Boolean);
-      return held >= 0 ? subsets[held]! : current;
-    }
     const chunks = chunksOf(current, n);
     const complements = chunks.map((_, i) => chunks.filter((__, j) => j !== i).flat());
     const candidates = n === 2 ? chunks : [...chunks, ...complements];
@@ -91,6 +78,38 @@ async function dropCommands(
     }
     if (n >= current.length) break;
     n = Math.min(n * 2, current.length);
+  }
+  return current;
+}
+
+/**
+ * ddmin's candidates at every granularity at once (halves, quarters, ... single commands, and each one's
+ * complement), the shortest first, until the list is `upTo` commands or fewer or none holds: where candidates share
+ * a process, one call instead of one per granularity.
+ */
+async function dropAtEveryGranularity(
+  commands: readonly string[],
+  holds: BatchPredicate,
+  upTo: number,
+): Promise<string[]> {
+  let current = [...commands];
+  while (current.length > upTo) {
+    const seen = new Set<string>();
+    const candidates: string[][] = [];
+    for (let n = 2; ; n = Math.min(n * 2, current.length)) {
+      const chunks = chunksOf(current, n);
+      const complements = chunks.map((_, i) => chunks.filter((__, j) => j !== i).flat());
+      for (const c of [...chunks, ...complements])
+        if (c.length > 0 && c.length < current.length && !seen.has(c.join('\n'))) {
+          seen.add(c.join('\n'));
+          candidates.push(c);
+        }
+      if (n >= current.length) break;
+    }
+    candidates.sort((a, b) => a.length - b.length);
+    const first = (await holds(candidates)).findIndex(Boolean);
+    if (first < 0) break;
+    current = candidates[first]!;
   }
   return current;
 }
@@ -116,13 +135,12 @@ async function shrinkTogether(
   holds: BatchPredicate,
   fits: CommandFits,
   upTo: number,
-  subsetsAsked: boolean,
 ): Promise<string[]> {
   let current = [...commands];
   // Every subset of a list that was itself a subset taken is shorter than it was, so it was asked before it.
-  let asked = subsetsAsked;
+  let asked = false;
   for (;;) {
-    const subsets = current.length <= upTo && !asked ? properSubsets(current) : [];
+    const subsets: string[][] = current.length <= upTo && !asked ? properSubsets(current) : [];
     const size = (list: readonly string[]): number => list.join(' ').split(/\s+/).length;
     const candidates = [...subsets, ...argumentCandidates(current, fits, true)]
       .map((list, order) => ({ list, order, size: size(list) }))
@@ -159,11 +177,10 @@ async function shrinkArguments(
   holds: BatchPredicate,
   rounds: number,
   fits: CommandFits,
-  several = false,
 ): Promise<string[]> {
   let current = commands;
   for (let round = 0; round < Math.max(rounds, 1); round++) {
-    const candidates = argumentCandidates(current, fits, several);
+    const candidates = argumentCandidates(current, fits, false);
     if (candidates.length === 0) break;
     const verdicts = await holds(candidates);
     const first = verdicts.findIndex(Boolean);
