@@ -103,6 +103,25 @@ describe('shrinking: every subset of a short list in one call', () => {
     assert.ok(first.includes(1) && first.includes(19), 'single commands and their complements in the first call');
   });
 
+  it('seeds (shorter lists found otherwise) are asked in the first call; one that holds is taken as it is', async () => {
+    const long = Array.from({ length: 20 }, (_, i) => `C${i}`);
+    const holds = (c: readonly string[]): boolean => c.includes('C3') && c.includes('C9');
+    const seed = ['C3', 'C5', 'C9'];
+    const seeded = recorded(holds);
+    assert.deepEqual(await shrinkCommands(long, seeded, 60, undefined, 8, [seed]), seed);
+    assert.equal(seeded.calls.length, 1, 'the first call holds the seed beside every granularity');
+    // A short list's seed goes with its every subset, in one call as well.
+    const short = recorded(holds);
+    assert.deepEqual(await shrinkCommands(long.slice(2, 10), short, 60, undefined, 8, [seed]), ['C3', 'C9']);
+    assert.ok(short.calls[0]!.some((c) => c === seed || c.join() === seed.join()));
+    // Without a seed that holds, shrinking goes on as without seeds, at no call more.
+    const none = recorded(holds);
+    const plain = recorded(holds);
+    await shrinkCommands(long, none, 60, undefined, 8, [['C1', 'C2']]);
+    await shrinkCommands(long, plain, 60, undefined, 8);
+    assert.equal(none.calls.length, plain.calls.length);
+  });
+
   it('once no argument can be dropped, no further pass asks again about the same commands', async () => {
     // POOL a b: `b` can go, `a` cannot. One pass drops STATUS (every subset, one call), then `b` (one round: no
     // command of two arguments is left after it); the next pass's subsets of [POOL a, PICK] hold nothing shorter.

@@ -103,9 +103,12 @@ function prefixes(stream: Stream, index: number): (readonly string[])[] {
   return out;
 }
 
-/** Candidates from the first few commands that show the finding; the shortest after shrinking wins. */
-async function plan(ctx: ConfirmContext, finding: Finding): Promise<Planned> {
-  let best: Planned | undefined;
+/**
+ * Candidates from the first few commands that show the finding, each shrunk on the model, the shortest first
+ * (distinct lists only); when none shows it on the model, one without commands, from the finding's first list.
+ */
+async function plan(ctx: ConfirmContext, finding: Finding): Promise<Planned[]> {
+  const planned: Planned[] = [];
   for (const step of finding.steps.slice(0, 5)) {
     const stream = ctx.streams[step.stream];
     if (!stream) continue;
@@ -117,17 +120,20 @@ async function plan(ctx: ConfirmContext, finding: Finding): Promise<Planned> {
       undefined,
       commandFits(ctx.model),
     );
-    if (!best || commands.length < best.commands!.length)
-      best = { finding, source: ctx.cases[step.list], start, commands };
+    if (!planned.some((p) => p.commands!.join('\n') === commands.join('\n')))
+      planned.push({ finding, source: ctx.cases[step.list], start, commands });
   }
-  if (best) return best;
+  // The shortest first; of two as short, the earlier step's.
+  if (planned.length > 0) return planned.sort((a, b) => a.commands!.length - b.commands!.length);
   const first = finding.steps[0];
-  return {
-    finding,
-    source: first ? ctx.cases[first.list] : undefined,
-    start: first ? (ctx.cases[first.list]?.commands ?? []) : [],
-    commands: undefined,
-  };
+  return [
+    {
+      finding,
+      source: first ? ctx.cases[first.list] : undefined,
+      start: first ? (ctx.cases[first.list]?.commands ?? []) : [],
+      commands: undefined,
+    },
+  ];
 }
 
 interface Confirmed {
@@ -148,20 +154,29 @@ function confirmedOf(
 /** Delta debugging with real runs, for a program that does not follow its mutant on the model's candidate. */
 async function shrinkOnProgram(
   ctx: ConfirmContext,
-  finding: Finding,
-  start: readonly string[],
-): Promise<readonly string[]> {
+  plan: Planned,
+  others: readonly Planned[],
+): Promise<{ commands: readonly string[]; from: Planned }> {
   let rounds = 0;
-  return shrinkCommands(
-    start,
+  // The model's other candidates (from other steps of the finding) are asked in the first round: where the program
+  // does not follow its mutant on the shortest, it often does on another. What is shown names its transcript.
+  const seeds = others.map((o) => o.commands!);
+  let from = plan;
+  const commands = await shrinkCommands(
+    plan.start,
     async (lists) => {
       if (rounds++ >= ctx.maxShrinkRounds) return lists.map(() => false);
-      return candidatesHolding(ctx, lists, (l, run) => programShows(ctx.model, finding, l, run));
+      const held = await candidatesHolding(ctx, lists, (l, run) => programShows(ctx.model, plan.finding, l, run));
+      const seed = seeds.indexOf(lists[held.indexOf(true)]!);
+      if (seed >= 0) from = others[seed]!;
+      return held;
     },
     ctx.maxShrinkRounds,
     commandFits(ctx.model),
     everySubsetUpTo(ctx),
+    seeds,
   );
+  return { commands, from };
 }
 
 /**
@@ -196,7 +211,8 @@ export async function counterexamplesFor(
   ctx: ConfirmContext,
   findings: readonly Finding[],
 ): Promise<(Counterexample | null)[]> {
-  const plans = await Promise.all(findings.map((f) => plan(ctx, f)));
+  const planned = await Promise.all(findings.map((f) => plan(ctx, f)));
+  const plans = planned.map((p) => p[0]!);
   const results: (Confirmed | null)[] = findings.map(() => null);
   const tries = ctx.random ? RANDOM_TRIES : 1;
   for (let attempt = 0; attempt < tries; attempt++) {
@@ -216,7 +232,13 @@ export async function counterexamplesFor(
     ctx.concurrency,
     async ({ p, i }) => {
       if (p.start.length === 0) return;
-      const commands = ctx.random ? p.start : await shrinkOnProgram(ctx, p.finding, p.start);
+      let commands = p.start;
+      if (!ctx.random) {
+        const shrunk = await shrinkOnProgram(ctx, p, planned[i]!.slice(1));
+        // What is shown names the transcript its commands came from.
+        plans[i] = shrunk.from;
+        commands = shrunk.commands;
+      }
       for (let attempt = 0; attempt < tries && results[i] === null; attempt++) {
         const [run] = await runCandidates(ctx, [commands]);
         results[i] = shownBy(ctx, findings, p.finding, commands, run!);

@@ -19,7 +19,9 @@ export type CommandFits = (command: string) => boolean;
 
 /**
  * The shortest list that still holds. With `everySubsetUpTo`, for a caller whose candidates share a process at no
- * cost: every granularity in one call, then every smaller list of a short one in one call (shrinkTogether).
+ * cost: every granularity in one call, then every smaller list of a short one in one call (shrinkTogether); `seeds`
+ * (shorter lists found otherwise, that may hold) are asked in the first call beside them, and one that holds there is
+ * taken as it is: it is as short as its own shrinking made it (the model's, confirm.ts).
  */
 export async function shrinkCommands(
   commands: readonly string[],
@@ -27,6 +29,7 @@ export async function shrinkCommands(
   maxRounds = 60,
   fits: CommandFits = () => true,
   everySubsetUpTo = 0,
+  seeds: readonly (readonly string[])[] = [],
 ): Promise<string[]> {
   // Dropping an argument can make a command droppable again (and the other way round): repeat to a fixpoint.
   let current = [...commands];
@@ -34,8 +37,11 @@ export async function shrinkCommands(
   let left = maxRounds;
   const counted: BatchPredicate = async (lists) => (left-- > 0 ? holds(lists) : lists.map(() => false));
   if (everySubsetUpTo > 0) {
-    const few = await dropAtEveryGranularity(current, counted, everySubsetUpTo);
-    return shrinkTogether(few, counted, fits, everySubsetUpTo);
+    // A short list's seeds are asked with its every subset; a longer one's with its every granularity.
+    const short = current.length <= everySubsetUpTo;
+    const few = short ? current : await dropAtEveryGranularity(current, counted, everySubsetUpTo, seeds);
+    if (seeds.includes(few)) return [...few];
+    return shrinkTogether(few, counted, fits, everySubsetUpTo, short ? seeds : []);
   }
   for (let pass = 0; pass < 3 && left > 0; pass++) {
     const fewer = await dropCommands(current, counted, left);
@@ -91,11 +97,14 @@ async function dropAtEveryGranularity(
   commands: readonly string[],
   holds: BatchPredicate,
   upTo: number,
-): Promise<string[]> {
-  let current = [...commands];
+  seeds: readonly (readonly string[])[],
+): Promise<readonly string[]> {
+  let current: readonly string[] = [...commands];
+  let extra = seeds.filter((seed) => seed.length < commands.length);
   while (current.length > upTo) {
     const seen = new Set<string>();
-    const candidates: string[][] = [];
+    const candidates: (readonly string[])[] = [...extra];
+    extra = [];
     for (let n = 2; ; n = Math.min(n * 2, current.length)) {
       const chunks = chunksOf(current, n);
       const complements = chunks.map((_, i) => chunks.filter((__, j) => j !== i).flat());
@@ -110,6 +119,7 @@ async function dropAtEveryGranularity(
     const first = (await holds(candidates)).findIndex(Boolean);
     if (first < 0) break;
     current = candidates[first]!;
+    if (seeds.includes(current)) return current;
   }
   return current;
 }
@@ -135,14 +145,16 @@ async function shrinkTogether(
   holds: BatchPredicate,
   fits: CommandFits,
   upTo: number,
+  seeds: readonly (readonly string[])[],
 ): Promise<string[]> {
   let current = [...commands];
   // Every subset of a list that was itself a subset taken is shorter than it was, so it was asked before it.
   let asked = false;
+  let extra = seeds.filter((seed) => seed.length < commands.length);
   for (;;) {
     const subsets: string[][] = current.length <= upTo && !asked ? properSubsets(current) : [];
     const size = (list: readonly string[]): number => list.join(' ').split(/\s+/).length;
-    const candidates = [...subsets, ...argumentCandidates(current, fits, true)]
+    const candidates = [...extra, ...subsets, ...argumentCandidates(current, fits, true)]
       .map((list, order) => ({ list, order, size: size(list) }))
       .sort((a, b) => a.list.length - b.list.length || a.size - b.size || a.order - b.order)
       .slice(0, MAX_TOGETHER)
@@ -150,8 +162,12 @@ async function shrinkTogether(
     if (candidates.length === 0) return current;
     const first = (await holds(candidates)).findIndex(Boolean);
     if (first < 0) return current;
-    asked = subsets.includes(candidates[first]!);
-    current = candidates[first]!;
+    const held = candidates[first]!;
+    // A seed that holds is taken as it is (see shrinkCommands).
+    if (extra.includes(held)) return [...held];
+    extra = [];
+    asked = subsets.some((subset) => subset === held);
+    current = [...held];
   }
 }
 
