@@ -90,4 +90,22 @@ describe('engine protocol: a trace asked for by the worker', () => {
     for (const tries of [0, 5, 1000, 1.5, -1, '2'])
       assert.equal(parseWorkerMessage(locate({ ...attempt, tries })), undefined, String(tries));
   });
+
+  it('takes `alongside` (traced in one run after the attempts before it) only as a boolean', () => {
+    assert.deepEqual(parseWorkerMessage(locate({ ...attempt, alongside: true })), {
+      type: 'locate',
+      id: 1,
+      attempts: [{ ...attempt, alongside: true }],
+    });
+    for (const alongside of ['yes', 1, null, {}])
+      assert.equal(parseWorkerMessage(locate({ ...attempt, alongside })), undefined, JSON.stringify(alongside));
+  });
+
+  it("the host's answer says which attempt its location is from, as an index or not at all", () => {
+    const located = (extra: object): string => JSON.stringify({ type: 'located', id: 1, runs: 1, ...extra });
+    assert.ok(parseHostMessage(located({})));
+    assert.ok(parseHostMessage(located({ attempt: 1 })));
+    for (const attempt of [-1, 1.5, '1', null])
+      assert.equal(parseHostMessage(located({ attempt })), undefined, JSON.stringify(attempt));
+  });
 });

@@ -15,14 +15,14 @@ import { countRuns, enterPhase, isFinished, openSession, reportOf, type CheckSes
 import { confirmPhase, type Confirmed } from './confirmPhase';
 import { crashLocation } from './crashLocation';
 import { randomLocation } from './randomLocation';
-import { hasComparison, locateAttempts } from './locateAttempts';
+import { hasComparison, locateAttempts, type LocateAttempt } from './locateAttempts';
 import { diagnosePhase, probePhase } from './probePhase';
 import { runPhase } from './runPhase';
 import type { Diagnosis } from '../diagnosis/diagnose';
 import { assembleProblems, stoppedProblem } from '../report/checkProblems';
 import { addContradiction } from '../report/contradiction';
 import { runProblems } from '../report/problems';
-import type { CheckReport, NamedMistake } from '../report/report';
+import type { CheckReport, Location, NamedMistake } from '../report/report';
 import { enclosingFunction, locateFunction } from '../text/source';
 
 export { defaultSeed } from './cases';
@@ -76,6 +76,19 @@ async function locatePhase(s: CheckSession, c: Confirmed): Promise<readonly Name
       s.cases,
     ).map((a) => ({ ...a, ...once }));
     if (attempts.length === 0) return mistake;
+    // The probe saw the program answer a transcript after others as it does alone, and the same on fresh runs:
+    // one traced run of every attempt, one after another, answers as each would alone.
+    const alongside = c.probe?.determinism.fresh === 'same' && c.probe.determinism.afterReset === 'same';
+    if (alongside && attempts.length > 1) {
+      const found = await input.locate!(attempts.map((a, k) => (k > 0 ? { ...a, alongside: true } : a))).catch(() => ({
+        location: undefined,
+        attempt: undefined,
+        runs: 1,
+      }));
+      countRuns(s, found.runs);
+      const attempt = attempts[found.attempt ?? 0]!;
+      return found.location ? locatedAt(input, mistake, attempt, found.location) : mistake;
+    }
     // One attempt at a time, so the location knows which run its reason is about. Lines that ran only where
     // the program went wrong win over a later attempt's; lines that tell nothing apart are kept in case no
     // attempt does better.
@@ -86,24 +99,29 @@ async function locatePhase(s: CheckSession, c: Confirmed): Promise<readonly Name
       const { location, runs } = await input.locate!([attempt]).catch(() => ({ location: undefined, runs: 1 }));
       countRuns(s, runs);
       if (!location) continue;
-      const inFunction = (l: number): string | null => enclosingFunction(input.source, input.language, l);
-      const fn = location.function ?? (location.lines[0] ? inFunction(location.lines[0]) : null);
-      // Lines that tell nothing apart are kept to the first one's function, without its own header line (a
-      // squiggle, a lens or a breakpoint on `def pick` says nothing): the command loop's branch is not it.
-      const header = fn ? locateFunction(input.source, input.language, fn) : null;
-      const lines =
-        location.telling === false && fn
-          ? location.lines.filter((l) => l !== header && inFunction(l) === fn)
-          : location.lines;
-      const located = {
-        ...mistake,
-        location: { ...location, lines, function: fn, ...(attempt.origin ? { at: attempt.origin } : {}) },
-      };
+      const located = locatedAt(input, mistake, attempt, location);
       if (location.telling !== false) return located;
       fallback ??= located;
     }
     return fallback ?? mistake;
   });
+}
+
+/** The mistake with where its attempt's traced run says it is. */
+function locatedAt(input: CheckInput, mistake: NamedMistake, attempt: LocateAttempt, location: Location): NamedMistake {
+  const inFunction = (l: number): string | null => enclosingFunction(input.source, input.language, l);
+  const fn = location.function ?? (location.lines[0] ? inFunction(location.lines[0]) : null);
+  // Lines that tell nothing apart are kept to the first one's function, without its own header line (a
+  // squiggle, a lens or a breakpoint on `def pick` says nothing): the command loop's branch is not it.
+  const header = fn ? locateFunction(input.source, input.language, fn) : null;
+  const lines =
+    location.telling === false && fn
+      ? location.lines.filter((l) => l !== header && inFunction(l) === fn)
+      : location.lines;
+  return {
+    ...mistake,
+    location: { ...location, lines, function: fn, ...(attempt.origin ? { at: attempt.origin } : {}) },
+  };
 }
 
 /** The report of a program that failed past the first run: its mistakes, then every problem the runs showed. */

@@ -38,12 +38,17 @@ export interface CheckInput {
    * command and not at the right ones of its kind; each attempt costs a process run, and the next is tried
    * only while no line stands out. Undefined when tracing is not possible.
    */
-  readonly locate?: (
-    attempts: readonly LocateAttempt[],
-  ) => Promise<{ readonly location?: Location; readonly runs: number }>;
+  readonly locate?: (attempts: readonly LocateAttempt[]) => Promise<Located>;
   readonly onPhase?: (phase: CheckPhase) => void;
   /** The whole first run's input and the exact stdout of a program that passes it (see src/node/check/fastPass.ts). */
   readonly onBatch?: (batch: PassingBatch) => void;
+}
+
+/** Where a traced run says the mistake is, and which of the attempts it is from (the first when absent). */
+export interface Located {
+  readonly location?: Location;
+  readonly attempt?: number;
+  readonly runs: number;
 }
 
 export interface PassingBatch {

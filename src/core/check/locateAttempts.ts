@@ -21,6 +21,11 @@ export interface LocateAttempt {
    * 1 to MAX_TRACE_TRIES; the tracer decides when absent.
    */
   readonly tries?: number;
+  /**
+   * May be traced in one process after the attempts before it: the probe saw the program answer a transcript after
+   * others as it does alone, so one run can trace them all.
+   */
+  readonly alongside?: boolean;
 }
 
 /** Traced runs of one attempt at most. */

@@ -7,15 +7,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LocateAttempt, PassingBatch } from '../../core/check/check';
 import { MAX_TRACE_TRIES } from '../../core/check/locateAttempts';
+import type { Located } from '../../core/check/checkInput';
 import type { ProcessResult, RunLimits } from '../../core/check/process';
-import type { Location } from '../../core/report/report';
 import type { Language } from '../../core/pack/schema';
 import { rankSuspiciousLines } from '../../core/diagnosis/spectrum';
 import { containProgram, type ContainOptions, type Launch } from '../sandbox/contain';
 import type { WarmEngine } from '../engine/host';
 import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters, type PreparedProgram } from '../languages/languages';
 import { starterLayout } from './starterLayout';
-import { linesIn, traceCommandLines, tracedFiles } from '../run/lineTrace';
+import { linesIn, traceCommandLines, tracedFiles, type LineTrace } from '../run/lineTrace';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIME_LIMIT_MS } from '../run/limits';
 import { resolveInside, type LoadedPack } from '../packs/packs';
 import { batchKey, type PassingBatchStore } from './fastPass';
@@ -131,7 +131,7 @@ export async function prepareCheck(
 /** The runs of the learner's program a check makes, and what the fast pass knows. */
 export interface LearnerRuns {
   readonly execute: (input: string, limits?: RunLimits) => Promise<ProcessResult>;
-  readonly locate: (attempts: readonly LocateAttempt[]) => Promise<{ location?: Location; runs: number }>;
+  readonly locate: (attempts: readonly LocateAttempt[]) => Promise<Located>;
   /** Trace the program to locate a mistake: asked for, and the program can run. */
   readonly trace: boolean;
   /** The key of the pack's passing batch in the caller's store, where it keeps one. */
@@ -198,7 +198,7 @@ export function learnerRuns(context: CheckContext, launching: Promise<Launch>): 
     return runContained(input, limits);
   };
   const trace = options.trace !== false && !program.prepareError;
-  const locate = (attempts: readonly LocateAttempt[]): Promise<{ location?: Location; runs: number }> =>
+  const locate = (attempts: readonly LocateAttempt[]): Promise<Located> =>
     locateLines(program, context.absolute, context.language, attempts, context.contain, {
       timeLimitMs,
       outputLimitBytes,
@@ -211,7 +211,8 @@ const RETRIED_TRACE_COMMANDS = 12;
 
 /**
  * Traces the learner's program on each attempt in turn until the lines of one failing command stand out
- * from those of the right commands of its kind (src/core/diagnosis/spectrum.ts).
+ * from those of the right commands of its kind (src/core/diagnosis/spectrum.ts). Attempts the check lets go
+ * `alongside` the first are traced with it in one process; if that run answers otherwise, one at a time.
  */
 async function locateLines(
   program: PreparedProgram,
@@ -220,43 +221,86 @@ async function locateLines(
   attempts: readonly LocateAttempt[],
   contain: ContainOptions,
   limits: { timeLimitMs: number; outputLimitBytes: number },
-): Promise<{ location?: Location; runs: number }> {
+): Promise<Located> {
   let runs = 0;
-  let fallback: Location | undefined;
-  for (const attempt of attempts) {
-    const trace = await traceCommandLines(
+  const traceOf = (commands: readonly string[], answers: readonly (readonly string[])[], tries: number) =>
+    traceCommandLines(
       {
         language,
         spec: { command: program.command, args: program.args, cwd: program.cwd, ...limits },
         files: tracedFiles(program, learnerFile),
-        commands: attempt.commands,
-        answers: attempt.answers,
+        commands,
+        answers,
       },
       // The traced command line, contained like every run of the learner's program.
       async (spec, input) => {
         runs += 1;
         return (await containProgram({ ...program, args: spec.args }, contain)).run(input, limits);
       },
-      // A short run of a program that draws at random may answer as it did again; a long one hardly ever will.
-      // The check says how often where it knows the program draws at random (locateAttempts.ts `tries`).
-      Math.min(
-        attempt.tries ?? (attempt.commands.length <= RETRIED_TRACE_COMMANDS ? MAX_TRACE_TRIES : 1),
-        MAX_TRACE_TRIES,
-      ),
+      tries,
     );
-    if (!trace) continue;
+  if (attempts.length > 1 && attempts.slice(1).every((a) => a.alongside)) {
+    const together = await traceOf(
+      attempts.flatMap((a) => a.commands),
+      attempts.flatMap((a) => a.answers),
+      1,
+    );
+    if (together) return { ...bestOf(attempts, splitTrace(together, attempts, learnerFile)), runs };
+  }
+  const lines: (readonly (ReadonlySet<number> | undefined)[] | undefined)[] = [];
+  for (const attempt of attempts) {
+    // A short run of a program that draws at random may answer as it did again; a long one hardly ever will.
+    // The check says how often where it knows the program draws at random (locateAttempts.ts `tries`).
+    const tries = Math.min(
+      attempt.tries ?? (attempt.commands.length <= RETRIED_TRACE_COMMANDS ? MAX_TRACE_TRIES : 1),
+      MAX_TRACE_TRIES,
+    );
+    const trace = await traceOf(attempt.commands, attempt.answers, tries);
+    lines.push(trace ? linesIn(trace, learnerFile) : undefined);
+    const best = bestOf(attempts, lines);
+    if (best.location && best.location.telling !== false) return { ...best, runs };
+  }
+  return { ...bestOf(attempts, lines), runs };
+}
+
+/** Each attempt's lines per command, from one traced run of them all, one after another. */
+function splitTrace(
+  trace: LineTrace,
+  attempts: readonly LocateAttempt[],
+  learnerFile: string,
+): (readonly (ReadonlySet<number> | undefined)[])[] {
+  const all = linesIn(trace, learnerFile);
+  let at = 0;
+  return attempts.map((a) => all.slice(at, (at += a.commands.length)));
+}
+
+/**
+ * The first attempt whose failing command's lines stand out, else the first whose lines ran where it went right
+ * too (a wrong value, not a wrong branch: a sort key, a `-= 1` with no floor): the lines of that command's own
+ * code are still where to look, said as such.
+ */
+function bestOf(
+  attempts: readonly LocateAttempt[],
+  lines: readonly (readonly (ReadonlySet<number> | undefined)[] | undefined)[],
+): Omit<Located, 'runs'> {
+  let fallback: Omit<Located, 'runs'> | undefined;
+  for (const [k, attempt] of attempts.entries()) {
+    const traced = lines[k];
+    if (!traced) continue;
     const ranked = rankSuspiciousLines({
       commands: attempt.commands,
-      lines: linesIn(trace, learnerFile),
+      lines: traced,
       failingIndex: attempt.failingIndex,
       otherFailing: attempt.otherFailing,
       failingAnswer: attempt.answers[attempt.failingIndex] ?? null,
     });
     if (ranked?.discriminating)
-      return { location: { lines: ranked.lines, function: null, reason: ranked.reason }, runs };
-    // The same lines ran where it went right (a wrong value, not a wrong branch: a sort key, a `-= 1` with
-    // no floor): the lines of that command's own code are still where to look, said as such.
-    if (ranked) fallback ??= { lines: ranked.lines, function: null, reason: ranked.reason, telling: false };
+      return { location: { lines: ranked.lines, function: null, reason: ranked.reason }, attempt: k };
+    if (ranked)
+      fallback ??= {
+        location: { lines: ranked.lines, function: null, reason: ranked.reason, telling: false },
+        attempt: k,
+      };
   }
-  return fallback ? { location: fallback, runs } : { runs };
+  return fallback ?? {};
 }

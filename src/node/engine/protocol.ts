@@ -97,7 +97,14 @@ export type HostMessage =
   | { readonly type: 'start'; readonly protocol: number; readonly job: EngineJob }
   | { readonly type: 'prepare'; readonly protocol: number; readonly job: PrepareJob }
   | { readonly type: 'executed'; readonly id: number; readonly result: ProcessResult }
-  | { readonly type: 'located'; readonly id: number; readonly location?: Location; readonly runs: number }
+  | {
+      readonly type: 'located';
+      readonly id: number;
+      readonly location?: Location;
+      /** Which attempt the location is from (the first when absent). */
+      readonly attempt?: number;
+      readonly runs: number;
+    }
   | {
       readonly type: 'exchanged';
       readonly id: number;
@@ -142,7 +149,8 @@ function isAttempt(v: unknown): v is LocateAttempt {
     isId(v.failingIndex) &&
     Array.isArray(v.otherFailing) &&
     v.otherFailing.every(isId) &&
-    (v.tries === undefined || (isId(v.tries) && v.tries >= 1 && v.tries <= MAX_TRACE_TRIES))
+    (v.tries === undefined || (isId(v.tries) && v.tries >= 1 && v.tries <= MAX_TRACE_TRIES)) &&
+    (v.alongside === undefined || typeof v.alongside === 'boolean')
   );
 }
 
@@ -334,7 +342,13 @@ export function parseHostMessage(line: string): HostMessage | undefined {
   )
     return raw as unknown as HostMessage;
   if (raw.type === 'executed' && isId(raw.id) && isObj(raw.result)) return raw as unknown as HostMessage;
-  if (raw.type === 'located' && isId(raw.id) && typeof raw.runs === 'number') return raw as unknown as HostMessage;
+  if (
+    raw.type === 'located' &&
+    isId(raw.id) &&
+    typeof raw.runs === 'number' &&
+    (raw.attempt === undefined || isId(raw.attempt))
+  )
+    return raw as unknown as HostMessage;
   if (raw.type === 'exchanged' && isId(raw.id) && (Array.isArray(raw.answers) || isObj(raw.stopped)))
     return raw as unknown as HostMessage;
   return undefined;

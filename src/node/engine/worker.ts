@@ -7,9 +7,8 @@
 import { check } from '../../core/check/check';
 import { defaultSeed } from '../../core/check/cases';
 import { passingBatch } from '../../core/check/passingBatch';
-import type { PassingBatch } from '../../core/check/checkInput';
+import type { Located, PassingBatch } from '../../core/check/checkInput';
 import type { ProcessResult, RunLimits } from '../../core/check/process';
-import type { Location } from '../../core/report/report';
 import { replayLesson, replayLine } from '../run/replay';
 import { ModelError, ModelLoadError } from './modelLoader';
 import { loadPack, PackError, type LoadedPack } from '../packs/packs';
@@ -112,9 +111,13 @@ async function runCheck(job: CheckJob): Promise<void> {
     ).result;
   const locate = async (
     attempts: Parameters<NonNullable<Parameters<typeof check>[0]['locate']>>[0],
-  ): Promise<{ location?: Location; runs: number }> => {
+  ): Promise<Located> => {
     const reply = await ask<Extract<HostMessage, { type: 'located' }>>((id) => ({ type: 'locate', id, attempts }));
-    return { ...(reply.location ? { location: reply.location } : {}), runs: reply.runs };
+    return {
+      ...(reply.location ? { location: reply.location } : {}),
+      ...(reply.attempt !== undefined ? { attempt: reply.attempt } : {}),
+      runs: reply.runs,
+    };
   };
   const driver = job.replay.driver;
   const report = await check({

@@ -5,8 +5,9 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { LocateAttempt, PassingBatch } from '../../core/check/check';
+import type { Located } from '../../core/check/checkInput';
 import type { ProcessResult, RunLimits } from '../../core/check/process';
-import type { CheckReport, Location } from '../../core/report/report';
+import type { CheckReport } from '../../core/report/report';
 import type { BalancerRun } from '../../worlds/templates/simulation';
 import { ProgramClock } from '../run/programClock';
 import { endRun } from '../run/endRun';
@@ -23,7 +24,7 @@ import {
 
 export interface EngineServices {
   readonly execute: (input: string, limits?: RunLimits) => Promise<ProcessResult>;
-  readonly locate?: (attempts: readonly LocateAttempt[]) => Promise<{ location?: Location; runs: number }>;
+  readonly locate?: (attempts: readonly LocateAttempt[]) => Promise<Located>;
   readonly onPhase?: (phase: string) => void;
   readonly onBatch?: (batch: PassingBatch) => void;
   /** A world job's exchange of lines with the learner's program: its answers, or why it stopped. */
@@ -284,6 +285,7 @@ export class WorkerSession {
             type: 'located',
             id: message.id,
             ...(located.location ? { location: located.location } : {}),
+            ...(located.attempt !== undefined ? { attempt: located.attempt } : {}),
             runs: located.runs,
           };
         });
