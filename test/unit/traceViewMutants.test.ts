@@ -253,6 +253,18 @@ describe('traceView: the table a learner reads', () => {
     assert.equal(note(-1, 2), "Your counts are your program's answer to the observe command after each command.");
   });
 
+  it('a program that gave no answer to the observe command is not said to have wrong counts there', () => {
+    // The twin run with STATUS after each command crashed at the first STATUS: the counts are unknown, not wrong.
+    const crashed = example({ preamble: [] });
+    const trace = crashed.trace.map((row) => ({ ...row, observed: null }));
+    const cells = traceCells({ ...crashed, trace });
+    assert.equal(cells.countsDivergeAt, 0);
+    assert.equal(
+      countsNote(cells),
+      "Your counts are your program's answer to STATUS after each command. Asked STATUS after command 1 (ADD a), your program gave no answer, so its counts from there on are not known.",
+    );
+  });
+
   it('lays out the two-column trace as aligned text, painted', () => {
     assert.deepEqual(traceTextLines(traceCells(example()), paint), [
       'H[  #  command  expected   your answer  your counts  should be]',

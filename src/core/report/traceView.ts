@@ -152,11 +152,16 @@ export function countsNote(cells: TraceCells): string {
   if (cells.columns === 'reference')
     return `Reference counts: what a correct program has counted after each command.${zero}`;
   const at = cells.countsDivergeAt;
+  const row = cells.rows[at];
+  const observe = cells.observeCommand ?? 'the observe command';
+  // No answer to the observe command (it crashed or stopped there) says nothing of the counts being wrong.
   const first =
-    at >= 0 && at < cells.divergesAt
-      ? ` Your counts go wrong at command ${at + 1} (${cells.rows[at]!.command}), before the first wrong answer.`
-      : '';
-  return `Your counts are your program's answer to ${cells.observeCommand ?? 'the observe command'} after each command.${first}${zero}`;
+    !row || at >= cells.divergesAt
+      ? ''
+      : row.yours === null
+        ? ` Asked ${observe} after command ${at + 1} (${row.command}), your program gave no answer, so its counts from there on are not known.`
+        : ` Your counts go wrong at command ${at + 1} (${row.command}), before the first wrong answer.`;
+  return `Your counts are your program's answer to ${observe} after each command.${first}${zero}`;
 }
 
 /** " Row 0, `SETUP`, is sent before every transcript, to start from scratch." */
