@@ -4,7 +4,8 @@
  * for debug prints. The cutting of one stdout into outcomes is in test/unit/batch.test.ts.
  */
 import * as assert from 'node:assert/strict';
-import { runBatch } from '../../src/core/check/batch';
+import { runBatch, startsClean } from '../../src/core/check/batch';
+import { model as healthChecks } from '../../lessons/health-checks/model/model';
 import type { Execute } from '../../src/core/check/process';
 import { done, model, mutantProgram, recorded } from './fakeLesson';
 
@@ -135,5 +136,24 @@ describe('batch options', () => {
     const wrong: Execute = async (input) => done((await mutantProgram()(input)).stdout.replace('\na\n', '\n<a>\n'));
     const shown = await runBatch(model, wrong, [['POOL a', 'PICK']]);
     assert.deepEqual([shown.outcomes[0]!.lines, shown.strayLines], [['OK', '<a>'], []]);
+  });
+});
+
+describe('batch: which lists start as if alone in a shared process', () => {
+  // The health-checks lesson: POOL (its reset) keeps the cap a list before set.
+  it('a list after one that set a cap starts clean only if its first command sets the same state again', () => {
+    assert.deepEqual(
+      startsClean(healthChecks, [
+        ['POOL a b', 'PICK'],
+        ['CAP 2', 'POOL a b', 'PICK'],
+        ['CAP 2', 'POOL a', 'PICK'],
+        ['CAP 3', 'POOL a', 'PICK'],
+        ['POOL a b', 'PICK'],
+        ['PICK'],
+      ]),
+      // Nothing before it; nothing left yet; CAP 2 again after CAP 2 and CAP 3 after CAP 2 set the cap before
+      // anything reads it; a POOL after CAP 3 answers alike but keeps the cap; a bare PICK too.
+      [true, true, true, true, false, false],
+    );
   });
 });

@@ -103,6 +103,15 @@ describe('shrinking: every subset of a short list in one call', () => {
     assert.ok(first.includes(1) && first.includes(19), 'single commands and their complements in the first call');
   });
 
+  it('two chunks dropped at once: four commands far apart in thirty, in five calls', async () => {
+    // A failure that needs commands spread over the list: no half, quarter or eighth holds alone, and dropping
+    // one chunk at a time takes a call per chunk; dropping two at once takes several steps in one call (8 calls without).
+    const long = Array.from({ length: 30 }, (_, i) => `C${i}`);
+    const predicate = recorded((c) => ['C1', 'C8', 'C14', 'C19'].every((x) => c.includes(x)));
+    assert.deepEqual(await shrinkCommands(long, predicate, 60, undefined, 8), ['C1', 'C8', 'C14', 'C19']);
+    assert.ok(predicate.calls.length <= 5, JSON.stringify(predicate.calls.map((c) => c.length)));
+  });
+
   it('seeds (shorter lists found otherwise) are asked in the first call; one that holds is taken as it is', async () => {
     const long = Array.from({ length: 20 }, (_, i) => `C${i}`);
     const holds = (c: readonly string[]): boolean => c.includes('C3') && c.includes('C9');

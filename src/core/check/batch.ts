@@ -254,15 +254,17 @@ export function leavesStateBehind(model: ReferenceModel, list: readonly string[]
 
 /**
  * For lists run one after another in one process: whether each starts, in the model, from the state the reset
- * gives from the start (nothing a list before it left behind). A list after a crash starts a fresh process.
+ * gives from the start (nothing a list before it left behind), or its first command makes it that state, answered
+ * alike (a setting the list sets again before anything reads what the list before left). A list after a crash starts a fresh process.
  */
 export function startsClean(model: ReferenceModel, lists: readonly (readonly string[])[]): boolean[] {
   const none = new Set<string>();
-  const clean = stateText(model.step(model.initial(), model.resetCommand, none).state);
+  const cleanState = model.step(model.initial(), model.resetCommand, none).state;
+  const clean = stateText(cleanState);
   let state = model.initial();
   return lists.map((list) => {
     state = model.step(state, model.resetCommand, none).state;
-    const fresh = stateText(state) === clean;
+    const fresh = stateText(state) === clean || firstCommandSettles(model, cleanState, state, list[0]);
     for (const command of list) {
       const result = model.step(state, command, none);
       if (result.answer.kind === 'crash') {
@@ -273,6 +275,25 @@ export function startsClean(model: ReferenceModel, lists: readonly (readonly str
     }
     return fresh;
   });
+}
+
+/** The first command answers alike from both states and leaves the same state after it. */
+function firstCommandSettles(
+  model: ReferenceModel,
+  clean: unknown,
+  carried: unknown,
+  command: string | undefined,
+): boolean {
+  if (command === undefined) return false;
+  const none = new Set<string>();
+  const [fromClean, fromCarried] = [model.step(clean, command, none), model.step(carried, command, none)];
+  if (fromClean.answer.kind !== 'lines' || fromCarried.answer.kind !== 'lines') return false;
+  const [a, b] = [fromClean.answer.lines, fromCarried.answer.lines];
+  return (
+    a.length === b.length &&
+    a.every((line, i) => line === b[i]) &&
+    stateText(fromClean.state) === stateText(fromCarried.state)
+  );
 }
 
 /**

@@ -108,7 +108,14 @@ async function dropAtEveryGranularity(
     for (let n = 2; ; n = Math.min(n * 2, current.length)) {
       const chunks = chunksOf(current, n);
       const complements = chunks.map((_, i) => chunks.filter((__, j) => j !== i).flat());
-      for (const c of [...chunks, ...complements])
+      // Two chunks dropped at once, where there are few enough: failures that need commands far apart.
+      const pairs =
+        chunks.length > 16
+          ? []
+          : chunks.flatMap((_, i) =>
+              chunks.map((__, j) => (j > i ? chunks.filter((___, k) => k !== i && k !== j).flat() : [])),
+            );
+      for (const c of [...chunks, ...complements, ...pairs])
         if (c.length > 0 && c.length < current.length && !seen.has(c.join('\n'))) {
           seen.add(c.join('\n'));
           candidates.push(c);
