@@ -222,8 +222,10 @@ describe('check: a program that ends early without an error', () => {
     const report = await checkWith(quits);
     assert.equal(report.status, 'fail');
     assert.deepEqual(report.checks, { total: 16, passed: 7, failed: 9, notRun: 0 });
-    // Three ends, then the random tests not yet run are left out.
-    assert.equal(report.processRuns, 13);
+    // Three ends, then the random tests not yet run are left out. An end with exit code 0 is probed (a program that
+    // quits after so many lines would end elsewhere on a fresh run): 3 runs of it. An error exit would not be.
+    assert.equal(report.processRuns, 16);
+    assert.equal(report.runsByPhase?.probe, 3);
     assert.deepEqual(
       report.problems.map((p) => p.kind),
       ['unrecognised-difference'],

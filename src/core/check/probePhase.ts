@@ -118,17 +118,23 @@ async function probeAndDiagnose(
 }
 
 /**
- * Every failing transcript answered right up to where the program crashed, and no mistake of the lesson
+ * Every failing transcript answered right up to where the program crashed (an error exit), and no mistake of the lesson
  * crashes there: nothing in its answers is a choice that chance or a leftover could have made, so a probe would
  * only run the crash again. The counterexample is still run fresh, alone, before it is said to reproduce.
  */
 function onlyCrashes(s: CheckSession, ran: RunState): boolean {
+  const { streams, runs } = ran.main;
+  // The process each list ended in: a crash is an error exit; a program that ended quietly (exit code 0) after so
+  // many lines may end elsewhere on a fresh run, which only the probe can tell.
+  const runOf = (list: number) => runs[streams.findIndex((st) => st.segments.some((seg) => seg.list === list))];
   // A list left out after the crashes (runPhase.ts) showed nothing.
   const shown = ran.failing.filter((i) => ran.outcomes[i]!.ending !== 'not-run');
   return shown.every((i) => {
     const outcome = ran.outcomes[i]!;
     const expected = s.cases[i]!.expected.lines;
-    return outcome.ending === 'crashed' && outcome.lines.every((line, k) => line === expected[k]);
+    const exit = runOf(i)?.exitCode;
+    const errorExit = (exit !== null && exit !== undefined && exit !== 0) || runOf(i)?.signal != null;
+    return outcome.ending === 'crashed' && errorExit && outcome.lines.every((line, k) => line === expected[k]);
   });
 }
 
