@@ -73,6 +73,16 @@ describe("core/progress: a report on the learner's screen", () => {
       ),
       'Not everything is right, though the 14 hidden transcripts pass: 3 of 40 random tests fail',
     );
+    // Random tests left out after the program crashed three times: counted as the line under it counts them.
+    const leftOut = report({
+      checks: { total: 14, passed: 14, failed: 0, notRun: 0 },
+      fuzz: { seed: 1, transcripts: 40, failed: 3, notRun: 27 },
+    });
+    assert.equal(
+      checkSummary(leftOut),
+      'Not everything is right, though the 14 hidden transcripts pass: 3 of 13 random tests fail (27 not run)',
+    );
+    assert.equal(checkDetails(leftOut), 'Also 40 random tests: 3 of 13 failed (27 not run) · seed 1');
   });
 
   it("labels a function's CodeLens with the mistake found in it, and only there", () => {

@@ -19,7 +19,11 @@ export function checkSummary(
   if (report.status === 'pass') return `All ${total} hidden transcripts pass`;
   // A failing check never leads with everything passing: the failure first, what passed after.
   if (passed === total) {
-    const random = report.fuzz?.failed ? `: ${report.fuzz.failed} of ${report.fuzz.transcripts} random tests fail` : '';
+    // Of those run: the line under it says how many were not (checkDetails), in the same numbers.
+    const notRunRandom = report.fuzz?.notRun ?? 0;
+    const random = report.fuzz?.failed
+      ? `: ${report.fuzz.failed} of ${report.fuzz.transcripts - notRunRandom} random tests fail${notRunRandom ? ` (${notRunRandom} not run)` : ''}`
+      : '';
     return `Not everything is right, though the ${total} hidden transcripts pass${random}`;
   }
   const why = report.problems?.some((p) => p.kind === 'unimplemented')
