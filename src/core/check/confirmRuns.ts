@@ -133,6 +133,12 @@ export async function candidatesHolding(
   // (Each list stepped through the model once, not at every comparison of the sort.)
   const leaves = lists.map((list) => ctx.carriesOver === true && leavesStateBehind(ctx.model, list));
   const order = lists.map((_, i) => i).sort((a, b) => Number(leaves[a]) - Number(leaves[b]) || a - b);
+  // Each list judged once (a judgement walks the model through the list): the batch's stop asks first.
+  const judgedAlready = new Map<number, boolean>();
+  const judged = (i: number, outcome: Outcome): boolean => {
+    if (!judgedAlready.has(i)) judgedAlready.set(i, holds(lists[i]!, outcome));
+    return judgedAlready.get(i)!;
+  };
   // The shrinker takes the first list that holds (shrink.ts): where lists are taken in their own order, none
   // after it is run, so each candidate that crashes after it costs no process.
   const ran = (
@@ -140,13 +146,13 @@ export async function candidatesHolding(
       ctx.model,
       ctx.execute,
       order.map((i) => lists[i]!),
-      ctx.carriesOver ? {} : { until: (k, outcome) => holds(lists[order[k]!]!, outcome) },
+      ctx.carriesOver ? {} : { until: (k, outcome) => judged(order[k]!, outcome) },
     )
   ).outcomes;
   const together: Outcome[] = [];
   order.forEach((i, k) => (together[i] = ran[k]!));
   // A list not run showed nothing.
-  const verdicts = lists.map((l, i) => together[i]!.ending !== 'not-run' && holds(l, together[i]!));
+  const verdicts = lists.map((_, i) => together[i]!.ending !== 'not-run' && judged(i, together[i]!));
   if (!ctx.carriesOver) return verdicts;
   // One that holds must hold alone too before it is taken, unless the model says it started clean there and the
   // probe saw the program keep nothing else across the reset. Of two as short, the clean one goes first.

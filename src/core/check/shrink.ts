@@ -143,9 +143,11 @@ const MAX_TOGETHER = 1024;
 
 /**
  * Where candidates share a process without cost: every smaller list in one call (every subset of the commands, when
- * there are `upTo` or fewer, and every argument drop), the smallest first, and again from the first that holds
- * until none does. Each call takes a whole step ddmin and argument drops would take one call each for, and the last
- * call, where nothing holds, shows both that no command and that no argument can go.
+ * there are `upTo` or fewer, and every argument drop; where the call has room, each subset's argument drops too),
+ * the smallest first, and again from the first that holds until none does. A list asked once is not asked again: the
+ * call after a subset held asks only what was left unasked, often nothing. Each call takes a whole step ddmin and
+ * argument drops would take one call each for, and the last call, where nothing holds, shows both that no command and
+ * that no argument can go.
  */
 async function shrinkTogether(
   commands: readonly string[],
@@ -155,27 +157,59 @@ async function shrinkTogether(
   seeds: readonly (readonly string[])[],
 ): Promise<string[]> {
   let current = [...commands];
-  // Every subset of a list that was itself a subset taken is shorter than it was, so it was asked before it.
-  let asked = false;
+  const asked = new Set<string>();
   let extra = seeds.filter((seed) => seed.length < commands.length);
   for (;;) {
-    const subsets: string[][] = current.length <= upTo && !asked ? properSubsets(current) : [];
-    const size = (list: readonly string[]): number => list.join(' ').split(/\s+/).length;
-    const candidates = [...extra, ...subsets, ...argumentCandidates(current, fits, true)]
-      .map((list, order) => ({ list, order, size: size(list) }))
-      .sort((a, b) => a.list.length - b.list.length || a.size - b.size || a.order - b.order)
-      .slice(0, MAX_TOGETHER)
-      .map((c) => c.list);
+    const candidates = unaskedSmaller(current, extra, fits, upTo, asked);
     if (candidates.length === 0) return current;
+    for (const list of candidates) asked.add(list.join('\n'));
     const first = (await holds(candidates)).findIndex(Boolean);
     if (first < 0) return current;
     const held = candidates[first]!;
     // A seed that holds is taken as it is (see shrinkCommands).
     if (extra.includes(held)) return [...held];
     extra = [];
-    asked = subsets.some((subset) => subset === held);
     current = [...held];
   }
+}
+
+/**
+ * The next call's candidates, less those asked before, the smallest first (fewest commands, then fewest words):
+ * `extra`, the subsets of a list of `upTo` commands or fewer, the list's argument drops (at most MAX_TOGETHER of
+ * these); then, while there is room, each subset's own argument drops, the shortest subsets first.
+ */
+function unaskedSmaller(
+  current: readonly string[],
+  extra: readonly (readonly string[])[],
+  fits: CommandFits,
+  upTo: number,
+  asked: ReadonlySet<string>,
+): (readonly string[])[] {
+  const seen = new Set(asked);
+  const unasked = (list: readonly string[]): boolean => {
+    const key = list.join('\n');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+  const subsets = current.length <= upTo ? properSubsets(current) : [];
+  const chosen = smallestFirst(
+    [...extra, ...subsets, ...argumentCandidates(current, fits, true)].filter(unasked),
+  ).slice(0, MAX_TOGETHER);
+  for (const subset of subsets) {
+    const drops = argumentCandidates(subset, fits, true).filter(unasked);
+    if (chosen.length + drops.length > MAX_TOGETHER) break;
+    chosen.push(...drops);
+  }
+  return smallestFirst(chosen);
+}
+
+function smallestFirst(lists: readonly (readonly string[])[]): (readonly string[])[] {
+  const size = (list: readonly string[]): number => list.join(' ').split(/\s+/).length;
+  return lists
+    .map((list, order) => ({ list, order, size: size(list) }))
+    .sort((a, b) => a.list.length - b.list.length || a.size - b.size || a.order - b.order)
+    .map((c) => c.list);
 }
 
 /**
