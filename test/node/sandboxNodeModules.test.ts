@@ -225,3 +225,69 @@ describe('which global packages are Lesson Companion or a pack', () => {
     }
   });
 });
+
+describe('a global copy of a pack that comes or goes while a check runs (real processes)', function () {
+  this.timeout(120_000);
+  const saved = process.env.LESSON_COMPANION_SANDBOX_TOOL;
+  let modules: string;
+  let tmp: string;
+
+  // Where `npm install -g` puts packages, under /usr (shown whole in the sandbox) and writable here; else skipped.
+  before(function () {
+    const prefix = npm(['prefix', '-g'], os.tmpdir()).trim();
+    modules = path.join(prefix, 'lib', 'node_modules');
+    try {
+      fs.accessSync(modules, fs.constants.W_OK);
+    } catch {
+      this.skip();
+    }
+    if (!(prefix === '/usr' || prefix.startsWith('/usr/'))) this.skip();
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lc-comes-goes-')));
+  });
+  after(() => {
+    if (saved === undefined) delete process.env.LESSON_COMPANION_SANDBOX_TOOL;
+    else process.env.LESSON_COMPANION_SANDBOX_TOOL = saved;
+    forgetDetectedSandbox();
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  for (const tool of ['bwrap', 'unshare'] as SandboxTool[]) {
+    // A test beside this one installed and removed lesson-companion globally while other checks ran: every run of
+    // theirs after the removal failed to set up (bubblewrap could not make the gone folder's mount point in the
+    // read-only /usr), and a correct program was said to have stopped answering.
+    it(`${tool}: a run after the copy is removed sets up, and a copy that appears is hidden from the next run`, async function () {
+      process.env.LESSON_COMPANION_SANDBOX_TOOL = tool;
+      forgetDetectedSandbox();
+      if ((await availableSandbox())?.tool !== tool) this.skip();
+      const early = path.join(modules, `lc-early-${process.pid}-${tool}`);
+      const late = path.join(modules, `lc-late-${process.pid}-${tool}`);
+      const plant = (dir: string): void => {
+        fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(path.join(dir, 'lesson.json'), '{"answer": "SECRET"}');
+      };
+      const learner = path.join(tmp, `balancer-${tool}.py`);
+      fs.writeFileSync(
+        learner,
+        `import sys\nsys.stdin.read()\nfor p in ${JSON.stringify([early, late].map((d) => path.join(d, 'lesson.json')))}:\n` +
+          `    try:\n        print(open(p).read().strip())\n    except OSError:\n        print("unreadable")\n`,
+      );
+      plant(early);
+      try {
+        const program = await prepareProgram('python', learner, DEFAULT_INTERPRETERS);
+        const launch = await containProgram(program, { setting: 'require', hidden: [] });
+        const run = async (): Promise<string[]> => {
+          const result = await launch.run('POOL\n', { timeLimitMs: 60_000, outputLimitBytes: 1024 * 1024 });
+          assert.equal(result.exitCode, 0, `the sandbox set up: ${result.stderr}`);
+          return result.stdout.trim().split('\n');
+        };
+        assert.deepEqual(await run(), ['unreadable', 'unreadable'], 'the copy there from the start is hidden');
+        fs.rmSync(early, { recursive: true, force: true });
+        assert.deepEqual(await run(), ['unreadable', 'unreadable'], 'a run after it went sets up');
+        plant(late);
+        assert.deepEqual(await run(), ['unreadable', 'unreadable'], 'a copy installed meanwhile is hidden');
+      } finally {
+        for (const dir of [early, late]) fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});

@@ -89,8 +89,9 @@ async function runTwiceAndAlone(model: ReferenceModel, execute: Execute, probed:
     runBatch(model, execute, [probed.commands]),
   ]);
   // A process that ended without a word for T where the other answered it is run once more before it is believed:
-  // under load (two test suites at once) a fresh run once gave nothing after the reset, for no cause of the
-  // program's found, and a program with one steady answer was told it stopped answering on one of two runs.
+  // a fresh run once gave nothing after the reset, and a program with one steady answer was told it stopped
+  // answering on one of two runs. (The cause found since was the machine's: a sandbox that could not set up over a
+  // global copy of the tool removed meanwhile; contain.ts looks again at each run now.)
   if (answeredNothing(twice.outcomes[0]!) && !answeredNothing(again.outcomes[0]!))
     twice = await runBatch(model, execute, twiceLists);
   else if (answeredNothing(again.outcomes[0]!) && !answeredNothing(twice.outcomes[0]!))

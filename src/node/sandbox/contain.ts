@@ -165,18 +165,23 @@ function sandboxedLaunch(
   const [command, args] = limited(program.runtime, executable, insideArgs(packFiles, program.args), memoryMiB, true);
   // The limit's wrapper (prlimit) is run inside too: it must be visible there, wherever it is installed.
   const readOnly = [...program.readable, ...needs, command];
-  const view: SandboxView = {
+  // Looked for again at each run (well under a millisecond): a copy of the tool installed or removed while a check
+  // runs (`npm install -g`, `npm rm -g`) is hidden from the next run, and one that is gone is no longer a folder to
+  // cover, whose mount point bubblewrap could not make in the read-only /usr ("Can't mkdir …: Read-only file system":
+  // every later run of the check failed so, and the program was said to have stopped answering).
+  const viewOfOneRun = (): SandboxView => ({
     readOnly,
     packFiles,
     hidden: [...hidden, ...privateFolders(), ...installedToolCopies(['/usr', '/usr/local', ...readOnly])],
-  };
+  });
   // Both are tied to the CLI by setpriv. What no tie holds: a bwrap killed while it sets up its first child
   // leaves that child untied, PID 1 of its own namespace (so SIGTERM does not reach it), in a session of its
   // own. The runner ends it by the run's word (ownerMark.ts); in a check service killed with SIGKILL, the client
   // ends it by the service's mark.
-  const base = sandbox.tool === 'bwrap' ? bwrapArgs(view, command, args) : unshareArgs(view, command, args);
   const pathVariable = [...new Set([path.dirname(executable), '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
   const specOfOneRun = (): RunSpec => {
+    const view = viewOfOneRun();
+    const base = sandbox.tool === 'bwrap' ? bwrapArgs(view, command, args) : unshareArgs(view, command, args);
     const runWord = newRunWord();
     const tool = tiedToParent(
       sandbox.path,
