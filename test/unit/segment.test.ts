@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { model } from '../../lessons/least-connections/model/model';
+import { model as healthChecks } from '../../lessons/health-checks/model/model';
 import { outputLines, segmentAnswers } from '../../src/core/model/segment';
 import { showInvisibles } from '../../src/core/text/text';
 
@@ -32,6 +33,22 @@ describe('segmenting output into answers', () => {
     assert.deepEqual(segmentAnswers(model, ['POOL', 'STATUS'], ['OK'], true), [['OK'], []]);
     // Lines that are there still count, finished or not.
     assert.deepEqual(segmentAnswers(model, ['POOL a', 'STATUS'], ['OK', 'a:0'], false), [['OK'], ['a:0']]);
+  });
+
+  it("keeps a row of a known form with something after it (`c:0 (down)`) in STATUS's answer, never the next command's", () => {
+    // A program whose STATUS marks a down backend `(down)` where the lesson says `down`: taken for PICK's answer,
+    // the row shifted every later answer by one, and the shift was told as state carried over between transcripts.
+    const commands = ['POOL a c', 'DOWN c', 'STATUS', 'PICK', 'STATUS'];
+    const lines = ['OK', 'OK', 'a:0', 'c:0 (down)', 'a', 'a:1', 'c:0 (down)'];
+    assert.deepEqual(segmentAnswers(healthChecks, commands, lines), [
+      ['OK'],
+      ['OK'],
+      ['a:0', 'c:0 (down)'],
+      ['a'],
+      ['a:1', 'c:0 (down)'],
+    ]);
+    // A bare word after the rows is still the next command's answer.
+    assert.deepEqual(segmentAnswers(healthChecks, ['STATUS', 'PICK'], ['a:0', 'c']), [['a:0'], ['c']]);
   });
 
   it('splits stdout into lines, dropping only the final newline', () => {

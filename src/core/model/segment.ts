@@ -84,8 +84,14 @@ export function manyAnswerEnd(model: ReferenceModel, shape: RegExp, lines: reado
     (forms.has(answerForm(lines[k]!)) ||
       (fits(k - 1) && answerForm(lines[k]!) === answerForm(lines[k - 1]!)) ||
       (fits(k + 1) && answerForm(lines[k]!) === answerForm(lines[k + 1]!)));
+  // A row of a known form with something after it (`c:1 (down)` where the reference says `c:1 down`): a row of this
+  // answer written otherwise, not the next command's answer (taken for that, every later answer shifted by one).
+  const decorated = (k: number): boolean => {
+    const form = answerForm(lines[k]!);
+    return !model.isAnswerLine(lines[k]!) && [...forms].some((f) => /[^w ]/.test(f) && form.startsWith(`${f} `));
+  };
   let end = at;
-  while (end < lines.length && (fits(end) || beside(end))) end++;
+  while (end < lines.length && (fits(end) || beside(end) || decorated(end))) end++;
   if (end > at || at >= lines.length || model.isAnswerLine(lines[at]!) || !reformatted(forms, lines[at]!)) return end;
   // Rows in another form than the answer's, word for word like one of its forms (`a=1` for `a:1`): this answer in
   // the wrong format, not the next commands' answers (taken for those, every later answer shifted and the shift
