@@ -85,8 +85,17 @@ async function installThroughDialog(page, file) {
   await runCommand(page, 'Lesson Companion: Install Lesson Pack…');
   const input = page.locator('.quick-input-widget input.input');
   await input.waitFor({ state: 'visible', timeout: 15000 });
-  await input.fill(file);
-  await page.waitForTimeout(300); // the dialog validates the typed path before it accepts Enter
+  // The dialog puts its starting folder into the box once it has read it: typed before that, the path was replaced
+  // by the folder, and Enter opened the folder (a fresh clone under load). So wait for the folder, type, and look.
+  await page.waitForFunction(() => document.querySelector('.quick-input-widget input.input')?.value, null, {
+    timeout: 15000,
+  });
+  for (let attempt = 0; ; attempt++) {
+    await input.fill(file);
+    await page.waitForTimeout(300); // the dialog validates the typed path before it accepts Enter
+    if ((await input.inputValue()) === file) break;
+    assert.ok(attempt < 10, `the open dialog keeps the typed path: it shows ${await input.inputValue()}`);
+  }
   await input.press('Enter');
   const question = await modalDialog(page, 30000);
   assert.match(question.text, new RegExp(`Install lesson ${escapeRegExp(ID)}`), question.text);
