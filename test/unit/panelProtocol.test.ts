@@ -204,6 +204,8 @@ describe("core/progress: a report on the learner's screen", () => {
     assert.equal(cells.columns, 'reference');
     assert.equal(answerCell(null), '(no answer)');
     assert.equal(answerCell([]), '(nothing)');
+    assert.equal(answerCell(['']), '(an empty line)');
+    assert.equal(answerCell(['a:0', '']), 'a:0 / (an empty line)');
   });
 
   it("picks a step's command for the session language", () => {

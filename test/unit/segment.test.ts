@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { model } from '../../lessons/least-connections/model/model';
 import { model as healthChecks } from '../../lessons/health-checks/model/model';
-import { outputLines, segmentAnswers } from '../../src/core/model/segment';
+import { noteAnswerForms, outputLines, segmentAnswers } from '../../src/core/model/segment';
+import { simulate } from '../../src/core/model/simulate';
 import { showInvisibles } from '../../src/core/text/text';
 
 describe('segmenting output into answers', () => {
@@ -49,6 +50,23 @@ describe('segmenting output into answers', () => {
     ]);
     // A bare word after the rows is still the next command's answer.
     assert.deepEqual(segmentAnswers(healthChecks, ['STATUS', 'PICK'], ['a:0', 'c']), [['a:0'], ['c']]);
+  });
+
+  it('keeps rows joined on one line (`a:0 b:1`), and the empty line they make for an empty pool, in STATUS', () => {
+    // A STATUS printed with " ".join(rows): taken for the next commands' answers, the line and the empty one of an
+    // empty pool shifted every later answer, and the check said late-increment (likely) and a state leak.
+    noteAnswerForms(model, simulate(model, ['POOL a b', 'STATUS']).steps);
+    const commands = ['POOL', 'STATUS', 'PICK', 'POOL a b', 'PICK', 'STATUS', 'PICK'];
+    const lines = ['OK', '', 'EMPTY', 'OK', 'a', 'a:1 b:0', 'b'];
+    assert.deepEqual(segmentAnswers(model, commands, lines), [
+      ['OK'],
+      [''],
+      ['EMPTY'],
+      ['OK'],
+      ['a'],
+      ['a:1 b:0'],
+      ['b'],
+    ]);
   });
 
   it('splits stdout into lines, dropping only the final newline', () => {

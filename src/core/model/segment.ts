@@ -84,11 +84,20 @@ export function manyAnswerEnd(model: ReferenceModel, shape: RegExp, lines: reado
     (forms.has(answerForm(lines[k]!)) ||
       (fits(k - 1) && answerForm(lines[k]!) === answerForm(lines[k - 1]!)) ||
       (fits(k + 1) && answerForm(lines[k]!) === answerForm(lines[k + 1]!)));
-  // A row of a known form with something after it (`c:1 (down)` where the reference says `c:1 down`): a row of this
-  // answer written otherwise, not the next command's answer (taken for that, every later answer shifted by one).
+  // Rows of this answer written otherwise, not the next command's answer (taken for that, every later answer shifted
+  // by one, and the shift was told as a mistake and as state carried over): a row of a known form with something
+  // after it (`c:1 (down)` where the reference says `c:1 down`), several rows of known forms on one line
+  // (`a:0 b:1 c:0`), or an empty line (those rows joined for an empty pool; no command answers an empty line).
   const decorated = (k: number): boolean => {
     const form = answerForm(lines[k]!);
-    return !model.isAnswerLine(lines[k]!) && [...forms].some((f) => /[^w ]/.test(f) && form.startsWith(`${f} `));
+    if (lines[k] === '') return true;
+    if (model.isAnswerLine(lines[k]!)) return false;
+    const rowForms = [...forms].filter((f) => /[^w ]/.test(f));
+    const pieces = form.split(' ');
+    return (
+      rowForms.some((f) => form.startsWith(`${f} `)) ||
+      (pieces.length >= 2 && pieces.every((piece) => rowForms.includes(piece)))
+    );
   };
   let end = at;
   while (end < lines.length && (fits(end) || beside(end) || decorated(end))) end++;

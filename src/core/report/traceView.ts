@@ -62,7 +62,8 @@ export const TRACE_HEADINGS = {
 export function answerCell(lines: readonly string[] | null): string {
   if (lines === null) return '(no answer)';
   if (lines.length === 0) return '(nothing)';
-  return lines.map(showInvisibles).join(' / ');
+  // An empty line is printed, unlike nothing: a blank cell would look like no answer at all.
+  return lines.map((line) => (line === '' ? '(an empty line)' : showInvisibles(line))).join(' / ');
 }
 
 /** An observe command's answer as count tokens: one per `name:count`, however the program laid them out. */
