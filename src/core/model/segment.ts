@@ -88,7 +88,7 @@ export function manyAnswerEnd(model: ReferenceModel, shape: RegExp, lines: reado
   // by one, and the shift was told as a mistake and as state carried over): a row of a known form with something
   // after it (`c:1 (down)` where the reference says `c:1 down`), several rows of known forms on one line
   // (`a:0 b:1 c:0`), or an empty line (those rows joined for an empty pool; no command answers an empty line).
-  const decorated = (k: number): boolean => {
+  const rowWrittenOtherwise = (k: number): boolean => {
     const form = answerForm(lines[k]!);
     if (lines[k] === '') return true;
     if (model.isAnswerLine(lines[k]!)) return false;
@@ -100,7 +100,7 @@ export function manyAnswerEnd(model: ReferenceModel, shape: RegExp, lines: reado
     );
   };
   let end = at;
-  while (end < lines.length && (fits(end) || beside(end) || decorated(end))) end++;
+  while (end < lines.length && (fits(end) || beside(end) || rowWrittenOtherwise(end))) end++;
   if (end > at || at >= lines.length || model.isAnswerLine(lines[at]!) || !reformatted(forms, lines[at]!)) return end;
   // Rows in another form than the answer's, word for word like one of its forms (`a=1` for `a:1`): this answer in
   // the wrong format, not the next commands' answers (taken for those, every later answer shifted and the shift
