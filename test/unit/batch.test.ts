@@ -287,6 +287,24 @@ describe('batch runner (fake execute)', () => {
     assert.deepEqual(batch.strayLines.slice(0, 2), ['debug: picking now', 'counts = {a: 1}']);
   });
 
+  it("reads a later run's lines as the check's first run decided, where its own line counts would tell otherwise", async () => {
+    // A STATUS that joins its rows on one line prints an empty line for an empty pool: alone, that run has one
+    // line more than the reference and the empty line would be dropped as a print; the check's first run, where
+    // joined rows make fewer lines than the reference's, kept such lines as answers. The shown transcript must be
+    // read the same way or it does not reproduce (status_one_line.py).
+    const program = fakeProgram({ stray: (c) => (c === 'PICK' ? ['debug: picking now'] : []) });
+    const first = await runBatch(model, program, LISTS);
+    assert.equal(first.strays, 'drop');
+    const asDecided = (strays: 'keep' | 'drop') => async (input: string) => ({ ...(await program(input)), strays });
+    const kept = await runBatch(model, asDecided('keep'), [['POOL a', 'PICK']]);
+    assert.deepEqual(kept.outcomes[0]!.lines, ['OK', 'debug: picking now'], 'kept: the line is the answer to PICK');
+    assert.equal(kept.strays, 'keep');
+    const dropped = await runBatch(model, asDecided('drop'), [['POOL a', 'PICK']]);
+    assert.deepEqual(dropped.outcomes[0]!.lines, ['OK', 'a']);
+    const plain = await runBatch(model, fakeProgram(), LISTS);
+    assert.equal(plain.strays, undefined, 'every line an answer: nothing decided');
+  });
+
   it('does not count a STATUS at the end of a dead process as answered', async () => {
     // The process crashes on STATUS with an empty pool: an empty answer and no answer look the same.
     const program = fakeProgram({ fault: (c, n) => (c === 'STATUS' && n > 0 ? 'crash' : undefined) });

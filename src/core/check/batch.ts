@@ -1,5 +1,5 @@
 import type { ReferenceModel } from '../model/model';
-import type { Execute, ProcessResult, RunLimits } from './process';
+import type { Execute, ProcessResult, RunLimits, StrayLines } from './process';
 import { answerForm, manyAnswerEnd, manyAnswerForms, noteAnswerForms, outputLines } from '../model/segment';
 import { simulate, type Outcome } from '../model/simulate';
 
@@ -37,6 +37,8 @@ export interface BatchResult {
   readonly runs: readonly ProcessResult[];
   /** stdout lines that cannot be answers of this protocol (debug prints). */
   readonly strayLines: readonly string[];
+  /** What the first run with lines in no answer's form took them for; absent when every line was an answer. */
+  readonly strays?: StrayLines;
   /** One per process run, in order. */
   readonly streams: readonly Stream[];
 }
@@ -77,6 +79,7 @@ export async function runBatch(
   const runs: ProcessResult[] = [];
   const strayLines: string[] = [];
   const streams: Stream[] = [];
+  let strays: StrayLines | undefined;
   let waiting = lists.map((_, i) => i);
   let stopped = 0;
   const limits = options.limits;
@@ -101,12 +104,14 @@ export async function runBatch(
       break;
     }
     if (run.timedOut || run.outputLimited) stopped += 1;
-    const lines = answerLinesOf(
+    const read = answerLinesOf(
       model,
       run,
       pending.map((i) => lists[i]!),
       strayLines,
     );
+    const lines = read.lines;
+    strays ??= read.strays;
     const segments: { list: number; start: number; length: number }[] = [];
     let offset = 0;
     for (const i of pending) {
@@ -142,7 +147,13 @@ export async function runBatch(
       waiting = [...waiting.filter((i) => !defer.has(i)), ...waiting.filter((i) => defer.has(i) && !skip.has(i))];
     }
   }
-  return { outcomes: outcomes.map((o) => o ?? { lines: [], ending: 'not-run' }), runs, strayLines, streams };
+  return {
+    outcomes: outcomes.map((o) => o ?? { lines: [], ending: 'not-run' }),
+    runs,
+    strayLines,
+    streams,
+    ...(strays ? { strays } : {}),
+  };
 }
 
 /**
@@ -192,17 +203,18 @@ function readOutcomes(
 /**
  * The run's stdout lines that are answers. A line no answer of this protocol could look like is either a
  * debug print or a wrong answer (a pick that returns "<b>x</b>"). Which one shows in the count: debug prints
- * make more lines than the reference answers, a wrong answer the same number. Only prints are dropped.
+ * make more lines than the reference answers, a wrong answer the same number. Only prints are dropped. A run
+ * of a check whose first run decided (`run.strays`) is read as that run was.
  */
 function answerLinesOf(
   model: ReferenceModel,
   run: ProcessResult,
   pending: readonly (readonly string[])[],
   strayLines: string[],
-): string[] {
+): { lines: string[]; strays?: StrayLines } {
   const all = outputLines(run.stdout);
   const isAnswer = (line: string): boolean => model.isAnswerLine(line);
-  if (all.every(isAnswer)) return all;
+  if (all.every(isAnswer)) return { lines: all };
   const simulations = pending.map((commands) => simulate(model, commands));
   for (const simulation of simulations) noteAnswerForms(model, simulation.steps);
   const expected = simulations.flatMap((simulation) => [...model.resetAnswer, ...simulation.outcome.lines]);
@@ -210,19 +222,21 @@ function answerLinesOf(
   // wrong answer in the answers' form, never a debug print to drop (it would hide the mistake it shows).
   const forms = new Set([...expected.map(answerForm), ...manyAnswerForms(model, pending.flat())]);
   const answers = all.filter((line) => isAnswer(line) || forms.has(answerForm(line)));
-  if (answers.length === all.length) return all;
+  if (answers.length === all.length) return { lines: all };
   // A run cut short (crash, hang, flood) printed only part of its answers, so there the counts say nothing;
   // which reading lines up with the reference's answers does. A tie (e.g. a flood after the last answer) is prints.
   const agreement = (lines: readonly string[]): number =>
     lines.reduce((n, line, i) => n + (line === expected[i] ? 1 : 0), 0);
   const dropStrays =
-    endingOf(run) === 'finished'
-      ? Math.abs(answers.length - expected.length) < Math.abs(all.length - expected.length)
-      : agreement(answers) >= agreement(all);
-  if (!dropStrays) return all;
+    run.strays !== undefined
+      ? run.strays === 'drop'
+      : endingOf(run) === 'finished'
+        ? Math.abs(answers.length - expected.length) < Math.abs(all.length - expected.length)
+        : agreement(answers) >= agreement(all);
+  if (!dropStrays) return { lines: all, strays: 'keep' };
   for (const line of all)
     if (!isAnswer(line) && !forms.has(answerForm(line)) && strayLines.length < 20) strayLines.push(line);
-  return answers;
+  return { lines: answers, strays: 'drop' };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Case } from './cases';
 import { checkCases } from './passingBatch';
 import type { CheckInput, CheckPhase } from './checkInput';
 import { LineEndingFilter, lineEndingsProblem, type LineEndings } from './lineEndings';
-import type { Execute } from './process';
+import type { Execute, StrayLines } from './process';
 import type { ProblemContext } from '../report/problems';
 import type { CheckReport, TranscriptVerdict } from '../report/report';
 import { segmentAnswers } from '../model/segment';
@@ -39,6 +39,11 @@ export interface CheckSession {
   readonly cases: Case[];
   readonly fuzzLength: number;
   readonly started: number;
+  /**
+   * What the first run took the program's lines in no answer's form for (prints or answers), once it ran:
+   * every later run is read the same way (see `ProcessResult.strays`).
+   */
+  strays: StrayLines | undefined;
   /** Every process run so far, stall retries and tracing included. */
   processRuns: number;
   /** The process runs by the phase under way when each started. */
@@ -118,13 +123,14 @@ export function openSession(input: CheckInput): CheckSession {
         );
         if (!again.stalled) result = again;
       }
-      return lineEndings.clean(result);
+      return lineEndings.clean(session.strays ? { ...result, strays: session.strays } : result);
     },
     hidden,
     generated,
     cases: [...hidden, ...generated],
     fuzzLength,
     started: input.clock(),
+    strays: undefined,
     processRuns: 0,
     runsByPhase: {},
     timings: {},

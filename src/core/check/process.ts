@@ -34,7 +34,16 @@ export interface ProcessResult {
   /** The program could not even be prepared (e.g. a TypeScript syntax error found while transpiling). */
   readonly prepareError?: { readonly message: string; readonly line: number | null };
   readonly durationMs: number;
+  /**
+   * Set by the check, not the runner: whether the check's first run took this program's lines that are not
+   * answers for prints to drop or for answers to keep. Every later run of the check reads its lines so, where its
+   * own line counts (a short list, a run cut short) could tell the other way.
+   */
+  readonly strays?: StrayLines;
 }
+
+/** What the lines of a run that are not in any answer's form are: prints to drop, or answers to keep. */
+export type StrayLines = 'drop' | 'keep';
 
 /** Per-run overrides of the check's limits. */
 export interface RunLimits {

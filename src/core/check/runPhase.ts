@@ -57,6 +57,7 @@ export async function runPhase(s: CheckSession): Promise<RunState | Finished> {
         ),
     },
   );
+  s.strays = main.strays;
   const outcomes = main.outcomes;
   const ran: RunState = {
     main,
