@@ -112,18 +112,7 @@ export async function runBatch(
     );
     const lines = read.lines;
     strays ??= read.strays;
-    const segments: { list: number; start: number; length: number }[] = [];
-    let offset = 0;
-    for (const i of pending) {
-      segments.push({ list: i, start: offset, length: lists[i]!.length + 1 });
-      offset += lists[i]!.length + 1;
-    }
-    const stream: Stream = {
-      commands: pending.flatMap((i) => [model.resetCommand, ...lists[i]!]),
-      lines,
-      ending: endingOf(run),
-      segments,
-    };
+    const stream = streamOf(model, lists, pending, lines, endingOf(run));
     streams.push(stream);
     const { consumed, answeredNothing } = readOutcomes(model, lists, pending, lines, endingOf(run), outcomes);
     if (answeredNothing) {
@@ -154,6 +143,23 @@ export async function runBatch(
     streams,
     ...(strays ? { strays } : {}),
   };
+}
+
+/** One process's commands (each list after the reset command), answer lines and ending, with where each list starts. */
+function streamOf(
+  model: ReferenceModel,
+  lists: readonly (readonly string[])[],
+  pending: readonly number[],
+  lines: readonly string[],
+  ending: Outcome['ending'],
+): Stream {
+  const segments: { list: number; start: number; length: number }[] = [];
+  let offset = 0;
+  for (const i of pending) {
+    segments.push({ list: i, start: offset, length: lists[i]!.length + 1 });
+    offset += lists[i]!.length + 1;
+  }
+  return { commands: pending.flatMap((i) => [model.resetCommand, ...lists[i]!]), lines, ending, segments };
 }
 
 /**
