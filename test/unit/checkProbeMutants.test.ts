@@ -330,8 +330,9 @@ describe('check: which transcript is shown', () => {
   });
 
   it('a mistake its own counts contradict is not named: its run is shown, and the difference is said as one the lesson has no name for', async () => {
-    // FAKE program whose picks go below zero like `negative-count`, but whose STATUS never prints a count below 0.
-    const report = await checkWith(rewritten((stdout) => stdout.replace(/:-1$/gm, ':0'), 'negative-count'));
+    // FAKE program whose picks go below zero like `negative-count`, but whose STATUS prints a count's size
+    // (`abs(count)`): 1 where the count is -1.
+    const report = await checkWith(rewritten((stdout) => stdout.replace(/:-(\d+)$/gm, ':$1'), 'negative-count'));
     assert.deepEqual(report.mistakes, []);
     const example = report.counterexample!;
     assert.deepEqual(
@@ -345,36 +346,54 @@ describe('check: which transcript is shown', () => {
     const message = report.problems[0]!.message;
     assert.ok(
       message.startsWith(
-        'Your program differs from the reference in a way this lesson has no name for: STATUS printed c:0 where c has 1 in flight',
+        'Your program differs from the reference in a way this lesson has no name for: STATUS printed web1:1 where web1 has 0 in flight',
       ),
       message,
     );
     // The contradicted run is the one shown, so the sentence points at the trace.
     assert.ok(
       message.endsWith(
-        ' Also: `PICK` answered b where the reference answers a while your counts were a:0 b:0 (in the failing transcript shown), and no mistake this lesson names explains that.',
+        ' Also: after `DONE b` your counts were a:0 b:1 where they should be a:0 b:0 (in the failing transcript shown), and no mistake this lesson names explains that.',
       ),
       message,
     );
     assert.equal(report.processRuns, 4);
   });
   it("a contradicted mistake beside a named one: the run shown is the named mistake's, so the sentence does not point at the trace", async () => {
-    // FAKE program: below zero at a DONE at 0 (its STATUS never shows it), and a stranger's DONE adds it to the counts.
+    // FAKE program: below zero at a DONE at 0 (its STATUS shows the count's size), and a reload keeps the counts.
     const report = await checkWith(
-      rewritten((stdout) => stdout.replace(/:-1$/gm, ':0'), 'negative-count', 'unknown-added'),
+      rewritten((stdout) => stdout.replace(/:-(\d+)$/gm, ':$1'), 'negative-count', 'reset-keeps-counts'),
     );
     assert.deepEqual(
       report.mistakes.map((m) => m.id),
-      ['tiebreak'],
+      ['stale-counts'],
     );
     assert.deepEqual(report.counterexample, report.mistakes[0]!.counterexample);
     const message = report.problems.find((p) => p.kind === 'unrecognised-difference')!.message;
     assert.ok(
       message.endsWith(
-        ' Also: `PICK` answered b where the reference answers a while your counts were a:0 b:0, and no mistake this lesson names explains that.',
+        ' Also: after `DONE b` your counts were a:0 b:1 where they should be a:0 b:0, and no mistake this lesson names explains that.',
       ),
       message,
     );
+  });
+
+  it('a count below zero that STATUS prints as 0 is named in that form, never as a tie going the wrong way', async () => {
+    // FAKE program: below zero at a DONE at 0, and STATUS prints max(0, count) (clamp_in_status.py, written as a
+    // learner would). By its STATUS the counts were tied, so its pick looked like a tiebreak of its own: `tiebreak`
+    // was named, likely, where the mistake is in done() (stop 42).
+    const clamped = (stdout: string) => stdout.replace(/:-\d+$/gm, ':0');
+    const alone = await checkWith(rewritten(clamped, 'negative-count'));
+    assert.deepEqual(
+      alone.mistakes.map((m) => [m.id, m.mutants, m.confidence]),
+      [['negative-count', ['negative-hidden'], 'exact']],
+    );
+    assert.deepEqual(alone.problems, []);
+    const beside = await checkWith(rewritten(clamped, 'negative-count', 'unknown-added'));
+    assert.deepEqual(beside.mistakes.map((m) => [m.id, m.mutants, m.confidence]).sort(), [
+      ['negative-count', ['negative-hidden'], 'exact'],
+      ['unknown-backend', ['unknown-added'], 'exact'],
+    ]);
   });
 });
 

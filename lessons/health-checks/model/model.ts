@@ -185,7 +185,7 @@ function done(state: HealthState, name: string | undefined, on: On): Step {
   const mask = unsignedMask(on);
   let lowered: bigint;
   if (mask !== undefined) lowered = (current - 1n) & mask;
-  else if (on.has('negative-count') || on.has('negative-idle-key')) lowered = current - 1n;
+  else if (on.has('negative-count') || on.has('negative-idle-key') || on.has('negative-hidden')) lowered = current - 1n;
   else lowered = current > 0n ? current - 1n : 0n;
   const inFlight = new Map(state.inFlight);
   inFlight.set(name, lowered);
@@ -214,9 +214,12 @@ function setCap(state: HealthState, arg: string | undefined): Step {
   return { state: { ...state, cap: BigInt(arg) }, answer: lines('OK') };
 }
 
-function status(state: HealthState, observed?: readonly string[]): Step {
+function status(state: HealthState, on: On, observed?: readonly string[]): Step {
   const names = [...state.inFlight.keys()].sort(codePointCompare);
-  const answer = lines(...names.map((name) => `${name}:${countOf(state, name)}${state.down.has(name) ? ' down' : ''}`));
+  // A display that never shows a negative number (`max(0, count)`) over a count that goes below zero.
+  const hidden = on.has('negative-hidden');
+  const shown = (count: bigint): bigint => (hidden && count < 0n ? 0n : count);
+  const answer = lines(...names.map((name) => `${name}:${shown(countOf(state, name))}${state.down.has(name) ? ' down' : ''}`));
   if (!observed) return { state, answer };
   // The program printed its own bookkeeping: from here on, those are the counts and the health flags.
   const inFlight = new Map(state.inFlight);
@@ -224,7 +227,8 @@ function status(state: HealthState, observed?: readonly string[]): Step {
   for (const line of observed) {
     const match = /^([^\s:]+):(-?\d+)( down)?$/.exec(line);
     if (!match) continue;
-    inFlight.set(match[1]!, BigInt(match[2]!));
+    // A 0 printed over a count it hides below zero is that count still.
+    if (!(hidden && match[2] === '0' && countOf(state, match[1]!) < 0n)) inFlight.set(match[1]!, BigInt(match[2]!));
     if (match[3]) down.add(match[1]!);
     else down.delete(match[1]!);
   }
@@ -325,6 +329,7 @@ export const model: ReferenceModel<HealthState> = {
     { id: 'up-resets-count', description: 'UP sets the backend\'s count back to 0' },
     { id: 'down-resets-count', description: 'DOWN sets the backend\'s count to 0' },
     { id: 'negative-count', description: 'DONE at 0 goes below zero' },
+    { id: 'negative-hidden', description: 'DONE at 0 goes below zero, and STATUS prints a count below zero as 0 (max(0, count))' },
     { id: 'wrap-32', description: 'DONE at 0 wraps an unsigned 32-bit counter to 4294967295' },
     { id: 'wrap-64', description: 'DONE at 0 wraps an unsigned 64-bit counter to 18446744073709551615' },
     { id: 'negative-idle-key', description: "DONE at 0 goes to -1, and PICK ranks -1 like an idle backend and -2 or below as the busiest (HAProxy leastconn's key (inflight + 1) * SRV_EWGHT_MAX / eweight, unsigned)" },
@@ -365,7 +370,7 @@ export const model: ReferenceModel<HealthState> = {
       case 'DONE':
         return done(state, args[0], on);
       case 'STATUS':
-        return status(state, observed);
+        return status(state, on, observed);
       default:
         return { state, answer: lines('ERROR') };
     }

@@ -110,7 +110,7 @@ function done(state: PoolState, name: string | undefined, on: ReadonlySet<string
   let lowered: bigint;
   if (on.has('count-on-done')) lowered = current + 1n;
   else if (mask !== undefined) lowered = (current - 1n) & mask;
-  else if (on.has('negative-count') || on.has('negative-unsigned') || on.has('negative-idle-key')) lowered = current - 1n;
+  else if (on.has('negative-count') || on.has('negative-unsigned') || on.has('negative-idle-key') || on.has('negative-hidden')) lowered = current - 1n;
   else lowered = current > 0n ? current - 1n : 0n;
   const next = new Map(state.inFlight);
   next.set(name, lowered);
@@ -119,15 +119,22 @@ function done(state: PoolState, name: string | undefined, on: ReadonlySet<string
   return { state: { ...state, inFlight: next, moved: new Map(state.moved ?? []).set(name, clock), clock }, answer: lines('OK') };
 }
 
-function status(state: PoolState, observed?: readonly string[]): StepResult<PoolState> {
+function status(state: PoolState, on: ReadonlySet<string>, observed?: readonly string[]): StepResult<PoolState> {
   const names = [...state.inFlight.keys()].sort(codePointCompare);
-  const answer = lines(...names.map((name) => `${name}:${state.inFlight.get(name) ?? 0n}`));
+  // A display that never shows a negative number (`max(0, count)`) over a count that goes below zero.
+  const hidden = on.has('negative-hidden');
+  const shown = (count: bigint): bigint => (hidden && count < 0n ? 0n : count);
+  const answer = lines(...names.map((name) => `${name}:${shown(state.inFlight.get(name) ?? 0n)}`));
   if (!observed) return { state, answer };
-  // The program printed its own counts: from here on, those are the counts.
+  // The program printed its own counts: from here on, those are the counts (a 0 it prints over a negative count
+  // it hides is that count still).
   const next = new Map(state.inFlight);
   for (const line of observed) {
     const match = /^([^\s:]+):(-?\d+)$/.exec(line);
-    if (match) next.set(match[1]!, BigInt(match[2]!));
+    if (!match) continue;
+    const printed = BigInt(match[2]!);
+    if (hidden && printed === 0n && (state.inFlight.get(match[1]!) ?? 0n) < 0n) continue;
+    next.set(match[1]!, printed);
   }
   return { state: { ...state, inFlight: next }, answer };
 }
@@ -211,6 +218,7 @@ export const model: ReferenceModel<PoolState> = {
     { id: 'wrap-64', description: 'DONE at 0 wraps an unsigned 64-bit counter to 18446744073709551615' },
     { id: 'negative-unsigned', description: 'DONE at 0 goes to -1, and PICK ranks -1 as the busiest (a signed count compared as unsigned)' },
     { id: 'negative-idle-key', description: 'DONE at 0 goes to -1, and PICK ranks -1 like an idle backend and -2 or below as the busiest (HAProxy leastconn\'s key (inflight + 1) * SRV_EWGHT_MAX / eweight, unsigned)' },
+    { id: 'negative-hidden', description: 'DONE at 0 goes below zero, and STATUS prints a count below zero as 0 (max(0, count))' },
     { id: 'no-increment', description: 'PICK does not count the chosen backend at once' },
     { id: 'count-on-done', description: 'the request is counted when it finishes: PICK does not count, DONE adds one' },
     { id: 'unknown-crash', description: 'DONE for a name not in the pool crashes' },
@@ -237,7 +245,7 @@ export const model: ReferenceModel<PoolState> = {
       case 'DONE':
         return done(state, args[0], on);
       case 'STATUS':
-        return status(state, observed);
+        return status(state, on, observed);
       default:
         return { state, answer: lines('ERROR') };
     }
