@@ -42,6 +42,21 @@ describe('least-connections reference model', () => {
     assert.deepEqual(run(['POOL a b c', 'PICK'], ['tiebreak-last']), ['OK', 'c']);
     assert.deepEqual(run(['POOL a b c', 'PICK', 'DONE a', 'PICK'], ['tiebreak-rotate']), ['OK', 'a', 'OK', 'b']);
     assert.deepEqual(run(['POOL a b', 'DONE b', 'STATUS'], ['negative-count']), ['OK', 'OK', 'a:0', 'b:-1']);
+    // Below zero, shown as 0 by STATUS, still ranked below zero by PICK; a 0 the program prints over it keeps it.
+    assert.deepEqual(run(['POOL a b', 'DONE b', 'STATUS', 'PICK', 'STATUS'], ['negative-hidden']), [
+      'OK',
+      'OK',
+      'a:0',
+      'b:0',
+      'b',
+      'a:0',
+      'b:0',
+    ]);
+    const on = new Set(['negative-hidden']);
+    let state = model.initial();
+    for (const command of ['POOL a b', 'DONE b']) state = model.step(state, command, on).state;
+    state = model.step(state, 'STATUS', on, ['a:0', 'b:0']).state;
+    assert.deepEqual(model.step(state, 'PICK', on).answer, { kind: 'lines', lines: ['b'] });
     assert.deepEqual(run(['POOL a b c', 'PICK', 'PICK', 'PICK'], ['no-increment']), ['OK', 'a', 'a', 'a']);
     assert.deepEqual(run(['POOL a', 'DONE x', 'STATUS'], ['unknown-added']), ['OK', 'OK', 'a:0', 'x:0']);
     const crash = simulate(model, ['POOL a', 'DONE x', 'STATUS'], new Set(['unknown-crash'])).outcome;

@@ -105,6 +105,14 @@ interface Choice {
 
 function choose(state: HealthState, on: On): Choice {
   const { pool } = state;
+  // The cap asked before health: room is looked for over the whole pool, down backends included (BUSY when none
+  // has it), and only then are the down ones dropped (EMPTY when none is left).
+  if (on.has('cap-before-health') && pool.length > 0) {
+    const room = pool.filter((name) => underCap(countOf(state, name), state.cap, on));
+    if (room.length === 0) return { answer: lines('BUSY') };
+    const open = room.filter((name) => !state.down.has(name));
+    return open.length === 0 ? { answer: lines('EMPTY') } : fewestOf(state, open, on);
+  }
   const healthy = on.has('pick-ignores-health') ? pool : pool.filter((name) => !state.down.has(name));
   if (healthy.length === 0) {
     if (pool.length === 0) {
@@ -320,6 +328,7 @@ export const model: ReferenceModel<HealthState> = {
     { id: 'empty-crash', description: 'PICK crashes on an empty pool' },
     { id: 'empty-as-busy', description: 'with backends in the pool but none healthy, PICK answers BUSY' },
     { id: 'busy-as-empty', description: 'when every healthy backend is at the cap, PICK answers EMPTY' },
+    { id: 'cap-before-health', description: 'the cap is asked before health: BUSY when every backend, down ones included, is at the cap; EMPTY when only down backends have room' },
     { id: 'empty-busy-swapped', description: 'both words swapped: BUSY when no backend is healthy, EMPTY when every healthy backend is at the cap' },
     { id: 'cap-ignored', description: 'PICK never looks at the cap' },
     { id: 'cap-plus-one', description: 'the cap lets one request more through (count <= cap)' },
