@@ -58,8 +58,13 @@ function pick(state: ConnState, on: ReadonlySet<string>, observed?: readonly str
     return { state, answer: lines('ERROR ValueError') };
   }
   const countOf = (name: string): bigint => active.get(name) ?? 0n;
+  // [count, name] pairs compared with `<` in JavaScript compare as the text "count,name": 10 ranks below 9 (and
+  // "," sorts before every digit, so the count's text alone orders them, then the name as the tiebreak has it).
+  const fewer = on.has('counts-as-text')
+    ? (a: bigint, b: bigint): boolean => byCodePoint(`${a}`, `${b}`) < 0
+    : (a: bigint, b: bigint): boolean => a < b;
   let fewest = countOf(backends[0]!);
-  for (const name of backends) if (countOf(name) < fewest) fewest = countOf(name);
+  for (const name of backends) if (fewer(countOf(name), fewest)) fewest = countOf(name);
   const tied = backends.filter((name) => countOf(name) === fewest);
   const byName = [...tied].sort(byCodePoint)[0]!;
   let chosen: string;
@@ -191,6 +196,7 @@ export const model: ReferenceModel<ConnState> = {
     { id: 'tiebreak-order', description: 'ties go to the first tied backend in backends order instead of the smallest name' },
     { id: 'tiebreak-last', description: 'ties go to the last tied backend in backends order (a `<=` in the loop)' },
     { id: 'tiebreak-any', description: 'ties go to any tied backend (at random, or by some rotation)', nondeterministic: true },
+    { id: 'counts-as-text', description: 'pick compares each backend as the text "count,name" (arrays compared with < in JavaScript): a count of 10 ranks below one of 9' },
     { id: 'negative-count', description: 'connection_closed goes below zero' },
     { id: 'wrap-32', description: 'connection_closed at 0 wraps an unsigned 32-bit counter to 4294967295' },
     { id: 'wrap-64', description: 'connection_closed at 0 wraps an unsigned 64-bit counter to 18446744073709551615' },
