@@ -57,9 +57,14 @@ export const LESSON = path.join(__dirname, '..', '..', 'lessons', 'least-connect
 const parsed = parseManifest(fs.readFileSync(path.join(LESSON, 'lesson.json'), 'utf8'), 'lesson.json');
 if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
 export const manifest = parsed.manifest;
-export const transcripts = manifest.transcripts.flatMap((f) =>
-  parseTranscripts(fs.readFileSync(path.join(LESSON, f), 'utf8'), f),
-);
+/**
+ * The hidden transcripts the core check's tests were written against: the lesson's, less numbers.txt (stop 42: a
+ * count past 9, for a program that compares counts as text), which would renumber and reorder what they pin, as
+ * the generator above would.
+ */
+export const transcripts = manifest.transcripts
+  .filter((f) => f !== 'transcripts/numbers.txt')
+  .flatMap((f) => parseTranscripts(fs.readFileSync(path.join(LESSON, f), 'utf8'), f));
 export const CORRECT_PY = fs.readFileSync(
   path.join(__dirname, '..', 'fixtures', 'least-connections', 'python', 'correct.py'),
   'utf8',

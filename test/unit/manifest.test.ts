@@ -31,7 +31,7 @@ describe('lesson manifest parsing', () => {
     const result = parseManifest(GOOD, FILE);
     assert.ok(result.ok, JSON.stringify(!result.ok && result.problems));
     assert.equal(result.manifest.id, 'least-connections');
-    assert.equal(result.manifest.mistakes.length, 6);
+    assert.equal(result.manifest.mistakes.length, 7);
   });
 
   it('accepts a manifest saved with a byte order mark (the author cannot see it)', () => {

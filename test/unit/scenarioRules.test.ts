@@ -36,7 +36,7 @@ describe('scenarios in lesson.json', () => {
     assert.deepEqual(
       problems((s) => (s.shows = ['no-such-mistake'])),
       [
-        'scenarios.0.shows.0: "no-such-mistake" is not a mistake of this lesson (mistakes: tiebreak, negative-count, late-increment, unknown-backend, empty-pool, stale-counts)',
+        'scenarios.0.shows.0: "no-such-mistake" is not a mistake of this lesson (mistakes: tiebreak, negative-count, late-increment, counts-as-text, unknown-backend, empty-pool, stale-counts)',
       ],
     );
     assert.deepEqual(

@@ -9,7 +9,9 @@ import { model as healthChecks } from '../../lessons/health-checks/model/model';
 import type { MutationInfo, Random, ReferenceModel } from '../../src/core/model/model';
 import { seededRandom } from '../../src/core/model/random';
 import { simulate } from '../../src/core/model/simulate';
-import type { Transcript } from '../../src/core/model/transcript';
+import { parseTranscripts, type Transcript } from '../../src/core/model/transcript';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 const SOURCE = [
   '// a counter',
@@ -80,8 +82,14 @@ describe('validate: the reference model itself', () => {
 
   it('finds nothing wrong with a good model, or with the built-in ones', () => {
     assert.deepEqual(check(model), []);
+    // With the lesson's own hidden transcripts, as `validate` runs it: counts-as-text shows only once a count
+    // reaches 10, which the generated transcripts (a few backends, 16 commands) never do; numbers.txt does.
+    const dir = path.join(__dirname, '..', '..', 'lessons', 'least-connections', 'transcripts');
+    const hidden = fs
+      .readdirSync(dir)
+      .flatMap((file) => parseTranscripts(fs.readFileSync(path.join(dir, file), 'utf8'), `transcripts/${file}`));
     assert.deepEqual(
-      checkModel({ model: leastConnections, transcripts: [], seed: 1, file: 'model/model.ts', clock: () => 0 }),
+      checkModel({ model: leastConnections, transcripts: hidden, seed: 1, file: 'model/model.ts', clock: () => 0 }),
       [],
     );
   });

@@ -61,8 +61,12 @@ function pick(state: PoolState, on: ReadonlySet<string>, observed?: readonly str
     if (on.has('negative-idle-key')) return count === -1n ? 0n : count + (1n << 32n);
     return on.has('negative-unsigned') ? count + (1n << 32n) : count;
   };
+  // Counts compared as text (`Object.values(counts).sort()[0]`, the default sort): "10" comes before "9".
+  const fewer = on.has('counts-as-text')
+    ? (a: bigint, b: bigint): boolean => codePointCompare(`${a}`, `${b}`) < 0
+    : (a: bigint, b: bigint): boolean => a < b;
   let fewest = rank(pool[0]!);
-  for (const name of pool) if (rank(name) < fewest) fewest = rank(name);
+  for (const name of pool) if (fewer(rank(name), fewest)) fewest = rank(name);
   const tied = pool.map((name, index) => ({ name, index })).filter((b) => rank(b.name) === fewest);
   const since = (times: ReadonlyMap<string, number> | undefined, b: { name: string; index: number }): number => times?.get(b.name) ?? b.index - pool.length;
   let chosen = tied[0]!;
@@ -219,6 +223,7 @@ export const model: ReferenceModel<PoolState> = {
     { id: 'negative-unsigned', description: 'DONE at 0 goes to -1, and PICK ranks -1 as the busiest (a signed count compared as unsigned)' },
     { id: 'negative-idle-key', description: 'DONE at 0 goes to -1, and PICK ranks -1 like an idle backend and -2 or below as the busiest (HAProxy leastconn\'s key (inflight + 1) * SRV_EWGHT_MAX / eweight, unsigned)' },
     { id: 'negative-hidden', description: 'DONE at 0 goes below zero, and STATUS prints a count below zero as 0 (max(0, count))' },
+    { id: 'counts-as-text', description: 'PICK compares the counts as text (a default sort in JavaScript): a count of 10 ranks below one of 9' },
     { id: 'no-increment', description: 'PICK does not count the chosen backend at once' },
     { id: 'count-on-done', description: 'the request is counted when it finishes: PICK does not count, DONE adds one' },
     { id: 'unknown-crash', description: 'DONE for a name not in the pool crashes' },

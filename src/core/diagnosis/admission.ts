@@ -40,7 +40,11 @@ export function admit(all: readonly CandidateTally[], singles: Walk, random: boo
  * with support at a well-understood kind of command is not ruled out by disagreements at such a kind;
  * one seen only where the program is not understood must not be contradicted anywhere.
  */
-function unreliableVerbs(all: readonly CandidateTally[], singles: Walk, random: boolean | undefined): Set<string> {
+export function unreliableVerbs(
+  all: readonly CandidateTally[],
+  singles: Walk,
+  random: boolean | undefined,
+): Set<string> {
   const explainedSomehow = new Set(all.flatMap((t) => t.support.map(stepKey)));
   const unreliable = new Set(
     singles.sentences.filter((s) => !explainedSomehow.has(stepKey(s.step))).map((s) => verbOf(s.step.command)),

@@ -17,13 +17,21 @@
  * (credit.ts), and free choices on top or in doubt (freeChoice.ts).
  */
 import type { ReferenceModel } from '../model/model';
-import { admit } from './admission';
+import { admit, unreliableVerbs } from './admission';
 import { answersExactly, candidateOf, candidateSpace, pairsOf, type CandidateSpace } from './candidates';
 import { cover } from './cover';
 import { exactDiagnosis, findingsOf } from './credit';
-import type { Diagnosis, MistakeMutants } from './finding';
+import type { Diagnosis, Finding, MistakeMutants } from './finding';
 import { dropDoubtfulFreeChoices, explainRestByFreeChoice } from './freeChoice';
-import { stepKey, walkEvidence, type Candidate, type EvidenceStream, type Walk } from './stepwise';
+import {
+  stepKey,
+  verbOf,
+  walkEvidence,
+  type Candidate,
+  type CandidateTally,
+  type EvidenceStream,
+  type Walk,
+} from './stepwise';
 
 export type { Diagnosis, Finding, MistakeMutants } from './finding';
 export { MAX_PAIR_CANDIDATES, MAX_SINGLE_CANDIDATES } from './candidates';
@@ -58,6 +66,7 @@ export function diagnose(
   );
   const { chosen, uncovered } = cover(admissible, singles.differingKeys, options.random === true);
   let findings = findingsOf(chosen, space.mistakeOf, space.nondeterministic, singles.tallies);
+  if (options.random === true) findings = dropChanceHalves(findings, admissible, singles);
   findings = explainRestByFreeChoice(model, streams, space, singles, findings, uncovered);
   findings = dropDoubtfulFreeChoices(singles, findings, uncovered);
 
@@ -72,6 +81,22 @@ export function diagnose(
     differingCount: singles.differingCount,
     ...(restsOnDeterminism ? { restsOnDeterminism } : {}),
   };
+}
+
+/**
+ * In a program seen to draw at random, a fixed rule credited only at kinds of command the program is not understood
+ * at (some answer there explained by nothing) is chance, also as half of a pair whose other half is firm elsewhere:
+ * a power-of-two-choices pick of the busier of 10 and 9 fits counts compared as text beside a count that goes
+ * below zero, one batch in three.
+ */
+function dropChanceHalves(
+  findings: readonly Finding[],
+  admissible: readonly CandidateTally[],
+  singles: Walk,
+): Finding[] {
+  // The kinds of command where some answer is explained by no candidate at all: there the program is not understood.
+  const unreliable = unreliableVerbs(admissible, singles, false);
+  return findings.filter((f) => f.nondeterministic || f.steps.some((s) => !unreliable.has(verbOf(s.command))));
 }
 
 /**
