@@ -396,7 +396,12 @@ describe('validate: the reference model itself', () => {
     const t = (name: string, commands: string[]) => transcript(name, commands);
     const problems = checkModel({
       model: healthChecks,
-      transcripts: [t('capped', ['CAP 0', 'POOL a b', 'PICK']), t('uncapped', ['CAP 0', 'POOL a b', 'PICK', 'PICK'])],
+      transcripts: [
+        t('capped', ['CAP 0', 'POOL a b', 'PICK']),
+        t('uncapped', ['CAP 0', 'POOL a b', 'PICK', 'PICK']),
+        // A count past 9, as numbers.txt has: counts compared as text show nowhere else.
+        t('double-digits', ['CAP 0', 'POOL a b', ...Array<string>(20).fill('PICK')]),
+      ],
       seed: 1,
       file: 'model/model.ts',
       clock: () => 0,

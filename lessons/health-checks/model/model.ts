@@ -142,8 +142,12 @@ function choose(state: HealthState, on: On): Choice {
 /** Among the backends that may take the request, the fewest in flight; ties as the tiebreak mutants say. */
 function fewestOf(state: HealthState, open: readonly string[], on: On): Choice {
   const { pool } = state;
+  // Counts compared as text (`Object.values(counts).sort()[0]`, the default sort): "10" comes before "9".
+  const fewer = on.has('counts-as-text')
+    ? (a: bigint, b: bigint): boolean => codePointCompare(`${a}`, `${b}`) < 0
+    : (a: bigint, b: bigint): boolean => a < b;
   let fewest = rankOf(state, open[0]!, on);
-  for (const name of open) if (rankOf(state, name, on) < fewest) fewest = rankOf(state, name, on);
+  for (const name of open) if (fewer(rankOf(state, name, on), fewest)) fewest = rankOf(state, name, on);
   const tied = open.filter((name) => rankOf(state, name, on) === fewest);
   const since = (name: string): number => state.moved?.get(name) ?? pool.indexOf(name) - pool.length;
   let chosen = tied[0]!;
@@ -337,6 +341,7 @@ export const model: ReferenceModel<HealthState> = {
     { id: 'done-ignores-down', description: 'DONE on a backend that is down changes nothing' },
     { id: 'up-resets-count', description: 'UP sets the backend\'s count back to 0' },
     { id: 'down-resets-count', description: 'DOWN sets the backend\'s count to 0' },
+    { id: 'counts-as-text', description: 'PICK compares the counts as text (a default sort in JavaScript): a count of 10 ranks below one of 9' },
     { id: 'negative-count', description: 'DONE at 0 goes below zero' },
     { id: 'negative-hidden', description: 'DONE at 0 goes below zero, and STATUS prints a count below zero as 0 (max(0, count))' },
     { id: 'wrap-32', description: 'DONE at 0 wraps an unsigned 32-bit counter to 4294967295' },
