@@ -133,6 +133,21 @@ describe('problems of a run', () => {
     assert.deepEqual([node!.kind, node!.line], ['crash', 48]);
   });
 
+  it('input() past the end of the input: the crash says how to end the loop', () => {
+    // `while True: line = input()` with no EOFError handling (input_no_eof.py): every answer right, then this.
+    const eof = `Traceback (most recent call last):
+  File "/home/me/lesson/balancer.py", line 7, in <module>
+    words = input().split()
+            ^^^^^^^
+EOFError: EOF when reading a line
+`;
+    const [problem] = runProblems(run({ stdout: 'OK\n', stderr: eof, exitCode: 1 }), PY);
+    assert.deepEqual([problem!.kind, problem!.line], ['crash', 7]);
+    assert.match(problem!.advice!, /input\(\) raises EOFError when the input has ended.*for line in sys\.stdin/);
+    const [other] = runProblems(run({ stdout: 'OK\n', stderr: PY_TRACEBACK, exitCode: 1 }), PY);
+    assert.match(other!.advice!, /^Read the traceback below/);
+  });
+
   it('a module of the learner’s own that the check does not show is said to be out of its view, with what to do', () => {
     const python = `Traceback (most recent call last):
   File "/home/me/class/balancer.py", line 3, in <module>

@@ -145,6 +145,13 @@ function stopProblem(run: ProcessResult, ctx: ProblemContext): Problem | undefin
   return undefined;
 }
 
+/**
+ * Python's `input()` past the last line: a loop written for the keyboard (`while True: input()`) that the check's
+ * input, which ends, brings to an EOFError after the last command.
+ */
+const END_OF_INPUT_ADVICE =
+  'Your program asked for a line after the last one: input() raises EOFError when the input has ended. End the loop there (`except EOFError: break`), or read the lines with `for line in sys.stdin:`, which stops by itself.';
+
 /** It failed by itself: at a placeholder, or in a crash. */
 function exitProblem(run: ProcessResult, ctx: ProblemContext): Problem | undefined {
   const summary = errorSummary(run.stderr, ctx.language);
@@ -165,9 +172,11 @@ function exitProblem(run: ProcessResult, ctx: ProblemContext): Problem | undefin
       line,
       advice: module
         ? outOfViewAdvice(module, ctx.shownName ?? ctx.fileName)
-        : ctx.language === 'python'
-          ? 'Read the traceback below from the bottom up: the last line is the error, the lines above it say where.'
-          : 'Read the error below from the top: the first lines show the line of your file and the error, then the calls that led there.',
+        : ctx.language === 'python' && /^EOFError\b/m.test(run.stderr)
+          ? END_OF_INPUT_ADVICE
+          : ctx.language === 'python'
+            ? 'Read the traceback below from the bottom up: the last line is the error, the lines above it say where.'
+            : 'Read the error below from the top: the first lines show the line of your file and the error, then the calls that led there.',
       details: trimDetails(run.stderr),
     };
   }
