@@ -85,7 +85,8 @@ export function diagnose(
 
 /**
  * In a program seen to draw at random, a fixed rule credited only at kinds of command the program is not understood
- * at (some answer there explained by nothing) is chance, also as half of a pair whose other half is firm elsewhere:
+ * at (some answer there explained by no admitted candidate) is chance, also as half of a pair whose other half is
+ * firm elsewhere:
  * a power-of-two-choices pick of the busier of 10 and 9 fits counts compared as text beside a count that goes
  * below zero, one batch in three.
  */
@@ -94,7 +95,7 @@ function dropChanceHalves(
   admissible: readonly CandidateTally[],
   singles: Walk,
 ): Finding[] {
-  // The kinds of command where some answer is explained by no candidate at all: there the program is not understood.
+  // The kinds of command where some answer is explained by no admitted candidate: there the program is not understood.
   const unreliable = unreliableVerbs(admissible, singles, false);
   return findings.filter((f) => f.nondeterministic || f.steps.some((s) => !unreliable.has(verbOf(s.command))));
 }

@@ -92,6 +92,7 @@ export function manyAnswerEnd(model: ReferenceModel, shape: RegExp, lines: reado
     const form = answerForm(lines[k]!);
     if (lines[k] === '') return true;
     if (model.isAnswerLine(lines[k]!)) return false;
+    // The answer's row forms with punctuation (`w:w`), as `beside` takes them; a bare word could be any answer.
     const rowForms = [...forms].filter((f) => /[^w ]/.test(f));
     const pieces = form.split(' ');
     return (
