@@ -61,7 +61,9 @@ export function formatReport(report: CheckReport, colour: boolean, maxRung?: num
       const title = problemTitle(p.kind);
       const message = safeText(p.message, { multiline: true });
       const led = message.startsWith(title);
-      const at = p.line ? c.dim(` (line ${p.line})`) : '';
+      // A message that already names its line ("crashed at line 9") is not followed by "(line 9)".
+      const namesLine = p.line !== undefined && new RegExp(`\\bline ${p.line}\\b`).test(message);
+      const at = p.line && !namesLine ? c.dim(` (line ${p.line})`) : '';
       out.push(
         led
           ? `${c.yellow(c.bold(title))}${message.slice(title.length)}${at}`

@@ -97,6 +97,14 @@ describe('lesson-companion CLI (built bundle, real processes)', function () {
     assert.doesNotMatch(result.stdout, /\[tiebreak\]|generated-\d|Revealed by/);
   });
 
+  it('says the line of a crash once in the text report (not "at line 9 … (line 9)")', async () => {
+    const result = await run(['check', path.join(PY, 'unknown-crash.py'), '--fuzz', '4']);
+    assert.equal(result.code, 1);
+    const crashLine = result.stdout.split('\n').find((l) => /crashed/.test(l) && /\bline \d+/.test(l));
+    assert.ok(crashLine, result.stdout);
+    assert.equal(crashLine.match(/\bline \d+/g)!.length, 1, crashLine);
+  });
+
   it('exit 1 (not 2) and interpreter-missing for --python /nonexistent/python3', async () => {
     const result = await run(['check', path.join(PY, 'correct.py'), '--json', '--python', '/nonexistent/python3']);
     assert.equal(result.code, 1, result.stderr);

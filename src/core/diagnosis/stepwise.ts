@@ -10,19 +10,11 @@
  * program differs, every candidate that gives the program's answer explains it.
  */
 import type { ReferenceModel, StepResult } from '../model/model';
-import { clipLine, SHOWN_ANSWER_CHARS } from '../text/clip';
-import { cutAnswer, inShapeForm, noteAnswerForms } from '../model/segment';
+import { cutAnswer, noteAnswerForms } from '../model/segment';
+import { unexplainedStep } from './stepSentences';
+import type { ProgramAnswer, StepRef, UnexplainedStep } from './steps';
 
-/** A place in the evidence: a command of a stream, and the transcript (list) it belongs to. */
-export interface StepRef {
-  readonly stream: number;
-  /** Index into the stream's commands. */
-  readonly index: number;
-  /** The batch list (case) the command belongs to, and the command's index within that list (reset excluded). */
-  readonly list: number;
-  readonly listIndex: number;
-  readonly command: string;
-}
+export type { ProgramAnswer, StepRef, UnexplainedStep } from './steps';
 
 export interface Candidate {
   /** Mutation ids switched on together (one, or a pair). */
@@ -49,14 +41,6 @@ export interface CandidateTally {
   exact: boolean;
 }
 
-export interface UnexplainedStep {
-  readonly step: StepRef;
-  /** What the program did there, compared with the reference, in the learner's words. */
-  readonly sentence: string;
-  /** What differs there is the form of the answer's lines (`a=1` for `a:1`), not what they say. */
-  readonly form?: true;
-}
-
 export interface Walk {
   readonly tallies: CandidateTally[];
   /** Every command where the program's answer differs from the reference's. */
@@ -81,10 +65,6 @@ export const stepKey = (ref: Pick<StepRef, 'stream' | 'index'>): string => `${re
 
 /** A command's first word: its kind. */
 export const verbOf = (command: string): string => command.trim().split(/\s+/)[0] ?? '';
-
-/** What the program did at a command: answered these lines, or died there (`ended`: it exited normally without answering). */
-type ProgramAnswer =
-  { readonly kind: 'lines'; readonly lines: readonly string[] } | { readonly kind: 'crash'; readonly ended?: boolean };
 
 function sameLines(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((line, i) => line === b[i]);
@@ -136,15 +116,6 @@ function listOf(stream: EvidenceStream, index: number): { list: number; listInde
 
 const NO_MUTATIONS: ReadonlySet<string> = new Set();
 
-/** What a walk gathers over every stream, as it goes. */
-interface WalkState {
-  readonly tallies: CandidateTally[];
-  readonly differing: StepRef[];
-  readonly differingKeys: Set<string>;
-  readonly sentences: UnexplainedStep[];
-  differingCount: number;
-}
-
 /** One command of a stream as the program answered it, beside the reference. */
 interface CommandSeen {
   readonly ref: StepRef;
@@ -157,13 +128,52 @@ interface CommandSeen {
   readonly referenceAgrees: boolean;
 }
 
+/** A candidate's tally over one stream (merged over the streams into a CandidateTally). */
+type StreamTally = Omit<CandidateTally, 'candidate'>;
+
+/** What one stream says: its differing commands, and each candidate's tally there. */
+interface StreamShare {
+  readonly differing: StepRef[];
+  readonly differingKeys: string[];
+  readonly sentences: UnexplainedStep[];
+  /** By candidate (`candidateKey`): a stream is walked again only for candidates it has not been walked for. */
+  readonly tallies: Map<string, StreamTally>;
+}
+
+const candidateKey = (c: Candidate): string => `${c.mutations.join('+')}${c.nondeterministic ? '~' : ''}`;
+
+/**
+ * Each stream's share of a walk, by the model, the stream and its place: a check diagnoses the same first batch
+ * again with the probe's runs added, and a random program's verdict is settled over growing evidence, so most
+ * streams of a walk were walked before for most candidates (the model is a pure function of state and command).
+ */
+const shares = new WeakMap<ReferenceModel, WeakMap<EvidenceStream, Map<number, StreamShare>>>();
+
 export function walkEvidence(
   model: ReferenceModel,
   streams: readonly EvidenceStream[],
   candidates: readonly Candidate[],
 ): Walk {
-  const walk: WalkState = {
-    tallies: candidates.map((candidate) => ({
+  const keys = candidates.map(candidateKey);
+  const byStream = shares.get(model) ?? new WeakMap<EvidenceStream, Map<number, StreamShare>>();
+  shares.set(model, byStream);
+  const parts = streams.map((stream, streamIndex) => {
+    const byPlace = byStream.get(stream) ?? new Map<number, StreamShare>();
+    byStream.set(stream, byPlace);
+    const known = byPlace.get(streamIndex);
+    const missing = candidates.filter((_, c) => !known?.tallies.has(keys[c]!));
+    if (known && missing.length === 0) return known;
+    const share = walkStream(model, stream, streamIndex, missing, known);
+    byPlace.set(streamIndex, share);
+    return share;
+  });
+  return mergedWalk(candidates, keys, parts);
+}
+
+/** The streams' shares added up, in stream order: the first MAX_REFS references of each list are the walk's. */
+function mergedWalk(candidates: readonly Candidate[], keys: readonly string[], parts: readonly StreamShare[]): Walk {
+  const tallies: CandidateTally[] = candidates.map((candidate, c) => {
+    const tally: CandidateTally = {
       candidate,
       support: [],
       supportCount: 0,
@@ -172,29 +182,50 @@ export function walkEvidence(
       firstAgainst: null,
       otherAnswers: 0,
       exact: !candidate.nondeterministic,
-    })),
-    differing: [],
-    differingKeys: new Set<string>(),
-    sentences: [],
-    differingCount: 0,
-  };
-  const sets = candidates.map((c) => new Set(c.mutations));
-  streams.forEach((stream, streamIndex) => walkStream(model, stream, streamIndex, sets, walk));
-  const { tallies, differing, differingCount, sentences, differingKeys } = walk;
-  return { tallies, differing, differingCount, sentences, differingKeys };
+    };
+    for (const part of parts) {
+      const t = part.tallies.get(keys[c]!)!;
+      tally.supportCount += t.supportCount;
+      for (const ref of t.support) if (tally.support.length < MAX_REFS) tally.support.push(ref);
+      tally.against += t.against;
+      for (const [verb, n] of t.againstByVerb) tally.againstByVerb.set(verb, (tally.againstByVerb.get(verb) ?? 0) + n);
+      tally.firstAgainst ??= t.firstAgainst;
+      tally.otherAnswers = (tally.otherAnswers ?? 0) + (t.otherAnswers ?? 0);
+      tally.exact &&= t.exact;
+    }
+    return tally;
+  });
+  const differing = parts.flatMap((part) => part.differing).slice(0, MAX_REFS);
+  const sentences = parts.flatMap((part) => part.sentences).slice(0, MAX_REFS);
+  const differingKeys = new Set(parts.flatMap((part) => part.differingKeys));
+  return { tallies, differing, differingCount: differingKeys.size, sentences, differingKeys };
 }
 
 /**
  * One stream, command by command: the reference and every candidate answer it from their own state, are
- * tallied against what the program answered, then follow the program's answer and go on.
+ * tallied against what the program answered, then follow the program's answer and go on. `known` is what an
+ * earlier walk of the stream found, for other candidates: its differing commands are kept, the new tallies added.
  */
 function walkStream(
   model: ReferenceModel,
   stream: EvidenceStream,
   streamIndex: number,
-  sets: readonly ReadonlySet<string>[],
-  walk: WalkState,
-): void {
+  candidates: readonly Candidate[],
+  known: StreamShare | undefined,
+): StreamShare {
+  const share: StreamShare = known
+    ? { ...known, tallies: new Map(known.tallies) }
+    : { differing: [], differingKeys: [], sentences: [], tallies: new Map() };
+  const sets = candidates.map((c) => new Set(c.mutations));
+  const tallies: StreamTally[] = candidates.map((c) => ({
+    support: [],
+    supportCount: 0,
+    against: 0,
+    againstByVerb: new Map(),
+    firstAgainst: null,
+    otherAnswers: 0,
+    exact: !c.nondeterministic,
+  }));
   const finished = stream.ending === 'finished';
   let reference = model.initial();
   const states = sets.map(() => model.initial());
@@ -213,25 +244,19 @@ function walkStream(
     const ref: StepRef = { stream: streamIndex, index, list: where.list, listIndex: where.listIndex, command };
     const referenceStep = observed ? model.step(reference, command, NO_MUTATIONS, observed) : expected;
     const referenceAgrees = accepts(referenceStep, answer) !== false;
-    if (!referenceAgrees) {
-      walk.differingCount += 1;
-      walk.differingKeys.add(stepKey(ref));
-      if (walk.differing.length < MAX_REFS) walk.differing.push(ref);
+    if (!referenceAgrees && !known) {
+      share.differingKeys.push(stepKey(ref));
+      if (share.differing.length < MAX_REFS) share.differing.push(ref);
+      if (share.sentences.length < MAX_REFS)
+        share.sentences.push(unexplainedStep(model, ref, reference, referenceStep, answer));
     }
     const referenceAnswer = referenceStep.answer;
-    tallyCandidates(model, states, sets, walk.tallies, {
-      ref,
-      verb,
-      observed,
-      answer,
-      referenceAnswer,
-      referenceAgrees,
-    });
-    if (!referenceAgrees && walk.sentences.length < MAX_REFS)
-      walk.sentences.push(unexplainedStep(model, ref, reference, referenceStep, answer));
+    tallyCandidates(model, states, sets, tallies, { ref, verb, observed, answer, referenceAnswer, referenceAgrees });
     if (referenceStep.answer.kind !== 'crash') reference = referenceStep.state;
     if (answer.kind === 'crash') break;
   }
+  candidates.forEach((c, k) => share.tallies.set(candidateKey(c), tallies[k]!));
+  return share;
 }
 
 /** The program's answer lines to the command at `index`, read from line `at`; undefined where it gave none. */
@@ -277,7 +302,7 @@ function tallyCandidates(
   model: ReferenceModel,
   states: unknown[],
   sets: readonly ReadonlySet<string>[],
-  tallies: readonly CandidateTally[],
+  tallies: readonly StreamTally[],
   seen: CommandSeen,
 ): void {
   const { ref, verb, observed, answer, referenceAgrees } = seen;
@@ -300,59 +325,4 @@ function tallyCandidates(
     }
     if (result.answer.kind !== 'crash') states[c] = result.state;
   }
-}
-
-/** A differing command said in the learner's words: its form first, when that is what differs. */
-function unexplainedStep(
-  model: ReferenceModel,
-  ref: StepRef,
-  state: unknown,
-  expected: StepResult<unknown>,
-  answer: ProgramAnswer,
-): UnexplainedStep {
-  const expectedLines = expected.answer.kind === 'lines' ? expected.answer.lines : [];
-  const form = answer.kind === 'crash' ? undefined : otherForm(model, ref.command, expectedLines, answer.lines);
-  if (form) return { step: ref, sentence: form, form: true };
-  return { step: ref, sentence: describe(model, state, ref.command, expected, answer) };
-}
-
-function describe(
-  model: ReferenceModel,
-  state: unknown,
-  command: string,
-  expected: StepResult<unknown>,
-  answer: ProgramAnswer,
-): string {
-  const expectedLines = expected.answer.kind === 'lines' ? expected.answer.lines : [];
-  if (answer.kind === 'crash') {
-    const what = answer.ended ? 'your program had ended without answering' : 'your program crashed';
-    return `at \`${command}\` ${what}, where the reference answers "${expectedLines.join(' / ') || '(nothing)'}"`;
-  }
-  let custom: unknown;
-  try {
-    custom = model.describeDifference?.(state, command, expectedLines, answer.lines);
-  } catch {
-    custom = undefined; // a sentence is a courtesy; the generic one below is still true
-  }
-  if (typeof custom === 'string' && custom !== '') return clipLine(custom, 4 * SHOWN_ANSWER_CHARS);
-  return `\`${command}\` answered "${clipLine(answer.lines.join(' / ')) || '(nothing)'}" where the reference answers "${clipLine(expectedLines.join(' / ')) || '(nothing)'}"`;
-}
-
-/**
- * A many-line answer whose rows are in another form than the lesson's, word for word (`a=1` where the reference
- * prints `a:1`): the format is what differs, said as such, not as counts the model would read into it.
- */
-function otherForm(
-  model: ReferenceModel,
-  command: string,
-  expected: readonly string[],
-  actual: readonly string[],
-): string | undefined {
-  const shape = model.answerShape(command);
-  if (shape.kind !== 'many' || expected.length === 0) return undefined;
-  const row = actual.find((line) => !model.isAnswerLine(line) && !inShapeForm(model, shape.line, line));
-  if (row === undefined) return undefined;
-  const words = (line: string): string[] => line.match(/[\p{L}\p{N}_.+-]+/gu) ?? [];
-  const like = expected.find((line) => words(line).join(' ') === words(row).join(' ')) ?? expected[0]!;
-  return `\`${command}\` printed "${clipLine(row)}", which is not in the form of the lesson's answers: the reference prints "${clipLine(like)}"`;
 }
