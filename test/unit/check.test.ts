@@ -305,8 +305,42 @@ describe('check (fake programs)', () => {
     assert.equal(report.checks.notRun, transcripts.length - 1);
     assert.deepEqual(report.checks, countedChecks(report));
     assert.ok(report.processRuns <= 10, `${report.processRuns} runs`);
-    const difference = report.problems.find((p) => p.kind === 'unrecognised-difference');
-    assert.match(difference!.message, /ended without answering/);
+    // Said as what it is (no answer to anything), not as a difference to walk through on paper.
+    assert.deepEqual(
+      report.problems.map((p) => p.kind),
+      ['no-answers'],
+    );
+    assert.match(report.problems[0]!.advice!, /a main\(\) that is never called/);
+  });
+
+  it('says where the answers of a program that prints only to stderr went', async () => {
+    const report = await checkWith(async (input) => ({
+      ...(await mutantProgram()(input)),
+      stdout: '',
+      stderr: 'OK\n',
+    }));
+    assert.deepEqual(
+      report.problems.map((p) => [p.kind, p.advice]),
+      [
+        [
+          'no-answers',
+          'It wrote to stderr instead, e.g. "OK": print each answer to stdout (Python: print(...); JavaScript: console.log(...)) and keep stderr for debugging.',
+        ],
+      ],
+    );
+  });
+
+  it('a program that answers something somewhere is not said to answer nothing', async () => {
+    // It answers POOL and nothing else.
+    const poolOnly = (input: string): string =>
+      input
+        .split('\n')
+        .filter((command) => command.startsWith('POOL'))
+        .map(() => 'OK\n')
+        .join('');
+    const report = await checkWith(async (input) => done(poolOnly(input)));
+    assert.equal(report.status, 'fail');
+    assert.ok(!report.problems.some((p) => p.kind === 'no-answers'), JSON.stringify(report.problems));
   });
 
   it('reproduces a report from its seed', async () => {

@@ -62,7 +62,7 @@ function stopProblem(d: AnswerDifference, probed: string): Problem {
     kind: 'timeout',
     message: `Your program stopped answering ${inTranscript(d.command, d.transcript ?? probed)} ${when}: it gave no answer there, and none after.`,
     advice:
-      'Answer every command until the input ends: read stdin to its end, and do not close stdout or exit after a number of commands or lines.',
+      'Answer every command until the input ends: read stdin to its end, do not close stdout or exit after a number of commands or lines, and do not end while a thread or a timer still has answers to print (join the thread).',
   };
 }
 
@@ -115,7 +115,9 @@ export function assembleProblems(p: ProblemInputs): Problem[] {
     (crashesOnly && problems.some((x) => x.kind === 'crash')) ||
     problems.some((x) => x.kind === 'stale-state') ||
     stop !== undefined;
-  if (unexplained.length > 0 && !explainedElsewhere) {
+  const silent = unexplained.length > 0 && !explainedElsewhere ? noAnswersProblem(p.main) : undefined;
+  if (silent) problems.push(silent);
+  else if (unexplained.length > 0 && !explainedElsewhere) {
     const first = unexplained[0]!;
     const where = p.cases[first.step.list];
     const more = unexplained.length > 1 ? ` It differs like this at ${unexplained.length} commands.` : '';
@@ -131,6 +133,29 @@ export function assembleProblems(p: ProblemInputs): Problem[] {
     });
   }
   return floodFirst(problems);
+}
+
+/**
+ * Every run of the check ended by itself (exit code 0) without one line on stdout: nothing it did can be compared
+ * with a rule, so no difference is walked through on paper. What it wrote to stderr, if anything, is where its
+ * answers went; else the usual causes are said (a main() never called, a thread the program does not wait for).
+ */
+function noAnswersProblem(main: BatchResult): Problem | undefined {
+  const ended = (r: ProcessResult): boolean =>
+    r.exitCode === 0 && !r.timedOut && !r.outputLimited && !r.startError && !r.prepareError;
+  if (main.runs.length === 0 || !main.runs.every((r) => ended(r) && r.stdout.trim() === '')) return undefined;
+  const toStderr = main.runs
+    .flatMap((r) => r.stderr.split('\n'))
+    .map((line) => line.trim())
+    .find((line) => line !== '');
+  return {
+    kind: 'no-answers',
+    message:
+      'Your program printed no answers: given the commands of a transcript, it read them and ended (exit code 0) without one line on stdout.',
+    advice: toStderr
+      ? `It wrote to stderr instead, e.g. ${shownLine(toStderr)}: print each answer to stdout (Python: print(...); JavaScript: console.log(...)) and keep stderr for debugging.`
+      : 'Check that the command loop runs and prints each answer as it reads the command. Programs that end without a word: a main() that is never called (Python: `if __name__ == "__main__":` spelled otherwise), answers printed by a thread or a timer the program does not wait for before it ends (join the thread; no daemon thread for the answers), answers collected and never printed. Run the failing transcript by hand with its replay line and watch for the answers.',
+  };
 }
 
 /**

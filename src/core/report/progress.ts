@@ -28,7 +28,9 @@ export function checkSummary(
   }
   const why = report.problems?.some((p) => p.kind === 'unimplemented')
     ? 'the code is not written yet'
-    : 'the program stopped answering';
+    : report.problems?.some((p) => p.kind === 'no-answers')
+      ? 'the program answers nothing'
+      : 'the program stopped answering';
   return `${passed} of ${total} hidden transcripts pass${notRun ? ` (${notRun} not run: ${why})` : ''}`;
 }
 
@@ -42,6 +44,7 @@ const PROBLEM_TITLES: Record<ProblemKind, string> = {
   unimplemented: 'Not written yet',
   'interpreter-missing': 'Interpreter not found',
   'unrecognised-difference': 'A difference this lesson has no name for',
+  'no-answers': 'Your program printed no answers',
   'line-endings': 'Line endings: a byte after every answer',
   nondeterministic: 'Your program answers differently each run',
   'model-error': "The lesson's reference model failed",

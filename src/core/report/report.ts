@@ -11,6 +11,8 @@ export type ProblemKind =
   | 'unimplemented'
   | 'interpreter-missing'
   | 'unrecognised-difference'
+  /** Every run ended normally without one line on stdout: no answer to anything (a main() never called, a thread not waited for). */
+  | 'no-answers'
   /** Answers end in `\r` (a `\r\n` line ending) or trailing spaces; the check compares them without. */
   | 'line-endings'
   /** The program answers differently on two runs of the same commands (an unseeded random generator). */
