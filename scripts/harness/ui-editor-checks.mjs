@@ -7,7 +7,12 @@ import { runCommand } from './ui-driver.mjs';
 /** Our diagnostics as the Problems view lists them: severity, message, the line it starts on. */
 export async function diagnosticRows(page) {
   await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
-  await page.locator('.markers-panel .monaco-list-row').first().waitFor({ timeout: 10000 });
+  // A row, or the view's "No problems have been detected" (a report with no line to mark: a program that answers nothing).
+  await page
+    .locator('.markers-panel .monaco-list-row, .markers-panel .message-box-container')
+    .filter({ visible: true })
+    .first()
+    .waitFor({ timeout: 10000 });
   await page.waitForTimeout(300);
   const labels = await page
     .locator('.markers-panel .monaco-list-row[aria-level="2"]')

@@ -34,8 +34,9 @@ const LESSONS = [
     title: 'Least Connections: Balance by What Is Still Open',
     language: 'JavaScript',
     main: 'balancer.js',
-    // Two sure mistakes with lines; a likely one in a helper; one with no line, two problem cards.
-    programs: ['class_reduce_lte.js', 'nginx_least_conn.js', 'p2c_negative.js'].map((f) =>
+    // Two sure mistakes with lines; a likely one in a helper; one with no line, two problem cards; a program that
+    // answers nothing (a problem card only, nothing in the Problems view).
+    programs: ['class_reduce_lte.js', 'nginx_least_conn.js', 'p2c_negative.js', 'main_not_called.js'].map((f) =>
       path.join(REAL, 'least-connections', 'javascript', f),
     ),
     passing: path.join(REAL, 'least-connections', 'javascript', 'reduce_strict.js'),

@@ -310,7 +310,7 @@ describe('check (fake programs)', () => {
       report.problems.map((p) => p.kind),
       ['no-answers'],
     );
-    assert.match(report.problems[0]!.advice!, /a main\(\) that is never called/);
+    assert.match(report.problems[0]!.advice!, /its main\(\) is never called/);
   });
 
   it('says where the answers of a program that prints only to stderr went', async () => {

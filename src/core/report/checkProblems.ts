@@ -150,11 +150,10 @@ function noAnswersProblem(main: BatchResult): Problem | undefined {
     .find((line) => line !== '');
   return {
     kind: 'no-answers',
-    message:
-      'Your program printed no answers: given the commands of a transcript, it read them and ended (exit code 0) without one line on stdout.',
+    message: 'Given the commands of a transcript, your program ended (exit code 0) without one line on stdout.',
     advice: toStderr
       ? `It wrote to stderr instead, e.g. ${shownLine(toStderr)}: print each answer to stdout (Python: print(...); JavaScript: console.log(...)) and keep stderr for debugging.`
-      : 'Check that the command loop runs and prints each answer as it reads the command. Programs that end without a word: a main() that is never called (Python: `if __name__ == "__main__":` spelled otherwise), answers printed by a thread or a timer the program does not wait for before it ends (join the thread; no daemon thread for the answers), answers collected and never printed. Run the failing transcript by hand with its replay line and watch for the answers.',
+      : 'Check that the command loop runs and prints each answer as it reads its command. A program ends without a word when its main() is never called (`main` without its parentheses; Python: `if __name__ == "__main__":` spelled otherwise), when the thread or timer that prints the answers is not waited for (join the thread), or when the answers are collected and never printed.',
   };
 }
 
