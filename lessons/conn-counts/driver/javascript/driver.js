@@ -16,9 +16,11 @@
 // The protocol names the Python lesson's two exceptions. A RangeError (or an error named ValueError)
 // from pick() is answered `ERROR ValueError`. JavaScript has no KeyError: reading a missing Map entry
 // gives undefined and the count becomes NaN. So after OPEN/CLOSE the driver checks the count it left;
-// if it is not a whole number, the write is undone and the answer is `ERROR KeyError`, the same
-// answer the Python version of that mistake gives. Any other error is a real crash, stack and all,
-// so the checker can say "not written yet" or show where the code broke.
+// if the entry is there but not a whole number, the write is undone and the answer is `ERROR KeyError`,
+// the same answer the Python version of that mistake gives. No entry at all is no error: a program that
+// skips a backend it has no entry for, or deletes an entry at 0, answers OK, as in Python, and ACTIVE shows
+// what it left. Any other error is a real crash, stack and all, so the checker can say "not written yet"
+// or show where the code broke.
 'use strict';
 const path = require('node:path');
 const readline = require('node:readline');
@@ -59,7 +61,7 @@ function changeCommand(fn, backend) {
     throw error;
   }
   const after = counts.active.get(backend);
-  if (!Number.isInteger(after)) {
+  if (counts.active.has(backend) && !Number.isInteger(after)) {
     if (had) counts.active.set(backend, before);
     else counts.active.delete(backend);
     return say('ERROR KeyError');
