@@ -86,8 +86,10 @@ describe('check: lines no command asks for', () => {
     });
     const report = await checkWith(ticking);
     // The probed transcript is the shortest failing one with enough free choices that chance agreement is unlikely.
-    const probed = generated[31]!;
-    assert.equal(probed.label, 'a random test (#32)');
+    // (Under the mistakes the first look suspects: a likely one that is a corner of a bigger unexplained difference
+    // is no longer among them, so the count of free choices is the reference's.)
+    const probed = generated[15]!;
+    assert.equal(probed.label, 'a random test (#16)');
     assert.equal(report.status, 'fail');
     assert.deepEqual(
       report.problems.map((p) => [p.kind, p.message]),
