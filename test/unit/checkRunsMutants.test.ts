@@ -223,8 +223,9 @@ describe('check: a program that ends early without an error', () => {
     assert.equal(report.status, 'fail');
     assert.deepEqual(report.checks, { total: 16, passed: 7, failed: 9, notRun: 0 });
     // Three ends, then the random tests not yet run are left out. An end with exit code 0 is probed (a program that
-    // quits after so many lines would end elsewhere on a fresh run): 3 runs of it. An error exit would not be.
-    assert.equal(report.processRuns, 16);
+    // quits after so many lines would end elsewhere on a fresh run): 3 runs of it. An error exit would not be. Its
+    // one-command counterexample (`DONE ghost`) is confirmed in one process: no observe command runs before it ends.
+    assert.equal(report.processRuns, 15);
     assert.equal(report.runsByPhase?.probe, 3);
     assert.deepEqual(
       report.problems.map((p) => p.kind),
@@ -252,7 +253,8 @@ describe('check: crashes on commands a mistake crashes on', () => {
     );
     assert.deepEqual(report.checks, { total: 16, passed: 11, failed: 5, notRun: 0 });
     assert.deepEqual(report.fuzz, { seed: 2026, transcripts: 40, failed: 0, notRun: 20 });
-    assert.equal(report.processRuns, 7);
+    // The one-command counterexample's observed run crashes before any observe command: one process, not two.
+    assert.equal(report.processRuns, 6);
     assert.deepEqual(divergences(report), [
       ['stranger-done', 1],
       ['stranger-after-picks', 2],
@@ -269,7 +271,7 @@ describe('check: crashes on commands a mistake crashes on', () => {
       [['empty-pool', ['empty-pool', 'before-any-pool', 'long-mixed-3']]],
     );
     assert.deepEqual(report.fuzz, { seed: 2026, transcripts: 40, failed: 0, notRun: 5 });
-    assert.equal(report.processRuns, 5);
+    assert.equal(report.processRuns, 4);
     assert.deepEqual(divergences(report), [
       ['empty-pool', 1],
       ['before-any-pool', 0],

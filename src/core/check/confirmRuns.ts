@@ -108,10 +108,18 @@ async function observedThenPlain(
   ctx: ConfirmContext,
   c: readonly string[],
 ): Promise<{ plain: Outcome; observed: Outcome }> {
-  const both = await runBatch(ctx.model, ctx.execute, [withObserve(ctx.model, c), c]);
+  const both = await runBatch(ctx.model, ctx.execute, [withObserve(ctx.model, c), c], { maxRuns: 1 });
   const [observed, plain] = [both.outcomes[0]!, both.outcomes[1]!];
-  // An observed run that ended its process left the plain one a fresh process of its own.
-  if (both.runs.length > 1 || sameOutcome(plain, answersApart(ctx.model, c, observed))) return { plain, observed };
+  if (plain.ending === 'not-run') {
+    // The observed run ended its process. Where it ended at the candidate's first command, no observe command had
+    // run: the plain run's input is the same up to there, and so is its answer (a counterexample of one command that
+    // crashes costs one process, not two). Anywhere later, the plain run gets a fresh process of its own.
+    const apart = answersApart(ctx.model, c, observed);
+    if (apart.lines.length === 0 && observed.lines.length === 0 && apart.ending !== 'finished')
+      return { plain: apart, observed };
+    return { plain: (await runBatch(ctx.model, ctx.execute, [c])).outcomes[0]!, observed };
+  }
+  if (sameOutcome(plain, answersApart(ctx.model, c, observed))) return { plain, observed };
   return { plain: (await runBatch(ctx.model, ctx.execute, [c])).outcomes[0]!, observed };
 }
 
