@@ -142,6 +142,17 @@ describe('conn-counts: checking learner programs through the pack drivers', func
     assert.equal(report.status, 'pass', summary(report));
   });
 
+  it('javascript driver: a ConnCounts whose active is not a Map is said in the learner’s words, not the driver’s', async () => {
+    const record = path.join(root, 'test', 'fixtures', 'real-style', 'conn-counts', 'typescript', 'record_counts');
+    const report = await checkFile(connCounts, path.join(record, 'least_conn.ts'), 'typescript', {
+      fuzzTranscripts: 3,
+    });
+    const crash = report.problems.find((p) => p.kind === 'crash');
+    assert.ok(crash, summary(report));
+    assert.match(crash.message, /active must be a Map .* yours is a plain object/);
+    assert.doesNotMatch(crash.message, /is not a function/);
+  });
+
   it('the CLI checks a learner workspace end to end and exits 1 for the starter', async () => {
     const ws = await workspace(connCounts, 'python');
     const io = fakeIo(ws.dir);

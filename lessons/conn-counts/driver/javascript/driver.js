@@ -37,6 +37,18 @@ const byCodePoint = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 let counts = new lc.ConnCounts();
 let backends = [];
 
+/**
+ * counts.active as the lesson gives it, a Map. One made otherwise (a plain object, `Record<string, number>`) is said
+ * as what it is, in the learner's words, where the driver would otherwise fail inside its own code
+ * ("counts.active.keys is not a function").
+ */
+function activeMap() {
+  const active = counts.active;
+  if (active instanceof Map) return active;
+  const kind = active === null ? 'null' : Array.isArray(active) ? 'an array' : typeof active === 'object' ? 'a plain object' : typeof active;
+  throw new TypeError(`ConnCounts' active must be a Map (the starter's new Map()), with get, set and has; yours is ${kind}`);
+}
+
 function pickCommand() {
   let chosen;
   try {
@@ -51,7 +63,7 @@ function pickCommand() {
 }
 
 function changeCommand(fn, backend) {
-  const active = counts.active;
+  const active = activeMap();
   const had = active.has(backend);
   const before = active.get(backend);
   try {
@@ -60,10 +72,10 @@ function changeCommand(fn, backend) {
     if (error && error.name === 'KeyError') return say('ERROR KeyError');
     throw error;
   }
-  const after = counts.active.get(backend);
-  if (counts.active.has(backend) && !Number.isInteger(after)) {
-    if (had) counts.active.set(backend, before);
-    else counts.active.delete(backend);
+  const after = activeMap().get(backend);
+  if (activeMap().has(backend) && !Number.isInteger(after)) {
+    if (had) activeMap().set(backend, before);
+    else activeMap().delete(backend);
     return say('ERROR KeyError');
   }
   say('OK');
@@ -83,7 +95,8 @@ function command(words) {
   } else if ((verb === 'OPEN' || verb === 'CLOSE') && args.length === 1) {
     changeCommand(verb === 'OPEN' ? lc.connection_opened : lc.connection_closed, args[0]);
   } else if (verb === 'ACTIVE') {
-    for (const name of [...counts.active.keys()].sort(byCodePoint)) say(`${name}:${counts.active.get(name)}`);
+    const active = activeMap();
+    for (const name of [...active.keys()].sort(byCodePoint)) say(`${name}:${active.get(name)}`);
   } else {
     say('ERROR');
   }
