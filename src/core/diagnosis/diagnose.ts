@@ -21,7 +21,7 @@ import { admit, unreliableVerbs } from './admission';
 import { answersExactly, candidateOf, candidateSpace, pairsOf, type CandidateSpace } from './candidates';
 import { cover } from './cover';
 import { exactDiagnosis, findingsOf } from './credit';
-import type { Diagnosis, Finding, MistakeMutants } from './finding';
+import { releaseSteps, type Diagnosis, type Finding, type MistakeMutants } from './finding';
 import { dropDoubtfulFreeChoices, explainRestByFreeChoice } from './freeChoice';
 import {
   stepKey,
@@ -125,10 +125,7 @@ function dropFragments(singles: Walk, findings: readonly Finding[], uncovered: S
     return [...creditedAt].every(([verb, n]) => (unexplainedAt.get(verb) ?? 0) > FRAGMENT_RATIO * n);
   };
   const kept = findings.filter((f) => !fragment(f));
-  for (const f of findings)
-    if (!kept.includes(f))
-      for (const step of f.steps)
-        if (!kept.some((k) => k.steps.some((o) => stepKey(o) === stepKey(step)))) uncovered.add(stepKey(step));
+  for (const f of findings) if (!kept.includes(f)) releaseSteps(f, kept, uncovered);
   return kept;
 }
 

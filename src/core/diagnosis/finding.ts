@@ -3,7 +3,7 @@
  * that the diagnosis's steps (candidates, admission, cover, credit, free choices) share these types without
  * importing the orchestrator that calls them.
  */
-import type { StepRef, UnexplainedStep } from './stepwise';
+import { stepKey, type StepRef, type UnexplainedStep } from './stepwise';
 
 export interface MistakeMutants {
   readonly id: string;
@@ -37,4 +37,10 @@ export interface Diagnosis {
    * times before it trusts the verdict.
    */
   readonly restsOnDeterminism?: boolean;
+}
+
+/** A finding let go: its steps that no kept finding explains are unexplained again (keys in `uncovered`). */
+export function releaseSteps(dropped: Finding, kept: readonly Finding[], uncovered: Set<string>): void {
+  const held = new Set(kept.flatMap((f) => f.steps.map(stepKey)));
+  for (const step of dropped.steps) if (!held.has(stepKey(step))) uncovered.add(stepKey(step));
 }

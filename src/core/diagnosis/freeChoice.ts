@@ -7,7 +7,7 @@
 import type { ReferenceModel } from '../model/model';
 import type { CandidateSpace } from './candidates';
 import { findingsOf } from './credit';
-import type { Finding } from './finding';
+import { releaseSteps, type Finding } from './finding';
 import {
   stepKey,
   verbOf,
@@ -73,10 +73,8 @@ export function dropDoubtfulFreeChoices(singles: Walk, findings: Finding[], unco
     const verbs = uncoveredVerbs();
     const doubtful = findings.find((f) => amongEquals(f) && f.steps.some((s) => verbs.has(verbOf(s.command))));
     if (!doubtful) break;
-    for (const s of doubtful.steps)
-      if (!findings.some((f) => f !== doubtful && f.steps.some((o) => stepKey(o) === stepKey(s))))
-        uncovered.add(stepKey(s));
     findings = findings.filter((f) => f !== doubtful);
+    releaseSteps(doubtful, findings, uncovered);
   }
   return findings;
 }

@@ -10,6 +10,7 @@ import type { Counterexample, Problem } from './report';
 import { segmentAnswers } from '../model/segment';
 import type { Outcome } from '../model/simulate';
 import type { UnaskedLines } from '../check/unasked';
+import type { UnexplainedStep } from '../diagnosis/stepwise';
 
 export interface ProblemInputs {
   readonly model: ReferenceModel;
@@ -115,24 +116,27 @@ export function assembleProblems(p: ProblemInputs): Problem[] {
     (crashesOnly && problems.some((x) => x.kind === 'crash')) ||
     problems.some((x) => x.kind === 'stale-state') ||
     stop !== undefined;
-  const silent = unexplained.length > 0 && !explainedElsewhere ? noAnswersProblem(p.main) : undefined;
-  if (silent) problems.push(silent);
-  else if (unexplained.length > 0 && !explainedElsewhere) {
-    const first = unexplained[0]!;
-    const where = p.cases[first.step.list];
-    const more = unexplained.length > 1 ? ` It differs like this at ${unexplained.length} commands.` : '';
-    // The transcript by name and no row number: the table on screen may be another one, or a shortened copy of
-    // it, whose rows are numbered otherwise.
-    problems.push({
-      kind: 'unrecognised-difference',
-      message: `Your program differs from the reference in a way this lesson has no name for: ${first.sentence} (${first.step.listIndex < 0 ? 'at the start of' : 'in'} "${where?.label ?? 'a transcript'}").${more}`,
-      advice: first.form
-        ? 'Print each line in the form the lesson gives, character for character (its words, its punctuation, its spacing): the check compares answers as text.'
-        : // Where the table stands depends on the surface (above the cards in the CLI): never "below".
-          `Walk through ${p.counterexample ? 'the failing transcript shown with this check' : `"${where?.label ?? 'that transcript'}"`} by hand, keeping the counts on paper, and compare each answer with the rules.`,
-    });
-  }
+  // A program that answered nothing at all has no difference to walk through: it is told what it did instead.
+  if (unexplained.length > 0 && !explainedElsewhere)
+    problems.push(noAnswersProblem(p.main) ?? unrecognisedProblem(p, unexplained));
   return floodFirst(problems);
+}
+
+/** The first difference no mistake names, by transcript and in the learner's words, and how many there are. */
+function unrecognisedProblem(p: ProblemInputs, unexplained: readonly UnexplainedStep[]): Problem {
+  const first = unexplained[0]!;
+  const where = p.cases[first.step.list];
+  const more = unexplained.length > 1 ? ` It differs like this at ${unexplained.length} commands.` : '';
+  // The transcript by name and no row number: the table on screen may be another one, or a shortened copy of
+  // it, whose rows are numbered otherwise.
+  return {
+    kind: 'unrecognised-difference',
+    message: `Your program differs from the reference in a way this lesson has no name for: ${first.sentence} (${first.step.listIndex < 0 ? 'at the start of' : 'in'} "${where?.label ?? 'a transcript'}").${more}`,
+    advice: first.form
+      ? 'Print each line in the form the lesson gives, character for character (its words, its punctuation, its spacing): the check compares answers as text.'
+      : // Where the table stands depends on the surface (above the cards in the CLI): never "below".
+        `Walk through ${p.counterexample ? 'the failing transcript shown with this check' : `"${where?.label ?? 'that transcript'}"`} by hand, keeping the counts on paper, and compare each answer with the rules.`,
+  };
 }
 
 /**
