@@ -311,6 +311,62 @@ describe('check paths: tracing', () => {
     assert.equal(report.processRuns, plain.processRuns + 2);
   });
 
+  it('starts the traced run locate asks for first beside the run that confirms the counterexample, counted once', async () => {
+    const events: string[] = [];
+    const ahead: LocateAttempt[] = [];
+    const asked: LocateAttempt[] = [];
+    const program = mutantProgram('tiebreak-lru');
+    const plain = await checkWith(program);
+    const report = await checkWith(
+      async (input, limits) => {
+        const run = await program(input, limits);
+        events.push('run ended');
+        return run;
+      },
+      {
+        onPhase: (phase) => events.push(phase),
+        traceAhead: (attempt) => {
+          events.push('ahead');
+          ahead.push(attempt);
+        },
+        // The tracer took the run started ahead: it started none of its own.
+        locate: async (attempts) => {
+          asked.push(...attempts);
+          return { location: { lines: [pickLine], function: null, reason: 'ran at the wrong PICK' }, runs: 0 };
+        },
+      },
+    );
+    assert.equal(ahead.length, 1);
+    assert.deepEqual(
+      [ahead[0]!.commands, ahead[0]!.answers],
+      [asked[0]!.commands, asked[0]!.answers],
+      'the run started ahead is the one locate is asked for first',
+    );
+    const confirming = events.indexOf('confirm');
+    assert.ok(confirming >= 0 && events.indexOf('ahead') > confirming, 'started in the confirm phase');
+    assert.equal(events[events.indexOf('ahead') + 1], 'run ended', 'before the confirming run ended');
+    assert.equal(report.processRuns, plain.processRuns + 1);
+    assert.equal(report.runsByPhase?.locate, 1);
+    assert.deepEqual(report.mistakes[0]!.location?.lines, [pickLine]);
+  });
+
+  it('starts no traced run ahead for a program the probe looked at, nor where no tracing is asked for', async () => {
+    const ahead: LocateAttempt[] = [];
+    // FAKE program whose ties turn with its PICKs, carried across the reset: the probe runs it fresh.
+    const report = await checkWith(
+      turning(() => 0, false),
+      {
+        traceAhead: (attempt) => ahead.push(attempt),
+        locate: async () => ({ runs: 1 }),
+      },
+    );
+    assert.ok(report.determinism, 'the probe ran');
+    assert.equal(ahead.length, 0);
+    const untraced = await checkWith(mutantProgram('tiebreak-lru'), { traceAhead: (attempt) => ahead.push(attempt) });
+    assert.equal(untraced.status, 'fail');
+    assert.equal(ahead.length, 0, 'no locate, no trace ahead');
+  });
+
   it('asks for one traced run per attempt of a program the probe ran fresh, random or not, and leaves it to the tracer otherwise', async () => {
     // FAKE program whose ties go one way or another by the turn, the first turn another in each process (a draw),
     // with counts that go negative besides.

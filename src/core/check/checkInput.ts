@@ -39,6 +39,11 @@ export interface CheckInput {
    * only while no line stands out. Undefined when tracing is not possible.
    */
   readonly locate?: (attempts: readonly LocateAttempt[]) => Promise<Located>;
+  /**
+   * Starts the traced run of an attempt now, beside the confirming run of the same commands, for `locate` to take
+   * when it is asked for that attempt: the check counts it as a run when it asks. Given only with `locate`.
+   */
+  readonly traceAhead?: (attempt: LocateAttempt) => void;
   readonly onPhase?: (phase: CheckPhase) => void;
   /** The whole first run's input and the exact stdout of a program that passes it (see src/node/check/fastPass.ts). */
   readonly onBatch?: (batch: PassingBatch) => void;

@@ -53,6 +53,8 @@ export interface CheckSession {
   phase: { readonly name: CheckPhase; readonly since: number } | undefined;
 }
 
+const PHASES: readonly CheckPhase[] = ['run', 'probe', 'diagnose', 'confirm', 'locate'];
+
 /** The check moves on to `phase`: the one before it is timed, the host told. */
 export function enterPhase(s: CheckSession, phase: CheckPhase): void {
   closePhase(s);
@@ -61,8 +63,7 @@ export function enterPhase(s: CheckSession, phase: CheckPhase): void {
 }
 
 /** Process runs the check made, counted in all and under the phase under way. */
-export function countRuns(s: CheckSession, runs: number): void {
-  const phase = s.phase?.name ?? 'run';
+export function countRuns(s: CheckSession, runs: number, phase: CheckPhase = s.phase?.name ?? 'run'): void {
   s.processRuns += runs;
   if (runs > 0) s.runsByPhase[phase] = (s.runsByPhase[phase] ?? 0) + runs;
 }
@@ -184,7 +185,8 @@ export function reportOf(s: CheckSession, ran: RunState, given: ReportParts): Ch
     durationMs: Math.round(s.input.clock() - s.started),
     timings: Object.fromEntries(Object.entries(s.timings).map(([phase, ms]) => [phase, Math.round(ms)])),
     processRuns: s.processRuns,
-    runsByPhase: { ...s.runsByPhase },
+    // In the order of the phases (a traced run started ahead during the confirm phase is counted as the locate's).
+    runsByPhase: Object.fromEntries(PHASES.filter((phase) => s.runsByPhase[phase]).map((p) => [p, s.runsByPhase[p]])),
   };
 }
 

@@ -218,6 +218,8 @@ export async function counterexamplesFor(
   for (let attempt = 0; attempt < tries; attempt++) {
     const open = plans.map((p, i) => ({ p, i })).filter(({ p, i }) => results[i] === null && p.commands !== undefined);
     if (open.length === 0) break;
+    // The first try's candidates are most often confirmed: their traced runs may start beside them, on spare cores.
+    if (attempt === 0) for (const { p } of open.slice(0, ctx.concurrency - 1)) ctx.beside?.(p.finding, p.commands!);
     const runs = await runCandidates(
       ctx,
       open.map(({ p }) => p.commands!),

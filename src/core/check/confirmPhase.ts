@@ -6,8 +6,9 @@
 import { resetCarriesOver } from './batch';
 import type { Case } from './cases';
 import type { CheckInput } from './checkInput';
-import { enterPhase, type CheckSession } from './checkSession';
+import { countRuns, enterPhase, type CheckSession } from './checkSession';
 import { counterexampleForDifference, counterexamplesFor, type ConfirmContext } from './confirm';
+import { expectedAttempt } from './locateAttempts';
 import type { Probed } from './probePhase';
 import type { Probe } from './probe';
 import { stoppedCounterexample } from './runPhase';
@@ -50,6 +51,7 @@ export async function confirmPhase(s: CheckSession, p: Probed): Promise<Confirme
     maxShrinkRounds: MAX_SHRINK_ROUNDS,
     endsEarly: p.ran.main.streams.length > 1 || p.streams.some((st) => st.ending !== 'finished'),
     resetKeepsNothingElse: p.probe?.determinism.afterReset === 'same',
+    ...(tracesAhead(s, p) ? { beside: (finding, commands) => traceAhead(s, p, finding, commands) } : {}),
   };
   const examples = await counterexamplesFor(ctx, p.diagnosis.findings);
   // Every finding goes through the evidence its own trace shows before it is named (evidence.ts).
@@ -73,6 +75,25 @@ export async function confirmPhase(s: CheckSession, p: Probed): Promise<Confirme
   );
   const confirmed = { ...p, diagnosis, ctx, mistakes, contradicted, stoppedCase };
   return { ...confirmed, counterexample: await leadingCounterexample(s, confirmed) };
+}
+
+/**
+ * A traced run may go beside a confirming run when the locate phase will ask for it alone: a program the probe
+ * did not look at (a probed one's traced runs are asked for together or tried more than once), that answers the
+ * same on every run as far as the check knows.
+ */
+function tracesAhead(s: CheckSession, p: Probed): boolean {
+  return s.input.locate !== undefined && s.input.traceAhead !== undefined && !p.probe && !p.random;
+}
+
+/** The traced run of the attempt the locate phase asks for first if the program answers as the finding's mutant. */
+function traceAhead(s: CheckSession, p: Probed, finding: Finding, commands: readonly string[]): void {
+  if (finding.nondeterministic) return;
+  const attempt = expectedAttempt(s.input.model, finding, commands, p.streams, s.cases);
+  if (!attempt) return;
+  // Counted now, under the phase it is for: it is a run whether or not the locate phase takes it.
+  countRuns(s, 1, 'locate');
+  s.input.traceAhead!(attempt);
 }
 
 /** A named mistake's, else a contradicted finding's, else a difference shrunk for itself, else where it stopped. */

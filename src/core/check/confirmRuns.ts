@@ -6,6 +6,7 @@ import { leavesStateBehind, runBatch, startsClean, type Stream } from './batch';
 import type { Case } from './cases';
 import { mapLimit } from './cases';
 import { withObserve } from './counterexample';
+import type { Finding } from '../diagnosis/diagnose';
 import type { ReferenceModel } from '../model/model';
 import type { Execute } from './process';
 import { segmentAnswers } from '../model/segment';
@@ -41,6 +42,11 @@ export interface ConfirmContext {
    * process more. Unknown is taken as yes.
    */
   readonly endsEarly?: boolean;
+  /**
+   * Told of a finding's first candidate as it is run to confirm it, when a core is spare beside that run: the
+   * traced run that locates the mistake can go beside it (check.ts `traceAheadFor`).
+   */
+  readonly beside?: (finding: Finding, commands: readonly string[]) => void;
 }
 
 /** Commands in a list whose every subset the shrinker tries at once, when they share one process. */

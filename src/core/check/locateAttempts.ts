@@ -3,6 +3,7 @@ import type { Stream } from './batch';
 import type { Case } from './cases';
 import type { Finding } from '../diagnosis/diagnose';
 import type { ReferenceModel } from '../model/model';
+import { buildCounterexample } from './counterexample';
 import type { Counterexample, Location } from '../report/report';
 import { segmentAnswers } from '../model/segment';
 import { simulate } from '../model/simulate';
@@ -109,6 +110,27 @@ export function locateAttempts(
     }
   }
   return uncompared ? [...attempts, uncompared] : attempts;
+}
+
+/**
+ * The attempt `locate` is asked for first when the program answers the counterexample `commands` as the finding's
+ * mutant does: its traced run can start beside the run that confirms them. Undefined when no traced run would be
+ * asked for (a crash's traceback names its line; nothing of the failing command's kind answered right to compare
+ * with).
+ */
+export function expectedAttempt(
+  model: ReferenceModel,
+  finding: Finding,
+  commands: readonly string[],
+  streams: readonly Stream[],
+  cases: readonly Case[],
+): LocateAttempt | undefined {
+  const mutant = simulate(model, commands, new Set([finding.mutation])).outcome;
+  if (mutant.ending !== 'finished') return undefined;
+  const source = { transcript: '', label: '', shrunkFrom: commands.length, reproduced: true };
+  const example = buildCounterexample(model, source, commands, mutant);
+  const [first] = locateAttempts(model, example, finding, streams, cases);
+  return first && hasComparison(first) ? first : undefined;
 }
 
 /** True when the attempt has a command of the failing one's kind answered right, whose lines can be compared. */

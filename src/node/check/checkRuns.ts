@@ -15,7 +15,17 @@ import { containProgram, type ContainOptions, type Launch } from '../sandbox/con
 import type { WarmEngine } from '../engine/host';
 import { DEFAULT_INTERPRETERS, prepareProgram, type Interpreters, type PreparedProgram } from '../languages/languages';
 import { starterLayout } from './starterLayout';
-import { linesIn, traceCommandLines, tracedFiles, type LineTrace } from '../run/lineTrace';
+import {
+  linesIn,
+  startTrace,
+  traceCommandLines,
+  traceKey,
+  tracedFiles,
+  type LineTrace,
+  type LineTraceRequest,
+  type StartedTrace,
+} from '../run/lineTrace';
+import type { ProcessSpec } from '../run/runner';
 import { DEFAULT_OUTPUT_LIMIT_BYTES, DEFAULT_TIME_LIMIT_MS } from '../run/limits';
 import { resolveInside, type LoadedPack } from '../packs/packs';
 import { batchKey, type PassingBatchStore } from './fastPass';
@@ -132,6 +142,10 @@ export async function prepareCheck(
 export interface LearnerRuns {
   readonly execute: (input: string, limits?: RunLimits) => Promise<ProcessResult>;
   readonly locate: (attempts: readonly LocateAttempt[]) => Promise<Located>;
+  /** Starts an attempt's traced run now, for `locate` to take (CheckInput `traceAhead`). */
+  readonly traceAhead: (attempt: LocateAttempt) => void;
+  /** Stops the traced runs started ahead that no `locate` took, and waits for them: the check is over. */
+  readonly settle: () => Promise<void>;
   /** Trace the program to locate a mistake: asked for, and the program can run. */
   readonly trace: boolean;
   /** The key of the pack's passing batch in the caller's store, where it keeps one. */
@@ -198,12 +212,85 @@ export function learnerRuns(context: CheckContext, launching: Promise<Launch>): 
     return runContained(input, limits);
   };
   const trace = options.trace !== false && !program.prepareError;
-  const locate = (attempts: readonly LocateAttempt[]): Promise<Located> =>
-    locateLines(program, context.absolute, context.language, attempts, context.contain, {
-      timeLimitMs,
-      outputLimitBytes,
+  const tracing = lineTracing(program, context.absolute, context.language, context.contain, {
+    timeLimitMs,
+    outputLimitBytes,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const locate = (attempts: readonly LocateAttempt[]): Promise<Located> => locateLines(tracing, attempts);
+  const traceAhead = (attempt: LocateAttempt): void => tracing.ahead(attempt);
+  return { execute, locate, traceAhead, settle: tracing.settle, trace, key, batches, known, firstRun, started };
+}
+
+/** The check's traced runs of the learner's program: each asked for by `locate`, or started ahead for it. */
+interface LineTracing {
+  /** The learner's file, as the traced lines name it. */
+  readonly learnerFile: string;
+  readonly request: (commands: readonly string[], answers: readonly (readonly string[])[]) => LineTraceRequest;
+  readonly runner: (spec: ProcessSpec, input: string) => Promise<ProcessResult>;
+  readonly ahead: (attempt: LocateAttempt) => void;
+  /** The run started ahead for this request, if one was and is not taken yet. */
+  readonly take: (request: LineTraceRequest) => StartedTrace | undefined;
+  readonly settle: () => Promise<void>;
+}
+
+/**
+ * Traced runs started ahead in one check at most: the check asks for one per finding it confirms, on a spare core;
+ * an engine worker asking for more (a pack's model is not trusted) gets nothing more started.
+ */
+const MAX_TRACES_AHEAD = 4;
+
+function lineTracing(
+  program: PreparedProgram,
+  learnerFile: string,
+  language: Language,
+  contain: ContainOptions,
+  limits: { timeLimitMs: number; outputLimitBytes: number; signal?: AbortSignal },
+): LineTracing {
+  const request = (commands: readonly string[], answers: readonly (readonly string[])[]): LineTraceRequest => ({
+    language,
+    spec: { command: program.command, args: program.args, cwd: program.cwd, ...limits },
+    files: tracedFiles(program, learnerFile),
+    commands,
+    answers,
+  });
+  // The traced command line, contained like every run of the learner's program.
+  const runner = async (spec: ProcessSpec, input: string, signal = limits.signal): Promise<ProcessResult> =>
+    (await containProgram({ ...program, args: spec.args }, contain)).run(input, {
+      timeLimitMs: limits.timeLimitMs,
+      outputLimitBytes: limits.outputLimitBytes,
+      ...(signal ? { signal } : {}),
     });
-  return { execute, locate, trace, key, batches, known, firstRun, started };
+  const started = new Map<string, { trace: StartedTrace; stop: AbortController }[]>();
+  let aheadCount = 0;
+  return {
+    learnerFile,
+    request,
+    runner,
+    ahead: (attempt) => {
+      if (++aheadCount > MAX_TRACES_AHEAD) return;
+      const asked = request(attempt.commands, attempt.answers);
+      const stop = new AbortController();
+      const signal = limits.signal ? AbortSignal.any([limits.signal, stop.signal]) : stop.signal;
+      const trace = startTrace(asked, (spec, input) => runner(spec, input, signal));
+      trace.run.catch(() => undefined); // awaited by the locate that takes it, or by settle
+      const key = traceKey(asked);
+      started.set(key, [...(started.get(key) ?? []), { trace, stop }]);
+    },
+    take: (asked) => {
+      const key = traceKey(asked);
+      const [first, ...rest] = started.get(key) ?? [];
+      if (rest.length > 0) started.set(key, rest);
+      else started.delete(key);
+      return first?.trace;
+    },
+    settle: async () => {
+      const left = [...started.values()].flat();
+      started.clear();
+      for (const { stop } of left) stop.abort();
+      await Promise.allSettled(left.map(({ trace }) => trace.run));
+    },
+  };
 }
 
 /** Only attempts this short are run again: the chance that a random program answers a long one the same is small. */
@@ -214,31 +301,18 @@ const RETRIED_TRACE_COMMANDS = 12;
  * from those of the right commands of its kind (src/core/diagnosis/spectrum.ts). Attempts the check lets go
  * `alongside` the first are traced with it in one process; if that run answers otherwise, one at a time.
  */
-async function locateLines(
-  program: PreparedProgram,
-  learnerFile: string,
-  language: Language,
-  attempts: readonly LocateAttempt[],
-  contain: ContainOptions,
-  limits: { timeLimitMs: number; outputLimitBytes: number },
-): Promise<Located> {
+async function locateLines(tracing: LineTracing, attempts: readonly LocateAttempt[]): Promise<Located> {
+  const { learnerFile } = tracing;
   let runs = 0;
-  const traceOf = (commands: readonly string[], answers: readonly (readonly string[])[], tries: number) =>
-    traceCommandLines(
-      {
-        language,
-        spec: { command: program.command, args: program.args, cwd: program.cwd, ...limits },
-        files: tracedFiles(program, learnerFile),
-        commands,
-        answers,
-      },
-      // The traced command line, contained like every run of the learner's program.
-      async (spec, input) => {
-        runs += 1;
-        return (await containProgram({ ...program, args: spec.args }, contain)).run(input, limits);
-      },
-      tries,
-    );
+  const counted = async (spec: ProcessSpec, input: string): Promise<ProcessResult> => {
+    runs += 1;
+    return tracing.runner(spec, input);
+  };
+  // A run started ahead was counted by the check when it asked for it.
+  const traceOf = (commands: readonly string[], answers: readonly (readonly string[])[], tries: number) => {
+    const asked = tracing.request(commands, answers);
+    return traceCommandLines(asked, counted, tries, tracing.take(asked));
+  };
   if (attempts.length > 1 && attempts.slice(1).every((a) => a.alongside)) {
     const together = await traceOf(
       attempts.flatMap((a) => a.commands),

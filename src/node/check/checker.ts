@@ -97,6 +97,9 @@ export async function checkFile(
         : await checkInProcess(context, runs);
     } catch (error) {
       return reportOfFailure(error, pack, file, language, checkStarted);
+    } finally {
+      // A traced run started ahead and not taken is stopped before the program's prepared files go.
+      await runs.settle();
     }
     return { ...report, containment: (await launching).containment };
   } finally {
@@ -127,7 +130,7 @@ async function checkInProcess(context: CheckContext, runs: LearnerRuns): Promise
     },
     execute: runs.execute,
     replay: (stdin) => replayLine(stdin, language, context.absolute, replayLesson(pack), interpreters, driver),
-    ...(runs.trace ? { locate: runs.locate } : {}),
+    ...(runs.trace ? { locate: runs.locate, traceAhead: runs.traceAhead } : {}),
     ...(options.onPhase ? { onPhase: options.onPhase } : {}),
   });
 }

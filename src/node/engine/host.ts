@@ -184,6 +184,7 @@ export function startWarmEngine(
   const services: EngineServices = {
     execute: (input, limits) => served!.execute(input, limits),
     locate: (attempts) => (served?.locate ? served.locate(attempts) : Promise.resolve({ runs: 0 })),
+    traceAhead: (attempt) => served?.traceAhead?.(attempt),
     onPhase: (phase) => served?.onPhase?.(phase),
     onBatch: (batch) => served?.onBatch?.(batch),
   };

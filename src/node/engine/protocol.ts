@@ -15,9 +15,10 @@ import { WORLD_LIMITS, type WorldRun } from '../../core/world/worldRun';
 
 /**
  * 2: simulate-reference jobs, answered with a series; 3: simulate-world jobs, with exchanges of the learner's lines;
- * 4: a waiting worker prepares its check's pack before the check comes, and answers with the passing batch.
+ * 4: a waiting worker prepares its check's pack before the check comes, and answers with the passing batch;
+ * 5: the worker may ask for a traced run ahead (`trace-ahead`), beside the run that confirms the same commands.
  */
-export const ENGINE_PROTOCOL = 4;
+export const ENGINE_PROTOCOL = 5;
 
 /** What the worker needs to check a learner file: everything but the right to start processes. */
 export interface CheckJob {
@@ -117,6 +118,8 @@ export type EngineFailureKind = 'model-error' | 'pack-error' | 'internal';
 export type WorkerMessage =
   | { readonly type: 'execute'; readonly id: number; readonly input: string; readonly limits?: RunLimits }
   | { readonly type: 'locate'; readonly id: number; readonly attempts: readonly LocateAttempt[] }
+  /** Start this attempt's traced run now, for a later `locate` to take (CheckInput `traceAhead`); no answer. */
+  | { readonly type: 'trace-ahead'; readonly attempt: LocateAttempt }
   | { readonly type: 'phase'; readonly phase: string }
   | { readonly type: 'batch'; readonly batch: PassingBatch }
   /** The prepared pack's passing batch, or none when the pack or its model did not load (the check says why). */
@@ -281,6 +284,8 @@ export function parseWorkerMessage(line: string): WorkerMessage | undefined {
       return isId(raw.id) && Array.isArray(raw.attempts) && raw.attempts.length <= 4 && raw.attempts.every(isAttempt)
         ? { type: 'locate', id: raw.id, attempts: raw.attempts }
         : undefined;
+    case 'trace-ahead':
+      return isAttempt(raw.attempt) ? { type: 'trace-ahead', attempt: raw.attempt } : undefined;
     case 'phase':
       return typeof raw.phase === 'string' && raw.phase.length < 40 ? { type: 'phase', phase: raw.phase } : undefined;
     case 'batch':

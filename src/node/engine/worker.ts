@@ -140,7 +140,7 @@ async function runCheck(job: CheckJob): Promise<void> {
     execute,
     replay: (stdin) =>
       replayLine(stdin, job.language, job.absolute, replayLesson(pack), job.replay.interpreters, driver),
-    ...(job.trace ? { locate } : {}),
+    ...(job.trace ? { locate, traceAhead: (attempt) => send({ type: 'trace-ahead', attempt }) } : {}),
     onPhase: (phase) => send({ type: 'phase', phase }),
     onBatch: (batch) => send({ type: 'batch', batch }),
   });

@@ -25,6 +25,7 @@ import {
 export interface EngineServices {
   readonly execute: (input: string, limits?: RunLimits) => Promise<ProcessResult>;
   readonly locate?: (attempts: readonly LocateAttempt[]) => Promise<Located>;
+  readonly traceAhead?: (attempt: LocateAttempt) => void;
   readonly onPhase?: (phase: string) => void;
   readonly onBatch?: (batch: PassingBatch) => void;
   /** A world job's exchange of lines with the learner's program: its answers, or why it stopped. */
@@ -76,6 +77,7 @@ function breaksProtocol(
       message.type !== expected) ||
     ((message.type === 'execute' ||
       message.type === 'locate' ||
+      message.type === 'trace-ahead' ||
       message.type === 'batch' ||
       message.type === 'prepared') &&
       expected !== 'report') ||
@@ -289,6 +291,9 @@ export class WorkerSession {
             runs: located.runs,
           };
         });
+        return undefined;
+      case 'trace-ahead':
+        services.traceAhead?.(message.attempt);
         return undefined;
       case 'phase':
         services.onPhase?.(message.phase);

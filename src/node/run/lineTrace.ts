@@ -143,22 +143,46 @@ export async function traceCommandLines(
    * draws at random: on a short transcript a run or two more often answers the same again).
    */
   tries = 1,
+  /** This request's run, started before it was made (startTrace): the first try. */
+  started?: StartedTrace,
 ): Promise<LineTrace | undefined> {
   for (let tried = 1; ; tried++) {
-    const traced = await traceOnce(request, runner);
+    const traced = await traceOnce(request, tried === 1 && started ? started : startTrace(request, runner));
     if (traced !== 'answered otherwise') return traced;
     if (tried >= tries) return undefined;
   }
 }
 
-async function traceOnce(
+/** A traced run under way, and the marker its records carry. */
+export interface StartedTrace {
+  readonly nonce: string;
+  readonly run: Promise<ProcessResult>;
+}
+
+/** Starts one traced run of the request's commands. */
+export function startTrace(
   request: LineTraceRequest,
   runner: (spec: ProcessSpec, input: string) => Promise<ProcessResult>,
-): Promise<LineTrace | 'answered otherwise' | undefined> {
+): StartedTrace {
   const nonce = randomBytes(8).toString('hex');
   const input = request.commands.map((command) => `${command}\n`).join('');
-  const run = await runner(tracedSpec(request, nonce), input);
-  const { records, stderr, malformed } = takeRecords(run.stderr, nonce);
+  return { nonce, run: runner(tracedSpec(request, nonce), input) };
+}
+
+/**
+ * What makes two requests' traced runs the same run: the commands, and where the tracer is told each answer ends.
+ * A run started for one serves the other.
+ */
+export function traceKey(request: Pick<LineTraceRequest, 'commands' | 'answers'>): string {
+  return JSON.stringify([request.commands, request.answers.map((answer) => answer.length)]);
+}
+
+async function traceOnce(
+  request: LineTraceRequest,
+  started: StartedTrace,
+): Promise<LineTrace | 'answered otherwise' | undefined> {
+  const run = await started.run;
+  const { records, stderr, malformed } = takeRecords(run.stderr, started.nonce);
   const cleaned: ProcessResult = { ...run, stderr };
   if (malformed || run.startError || run.outputLimited || records[records.length - 1]?.kind !== 'X') return undefined;
   if (!sameAnswers(run, request.answers, records)) return 'answered otherwise';
