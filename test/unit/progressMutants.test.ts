@@ -56,6 +56,14 @@ describe('progress: the verdict, the lens and the done list', () => {
         '3 of 5 hidden transcripts pass (2 not run: the program stopped answering)',
       );
       assert.equal(
+        checkSummary(report({ checks: notRun, problems: [problem('crash')] })),
+        '3 of 5 hidden transcripts pass (2 not run: the program crashed too many times)',
+      );
+      assert.equal(
+        checkSummary(report({ checks: notRun, problems: [problem('crash'), problem('timeout')] })),
+        '3 of 5 hidden transcripts pass (2 not run: the program stopped answering)',
+      );
+      assert.equal(
         checkSummary({ status: 'fail', checks: notRun }),
         '3 of 5 hidden transcripts pass (2 not run: the program stopped answering)',
       );

@@ -30,7 +30,11 @@ export function checkSummary(
     ? 'the code is not written yet'
     : report.problems?.some((p) => p.kind === 'no-answers')
       ? 'the program answers nothing'
-      : 'the program stopped answering';
+      : // Each crash costs a process: the check stops restarting the program before the end of the list.
+        report.problems?.some((p) => p.kind === 'crash') &&
+          !report.problems.some((p) => p.kind === 'timeout' || p.kind === 'output-limit')
+        ? 'the program crashed too many times'
+        : 'the program stopped answering';
   return `${passed} of ${total} hidden transcripts pass${notRun ? ` (${notRun} not run: ${why})` : ''}`;
 }
 
