@@ -92,16 +92,20 @@ describe('a traced run started ahead', function () {
     }
   });
 
-  it('a whole check of the program: the lines it is placed at, in as many runs as before', async () => {
-    const pack = await loadPack(LESSON, 'built-in');
-    const report = await checkFile(pack, path.join(FIXTURES, 'late-increment.py'), 'python', {
-      interpreters: { python: PYTHON },
+  for (const where of ['in this process', 'in the engine worker (the CLI and the editor)']) {
+    it(`a whole check of the program, ${where}: placed, in as many runs as before, the traced run taken`, async () => {
+      const pack = await loadPack(LESSON, 'built-in');
+      const report = await checkFile(pack, path.join(FIXTURES, 'late-increment.py'), 'python', {
+        interpreters: { python: PYTHON },
+        ...(where.startsWith('in the engine') ? { engine: path.join(ROOT, 'dist', 'engine.js') } : {}),
+      });
+      assert.deepEqual(
+        report.mistakes.map((m) => m.id),
+        ['late-increment'],
+      );
+      // One traced run: the one started ahead, taken (one not taken would be counted beside the locate's own).
+      assert.deepEqual(report.runsByPhase, { run: 1, confirm: 1, locate: 1 });
+      assert.ok(report.mistakes[0]!.location?.lines.length, JSON.stringify(report.mistakes[0]!.location));
     });
-    assert.deepEqual(
-      report.mistakes.map((m) => m.id),
-      ['late-increment'],
-    );
-    assert.deepEqual(report.runsByPhase, { run: 1, confirm: 1, locate: 1 });
-    assert.ok(report.mistakes[0]!.location?.lines.length, JSON.stringify(report.mistakes[0]!.location));
-  });
+  }
 });

@@ -128,7 +128,7 @@ function engineServices(context: CheckContext, runs: LearnerRuns): EngineService
   const { key, batches } = runs;
   return {
     execute: runs.execute,
-    ...(runs.trace ? { locate: runs.locate } : {}),
+    ...(runs.trace ? { locate: runs.locate, traceAhead: runs.traceAhead } : {}),
     ...(options.onPhase ? { onPhase: options.onPhase } : {}),
     ...(key ? { onBatch: (batch: PassingBatch) => batches!.set(key, batch) } : {}),
   };
