@@ -3,6 +3,8 @@
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as os from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { writeSchema } from './scripts/write-schema.mjs';
 import { builtInModelCode } from './scripts/model-code.mjs';
@@ -145,7 +147,41 @@ for (const file of TREE_SITTER) fs.copyFileSync(path.join(treeSitterDir, file), 
 await writeSchema();
 
 if (watch) {
+  // A rebuilt bundle is compiled from source: its code cache is written by a full build only (src/cli/codeCache.ts).
+  fs.rmSync('dist/cli-main.js.v8cache', { force: true });
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  await writeCliCodeCache();
+}
+
+/**
+ * V8's code for dist/cli-main.js, beside it, made in a Node of its own by the very code the launcher reads it
+ * with (src/cli/codeCache.ts, bundled for this step only).
+ */
+async function writeCliCodeCache() {
+  const [tool] = (
+    await esbuild.build({
+      ...common,
+      entryPoints: ['src/cli/codeCache.ts'],
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      write: false,
+      sourcemap: false,
+      logLevel: 'warning',
+    })
+  ).outputFiles;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lesson-companion-build-'));
+  try {
+    const file = path.join(dir, 'codeCache.cjs');
+    fs.writeFileSync(file, tool.text);
+    execFileSync(
+      process.execPath,
+      ['-e', `require(${JSON.stringify(file)}).writeCodeCache(${JSON.stringify(path.resolve('dist/cli-main.js'))})`],
+      { stdio: 'inherit' },
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
