@@ -62,8 +62,8 @@ export function loadBundle(bundle: string): Loaded {
 export function writeCodeCache(bundle: string): void {
   const source = fs.readFileSync(bundle, 'utf8');
   const { script } = compileAndRun(bundle, source);
-  fs.writeFileSync(
-    codeCacheFile(bundle),
-    Buffer.concat([Buffer.from(`${digest(source)}\n`, 'latin1'), script.createCachedData()]),
-  );
+  // Whole or not at all: a CLI starting while the build writes (npm pack rebuilds dist/ in place) reads either.
+  const temp = `${codeCacheFile(bundle)}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, Buffer.concat([Buffer.from(`${digest(source)}\n`, 'latin1'), script.createCachedData()]));
+  fs.renameSync(temp, codeCacheFile(bundle));
 }
