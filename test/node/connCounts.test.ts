@@ -151,6 +151,8 @@ describe('conn-counts: checking learner programs through the pack drivers', func
     assert.ok(crash, summary(report));
     assert.match(crash.message, /active must be a Map .* yours is a plain object/);
     assert.doesNotMatch(crash.message, /is not a function/);
+    // What the card quotes is the learner's error, not the driver's code that found it.
+    assert.doesNotMatch(JSON.stringify(report.problems), /driver\.js|throw new/);
   });
 
   it('the CLI checks a learner workspace end to end and exits 1 for the starter', async () => {

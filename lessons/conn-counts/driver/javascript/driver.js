@@ -46,7 +46,9 @@ function activeMap() {
   const active = counts.active;
   if (active instanceof Map) return active;
   const kind = active === null ? 'null' : Array.isArray(active) ? 'an array' : typeof active === 'object' ? 'a plain object' : typeof active;
-  throw new TypeError(`ConnCounts' active must be a Map (the starter's new Map()), with get, set and has; yours is ${kind}`);
+  // Said as the error it is, with no stack: a stack would show the driver's own lines, none of the learner's.
+  process.stderr.write(`TypeError: ConnCounts' active must be a Map (the starter's new Map()), with get, set and has; yours is ${kind}\n`);
+  process.exit(1);
 }
 
 function pickCommand() {
