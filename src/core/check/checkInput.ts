@@ -1,5 +1,5 @@
 /** What a check is given, and what it hands back on the way (check.ts runs it). */
-import type { Location } from '../report/report';
+import type { CheckPhase, Location } from '../report/report';
 import type { Language, LessonManifest } from '../pack/schema';
 import type { ReferenceModel } from '../model/model';
 import type { Transcript } from '../model/transcript';
@@ -17,7 +17,7 @@ export interface CheckOptions {
   readonly concurrency?: number;
 }
 
-export type CheckPhase = 'run' | 'probe' | 'diagnose' | 'confirm' | 'locate';
+export type { CheckPhase };
 
 export interface CheckInput {
   readonly manifest: LessonManifest;

@@ -9,7 +9,7 @@ import type { CheckInput, CheckPhase } from './checkInput';
 import { LineEndingFilter, lineEndingsProblem, type LineEndings } from './lineEndings';
 import type { Execute, StrayLines } from './process';
 import type { ProblemContext } from '../report/problems';
-import type { CheckReport, TranscriptVerdict } from '../report/report';
+import { CHECK_PHASES, type CheckReport, type TranscriptVerdict } from '../report/report';
 import { segmentAnswers } from '../model/segment';
 import { sameOutcome, type Outcome } from '../model/simulate';
 import type { ReferenceModel } from '../model/model';
@@ -52,8 +52,6 @@ export interface CheckSession {
   readonly timings: Partial<Record<CheckPhase, number>>;
   phase: { readonly name: CheckPhase; readonly since: number } | undefined;
 }
-
-const PHASES: readonly CheckPhase[] = ['run', 'probe', 'diagnose', 'confirm', 'locate'];
 
 /** The check moves on to `phase`: the one before it is timed, the host told. */
 export function enterPhase(s: CheckSession, phase: CheckPhase): void {
@@ -186,7 +184,9 @@ export function reportOf(s: CheckSession, ran: RunState, given: ReportParts): Ch
     timings: Object.fromEntries(Object.entries(s.timings).map(([phase, ms]) => [phase, Math.round(ms)])),
     processRuns: s.processRuns,
     // In the order of the phases (a traced run started ahead during the confirm phase is counted as the locate's).
-    runsByPhase: Object.fromEntries(PHASES.filter((phase) => s.runsByPhase[phase]).map((p) => [p, s.runsByPhase[p]])),
+    runsByPhase: Object.fromEntries(
+      CHECK_PHASES.filter((phase) => s.runsByPhase[phase]).map((p) => [p, s.runsByPhase[p]]),
+    ),
   };
 }
 

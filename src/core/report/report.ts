@@ -179,6 +179,10 @@ export interface Determinism {
   readonly runs: number;
 }
 
+/** A check's phases, in the order it goes through them (src/core/check/check.ts). */
+export const CHECK_PHASES = ['run', 'probe', 'diagnose', 'confirm', 'locate'] as const;
+export type CheckPhase = (typeof CHECK_PHASES)[number];
+
 export interface CheckReport {
   readonly lesson: string;
   readonly language: Language;
@@ -207,8 +211,8 @@ export interface CheckReport {
   readonly containment?: 'sandbox' | 'process-group';
   readonly durationMs: number;
   /** Where the check's time went, in ms by phase (src/core/check/check.ts); a phase it did not need is absent. */
-  readonly timings?: Readonly<Partial<Record<'run' | 'diagnose' | 'probe' | 'confirm' | 'locate', number>>>;
+  readonly timings?: Readonly<Partial<Record<CheckPhase, number>>>;
   readonly processRuns: number;
   /** The process runs by the phase that started them (stall retries with their run); a phase that ran none is absent. */
-  readonly runsByPhase?: Readonly<Partial<Record<'run' | 'diagnose' | 'probe' | 'confirm' | 'locate', number>>>;
+  readonly runsByPhase?: Readonly<Partial<Record<CheckPhase, number>>>;
 }
