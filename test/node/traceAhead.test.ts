@@ -73,6 +73,19 @@ describe('a traced run started ahead', function () {
     }
   });
 
+  it('starts at most 4 ahead in one check: an engine worker asking for more gets nothing more started', async () => {
+    const { runs, dispose } = await runsOf(path.join(FIXTURES, 'late-increment.py'));
+    try {
+      for (let i = 0; i < 6; i++) runs.traceAhead(LATE_INCREMENT);
+      const taken: number[] = [];
+      for (let i = 0; i < 5; i++) taken.push((await runs.locate([LATE_INCREMENT])).runs);
+      assert.deepEqual(taken, [0, 0, 0, 0, 1], 'four taken, the fifth ran its own');
+    } finally {
+      await runs.settle();
+      await dispose();
+    }
+  });
+
   it('one never taken is stopped when the check settles, not waited out', async () => {
     // A program that answers a line every tenth of a second and never ends: never silent long enough to be
     // stopped as stalled, so only its time limit (60 s here) or the check would end it.
