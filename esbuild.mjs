@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { writeSchema } from './scripts/write-schema.mjs';
 import { builtInModelCode } from './scripts/model-code.mjs';
+import { makeAsciiOnly } from './scripts/ascii-only.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -152,6 +153,9 @@ if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  // Before the code cache, which is made from the very bytes the launcher reads. A watch build skips it (slower
+  // to start, the same code).
+  makeAsciiOnly(builds.filter((b) => b.platform === 'node' && b.outfile).map((b) => b.outfile));
   await writeCliCodeCache();
 }
 

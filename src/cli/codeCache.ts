@@ -3,10 +3,11 @@
  * launcher (launcher.ts): compiling the 1.8 MB bundle is about a third of the CLI's start. Only the build
  * writes it, next to the code it was compiled from and as trusted as that code (whoever can write one can write
  * the other); nothing is written at run time, and nothing is read from the cache folder, where a program checked
- * without the sandbox could write. It is used only for the very bundle it was made from (its SHA-256 is in the
- * file's first line); any other, or one V8 refuses (another Node), is compiled from source as before.
+ * without the sandbox could write. It is used only for the very bundle it was made from: the file holds a copy of
+ * that bundle, compared byte for byte (a memcmp; a SHA-256 would load the crypto module, 4 ms of a start, and
+ * hash 1.8 MB); any other, or one V8 refuses (another Node), is compiled from source as before. V8 itself checks
+ * only the source's length.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
@@ -19,7 +20,8 @@ export const codeCacheFile = (bundle: string): string => `${bundle}.v8cache`;
 const wrapped = (source: string): string =>
   `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
 
-const digest = (source: string): string => createHash('sha256').update(source).digest('hex');
+/** The file: this line with the bundle's length in bytes, the bundle, then V8's data. */
+const HEADER = 'lesson-companion code cache 2';
 
 interface Loaded {
   readonly exports: unknown;
@@ -39,31 +41,38 @@ function compileAndRun(bundle: string, source: string, cachedData?: Buffer): { l
   };
 }
 
-/** The cache's compiled code, when it was made from exactly this source. */
-function cacheFor(bundle: string, source: string): Buffer | undefined {
+/** The cache's compiled code, when it was made from exactly these bytes. */
+function cacheFor(bundle: string, bytes: Buffer): Buffer | undefined {
   let data: Buffer;
   try {
     data = fs.readFileSync(codeCacheFile(bundle));
   } catch {
     return undefined;
   }
-  const newline = data.indexOf(0x0a);
-  if (newline < 0 || data.subarray(0, newline).toString('latin1') !== digest(source)) return undefined;
-  return data.subarray(newline + 1);
+  const header = `${HEADER} ${bytes.length}\n`;
+  const start = header.length;
+  if (data.length <= start + bytes.length || data.toString('latin1', 0, start) !== header) return undefined;
+  if (!data.subarray(start, start + bytes.length).equals(bytes)) return undefined;
+  return data.subarray(start + bytes.length);
 }
 
 /** Loads the bundle, from the build's code cache where it holds. */
 export function loadBundle(bundle: string): Loaded {
-  const source = fs.readFileSync(bundle, 'utf8');
-  return compileAndRun(bundle, source, cacheFor(bundle, source)).loaded;
+  const bytes = fs.readFileSync(bundle);
+  return compileAndRun(bundle, bytes.toString('utf8'), cacheFor(bundle, bytes)).loaded;
 }
 
-/** The build's step: the bundle's top level compiled and run once, its code written beside it. */
-export function writeCodeCache(bundle: string): void {
-  const source = fs.readFileSync(bundle, 'utf8');
-  const { script } = compileAndRun(bundle, source);
+/**
+ * The build's step: the bundle's top level compiled and run once, and its warm-up (`warmForCodeCache`, main.ts),
+ * so that the functions a start runs are in the code too; then its code is written beside it.
+ */
+export async function writeCodeCache(bundle: string): Promise<void> {
+  const bytes = fs.readFileSync(bundle);
+  const { script, loaded } = compileAndRun(bundle, bytes.toString('utf8'));
+  await (loaded.exports as { warmForCodeCache?: () => Promise<void> }).warmForCodeCache?.();
   // Whole or not at all: a CLI starting while the build writes (npm pack rebuilds dist/ in place) reads either.
   const temp = `${codeCacheFile(bundle)}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, Buffer.concat([Buffer.from(`${digest(source)}\n`, 'latin1'), script.createCachedData()]));
+  const header = Buffer.from(`${HEADER} ${bytes.length}\n`, 'latin1');
+  fs.writeFileSync(temp, Buffer.concat([header, bytes, script.createCachedData()]));
   fs.renameSync(temp, codeCacheFile(bundle));
 }

@@ -69,26 +69,30 @@ function tooDeepAt(text: string, max: number): number | undefined {
   return undefined;
 }
 
-function sizeProblem(text: string, file: string): ManifestProblem | undefined {
-  if (text.length > MANIFEST_MAX_CHARS) {
-    return {
-      file,
-      line: 1,
-      column: 1,
-      path: '',
-      message: `lesson.json is ${Math.round(text.length / 1024)} KiB; a lesson.json may be at most ${MANIFEST_MAX_CHARS / 1024} KiB (put long texts in fewer words, and transcripts in transcript files)`,
-    };
-  }
+function lengthProblem(text: string, file: string): ManifestProblem | undefined {
+  if (text.length <= MANIFEST_MAX_CHARS) return undefined;
+  return {
+    file,
+    line: 1,
+    column: 1,
+    path: '',
+    message: `lesson.json is ${Math.round(text.length / 1024)} KiB; a lesson.json may be at most ${MANIFEST_MAX_CHARS / 1024} KiB (put long texts in fewer words, and transcripts in transcript files)`,
+  };
+}
+
+function depthProblem(text: string, file: string): ManifestProblem | undefined {
   const deep = tooDeepAt(text, MANIFEST_MAX_DEPTH);
-  if (deep !== undefined) {
-    return {
-      file,
-      ...position(text, deep),
-      path: '',
-      message: `lesson.json nests lists and objects more than ${MANIFEST_MAX_DEPTH} levels deep here; a lesson needs about 6, so this is not a lesson manifest`,
-    };
-  }
-  return undefined;
+  if (deep === undefined) return undefined;
+  return {
+    file,
+    ...position(text, deep),
+    path: '',
+    message: `lesson.json nests lists and objects more than ${MANIFEST_MAX_DEPTH} levels deep here; a lesson needs about 6, so this is not a lesson manifest`,
+  };
+}
+
+function sizeProblem(text: string, file: string): ManifestProblem | undefined {
+  return lengthProblem(text, file) ?? depthProblem(text, file);
 }
 
 /** The parse tree of the last text located in: validation locates dozens of problems in the same text. */
@@ -111,8 +115,8 @@ export interface ParseOptions {
 
 export function parseManifest(raw: string, file: string, options: ParseOptions = {}): ManifestResult {
   const text = withoutBom(raw);
-  const tooBig = sizeProblem(text, file);
-  if (tooBig) return { ok: false, problems: [tooBig] };
+  const tooLong = lengthProblem(text, file);
+  if (tooLong) return { ok: false, problems: [tooLong] };
   // The native parser first: a valid lesson.json (the usual case) needs no parse tree, which costs far more.
   // JSON.parse refuses what the strict tree parser refuses (comments, trailing commas); the tree then says where.
   let data: unknown;
@@ -122,6 +126,11 @@ export function parseManifest(raw: string, file: string, options: ParseOptions =
   } catch {
     parsed = false;
   }
+  // JSON.parse does not recurse; the tree parser and the validator do. The depth is read from the parsed value
+  // where there is one (walking the text by hand cost 3 ms of a `lessons` start).
+  const shape = parsed ? shapeOf(data) : undefined;
+  const tooDeep = shape?.deeperThanMax === false ? undefined : depthProblem(text, file);
+  if (tooDeep) return { ok: false, problems: [tooDeep] };
   if (!parsed || text.trim() === '') {
     const errors: ParseError[] = [];
     parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
@@ -138,7 +147,7 @@ export function parseManifest(raw: string, file: string, options: ParseOptions =
     };
   }
   // JSON.parse keeps the last of two equal keys: the author's first value would be lost without a word.
-  const twice = keysInText(text) === keysIn(data) ? [] : duplicateKeys(text, file);
+  const twice = keysInText(text) === shape!.keys ? [] : duplicateKeys(text, file);
   if (twice.length > 0) return { ok: false, problems: twice };
   if (Value.Check(LessonManifestSchema, data)) {
     const problems = ruleProblems(data, text, file, options.checkPatterns !== false);
@@ -177,13 +186,23 @@ function keysInText(text: string): number {
   return keys;
 }
 
-/** How many keys the parsed value holds: fewer than the text writes when a key was written twice in one object. */
-function keysIn(value: unknown): number {
-  if (typeof value !== 'object' || value === null) return 0;
-  const children = Array.isArray(value) ? value : Object.values(value);
-  let keys = Array.isArray(value) ? 0 : children.length;
-  for (const child of children) keys += keysIn(child);
-  return keys;
+/**
+ * How many keys the parsed value holds (fewer than the text writes when a key was written twice in one object),
+ * and whether it nests deeper than a manifest may; without recursion, and not below that depth.
+ */
+function shapeOf(value: unknown): { keys: number; deeperThanMax: boolean } {
+  let keys = 0;
+  const open: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (open.length > 0) {
+    const next = open.pop()!;
+    if (typeof next.value !== 'object' || next.value === null) continue;
+    const depth = next.depth + 1;
+    if (depth > MANIFEST_MAX_DEPTH) return { keys, deeperThanMax: true };
+    const children = Array.isArray(next.value) ? next.value : Object.values(next.value);
+    if (!Array.isArray(next.value)) keys += children.length;
+    for (const child of children) open.push({ value: child, depth });
+  }
+  return { keys, deeperThanMax: false };
 }
 
 /** Every key that appears twice in one object, at its second place. */

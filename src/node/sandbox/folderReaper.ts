@@ -12,7 +12,7 @@
  *
  * Not on Windows (no `sh`; a killed CLI's folders there stay, as before).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 
 // No globbing; collect the paths, then at the end of input remove each (unlocking the folders a program
 // made unwritable, if the first removal fails). Only absolute paths are accepted.
@@ -27,6 +27,10 @@ function started(): ChildProcess | null {
   if (reaper !== undefined) return reaper;
   if (process.platform === 'win32') return (reaper = null);
   try {
+    // Loaded here, not with this module: every CLI command loads this module (cleanup.ts), and child_process
+    // (with net, dgram and streams behind it) is a tenth of a `lessons` start that starts no process.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { spawn } = require('node:child_process') as typeof import('node:child_process');
     const child = spawn('/bin/sh', ['-c', SCRIPT], {
       detached: true,
       stdio: ['pipe', 'ignore', 'ignore'],
