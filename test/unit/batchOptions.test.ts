@@ -79,6 +79,32 @@ describe('batch options', () => {
     );
   });
 
+  it('stops after `maxCrashesAtOnce` processes in a row crashed on their first list; one that got through a list first does not count', async () => {
+    const program = recorded(crashesAtDone);
+    const lists = [
+      ['POOL p', 'PICK'],
+      ['POOL a', 'DONE a'],
+      ['POOL b', 'DONE b'],
+      ['POOL q', 'PICK'],
+      ['POOL c', 'DONE c'],
+      ['POOL d', 'DONE d'],
+      ['POOL e', 'DONE e'],
+      ['POOL f', 'DONE f'],
+      ['POOL r', 'PICK'],
+    ];
+    const batch = await runBatch(model, program, lists, { maxCrashesAtOnce: 2 });
+    // p passes, a crashes (the process got through p: not counted); b crashes at once (1); q passes, c crashes
+    // (not counted); d, e crash at once (2): f and r are not run.
+    assert.deepEqual(
+      program.stdins.map((stdin) => listsOf(stdin)[0]),
+      ['POOL p', 'POOL b', 'POOL q', 'POOL d', 'POOL e'],
+    );
+    assert.deepEqual(
+      batch.outcomes.map((o) => o.ending),
+      ['finished', 'crashed', 'crashed', 'finished', 'crashed', 'crashed', 'crashed', 'not-run', 'not-run'],
+    );
+  });
+
   it('after a crash, runs the lists that would crash the same way last, and leaves out the ones it may skip', async () => {
     const program = recorded(crashesAtDone);
     const lists = [

@@ -10,7 +10,7 @@ import type { Case } from '../../src/core/check/cases';
 import { candidatesHolding, type ConfirmContext } from '../../src/core/check/confirmRuns';
 import type { Execute } from '../../src/core/check/process';
 import { simulate, sameOutcome, type Outcome } from '../../src/core/model/simulate';
-import { checkFake, done, model, mutantProgram, recorded } from './fakeLesson';
+import { checkFake, done, model, mutantProgram, recorded, transcripts } from './fakeLesson';
 
 /**
  * FAKE program written with three slots for counts, indexed by a backend's place in the pool: right for pools of up
@@ -130,6 +130,36 @@ describe('what a crash costs', () => {
       assert.equal(shown.commands[0]!.split(' ').length, 5, shown.commands[0]);
     });
   }
+
+  it('hidden transcripts a crashing mutant says crash the same way are left out once two such predictions came true', async () => {
+    // FAKE program that crashes on every DONE of a name outside the pool, as the unknown-crash mutant does: five
+    // hidden transcripts crash; each would cost a process of its own.
+    const program = recorded(mutantProgram('unknown-crash'));
+    const report = await checkFake(program);
+    assert.deepEqual(
+      report.problems.map((p) => p.kind),
+      ['crash'],
+    );
+    assert.ok(report.runsByPhase!.run! <= 3, JSON.stringify(report.runsByPhase));
+    const left = report.transcripts.filter((t) => t.notRun).map((t) => t.name);
+    assert.ok(left.length > 0, 'some were left out');
+    // Only transcripts the mutant crashes on are left out: every one that can pass was run and passed.
+    const commandsOf = (name: string): string[] =>
+      transcripts.find((t) => t.name === name)!.steps.map((x) => x.command);
+    for (const name of left) {
+      const crashing = simulate(model, commandsOf(name), new Set(['unknown-crash'])).outcome.ending;
+      assert.equal(crashing, 'crashed', `${name} was left out, though the mutant does not crash on it`);
+    }
+    const canPass = transcripts.filter(
+      (t) =>
+        simulate(
+          model,
+          t.steps.map((x) => x.command),
+          new Set(['unknown-crash']),
+        ).outcome.ending !== 'crashed',
+    );
+    assert.equal(report.checks.passed, canPass.length);
+  });
 
   it('a crash before any answer still costs a single process', async () => {
     const program = recorded(async () => done('', { exitCode: 1, stderr: 'SyntaxError: invalid syntax\n' }));

@@ -6,6 +6,12 @@ import { simulate, type Outcome } from '../model/simulate';
 export interface BatchOptions {
   /** At most this many processes; lists not reached by then are `not-run`. */
   readonly maxRuns?: number;
+  /**
+   * At most this many processes in a row that crashed on the first list they were given (no list answered to
+   * the end in between): lists not reached by then are `not-run`. A process that got through lists before it
+   * crashed earned its restart; one that crashed at once showed only the crash again.
+   */
+  readonly maxCrashesAtOnce?: number;
   /** True when a run shows that further runs would fail the same way (e.g. an unwritten stub). */
   readonly hopeless?: (run: ProcessResult) => boolean;
   readonly limits?: RunLimits;
@@ -82,6 +88,7 @@ export async function runBatch(
   let strays: StrayLines | undefined;
   let waiting = lists.map((_, i) => i);
   let stopped = 0;
+  let crashesAtOnce = 0;
   const limits = options.limits;
   const abandon = (indexes: readonly number[], ending: Outcome['ending']): void => {
     for (const i of indexes) outcomes[i] ??= { lines: [], ending };
@@ -90,6 +97,7 @@ export async function runBatch(
     if (
       stopped >= MAX_STOPPED ||
       runs.length >= (options.maxRuns ?? Infinity) ||
+      crashesAtOnce >= (options.maxCrashesAtOnce ?? Infinity) ||
       (runs.length > 0 && options.hopeless?.(runs[runs.length - 1]!))
     ) {
       abandon(waiting, 'not-run');
@@ -127,6 +135,7 @@ export async function runBatch(
       break;
     }
     waiting = waiting.slice(consumed);
+    crashesAtOnce = stream.ending === 'crashed' && consumed <= 1 ? crashesAtOnce + 1 : 0;
     if (waiting.length > 0 && stream.ending === 'crashed' && options.afterCrash) {
       const { defer, skip } = options.afterCrash(stream, waiting);
       abandon(

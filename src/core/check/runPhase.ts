@@ -28,6 +28,12 @@ import { sameOutcome, simulate, type Outcome } from '../model/simulate';
 /** Restarts allowed for the main batch; a program that crashes on every list would otherwise cost one each. */
 const MAX_MAIN_RUNS = 10;
 /**
+ * Processes in a row that crashed on their first list, after which the main batch stops: the program crashes on
+ * whatever it is given (record_counts: a plain object where the driver needs a Map, at every list's first use of
+ * the counts), and a failing check has its confirming run still to make within 8.
+ */
+const MAX_MAIN_CRASHES_AT_ONCE = 7;
+/**
  * Crashes after which the random tests not yet run are left out: each that crashes costs a process of its own,
  * and by then the crash has shown itself; the hidden transcripts all run.
  */
@@ -41,20 +47,16 @@ export async function runPhase(s: CheckSession): Promise<RunState | Finished> {
   enterPhase(s, 'run');
   const isStub = (problems: ReturnType<typeof runProblems>): boolean =>
     problems.some((p) => p.kind === 'unimplemented');
-  let crashes = 0;
+  const afterCrash = crashPlan(model, manifest.mistakes, cases);
   const main = await runBatch(
     model,
     s.execute,
     cases.map((c) => c.commands),
     {
       maxRuns: MAX_MAIN_RUNS,
+      maxCrashesAtOnce: MAX_MAIN_CRASHES_AT_ONCE,
       hopeless: (run) => isStub(runProblems(run, s.problemContext)),
-      afterCrash: (crashed, pending) =>
-        skipRandomAfter(
-          (crashes += 1),
-          crashesLikeThis(model, manifest.mistakes, crashed, pending, cases),
-          pending.filter((i) => !cases[i]!.hidden),
-        ),
+      afterCrash,
     },
   );
   s.strays = main.strays;
@@ -157,6 +159,43 @@ function crashesLikeThis(
     pending.filter((i) => crashers.some((on) => simulate(model, cases[i]!.commands, on).outcome.ending === 'crashed')),
   );
   return { defer, skip: new Set([...defer].filter((i) => !cases[i]!.hidden)) };
+}
+
+/**
+ * Crashes of lists that were run last because a mutant crashing like the program said they would (see
+ * crashesLikeThis), after which the others it says so of are not run, hidden transcripts included: each would
+ * cost a process of its own to crash the same way (drain_keyerror.py: a KeyError on every DONE of a name outside
+ * the pool, five hidden transcripts, six processes). Two such predictions come true before any is trusted.
+ */
+const PREDICTED_CRASHES_BEFORE_SKIPPING = 2;
+
+/** What runBatch does after each crash of the main batch: which lists go last, and which are not run. */
+function crashPlan(
+  model: ReferenceModel,
+  mistakes: readonly MistakeMutants[],
+  cases: readonly Case[],
+): (crashed: Stream, pending: readonly number[]) => AfterCrash {
+  let crashes = 0;
+  let cameTrue = 0;
+  const predicted = new Set<number>();
+  return (crashed, pending) => {
+    crashes += 1;
+    // The list it crashed on is the one before the first still pending, in the order the process was given.
+    const next = crashed.segments.findIndex((segment) => segment.list === pending[0]);
+    if (next > 0 && predicted.has(crashed.segments[next - 1]!.list)) cameTrue += 1;
+    const like = crashesLikeThis(model, mistakes, crashed, pending, cases);
+    for (const i of like.defer) predicted.add(i);
+    const trusted =
+      cameTrue >= PREDICTED_CRASHES_BEFORE_SKIPPING
+        ? { defer: new Set([...like.defer, ...pending.filter((i) => predicted.has(i))]) }
+        : undefined;
+    const plan = trusted ? { defer: trusted.defer, skip: trusted.defer } : like;
+    return skipRandomAfter(
+      crashes,
+      plan,
+      pending.filter((i) => !cases[i]!.hidden),
+    );
+  };
 }
 
 /** After enough crashes, the random tests still waiting are not run, whatever mutant explains the crash. */
