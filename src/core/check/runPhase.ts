@@ -164,8 +164,8 @@ function crashesLikeThis(
 /**
  * Crashes of lists that were run last because a mutant crashing like the program said they would (see
  * crashesLikeThis), after which the others it says so of are not run, hidden transcripts included: each would
- * cost a process of its own to crash the same way (drain_keyerror.py: a KeyError on every DONE of a name outside
- * the pool, five hidden transcripts, six processes). Two such predictions come true before any is trusted.
+ * cost a process of its own to crash the same way (drain_keyerror.py: a KeyError at every name outside the
+ * pool, five hidden transcripts, six processes). Two such predictions come true before any is trusted.
  */
 const PREDICTED_CRASHES_BEFORE_SKIPPING = 2;
 
