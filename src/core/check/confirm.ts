@@ -8,8 +8,13 @@
  * trace can show the learner's own counts; it is shown only if that run shows the finding. Only when the
  * program does not follow its mutant there does shrinking fall back to running the program per round.
  */
-import type { Stream } from './batch';
-import { candidatesHolding, everySubsetUpTo, runCandidates, type ConfirmContext } from './confirmRuns';
+import {
+  candidatesHolding,
+  everySubsetUpTo,
+  runCandidates,
+  runTwoCandidates,
+  type ConfirmContext,
+} from './confirmRuns';
 import type { Case } from './cases';
 import { mapLimit } from './cases';
 import { buildCounterexample, splitObserved, type CounterexampleSource } from './counterexample';
@@ -18,6 +23,8 @@ import type { ReferenceModel } from '../model/model';
 import type { Counterexample, Replay } from '../report/report';
 
 export type { ConfirmContext } from './confirmRuns';
+export { modelShows } from './confirmPlan';
+import { plan, type Planned } from './confirmPlan';
 import { commandFits } from '../model/grammar';
 import { segmentAnswers } from '../model/segment';
 import { shrinkCommands } from './shrink';
@@ -25,19 +32,7 @@ import { sameOutcome, simulate, type Outcome } from '../model/simulate';
 import { stepKey, walkEvidence, type EvidenceStream } from '../diagnosis/stepwise';
 import { checkClaim } from '../diagnosis/evidence';
 
-/** A program that chooses at random among the offered answers shows the difference with at least this chance. */
-const FREE_CHOICE_MISS = 1 / 8;
 const RANDOM_TRIES = 3;
-/** How many earlier transcripts of a stream a finding may need (state that survives a reset). */
-const MAX_CONTEXT_SEGMENTS = 3;
-
-interface Planned {
-  readonly finding: Finding;
-  readonly source: Case | undefined;
-  readonly start: readonly string[];
-  /** The model-guided smallest transcript, or undefined when the model cannot show the finding alone. */
-  readonly commands: readonly string[] | undefined;
-}
 
 function replayOf(ctx: ConfirmContext, commands: readonly string[]): Replay | undefined {
   if (!ctx.replay) return undefined;
@@ -45,19 +40,6 @@ function replayOf(ctx: ConfirmContext, commands: readonly string[]): Replay | un
   // table has rows (an extra OK before the first command's).
   const stdin = commands.join('\n') + '\n';
   return { stdin, shell: ctx.replay(stdin) };
-}
-
-/** True when the finding's mutant alone makes `commands` show the finding (see the module comment). */
-export function modelShows(
-  model: ReferenceModel,
-  finding: Pick<Finding, 'mutation' | 'nondeterministic'>,
-  commands: readonly string[],
-): boolean {
-  const mutant = simulate(model, commands, new Set([finding.mutation]));
-  if (!finding.nondeterministic) return !sameOutcome(mutant.outcome, simulate(model, commands).outcome);
-  let chance = 1;
-  for (const step of mutant.steps) chance /= 1 + step.alternatives;
-  return chance <= FREE_CHOICE_MISS;
 }
 
 /**
@@ -90,50 +72,6 @@ export function programShows(
   if (!pair || !rest) return false;
   const explainedByRest = new Set(rest.support.map(stepKey));
   return pair.support.some((s) => !explainedByRest.has(stepKey(s)));
-}
-
-/** The commands of the stream up to a step, from the start of its transcript (or a few earlier ones). */
-function prefixes(stream: Stream, index: number): (readonly string[])[] {
-  const at = stream.segments.findIndex((s) => index >= s.start && index < s.start + s.length);
-  if (at < 0) return [];
-  const out: (readonly string[])[] = [];
-  for (let back = 0; back < MAX_CONTEXT_SEGMENTS && at - back >= 0; back++) {
-    out.push(stream.commands.slice(stream.segments[at - back]!.start + 1, index + 1));
-  }
-  return out;
-}
-
-/**
- * Candidates from the first few commands that show the finding, each shrunk on the model, the shortest first
- * (distinct lists only); when none shows it on the model, one without commands, from the finding's first list.
- */
-async function plan(ctx: ConfirmContext, finding: Finding): Promise<Planned[]> {
-  const planned: Planned[] = [];
-  for (const step of finding.steps.slice(0, 5)) {
-    const stream = ctx.streams[step.stream];
-    if (!stream) continue;
-    const start = prefixes(stream, step.index).find((p) => modelShows(ctx.model, finding, p));
-    if (!start) continue;
-    const commands = await shrinkCommands(
-      start,
-      async (lists) => lists.map((list) => modelShows(ctx.model, finding, list)),
-      undefined,
-      commandFits(ctx.model),
-    );
-    if (!planned.some((p) => p.commands!.join('\n') === commands.join('\n')))
-      planned.push({ finding, source: ctx.cases[step.list], start, commands });
-  }
-  // The shortest first; of two as short, the earlier step's.
-  if (planned.length > 0) return planned.sort((a, b) => a.commands!.length - b.commands!.length);
-  const first = finding.steps[0];
-  return [
-    {
-      finding,
-      source: first ? ctx.cases[first.list] : undefined,
-      start: first ? (ctx.cases[first.list]?.commands ?? []) : [],
-      commands: undefined,
-    },
-  ];
 }
 
 interface Confirmed {
@@ -206,6 +144,33 @@ export function shownBy(
   return claim.holds && claim.borneOut === 0 ? null : confirmed;
 }
 
+/**
+ * The findings whose candidates include one keeping the choice seen (plan): their first candidate and that one,
+ * each with its observed twin, in one run where they can share a process (runTwoCandidates); the first that shows
+ * the finding is taken. Returns the findings so tried.
+ */
+async function confirmPairs(
+  ctx: ConfirmContext,
+  findings: readonly Finding[],
+  planned: readonly (readonly Planned[])[],
+  plans: Planned[],
+  results: (Confirmed | null)[],
+): Promise<Set<number>> {
+  const tried = new Set<number>();
+  for (const [i, finding] of findings.entries()) {
+    const first = plans[i]!;
+    const other = planned[i]!.find((p) => p !== first && (p.keepsChoice || first.keepsChoice));
+    if (!first.commands || !other?.commands) continue;
+    const both = await runTwoCandidates(ctx, first.commands, other.commands);
+    if (!both) continue;
+    tried.add(i);
+    results[i] = both[0] ? shownBy(ctx, findings, finding, first.commands, both[0]) : null;
+    const second = results[i] || !both[1] ? null : shownBy(ctx, findings, finding, other.commands, both[1]);
+    if (second) [results[i], plans[i]] = [second, other];
+  }
+  return tried;
+}
+
 /** A counterexample per finding (null where no run of the program could be shown to reveal it). */
 export async function counterexamplesFor(
   ctx: ConfirmContext,
@@ -214,9 +179,12 @@ export async function counterexamplesFor(
   const planned = await Promise.all(findings.map((f) => plan(ctx, f)));
   const plans = planned.map((p) => p[0]!);
   const results: (Confirmed | null)[] = findings.map(() => null);
+  const paired = await confirmPairs(ctx, findings, planned, plans, results);
   const tries = ctx.random ? RANDOM_TRIES : 1;
   for (let attempt = 0; attempt < tries; attempt++) {
-    const open = plans.map((p, i) => ({ p, i })).filter(({ p, i }) => results[i] === null && p.commands !== undefined);
+    const open = plans
+      .map((p, i) => ({ p, i }))
+      .filter(({ p, i }) => results[i] === null && p.commands !== undefined && !paired.has(i));
     if (open.length === 0) break;
     // The first try's candidates are most often confirmed: their traced runs may start beside them, on spare cores.
     if (attempt === 0) for (const { p } of open.slice(0, ctx.concurrency - 1)) ctx.beside?.(p.finding, p.commands!);

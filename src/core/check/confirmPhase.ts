@@ -51,6 +51,7 @@ export async function confirmPhase(s: CheckSession, p: Probed): Promise<Confirme
     maxShrinkRounds: MAX_SHRINK_ROUNDS,
     endsEarly: p.ran.main.streams.length > 1 || p.streams.some((st) => st.ending !== 'finished'),
     resetKeepsNothingElse: p.probe?.determinism.afterReset === 'same',
+    fixedChoices: !p.random && p.probe?.determinism.fresh === 'same',
     ...(tracesAhead(s, p) ? { beside: (finding, commands) => traceAhead(s, p, finding, commands) } : {}),
   };
   const examples = await counterexamplesFor(ctx, p.diagnosis.findings);

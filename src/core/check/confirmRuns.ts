@@ -33,6 +33,11 @@ export interface ConfirmContext {
    * process then ran as if alone.
    */
   readonly resetKeepsNothingElse?: boolean;
+  /**
+   * The probe's fresh runs of a transcript answered alike: where the program makes a free choice, it follows a
+   * rule of its own (confirm.ts keeps the choice it was seen to make when it shrinks).
+   */
+  readonly fixedChoices?: boolean;
   readonly concurrency: number;
   readonly replay?: (stdin: string) => string;
   /** Process runs the fallback shrinking may spend per finding. */
@@ -83,6 +88,31 @@ export async function runCandidates(
     return { plain, observed };
   });
 }
+
+/**
+ * Two candidates, each with its observed twin, in one process: [twin 1, 1, twin 2, 2]. Only where the program keeps
+ * nothing across the reset (the probe saw it) and the model says each list starts clean there; undefined where
+ * they cannot share one. A candidate whose plain run is not its twin's answers, or was not reached, gets undefined.
+ */
+export async function runTwoCandidates(
+  ctx: ConfirmContext,
+  first: readonly string[],
+  second: readonly string[],
+): Promise<[RunOfCandidate | undefined, RunOfCandidate | undefined] | undefined> {
+  if (ctx.model.observeCommand === undefined || ctx.leaky || ctx.random || ctx.carriesOver) return undefined;
+  if (!ctx.resetKeepsNothingElse) return undefined;
+  const lists = [withObserve(ctx.model, first), first, withObserve(ctx.model, second), second];
+  if (startsClean(ctx.model, lists).some((clean) => !clean)) return undefined;
+  const { outcomes } = await runBatch(ctx.model, ctx.execute, lists, { maxRuns: 1 });
+  const pair = (c: readonly string[], k: number): RunOfCandidate | undefined => {
+    const [observed, plain] = [outcomes[k]!, outcomes[k + 1]!];
+    if (plain.ending === 'not-run' || !sameOutcome(plain, answersApart(ctx.model, c, observed))) return undefined;
+    return { plain, observed };
+  };
+  return [pair(first, 0), pair(second, 2)];
+}
+
+type RunOfCandidate = { plain: Outcome; observed: Outcome };
 
 /** One fresh run of the candidate with the observe command after each of its commands, and its answers apart. */
 async function interleavedAlone(

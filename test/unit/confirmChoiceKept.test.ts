@@ -1,0 +1,89 @@
+/**
+ * A free choice made by a rule the lesson has no mutant for (confirmPlan.ts): the candidate that keeps the very
+ * choice the program was seen to make is run first, and it shows the finding in one run where "enough choices"
+ * alone finds no candidate and shrinks on the program. FAKE programs answer from the lesson's model (fakeLesson.ts).
+ */
+import * as assert from 'node:assert/strict';
+import { runBatch } from '../../src/core/check/batch';
+import type { Case } from '../../src/core/check/cases';
+import { counterexamplesFor, type ConfirmContext } from '../../src/core/check/confirm';
+import { plan } from '../../src/core/check/confirmPlan';
+import type { Execute } from '../../src/core/check/process';
+import { diagnose } from '../../src/core/diagnosis/diagnose';
+import { simulate } from '../../src/core/model/simulate';
+import { done, manifest, model, recorded } from './fakeLesson';
+
+/** FAKE program whose ties go to the name first in a case-blind order (as JavaScript's localeCompare): a, b, c, Zed. */
+const caseBlind: Execute = async (input) => {
+  let state = model.initial();
+  let stdout = '';
+  for (const command of input.split('\n').filter(Boolean)) {
+    const offered = model.step(state, command, new Set(['tiebreak-any']));
+    const tied = offered.answer.kind === 'lines' ? [offered.answer.lines, ...(offered.alternatives ?? [])] : [];
+    const chosen =
+      command === 'PICK' && tied.length > 1
+        ? [tied.map((lines) => lines[0]!).sort((x, y) => x.toLowerCase().localeCompare(y.toLowerCase()))[0]!]
+        : undefined;
+    const step = model.step(state, command, new Set(), chosen);
+    if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1 });
+    state = step.state;
+    stdout += (chosen ?? step.answer.lines).map((line) => `${line}\n`).join('');
+  }
+  return done(stdout);
+};
+
+const caseOf = (name: string, commands: string[]): Case => ({
+  name,
+  label: `the ${name} transcript`,
+  commands,
+  expected: simulate(model, commands).outcome,
+  hidden: true,
+});
+
+async function evidence(execute: Execute, fixedChoices: boolean) {
+  const cases = [caseOf('three-names', ['POOL b Zed a c', 'STATUS', 'PICK', 'STATUS'])];
+  const { streams } = await runBatch(
+    model,
+    execute,
+    cases.map((c) => c.commands),
+  );
+  const { findings } = diagnose(model, manifest.mistakes, streams);
+  const ctx: ConfirmContext = {
+    model,
+    execute,
+    cases,
+    streams,
+    random: false,
+    leaky: false,
+    concurrency: 1,
+    maxShrinkRounds: 8,
+    resetKeepsNothingElse: true,
+    fixedChoices,
+  };
+  return { ctx, finding: findings.find((f) => f.nondeterministic)! };
+}
+
+describe('confirm: a free choice by a rule of its own keeps the choice it was seen to make', () => {
+  it('plans a candidate that offers the same answers at its end, the program its own among them', async () => {
+    const { ctx, finding } = await evidence(caseBlind, true);
+    assert.ok(finding, 'a free choice is found');
+    const kept = (await plan(ctx, finding)).find((p) => p.keepsChoice);
+    assert.deepEqual(kept?.commands, ['POOL b Zed a c', 'PICK']);
+    const without = await plan({ ...ctx, fixedChoices: false }, finding);
+    assert.ok(!without.some((p) => p.keepsChoice), 'only for a program the probe saw choose alike');
+  });
+
+  it('shows it in one run; without it, shrinking on the program costs more', async () => {
+    const counted = async (fixedChoices: boolean) => {
+      const program = recorded(caseBlind);
+      const { ctx, finding } = await evidence(program, fixedChoices);
+      const before = program.stdins.length;
+      const [example] = await counterexamplesFor(ctx, [finding]);
+      return { runs: program.stdins.length - before, commands: example?.commands };
+    };
+    const kept = await counted(true);
+    assert.deepEqual(kept, { runs: 1, commands: ['POOL b Zed a c', 'PICK'] });
+    const plain = await counted(false);
+    assert.ok(plain.runs > 1, JSON.stringify(plain));
+  });
+});
