@@ -26,16 +26,18 @@ export function checkSummary(
       : '';
     return `Not everything is right, though the ${total} hidden transcripts pass${random}`;
   }
-  const why = report.problems?.some((p) => p.kind === 'unimplemented')
-    ? 'the code is not written yet'
-    : report.problems?.some((p) => p.kind === 'no-answers')
-      ? 'the program answers nothing'
-      : // Each crash costs a process: the check stops restarting the program before the end of the list.
-        report.problems?.some((p) => p.kind === 'crash') &&
-          !report.problems.some((p) => p.kind === 'timeout' || p.kind === 'output-limit')
-        ? 'the program crashed too many times'
-        : 'the program stopped answering';
-  return `${passed} of ${total} hidden transcripts pass${notRun ? ` (${notRun} not run: ${why})` : ''}`;
+  return `${passed} of ${total} hidden transcripts pass${notRun ? ` (${notRun} not run: ${notRunReason(report)})` : ''}`;
+}
+
+/** Why a check left hidden transcripts not run, in the words the header and the Testing view both use. */
+export function notRunReason(report: Partial<Pick<CheckReport, 'problems'>>): string {
+  if (report.problems?.some((p) => p.kind === 'unimplemented')) return 'the code is not written yet';
+  if (report.problems?.some((p) => p.kind === 'no-answers')) return 'the program answers nothing';
+  // Each crash costs a process: the check stops restarting the program before the end of the list.
+  const crashed =
+    report.problems?.some((p) => p.kind === 'crash') &&
+    !report.problems.some((p) => p.kind === 'timeout' || p.kind === 'output-limit');
+  return crashed ? 'the program crashed too many times' : 'the program stopped answering';
 }
 
 const PROBLEM_TITLES: Record<ProblemKind, string> = {

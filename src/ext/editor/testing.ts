@@ -20,7 +20,7 @@ import {
   mistakeWhere,
 } from '../../core/report/findings';
 import { editorMistake, editorReport } from '../../core/report/editorRung';
-import { checkSummary, failureFocus, mistakeFocus, verdictSentence } from '../../core/report/progress';
+import { checkSummary, failureFocus, mistakeFocus, notRunReason, verdictSentence } from '../../core/report/progress';
 import type { CheckReport, Counterexample, NamedMistake } from '../../core/report/report';
 import { safeText } from '../../core/text/text';
 import { countsNote, traceCells, traceLength, traceTextLines } from '../../core/report/traceView';
@@ -285,12 +285,9 @@ export class LessonTests implements vscode.Disposable {
       } else if (verdict.passed) {
         set(item, 'passed');
       } else if (verdict.notRun) {
-        // Not evidence either way: an earlier transcript hung and the rest of the batch never ran.
-        const msg = new vscode.TestMessage(
-          'Not run: an earlier transcript made the program hang. Fix the timeout first.',
-        );
-        if (fallback) msg.location = fallback;
-        set(item, 'errored', [msg]);
+        // Not evidence either way, and about no line of the program: said in the Test Results, not beside the code.
+        // Why it did not run is the header's reason (a hang, a flood, or too many crashes).
+        set(item, 'errored', [new vscode.TestMessage(`Not run: ${notRunReason(report)}.`)]);
       } else {
         set(item, 'failed', this.failureMessages(report, verdict, located));
       }
