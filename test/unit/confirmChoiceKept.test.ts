@@ -5,13 +5,11 @@
  */
 import * as assert from 'node:assert/strict';
 import { runBatch } from '../../src/core/check/batch';
-import type { Case } from '../../src/core/check/cases';
 import { counterexamplesFor, type ConfirmContext } from '../../src/core/check/confirm';
 import { plan } from '../../src/core/check/confirmPlan';
 import type { Execute } from '../../src/core/check/process';
 import { diagnose } from '../../src/core/diagnosis/diagnose';
-import { simulate } from '../../src/core/model/simulate';
-import { done, manifest, model, recorded } from './fakeLesson';
+import { caseOf, done, manifest, model, recorded } from './fakeLesson';
 
 /** FAKE program whose ties go to the name first in a case-blind order (as JavaScript's localeCompare): a, b, c, Zed. */
 const caseBlind: Execute = async (input) => {
@@ -32,16 +30,8 @@ const caseBlind: Execute = async (input) => {
   return done(stdout);
 };
 
-const caseOf = (name: string, commands: string[]): Case => ({
-  name,
-  label: `the ${name} transcript`,
-  commands,
-  expected: simulate(model, commands).outcome,
-  hidden: true,
-});
-
 async function evidence(execute: Execute, fixedChoices: boolean) {
-  const cases = [caseOf('three-names', ['POOL b Zed a c', 'STATUS', 'PICK', 'STATUS'])];
+  const cases = [caseOf(['POOL b Zed a c', 'STATUS', 'PICK', 'STATUS'])];
   const { streams } = await runBatch(
     model,
     execute,
