@@ -11,27 +11,33 @@ import type { Execute } from '../../src/core/check/process';
 import { diagnose } from '../../src/core/diagnosis/diagnose';
 import { caseOf, done, manifest, model, recorded } from './fakeLesson';
 
-/** FAKE program whose ties go to the name first in a case-blind order (as JavaScript's localeCompare): a, b, c, Zed. */
-const caseBlind: Execute = async (input) => {
-  let state = model.initial();
-  let stdout = '';
-  for (const command of input.split('\n').filter(Boolean)) {
-    const offered = model.step(state, command, new Set(['tiebreak-any']));
-    const tied = offered.answer.kind === 'lines' ? [offered.answer.lines, ...(offered.alternatives ?? [])] : [];
-    const chosen =
-      command === 'PICK' && tied.length > 1
-        ? [tied.map((lines) => lines[0]!).sort((x, y) => x.toLowerCase().localeCompare(y.toLowerCase()))[0]!]
-        : undefined;
-    const step = model.step(state, command, new Set(), chosen);
-    if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1 });
-    state = step.state;
-    stdout += (chosen ?? step.answer.lines).map((line) => `${line}\n`).join('');
-  }
-  return done(stdout);
-};
+/**
+ * FAKE program whose ties go to the name first in a case-blind order (as JavaScript's localeCompare): a, b, c, Zed;
+ * with `mistakes` (the model's mutations) besides.
+ */
+const caseBlindWith =
+  (mistakes: readonly string[]): Execute =>
+  async (input) => {
+    let state = model.initial();
+    let stdout = '';
+    for (const command of input.split('\n').filter(Boolean)) {
+      const offered = model.step(state, command, new Set(['tiebreak-any']));
+      const tied = offered.answer.kind === 'lines' ? [offered.answer.lines, ...(offered.alternatives ?? [])] : [];
+      const chosen =
+        command === 'PICK' && tied.length > 1
+          ? [tied.map((lines) => lines[0]!).sort((x, y) => x.toLowerCase().localeCompare(y.toLowerCase()))[0]!]
+          : undefined;
+      const step = model.step(state, command, new Set(mistakes), chosen);
+      if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1 });
+      state = step.state;
+      stdout += (chosen ?? step.answer.lines).map((line) => `${line}\n`).join('');
+    }
+    return done(stdout);
+  };
+const caseBlind = caseBlindWith([]);
 
-async function evidence(execute: Execute, fixedChoices: boolean) {
-  const cases = [caseOf(['POOL b Zed a c', 'STATUS', 'PICK', 'STATUS'])];
+async function evidence(execute: Execute, fixedChoices: boolean, more: readonly string[][] = []) {
+  const cases = [caseOf(['POOL b Zed a c', 'STATUS', 'PICK', 'STATUS']), ...more.map((commands) => caseOf(commands))];
   const { streams } = await runBatch(
     model,
     execute,
@@ -50,7 +56,7 @@ async function evidence(execute: Execute, fixedChoices: boolean) {
     resetKeepsNothingElse: true,
     fixedChoices,
   };
-  return { ctx, finding: findings.find((f) => f.nondeterministic)! };
+  return { ctx, finding: findings.find((f) => f.nondeterministic)!, findings };
 }
 
 describe('confirm: a free choice by a rule of its own keeps the choice it was seen to make', () => {
@@ -75,5 +81,24 @@ describe('confirm: a free choice by a rule of its own keeps the choice it was se
     assert.deepEqual(kept, { runs: 1, commands: ['POOL b Zed a c', 'PICK'] });
     const plain = await counted(false);
     assert.ok(plain.runs > 1, JSON.stringify(plain));
+  });
+});
+
+describe('confirm: the other findings ride in the run that keeps the choice', () => {
+  it('a crash on an empty pool is confirmed in the same process, after the candidates keeping the choice: one run for both, as for either alone', async () => {
+    const crashesToo = caseBlindWith(['empty-crash']);
+    const counted = async (which: (f: { nondeterministic: boolean }) => boolean) => {
+      const program = recorded(crashesToo);
+      const { ctx, findings } = await evidence(program, true, [['POOL', 'PICK']]);
+      assert.equal(findings.length, 2, JSON.stringify(findings.map((f) => f.mutation)));
+      const before = program.stdins.length;
+      const examples = await counterexamplesFor(ctx, findings.filter(which));
+      return { runs: program.stdins.length - before, shown: examples.map((e) => e?.commands) };
+    };
+    const both = await counted(() => true);
+    assert.equal(both.runs, 1);
+    assert.deepEqual(both.shown.sort(), [['PICK'], ['POOL b Zed a c', 'PICK']]);
+    assert.equal((await counted((f) => f.nondeterministic)).runs, 1);
+    assert.equal((await counted((f) => !f.nondeterministic)).runs, 1);
   });
 });

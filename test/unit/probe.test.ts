@@ -120,17 +120,18 @@ describe('determinism probe (fake processes)', () => {
     assert.deepEqual([first.determinism.fresh, first.determinism.afterReset], ['same', 'same']);
     const more = await probeMoreFresh(model, rotating, first);
     assert.deepEqual([more.determinism.fresh, more.determinism.afterReset], ['same', 'different']);
-    // A program whose answers after a prefix change from one process to the next is not called leaky.
+    // A program whose answers after a prefix change from one process to the next is not called leaky: each list
+    // starts its picks afresh, but a process given more than one list answers otherwise every other time.
     let process = 0;
     const unsteady: Execute = async (input) => {
       process += 1;
-      const prefixed = input.split('\n').filter((l) => l === 'POOL').length === 2;
+      const prefixed = input.split('\n').filter((l) => l === 'POOL').length >= 2;
       const picks = prefixed && process % 2 === 0 ? ['b', 'c', 'a'] : ['a', 'b', 'c'];
       let k = 0;
       const out = input
         .split('\n')
         .filter(Boolean)
-        .map((command) => (command === 'PICK' ? picks[k++ % 3]! : 'OK'));
+        .map((command) => (command === 'POOL' ? ((k = 0), 'OK') : command === 'PICK' ? picks[k++ % 3]! : 'OK'));
       return done(out.map((l) => `${l}\n`).join(''));
     };
     const again = await probeMoreFresh(model, unsteady, await probeDeterminism(model, unsteady, probed));

@@ -13,6 +13,15 @@ import { caseOf, done, model, mutantProgram, perProcess, prints, rotatingPicks, 
 
 const crashed = { exitCode: 1, stderr: 'Traceback (most recent call last):\nRuntimeError\n' };
 const right = (input: string): Promise<ProcessResult> => mutantProgram()(input);
+/** The reference's answer lines to these commands, resets included. */
+const outputLinesOf = (commands: readonly string[]): string[] => {
+  let state = model.initial();
+  return commands.filter(Boolean).flatMap((command) => {
+    const step = model.step(state, command, new Set());
+    state = step.state;
+    return step.answer.kind === 'crash' ? [] : step.answer.lines;
+  });
+};
 
 /**
  * Answers like the reference until `stop` says where to hang: given the list's index in the process, how many
@@ -113,9 +122,19 @@ describe('probe: what each conclusion costs', () => {
     assert.deepEqual([others.determinism.runs, others.streams.length], [7, 6]);
   });
 
-  it('more fresh runs, then T after prefixes of 2, 3, 4, half and all but one of its commands; a one-command T has no prefix', async () => {
-    /** How many commands each process ran before T (the last list), after the four more fresh runs. */
-    const prefixes = async (commands: string[]): Promise<number[]> => {
+  /** Each list's commands in one process's input, the reset command left out. */
+  const listsOf = (stdin: string): string[][] =>
+    stdin
+      .split('\n')
+      .filter(Boolean)
+      .reduce<string[][]>(
+        (lists, line) => (line === model.resetCommand ? [...lists, []] : (lists.at(-1)!.push(line), lists)),
+        [],
+      );
+
+  it('more fresh runs, then T after prefixes of 2, 3, 4, half and all but one of its commands, in one process; a one-command T has no prefix', async () => {
+    /** The length of each list before a T in the processes after the four more fresh runs, and how many there were. */
+    const prefixes = async (commands: string[]): Promise<[number[], number]> => {
       const probe = await probeDeterminism(model, right, caseOf(commands));
       const program = perProcess(right);
       const more = await probeMoreFresh(model, program, probe);
@@ -123,11 +142,37 @@ describe('probe: what each conclusion costs', () => {
         [more.determinism.fresh, more.determinism.afterReset, more.determinism.runs],
         ['same', 'same', 2 + program.stdins.length],
       );
-      return program.stdins.slice(4).map((stdin) => stdin.split('\n').slice(1).indexOf(model.resetCommand));
+      const lists = program.stdins.slice(4).flatMap(listsOf);
+      lists.forEach((list, k) => k % 2 === 1 && assert.deepEqual(list, commands, 'every other list is T'));
+      return [lists.filter((_, k) => k % 2 === 0).map((list) => list.length), program.stdins.length - 4];
     };
     const ten = ['POOL a b c', 'PICK', 'PICK', 'PICK', 'DONE a', 'PICK', 'DONE b', 'PICK', 'DONE c', 'STATUS'];
-    assert.deepEqual(await prefixes(ten), [2, 3, 4, 5, 9]);
-    assert.deepEqual(await prefixes(['POOL a']), []);
+    assert.deepEqual(await prefixes(ten), [[2, 3, 4, 5, 9], 1]);
+    assert.deepEqual(await prefixes(['POOL a']), [[], 0]);
+  });
+
+  it('T that crashed alone follows each prefix in a process of its own: its crash would end a shared one', async () => {
+    // Answers like the reference up to a STATUS, and crashes there (T's last command), wherever T runs.
+    const crashesAtStatus: Script = (input) => {
+      const upTo = input.split('\n').indexOf('STATUS');
+      return upTo < 0 ? right(input) : prints(outputLinesOf(input.split('\n').slice(0, upTo)), crashed)(input);
+    };
+    const U = caseOf(['POOL a b', 'PICK', 'PICK', 'DONE a', 'STATUS']);
+    const base = await probeDeterminism(model, perProcess(crashesAtStatus), U);
+    assert.equal(base.alone.ending, 'crashed');
+    const program = perProcess(crashesAtStatus);
+    await probeMoreFresh(model, program, {
+      ...base,
+      determinism: { ...base.determinism, fresh: 'same', afterReset: 'same' },
+    });
+    assert.deepEqual(
+      program.stdins.slice(4).map((stdin) => listsOf(stdin).map((list) => list.length)),
+      [
+        [2, 5],
+        [3, 5],
+        [4, 5],
+      ],
+    );
   });
 
   it('counts the replay of T after a prefix among the runs of more fresh runs', async () => {
@@ -148,10 +193,10 @@ describe('probe: what each conclusion costs', () => {
     const base = await probeDeterminism(model, right, U);
     for (const list of [0, 1]) {
       // Fine alone; given a prefix and T, hangs at the first PICK of the prefix (T not run) or of T (T timed out).
-      const program = perProcess(hangsWhere((at, lists, command) => lists === 2 && at === list && command === 'PICK'));
+      const program = perProcess(hangsWhere((at, lists, command) => lists > 1 && at === list && command === 'PICK'));
       const more = await probeMoreFresh(model, program, base);
       assert.deepEqual([more.determinism.fresh, more.determinism.afterReset], ['same', 'same'], `hung in list ${list}`);
-      assert.equal(program.stdins.length, 4 + 2, 'each prefix tried once, none replayed');
+      assert.equal(program.stdins.length, 4 + 1, 'the prefixes tried once, not replayed');
     }
   });
 });

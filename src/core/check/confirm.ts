@@ -9,10 +9,11 @@
  * program does not follow its mutant there does shrinking fall back to running the program per round.
  */
 import {
+  canShare,
   candidatesHolding,
   everySubsetUpTo,
   runCandidates,
-  runTwoCandidates,
+  runSharing,
   type ConfirmContext,
 } from './confirmRuns';
 import type { Case } from './cases';
@@ -145,11 +146,13 @@ export function shownBy(
 }
 
 /**
- * The findings whose candidates include one keeping the choice seen (plan): their first candidate and that one,
- * each with its observed twin, in one run where they can share a process (runTwoCandidates); the first that shows
- * the finding is taken. Returns the findings so tried.
+ * Every finding's first candidate, and for one whose candidates include one keeping the choice seen (plan) that one
+ * too, each with its observed twin, in one process where they can share it (runSharing): one process where each
+ * would take one of its own. Candidates the findings' mutants crash on go last, since a crash ends the process; a
+ * candidate not reached is left to a fresh run. The first candidate of a finding that shows it is taken. Returns
+ * the findings so tried.
  */
-async function confirmPairs(
+async function confirmTogether(
   ctx: ConfirmContext,
   findings: readonly Finding[],
   planned: readonly (readonly Planned[])[],
@@ -157,16 +160,28 @@ async function confirmPairs(
   results: (Confirmed | null)[],
 ): Promise<Set<number>> {
   const tried = new Set<number>();
-  for (const [i, finding] of findings.entries()) {
+  const entries = findings.flatMap((_, i) => {
     const first = plans[i]!;
-    const other = planned[i]!.find((p) => p !== first && (p.keepsChoice || first.keepsChoice));
-    if (!first.commands || !other?.commands) continue;
-    const both = await runTwoCandidates(ctx, first.commands, other.commands);
-    if (!both) continue;
-    tried.add(i);
-    results[i] = both[0] ? shownBy(ctx, findings, finding, first.commands, both[0]) : null;
-    const second = results[i] || !both[1] ? null : shownBy(ctx, findings, finding, other.commands, both[1]);
-    if (second) [results[i], plans[i]] = [second, other];
+    const other = planned[i]!.find((p) => p !== first && p.commands && (p.keepsChoice || first.keepsChoice));
+    return first.commands ? [{ i, candidates: other ? [first, other] : [first] }] : [];
+  });
+  if (entries.length < 2 && !entries.some((e) => e.candidates.length > 1)) return tried;
+  const crashes = (e: (typeof entries)[number]): boolean =>
+    simulate(ctx.model, e.candidates.at(-1)!.commands!, new Set(e.candidates[0]!.finding.mutations)).outcome.ending ===
+    'crashed';
+  const ordered = [...entries].sort((a, b) => Number(crashes(a)) - Number(crashes(b)));
+  const lists = ordered.flatMap((e) => e.candidates.map((p) => p.commands!));
+  if (!canShare(ctx, lists)) return tried;
+  // The traced run that locates the first finding can start beside this one (as the first try's would).
+  ctx.beside?.(entries[0]!.candidates[0]!.finding, entries[0]!.candidates[0]!.commands!);
+  const runs = await runSharing(ctx, lists);
+  if (!runs) return tried;
+  let k = 0;
+  for (const { i, candidates } of ordered) {
+    const shown = candidates.map((p) => ({ p, run: runs[k++] }));
+    const first = shown.find(({ p, run }) => run && shownBy(ctx, findings, findings[i]!, p.commands!, run));
+    if (first) [results[i], plans[i]] = [shownBy(ctx, findings, findings[i]!, first.p.commands!, first.run!), first.p];
+    if (first || shown.every(({ run }) => run)) tried.add(i);
   }
   return tried;
 }
@@ -179,7 +194,7 @@ export async function counterexamplesFor(
   const planned = await Promise.all(findings.map((f) => plan(ctx, f)));
   const plans = planned.map((p) => p[0]!);
   const results: (Confirmed | null)[] = findings.map(() => null);
-  const paired = await confirmPairs(ctx, findings, planned, plans, results);
+  const paired = await confirmTogether(ctx, findings, planned, plans, results);
   const tries = ctx.random ? RANDOM_TRIES : 1;
   for (let attempt = 0; attempt < tries; attempt++) {
     const open = plans

@@ -90,26 +90,46 @@ export async function runCandidates(
 }
 
 /**
- * Two candidates, each with its observed twin, in one process: [twin 1, 1, twin 2, 2]. Only where the program keeps
+ * Candidates, each with its observed twin, in one process: [twin 1, 1, twin 2, 2, …]. Only where the program keeps
  * nothing across the reset (the probe saw it) and the model says each list starts clean there; undefined where
- * they cannot share one. A candidate whose plain run is not its twin's answers, or was not reached, gets undefined.
+ * they cannot share one. A candidate whose plain run is not its twin's answers, or was not reached (an earlier one
+ * ended the process), gets undefined.
  */
-export async function runTwoCandidates(
+export async function runSharing(
   ctx: ConfirmContext,
-  first: readonly string[],
-  second: readonly string[],
-): Promise<[RunOfCandidate | undefined, RunOfCandidate | undefined] | undefined> {
-  if (ctx.model.observeCommand === undefined || ctx.leaky || ctx.random || ctx.carriesOver) return undefined;
-  if (!ctx.resetKeepsNothingElse) return undefined;
-  const lists = [withObserve(ctx.model, first), first, withObserve(ctx.model, second), second];
-  if (startsClean(ctx.model, lists).some((clean) => !clean)) return undefined;
+  candidates: readonly (readonly string[])[],
+): Promise<(RunOfCandidate | undefined)[] | undefined> {
+  if (!canShare(ctx, candidates)) return undefined;
+  const lists = candidates.flatMap((c) => [withObserve(ctx.model, c), c]);
   const { outcomes } = await runBatch(ctx.model, ctx.execute, lists, { maxRuns: 1 });
-  const pair = (c: readonly string[], k: number): RunOfCandidate | undefined => {
-    const [observed, plain] = [outcomes[k]!, outcomes[k + 1]!];
-    if (plain.ending === 'not-run' || !sameOutcome(plain, answersApart(ctx.model, c, observed))) return undefined;
-    return { plain, observed };
-  };
-  return [pair(first, 0), pair(second, 2)];
+  return candidates.map((c, k) => twinAndPlain(ctx.model, c, outcomes[2 * k]!, outcomes[2 * k + 1]!));
+}
+
+/** Whether `runSharing` would run these candidates in one process (else it runs nothing). */
+export function canShare(ctx: ConfirmContext, candidates: readonly (readonly string[])[]): boolean {
+  if (ctx.model.observeCommand === undefined || ctx.leaky || ctx.random || ctx.carriesOver) return false;
+  if (!ctx.resetKeepsNothingElse) return false;
+  const lists = candidates.flatMap((c) => [withObserve(ctx.model, c), c]);
+  return startsClean(ctx.model, lists).every((clean) => clean);
+}
+
+/**
+ * The candidate's run as its twin and plain run in one process showed it. A twin that ended the process at the
+ * candidate's first command, before any observe command ran, is the plain run too (as in `observedThenPlain`).
+ */
+function twinAndPlain(
+  model: ReferenceModel,
+  c: readonly string[],
+  observed: Outcome,
+  plain: Outcome,
+): RunOfCandidate | undefined {
+  if (observed.ending === 'not-run') return undefined;
+  const apart = answersApart(model, c, observed);
+  if (plain.ending === 'not-run')
+    return apart.lines.length === 0 && observed.lines.length === 0 && apart.ending !== 'finished'
+      ? { plain: apart, observed }
+      : undefined;
+  return sameOutcome(plain, apart) ? { plain, observed } : undefined;
 }
 
 type RunOfCandidate = { plain: Outcome; observed: Outcome };

@@ -34,21 +34,39 @@ export async function probeMoreFresh(
   if (probe.determinism.fresh !== 'same' || probe.determinism.afterReset === 'different') return probe;
   if (main) return probeByBatchReplay(model, execute, probe, main);
   const extra = await freshRunsUntilOneDiffers(model, execute, probe.probed, probe.alone);
-  let runs = extra.runs.reduce((n, run) => n + run.runs.length, 0);
-  let carried = false;
+  const runs = extra.runs.reduce((n, run) => n + run.runs.length, 0);
+  const after = extra.difference ? { runs: 0, carried: false } : await afterPrefixes(model, execute, probe);
+  return moreFreshProbe(probe, extra.difference, after.carried, runs + after.runs, extra.runs);
+}
+
+/**
+ * T after each prefix of itself. T answered to the end alone, so each prefix and T follow one another in one
+ * process; a T that crashed alone ends its process, so each prefix gets a process of its own. A difference from T
+ * alone is replayed (the same input, fresh): state carried across the reset only if it shows again.
+ */
+async function afterPrefixes(
+  model: ReferenceModel,
+  execute: Execute,
+  probe: Probe,
+): Promise<{ runs: number; carried: boolean }> {
   const commands = probe.probed.commands;
-  for (const cut of extra.difference ? [] : prefixCuts(commands)) {
-    const input = [commands.slice(0, cut), commands];
+  const cuts = prefixCuts(commands);
+  const inputs =
+    probe.alone.ending === 'finished'
+      ? [cuts.flatMap((cut) => [commands.slice(0, cut), commands])]
+      : cuts.map((cut) => [commands.slice(0, cut), commands]);
+  let runs = 0;
+  for (const input of inputs.filter((lists) => lists.length > 0)) {
     const run = await runBatch(model, execute, input);
     runs += run.runs.length;
-    const after = run.outcomes[1]!;
-    if (!usableOutcome(after) || !firstDifference(model, commands, probe.alone, after)) continue;
+    const afterCuts = (r: BatchRun): Outcome[] => r.outcomes.filter((_, k) => k % 2 === 1);
+    if (!afterCuts(run).some((o) => usableOutcome(o) && firstDifference(model, commands, probe.alone, o))) continue;
     const replay = await runBatch(model, execute, input);
     runs += replay.runs.length;
-    carried = !firstDifference(model, commands, after, replay.outcomes[1]!);
-    break;
+    const again = afterCuts(replay);
+    return { runs, carried: afterCuts(run).every((o, k) => !firstDifference(model, commands, o, again[k]!)) };
   }
-  return moreFreshProbe(probe, extra.difference, carried, runs, extra.runs);
+  return { runs, carried: false };
 }
 
 /**

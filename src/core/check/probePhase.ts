@@ -7,7 +7,7 @@ import type { Stream } from './batch';
 import type { Case } from './cases';
 import { enterPhase, reportOf, type CheckSession, type Finished, type RunState } from './checkSession';
 import { buildCounterexample } from './counterexample';
-import { probeDeterminism, probeMoreFresh, type Probe } from './probe';
+import { probeDeterminism, probeMoreFresh, type MainBatch, type Probe } from './probe';
 import { settleRandomVerdict } from './settle';
 import { unaskedProblem } from '../report/checkProblems';
 import type { CheckReport } from '../report/report';
@@ -110,11 +110,39 @@ async function probeAndDiagnose(
   // draws at random: more fresh runs before the verdict says which it is.
   const needsMoreFresh = diagnosis.findings.some((f) => f.nondeterministic) || diagnosis.restsOnDeterminism === true;
   if (needsMoreFresh && probe.determinism.fresh === 'same' && probe.determinism.afterReset !== 'different') {
-    probe = await probeMoreFresh(model, s.execute, probe, mainBatch);
+    const replay = mainBatch ?? answeredStreamReplay(s, look, probed);
+    probe = await probeMoreFresh(model, s.execute, probe, replay);
     if (probe.determinism.fresh === 'different')
       diagnosis = diagnose(model, manifest.mistakes, [...main.streams, ...probeStreams(probe)], { random: true });
   }
   return { streams: [...main.streams, ...probeStreams(probe)], diagnosis, probe };
+}
+
+/** A replay needs this many ways of answering its lists' free choices: a program drawing at random differs somewhere. */
+const REPLAY_WAYS = 2 ** 16;
+
+/**
+ * Where the main batch took several processes (a crash), the one that answered most lists before it crashed, as a
+ * fresh process replays it: those lists from its start, the crashing one left out, so a deterministic program
+ * answers them exactly as it did, whatever it keeps across the reset. Only where they hold enough free choices (ties
+ * over pools of other names and sizes than T's) to stand for the more fresh runs of T it saves.
+ */
+function answeredStreamReplay(s: CheckSession, look: FirstLook, probed: number): MainBatch | undefined {
+  const { model } = s.input;
+  const suspected = look.diagnosis.findings.map((f) => f.mutation);
+  const answered = look.ran.main.streams.map((st) => {
+    const lists: number[] = [];
+    for (const seg of st.segments) {
+      if (look.ran.outcomes[seg.list]?.ending !== 'finished') break;
+      lists.push(seg.list);
+    }
+    return lists;
+  });
+  const most = answered.sort((a, b) => b.length - a.length)[0] ?? [];
+  const others = most.filter((i) => i !== probed);
+  const ways = others.reduce((n, i) => Math.min(n * choiceWays(model, s.cases[i]!.commands, suspected), 2 ** 32), 1);
+  if (others.length < 2 || ways < REPLAY_WAYS) return undefined;
+  return { cases: most.map((i) => s.cases[i]!), outcomes: most.map((i) => look.ran.outcomes[i]!) };
 }
 
 /**
@@ -170,14 +198,24 @@ function probeCase(
   cases: readonly Case[],
   suspected: readonly string[],
 ): number | undefined {
-  const free = new Set(model.mutations.filter((m) => m.nondeterministic).map((m) => m.id));
-  // Choices counted under the mistakes already suspected: a count that goes negative, say, breaks ties the reference would have.
-  const on = new Set([...free, ...suspected]);
-  const ranked = indexes.map((i) => {
-    let ways = 1;
-    if (free.size > 0) for (const step of simulate(model, cases[i]!.commands, on).steps) ways *= 1 + step.alternatives;
-    return { i, ways: Math.min(ways, 1e6), length: cases[i]!.commands.length };
-  });
+  const ranked = indexes.map((i) => ({
+    i,
+    ways: choiceWays(model, cases[i]!.commands, suspected),
+    length: cases[i]!.commands.length,
+  }));
   const enough = ranked.filter((r) => r.ways >= 256).sort((a, b) => a.length - b.length)[0];
   return enough?.i ?? [...ranked].sort((a, b) => b.ways - a.ways || a.length - b.length)[0]?.i;
+}
+
+/**
+ * How many ways the free choices (ties, under the model's nondeterministic mutations) of these commands can go, at
+ * most a million; 1 for a model with no free choice. Counted under the mistakes already suspected: a count that goes
+ * negative, say, breaks ties the reference would have.
+ */
+function choiceWays(model: ReferenceModel, commands: readonly string[], suspected: readonly string[]): number {
+  const free = model.mutations.filter((m) => m.nondeterministic).map((m) => m.id);
+  if (free.length === 0) return 1;
+  let ways = 1;
+  for (const step of simulate(model, commands, new Set([...free, ...suspected])).steps) ways *= 1 + step.alternatives;
+  return Math.min(ways, 1e6);
 }
