@@ -49,6 +49,8 @@ export function diagnose(
   options: DiagnoseOptions = {},
 ): Diagnosis {
   const space = candidateSpace(model, mistakes);
+  const quick = exactSinglesFirst(model, streams, space);
+  if (quick) return quick;
   const singles = walkEvidence(
     model,
     streams,
@@ -127,6 +129,30 @@ function dropFragments(singles: Walk, findings: readonly Finding[], uncovered: S
   const kept = findings.filter((f) => !fragment(f));
   for (const f of findings) if (!kept.includes(f)) releaseSteps(f, kept, uncovered);
   return kept;
+}
+
+/**
+ * The common case first: one mistake that answers every command exactly as the program did. A plain simulation per
+ * mutation, stopping at the first line the program did not print (most stop within the first transcript), finds it
+ * at a small part of the cost of walking every candidate step by step; only the ones found are walked, for their
+ * steps. Where the walk does not call each of them exact (a model whose following of the program's answers is not
+ * the same as answering them), or the reference itself answers exactly, the whole walk decides, as without this.
+ */
+function exactSinglesFirst(
+  model: ReferenceModel,
+  streams: readonly EvidenceStream[],
+  space: CandidateSpace,
+): Diagnosis | undefined {
+  if (answersExactly(model, streams, [])) return undefined;
+  const found = space.mutations.filter((m) => !space.nondeterministic.has(m) && answersExactly(model, streams, [m]));
+  if (found.length === 0) return undefined;
+  const walked = walkEvidence(
+    model,
+    streams,
+    found.map((m) => candidateOf(space, [m])),
+  );
+  if (walked.differingCount === 0 || !walked.tallies.every((t) => t.exact)) return undefined;
+  return exactDiagnosis(walked.tallies, space.mistakeOf, space.nondeterministic, walked);
 }
 
 /**
