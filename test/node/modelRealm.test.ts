@@ -92,3 +92,48 @@ describe("what the engine hands a pack model at every step is copied once and re
     assert.equal(firstLine(model.step(model.initial(), 'STEP', new Set(), observed).answer), '|b:1,a:0');
   });
 });
+
+describe("a model's module is handed its realm's own built-ins (modelLoader.ts REALM_BUILT_INS)", () => {
+  let pack: string;
+  before(() => {
+    pack = fs.mkdtempSync(path.join(os.tmpdir(), 'lc-realm-built-ins-'));
+    // Takes the realm's Map away after loading: a module that reads the global at every step would fail.
+    fs.writeFileSync(
+      path.join(pack, 'model.js'),
+      `'use strict';
+const own = Map === globalThis.Map && Object.getPrototypeOf(new Map()) === globalThis.Map.prototype;
+delete globalThis.Map;
+exports.model = {
+  id: 'built-ins', description: 'built-ins', mutations: [{ id: 'm', description: 'm' }], resetCommand: 'POOL', resetAnswer: ['OK'],
+  initial: () => new Map(),
+  step(state, command) { return { state: new Map(state).set(command, 1), answer: { kind: 'lines', lines: [String(own) + ':' + state.size] } }; },
+  snapshot: () => ({}), answerShape: () => 'any', isAnswerLine: () => true, generate: () => [],
+};`,
+    );
+    // Its own declaration of a built-in's name shadows the one handed over.
+    fs.writeFileSync(
+      path.join(pack, 'shadow.js'),
+      `'use strict';
+const Set = function Set() { return { size: 'mine' }; };
+exports.model = {
+  id: 'shadow', description: 'shadow', mutations: [{ id: 'm', description: 'm' }], resetCommand: 'POOL', resetAnswer: ['OK'],
+  initial: () => ({}),
+  step(state) { return { state, answer: { kind: 'lines', lines: [String(new Set().size)] } }; },
+  snapshot: () => ({}), answerShape: () => 'any', isAnswerLine: () => true, generate: () => [],
+};`,
+    );
+  });
+  after(() => fs.rmSync(pack, { recursive: true, force: true }));
+
+  it("reads them as the realm's own, found in its scope: a global deleted after load does not reach it", () => {
+    const model = loadModel(pack, path.join(pack, 'model.js'));
+    const first = model.step(model.initial(), 'A', new Set(), undefined);
+    assert.equal(firstLine(first.answer), 'true:0');
+    assert.equal(firstLine(model.step(first.state, 'B', new Set(), undefined).answer), 'true:1');
+  });
+
+  it('a declaration of its own of such a name is the one it uses', () => {
+    const model = loadModel(pack, path.join(pack, 'shadow.js'));
+    assert.equal(firstLine(model.step(model.initial(), 'A', new Set(), undefined).answer), 'mine');
+  });
+});
