@@ -26,7 +26,13 @@ export class ModelError extends Error {
   }
 }
 
-const copyLines = (lines: readonly string[]): string[] => Array.from(lines, (line) => String(line));
+/** The lines as strings of this realm, in an array of this realm (a loop: this runs at every step of a check). */
+function copyLines(lines: readonly string[]): string[] {
+  const n = lines.length;
+  const copy = new Array<string>(n);
+  for (let i = 0; i < n; i++) copy[i] = String(lines[i]);
+  return copy;
+}
 
 type ModelData = Pick<
   ReferenceModel,
@@ -63,7 +69,7 @@ function copiedData(model: ReferenceModel): ModelData {
 
 function guardedStep(model: ReferenceModel, bridge: RealmBridge, call: GuardedCall): ReferenceModel['step'] {
   const step: ReferenceModel['step'] = (state, command, on, observed) => {
-    const result = bridge.call(
+    const result = bridge.step(
       model.step,
       model,
       state,

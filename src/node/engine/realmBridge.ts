@@ -19,6 +19,8 @@ export interface RealmBridge {
   require(load: (specifier: string) => { value?: unknown; error?: string }): unknown;
   /** `fn.call(self, ...args)`, made from the model's realm. */
   call(fn: unknown, self: unknown, ...args: unknown[]): unknown;
+  /** `call` with a model step's four arguments: no list of arguments made on either side (a million calls a check). */
+  step(fn: unknown, self: unknown, state: unknown, command: string, on: unknown, observed: unknown): unknown;
   /** A Set of strings of the model's realm. */
   set(values: Iterable<string>): ReadonlySet<string>;
   /** A list of strings of the model's realm. */
@@ -49,6 +51,7 @@ Object.defineProperty(Error, 'prepareStackTrace', { value: undefined, writable: 
     return answer.value;
   },
   call: (fn, self, ...args) => Reflect.apply(fn, self, args),
+  step: (fn, self, state, command, on, observed) => Reflect.apply(fn, self, [state, command, on, observed]),
   set: (json) => new Set(JSON.parse(json)),
   lines: (json) => JSON.parse(json),
   frozenLines: (json) => Object.freeze(JSON.parse(json)),
@@ -72,6 +75,7 @@ interface RealmSide {
   box(): { value?: unknown; error?: string };
   require(load: (specifier: string) => unknown): unknown;
   call(fn: unknown, self: unknown, ...args: unknown[]): unknown;
+  step(fn: unknown, self: unknown, state: unknown, command: string, on: unknown, observed: unknown): unknown;
   set(json: string): ReadonlySet<string>;
   lines(json: string): string[];
   frozenLines(json: string): readonly string[];
@@ -101,6 +105,7 @@ export function realmBridge(context: vm.Context): RealmBridge {
     // The answer object is read by the realm's code: it must not be an object of ours either.
     require: (load) => side.require((specifier) => answerIn(side, load(specifier))),
     call: (fn, self, ...args) => side.call(fn, self, ...args),
+    step: (fn, self, state, command, on, observed) => side.step(fn, self, state, command, on, observed),
     set: (values) => {
       // A step per command of every trajectory: the few distinct mutation sets are made once each.
       if (!(values instanceof Set)) return realmSet(values);
