@@ -70,3 +70,23 @@ describe('diagnosis: one mistake that answers everything exactly is found first'
     assert.deepEqual(found.findings.map((f) => f.mistake).sort(), ['late-increment', 'tiebreak']);
   });
 });
+
+describe('a walk that follows each candidate only to its first miss (stepwise.ts `untilMiss`)', () => {
+  it('finds the same candidates explaining every command as the whole walk, with the same tallies, for fewer steps', () => {
+    const streams = evidence('no-increment');
+    const space = candidateSpace(model, manifest.mistakes);
+    const candidates = space.mutations.map((m) => candidateOf(space, [m]));
+    const differing = walkEvidence(model, streams, candidates).differingKeys.size;
+    const explainsAll = (t: { against: number; supportCount: number }): boolean =>
+      t.against === 0 && t.supportCount === differing;
+    const [whole, short] = [counted(), counted()];
+    const all = walkEvidence(whole.model, streams, candidates).tallies.filter(explainsAll);
+    const untilMiss = walkEvidence(short.model, streams, candidates, true).tallies.filter(explainsAll);
+    assert.deepEqual(
+      untilMiss.map((t) => t.candidate.mutations),
+      [['no-increment']],
+    );
+    assert.deepEqual(untilMiss, all);
+    assert.ok(short.steps() * 2 <= whole.steps(), `${short.steps()} steps against ${whole.steps()}`);
+  });
+});

@@ -158,5 +158,7 @@ function freeChoiceTriple(
   if (candidates.length === 0) return undefined;
   const explainsAll = (t: CandidateTally): boolean =>
     t.against === 0 && t.supportCount === differing.size && t.support.every((s) => differing.has(stepKey(s)));
-  return walkEvidence(model, streams, candidates).tallies.find(explainsAll);
+  // Only one that explains every command is wanted: each is followed to its first miss (one that never misses is
+  // followed to the end, its tally whole).
+  return walkEvidence(model, streams, candidates, true).tallies.find(explainsAll);
 }

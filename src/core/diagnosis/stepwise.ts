@@ -149,12 +149,18 @@ const candidateKey = (c: Candidate): string => `${c.mutations.join('+')}${c.nond
  */
 const shares = new WeakMap<ReferenceModel, WeakMap<EvidenceStream, Map<number, StreamShare>>>();
 
+/**
+ * `untilMiss`: each candidate is followed only until its first command whose answer it would not give (contradicted
+ * where the reference agrees, or not explaining where it differs): enough to tell whether it explains every command,
+ * and its tally says no for one that missed; the rest of its tally is not kept for a walk that needs it.
+ */
 export function walkEvidence(
   model: ReferenceModel,
   streams: readonly EvidenceStream[],
   candidates: readonly Candidate[],
+  untilMiss = false,
 ): Walk {
-  const keys = candidates.map(candidateKey);
+  const keys = candidates.map((c) => candidateKey(c) + (untilMiss ? '!' : ''));
   const byStream = shares.get(model) ?? new WeakMap<EvidenceStream, Map<number, StreamShare>>();
   shares.set(model, byStream);
   const parts = streams.map((stream, streamIndex) => {
@@ -163,7 +169,7 @@ export function walkEvidence(
     const known = byPlace.get(streamIndex);
     const missing = candidates.filter((_, c) => !known?.tallies.has(keys[c]!));
     if (known && missing.length === 0) return known;
-    const share = walkStream(model, stream, streamIndex, missing, known);
+    const share = walkStream(model, stream, streamIndex, missing, known, untilMiss);
     byPlace.set(streamIndex, share);
     return share;
   });
@@ -212,6 +218,7 @@ function walkStream(
   streamIndex: number,
   candidates: readonly Candidate[],
   known: StreamShare | undefined,
+  untilMiss: boolean,
 ): StreamShare {
   const share: StreamShare = known
     ? { ...known, tallies: new Map(known.tallies) }
@@ -229,6 +236,7 @@ function walkStream(
   const finished = stream.ending === 'finished';
   let reference = model.initial();
   const states = sets.map(() => model.initial());
+  const missed = untilMiss ? sets.map(() => false) : undefined;
   let at = 0;
   for (let index = 0; index < stream.commands.length; index++) {
     const command = stream.commands[index]!;
@@ -251,11 +259,18 @@ function walkStream(
         share.sentences.push(unexplainedStep(model, ref, reference, referenceStep, answer));
     }
     const referenceAnswer = referenceStep.answer;
-    tallyCandidates(model, states, sets, tallies, { ref, verb, observed, answer, referenceAnswer, referenceAgrees });
+    tallyCandidates(
+      model,
+      states,
+      sets,
+      tallies,
+      { ref, verb, observed, answer, referenceAnswer, referenceAgrees },
+      missed,
+    );
     if (referenceStep.answer.kind !== 'crash') reference = referenceStep.state;
     if (answer.kind === 'crash') break;
   }
-  candidates.forEach((c, k) => share.tallies.set(candidateKey(c), tallies[k]!));
+  candidates.forEach((c, k) => share.tallies.set(candidateKey(c) + (untilMiss ? '!' : ''), tallies[k]!));
   return share;
 }
 
@@ -304,11 +319,14 @@ function tallyCandidates(
   sets: readonly ReadonlySet<string>[],
   tallies: readonly StreamTally[],
   seen: CommandSeen,
+  missed?: boolean[],
 ): void {
   const { ref, verb, observed, answer, referenceAgrees } = seen;
   for (let c = 0; c < sets.length; c++) {
+    if (missed?.[c]) continue;
     const result = model.step(states[c], ref.command, sets[c]!, observed);
     const verdict = accepts(result, answer);
+    if (verdict === false && missed) missed[c] = true;
     const tally = tallies[c]!;
     if (verdict !== 'primary') tally.exact = false;
     if (referenceAgrees) {
