@@ -9,31 +9,12 @@ import { counterexamplesFor, type ConfirmContext } from '../../src/core/check/co
 import { plan } from '../../src/core/check/confirmPlan';
 import type { Execute } from '../../src/core/check/process';
 import { diagnose } from '../../src/core/diagnosis/diagnose';
-import { caseOf, done, manifest, model, recorded } from './fakeLesson';
+import { caseOf, manifest, model, recorded, tiesByRule } from './fakeLesson';
 
-/**
- * FAKE program whose ties go to the name first in a case-blind order (as JavaScript's localeCompare): a, b, c, Zed;
- * with `mistakes` (the model's mutations) besides.
- */
-const caseBlindWith =
-  (mistakes: readonly string[]): Execute =>
-  async (input) => {
-    let state = model.initial();
-    let stdout = '';
-    for (const command of input.split('\n').filter(Boolean)) {
-      const offered = model.step(state, command, new Set(['tiebreak-any']));
-      const tied = offered.answer.kind === 'lines' ? [offered.answer.lines, ...(offered.alternatives ?? [])] : [];
-      const chosen =
-        command === 'PICK' && tied.length > 1
-          ? [tied.map((lines) => lines[0]!).sort((x, y) => x.toLowerCase().localeCompare(y.toLowerCase()))[0]!]
-          : undefined;
-      const step = model.step(state, command, new Set(mistakes), chosen);
-      if (step.answer.kind === 'crash') return done(stdout, { exitCode: 1 });
-      state = step.state;
-      stdout += (chosen ?? step.answer.lines).map((line) => `${line}\n`).join('');
-    }
-    return done(stdout);
-  };
+/** Ties to the name first in a case-blind order (as JavaScript's localeCompare): a, b, c, Zed. */
+const caseBlindOrder = (x: string, y: string): number => x.toLowerCase().localeCompare(y.toLowerCase());
+/** FAKE program whose ties go by that order, with `mistakes` (the model's mutations) besides. */
+const caseBlindWith = (mistakes: readonly string[]): Execute => tiesByRule(caseBlindOrder, mistakes);
 const caseBlind = caseBlindWith([]);
 
 async function evidence(execute: Execute, fixedChoices: boolean, more: readonly string[][] = []) {

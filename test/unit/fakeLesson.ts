@@ -197,3 +197,34 @@ export const rotatingPicks: Execute = async (input) => {
     .map((command) => (command === 'PICK' ? ['a', 'b', 'c'][turn++ % 3]! : 'OK'));
   return done(out.map((l) => `${l}\n`).join(''));
 };
+
+/**
+ * FAKE program that breaks ties by a rule of its own: of the tied backends (those `tiebreak-any` offers), the first in
+ * `order` (given the number of the process, from 0), with `mistakes` (the model's mutations) besides; a crash ends
+ * its process with an error exit.
+ */
+export function tiesByRule(
+  order: (a: string, b: string, process: number) => number,
+  mistakes: readonly string[] = [],
+): Execute {
+  let processes = 0;
+  return async (input) => {
+    const process = processes++;
+    let state = model.initial();
+    let stdout = '';
+    for (const command of input.split('\n').filter(Boolean)) {
+      const offered = model.step(state, command, new Set(['tiebreak-any']));
+      const tied = offered.answer.kind === 'lines' ? [offered.answer.lines, ...(offered.alternatives ?? [])] : [];
+      const chosen =
+        command === 'PICK' && tied.length > 1
+          ? [tied.map((lines) => lines[0]!).sort((a, b) => order(a, b, process))[0]!]
+          : undefined;
+      const step = model.step(state, command, new Set(mistakes), chosen);
+      if (step.answer.kind === 'crash')
+        return done(stdout, { exitCode: 1, stderr: `Traceback (most recent call last):\nValueError: ${command}\n` });
+      state = step.state;
+      stdout += (chosen ?? step.answer.lines).map((line) => `${line}\n`).join('');
+    }
+    return done(stdout);
+  };
+}

@@ -7,38 +7,15 @@
  */
 import * as assert from 'node:assert/strict';
 import type { Execute } from '../../src/core/check/process';
-import { checkFake, done, model, recorded } from './fakeLesson';
+import { checkFake, recorded, tiesByRule } from './fakeLesson';
 
 /** A small string hash, salted per process: the order a set of names is walked in, new in each process. */
 const hashed = (name: string, salt: number): number =>
   [...`${salt}:${name}`].reduce((h, ch) => (Math.imul(h, 31) + ch.charCodeAt(0)) >>> 0, 7);
 
-/**
- * FAKE program whose ties go to the first of the tied in `order` (given the process's number), and whose PICK on an
- * empty pool crashes (the lesson's `empty-crash`).
- */
-function tiesBy(order: (a: string, b: string, process: number) => number): Execute {
-  let processes = 0;
-  return async (input) => {
-    const process = processes++;
-    let state = model.initial();
-    let stdout = '';
-    for (const command of input.split('\n').filter(Boolean)) {
-      const offered = model.step(state, command, new Set(['tiebreak-any']));
-      const tied = offered.answer.kind === 'lines' ? [offered.answer.lines, ...(offered.alternatives ?? [])] : [];
-      const chosen =
-        command === 'PICK' && tied.length > 1
-          ? [tied.map((lines) => lines[0]!).sort((a, b) => order(a, b, process))[0]!]
-          : undefined;
-      const step = model.step(state, command, new Set(['empty-crash']), chosen);
-      if (step.answer.kind === 'crash')
-        return done(stdout, { exitCode: 1, stderr: 'ValueError: min() arg is empty\n' });
-      state = step.state;
-      stdout += (chosen ?? step.answer.lines).map((line) => `${line}\n`).join('');
-    }
-    return done(stdout);
-  };
-}
+/** FAKE program whose ties go to the first of the tied in `order`, and whose PICK on an empty pool crashes. */
+const tiesBy = (order: (a: string, b: string, process: number) => number): Execute =>
+  tiesByRule(order, ['empty-crash']);
 
 /** Ties to the name last in code-point order: a rule no mutant of the lesson has. */
 const lastName = tiesBy((a, b) => (a < b ? 1 : a > b ? -1 : 0));
