@@ -306,6 +306,48 @@ export function startsClean(model: ReferenceModel, lists: readonly (readonly str
   });
 }
 
+/**
+ * For lists run one after another in one process: whether each answers there as it would alone, in the model.
+ * It starts clean (startsClean), or what the lists before it left does not change a line it answers: from that
+ * state and from the clean one alike, under the reference and under each of the lesson's mutations (a cap kept
+ * across the reset, where the list never fills a backend to it).
+ */
+export function startsAlike(model: ReferenceModel, lists: readonly (readonly string[])[]): boolean[] {
+  const none = new Set<string>();
+  const clean = startsClean(model, lists);
+  const cleanState = model.step(model.initial(), model.resetCommand, none).state;
+  const ways = [none, ...model.mutations.map((m) => new Set([m.id]))];
+  let state = model.initial();
+  return lists.map((list, k) => {
+    state = model.step(state, model.resetCommand, none).state;
+    const carried = state;
+    const alike =
+      clean[k]! || ways.every((on) => answersOf(model, carried, list, on) === answersOf(model, cleanState, list, on));
+    for (const command of list) {
+      const result = model.step(state, command, none);
+      if (result.answer.kind === 'crash') {
+        state = model.initial();
+        break;
+      }
+      state = result.state;
+    }
+    return alike;
+  });
+}
+
+/** What the model answers to the list from this state, under these mutations, as one text. */
+function answersOf(model: ReferenceModel, from: unknown, list: readonly string[], on: ReadonlySet<string>): string {
+  let state = from;
+  const answers: string[] = [];
+  for (const command of list) {
+    const result = model.step(state, command, on);
+    if (result.answer.kind !== 'lines') return [...answers, '(crash)'].join('\n');
+    answers.push(...result.answer.lines, '');
+    state = result.state;
+  }
+  return answers.join('\n');
+}
+
 /** The first command answers alike from both states and leaves the same state after it. */
 function firstCommandSettles(
   model: ReferenceModel,

@@ -12,7 +12,7 @@
 import { mapLimit } from './cases';
 import type { CheckInput } from './checkInput';
 import { countRuns, enterPhase, isFinished, openSession, reportOf, type CheckSession } from './checkSession';
-import { confirmPhase, type Confirmed } from './confirmPhase';
+import { confirmPhase, firstTriesToRunAhead, type Confirmed } from './confirmPhase';
 import { crashLocation } from './crashLocation';
 import { randomLocation } from './randomLocation';
 import { hasComparison, locateAttempts, type LocateAttempt } from './locateAttempts';
@@ -34,7 +34,9 @@ export async function check(input: CheckInput): Promise<CheckReport> {
   const session = openSession(input);
   const ran = await runPhase(session);
   if (isFinished(ran)) return ran.finished;
-  const probed = await probePhase(session, diagnosePhase(session, ran));
+  const probed = await probePhase(session, diagnosePhase(session, ran), (draft) =>
+    firstTriesToRunAhead(session, draft),
+  );
   if (isFinished(probed)) return probed.finished;
   const confirmed = await confirmPhase(session, probed);
   const mistakes = await locatePhase(session, confirmed);

@@ -10,15 +10,17 @@
  */
 import {
   canShare,
-  candidatesHolding,
+  candidatesHoldingWithTwins,
   everySubsetUpTo,
   runCandidates,
+  runCandidatesAhead,
   runSharing,
   type ConfirmContext,
+  type RunOfCandidate,
 } from './confirmRuns';
 import type { Case } from './cases';
 import { mapLimit } from './cases';
-import { buildCounterexample, splitObserved, type CounterexampleSource } from './counterexample';
+import { buildCounterexample, splitObserved, withObserve, type CounterexampleSource } from './counterexample';
 import type { Finding } from '../diagnosis/diagnose';
 import type { ReferenceModel } from '../model/model';
 import type { Counterexample, Replay } from '../report/report';
@@ -95,27 +97,32 @@ async function shrinkOnProgram(
   ctx: ConfirmContext,
   plan: Planned,
   others: readonly Planned[],
-): Promise<{ commands: readonly string[]; from: Planned }> {
+): Promise<{ commands: readonly string[]; from: Planned; run?: RunOfCandidate }> {
   let rounds = 0;
   // The model's other candidates (from other steps of the finding) are asked in the first round: where the program
   // does not follow its mutant on the shortest, it often does on another. What is shown names its transcript.
   const seeds = others.map((o) => o.commands!);
   let from = plan;
+  const shown = new Map<string, RunOfCandidate>();
   const commands = await shrinkCommands(
     plan.start,
     async (lists) => {
       if (rounds++ >= ctx.maxShrinkRounds) return lists.map(() => false);
-      const held = await candidatesHolding(ctx, lists, (l, run) => programShows(ctx.model, plan.finding, l, run));
-      const seed = seeds.indexOf(lists[held.indexOf(true)]!);
+      const held = await candidatesHoldingWithTwins(ctx, lists, (l, run) =>
+        programShows(ctx.model, plan.finding, l, run),
+      );
+      held.shown.forEach((run, key) => shown.set(key, run));
+      const seed = seeds.indexOf(lists[held.verdicts.indexOf(true)]!);
       if (seed >= 0) from = others[seed]!;
-      return held;
+      return held.verdicts;
     },
     ctx.maxShrinkRounds,
     commandFits(ctx.model),
     everySubsetUpTo(ctx),
     seeds,
   );
-  return { commands, from };
+  const run = shown.get(commands.join('\n'));
+  return { commands, from, ...(run ? { run } : {}) };
 }
 
 /**
@@ -161,9 +168,8 @@ async function confirmTogether(
 ): Promise<Set<number>> {
   const tried = new Set<number>();
   const entries = findings.flatMap((_, i) => {
-    const first = plans[i]!;
-    const other = planned[i]!.find((p) => p !== first && p.commands && (p.keepsChoice || first.keepsChoice));
-    return first.commands ? [{ i, candidates: other ? [first, other] : [first] }] : [];
+    const candidates = firstTries(planned[i]!);
+    return candidates.length > 0 ? [{ i, candidates }] : [];
   });
   if (entries.length < 2 && !entries.some((e) => e.candidates.length > 1)) return tried;
   const crashes = (e: (typeof entries)[number]): boolean =>
@@ -172,9 +178,10 @@ async function confirmTogether(
   const ordered = [...entries].sort((a, b) => Number(crashes(a)) - Number(crashes(b)));
   const lists = ordered.flatMap((e) => e.candidates.map((p) => p.commands!));
   if (!canShare(ctx, lists)) return tried;
+  const ahead = lists.map((c) => ctx.ranAhead?.get(c.join('\n')));
   // The traced run that locates the first finding can start beside this one (as the first try's would).
-  ctx.beside?.(entries[0]!.candidates[0]!.finding, entries[0]!.candidates[0]!.commands!);
-  const runs = await runSharing(ctx, lists);
+  if (!ahead.every(Boolean)) ctx.beside?.(entries[0]!.candidates[0]!.finding, entries[0]!.candidates[0]!.commands!);
+  const runs = ahead.every(Boolean) ? ahead : await runSharing(ctx, lists);
   if (!runs) return tried;
   let k = 0;
   for (const { i, candidates } of ordered) {
@@ -184,6 +191,30 @@ async function confirmTogether(
     if (first || shown.every(({ run }) => run)) tried.add(i);
   }
   return tried;
+}
+
+/** A finding's first candidate, and the one keeping the choice seen where there is one: what is run first. */
+function firstTries(planned: readonly Planned[]): Planned[] {
+  const first = planned[0];
+  if (!first?.commands) return [];
+  const other = planned.find((p) => p !== first && p.commands && (p.keepsChoice || first.keepsChoice));
+  return other ? [first, other] : [first];
+}
+
+/**
+ * What the confirm phase will run first, each candidate after its observed twin: for the probe to run ahead in a
+ * process it starts anyway (probeMore.ts). Candidates a finding's mutants crash on are left to the confirm phase:
+ * a crash there would cost the probe's process a restart.
+ */
+export async function firstTriesAhead(ctx: ConfirmContext, findings: readonly Finding[]): Promise<string[][]> {
+  const planned = await Promise.all(findings.map((f) => plan(ctx, f)));
+  const tries = planned.flatMap((p) =>
+    firstTries(p).filter(
+      (c) => simulate(ctx.model, c.commands!, new Set(c.finding.mutations)).outcome.ending !== 'crashed',
+    ),
+  );
+  const lists = [...new Map(tries.map((c) => [c.commands!.join('\n'), c.commands!])).values()];
+  return lists.flatMap((c) => [withObserve(ctx.model, c), [...c]]);
 }
 
 /** A counterexample per finding (null where no run of the program could be shown to reveal it). */
@@ -203,7 +234,7 @@ export async function counterexamplesFor(
     if (open.length === 0) break;
     // The first try's candidates are most often confirmed: their traced runs may start beside them, on spare cores.
     if (attempt === 0) for (const { p } of open.slice(0, ctx.concurrency - 1)) ctx.beside?.(p.finding, p.commands!);
-    const runs = await runCandidates(
+    const runs = await runCandidatesAhead(
       ctx,
       open.map(({ p }) => p.commands!),
     );
@@ -223,6 +254,8 @@ export async function counterexamplesFor(
         // What is shown names the transcript its commands came from.
         plans[i] = shrunk.from;
         commands = shrunk.commands;
+        // Its twin ran beside it in the shrinking's own process: no fresh run is needed to show it.
+        if (shrunk.run) results[i] = shownBy(ctx, findings, p.finding, commands, shrunk.run);
       }
       for (let attempt = 0; attempt < tries && results[i] === null; attempt++) {
         const [run] = await runCandidates(ctx, [commands]);
@@ -262,13 +295,16 @@ export async function counterexampleForDifference(
   const differs = (commands: readonly string[], learner: Outcome): boolean =>
     !sameOutcome(learner, simulate(ctx.model, commands).outcome);
   let rounds = 0;
+  const shown = new Map<string, RunOfCandidate>();
   const commands = ctx.random
     ? start.commands
     : await shrinkCommands(
         upTo(start),
         async (lists) => {
           if (rounds++ >= ctx.maxShrinkRounds) return lists.map(() => false);
-          return candidatesHolding(ctx, lists, differs);
+          const held = await candidatesHoldingWithTwins(ctx, lists, differs);
+          held.shown.forEach((run, key) => shown.set(key, run));
+          return held.verdicts;
         },
         ctx.maxShrinkRounds,
         commandFits(ctx.model),
@@ -277,7 +313,11 @@ export async function counterexampleForDifference(
       );
   const tries = ctx.random ? RANDOM_TRIES : 1;
   for (let attempt = 0; attempt < tries; attempt++) {
-    const [run] = await runCandidates(ctx, [commands]);
+    // Where the shrinking ran its last list beside its twin, that run shows it.
+    const [run] =
+      attempt === 0 && shown.has(commands.join('\n'))
+        ? [shown.get(commands.join('\n'))!]
+        : await runCandidates(ctx, [commands]);
     if (!differs(commands, run!.plain)) continue;
     const confirmed = confirmedOf(ctx, commands, run!);
     return buildCounterexample(

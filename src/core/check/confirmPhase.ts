@@ -7,7 +7,8 @@ import { resetCarriesOver } from './batch';
 import type { Case } from './cases';
 import type { CheckInput } from './checkInput';
 import { countRuns, enterPhase, type CheckSession } from './checkSession';
-import { counterexampleForDifference, counterexamplesFor, type ConfirmContext } from './confirm';
+import { counterexampleForDifference, counterexamplesFor, firstTriesAhead, type ConfirmContext } from './confirm';
+import { runsAhead, type RunOfCandidate } from './confirmRuns';
 import { expectedAttempt } from './locateAttempts';
 import type { Probed } from './probePhase';
 import type { Probe } from './probe';
@@ -34,26 +35,7 @@ export interface Confirmed extends Probed {
 export async function confirmPhase(s: CheckSession, p: Probed): Promise<Confirmed> {
   enterPhase(s, 'confirm');
   const { model, manifest } = s.input;
-  const ctx: ConfirmContext = {
-    model,
-    execute: s.execute,
-    cases: s.cases,
-    streams: p.streams,
-    random: p.random,
-    leaky: p.probe?.determinism.afterReset === 'different',
-    // The pack's own reset keeps a setting, so even a right program answers a list otherwise after another.
-    carriesOver: resetCarriesOver(
-      model,
-      s.cases.map((c) => c.commands),
-    ),
-    concurrency: s.concurrency,
-    ...(s.input.replay ? { replay: s.input.replay } : {}),
-    maxShrinkRounds: MAX_SHRINK_ROUNDS,
-    endsEarly: p.ran.main.streams.length > 1 || p.streams.some((st) => st.ending !== 'finished'),
-    resetKeepsNothingElse: p.probe?.determinism.afterReset === 'same',
-    fixedChoices: !p.random && p.probe?.determinism.fresh === 'same',
-    ...(tracesAhead(s, p) ? { beside: (finding, commands) => traceAhead(s, p, finding, commands) } : {}),
-  };
+  const ctx = confirmContext(s, p);
   const examples = await counterexamplesFor(ctx, p.diagnosis.findings);
   // Every finding goes through the evidence its own trace shows before it is named (evidence.ts).
   const vetted = vetFindings({
@@ -78,17 +60,66 @@ export async function confirmPhase(s: CheckSession, p: Probed): Promise<Confirme
   return { ...confirmed, counterexample: await leadingCounterexample(s, confirmed) };
 }
 
+/** What the run and probe phases saw that decides how the confirm phase runs the program. */
+type ProbedRuns = Pick<Probed, 'ran' | 'streams' | 'probe' | 'random'>;
+
+/** How the confirm phase runs the program, from what the run and probe phases saw. */
+function confirmContext(s: CheckSession, p: ProbedRuns): ConfirmContext {
+  const { model } = s.input;
+  const ctx: ConfirmContext = {
+    model,
+    execute: s.execute,
+    cases: s.cases,
+    streams: p.streams,
+    random: p.random,
+    leaky: p.probe?.determinism.afterReset === 'different',
+    // The pack's own reset keeps a setting, so even a right program answers a list otherwise after another.
+    carriesOver: resetCarriesOver(
+      model,
+      s.cases.map((c) => c.commands),
+    ),
+    concurrency: s.concurrency,
+    ...(s.input.replay ? { replay: s.input.replay } : {}),
+    maxShrinkRounds: MAX_SHRINK_ROUNDS,
+    endsEarly: p.ran.main.streams.length > 1 || p.streams.some((st) => st.ending !== 'finished'),
+    resetKeepsNothingElse: p.probe?.determinism.afterReset === 'same',
+    fixedChoices: !p.random && p.probe?.determinism.fresh === 'same',
+    ...(tracesAhead(s, p) ? { beside: (finding, commands) => traceAhead(s, p, finding, commands) } : {}),
+  };
+  const ahead = ranAhead(s, p);
+  return ahead ? { ...ctx, ranAhead: ahead } : ctx;
+}
+
+/**
+ * The lists the confirm phase would run first, were the probe's batch replay to find the program deterministic and
+ * keeping nothing else across the reset (as its first runs did): the replay runs them ahead (probeMore.ts).
+ */
+export function firstTriesToRunAhead(
+  s: CheckSession,
+  p: Pick<Probed, 'ran' | 'streams' | 'probe' | 'diagnosis'>,
+): Promise<string[][]> {
+  return firstTriesAhead(confirmContext(s, { ...p, random: false }), p.diagnosis.findings);
+}
+
+/** What the probe's replay ran ahead, where it ran as if alone and the probe found nothing against it. */
+function ranAhead(s: CheckSession, p: ProbedRuns): ReadonlyMap<string, RunOfCandidate> | undefined {
+  const ahead = p.probe?.ahead;
+  const { fresh, afterReset } = p.probe?.determinism ?? {};
+  if (!ahead?.asIfAlone || p.random || fresh !== 'same' || afterReset !== 'same') return undefined;
+  return runsAhead(s.input.model, ahead.lists, ahead.outcomes);
+}
+
 /**
  * A traced run may go beside a confirming run when the locate phase will ask for it alone: a program the probe
  * did not look at (a probed one's traced runs are asked for together or tried more than once), that answers the
  * same on every run as far as the check knows.
  */
-function tracesAhead(s: CheckSession, p: Probed): boolean {
+function tracesAhead(s: CheckSession, p: ProbedRuns): boolean {
   return s.input.locate !== undefined && s.input.traceAhead !== undefined && !p.probe && !p.random;
 }
 
 /** The traced run of the attempt the locate phase asks for first if the program answers as the finding's mutant. */
-function traceAhead(s: CheckSession, p: Probed, finding: Finding, commands: readonly string[]): void {
+function traceAhead(s: CheckSession, p: ProbedRuns, finding: Finding, commands: readonly string[]): void {
   if (finding.nondeterministic) return;
   const attempt = expectedAttempt(s.input.model, finding, commands, p.streams, s.cases);
   if (!attempt) return;

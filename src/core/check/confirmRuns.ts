@@ -23,8 +23,9 @@ export interface ConfirmContext {
   readonly leaky: boolean;
   /**
    * The pack's own reset keeps something (batch.ts, `resetCarriesOver`): a candidate after another in one
-   * process may differ only by what the one before set. What is shown runs alone; the shrinker still batches
-   * its candidates, and confirms alone the one it would take.
+   * process may differ only by what the one before set. What is shown runs alone, unless every list of its process
+   * starts clean in the model and the probe saw the program keep nothing else (canShare); the shrinker still
+   * batches its candidates, and confirms alone the one it would take, on the same condition.
    */
   readonly carriesOver?: boolean;
   /**
@@ -52,6 +53,11 @@ export interface ConfirmContext {
    * traced run that locates the mistake can go beside it (check.ts `traceAheadFor`).
    */
   readonly beside?: (finding: Finding, commands: readonly string[]) => void;
+  /**
+   * Candidates the probe's batch replay already ran, each after its observed twin, as if alone (probeCompare.ts
+   * `RanAhead`), by their commands joined with newlines: the first tries need no process of their own.
+   */
+  readonly ranAhead?: ReadonlyMap<string, RunOfCandidate>;
 }
 
 /** Commands in a list whose every subset the shrinker tries at once, when they share one process. */
@@ -89,6 +95,35 @@ export async function runCandidates(
   });
 }
 
+/** Each candidate's run: the probe's where it ran ahead (ctx.ranAhead), the others run now (runCandidates). */
+export async function runCandidatesAhead(
+  ctx: ConfirmContext,
+  candidates: readonly (readonly string[])[],
+): Promise<{ plain: Outcome; observed: Outcome | undefined }[]> {
+  const ahead = candidates.map((c) => ctx.ranAhead?.get(c.join('\n')));
+  const missing = candidates.filter((_, i) => !ahead[i]);
+  const ran = missing.length > 0 ? await runCandidates(ctx, missing) : [];
+  let k = 0;
+  return candidates.map((_, i) => ahead[i] ?? ran[k++]!);
+}
+
+/**
+ * The candidates' runs from a process of the probe's (ctx.ranAhead): `ranAhead` pairs each list with the observed
+ * twin before it, as `runSharing` runs them. Only the pairs that answered alike are kept.
+ */
+export function runsAhead(
+  model: ReferenceModel,
+  lists: readonly (readonly string[])[],
+  outcomes: readonly Outcome[],
+): Map<string, RunOfCandidate> {
+  const runs = new Map<string, RunOfCandidate>();
+  for (let k = 0; k + 1 < lists.length; k += 2) {
+    const run = twinAndPlain(model, lists[k + 1]!, outcomes[k]!, outcomes[k + 1]!);
+    if (run) runs.set(lists[k + 1]!.join('\n'), run);
+  }
+  return runs;
+}
+
 /**
  * Candidates, each with its observed twin, in one process: [twin 1, 1, twin 2, 2, …]. Only where the program keeps
  * nothing across the reset (the probe saw it) and the model says each list starts clean there; undefined where
@@ -105,11 +140,22 @@ export async function runSharing(
   return candidates.map((c, k) => twinAndPlain(ctx.model, c, outcomes[2 * k]!, outcomes[2 * k + 1]!));
 }
 
-/** Whether `runSharing` would run these candidates in one process (else it runs nothing). */
+/**
+ * Whether `runSharing` would run these candidates in one process (else it runs nothing). Where the pack's reset
+ * keeps a setting, a list the model says starts clean (no setting left, or its first command sets it again) runs
+ * there as if alone all the same: the program keeps nothing else (the probe saw it).
+ */
 export function canShare(ctx: ConfirmContext, candidates: readonly (readonly string[])[]): boolean {
-  if (ctx.model.observeCommand === undefined || ctx.leaky || ctx.random || ctx.carriesOver) return false;
+  return runAsIfAlone(
+    ctx,
+    candidates.flatMap((c) => [withObserve(ctx.model, c), c]),
+  );
+}
+
+/** Whether each of these lists, run one after another in one process, answers there as it would alone. */
+function runAsIfAlone(ctx: ConfirmContext, lists: readonly (readonly string[])[]): boolean {
+  if (ctx.model.observeCommand === undefined || ctx.leaky || ctx.random) return false;
   if (!ctx.resetKeepsNothingElse) return false;
-  const lists = candidates.flatMap((c) => [withObserve(ctx.model, c), c]);
   return startsClean(ctx.model, lists).every((clean) => clean);
 }
 
@@ -132,7 +178,7 @@ function twinAndPlain(
   return sameOutcome(plain, apart) ? { plain, observed } : undefined;
 }
 
-type RunOfCandidate = { plain: Outcome; observed: Outcome };
+export type RunOfCandidate = { plain: Outcome; observed: Outcome };
 
 /** One fresh run of the candidate with the observe command after each of its commands, and its answers apart. */
 async function interleavedAlone(
@@ -234,6 +280,56 @@ export async function candidatesHolding(
     if (asIfAlone || holds(lists[i]!, await alone(lists[i]!))) return lists.map((_, k) => k === i);
   }
   return lists.map(() => false);
+}
+
+/** What a shrinking call found, and the shown runs (with the observed twin) of the short lists that held. */
+export interface HoldingWithTwins {
+  readonly verdicts: boolean[];
+  /** By the list's commands joined with newlines. */
+  readonly shown: ReadonlyMap<string, RunOfCandidate>;
+}
+
+/**
+ * `candidatesHolding`, where the lists can share a process with their observed twins (canShare): each list of
+ * EVERY_SUBSET_UP_TO commands or fewer runs just after its twin, in the same process. The list the shrinker ends
+ * with is most often one of those, and its shown run is then already made: the fresh run that would show it (its
+ * twin and itself, as `runSharing` runs them) is spared. Elsewhere, `candidatesHolding` as it is.
+ */
+export async function candidatesHoldingWithTwins(
+  ctx: ConfirmContext,
+  lists: readonly (readonly string[])[],
+  holds: (list: readonly string[], run: Outcome) => boolean,
+): Promise<HoldingWithTwins> {
+  const batch: (readonly string[])[] = [];
+  const plainAt: number[] = [];
+  const twinAt: (number | undefined)[] = [];
+  const listAt = new Map<number, number>();
+  lists.forEach((list, i) => {
+    twinAt.push(list.length <= EVERY_SUBSET_UP_TO ? batch.push(withObserve(ctx.model, list)) - 1 : undefined);
+    plainAt.push(batch.push(list) - 1);
+    listAt.set(plainAt[i]!, i);
+  });
+  if (batch.length === lists.length || !runAsIfAlone(ctx, batch))
+    return { verdicts: await candidatesHolding(ctx, lists, holds), shown: new Map() };
+  const judgedAlready = new Map<number, boolean>();
+  const judged = (i: number, outcome: Outcome): boolean => {
+    if (!judgedAlready.has(i)) judgedAlready.set(i, holds(lists[i]!, outcome));
+    return judgedAlready.get(i)!;
+  };
+  const { outcomes } = await runBatch(ctx.model, ctx.execute, batch, {
+    until: (k, outcome) => listAt.has(k) && judged(listAt.get(k)!, outcome),
+  });
+  const verdicts = lists.map(
+    (_, i) => outcomes[plainAt[i]!]!.ending !== 'not-run' && judged(i, outcomes[plainAt[i]!]!),
+  );
+  const shown = new Map<string, RunOfCandidate>();
+  lists.forEach((list, i) => {
+    const twin = twinAt[i];
+    const run =
+      verdicts[i] && twin !== undefined && twinAndPlain(ctx.model, list, outcomes[twin]!, outcomes[plainAt[i]!]!);
+    if (run) shown.set(list.join('\n'), run);
+  });
+  return { verdicts, shown };
 }
 
 /**

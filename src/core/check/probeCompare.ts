@@ -51,6 +51,21 @@ export interface Probe {
    * run the probe keeps (`alone`) may have answered every command right.
    */
   readonly unaskedShown?: Outcome;
+  /** Lists asked to ride in the batch replay's process after its own (probeMore.ts), and what they answered. */
+  readonly ahead?: RanAhead;
+}
+
+/**
+ * Lists the confirm phase will run first (each finding's first candidates with their observed twins), run at the
+ * end of the probe's batch replay: where the probe then finds the program deterministic and keeping nothing
+ * across the reset the model does not, they ran there as if alone, and the confirm phase needs no process of its
+ * own for them.
+ */
+export interface RanAhead {
+  readonly lists: readonly (readonly string[])[];
+  readonly outcomes: readonly Outcome[];
+  /** The process answered every list before them, and the model says each of them started clean there. */
+  readonly asIfAlone: boolean;
 }
 
 export function firstDifference(

@@ -2,7 +2,7 @@
  * The probe's second look (probe.ts), where the diagnosis needs to know whether a choice it cannot name is a rule
  * of the program's own: more fresh runs, and T after prefixes of itself.
  */
-import { runBatch } from './batch';
+import { runBatch, startsAlike } from './batch';
 import type { ReferenceModel } from '../model/model';
 import type { Execute } from './process';
 import type { Outcome } from '../model/simulate';
@@ -30,9 +30,10 @@ export async function probeMoreFresh(
   execute: Execute,
   probe: Probe,
   main?: MainBatch,
+  ahead: readonly (readonly string[])[] = [],
 ): Promise<Probe> {
   if (probe.determinism.fresh !== 'same' || probe.determinism.afterReset === 'different') return probe;
-  if (main) return probeByBatchReplay(model, execute, probe, main);
+  if (main) return probeByBatchReplay(model, execute, probe, main, ahead);
   const extra = await freshRunsUntilOneDiffers(model, execute, probe.probed, probe.alone);
   const runs = extra.runs.reduce((n, run) => n + run.runs.length, 0);
   const after = extra.difference ? { runs: 0, carried: false } : await afterPrefixes(model, execute, probe);
@@ -92,27 +93,36 @@ async function probeByBatchReplay(
   execute: Execute,
   probe: Probe,
   main: MainBatch,
+  ahead: readonly (readonly string[])[],
 ): Promise<Probe> {
   const commands = probe.probed.commands;
-  const input = [
-    ...main.cases.map((c) => c.commands),
-    ...prefixCuts(commands).flatMap((cut) => [commands.slice(0, cut), commands]),
-  ];
-  const run = await runBatch(model, execute, input);
+  const cuts = prefixCuts(commands).flatMap((cut) => [commands.slice(0, cut), commands]);
+  const own = [...main.cases.map((c) => c.commands), ...cuts];
+  // Lists asked ahead ride along only where each answers there as it would alone, in the model.
+  const asked = startsAlike(model, [...own, ...ahead])
+    .slice(own.length)
+    .every((alike) => alike)
+    ? ahead
+    : [];
+  const run = await runBatch(model, execute, [...own, ...asked]);
   let runs = run.runs.length;
-  const afterCuts = (r: BatchRun): Outcome[] => r.outcomes.slice(main.cases.length).filter((_, k) => k % 2 === 1);
+  const afterCuts = (r: BatchRun): Outcome[] =>
+    r.outcomes.slice(main.cases.length, own.length).filter((_, k) => k % 2 === 1);
   const freshDifference = wholeBatchDifference(model, main, run.outcomes);
   let carried = false;
   if (
     !freshDifference &&
     afterCuts(run).some((o) => usableOutcome(o) && firstDifference(model, commands, probe.alone, o))
   ) {
-    const replay = await runBatch(model, execute, input);
+    const replay = await runBatch(model, execute, own);
     runs += replay.runs.length;
     const [shown, again] = [afterCuts(run), afterCuts(replay)];
     carried = shown.every((o, k) => !firstDifference(model, commands, o, again[k]!));
   }
-  return moreFreshProbe(probe, freshDifference, carried, runs, []);
+  const more = moreFreshProbe(probe, freshDifference, carried, runs, []);
+  if (asked.length === 0) return more;
+  const outcomes = run.outcomes.slice(own.length);
+  return { ...more, ahead: { lists: asked, outcomes, asIfAlone: run.runs.length === 1 } };
 }
 
 function moreFreshProbe(

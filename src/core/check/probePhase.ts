@@ -50,7 +50,19 @@ export function diagnosePhase(s: CheckSession, ran: RunState): FirstLook {
   return { ran, diagnosis, answeredFailure };
 }
 
-export async function probePhase(s: CheckSession, look: FirstLook): Promise<Probed | Finished> {
+/**
+ * The lists the confirm phase would run first for a diagnosis (confirmPhase.ts `firstTriesToRunAhead`), handed in
+ * by the check so that this phase does not import the next one.
+ */
+export type FirstTries = (
+  draft: Pick<Probed, 'ran' | 'streams' | 'probe' | 'diagnosis'>,
+) => Promise<readonly (readonly string[])[]>;
+
+export async function probePhase(
+  s: CheckSession,
+  look: FirstLook,
+  firstTries?: FirstTries,
+): Promise<Probed | Finished> {
   const { ran, answeredFailure } = look;
   const settled =
     look.diagnosis.findings.length > 0 &&
@@ -58,7 +70,7 @@ export async function probePhase(s: CheckSession, look: FirstLook): Promise<Prob
     look.diagnosis.unexplained.length === 0;
   const probed =
     answeredFailure !== undefined && !settled && !onlyCrashes(s, ran)
-      ? await probeAndDiagnose(s, look, answeredFailure)
+      ? await probeAndDiagnose(s, look, answeredFailure, firstTries)
       : { streams: [...ran.main.streams], diagnosis: look.diagnosis, probe: undefined };
   const { probe } = probed;
   if (probe?.unasked) return { finished: unaskedReport(s, ran, probe, probe.unasked) };
@@ -83,6 +95,7 @@ async function probeAndDiagnose(
   s: CheckSession,
   look: FirstLook,
   probed: number,
+  firstTries: FirstTries | undefined,
 ): Promise<{ streams: readonly Stream[]; diagnosis: Diagnosis; probe: Probe }> {
   enterPhase(s, 'probe');
   const { model, manifest } = s.input;
@@ -111,7 +124,10 @@ async function probeAndDiagnose(
   const needsMoreFresh = diagnosis.findings.some((f) => f.nondeterministic) || diagnosis.restsOnDeterminism === true;
   if (needsMoreFresh && probe.determinism.fresh === 'same' && probe.determinism.afterReset !== 'different') {
     const replay = mainBatch ?? answeredStreamReplay(s, look, probed);
-    probe = await probeMoreFresh(model, s.execute, probe, replay);
+    // Where the replay finds no randomness, the confirm phase's first tries ride in its process.
+    const streams = [...main.streams, ...probeStreams(probe)];
+    const ahead = replay && firstTries ? await firstTries({ ran: look.ran, streams, probe, diagnosis }) : [];
+    probe = await probeMoreFresh(model, s.execute, probe, replay, ahead);
     if (probe.determinism.fresh === 'different')
       diagnosis = diagnose(model, manifest.mistakes, [...main.streams, ...probeStreams(probe)], { random: true });
   }

@@ -108,14 +108,7 @@ async function dropAtEveryGranularity(
     for (let n = 2; ; n = Math.min(n * 2, current.length)) {
       const chunks = chunksOf(current, n);
       const complements = chunks.map((_, i) => chunks.filter((__, j) => j !== i).flat());
-      // Two chunks dropped at once, where there are few enough: failures that need commands far apart.
-      const pairs =
-        chunks.length > 16
-          ? []
-          : chunks.flatMap((_, i) =>
-              chunks.map((__, j) => (j > i ? chunks.filter((___, k) => k !== i && k !== j).flat() : [])),
-            );
-      for (const c of [...chunks, ...complements, ...pairs])
+      for (const c of [...chunks, ...complements, ...farApart(chunks)])
         if (c.length > 0 && c.length < current.length && !seen.has(c.join('\n'))) {
           seen.add(c.join('\n'));
           candidates.push(c);
@@ -129,6 +122,27 @@ async function dropAtEveryGranularity(
     if (seeds.includes(current)) return current;
   }
   return current;
+}
+
+/** Chunks few enough that every pair and triple of them is a candidate (560 triples of 16). */
+const MAX_CHUNKS_COMBINED = 16;
+
+/**
+ * For failures that need commands far apart (a pool, a backend taken out, brought back, then the pick): two chunks
+ * dropped at once, and two or three chunks kept alone, where there are few enough chunks. One call then reaches a
+ * list that ddmin's halves reach only a call or two later.
+ */
+function farApart(chunks: readonly string[][]): string[][] {
+  if (chunks.length > MAX_CHUNKS_COMBINED) return [];
+  const [droppedTwo, keptTwo, keptThree]: string[][][] = [[], [], []];
+  const n = chunks.length;
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++) {
+      droppedTwo.push(chunks.filter((_, k) => k !== i && k !== j).flat());
+      keptTwo.push([...chunks[i]!, ...chunks[j]!]);
+      for (let k = j + 1; k < n; k++) keptThree.push([...chunks[i]!, ...chunks[j]!, ...chunks[k]!]);
+    }
+  return [...droppedTwo, ...keptTwo, ...keptThree];
 }
 
 /** Every non-empty subset of `items` but itself, in order, the smallest first. */
