@@ -73,7 +73,7 @@ describe('confirm: the shrinker runs its short candidates after their observed t
     const shows = (_: readonly string[], run: { lines: readonly string[] }): boolean => run.lines.includes('b');
     const { verdicts, shown } = await candidatesHoldingWithTwins(ctx, [short, long], shows);
     assert.equal(program.stdins.length - before, 1, 'one process');
-    assert.deepEqual(verdicts, [true, true]);
+    assert.deepEqual(verdicts, [true, false], 'the first that holds, the one the shrinker takes');
     assert.ok(program.stdins.at(-1)!.includes(withObserve(model, short).join('\n')), 'the twin ran');
     assert.ok(!program.stdins.at(-1)!.includes(withObserve(model, long).join('\n')), 'a long list has none');
     assert.deepEqual(shown.get(short.join('\n'))?.plain.lines, ['OK', 'OK', 'b']);

@@ -287,13 +287,26 @@ export function leavesStateBehind(model: ReferenceModel, list: readonly string[]
  * alike (a setting the list sets again before anything reads what the list before left). A list after a crash starts a fresh process.
  */
 export function startsClean(model: ReferenceModel, lists: readonly (readonly string[])[]): boolean[] {
+  return cleanStarts(model, lists, false);
+}
+
+/** `startsClean` for every list, walked only up to the first that does not (a round of hundreds of lists). */
+export function allStartClean(model: ReferenceModel, lists: readonly (readonly string[])[]): boolean {
+  const starts = cleanStarts(model, lists, true);
+  return starts.length === lists.length && starts.every((clean) => clean);
+}
+
+function cleanStarts(model: ReferenceModel, lists: readonly (readonly string[])[], untilUnclean: boolean): boolean[] {
   const none = new Set<string>();
   const cleanState = model.step(model.initial(), model.resetCommand, none).state;
   const clean = stateText(cleanState);
   let state = model.initial();
-  return lists.map((list) => {
+  const starts: boolean[] = [];
+  for (const list of lists) {
     state = model.step(state, model.resetCommand, none).state;
     const fresh = stateText(state) === clean || firstCommandSettles(model, cleanState, state, list[0]);
+    starts.push(fresh);
+    if (!fresh && untilUnclean) break;
     for (const command of list) {
       const result = model.step(state, command, none);
       if (result.answer.kind === 'crash') {
@@ -302,8 +315,8 @@ export function startsClean(model: ReferenceModel, lists: readonly (readonly str
       }
       state = result.state;
     }
-    return fresh;
-  });
+  }
+  return starts;
 }
 
 /**

@@ -2,7 +2,7 @@
  * How the confirm phase runs the program (confirm.ts): the shrinker's candidates, together where the program
  * and the pack allow it, and a shown run with its observed twin.
  */
-import { leavesStateBehind, runBatch, startsClean, type Stream } from './batch';
+import { allStartClean, leavesStateBehind, runBatch, startsClean, type Stream } from './batch';
 import type { Case } from './cases';
 import { mapLimit } from './cases';
 import { withObserve } from './counterexample';
@@ -156,7 +156,7 @@ export function canShare(ctx: ConfirmContext, candidates: readonly (readonly str
 function runAsIfAlone(ctx: ConfirmContext, lists: readonly (readonly string[])[]): boolean {
   if (ctx.model.observeCommand === undefined || ctx.leaky || ctx.random) return false;
   if (!ctx.resetKeepsNothingElse) return false;
-  return startsClean(ctx.model, lists).every((clean) => clean);
+  return allStartClean(ctx.model, lists);
 }
 
 /**
@@ -226,10 +226,11 @@ async function observedThenPlain(
 }
 
 /**
- * Which of the shrinker's candidate lists hold (`holds` on the program's run of each). One process for all
- * when the program allows it. When the pack's reset keeps a setting, a list may hold only after the one before
- * it in that process: the lists that leave a setting behind run last, and those that held together are run
- * alone, the shortest first, until one holds alone; only that one is said to hold.
+ * Which of the shrinker's candidate lists it takes: the first that holds (`holds` on the program's run of each),
+ * said to hold, and no other. One process for all when the program allows it. When the pack's reset keeps a
+ * setting, a list may hold only after the one before it in that process: the lists that leave a setting behind
+ * run last, and those that held together are run alone, the shortest first, until one holds alone; only that one
+ * is said to hold.
  */
 export async function candidatesHolding(
   ctx: ConfirmContext,
@@ -261,9 +262,14 @@ export async function candidatesHolding(
   ).outcomes;
   const together: Outcome[] = [];
   order.forEach((i, k) => (together[i] = ran[k]!));
-  // A list not run showed nothing.
-  const verdicts = lists.map((_, i) => together[i]!.ending !== 'not-run' && judged(i, together[i]!));
-  if (!ctx.carriesOver) return verdicts;
+  // A list not run showed nothing. Judged in the order they are taken in, up to the first taken: a judgement walks
+  // the model through the list, and the lists after it are never asked about (hundreds in a round of shrinking).
+  const shows = (i: number): boolean => together[i]!.ending !== 'not-run' && judged(i, together[i]!);
+  if (!ctx.carriesOver)
+    return onlyFirst(
+      lists,
+      lists.findIndex((_, i) => shows(i)),
+    );
   // One that holds must hold alone too before it is taken, unless the model says it started clean there and the
   // probe saw the program keep nothing else across the reset. Of two as short, the clean one goes first.
   const clean: boolean[] = [];
@@ -271,16 +277,19 @@ export async function candidatesHolding(
     ctx.model,
     order.map((i) => lists[i]!),
   ).forEach((c, k) => (clean[order[k]!] = c));
-  const held = lists
+  const shortestFirst = lists
     .map((_, i) => i)
-    .filter((i) => verdicts[i])
     .sort((a, b) => lists[a]!.length - lists[b]!.length || Number(clean[b]) - Number(clean[a]) || a - b);
-  for (const i of held) {
+  for (const i of shortestFirst) {
+    if (!shows(i)) continue;
     const asIfAlone = clean[i] === true && ctx.resetKeepsNothingElse === true;
-    if (asIfAlone || holds(lists[i]!, await alone(lists[i]!))) return lists.map((_, k) => k === i);
+    if (asIfAlone || holds(lists[i]!, await alone(lists[i]!))) return onlyFirst(lists, i);
   }
-  return lists.map(() => false);
+  return onlyFirst(lists, -1);
 }
+
+/** The verdicts the shrinker reads: the list it takes holds, no other (shrink.ts takes the first that holds). */
+const onlyFirst = (lists: readonly unknown[], taken: number): boolean[] => lists.map((_, k) => k === taken);
 
 /** What a shrinking call found, and the shown runs (with the observed twin) of the short lists that held. */
 export interface HoldingWithTwins {
@@ -319,8 +328,10 @@ export async function candidatesHoldingWithTwins(
   const { outcomes } = await runBatch(ctx.model, ctx.execute, batch, {
     until: (k, outcome) => listAt.has(k) && judged(listAt.get(k)!, outcome),
   });
-  const verdicts = lists.map(
-    (_, i) => outcomes[plainAt[i]!]!.ending !== 'not-run' && judged(i, outcomes[plainAt[i]!]!),
+  // Judged in order up to the first that holds, the one the shrinker takes (as candidatesHolding).
+  const verdicts = onlyFirst(
+    lists,
+    lists.findIndex((_, i) => outcomes[plainAt[i]!]!.ending !== 'not-run' && judged(i, outcomes[plainAt[i]!]!)),
   );
   const shown = new Map<string, RunOfCandidate>();
   lists.forEach((list, i) => {

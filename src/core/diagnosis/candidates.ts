@@ -51,6 +51,12 @@ export function pairsOf(space: CandidateSpace, left: readonly string[], right: r
   return out;
 }
 
+/**
+ * Whether a stream was answered exactly, by model, stream and mutations: the diagnosis after the probe asks again
+ * about every stream the first one asked about (the check's own), most of its evidence.
+ */
+const exactly = new WeakMap<ReferenceModel, WeakMap<EvidenceStream, Map<string, boolean>>>();
+
 /** True when the model with these mutations answers every stream exactly as the program did. */
 export function answersExactly(
   model: ReferenceModel,
@@ -58,5 +64,13 @@ export function answersExactly(
   mutations: readonly string[],
 ): boolean {
   const on = new Set(mutations);
-  return streams.every((stream) => simulatesAs(model, stream.commands, on, stream));
+  const key = [...on].sort().join('+');
+  const byStream = exactly.get(model) ?? new WeakMap<EvidenceStream, Map<string, boolean>>();
+  exactly.set(model, byStream);
+  return streams.every((stream) => {
+    const known = byStream.get(stream) ?? new Map<string, boolean>();
+    byStream.set(stream, known);
+    if (!known.has(key)) known.set(key, simulatesAs(model, stream.commands, on, stream));
+    return known.get(key)!;
+  });
 }
