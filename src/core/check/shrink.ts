@@ -124,23 +124,26 @@ async function dropAtEveryGranularity(
   return current;
 }
 
-/** Chunks few enough that every pair and triple of them is a candidate (560 triples of 16). */
-const MAX_CHUNKS_COMBINED = 16;
+/** Chunks few enough that every pair of them is a candidate (120 pairs of 16), and every triple (56 of 8). */
+const MAX_CHUNKS_PAIRED = 16;
+const MAX_CHUNKS_TRIPLED = 8;
 
 /**
  * For failures that need commands far apart (a pool, a backend taken out, brought back, then the pick): two chunks
- * dropped at once, and two or three chunks kept alone, where there are few enough chunks. One call then reaches a
+ * dropped at once, and two or three chunks kept alone, where there are few enough chunks (triples of more than eight
+ * would be hundreds of candidates that a call's pairs mostly reach anyway). One call then reaches a
  * list that ddmin's halves reach only a call or two later.
  */
 function farApart(chunks: readonly string[][]): string[][] {
-  if (chunks.length > MAX_CHUNKS_COMBINED) return [];
+  if (chunks.length > MAX_CHUNKS_PAIRED) return [];
   const [droppedTwo, keptTwo, keptThree]: string[][][] = [[], [], []];
   const n = chunks.length;
   for (let i = 0; i < n; i++)
     for (let j = i + 1; j < n; j++) {
       droppedTwo.push(chunks.filter((_, k) => k !== i && k !== j).flat());
       keptTwo.push([...chunks[i]!, ...chunks[j]!]);
-      for (let k = j + 1; k < n; k++) keptThree.push([...chunks[i]!, ...chunks[j]!, ...chunks[k]!]);
+      if (n <= MAX_CHUNKS_TRIPLED)
+        for (let k = j + 1; k < n; k++) keptThree.push([...chunks[i]!, ...chunks[j]!, ...chunks[k]!]);
     }
   return [...droppedTwo, ...keptTwo, ...keptThree];
 }
