@@ -209,6 +209,11 @@ function health(state: HealthState, verb: 'DOWN' | 'UP', name: string | undefine
   if (name === undefined) return { state, answer: lines('OK') };
   const known = state.pool.includes(name);
   if (!known && on.has('health-stranger-crash')) return crash(state, `${verb} for ${name}, which is not in the pool`);
+  // "A new server came up": UP for a stranger joins it to the end of the pool, where it takes picks; DOWN skips it.
+  if (!known && on.has('health-stranger-joins'))
+    return verb === 'DOWN'
+      ? { state, answer: lines('OK') }
+      : { state: { ...state, pool: [...state.pool, name], inFlight: new Map(state.inFlight).set(name, 0n) }, answer: lines('OK') };
   if (!known && !on.has('health-stranger-added')) return { state, answer: lines('OK') };
   const down = new Set(state.down);
   const inFlight = new Map(state.inFlight);
@@ -355,6 +360,7 @@ export const model: ReferenceModel<HealthState> = {
     { id: 'no-increment', description: 'PICK does not count the chosen backend' },
     { id: 'health-stranger-crash', description: 'DOWN or UP for a name outside the pool crashes' },
     { id: 'health-stranger-added', description: 'DOWN or UP for a name outside the pool adds it to STATUS' },
+    { id: 'health-stranger-joins', description: 'UP for a name outside the pool adds it to the pool, where it takes picks' },
     { id: 'done-stranger-crash', description: 'DONE for a name outside the pool crashes' },
     { id: 'done-stranger-added', description: 'DONE for a name outside the pool adds it to STATUS' },
     { id: 'pool-keeps-counts', description: 'POOL keeps the counts of backends that stay in the pool' },
