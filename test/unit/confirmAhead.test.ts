@@ -5,7 +5,8 @@
  * across the reset. FAKE programs answer from the lesson's model (fakeLesson.ts).
  */
 import * as assert from 'node:assert/strict';
-import { runBatch } from '../../src/core/check/batch';
+import { runBatch, startsAlike, startsClean } from '../../src/core/check/batch';
+import { model as healthChecks } from '../../lessons/health-checks/model/model';
 import { counterexamplesFor, type ConfirmContext } from '../../src/core/check/confirm';
 import { candidatesHoldingWithTwins } from '../../src/core/check/confirmRuns';
 import { withObserve } from '../../src/core/check/counterexample';
@@ -132,5 +133,23 @@ describe('probe: the confirm phase first tries ride at the end of the batch repl
     assert.equal(report.determinism?.fresh, 'different', JSON.stringify(report.determinism));
     assert.ok(program.stdins.length >= 4, 'the replay ran');
     assert.ok((report.runsByPhase!.confirm ?? 0) > 0, JSON.stringify(report.runsByPhase));
+    // What rode at the end of the replay (the fourth process) is run again, in a fresh process of its own.
+    const replay = program.stdins[3]!;
+    assert.ok(
+      program.stdins.slice(4).some((stdin) => replay.includes(stdin.trim())),
+      'a first try that rode in the replay runs again fresh',
+    );
+  });
+});
+
+describe('a list asked ahead answers as it would alone (batch.ts startsAlike)', () => {
+  it('after a CAP 2 the reset keeps: a list that never fills a backend to it, yes; one that does, no', () => {
+    const capTwo = ['CAP 2', 'POOL a b', 'PICK'];
+    const neverFull = ['POOL c b mid', 'PICK', 'STATUS'];
+    const fillsOne = ['POOL a', 'PICK', 'PICK', 'PICK'];
+    // Not clean: the cap outlives the reset (health-checks' POOL keeps it).
+    assert.deepEqual(startsClean(healthChecks, [capTwo, neverFull, fillsOne]), [true, false, false]);
+    // Alike under the reference and every mutation for the first; the third PICK of `a` is BUSY under the cap.
+    assert.deepEqual(startsAlike(healthChecks, [capTwo, neverFull, fillsOne]), [true, true, false]);
   });
 });
