@@ -287,26 +287,35 @@ export function leavesStateBehind(model: ReferenceModel, list: readonly string[]
  * alike (a setting the list sets again before anything reads what the list before left). A list after a crash starts a fresh process.
  */
 export function startsClean(model: ReferenceModel, lists: readonly (readonly string[])[]): boolean[] {
-  return cleanStarts(model, lists, false);
+  return cleanStarts(model, lists, { untilUnclean: false });
 }
 
 /** `startsClean` for every list, walked only up to the first that does not (a round of hundreds of lists). */
 export function allStartClean(model: ReferenceModel, lists: readonly (readonly string[])[]): boolean {
-  const starts = cleanStarts(model, lists, true);
+  const starts = cleanStarts(model, lists, { untilUnclean: true });
   return starts.length === lists.length && starts.every((clean) => clean);
 }
 
-function cleanStarts(model: ReferenceModel, lists: readonly (readonly string[])[], untilUnclean: boolean): boolean[] {
+/** How a list that does not start clean may still count: `alike`, where it answers there as it would clean. */
+type StartTest = { readonly untilUnclean: boolean; readonly alike?: boolean };
+
+function cleanStarts(model: ReferenceModel, lists: readonly (readonly string[])[], test: StartTest): boolean[] {
   const none = new Set<string>();
   const cleanState = model.step(model.initial(), model.resetCommand, none).state;
   const clean = stateText(cleanState);
+  const ways = [none, ...model.mutations.map((m) => new Set([m.id]))];
+  const answersAlike = (carried: unknown, list: readonly string[]): boolean =>
+    ways.every((on) => answersOf(model, carried, list, on) === answersOf(model, cleanState, list, on));
   let state = model.initial();
   const starts: boolean[] = [];
   for (const list of lists) {
     state = model.step(state, model.resetCommand, none).state;
-    const fresh = stateText(state) === clean || firstCommandSettles(model, cleanState, state, list[0]);
+    const fresh =
+      stateText(state) === clean ||
+      firstCommandSettles(model, cleanState, state, list[0]) ||
+      (test.alike === true && answersAlike(state, list));
     starts.push(fresh);
-    if (!fresh && untilUnclean) break;
+    if (!fresh && test.untilUnclean) break;
     for (const command of list) {
       const result = model.step(state, command, none);
       if (result.answer.kind === 'crash') {
@@ -326,26 +335,7 @@ function cleanStarts(model: ReferenceModel, lists: readonly (readonly string[])[
  * across the reset, where the list never fills a backend to it).
  */
 export function startsAlike(model: ReferenceModel, lists: readonly (readonly string[])[]): boolean[] {
-  const none = new Set<string>();
-  const clean = startsClean(model, lists);
-  const cleanState = model.step(model.initial(), model.resetCommand, none).state;
-  const ways = [none, ...model.mutations.map((m) => new Set([m.id]))];
-  let state = model.initial();
-  return lists.map((list, k) => {
-    state = model.step(state, model.resetCommand, none).state;
-    const carried = state;
-    const alike =
-      clean[k]! || ways.every((on) => answersOf(model, carried, list, on) === answersOf(model, cleanState, list, on));
-    for (const command of list) {
-      const result = model.step(state, command, none);
-      if (result.answer.kind === 'crash') {
-        state = model.initial();
-        break;
-      }
-      state = result.state;
-    }
-    return alike;
-  });
+  return cleanStarts(model, lists, { untilUnclean: false, alike: true });
 }
 
 /** What the model answers to the list from this state, under these mutations, as one text. */
