@@ -6,11 +6,10 @@
  */
 import * as assert from 'node:assert/strict';
 import { runBatch } from '../../src/core/check/batch';
-import type { Case } from '../../src/core/check/cases';
-import { candidatesHolding, type ConfirmContext } from '../../src/core/check/confirmRuns';
+import { candidatesHolding } from '../../src/core/check/confirmRuns';
 import type { Execute } from '../../src/core/check/process';
 import { simulate, sameOutcome, type Outcome } from '../../src/core/model/simulate';
-import { checkFake, done, model, mutantProgram, recorded, transcripts } from './fakeLesson';
+import { checkFake, confirmContextOf, done, model, mutantProgram, recorded, transcripts } from './fakeLesson';
 
 /**
  * FAKE program written with three slots for counts, indexed by a backend's place in the pool: right for pools of up
@@ -32,17 +31,7 @@ const threeSlots: Execute = async (input, limits) => {
 
 const differs = (list: readonly string[], run: Outcome): boolean => !sameOutcome(run, simulate(model, list).outcome);
 
-const ctxOf = (execute: Execute, over: Partial<ConfirmContext> = {}): ConfirmContext => ({
-  model,
-  execute,
-  cases: [] as Case[],
-  streams: [],
-  random: false,
-  leaky: false,
-  concurrency: 1,
-  maxShrinkRounds: 8,
-  ...over,
-});
+const ctxOf = confirmContextOf;
 
 describe('what a crash costs', () => {
   it('a batch told `until` runs no list after the first it holds for: a crash there starts no process', async () => {

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Case } from '../../src/core/check/cases';
 import { check, type CheckInput } from '../../src/core/check/check';
+import type { ConfirmContext } from '../../src/core/check/confirmRuns';
 import type { Execute, ProcessResult } from '../../src/core/check/process';
 import { parseManifest } from '../../src/core/pack/manifest';
 import { parseTranscripts } from '../../src/core/model/transcript';
@@ -228,3 +229,16 @@ export function tiesByRule(
     return done(stdout);
   };
 }
+
+/** A confirm phase's context for `execute` (a program that keeps nothing across the reset), with `over` on top. */
+export const confirmContextOf = (execute: Execute, over: Partial<ConfirmContext> = {}): ConfirmContext => ({
+  model,
+  execute,
+  cases: [],
+  streams: [],
+  random: false,
+  leaky: false,
+  concurrency: 1,
+  maxShrinkRounds: 8,
+  ...over,
+});

@@ -8,7 +8,7 @@ import { allStartClean, runBatch, startsClean } from '../../src/core/check/batch
 import { candidatesHolding, type ConfirmContext } from '../../src/core/check/confirmRuns';
 import { answersExactly } from '../../src/core/diagnosis/candidates';
 import { simulate, sameOutcome, type Outcome } from '../../src/core/model/simulate';
-import { model as lessonModel, mutantProgram } from './fakeLesson';
+import { confirmContextOf, model as lessonModel, mutantProgram } from './fakeLesson';
 
 /** The lesson's model, counting its steps. */
 function counted(): typeof lessonModel & { steps: number } {
@@ -23,17 +23,8 @@ function counted(): typeof lessonModel & { steps: number } {
   return wrapped;
 }
 
-const ctxOf = (model: ConfirmContext['model'], over: Partial<ConfirmContext> = {}): ConfirmContext => ({
-  model,
-  execute: mutantProgram('tiebreak-last'),
-  cases: [],
-  streams: [],
-  random: false,
-  leaky: false,
-  concurrency: 1,
-  maxShrinkRounds: 8,
-  ...over,
-});
+const ctxOf = (model: ConfirmContext['model']): ConfirmContext =>
+  confirmContextOf(mutantProgram('tiebreak-last'), { model });
 
 describe('the model walked no further than the verdict needs', () => {
   it('a round of shrinking judges its candidates only up to the first that holds, the one the shrinker takes', async () => {
