@@ -100,6 +100,13 @@ describe('the check service (dist/service.js, real processes)', function () {
     const status = await client.status();
     assert.equal(status.checks, 3);
     assert.equal(status.passingBatches, 1);
+    // A full collection once each check had answered (idleCollection.ts), on the service's next turn.
+    let collections = status.collections;
+    for (let i = 0; i < 80 && collections < 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      collections = (await client.status()).collections;
+    }
+    assert.equal(collections, 3);
   });
 
   it('prepares the first check at warm-up: a correct program passes on one run, and the waiting worker stays for the next', async () => {

@@ -235,7 +235,7 @@ export class CheckService {
     return outcome.result;
   }
 
-  status(): ServiceStatus {
+  status(): Omit<ServiceStatus, 'collections'> {
     const memory = process.memoryUsage();
     return {
       pid: process.pid,

@@ -77,6 +77,8 @@ export interface ServiceStatus {
   readonly enginesStarted: number;
   readonly rssBytes: number;
   readonly heapUsedBytes: number;
+  /** Full collections made after jobs (server.ts, idleCollection.ts). */
+  readonly collections: number;
 }
 
 export const initializeRequest = new RequestType<InitializeParams, InitializeResult, void>('initialize');

@@ -6,8 +6,6 @@
  * `shutdown`), its stdin closes, the editor's process is gone (looked at every few seconds, since a killed
  * editor closes no pipe on some systems), or SIGTERM/SIGINT/SIGHUP.
  */
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 import {
   CancellationToken,
   createMessageConnection,
@@ -23,6 +21,7 @@ import { WordedError } from '../errors/errors';
 import { ModelNotHeldError } from '../engine/engineSandbox';
 import { engineBundle } from '../engine/host';
 import { CheckService } from './checkService';
+import { fullCollection, IdleCollection } from './idleCollection';
 import {
   checkRequest,
   exitNotification,
@@ -38,19 +37,6 @@ import {
 } from './protocol';
 
 const PARENT_POLL_MS = 3000;
-
-/**
- * A full collection before memory is reported, so that `status` reports what the service holds, not garbage
- * V8 has not collected yet (the bench compares the service's memory after 10 and after 200 checks).
- */
-function collectGarbage(): void {
-  try {
-    v8.setFlagsFromString('--expose_gc');
-    (vm.runInNewContext('gc') as () => void)();
-  } catch {
-    // Not available in this runtime: the figures include uncollected garbage.
-  }
-}
 
 /** An abort signal that follows a JSON-RPC cancellation token. */
 function abortOn(token: CancellationToken): AbortController {
@@ -97,8 +83,9 @@ export function serve(): void {
     process.exit(code);
   };
   answerSetUp(connection, service, exit);
-  answerJobs(connection, service);
-  answerStatusAndShutdown(connection, service, exit);
+  const idle = new IdleCollection();
+  answerJobs(connection, service, idle);
+  answerStatusAndShutdown(connection, service, idle, exit);
   connection.onClose(() => exit(0));
   process.stdin.on('end', () => exit(0));
   connection.listen();
@@ -137,7 +124,7 @@ function answerSetUp(connection: MessageConnection, service: CheckService, exit:
 }
 
 /** The jobs: check, repair and simulate, each cancellable, each cancel ending everything the job started. */
-function answerJobs(connection: MessageConnection, service: CheckService): void {
+function answerJobs(connection: MessageConnection, service: CheckService, idle: IdleCollection): void {
   connection.onRequest(checkRequest, async (params, token) => {
     const abort = abortOn(token);
     // One job at a time comes from an editor window: what a cancelled check started is all of what runs.
@@ -147,7 +134,7 @@ function answerJobs(connection: MessageConnection, service: CheckService): void 
         if (params.progressToken)
           void connection.sendNotification(phaseNotification, { progressToken: params.progressToken, phase });
       };
-      return await service.check(params, onPhase, abort.signal);
+      return await idle.around(() => service.check(params, onPhase, abort.signal));
     } catch (error) {
       throw asResponse(error);
     }
@@ -156,7 +143,7 @@ function answerJobs(connection: MessageConnection, service: CheckService): void 
     const abort = abortOn(token);
     abort.signal.addEventListener('abort', endEverything);
     try {
-      return await service.repair(params, abort.signal);
+      return await idle.around(() => service.repair(params, abort.signal));
     } catch (error) {
       throw asResponse(error);
     }
@@ -165,7 +152,7 @@ function answerJobs(connection: MessageConnection, service: CheckService): void 
     const abort = abortOn(token);
     abort.signal.addEventListener('abort', endEverything);
     try {
-      return await service.simulate(params, abort.signal);
+      return await idle.around(() => service.simulate(params, abort.signal));
     } catch (error) {
       throw asResponse(error);
     }
@@ -176,12 +163,15 @@ function answerJobs(connection: MessageConnection, service: CheckService): void 
 function answerStatusAndShutdown(
   connection: MessageConnection,
   service: CheckService,
+  idle: IdleCollection,
   exit: (code: number) => never,
 ): void {
   let shuttingDown = false;
+  // Collected first, so that the figures are what the service holds, not garbage V8 has not collected yet.
+  const collect = fullCollection();
   connection.onRequest(statusRequest, () => {
-    collectGarbage();
-    return service.status();
+    collect?.();
+    return { ...service.status(), collections: idle.collections };
   });
   connection.onRequest(shutdownRequest, () => {
     shuttingDown = true;
