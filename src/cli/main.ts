@@ -4,6 +4,7 @@ import { WordedError } from '../node/errors/errors';
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 import { terminalSafe } from '../core/text/text';
 import * as path from 'node:path';
+import { descriptorWriter } from './stdio';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- each command's module is loaded when that command
    runs, so `lessons` does not pay for what `check` or `install` load (child processes, zip, the engine) */
@@ -40,9 +41,15 @@ function help(io: CliIO): void {
 export async function main(argv: string[], rawIo: CliIO): Promise<number> {
   // One escape for every terminal surface: a pack's strings and a program's text reach it through this only.
   const io: CliIO = {
-    ...rawIo,
     out: (text) => rawIo.out(terminalSafe(text)),
     err: (text) => rawIo.err(terminalSafe(text)),
+    // Asked only by the commands that colour their output: Node's stdout stream costs a start to make.
+    get isTTY() {
+      return rawIo.isTTY;
+    },
+    env: rawIo.env,
+    cwd: rawIo.cwd,
+    bundleDir: rawIo.bundleDir,
   };
   const debug = argv.includes('--debug');
   const [name, ...rest] = argv.filter((a) => a !== '--debug');
@@ -90,14 +97,19 @@ export async function main(argv: string[], rawIo: CliIO): Promise<number> {
 export function runCli(): void {
   // Ctrl-C or an autograder's `timeout`: end the learner's program and remove temp folders before exiting.
   endEverythingOnSignals();
-  // `lesson-companion lessons | head`: the reader went away; nothing more to say to it.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  });
+  const stdout = (): NodeJS.WriteStream => {
+    // `lesson-companion lessons | head`: the reader went away; nothing more to say to it.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    });
+    return process.stdout;
+  };
   const io: CliIO = {
-    out: (t) => process.stdout.write(t),
-    err: (t) => process.stderr.write(t),
-    isTTY: Boolean(process.stdout.isTTY),
+    out: descriptorWriter(1, stdout),
+    err: descriptorWriter(2, () => process.stderr),
+    get isTTY() {
+      return Boolean(process.stdout.isTTY);
+    },
     env: process.env,
     cwd: process.cwd(),
     bundleDir: __dirname,
