@@ -113,6 +113,9 @@ function choose(state: HealthState, on: On): Choice {
     const open = room.filter((name) => !state.down.has(name));
     return open.length === 0 ? { answer: lines('EMPTY') } : fewestOf(state, open, on);
   }
+  // "Is everyone full?" asked first, over the whole pool, down backends included; otherwise the rule as written.
+  if (on.has('full-before-health') && pool.length > 0 && pool.every((name) => !underCap(countOf(state, name), state.cap, on)))
+    return { answer: lines('BUSY') };
   const healthy = on.has('pick-ignores-health') ? pool : pool.filter((name) => !state.down.has(name));
   if (healthy.length === 0) {
     if (pool.length === 0) {
@@ -338,6 +341,7 @@ export const model: ReferenceModel<HealthState> = {
     { id: 'empty-as-busy', description: 'with backends in the pool but none healthy, PICK answers BUSY' },
     { id: 'busy-as-empty', description: 'when every healthy backend is at the cap, PICK answers EMPTY' },
     { id: 'cap-before-health', description: 'the cap is asked before health: BUSY when every backend, down ones included, is at the cap; EMPTY when only down backends have room' },
+    { id: 'full-before-health', description: 'BUSY when every backend, down ones included, is at the cap, before health is asked; otherwise as the rule says' },
     { id: 'empty-busy-swapped', description: 'both words swapped: BUSY when no backend is healthy, EMPTY when every healthy backend is at the cap' },
     { id: 'cap-ignored', description: 'PICK never looks at the cap' },
     { id: 'cap-plus-one', description: 'the cap lets one request more through (count <= cap)' },
