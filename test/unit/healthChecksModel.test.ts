@@ -28,7 +28,19 @@ describe('health-checks reference model: the forms added in stop 42', () => {
     // A cap lowered under the counts: full all the same, and still nothing healthy.
     const lowered = ['CAP 0', 'POOL a b', 'PICK', 'PICK', 'PICK', 'CAP 1', 'DOWN a', 'DOWN b', 'PICK', 'UP b', 'PICK'];
     assert.deepEqual(run(lowered), ['OK', 'OK', 'a', 'b', 'a', 'OK', 'OK', 'OK', 'EMPTY', 'OK', 'BUSY']);
-    assert.deepEqual(run(lowered, ['full-before-health']), ['OK', 'OK', 'a', 'b', 'a', 'OK', 'OK', 'OK', 'BUSY', 'OK', 'BUSY']);
+    assert.deepEqual(run(lowered, ['full-before-health']), [
+      'OK',
+      'OK',
+      'a',
+      'b',
+      'a',
+      'OK',
+      'OK',
+      'OK',
+      'BUSY',
+      'OK',
+      'BUSY',
+    ]);
   });
 
   it('negative-hidden: below zero for PICK, 0 in STATUS', () => {
