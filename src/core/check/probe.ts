@@ -130,9 +130,10 @@ async function differencesOf(
       : undefined;
   const batchDifference = twiceDifference ? undefined : shownAfterOthers;
   // The check's whole batch replayed in a fresh process: also T after the others again, exactly as it ran. Where
-  // it answers as before, a difference T showed after the others is confirmed, whatever T twice showed besides: no
-  // replay of T and T is needed (one run less for a rotation that outlives the reset).
-  let confirmedAfterOthers = false;
+  // it answers as before, the program keeps to its answers from a fresh start, T's among them: a difference T
+  // showed after the others, or on its second run after itself, is state that outlived the reset, not a draw.
+  // No replay of T and T is needed (one run less for a rotation that outlives the reset, whichever it showed).
+  let confirmedByReplay = false;
   if ((twiceDifference || batchDifference) && main) {
     // Many transcripts over pools of every size: a program that draws at random answers some otherwise.
     const again = await runBatch(
@@ -142,7 +143,7 @@ async function differencesOf(
     );
     runs.replays.push(again);
     freshDifference = wholeBatchDifference(model, main, again.outcomes);
-    confirmedAfterOthers = shownAfterOthers !== undefined;
+    confirmedByReplay = !freshDifference;
   } else if (twiceDifference || batchDifference) {
     // A program that walks a set in hash order (a new order per process) agrees with itself by chance often
     // enough on a few backends that one more run called it leaky about one check in sixteen.
@@ -150,6 +151,7 @@ async function differencesOf(
     runs.more.push(...extra.runs);
     freshDifference = extra.difference;
   }
+  const confirmedAfterOthers = confirmedByReplay && shownAfterOthers !== undefined;
   const resetDifference: AnswerDifference | undefined = freshDifference
     ? undefined
     : confirmedAfterOthers
@@ -159,7 +161,7 @@ async function differencesOf(
         : batchDifference
           ? { ...batchDifference, seen: 'after-others' }
           : undefined;
-  if (!resetDifference || confirmedAfterOthers) return { freshDifference, resetDifference, unconfirmed: false };
+  if (!resetDifference || confirmedByReplay) return { freshDifference, resetDifference, unconfirmed: false };
   const twiceOver = resetDifference.seen === 'twice';
   const replayed = await replayAcrossReset(
     model,
