@@ -91,6 +91,7 @@ describe('the check service (dist/service.js, real processes)', function () {
     assert.equal(second.processRuns, 1, 'the passing batch kept in memory: one run, no engine');
     assert.equal(client.pid, pid, 'the same service');
     assert.equal(client.starts, 1);
+    const collectedBefore = (await client.status()).collections;
     const mistaken = await client.check({ ...lesson, file: path.join(FIXTURES, 'late-increment.py') });
     assert.equal(mistaken.status, 'fail');
     assert.deepEqual(
@@ -100,13 +101,14 @@ describe('the check service (dist/service.js, real processes)', function () {
     const status = await client.status();
     assert.equal(status.checks, 3);
     assert.equal(status.passingBatches, 1);
-    // A full collection once each check had answered (idleCollection.ts), on the service's next turn.
+    // A full collection once the last check had answered, on the service's next turn (idleCollection.ts); one after
+    // an earlier check may have been cancelled by the next check's start, so at most one for each check.
     let collections = status.collections;
-    for (let i = 0; i < 80 && collections < 3; i++) {
+    for (let i = 0; i < 80 && collections <= collectedBefore; i++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
       collections = (await client.status()).collections;
     }
-    assert.equal(collections, 3);
+    assert.ok(collections > collectedBefore && collections <= 3, `${collectedBefore} then ${collections} collections`);
   });
 
   it('prepares the first check at warm-up: a correct program passes on one run, and the waiting worker stays for the next', async () => {
