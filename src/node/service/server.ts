@@ -21,7 +21,7 @@ import { WordedError } from '../errors/errors';
 import { ModelNotHeldError } from '../engine/engineSandbox';
 import { engineBundle } from '../engine/host';
 import { CheckService } from './checkService';
-import { fullCollection, IdleCollection } from './idleCollection';
+import { IdleCollection } from './idleCollection';
 import {
   checkRequest,
   exitNotification,
@@ -167,10 +167,9 @@ function answerStatusAndShutdown(
   exit: (code: number) => never,
 ): void {
   let shuttingDown = false;
-  // Collected first, so that the figures are what the service holds, not garbage V8 has not collected yet.
-  const collect = fullCollection();
   connection.onRequest(statusRequest, () => {
-    collect?.();
+    // Collected first, so that the figures are what the service holds, not garbage V8 has not collected yet.
+    idle.collectNow();
     return { ...service.status(), collections: idle.collections };
   });
   connection.onRequest(shutdownRequest, () => {
