@@ -323,6 +323,29 @@ describe('walking the evidence step by step: the surviving mutants', () => {
     );
   });
 
+  it('counts a row changed in place once: one wrong row where the reference has none is not farther', () => {
+    // health-checks: a DONE for a stranger that adds it, then a DOWN of it; the program lists "ghost:0 down", the
+    // reference nothing for ghost, done-stranger-added "ghost:0" (here d, nothing, g). That is one row changed, as near
+    // as one row missing.
+    // Counted as one missing and one extra (and misplaced too) it was farther, so the mistake was not admitted at
+    // the seed whose tests print STATUS after such a DOWN, and named at the others. Rows out of order still are.
+    const model = toy({
+      mutations: ['adds-ghost', 'swaps'],
+      many: ['L'],
+      answer: (command, on) => {
+        if (command !== 'L') return ['x'];
+        if (on.has('swaps')) return ['b', 'a'];
+        return on.has('adds-ghost') ? ['a', 'b', 'g'] : ['a', 'b'];
+      },
+    });
+    const evidence = { ...runOf(model, [['L', 'P']]), lines: ['OK', 'a', 'b', 'd', 'x'] };
+    const tallies = walkEvidence(model, [evidence], [single('adds-ghost'), single('swaps')]).tallies;
+    assert.deepEqual(
+      tallies.map((t) => t.otherAnswers),
+      [0, 1],
+    );
+  });
+
   it('keeps the first 400 steps of a mistake and the first 400 sentences, and counts them all', () => {
     const model = toy({ mutations: ['one'], answer: (_command, on) => [on.has('one') ? '1' : '0'] });
     const evidence = runOf(model, [Array.from({ length: 401 }, () => 'N')], 'one');

@@ -92,21 +92,32 @@ function fartherThanReference(
   return linesApart(candidate.lines, program.lines) > linesApart(reference.lines, program.lines);
 }
 
-/** Rows one answer has and the other has not (as multisets), plus rows at the same place that differ. */
+/**
+ * Rows one answer has and the other has not (as multisets; a row changed in place counts once, not as one missing
+ * and one extra), plus rows both have that stand at different places among the rows both have.
+ */
 function linesApart(a: readonly string[], b: readonly string[]): number {
-  const left = new Map<string, number>();
-  for (const line of a) left.set(line, (left.get(line) ?? 0) + 1);
-  let shared = 0;
-  for (const line of b) {
-    const n = left.get(line) ?? 0;
+  const inB = new Map<string, number>();
+  for (const line of b) inB.set(line, (inB.get(line) ?? 0) + 1);
+  const sharedInA: string[] = [];
+  for (const line of a) {
+    const n = inB.get(line) ?? 0;
     if (n > 0) {
-      shared += 1;
-      left.set(line, n - 1);
+      sharedInA.push(line);
+      inB.set(line, n - 1);
     }
   }
+  const inShared = new Map<string, number>();
+  for (const line of sharedInA) inShared.set(line, (inShared.get(line) ?? 0) + 1);
+  const sharedInB = b.filter((line) => {
+    const n = inShared.get(line) ?? 0;
+    if (n > 0) inShared.set(line, n - 1);
+    return n > 0;
+  });
+  const unmatched = Math.max(a.length, b.length) - sharedInA.length;
   let misplaced = 0;
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) misplaced += 1;
-  return a.length + b.length - 2 * shared + misplaced;
+  for (let i = 0; i < sharedInA.length; i++) if (sharedInA[i] !== sharedInB[i]) misplaced += 1;
+  return unmatched + misplaced;
 }
 
 function listOf(stream: EvidenceStream, index: number): { list: number; listIndex: number } {
