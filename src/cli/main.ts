@@ -114,12 +114,33 @@ export function runCli(): void {
     cwd: process.cwd(),
     bundleDir: __dirname,
   };
-  main(process.argv.slice(2), io).then(
+  exitWhenSettled(main(process.argv.slice(2), io), io.err);
+}
+
+/**
+ * The process's exit code once the command has settled. Node ends a process whose event loop has nothing left to
+ * wait for with 0, even while a promise is still pending: a command stuck that way would pass for a success that
+ * printed nothing (a check of a broken pack ended so twice in the node suite, exit 0 and no output, and could not
+ * be made to again). Said instead, with the code of an unexpected error.
+ */
+export function exitWhenSettled(command: Promise<number>, err: (text: string) => void): void {
+  let settled = false;
+  const endedUnsettled = (): void => {
+    if (settled) return;
+    err(
+      'lesson-companion: internal error: the command stopped before it had an answer (nothing was left to wait for). Nothing was decided; run it again, and if it happens again, please report it with the command you ran.\n',
+    );
+    process.exitCode = EXIT.usage;
+  };
+  process.once('beforeExit', endedUnsettled);
+  command.then(
     (code) => {
+      settled = true;
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(terminalSafe(`lesson-companion: unexpected error: ${String(error).split('\n')[0]}\n`));
+      settled = true;
+      err(terminalSafe(`lesson-companion: unexpected error: ${String(error).split('\n')[0]}\n`));
       process.exitCode = EXIT.usage;
     },
   );

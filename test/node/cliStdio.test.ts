@@ -57,3 +57,33 @@ describe('the command line writes to its descriptors (src/cli/stdio.ts)', functi
     assert.throws(() => write('x'), /EIO/);
   });
 });
+
+describe('the command line never ends as a silent success while its command is unsettled (main.ts exitWhenSettled)', function () {
+  this.timeout(30000);
+  const MAIN = path.resolve(__dirname, '..', '..', 'src', 'cli', 'main.ts');
+  /** A real Node process that settles (or never settles) `promise` as the CLI settles its command. */
+  const settle = (promise: string): ReturnType<typeof spawnSync> =>
+    spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `require(${JSON.stringify(MAIN)}).exitWhenSettled(${promise}, (t) => process.stderr.write(t));`,
+      ],
+      { encoding: 'utf8' },
+    );
+
+  it('says so, with the code of an unexpected error, when nothing is left to wait for and no answer came', () => {
+    // A promise that nothing will ever settle: Node's own ending would be exit 0 with no output.
+    const run = settle('new Promise(() => {})');
+    assert.equal(run.status, 2);
+    assert.match(String(run.stderr), /internal error: the command stopped before it had an answer/);
+  });
+
+  it("ends with the command's own code and says nothing more when it settles", () => {
+    const run = settle('new Promise((resolve) => setTimeout(() => resolve(1), 20))');
+    assert.equal(run.status, 1);
+    assert.equal(run.stderr, '');
+  });
+});
