@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { writeSchema } from './scripts/write-schema.mjs';
 import { builtInModelCode } from './scripts/model-code.mjs';
 import { makeAsciiOnly } from './scripts/ascii-only.mjs';
+import { MANIFEST_CHECK, manifestCheckPlugin } from './scripts/manifest-check.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -27,7 +28,14 @@ const common = {
  * first use: every process pays to compile the code it is given, and scslre's automata library is 1.3 MB
  * that only validate, bundle and install need. The module's name resolves to a stub that requires the file.
  */
-const VENDORED = { scslre: 'vendor-scslre.js', sucrase: 'vendor-sucrase.js' };
+const VENDORED = {
+  scslre: 'vendor-scslre.js',
+  sucrase: 'vendor-sucrase.js',
+  'markdown-it': 'vendor-markdown-it.js',
+  xmlbuilder: 'vendor-xmlbuilder.js',
+  yauzl: 'vendor-yauzl.js',
+  yazl: 'vendor-yazl.js',
+};
 const vendored = {
   name: 'vendored',
   setup(build) {
@@ -42,11 +50,17 @@ const vendored = {
   },
 };
 
+/** lesson.json's schema checker, generated from the schema now and injected into the Node bundles. */
+const manifestCheck = await manifestCheckPlugin();
+
 /**
  * The built-in lessons' models, transpiled now, inside the bundles that transpile models for the engine worker
  * (src/node/engine/modelCache.ts): a check of a built-in lesson loads no transpiler. One JSON text, parsed once.
  */
 const modelCode = { LESSON_COMPANION_BUILT_IN_MODEL_CODE: JSON.stringify(JSON.stringify(await builtInModelCode())) };
+
+/** The bundles the CLI's launcher starts, each with V8's code beside it. */
+const CLI_BUNDLES = ['dist/cli-main.js', 'dist/cli-lessons.js'];
 
 const builds = [
   ...Object.entries(VENDORED).map(([name, file]) => ({
@@ -66,9 +80,10 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [vendored],
+    plugins: [vendored, manifestCheck],
+    inject: [MANIFEST_CHECK],
   },
-  // The CLI: dist/cli.js is a small launcher that starts dist/cli-main.js (src/cli/launcher.ts).
+  // The CLI: dist/cli.js is a small launcher that starts dist/cli-main.js or dist/cli-lessons.js (src/cli/launcher.ts).
   {
     ...common,
     entryPoints: ['src/cli/main.ts'],
@@ -76,8 +91,20 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    plugins: [vendored],
+    plugins: [vendored, manifestCheck],
+    inject: [MANIFEST_CHECK],
     define: modelCode,
+  },
+  // `lessons` alone (src/cli/lessonsMain.ts), which the launcher starts for that command: a quarter of the code.
+  {
+    ...common,
+    entryPoints: ['src/cli/lessonsMain.ts'],
+    outfile: 'dist/cli-lessons.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    plugins: [vendored, manifestCheck],
+    inject: [MANIFEST_CHECK],
   },
   {
     ...common,
@@ -95,7 +122,8 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    plugins: [vendored],
+    plugins: [vendored, manifestCheck],
+    inject: [MANIFEST_CHECK],
   },
   // The resident check service the editor speaks JSON-RPC to (src/node/service/server.ts).
   {
@@ -105,7 +133,8 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    plugins: [vendored],
+    plugins: [vendored, manifestCheck],
+    inject: [MANIFEST_CHECK],
     define: modelCode,
   },
   // The queue world balancer packs import as `lesson-companion/worlds/queues` (src/node/engine/modelLoader.ts): pack code, loaded by the model loader.
@@ -149,7 +178,7 @@ await writeSchema();
 
 if (watch) {
   // A rebuilt bundle is compiled from source: its code cache is written by a full build only (src/cli/codeCache.ts).
-  fs.rmSync('dist/cli-main.js.v8cache', { force: true });
+  for (const bundle of CLI_BUNDLES) fs.rmSync(`${bundle}.v8cache`, { force: true });
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
@@ -160,7 +189,7 @@ if (watch) {
 }
 
 /**
- * V8's code for dist/cli-main.js, beside it, made in a Node of its own by the very code the launcher reads it
+ * V8's code for each of the CLI's bundles, beside it, made in a Node of its own by the very code the launcher reads it
  * with (src/cli/codeCache.ts, bundled for this step only).
  */
 async function writeCliCodeCache() {
@@ -180,11 +209,12 @@ async function writeCliCodeCache() {
   try {
     const file = path.join(dir, 'codeCache.cjs');
     fs.writeFileSync(file, tool.text);
-    execFileSync(
-      process.execPath,
-      ['-e', `require(${JSON.stringify(file)}).writeCodeCache(${JSON.stringify(path.resolve('dist/cli-main.js'))})`],
-      { stdio: 'inherit' },
-    );
+    for (const bundle of CLI_BUNDLES)
+      execFileSync(
+        process.execPath,
+        ['-e', `require(${JSON.stringify(file)}).writeCodeCache(${JSON.stringify(path.resolve(bundle))})`],
+        { stdio: 'inherit' },
+      );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

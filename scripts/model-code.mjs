@@ -3,40 +3,18 @@
 // and the check service's bundles: a command-line check of a built-in lesson then loads no transpiler. The code is
 // the tool's own, shipped in its bundles; nothing is written anywhere. A model file edited since the build has
 // another key and is transpiled at run time.
-import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fromSource, root } from './from-source.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/** modelCodeKey and transformModule, bundled from src in memory (no TypeScript runtime needed). */
-async function transpiler() {
-  const result = await esbuild.build({
-    stdin: {
-      contents: [
-        `export { modelCodeKey } from './src/node/engine/modelCache';`,
-        `export { transformModule } from './src/node/languages/transpile';`,
-      ].join('\n'),
-      resolveDir: root,
-      loader: 'ts',
-    },
-    bundle: true,
-    write: false,
-    format: 'cjs',
-    platform: 'node',
-    mainFields: ['module', 'main'],
-    logLevel: 'silent',
+/** modelCodeKey and transformModule, from src. */
+const transpiler = () =>
+  fromSource({
+    source: [
+      `export { modelCodeKey } from './src/node/engine/modelCache';`,
+      `export { transformModule } from './src/node/languages/transpile';`,
+    ].join('\n'),
   });
-  const module = { exports: {} };
-  new Function('module', 'exports', 'require', result.outputFiles[0].text)(
-    module,
-    module.exports,
-    createRequire(import.meta.url),
-  );
-  return module.exports;
-}
 
 /** Every .ts/.js file under each built-in lesson's model folder, transpiled: key → CommonJS code. */
 export async function builtInModelCode() {

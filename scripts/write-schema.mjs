@@ -1,32 +1,15 @@
 // Writes media/lesson.schema.json from the TypeBox schema in src/core/pack/schema.ts, so the schema authors
 // see in the editor is the one the engine validates with. Run by esbuild.mjs on every build;
 // `node scripts/write-schema.mjs --check` exits 1 when the committed file is stale.
-import * as esbuild from 'esbuild';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { fromSource, root } from './from-source.mjs';
 
 /** The schema text, computed by bundling src/worlds/templates/lessonJson.ts in memory (no TypeScript runtime needed). */
 export async function schemaText() {
-  const result = await esbuild.build({
-    entryPoints: [path.join(root, 'src/worlds/templates/lessonJson.ts')],
-    bundle: true,
-    write: false,
-    format: 'cjs',
-    platform: 'node',
-    mainFields: ['module', 'main'],
-    logLevel: 'silent',
-  });
-  const module = { exports: {} };
-  new Function('module', 'exports', 'require', result.outputFiles[0].text)(
-    module,
-    module.exports,
-    createRequire(import.meta.url),
-  );
-  return { text: module.exports.lessonJsonSchemaText(), file: path.join(root, module.exports.LESSON_SCHEMA_FILE) };
+  const schema = await fromSource({ entry: 'src/worlds/templates/lessonJson.ts' });
+  return { text: schema.lessonJsonSchemaText(), file: path.join(root, schema.LESSON_SCHEMA_FILE) };
 }
 
 export async function writeSchema() {

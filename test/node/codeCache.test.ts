@@ -5,7 +5,7 @@
  * (scripts/ascii-only.mjs), and no crypto or child_process module loaded by a command that needs neither.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -18,12 +18,37 @@ describe("the CLI's code cache", () => {
   beforeEach(() => (tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'code-cache-'))));
   afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  it('the build wrote one for dist/cli-main.js, and the launcher takes it', () => {
-    const bundle = path.join(ROOT, 'dist', 'cli-main.js');
-    assert.ok(fs.existsSync(codeCacheFile(bundle)), 'run `npm run build` first');
-    const loaded = loadBundle(bundle);
-    assert.equal(loaded.fromCache, true);
-    assert.equal(typeof (loaded.exports as { runCli?: unknown }).runCli, 'function');
+  it('the build wrote one for each bundle the launcher starts (cli-main.js, cli-lessons.js), and it takes them', () => {
+    for (const name of ['cli-main.js', 'cli-lessons.js']) {
+      const bundle = path.join(ROOT, 'dist', name);
+      assert.ok(fs.existsSync(codeCacheFile(bundle)), `${name}: run \`npm run build\` first`);
+      const loaded = loadBundle(bundle);
+      assert.equal(loaded.fromCache, true, name);
+      assert.equal(typeof (loaded.exports as { runCli?: unknown }).runCli, 'function', name);
+    }
+  });
+
+  it('`lessons` starts from dist/cli-lessons.js, and lists what dist/cli-main.js lists', () => {
+    const hook = path.join(tmp, 'bundles.js');
+    // Which bundle the launcher read: the code cache module reads the bundle with readFileSync.
+    fs.writeFileSync(
+      hook,
+      "const fs = require('fs'); const read = fs.readFileSync; fs.readFileSync = function (file, ...rest) { if (/cli-(main|lessons)\\.js$/.test(String(file))) process.stderr.write('BUNDLE ' + require('path').basename(String(file)) + '\\n'); return read.call(this, file, ...rest); };",
+    );
+    const listed = (args: string[]): { stdout: string; stderr: string } => {
+      const run = spawnSync(process.execPath, ['-r', hook, path.join(ROOT, 'dist', 'cli.js'), ...args], {
+        encoding: 'utf8',
+      });
+      assert.equal(run.status, 0, run.stderr);
+      return run;
+    };
+    const alone = listed(['lessons', '--json']);
+    // `--debug` first: the launcher sees another first word and starts the whole command line.
+    const whole = listed(['--debug', 'lessons', '--json']);
+    assert.deepEqual(alone.stderr.match(/BUNDLE \S+/g), ['BUNDLE cli-lessons.js']);
+    assert.deepEqual(whole.stderr.match(/BUNDLE \S+/g), ['BUNDLE cli-main.js']);
+    assert.equal(alone.stdout, whole.stdout);
+    assert.ok((JSON.parse(alone.stdout) as { lessons: unknown[] }).lessons.length >= 3);
   });
 
   it('a bundle changed since (the same length) runs from its source, not from the code made for the old one', async () => {
@@ -60,7 +85,7 @@ describe("the CLI's code cache", () => {
   });
 
   it("the CLI's bundles are pure ASCII, and `lessons` loads neither crypto nor child_process", () => {
-    for (const name of ['cli-main.js', 'cli.js', 'engine.js', 'service.js', 'extension.js']) {
+    for (const name of ['cli-main.js', 'cli-lessons.js', 'cli.js', 'engine.js', 'service.js', 'extension.js']) {
       const bytes = fs.readFileSync(path.join(ROOT, 'dist', name));
       const at = bytes.findIndex((b) => b > 0x7f);
       assert.equal(at, -1, `dist/${name} has a non-ASCII byte at ${at}: V8 holds it as a two-byte string`);

@@ -49,6 +49,7 @@ describe('the npm package, installed from its tarball into an empty prefix [heav
       'bin/lesson-companion.js',
       'dist/cli.js',
       'dist/cli-main.js',
+      'dist/cli-lessons.js',
       'dist/engine.js',
       'package.json',
     ])

@@ -67,6 +67,7 @@ describe('the VSIX contents (vsce ls) are enough to check and simulate', functio
       'webview.js',
       'cli.js',
       'cli-main.js',
+      'cli-lessons.js',
       'engine.js',
       'vendor-scslre.js',
       'vendor-sucrase.js',

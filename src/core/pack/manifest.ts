@@ -4,6 +4,7 @@ import { checkPattern } from './patternSafety';
 import { isWorldScenario } from '../world/worldScenarioSchema';
 import { checkWorldScenario } from '../world/worldRules';
 import { LessonManifestSchema, type LessonManifest } from './schema';
+import { matchesManifestSchema } from './manifestCheck';
 
 export interface ManifestProblem {
   readonly file: string;
@@ -149,7 +150,7 @@ export function parseManifest(raw: string, file: string, options: ParseOptions =
   // JSON.parse keeps the last of two equal keys: the author's first value would be lost without a word.
   const twice = keysInText(text) === shape!.keys ? [] : duplicateKeys(text, file);
   if (twice.length > 0) return { ok: false, problems: twice };
-  if (Value.Check(LessonManifestSchema, data)) {
+  if (matchesManifestSchema(data)) {
     const problems = ruleProblems(data, text, file, options.checkPatterns !== false);
     return problems.length === 0 ? { ok: true, manifest: data } : { ok: false, problems };
   }
