@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { writeSchema } from './scripts/write-schema.mjs';
 import { builtInModelCode } from './scripts/model-code.mjs';
 import { makeAsciiOnly } from './scripts/ascii-only.mjs';
-import { MANIFEST_CHECK, manifestCheckPlugin } from './scripts/manifest-check.mjs';
+import { SCHEMA_CHECKS, schemaChecksPlugin } from './scripts/schema-checks.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -50,8 +50,8 @@ const vendored = {
   },
 };
 
-/** lesson.json's schema checker, generated from the schema now and injected into the Node bundles. */
-const manifestCheck = await manifestCheckPlugin();
+/** The schemas' checkers (lesson.json, a template scenario), generated now and injected into the Node bundles. */
+const schemaChecks = await schemaChecksPlugin();
 
 /**
  * The built-in lessons' models, transpiled now, inside the bundles that transpile models for the engine worker
@@ -80,8 +80,8 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [vendored, manifestCheck],
-    inject: [MANIFEST_CHECK],
+    plugins: [vendored, schemaChecks],
+    inject: [SCHEMA_CHECKS],
   },
   // The CLI: dist/cli.js is a small launcher that starts dist/cli-main.js or dist/cli-lessons.js (src/cli/launcher.ts).
   {
@@ -91,8 +91,8 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    plugins: [vendored, manifestCheck],
-    inject: [MANIFEST_CHECK],
+    plugins: [vendored, schemaChecks],
+    inject: [SCHEMA_CHECKS],
     define: modelCode,
   },
   // `lessons` alone (src/cli/lessonsMain.ts), which the launcher starts for that command: a quarter of the code.
@@ -103,8 +103,8 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    plugins: [vendored, manifestCheck],
-    inject: [MANIFEST_CHECK],
+    plugins: [vendored, schemaChecks],
+    inject: [SCHEMA_CHECKS],
   },
   {
     ...common,
@@ -122,8 +122,8 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    plugins: [vendored, manifestCheck],
-    inject: [MANIFEST_CHECK],
+    plugins: [vendored, schemaChecks],
+    inject: [SCHEMA_CHECKS],
   },
   // The resident check service the editor speaks JSON-RPC to (src/node/service/server.ts).
   {
@@ -133,8 +133,8 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    plugins: [vendored, manifestCheck],
-    inject: [MANIFEST_CHECK],
+    plugins: [vendored, schemaChecks],
+    inject: [SCHEMA_CHECKS],
     define: modelCode,
   },
   // The queue world balancer packs import as `lesson-companion/worlds/queues` (src/node/engine/modelLoader.ts): pack code, loaded by the model loader.
