@@ -386,3 +386,55 @@ describe('confirm runs: the replay line of a difference no mistake names', () =>
     });
   });
 });
+
+describe('confirm runs: shrinking a crash the finding answers exactly, under a pack whose reset keeps a cap', () => {
+  // Written as reduce_no_initial.js is (the corpus): PICK crashes when every backend is down, but an empty pool
+  // answers EMPTY. The mutation none-healthy-crash crashes on the empty pool too, so the model's shortest candidate
+  // (POOL, PICK) does not show it in this program and the shrinking runs on the program: before every smaller list
+  // went in one call, ddmin's granularities cost a process each, 16 in the corpus.
+  const crashesWhenAllDown: Execute = async (input) => {
+    let state = healthChecks.initial();
+    let stdout = '';
+    let pool: string[] = [];
+    const down = new Set<string>();
+    for (const command of input.split('\n').filter(Boolean)) {
+      const [verb, ...names] = command.split(' ');
+      if (verb === 'POOL') {
+        pool = names;
+        down.clear();
+      }
+      if (verb === 'DOWN') down.add(names[0]!);
+      if (verb === 'UP') down.delete(names[0]!);
+      if (verb === 'PICK' && pool.length > 0 && pool.every((b) => down.has(b)))
+        return done(stdout, { exitCode: 1, stderr: 'TypeError: Reduce of empty array with no initial value' });
+      const step = healthChecks.step(state, command, new Set());
+      state = step.state;
+      stdout += step.answer.kind === 'lines' ? step.answer.lines.map((l) => `${l}\n`).join('') : '';
+    }
+    return done(stdout);
+  };
+  const allDown = caseOf('all-down', ['CAP 0', 'POOL a b', 'DOWN a', 'STATUS', 'DOWN b', 'PICK']);
+
+  it('shrinks it with every smaller list in one call: a few processes, and the shortest list', async () => {
+    const { streams } = await runBatch(healthChecks, crashesWhenAllDown, [allDown.commands]);
+    const finding = findingAt(streams[0]!, 6, 'none-healthy-crash');
+    const program = recorded(crashesWhenAllDown);
+    const ctx: ConfirmContext = {
+      model: healthChecks,
+      execute: program,
+      cases: [allDown],
+      streams,
+      random: false,
+      leaky: false,
+      carriesOver: true,
+      endsEarly: true,
+      concurrency: 1,
+      maxShrinkRounds: 20,
+    };
+    const [example] = await counterexamplesFor(ctx, [finding]);
+    assert.ok(example?.reproduced);
+    assert.equal(example.commands.length, 3, example.commands.join(' | '));
+    assert.match(example.commands.join(' | '), /^POOL (\w+) \| DOWN \1 \| PICK$/);
+    assert.ok(program.stdins.length <= 6, `${program.stdins.length} processes`);
+  });
+});

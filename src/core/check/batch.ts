@@ -17,9 +17,10 @@ export interface BatchOptions {
   readonly limits?: RunLimits;
   /**
    * The caller needs no list after the first whose outcome this holds for (a shrinker takes its first
-   * candidate that still fails): the lists after it are `not-run`, so a crash there costs no restart.
+   * candidate that still fails): the lists after it are `not-run`, so a crash there costs no restart. `first`:
+   * the list was the first of its process (a fresh one), so it ran as if alone.
    */
-  readonly until?: (list: number, outcome: Outcome) => boolean;
+  readonly until?: (list: number, outcome: Outcome, first: boolean) => boolean;
 }
 
 /**
@@ -130,7 +131,7 @@ export async function runBatch(
       abandon(waiting, 'not-run');
       waiting = [];
     }
-    if (options.until && pending.slice(0, consumed).some((i) => options.until!(i, outcomes[i]!))) {
+    if (options.until && pending.slice(0, consumed).some((i, k) => options.until!(i, outcomes[i]!, k === 0))) {
       abandon(waiting, 'not-run');
       break;
     }

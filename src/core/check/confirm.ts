@@ -92,6 +92,9 @@ function confirmedOf(
   return { commands, learner: run.plain, ...(observed ? { observed } : {}) };
 }
 
+/** Processes a shrinking call may start, where the program ends some before their input ends (crashes). */
+const MAX_RUNS_A_CALL_ENDING_EARLY = 2;
+
 /** Delta debugging with real runs, for a program that does not follow its mutant on the model's candidate. */
 async function shrinkOnProgram(
   ctx: ConfirmContext,
@@ -104,12 +107,23 @@ async function shrinkOnProgram(
   const seeds = others.map((o) => o.commands!);
   let from = plan;
   const shown = new Map<string, RunOfCandidate>();
+  // A program seen to end processes early (crashes) whose finding is exact (it answered every command of the
+  // evidence as the program did, its crashes included): a crash of a candidate is most likely the finding's, so
+  // every smaller list goes in one call, the shortest first, as for a program that never crashes, where ddmin's
+  // granularities cost a call each (19 runs for a crash on an all-down pool in the corpus). A crash that does not
+  // show it costs a process more: at most MAX_RUNS_A_CALL_ENDING_EARLY a call.
+  const crashesAsFound = plan.finding.confidence === 'exact' && ctx.endsEarly === true;
+  const together = crashesAsFound ? everySubsetUpTo(ctx, true, true) : everySubsetUpTo(ctx);
+  const maxRuns = crashesAsFound && together > 0 ? MAX_RUNS_A_CALL_ENDING_EARLY : undefined;
   const commands = await shrinkCommands(
     plan.start,
     async (lists) => {
       if (rounds++ >= ctx.maxShrinkRounds) return lists.map(() => false);
-      const held = await candidatesHoldingWithTwins(ctx, lists, (l, run) =>
-        programShows(ctx.model, plan.finding, l, run),
+      const held = await candidatesHoldingWithTwins(
+        ctx,
+        lists,
+        (l, run) => programShows(ctx.model, plan.finding, l, run),
+        maxRuns,
       );
       held.shown.forEach((run, key) => shown.set(key, run));
       const seed = seeds.indexOf(lists[held.verdicts.indexOf(true)]!);
@@ -118,7 +132,7 @@ async function shrinkOnProgram(
     },
     ctx.maxShrinkRounds,
     commandFits(ctx.model),
-    everySubsetUpTo(ctx),
+    together,
     seeds,
   );
   const run = shown.get(commands.join('\n'));

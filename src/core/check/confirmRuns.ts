@@ -236,6 +236,7 @@ export async function candidatesHolding(
   ctx: ConfirmContext,
   lists: readonly (readonly string[])[],
   holds: (list: readonly string[], run: Outcome) => boolean,
+  maxRuns?: number,
 ): Promise<boolean[]> {
   const alone = async (list: readonly string[]): Promise<Outcome> =>
     (await runBatch(ctx.model, ctx.execute, [list])).outcomes[0]!;
@@ -251,13 +252,22 @@ export async function candidatesHolding(
     return judgedAlready.get(i)!;
   };
   // The shrinker takes the first list that holds (shrink.ts): where lists are taken in their own order, none
-  // after it is run, so each candidate that crashes after it costs no process.
+  // after it is run, so each candidate that crashes after it costs no process. Where the pack's reset keeps a
+  // setting, one that held after others may have held by what they set, and the shortest that holds alone is
+  // taken below: every list runs, unless `maxRuns` caps the call (a program that ends processes early, whose every
+  // candidate goes in one call), which stops at the first that held and runs it alone. A list that ran first in
+  // its process (a fresh one: a program that crashes starts one after each crash) ran as if alone.
+  const ranFirst = new Set<number>();
+  const stop = (k: number, outcome: Outcome, first: boolean): boolean => {
+    if (first) ranFirst.add(order[k]!);
+    return (!ctx.carriesOver || maxRuns !== undefined) && judged(order[k]!, outcome);
+  };
   const ran = (
     await runBatch(
       ctx.model,
       ctx.execute,
       order.map((i) => lists[i]!),
-      ctx.carriesOver ? {} : { until: (k, outcome) => judged(order[k]!, outcome) },
+      { until: stop, ...(maxRuns ? { maxRuns } : {}) },
     )
   ).outcomes;
   const together: Outcome[] = [];
@@ -280,10 +290,14 @@ export async function candidatesHolding(
   const shortestFirst = lists
     .map((_, i) => i)
     .sort((a, b) => lists[a]!.length - lists[b]!.length || Number(clean[b]) - Number(clean[a]) || a - b);
+  // With `maxRuns`, one run alone at most: the batch stopped at the first that held.
+  let runsAlone = 0;
   for (const i of shortestFirst) {
     if (!shows(i)) continue;
-    const asIfAlone = clean[i] === true && ctx.resetKeepsNothingElse === true;
-    if (asIfAlone || holds(lists[i]!, await alone(lists[i]!))) return onlyFirst(lists, i);
+    const asIfAlone = ranFirst.has(i) || (clean[i] === true && ctx.resetKeepsNothingElse === true);
+    if (asIfAlone) return onlyFirst(lists, i);
+    if (maxRuns !== undefined && runsAlone++ > 0) break;
+    if (holds(lists[i]!, await alone(lists[i]!))) return onlyFirst(lists, i);
   }
   return onlyFirst(lists, -1);
 }
@@ -308,6 +322,7 @@ export async function candidatesHoldingWithTwins(
   ctx: ConfirmContext,
   lists: readonly (readonly string[])[],
   holds: (list: readonly string[], run: Outcome) => boolean,
+  maxRuns?: number,
 ): Promise<HoldingWithTwins> {
   const batch: (readonly string[])[] = [];
   const plainAt: number[] = [];
@@ -319,7 +334,7 @@ export async function candidatesHoldingWithTwins(
     listAt.set(plainAt[i]!, i);
   });
   if (batch.length === lists.length || !runAsIfAlone(ctx, batch))
-    return { verdicts: await candidatesHolding(ctx, lists, holds), shown: new Map() };
+    return { verdicts: await candidatesHolding(ctx, lists, holds, maxRuns), shown: new Map() };
   const judgedAlready = new Map<number, boolean>();
   const judged = (i: number, outcome: Outcome): boolean => {
     if (!judgedAlready.has(i)) judgedAlready.set(i, holds(lists[i]!, outcome));
@@ -327,6 +342,7 @@ export async function candidatesHoldingWithTwins(
   };
   const { outcomes } = await runBatch(ctx.model, ctx.execute, batch, {
     until: (k, outcome) => listAt.has(k) && judged(listAt.get(k)!, outcome),
+    ...(maxRuns ? { maxRuns } : {}),
   });
   // Judged in order up to the first that holds, the one the shrinker takes (as candidatesHolding).
   const verdicts = onlyFirst(
@@ -374,10 +390,11 @@ async function untilFirstHolding(
  * lists cost one run where ddmin's granularities cost one each. Only where the candidates share one process
  * and none ends it: a program that crashed in the check restarts once per crashing candidate. Unless
  * `everyEndHolds`: any candidate that ends the process early holds, and the batch stops at the first that holds
- * (`candidatesHolding`), so no candidate costs a restart.
+ * (`candidatesHolding`), so no candidate costs a restart. Where the pack's reset keeps a setting, only for a caller
+ * that caps the runs of a call (`capped`): there the first that held is run alone too.
  */
-export function everySubsetUpTo(ctx: ConfirmContext, everyEndHolds = false): number {
+export function everySubsetUpTo(ctx: ConfirmContext, everyEndHolds = false, capped = false): number {
   const shareAProcess = !ctx.leaky && !ctx.random;
-  const noRestarts = ctx.endsEarly === false || (everyEndHolds && !ctx.carriesOver);
+  const noRestarts = ctx.endsEarly === false || (everyEndHolds && (capped || !ctx.carriesOver));
   return shareAProcess && noRestarts ? EVERY_SUBSET_UP_TO : 0;
 }
