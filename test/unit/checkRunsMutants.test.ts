@@ -205,7 +205,7 @@ describe('check: a machine that stalls runs', () => {
     let calls = 0;
     const report = await checkWith(async () => (calls++, stalledRun('OK\n')));
     assert.deepEqual([report.status, report.processRuns, calls], ['fail', 2, 2]);
-    assert.deepEqual(report.checks, { total: 16, passed: 0, failed: 16, notRun: 15 });
+    assert.deepEqual(report.checks, { total: 17, passed: 0, failed: 17, notRun: 16 });
     assert.deepEqual(report.fuzz, { seed: 2026, transcripts: 40, failed: 0, notRun: 40 });
   });
 });
@@ -221,7 +221,7 @@ describe('check: a program that ends early without an error', () => {
       );
     const report = await checkWith(quits);
     assert.equal(report.status, 'fail');
-    assert.deepEqual(report.checks, { total: 16, passed: 7, failed: 9, notRun: 0 });
+    assert.deepEqual(report.checks, { total: 17, passed: 7, failed: 10, notRun: 0 });
     // Three ends, then the random tests not yet run are left out. An end with exit code 0 is probed (a program that
     // quits after so many lines would end elsewhere on a fresh run): 3 runs of it. An error exit would not be. Its
     // one-command counterexample (`DONE ghost`) is confirmed in one process: no observe command runs before it ends.
@@ -248,7 +248,7 @@ describe('check: crashes on commands a mistake crashes on', () => {
       report.mistakes.map((m) => [m.id, m.confidence, m.revealedBy]),
       [['unknown-backend', 'exact', ['stranger-done', 'stranger-after-picks', 'long-mixed-1']]],
     );
-    assert.deepEqual(report.checks, { total: 16, passed: 11, failed: 5, notRun: 2 });
+    assert.deepEqual(report.checks, { total: 17, passed: 12, failed: 5, notRun: 2 });
     assert.deepEqual(
       report.transcripts.filter((t) => t.notRun).map((t) => t.name),
       ['long-mixed-2', 'long-mixed-3'],
